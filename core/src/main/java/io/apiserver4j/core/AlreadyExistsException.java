@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 409 (reason `AlreadyExists`). */
+public final class AlreadyExistsException extends StatusException {
+  public AlreadyExistsException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 400 (reason `BadRequest`). */
+public final class BadRequestException extends StatusException {
+  public BadRequestException(Status status) {
+    super(status);
+  }
+}

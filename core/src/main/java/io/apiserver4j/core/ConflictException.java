@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 409 (reason `Conflict`). */
+public final class ConflictException extends StatusException {
+  public ConflictException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,16 @@
+package io.apiserver4j.core;
+
+/**
+ * Malformed or hostile input to a codec: syntax errors, duplicate map keys, exceeded
+ * {@link DecodeLimits}. The message names the problem and, where known, the line and column.
+ * The request layer turns it into a 400 {@code BadRequest} {@link Status}.
+ */
+public final class DecodeException extends RuntimeException {
+  public DecodeException(String message) {
+    super(message);
+  }
+
+  public DecodeException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

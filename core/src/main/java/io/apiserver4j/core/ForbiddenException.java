@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 403 (reason `Forbidden`). */
+public final class ForbiddenException extends StatusException {
+  public ForbiddenException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 410 (reason `Gone` or `Expired`). */
+public final class GoneException extends StatusException {
+  public GoneException(Status status) {
+    super(status);
+  }
+}

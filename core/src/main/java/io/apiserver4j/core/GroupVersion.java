@@ -1,0 +1,33 @@
+package io.apiserver4j.core;
+
+import static java.util.Objects.requireNonNull;
+
+/** A group and version; {@link #toString()} is the {@code apiVersion} form. */
+public record GroupVersion(String group, String version) {
+  public GroupVersion {
+    requireNonNull(group, "group");
+    requireNonNull(version, "version");
+  }
+
+  /** Parses an {@code apiVersion}: {@code v1} is the core group, {@code apps/v1} a named one. */
+  public static GroupVersion parse(String apiVersion) {
+    requireNonNull(apiVersion, "apiVersion");
+    int slash = apiVersion.indexOf('/');
+    if (slash < 0) {
+      return new GroupVersion("", apiVersion);
+    }
+    if (apiVersion.indexOf('/', slash + 1) >= 0) {
+      throw new IllegalArgumentException("unexpected GroupVersion string: " + apiVersion);
+    }
+    return new GroupVersion(apiVersion.substring(0, slash), apiVersion.substring(slash + 1));
+  }
+
+  public String apiVersion() {
+    return group.isEmpty() ? version : group + "/" + version;
+  }
+
+  @Override
+  public String toString() {
+    return apiVersion();
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 500 (reason `InternalError`). */
+public final class InternalErrorException extends StatusException {
+  public InternalErrorException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 422 (reason `Invalid`). */
+public final class InvalidException extends StatusException {
+  public InvalidException(Status status) {
+    super(status);
+  }
+}

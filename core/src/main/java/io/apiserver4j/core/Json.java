@@ -1,0 +1,301 @@
+package io.apiserver4j.core;
+
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
+import com.fasterxml.jackson.core.JsonParser;
+import com.fasterxml.jackson.core.JsonToken;
+import com.fasterxml.jackson.core.SerializableString;
+import com.fasterxml.jackson.core.StreamReadConstraints;
+import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.exc.StreamConstraintsException;
+import com.fasterxml.jackson.core.io.CharacterEscapes;
+import com.fasterxml.jackson.core.io.SerializedString;
+import com.fasterxml.jackson.core.JsonProcessingException;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
+import java.math.BigDecimal;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * JSON codec for {@link Value}s, built on jackson-core's streaming API.
+ *
+ * <p>Reading: integers that fit in 64 bits become {@link IntegerValue}, other numbers
+ * {@link FloatValue}; duplicate keys, trailing content and exceeded {@link DecodeLimits} are
+ * {@link DecodeException}s. Writing matches Go's {@code encoding/json} as kube-apiserver uses it:
+ * compact, {@code <}, {@code >}, {@code &}, U+2028 and U+2029 escaped, floats in Go's shortest
+ * form ({@code 1.0} is written {@code 1}). Thread-safe.
+ */
+public final class Json {
+  private static final JsonFactory WRITER_FACTORY = JsonFactory.builder().build();
+  private static final ConcurrentHashMap<DecodeLimits, JsonFactory> READERS =
+      new ConcurrentHashMap<>();
+
+  private Json() {}
+
+  private static JsonFactory reader(DecodeLimits limits) {
+    return READERS.computeIfAbsent(limits, l -> JsonFactory.builder()
+        .streamReadConstraints(StreamReadConstraints.builder()
+            .maxNestingDepth(l.maxDepth())
+            .maxDocumentLength(l.maxDocumentChars())
+            .maxStringLength((int) Math.min(Integer.MAX_VALUE, l.maxDocumentChars()))
+            .build())
+        .enable(StreamReadFeature.INCLUDE_SOURCE_IN_LOCATION)
+        .build());
+  }
+
+  public static Value read(String json) {
+    return read(json, DecodeLimits.DEFAULT);
+  }
+
+  public static Value read(String json, DecodeLimits limits) {
+    if (json.length() > limits.maxDocumentChars()) {
+      throw tooLarge(limits);
+    }
+    try (JsonParser p = reader(limits).createParser(json)) {
+      return readDocument(p);
+    } catch (IOException e) {
+      throw wrap(e);
+    }
+  }
+
+  public static Value read(byte[] json) {
+    return read(json, DecodeLimits.DEFAULT);
+  }
+
+  public static Value read(byte[] json, DecodeLimits limits) {
+    if (json.length > limits.maxDocumentChars()) {
+      throw tooLarge(limits);
+    }
+    try (JsonParser p = reader(limits).createParser(json)) {
+      return readDocument(p);
+    } catch (IOException e) {
+      throw wrap(e);
+    }
+  }
+
+  public static Value read(InputStream json, DecodeLimits limits) {
+    try (JsonParser p = reader(limits).createParser(json)) {
+      return readDocument(p);
+    } catch (IOException e) {
+      throw wrap(e);
+    }
+  }
+
+  private static DecodeException tooLarge(DecodeLimits limits) {
+    return new DecodeException(
+        "document exceeds the maximum length of " + limits.maxDocumentChars() + " characters");
+  }
+
+  private static DecodeException wrap(IOException e) {
+    if (e instanceof StreamConstraintsException c) {
+      return new DecodeException("JSON input exceeds a limit: " + c.getOriginalMessage(), e);
+    }
+    if (e instanceof JsonProcessingException j) {
+      var loc = j.getLocation();
+      String where = loc == null ? "" : " at line " + loc.getLineNr() + ", column " + loc.getColumnNr();
+      return new DecodeException("invalid JSON" + where + ": " + j.getOriginalMessage(), e);
+    }
+    return new DecodeException("cannot read JSON: " + e.getMessage(), e);
+  }
+
+  private static Value readDocument(JsonParser p) throws IOException {
+    JsonToken t = p.nextToken();
+    if (t == null) {
+      throw new DecodeException("invalid JSON: empty input");
+    }
+    Value v = readValue(p, t);
+    if (p.nextToken() != null) {
+      var loc = p.currentTokenLocation();
+      throw new DecodeException("invalid JSON at line " + loc.getLineNr() + ", column "
+          + loc.getColumnNr() + ": unexpected content after the top-level value");
+    }
+    return v;
+  }
+
+  /** Reads the value starting at token {@code t}; the parser is left on its last token. */
+  public static Value readValue(JsonParser p, JsonToken t) throws IOException {
+    switch (t) {
+      case START_OBJECT: {
+        MapValue.Builder b = MapValue.builder();
+        JsonToken n;
+        while ((n = p.nextToken()) == JsonToken.FIELD_NAME) {
+          String key = p.currentName();
+          Value v = readValue(p, p.nextToken());
+          if (b.containsKey(key)) {
+            var loc = p.currentTokenLocation();
+            throw new DecodeException("invalid JSON at line " + loc.getLineNr() + ", column "
+                + loc.getColumnNr() + ": duplicate field " + quote(key));
+          }
+          b.putNew(key, v);
+        }
+        return b.build();
+      }
+      case START_ARRAY: {
+        ListValue.Builder b = ListValue.builder();
+        JsonToken n;
+        while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
+          b.add(readValue(p, n));
+        }
+        return b.build();
+      }
+      case VALUE_STRING:
+        return new StringValue(p.getText());
+      case VALUE_NUMBER_INT:
+        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
+          return new FloatValue(p.getBigIntegerValue().doubleValue());
+        }
+        return IntegerValue.of(p.getLongValue());
+      case VALUE_NUMBER_FLOAT:
+        return new FloatValue(p.getDoubleValue());
+      case VALUE_TRUE:
+        return BooleanValue.TRUE;
+      case VALUE_FALSE:
+        return BooleanValue.FALSE;
+      case VALUE_NULL:
+        return NullValue.INSTANCE;
+      default:
+        throw new DecodeException("invalid JSON: unexpected token " + t);
+    }
+  }
+
+  /** Compact JSON, as Go's encoder writes it. */
+  public static String write(Value v) {
+    StringWriter w = new StringWriter();
+    write(v, w);
+    return w.toString();
+  }
+
+  public static byte[] writeBytes(Value v) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    write(v, out);
+    return out.toByteArray();
+  }
+
+  public static void write(Value v, OutputStream out) {
+    try (JsonGenerator g = WRITER_FACTORY.createGenerator(out)) {
+      g.setCharacterEscapes(GoEscapes.INSTANCE);
+      writeValue(g, v);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  public static void write(Value v, Writer out) {
+    try (JsonGenerator g = WRITER_FACTORY.createGenerator(out)) {
+      g.setCharacterEscapes(GoEscapes.INSTANCE);
+      writeValue(g, v);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  /** Writes {@code v} to a generator the caller owns (which should use {@link #goEscapes()}). */
+  public static void writeValue(JsonGenerator g, Value v) throws IOException {
+    if (v instanceof MapValue m) {
+      g.writeStartObject();
+      for (int i = 0; i < m.size(); i++) {
+        g.writeFieldName(m.keyAt(i));
+        writeValue(g, m.valueAt(i));
+      }
+      g.writeEndObject();
+    } else if (v instanceof ListValue l) {
+      g.writeStartArray();
+      for (int i = 0; i < l.size(); i++) {
+        writeValue(g, l.get(i));
+      }
+      g.writeEndArray();
+    } else if (v instanceof StringValue s) {
+      g.writeString(s.value());
+    } else if (v instanceof IntegerValue i) {
+      g.writeNumber(i.value());
+    } else if (v instanceof BooleanValue b) {
+      g.writeBoolean(b.value());
+    } else if (v instanceof FloatValue f) {
+      g.writeRawValue(formatFloat(f.value()));
+    } else {
+      g.writeNull();
+    }
+  }
+
+  /** Character escapes matching Go's {@code encoding/json} with HTML escaping on. */
+  public static CharacterEscapes goEscapes() {
+    return GoEscapes.INSTANCE;
+  }
+
+  /** {@code s} as a JSON string literal, escaped as Go does. */
+  public static String quote(String s) {
+    return write(new StringValue(s));
+  }
+
+  /**
+   * Formats a float as Go's {@code encoding/json} does: shortest representation, plain notation
+   * for magnitudes in [1e-6, 1e21), exponent notation otherwise. NaN and infinities are not
+   * representable in JSON and are rejected.
+   */
+  public static String formatFloat(double d) {
+    if (Double.isNaN(d) || Double.isInfinite(d)) {
+      throw new IllegalArgumentException("unsupported float value in JSON: " + d);
+    }
+    if (d == 0) {
+      return (1 / d < 0) ? "-0" : "0";
+    }
+    double abs = Math.abs(d);
+    BigDecimal bd = new BigDecimal(Double.toString(d)).stripTrailingZeros();
+    if (abs < 1e21 && abs >= 1e-6) {
+      return bd.toPlainString();
+    }
+    // Go: mantissa digits, 'e', sign, at least two exponent digits (cleaned to e-7 style).
+    String unscaled = bd.unscaledValue().abs().toString();
+    int exp = unscaled.length() - 1 - bd.scale();
+    StringBuilder sb = new StringBuilder();
+    if (d < 0) {
+      sb.append('-');
+    }
+    sb.append(unscaled.charAt(0));
+    if (unscaled.length() > 1) {
+      sb.append('.').append(unscaled, 1, unscaled.length());
+    }
+    sb.append('e').append(exp < 0 ? '-' : '+');
+    int e = Math.abs(exp);
+    if (e < 10) {
+      // Go's encoding/json turns e-07 into e-7 but keeps e+21 style two-digit positives.
+      sb.append(exp < 0 ? "" : "0");
+    }
+    sb.append(e);
+    return sb.toString();
+  }
+
+  private static final class GoEscapes extends CharacterEscapes {
+    static final GoEscapes INSTANCE = new GoEscapes();
+    private final int[] table;
+
+    private GoEscapes() {
+      table = CharacterEscapes.standardAsciiEscapesForJSON();
+      table['<'] = CharacterEscapes.ESCAPE_CUSTOM;
+      table['>'] = CharacterEscapes.ESCAPE_CUSTOM;
+      table['&'] = CharacterEscapes.ESCAPE_CUSTOM;
+    }
+
+    @Override
+    public int[] getEscapeCodesForAscii() {
+      return table;
+    }
+
+    @Override
+    public SerializableString getEscapeSequence(int ch) {
+      return switch (ch) {
+        case '<' -> new SerializedString("\\u003c");
+        case '>' -> new SerializedString("\\u003e");
+        case '&' -> new SerializedString("\\u0026");
+        case 0x2028 -> new SerializedString("\\u2028");
+        case 0x2029 -> new SerializedString("\\u2029");
+        default -> null;
+      };
+    }
+  }
+}

@@ -1,0 +1,118 @@
+package io.apiserver4j.core;
+
+import java.util.Arrays;
+import java.util.Collections;
+import java.util.List;
+
+/** An immutable list of values. */
+public final class ListValue implements Value {
+  private static final ListValue EMPTY = new ListValue(new Value[0]);
+
+  private final Value[] items;
+  private final List<Value> view;
+  private int hash;
+
+  private ListValue(Value[] items) {
+    this.items = items;
+    this.view = Collections.unmodifiableList(Arrays.asList(items));
+  }
+
+  public static ListValue empty() {
+    return EMPTY;
+  }
+
+  public static ListValue of(List<? extends Value> items) {
+    Value[] array = items.toArray(new Value[0]);
+    for (int i = 0; i < array.length; i++) {
+      if (array[i] == null) {
+        throw new IllegalArgumentException("list item " + i + " is null; use Value.nullValue()");
+      }
+    }
+    return array.length == 0 ? EMPTY : new ListValue(array);
+  }
+
+  /** Takes ownership of {@code items}; the caller must not change the array afterwards. */
+  static ListValue wrap(Value[] items) {
+    return items.length == 0 ? EMPTY : new ListValue(items);
+  }
+
+  /** The items, as an unmodifiable list. */
+  public List<Value> items() {
+    return view;
+  }
+
+  public int size() {
+    return items.length;
+  }
+
+  public boolean isEmpty() {
+    return items.length == 0;
+  }
+
+  public Value get(int index) {
+    return items[index];
+  }
+
+  @Override
+  public Kind kind() {
+    return Kind.LIST;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this || (o instanceof ListValue l && Arrays.equals(items, l.items));
+  }
+
+  @Override
+  public int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      h = Arrays.hashCode(items) | 1;
+      hash = h;
+    }
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    return Json.write(this);
+  }
+
+  /** A builder; not thread-safe. */
+  public static Builder builder() {
+    return new Builder(8);
+  }
+
+  public static Builder builder(int expectedSize) {
+    return new Builder(expectedSize);
+  }
+
+  /** Builds a list; not thread-safe, single use. */
+  public static final class Builder {
+    private Value[] items;
+    private int size;
+
+    private Builder(int capacity) {
+      items = new Value[Math.max(capacity, 1)];
+    }
+
+    public Builder add(Value item) {
+      if (item == null) {
+        throw new IllegalArgumentException("list item " + size + " is null; use Value.nullValue()");
+      }
+      if (size == items.length) {
+        items = Arrays.copyOf(items, size * 2);
+      }
+      items[size++] = item;
+      return this;
+    }
+
+    public int size() {
+      return size;
+    }
+
+    public ListValue build() {
+      return wrap(size == items.length ? items : Arrays.copyOf(items, size));
+    }
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 405 (reason `MethodNotAllowed`). */
+public final class MethodNotAllowedException extends StatusException {
+  public MethodNotAllowedException(Status status) {
+    super(status);
+  }
+}

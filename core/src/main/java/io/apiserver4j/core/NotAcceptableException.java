@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 406 (reason `NotAcceptable`). */
+public final class NotAcceptableException extends StatusException {
+  public NotAcceptableException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 404 (reason `NotFound`). */
+public final class NotFoundException extends StatusException {
+  public NotFoundException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 413 (reason `RequestEntityTooLarge`). */
+public final class RequestEntityTooLargeException extends StatusException {
+  public RequestEntityTooLargeException(Status status) {
+    super(status);
+  }
+}

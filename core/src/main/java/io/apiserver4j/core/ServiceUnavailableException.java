@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 503 (reason `ServiceUnavailable`). */
+public final class ServiceUnavailableException extends StatusException {
+  public ServiceUnavailableException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,20 @@
+package io.apiserver4j.core;
+
+import static java.util.Objects.requireNonNull;
+
+/** A string. */
+public record StringValue(String value) implements Value {
+  public StringValue {
+    requireNonNull(value, "value");
+  }
+
+  @Override
+  public Kind kind() {
+    return Kind.STRING;
+  }
+
+  @Override
+  public String toString() {
+    return Json.write(this);
+  }
+}

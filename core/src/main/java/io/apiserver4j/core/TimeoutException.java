@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 504 (reason `Timeout`). */
+public final class TimeoutException extends StatusException {
+  public TimeoutException(Status status) {
+    super(status);
+  }
+}

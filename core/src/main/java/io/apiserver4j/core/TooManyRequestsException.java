@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 429 (reason `TooManyRequests`). */
+public final class TooManyRequestsException extends StatusException {
+  public TooManyRequestsException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 401 (reason `Unauthorized`). */
+public final class UnauthorizedException extends StatusException {
+  public UnauthorizedException(Status status) {
+    super(status);
+  }
+}

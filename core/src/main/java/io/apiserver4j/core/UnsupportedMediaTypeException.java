@@ -1,0 +1,8 @@
+package io.apiserver4j.core;
+
+/** A {@link StatusException} with HTTP code 415 (reason `UnsupportedMediaType`). */
+public final class UnsupportedMediaTypeException extends StatusException {
+  public UnsupportedMediaTypeException(Status status) {
+    super(status);
+  }
+}
