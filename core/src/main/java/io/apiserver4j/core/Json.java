@@ -117,49 +117,79 @@ public final class Json {
     return v;
   }
 
-  /** Reads the value starting at token {@code t}; the parser is left on its last token. */
+  /**
+   * Reads the value starting at token {@code t}; the parser is left on its last token. Iterative,
+   * so that nesting is bounded by {@link DecodeLimits#maxDepth()} and never by the thread stack.
+   */
   public static Value readValue(JsonParser p, JsonToken t) throws IOException {
-    switch (t) {
-      case START_OBJECT: {
-        MapValue.Builder b = MapValue.builder();
-        JsonToken n;
-        while ((n = p.nextToken()) == JsonToken.FIELD_NAME) {
-          String key = p.currentName();
-          Value v = readValue(p, p.nextToken());
-          if (b.containsKey(key)) {
-            var loc = p.currentTokenLocation();
-            throw new DecodeException("invalid JSON at line " + loc.getLineNr() + ", column "
-                + loc.getColumnNr() + ": duplicate field " + quote(key));
+    java.util.ArrayDeque<Object> stack = new java.util.ArrayDeque<>();
+    java.util.ArrayDeque<String> keys = new java.util.ArrayDeque<>();
+    JsonToken token = t;
+    while (true) {
+      Value completed;
+      switch (token) {
+        case START_OBJECT:
+          stack.push(MapValue.builder());
+          token = p.nextToken();
+          if (token == JsonToken.FIELD_NAME) {
+            keys.push(p.currentName());
+            token = p.nextToken();
           }
-          b.putNew(key, v);
-        }
-        return b.build();
+          continue;
+        case START_ARRAY:
+          stack.push(ListValue.builder());
+          token = p.nextToken();
+          continue;
+        case END_OBJECT:
+          completed = ((MapValue.Builder) stack.pop()).build();
+          break;
+        case END_ARRAY:
+          completed = ((ListValue.Builder) stack.pop()).build();
+          break;
+        case VALUE_STRING:
+          completed = new StringValue(p.getText());
+          break;
+        case VALUE_NUMBER_INT:
+          completed = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
+              ? new FloatValue(p.getBigIntegerValue().doubleValue())
+              : IntegerValue.of(p.getLongValue());
+          break;
+        case VALUE_NUMBER_FLOAT:
+          completed = new FloatValue(p.getDoubleValue());
+          break;
+        case VALUE_TRUE:
+          completed = BooleanValue.TRUE;
+          break;
+        case VALUE_FALSE:
+          completed = BooleanValue.FALSE;
+          break;
+        case VALUE_NULL:
+          completed = NullValue.INSTANCE;
+          break;
+        default:
+          throw new DecodeException("invalid JSON: unexpected token " + token);
       }
-      case START_ARRAY: {
-        ListValue.Builder b = ListValue.builder();
-        JsonToken n;
-        while ((n = p.nextToken()) != JsonToken.END_ARRAY) {
-          b.add(readValue(p, n));
-        }
-        return b.build();
+      Object parent = stack.peek();
+      if (parent == null) {
+        return completed;
       }
-      case VALUE_STRING:
-        return new StringValue(p.getText());
-      case VALUE_NUMBER_INT:
-        if (p.getNumberType() == JsonParser.NumberType.BIG_INTEGER) {
-          return new FloatValue(p.getBigIntegerValue().doubleValue());
+      if (parent instanceof MapValue.Builder b) {
+        String key = keys.pop();
+        if (b.containsKey(key)) {
+          var loc = p.currentTokenLocation();
+          throw new DecodeException("invalid JSON at line " + loc.getLineNr() + ", column "
+              + loc.getColumnNr() + ": duplicate field " + quote(key));
         }
-        return IntegerValue.of(p.getLongValue());
-      case VALUE_NUMBER_FLOAT:
-        return new FloatValue(p.getDoubleValue());
-      case VALUE_TRUE:
-        return BooleanValue.TRUE;
-      case VALUE_FALSE:
-        return BooleanValue.FALSE;
-      case VALUE_NULL:
-        return NullValue.INSTANCE;
-      default:
-        throw new DecodeException("invalid JSON: unexpected token " + t);
+        b.putNew(key, completed);
+        token = p.nextToken();
+        if (token == JsonToken.FIELD_NAME) {
+          keys.push(p.currentName());
+          token = p.nextToken();
+        }
+      } else {
+        ((ListValue.Builder) parent).add(completed);
+        token = p.nextToken();
+      }
     }
   }
 

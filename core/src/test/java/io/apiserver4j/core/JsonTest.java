@@ -1,0 +1,67 @@
+package io.apiserver4j.core;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.nio.charset.StandardCharsets;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+
+class JsonTest {
+
+  @Test
+  void readsTheValueTreeKeepingIntegersAndFloatsApart() {
+    Value v = Json.read("{\"a\":1,\"b\":1.0,\"c\":\"s\",\"d\":[true,null],\"e\":{}}");
+    assertThat(v).isEqualTo(MapValue.ofEntries(
+        "a", Value.of(1), "b", Value.of(1.0), "c", Value.of("s"),
+        "d", Value.list(Value.of(true), Value.nullValue()), "e", MapValue.empty()));
+    assertThat(Value.of(1)).isNotEqualTo(Value.of(1.0));
+  }
+
+  @Test
+  void keepsInsertionOrderAndComparesMapsIgnoringOrder() {
+    MapValue a = (MapValue) Json.read("{\"z\":1,\"a\":2}");
+    assertThat(a.keyAt(0)).isEqualTo("z");
+    assertThat(a).isEqualTo(Json.read("{\"a\":2,\"z\":1}"));
+    assertThat(a.hashCode()).isEqualTo(Json.read("{\"a\":2,\"z\":1}").hashCode());
+  }
+
+  @Test
+  void writesLikeGoEncodingJson() {
+    assertThat(Json.write(Value.of("<a&b>\u2028"))).isEqualTo("\"\\u003ca\\u0026b\\u003e\\u2028\"");
+    assertThat(Json.write(MapValue.ofEntries("f", Value.of(1.0), "g", Value.of(0.5),
+        "h", Value.of(1e21), "i", Value.of(1e-7), "j", Value.of(123456789.0))))
+        .isEqualTo("{\"f\":1,\"g\":0.5,\"h\":1e+21,\"i\":1e-7,\"j\":123456789}");
+  }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      "{\"a\":1,\"a\":2}|duplicate field \"a\"",
+      "{\"a\":|invalid JSON",
+      "[1,2]x|invalid JSON",
+      "{\"a\":1} {}|unexpected content after the top-level value",
+      "|empty input",
+      "{'a':1}|invalid JSON",
+      "[1,]|invalid JSON"})
+  void malformedInputIsAClearError(String input, String message) {
+    assertThatThrownBy(() -> Json.read(input == null ? "" : input))
+        .isInstanceOf(DecodeException.class).hasMessageContaining(message);
+  }
+
+  @Test
+  void nestingDepthAndSizeAreLimited() {
+    String deep = "[".repeat(2000) + "]".repeat(2000);
+    assertThatThrownBy(() -> Json.read(deep))
+        .isInstanceOf(DecodeException.class).hasMessageContaining("exceeds a limit");
+    assertThat(Json.read(deep, DecodeLimits.DEFAULT.withMaxDepth(3000))).isNotNull();
+    byte[] big = ("\"" + "x".repeat(200) + "\"").getBytes(StandardCharsets.UTF_8);
+    assertThatThrownBy(() -> Json.read(big, DecodeLimits.DEFAULT.withMaxDocumentChars(100)))
+        .isInstanceOf(DecodeException.class).hasMessageContaining("maximum length");
+  }
+
+  @Test
+  void hugeIntegersBecomeFloats() {
+    assertThat(Json.read("18446744073709551616")).isEqualTo(Value.of(1.8446744073709552e19));
+  }
+}
