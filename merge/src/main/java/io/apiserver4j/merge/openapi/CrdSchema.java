@@ -1,0 +1,20 @@
+package io.apiserver4j.merge.openapi;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.MapValue;
+
+/**
+ * The structured-merge-diff schema of one version of a CustomResourceDefinition.
+ *
+ * @param smdSchema the schema in SMD's own format ({@code types: [...]}), ready for the merge
+ *     engine's schema loader
+ * @param rootTypeName the name of the type in {@code smdSchema} that describes a whole custom
+ *     resource of this version
+ */
+public record CrdSchema(MapValue smdSchema, String rootTypeName) {
+  public CrdSchema {
+    requireNonNull(smdSchema, "smdSchema");
+    requireNonNull(rootTypeName, "rootTypeName");
+  }
+}
