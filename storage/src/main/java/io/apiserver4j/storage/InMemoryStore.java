@@ -1,0 +1,571 @@
+package io.apiserver4j.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Values;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.NavigableMap;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.locks.ReentrantLock;
+
+/**
+ * The default {@link Store}: an in-process, multi-version store with etcd's model.
+ *
+ * <p>Each key keeps a chain of versions; a single lock serializes writes (the critical section
+ * only links a version, appends a history event and hands it to the watches of that resource),
+ * while reads never lock: they resolve every key to its newest version at or below the read
+ * revision. The last {@link Builder#historyLimit} changes are retained; older ones are compacted
+ * away as etcd's compaction does, so watches and continue tokens can reach back that far and get
+ * 410 Expired beyond it. {@link #compact(long)} compacts explicitly.
+ *
+ * <p>Thread-safe. Time (for bookmarks only) comes from the injected {@link InstantSource}.
+ */
+public final class InMemoryStore implements Store {
+  /** Default number of retained changes. */
+  public static final int DEFAULT_HISTORY_LIMIT = 10_000;
+  /** Default per-watch buffer, in changes of the watched resource. */
+  public static final int DEFAULT_WATCH_BUFFER = 1024;
+
+  private final ReentrantLock writeLock = new ReentrantLock();
+  private final ConcurrentHashMap<ResourceId, Resource> resources = new ConcurrentHashMap<>();
+  private final HistoryEvent[] ring;
+  private final int watchBufferSize;
+  private final InstantSource clock;
+
+  /** The latest committed revision; written after the write's event was dispatched. */
+  private volatile long revision = 1;
+  /** Reads at revisions below this may miss versions; watches must start at or after it. */
+  private volatile long compactedRevision = 1;
+  private volatile boolean closed;
+
+  private InMemoryStore(Builder b) {
+    this.ring = new HistoryEvent[b.historyLimit];
+    this.watchBufferSize = b.watchBufferSize;
+    this.clock = b.clock;
+  }
+
+  /** A store with default settings and the system clock. */
+  public static InMemoryStore create() {
+    return builder().build();
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public Optional<StoredObject> get(ObjectKey key) {
+    requireNonNull(key, "key");
+    checkOpen();
+    Resource r = resources.get(ResourceId.of(key));
+    if (r == null) {
+      return Optional.empty();
+    }
+    Version v = r.objects.get(key.relativeKey());
+    return v == null || v.deleted ? Optional.empty() : Optional.of(v.value);
+  }
+
+  @Override
+  public long currentRevision() {
+    return revision;
+  }
+
+  /** The oldest revision that can still be read or watched from. */
+  public long compactedRevision() {
+    return compactedRevision;
+  }
+
+  @Override
+  public ListResult list(CollectionKey collection, ListOptions options) {
+    requireNonNull(collection, "collection");
+    requireNonNull(options, "options");
+    checkOpen();
+    Optional<String> token = options.continueToken();
+    if (token.isPresent()) {
+      return listContinued(collection, options, token.get());
+    }
+    while (true) {
+      long current = revision;
+      long at;
+      switch (options.resourceVersionMatch()) {
+        case MOST_RECENT:
+          at = current;
+          break;
+        case NOT_OLDER_THAN:
+          if (options.resourceVersion() > current) {
+            throw StoreErrors.tooLargeResourceVersion(options.resourceVersion(), current);
+          }
+          at = current;
+          break;
+        case EXACT:
+          if (options.resourceVersion() > current) {
+            throw StoreErrors.tooLargeResourceVersion(options.resourceVersion(), current);
+          }
+          at = options.resourceVersion();
+          if (at < compactedRevision) {
+            throw StoreErrors.expired(StoreErrors.LIST_EXPIRED_MESSAGE);
+          }
+          break;
+        default:
+          throw new AssertionError(options.resourceVersionMatch());
+      }
+      ListResult result = readPage(collection, options, at, collection.relativePrefix());
+      if (at >= compactedRevision) {
+        return result;
+      }
+      if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT) {
+        throw StoreErrors.expired(StoreErrors.LIST_EXPIRED_MESSAGE);
+      }
+      // so many writes happened while reading that the snapshot was compacted: read again
+    }
+  }
+
+  private ListResult listContinued(CollectionKey collection, ListOptions options, String token) {
+    if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT
+        || options.resourceVersion() != 0) {
+      throw StoreErrors.badRequest("specifying resource version is not allowed when using continue");
+    }
+    ContinueToken decoded = ContinueToken.decode(token);
+    long current = revision;
+    long at = decoded.resourceVersion() < 0 ? current : decoded.resourceVersion();
+    if (at > current) {
+      throw StoreErrors.tooLargeResourceVersion(at, current);
+    }
+    String start = decoded.relativeStartKey(collection);
+    if (at >= compactedRevision) {
+      ListResult result = readPage(collection, options, at, start);
+      if (at >= compactedRevision) {
+        return result;
+      }
+    }
+    throw StoreErrors.expired(StoreErrors.INCONSISTENT_CONTINUE_MESSAGE);
+  }
+
+  /**
+   * Reads one page at revision {@code at}, starting at relative key {@code start}. The caller
+   * re-checks {@link #compactedRevision} afterwards: if it passed {@code at}, the page may be
+   * incomplete.
+   */
+  private ListResult readPage(CollectionKey collection, ListOptions options, long at, String start) {
+    Resource r = resources.get(ResourceId.of(collection));
+    if (r == null) {
+      return new ListResult(List.of(), at, Optional.empty(), Optional.empty());
+    }
+    NavigableMap<String, Version> range = range(r, collection, start);
+    long limit = options.limit();
+    boolean everything = options.selectsEverything();
+    LabelSelector labels = options.labelSelector();
+    FieldSelector fields = options.fieldSelector();
+    List<StoredObject> items = new ArrayList<>();
+    Iterator<Version> it = range.values().iterator();
+    StoredObject last = null;
+    boolean hasMore = false;
+    while (it.hasNext()) {
+      StoredObject value = visibleAt(it.next(), at);
+      if (value == null) {
+        continue;
+      }
+      if (limit > 0 && items.size() >= limit) {
+        hasMore = true;
+        break;
+      }
+      last = value;
+      if (everything || (labels.matches(value.object()) && fields.matches(value.object()))) {
+        items.add(value);
+      }
+    }
+    if (!hasMore) {
+      return new ListResult(items, at, Optional.empty(), Optional.empty());
+    }
+    String next = ContinueToken.after(collection, last.key(), at).encode();
+    if (!everything) {
+      return new ListResult(items, at, Optional.of(next), Optional.empty());
+    }
+    long remaining = 1; // the live key that revealed there is more
+    while (it.hasNext()) {
+      if (visibleAt(it.next(), at) != null) {
+        remaining++;
+      }
+    }
+    return new ListResult(items, at, Optional.of(next), Optional.of(remaining));
+  }
+
+  private static NavigableMap<String, Version> range(Resource r, CollectionKey c, String start) {
+    String prefix = c.relativePrefix();
+    NavigableMap<String, Version> range = prefix.isEmpty()
+        ? r.objects
+        : r.objects.subMap(prefix, true, prefix.substring(0, prefix.length() - 1) + '0', false);
+    if (Values.compareStrings(start, prefix) > 0) {
+      range = range.tailMap(start, true);
+    }
+    return range;
+  }
+
+  /** The live state of a key at {@code at}, or null if it did not exist then. */
+  private static StoredObject visibleAt(Version head, long at) {
+    Version v = head;
+    while (v != null && v.revision > at) {
+      v = v.prev;
+    }
+    return v == null || v.deleted ? null : v.value;
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public StoredObject create(ObjectKey key, MapValue object) {
+    requireNonNull(key, "key");
+    requireNonNull(object, "object");
+    StoredObjects.requireNoResourceVersion(object);
+    Resource r = resource(ResourceId.of(key));
+    String k = key.relativeKey();
+    writeLock.lock();
+    try {
+      checkOpen();
+      Version head = r.objects.get(k);
+      if (head != null && !head.deleted) {
+        throw StoreErrors.alreadyExists(key);
+      }
+      long rev = revision + 1;
+      Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
+      r.objects.put(k, v);
+      commit(r, new HistoryEvent(rev, v, null));
+      return v.value;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
+      Preconditions preconditions) {
+    requireNonNull(key, "key");
+    requireNonNull(object, "object");
+    requireNonNull(preconditions, "preconditions");
+    if (expectedResourceVersion < 0) {
+      throw new IllegalArgumentException(
+          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
+    }
+    Resource r = resource(ResourceId.of(key));
+    String k = key.relativeKey();
+    // the (possibly large) equality check runs before taking the lock, against the state seen then
+    Version seen = r.objects.get(k);
+    boolean unchangedFromSeen = seen != null && !seen.deleted
+        && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
+    writeLock.lock();
+    try {
+      checkOpen();
+      Version head = r.objects.get(k);
+      if (head == null || head.deleted) {
+        throw StoreErrors.notFound(key);
+      }
+      if (expectedResourceVersion != ANY_VERSION && head.revision != expectedResourceVersion) {
+        throw StoreErrors.conflict(key);
+      }
+      preconditions.check(head.value);
+      boolean unchanged = head == seen
+          ? unchangedFromSeen
+          : StoredObjects.sameIgnoringResourceVersion(head.value, object);
+      if (unchanged) {
+        return head.value;
+      }
+      long rev = revision + 1;
+      Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
+      r.objects.put(k, v);
+      commit(r, new HistoryEvent(rev, v, head.value));
+      return v.value;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  @Override
+  public StoredObject delete(ObjectKey key, Preconditions preconditions) {
+    requireNonNull(key, "key");
+    requireNonNull(preconditions, "preconditions");
+    Resource r = resources.get(ResourceId.of(key));
+    if (r == null) {
+      checkOpen();
+      throw StoreErrors.notFound(key);
+    }
+    String k = key.relativeKey();
+    writeLock.lock();
+    try {
+      checkOpen();
+      Version head = r.objects.get(k);
+      if (head == null || head.deleted) {
+        throw StoreErrors.notFound(key);
+      }
+      preconditions.check(head.value);
+      long rev = revision + 1;
+      Version tombstone = new Version(rev, StoredObjects.stored(key, head.value.object(), rev),
+          true, head);
+      r.objects.put(k, tombstone);
+      commit(r, new HistoryEvent(rev, tombstone, head.value));
+      return tombstone.value;
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  /** Records and publishes a write; the caller holds the lock and has linked the version. */
+  private void commit(Resource r, HistoryEvent event) {
+    int slot = (int) (event.revision % ring.length);
+    HistoryEvent evicted = ring[slot];
+    if (evicted != null) {
+      compactOne(evicted);
+    }
+    ring[slot] = event;
+    for (InMemoryWatch w : r.watchers) {
+      w.offer(event);
+    }
+    revision = event.revision;
+  }
+
+  /** Drops what only readers below {@code event.revision} could need. Caller holds the lock. */
+  private void compactOne(HistoryEvent event) {
+    // publish the new bound before unlinking, so a reader that sees a cut chain also sees it
+    compactedRevision = event.revision;
+    Version v = event.version;
+    v.prev = null;
+    if (v.deleted) {
+      Resource r = resources.get(ResourceId.of(v.value.key()));
+      r.objects.remove(v.value.key().relativeKey(), v);
+    }
+    ring[(int) (event.revision % ring.length)] = null;
+  }
+
+  /**
+   * Discards history up to and including {@code revision} (at most the current revision), as
+   * etcd's compaction does: reads below it and watches from before it get 410 Expired.
+   */
+  public void compact(long revision) {
+    writeLock.lock();
+    try {
+      checkOpen();
+      if (revision > this.revision) {
+        throw new IllegalArgumentException(
+            "cannot compact to " + revision + " beyond the current revision " + this.revision);
+      }
+      for (long r = compactedRevision + 1; r <= revision; r++) {
+        HistoryEvent e = ring[(int) (r % ring.length)];
+        if (e != null && e.revision == r) {
+          compactOne(e);
+        }
+      }
+      if (revision > compactedRevision) {
+        compactedRevision = revision;
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  // ---------------------------------------------------------------- watch
+
+  @Override
+  public Watch watch(CollectionKey collection, WatchOptions options) {
+    requireNonNull(collection, "collection");
+    requireNonNull(options, "options");
+    Resource r = resource(ResourceId.of(collection));
+    InMemoryWatch w;
+    List<HistoryEvent> replay = List.of();
+    long start;
+    writeLock.lock();
+    try {
+      checkOpen();
+      start = revision;
+      long from = options.resourceVersion();
+      boolean initial = options.sendsInitialEvents();
+      if (!initial && from > 0) {
+        if (from < compactedRevision) {
+          throw StoreErrors.tooOldResourceVersion(from, compactedRevision);
+        }
+        if (from < start) {
+          replay = new ArrayList<>((int) (start - from));
+          for (long rev = from + 1; rev <= start; rev++) {
+            HistoryEvent e = ring[(int) (rev % ring.length)];
+            if (r.id.matches(e.version.value.key())) {
+              replay.add(e);
+            }
+          }
+        }
+      }
+      long deliverAfter = initial ? start : Math.max(from, start);
+      w = new InMemoryWatch(this, r, collection, options, deliverAfter, watchBufferSize, clock);
+      r.watchers.add(w);
+    } finally {
+      writeLock.unlock();
+    }
+    if (options.sendsInitialEvents()) {
+      w.startWithSnapshot(snapshot(r, collection, start), start);
+    } else {
+      w.startWithReplay(replay, Math.max(options.resourceVersion(), start));
+    }
+    return w;
+  }
+
+  /** The objects of a collection at {@code at}, or null if that revision was compacted meanwhile. */
+  private List<StoredObject> snapshot(Resource r, CollectionKey collection, long at) {
+    List<StoredObject> out = new ArrayList<>();
+    for (Version head : range(r, collection, collection.relativePrefix()).values()) {
+      StoredObject value = visibleAt(head, at);
+      if (value != null) {
+        out.add(value);
+      }
+    }
+    return at >= compactedRevision ? out : null;
+  }
+
+  void unregister(Resource r, InMemoryWatch w) {
+    r.watchers.remove(w);
+  }
+
+  // ---------------------------------------------------------------- lifecycle
+
+  @Override
+  public void close() {
+    writeLock.lock();
+    try {
+      if (closed) {
+        return;
+      }
+      closed = true;
+      for (Resource r : resources.values()) {
+        for (InMemoryWatch w : r.watchers) {
+          w.end();
+        }
+        r.watchers.clear();
+      }
+    } finally {
+      writeLock.unlock();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw new IllegalStateException("the store is closed");
+    }
+  }
+
+  private Resource resource(ResourceId id) {
+    Resource r = resources.get(id);
+    return r != null ? r : resources.computeIfAbsent(id, Resource::new);
+  }
+
+  /** Current revision as seen by watches deciding on bookmarks. */
+  long publishedRevision() {
+    return revision;
+  }
+
+  @Override
+  public String toString() {
+    return "InMemoryStore{revision=" + revision + ", compactedRevision=" + compactedRevision
+        + ", historyLimit=" + ring.length + "}";
+  }
+
+  // ---------------------------------------------------------------- internals
+
+  record ResourceId(String group, String resource) {
+    static ResourceId of(ObjectKey k) {
+      return new ResourceId(k.group(), k.resource());
+    }
+
+    static ResourceId of(CollectionKey k) {
+      return new ResourceId(k.group(), k.resource());
+    }
+
+    boolean matches(ObjectKey k) {
+      return k.resource().equals(resource) && k.group().equals(group);
+    }
+  }
+
+  static final class Resource {
+    final ResourceId id;
+    final ConcurrentSkipListMap<String, Version> objects =
+        new ConcurrentSkipListMap<>(Values::compareStrings);
+    final CopyOnWriteArrayList<InMemoryWatch> watchers = new CopyOnWriteArrayList<>();
+
+    Resource(ResourceId id) {
+      this.id = id;
+    }
+  }
+
+  /** One state of a key. A tombstone carries the last state stamped with the deletion revision. */
+  static final class Version {
+    final long revision;
+    final StoredObject value;
+    final boolean deleted;
+    /** The previous state; cut by compaction once no retained revision needs it. */
+    volatile Version prev;
+
+    Version(long revision, StoredObject value, boolean deleted, Version prev) {
+      this.revision = revision;
+      this.value = value;
+      this.deleted = deleted;
+      this.prev = prev;
+    }
+  }
+
+  /**
+   * One change: the version it created and the state before it (null for a creation).
+   */
+  static final class HistoryEvent {
+    final long revision;
+    final Version version;
+    final StoredObject previous;
+
+    HistoryEvent(long revision, Version version, StoredObject previous) {
+      this.revision = revision;
+      this.version = version;
+      this.previous = previous;
+    }
+  }
+
+  /** Builder; every setter validates at once. */
+  public static final class Builder {
+    private int historyLimit = DEFAULT_HISTORY_LIMIT;
+    private int watchBufferSize = DEFAULT_WATCH_BUFFER;
+    private InstantSource clock = InstantSource.system();
+
+    private Builder() {}
+
+    /** How many changes to retain for watches and paged lists (at least 1). */
+    public Builder historyLimit(int limit) {
+      if (limit < 1) {
+        throw new IllegalArgumentException("historyLimit must be at least 1: " + limit);
+      }
+      this.historyLimit = limit;
+      return this;
+    }
+
+    /** How many undelivered changes a watch may buffer before it is ended (at least 1). */
+    public Builder watchBufferSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("watchBufferSize must be at least 1: " + size);
+      }
+      this.watchBufferSize = size;
+      return this;
+    }
+
+    /** The time source for bookmark intervals. */
+    public Builder clock(InstantSource clock) {
+      this.clock = requireNonNull(clock, "clock");
+      return this;
+    }
+
+    public InMemoryStore build() {
+      return new InMemoryStore(this);
+    }
+  }
+}

@@ -1,0 +1,156 @@
+package io.apiserver4j.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Optional;
+
+/**
+ * What to list: selectors, page size, continuation and resource version semantics. Immutable;
+ * build with {@link #builder()}. {@link #all()} lists everything at the latest revision.
+ */
+public final class ListOptions {
+  private static final ListOptions ALL = builder().build();
+
+  private final LabelSelector labelSelector;
+  private final FieldSelector fieldSelector;
+  private final long limit;
+  private final String continueToken;
+  private final ResourceVersionMatch resourceVersionMatch;
+  private final long resourceVersion;
+
+  private ListOptions(Builder b) {
+    this.labelSelector = b.labelSelector;
+    this.fieldSelector = b.fieldSelector;
+    this.limit = b.limit;
+    this.continueToken = b.continueToken;
+    this.resourceVersionMatch = b.resourceVersionMatch;
+    this.resourceVersion = b.resourceVersion;
+  }
+
+  /** Everything, latest state, no paging. */
+  public static ListOptions all() {
+    return ALL;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.labelSelector = labelSelector;
+    b.fieldSelector = fieldSelector;
+    b.limit = limit;
+    b.continueToken = continueToken;
+    b.resourceVersionMatch = resourceVersionMatch;
+    b.resourceVersion = resourceVersion;
+    return b;
+  }
+
+  public LabelSelector labelSelector() {
+    return labelSelector;
+  }
+
+  public FieldSelector fieldSelector() {
+    return fieldSelector;
+  }
+
+  /** The page size; 0 means no limit. */
+  public long limit() {
+    return limit;
+  }
+
+  /** The continue token of a previous page, if this requests a further page. */
+  public Optional<String> continueToken() {
+    return continueToken.isEmpty() ? Optional.empty() : Optional.of(continueToken);
+  }
+
+  public ResourceVersionMatch resourceVersionMatch() {
+    return resourceVersionMatch;
+  }
+
+  /** The resource version for {@link ResourceVersionMatch#NOT_OLDER_THAN}/{@code EXACT}. */
+  public long resourceVersion() {
+    return resourceVersion;
+  }
+
+  /** Whether the selectors accept every object (then lists report remainingItemCount). */
+  public boolean selectsEverything() {
+    return labelSelector.isEverything() && fieldSelector.isEverything();
+  }
+
+  @Override
+  public String toString() {
+    return "ListOptions{labelSelector=" + labelSelector + ", fieldSelector=" + fieldSelector
+        + ", limit=" + limit + ", continue=" + continueToken + ", match=" + resourceVersionMatch
+        + ", resourceVersion=" + resourceVersion + "}";
+  }
+
+  /** Builder; every setter validates at once. */
+  public static final class Builder {
+    private LabelSelector labelSelector = LabelSelector.everything();
+    private FieldSelector fieldSelector = FieldSelector.everything();
+    private long limit;
+    private String continueToken = "";
+    private ResourceVersionMatch resourceVersionMatch = ResourceVersionMatch.MOST_RECENT;
+    private long resourceVersion;
+
+    private Builder() {}
+
+    public Builder labelSelector(LabelSelector selector) {
+      this.labelSelector = requireNonNull(selector, "selector");
+      return this;
+    }
+
+    public Builder fieldSelector(FieldSelector selector) {
+      this.fieldSelector = requireNonNull(selector, "selector");
+      return this;
+    }
+
+    /** The page size; 0 for no limit. */
+    public Builder limit(long limit) {
+      if (limit < 0) {
+        throw new IllegalArgumentException("limit must not be negative: " + limit);
+      }
+      this.limit = limit;
+      return this;
+    }
+
+    /** Continue a previous list; an empty string means no continuation. */
+    public Builder continueToken(String token) {
+      this.continueToken = requireNonNull(token, "token");
+      return this;
+    }
+
+    /** Latest state (the default). */
+    public Builder mostRecent() {
+      this.resourceVersionMatch = ResourceVersionMatch.MOST_RECENT;
+      this.resourceVersion = 0;
+      return this;
+    }
+
+    /** A state not older than {@code rv} (0 = any). */
+    public Builder notOlderThan(long rv) {
+      if (rv < 0) {
+        throw new IllegalArgumentException("resourceVersion must not be negative: " + rv);
+      }
+      this.resourceVersionMatch = ResourceVersionMatch.NOT_OLDER_THAN;
+      this.resourceVersion = rv;
+      return this;
+    }
+
+    /** The state at exactly {@code rv}. */
+    public Builder exact(long rv) {
+      if (rv <= 0) {
+        throw new IllegalArgumentException("an exact resourceVersion must be positive: " + rv);
+      }
+      this.resourceVersionMatch = ResourceVersionMatch.EXACT;
+      this.resourceVersion = rv;
+      return this;
+    }
+
+    public ListOptions build() {
+      return new ListOptions(this);
+    }
+  }
+}

@@ -1,0 +1,90 @@
+package io.apiserver4j.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.Optional;
+
+/**
+ * Conditions a write checks against the stored object atomically, like kube's
+ * {@code storage.Preconditions}: the object's {@code metadata.uid} and/or
+ * {@code metadata.resourceVersion} must equal the given strings. A failed check is a 409
+ * Conflict built by {@link StoreErrors#preconditionFailed}.
+ *
+ * @param uid the required {@code metadata.uid}, if any
+ * @param resourceVersion the required {@code metadata.resourceVersion}, compared as a string as
+ *     kube does, if any
+ */
+public record Preconditions(Optional<String> uid, Optional<String> resourceVersion) {
+  private static final Preconditions NONE = new Preconditions(Optional.empty(), Optional.empty());
+
+  public Preconditions {
+    requireNonNull(uid, "uid");
+    requireNonNull(resourceVersion, "resourceVersion");
+  }
+
+  /** No conditions. */
+  public static Preconditions none() {
+    return NONE;
+  }
+
+  /** Requires {@code metadata.uid} to equal {@code uid}. */
+  public static Preconditions ofUid(String uid) {
+    return new Preconditions(Optional.of(requireNonNull(uid, "uid")), Optional.empty());
+  }
+
+  /** Requires {@code metadata.resourceVersion} to equal {@code resourceVersion}. */
+  public static Preconditions ofResourceVersion(String resourceVersion) {
+    return new Preconditions(Optional.empty(),
+        Optional.of(requireNonNull(resourceVersion, "resourceVersion")));
+  }
+
+  /** Adds a resourceVersion condition. */
+  public Preconditions withResourceVersion(String rv) {
+    return new Preconditions(uid, Optional.of(requireNonNull(rv, "rv")));
+  }
+
+  /** Adds a uid condition. */
+  public Preconditions withUid(String u) {
+    return new Preconditions(Optional.of(requireNonNull(u, "u")), resourceVersion);
+  }
+
+  public boolean isEmpty() {
+    return uid.isEmpty() && resourceVersion.isEmpty();
+  }
+
+  /**
+   * Checks the conditions against the current state of {@code current}.
+   *
+   * @throws io.apiserver4j.core.ConflictException if a condition does not hold
+   */
+  public void check(StoredObject current) {
+    requireNonNull(current, "current");
+    if (isEmpty()) {
+      return;
+    }
+    MapValue meta = current.object().getOrNull("metadata") instanceof MapValue m ? m : MapValue.empty();
+    if (uid.isPresent()) {
+      String actual = stringField(meta, "uid");
+      if (!uid.get().equals(actual)) {
+        throw StoreErrors.preconditionFailed(current.key(),
+            "Precondition failed: UID in precondition: " + uid.get() + ", UID in object meta: " + actual);
+      }
+    }
+    if (resourceVersion.isPresent()) {
+      String actual = current.resourceVersionString();
+      if (!resourceVersion.get().equals(actual)) {
+        throw StoreErrors.preconditionFailed(current.key(),
+            "Precondition failed: ResourceVersion in precondition: " + resourceVersion.get()
+                + ", ResourceVersion in object meta: " + actual);
+      }
+    }
+  }
+
+  private static String stringField(MapValue m, String key) {
+    Value v = m.getOrNull(key);
+    return v instanceof StringValue s ? s.value() : "";
+  }
+}

@@ -1,0 +1,66 @@
+package io.apiserver4j.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+
+/**
+ * Helpers for {@link Store} implementations that handle {@code metadata.resourceVersion} the same
+ * way everywhere.
+ */
+public final class StoredObjects {
+  private StoredObjects() {}
+
+  /** {@code object} with {@code metadata.resourceVersion} set to {@code revision}. */
+  public static MapValue withResourceVersion(MapValue object, long revision) {
+    requireNonNull(object, "object");
+    String rv = Long.toString(revision);
+    Value metaValue = object.getOrNull("metadata");
+    MapValue meta = metaValue instanceof MapValue m ? m : MapValue.empty();
+    if (meta.getOrNull("resourceVersion") instanceof StringValue s && s.value().equals(rv)) {
+      return object;
+    }
+    return object.with("metadata", meta.with("resourceVersion", Value.of(rv)));
+  }
+
+  /** A stored state: {@code object} stamped with {@code revision}. */
+  public static StoredObject stored(ObjectKey key, MapValue object, long revision) {
+    return new StoredObject(key, withResourceVersion(object, revision), revision);
+  }
+
+  /**
+   * Rejects a create whose object carries a non-zero numeric resourceVersion, as kube-apiserver's
+   * storage does (an empty, zero or unparsable one is accepted and replaced).
+   */
+  public static void requireNoResourceVersion(MapValue object) {
+    if (object.getOrNull("metadata") instanceof MapValue meta
+        && meta.getOrNull("resourceVersion") instanceof StringValue s
+        && parsesToNonZero(s.value())) {
+      throw StoreErrors.resourceVersionSetOnCreate();
+    }
+  }
+
+  private static boolean parsesToNonZero(String s) {
+    if (s.isEmpty()) {
+      return false;
+    }
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return false;
+      }
+    }
+    try {
+      return Long.parseUnsignedLong(s) != 0;
+    } catch (NumberFormatException e) {
+      return false; // overflows uint64: Go's ParseUint fails, so kube accepts the object
+    }
+  }
+
+  /** Whether {@code candidate} equals the stored state apart from its resourceVersion. */
+  public static boolean sameIgnoringResourceVersion(StoredObject current, MapValue candidate) {
+    return withResourceVersion(candidate, current.resourceVersion()).equals(current.object());
+  }
+}

@@ -1,0 +1,73 @@
+package io.apiserver4j.storage;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.Status;
+
+/**
+ * One event of a {@link Watch}: an object change, a bookmark, or an error that ends the watch.
+ */
+public sealed interface WatchEvent
+    permits WatchEvent.ObjectChange, WatchEvent.Bookmark, WatchEvent.Failure {
+
+  /** Watch event types as they appear on the wire. */
+  enum Type {
+    ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+  }
+
+  Type type();
+
+  /**
+   * An object appeared (or started matching the selectors), changed, or disappeared (or stopped
+   * matching). For DELETED the object is its last state carrying the revision of the event.
+   *
+   * @param type ADDED, MODIFIED or DELETED
+   * @param object the object; {@code object.resourceVersion()} is the event's revision
+   */
+  record ObjectChange(Type type, StoredObject object) implements WatchEvent {
+    public ObjectChange {
+      requireNonNull(type, "type");
+      requireNonNull(object, "object");
+      if (type != Type.ADDED && type != Type.MODIFIED && type != Type.DELETED) {
+        throw new IllegalArgumentException("not an object change type: " + type);
+      }
+    }
+
+    public long resourceVersion() {
+      return object.resourceVersion();
+    }
+  }
+
+  /**
+   * Progress: every change up to {@code resourceVersion} that the watch selects has been
+   * delivered. The HTTP layer renders it as an object with only
+   * {@code metadata.resourceVersion} (and, if {@code initialEventsEnd}, the annotation
+   * {@code k8s.io/initial-events-end: "true"}).
+   *
+   * @param resourceVersion the revision the watch has caught up to
+   * @param initialEventsEnd whether this marks the end of the initial events
+   */
+  record Bookmark(long resourceVersion, boolean initialEventsEnd) implements WatchEvent {
+    @Override
+    public Type type() {
+      return Type.BOOKMARK;
+    }
+  }
+
+  /**
+   * The watch failed (e.g. 410 Expired: its start revision was compacted while it was set up);
+   * no events follow.
+   *
+   * @param status the error, rendered as the ERROR event's object
+   */
+  record Failure(Status status) implements WatchEvent {
+    public Failure {
+      requireNonNull(status, "status");
+    }
+
+    @Override
+    public Type type() {
+      return Type.ERROR;
+    }
+  }
+}
