@@ -1,0 +1,36 @@
+package io.apiserver4j.fieldpath;
+
+import java.util.Optional;
+
+/** The operation that recorded a managed-fields entry, with its exact wire spelling. */
+public enum ManagedFieldsOperation {
+  APPLY("Apply"),
+  UPDATE("Update");
+
+  private final String wireName;
+
+  ManagedFieldsOperation(String wireName) {
+    this.wireName = wireName;
+  }
+
+  /** {@code Apply} or {@code Update}. */
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The operation spelled exactly (case-sensitive) {@code Apply} or {@code Update}. */
+  public static Optional<ManagedFieldsOperation> fromWireName(String name) {
+    if ("Apply".equals(name)) {
+      return Optional.of(APPLY);
+    }
+    if ("Update".equals(name)) {
+      return Optional.of(UPDATE);
+    }
+    return Optional.empty();
+  }
+
+  @Override
+  public String toString() {
+    return wireName;
+  }
+}
