@@ -1,0 +1,267 @@
+package io.apiserver4j.admission;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import java.util.Optional;
+
+/**
+ * Everything an admission plugin may look at about one request: kube-apiserver's
+ * {@code admission.Attributes}, immutable.
+ *
+ * <p>Invariants checked by the builder: {@link Operation#CREATE} and {@link Operation#UPDATE}
+ * carry an object, {@link Operation#DELETE} does not (the object being deleted is the old
+ * object); unless the options are empty, their {@code dryRun} list is non-empty exactly when
+ * {@link #isDryRun()} is true.
+ *
+ * <p>Build one with {@link #builder()}; derive a copy with {@link #newBuilder()} or
+ * {@link #withObject(MapValue)}. Instances are thread-safe.
+ */
+public final class AdmissionAttributes {
+  private final Operation operation;
+  private final GroupVersionResource resource;
+  private final String subresource;
+  private final GroupVersionKind kind;
+  private final String name;
+  private final String namespace;
+  private final MapValue object;
+  private final MapValue oldObject;
+  private final UserInfo userInfo;
+  private final MapValue options;
+  private final boolean dryRun;
+
+  private AdmissionAttributes(Builder b) {
+    this.operation = b.operation;
+    this.resource = b.resource;
+    this.subresource = b.subresource;
+    this.kind = b.kind;
+    this.name = b.name;
+    this.namespace = b.namespace;
+    this.object = b.object;
+    this.oldObject = b.oldObject;
+    this.userInfo = b.userInfo;
+    this.options = b.options;
+    this.dryRun = b.dryRun;
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** A builder starting from this instance's values. */
+  public Builder newBuilder() {
+    return new Builder(this);
+  }
+
+  public Operation operation() {
+    return operation;
+  }
+
+  /** The resource requested, e.g. {@code /v1, Resource=configmaps}. */
+  public GroupVersionResource resource() {
+    return resource;
+  }
+
+  /** The subresource requested, e.g. {@code status}; empty for the main resource. */
+  public String subresource() {
+    return subresource;
+  }
+
+  /** The kind of the object being admitted. */
+  public GroupVersionKind kind() {
+    return kind;
+  }
+
+  /** The name in the request; empty on a create that relies on {@code generateName}. */
+  public String name() {
+    return name;
+  }
+
+  /** The namespace of the request; empty for cluster-scoped resources. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The incoming object; absent for DELETE (and CONNECT without options object). */
+  public Optional<MapValue> object() {
+    return Optional.ofNullable(object);
+  }
+
+  /** The stored object; present for UPDATE and DELETE of an existing object. */
+  public Optional<MapValue> oldObject() {
+    return Optional.ofNullable(oldObject);
+  }
+
+  public UserInfo userInfo() {
+    return userInfo;
+  }
+
+  /**
+   * The operation's options as kube-apiserver sends them to webhooks ({@code CreateOptions},
+   * {@code UpdateOptions}, {@code DeleteOptions}); empty when the caller supplied none.
+   */
+  public MapValue options() {
+    return options;
+  }
+
+  /**
+   * True when nothing of this request will be persisted ({@code dryRun=All}). False does not
+   * promise the write happens: a later step may still reject the request.
+   */
+  public boolean isDryRun() {
+    return dryRun;
+  }
+
+  /** A copy whose object is {@code newObject}; the same instance when it already is. */
+  public AdmissionAttributes withObject(MapValue newObject) {
+    requireNonNull(newObject, "newObject");
+    if (newObject == object) {
+      return this;
+    }
+    return newBuilder().object(newObject).build();
+  }
+
+  @Override
+  public String toString() {
+    return "AdmissionAttributes{" + operation + " " + resource
+        + (subresource.isEmpty() ? "" : "/" + subresource)
+        + (namespace.isEmpty() ? "" : " namespace=" + namespace)
+        + (name.isEmpty() ? "" : " name=" + name)
+        + (dryRun ? " dryRun" : "") + "}";
+  }
+
+  /** Builds {@link AdmissionAttributes}; operation, resource and kind are required. */
+  public static final class Builder {
+    private Operation operation;
+    private GroupVersionResource resource;
+    private String subresource = "";
+    private GroupVersionKind kind;
+    private String name = "";
+    private String namespace = "";
+    private MapValue object;
+    private MapValue oldObject;
+    private UserInfo userInfo = UserInfo.empty();
+    private MapValue options = MapValue.empty();
+    private boolean dryRun;
+
+    private Builder() {}
+
+    private Builder(AdmissionAttributes a) {
+      this.operation = a.operation;
+      this.resource = a.resource;
+      this.subresource = a.subresource;
+      this.kind = a.kind;
+      this.name = a.name;
+      this.namespace = a.namespace;
+      this.object = a.object;
+      this.oldObject = a.oldObject;
+      this.userInfo = a.userInfo;
+      this.options = a.options;
+      this.dryRun = a.dryRun;
+    }
+
+    public Builder operation(Operation operation) {
+      this.operation = requireNonNull(operation, "operation");
+      return this;
+    }
+
+    public Builder resource(GroupVersionResource resource) {
+      this.resource = requireNonNull(resource, "resource");
+      return this;
+    }
+
+    public Builder subresource(String subresource) {
+      this.subresource = requireNonNull(subresource, "subresource");
+      return this;
+    }
+
+    public Builder kind(GroupVersionKind kind) {
+      this.kind = requireNonNull(kind, "kind");
+      return this;
+    }
+
+    public Builder name(String name) {
+      this.name = requireNonNull(name, "name");
+      return this;
+    }
+
+    public Builder namespace(String namespace) {
+      this.namespace = requireNonNull(namespace, "namespace");
+      return this;
+    }
+
+    public Builder object(MapValue object) {
+      this.object = requireNonNull(object, "object");
+      return this;
+    }
+
+    /** Removes the object (e.g. when deriving DELETE attributes from others). */
+    public Builder noObject() {
+      this.object = null;
+      return this;
+    }
+
+    public Builder oldObject(MapValue oldObject) {
+      this.oldObject = requireNonNull(oldObject, "oldObject");
+      return this;
+    }
+
+    public Builder noOldObject() {
+      this.oldObject = null;
+      return this;
+    }
+
+    public Builder userInfo(UserInfo userInfo) {
+      this.userInfo = requireNonNull(userInfo, "userInfo");
+      return this;
+    }
+
+    public Builder options(MapValue options) {
+      this.options = requireNonNull(options, "options");
+      return this;
+    }
+
+    public Builder dryRun(boolean dryRun) {
+      this.dryRun = dryRun;
+      return this;
+    }
+
+    /**
+     * @throws IllegalStateException naming the problem when a required value is missing or the
+     *     values contradict each other
+     */
+    public AdmissionAttributes build() {
+      if (operation == null) {
+        throw new IllegalStateException("AdmissionAttributes: operation is required");
+      }
+      if (resource == null) {
+        throw new IllegalStateException("AdmissionAttributes: resource is required");
+      }
+      if (kind == null) {
+        throw new IllegalStateException("AdmissionAttributes: kind is required");
+      }
+      if ((operation == Operation.CREATE || operation == Operation.UPDATE) && object == null) {
+        throw new IllegalStateException("AdmissionAttributes: " + operation
+            + " requires an object");
+      }
+      if (operation == Operation.DELETE && object != null) {
+        throw new IllegalStateException("AdmissionAttributes: DELETE carries no object; pass the"
+            + " object being deleted as oldObject");
+      }
+      if (!options.isEmpty()) {
+        Value optionsDryRun = options.getOrNull("dryRun");
+        boolean listed = optionsDryRun instanceof ListValue l && !l.isEmpty();
+        if (listed != dryRun) {
+          throw new IllegalStateException("AdmissionAttributes: options.dryRun "
+              + (optionsDryRun == null ? "(absent)" : optionsDryRun.toString())
+              + " contradicts dryRun(" + dryRun + ")");
+        }
+      }
+      return new AdmissionAttributes(this);
+    }
+  }
+}

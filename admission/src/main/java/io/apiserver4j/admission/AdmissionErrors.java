@@ -1,0 +1,67 @@
+package io.apiserver4j.admission;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.ForbiddenException;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Status;
+import io.apiserver4j.core.StatusDetails;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.StatusReason;
+
+/**
+ * The errors admission plugins return, with kube-apiserver's messages.
+ */
+public final class AdmissionErrors {
+  private AdmissionErrors() {}
+
+  /**
+   * 403 for a plugin's denial, as kube's {@code admission.NewForbidden}:
+   * {@code <resource> "<name>" is forbidden: <reason>}, where the name is the request's, else the
+   * object's name or generateName, else {@code Unknown}.
+   */
+  public static ForbiddenException forbidden(AdmissionAttributes attributes, String reason) {
+    requireNonNull(attributes, "attributes");
+    requireNonNull(reason, "reason");
+    GroupResource gr = attributes.resource().groupResource();
+    String name = subjectName(attributes);
+    if (gr.resource().isEmpty() && gr.group().isEmpty()) {
+      return new ForbiddenException(Status.failure(StatusReason.FORBIDDEN,
+          "forbidden: " + reason, StatusDetails.of(name, "", "")));
+    }
+    return StatusErrors.forbidden(gr, name, reason);
+  }
+
+  /**
+   * 400 {@code admission webhook "<name>" does not support dry run}: the rejection of a dry-run
+   * request by a plugin whose side effects are {@link SideEffects#SOME} or
+   * {@link SideEffects#UNKNOWN}.
+   */
+  public static BadRequestException dryRunUnsupported(String pluginName) {
+    requireNonNull(pluginName, "pluginName");
+    return StatusErrors.badRequest(
+        "admission webhook \"" + pluginName + "\" does not support dry run");
+  }
+
+  /** The name kube puts in admission denials (see {@link #forbidden}). */
+  static String subjectName(AdmissionAttributes a) {
+    if (!a.name().isEmpty()) {
+      return a.name();
+    }
+    MapValue object = a.object().orElse(null);
+    if (object == null) {
+      return "Unknown";
+    }
+    ApiObject o = new ApiObject(object);
+    if (!o.name().isEmpty()) {
+      return o.name();
+    }
+    if (!o.generateName().isEmpty()) {
+      return o.generateName();
+    }
+    return "Unknown";
+  }
+}

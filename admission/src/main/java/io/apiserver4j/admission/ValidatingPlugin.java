@@ -1,0 +1,16 @@
+package io.apiserver4j.admission;
+
+/**
+ * A plugin that accepts or denies a request without changing it, like kube-apiserver's
+ * {@code admission.ValidationInterface}. Validating plugins run after the mutating phase and
+ * the schema validation, on the final object.
+ */
+public interface ValidatingPlugin extends AdmissionPlugin {
+
+  /**
+   * Accepts the request by returning normally.
+   *
+   * @throws io.apiserver4j.core.StatusException to deny the request
+   */
+  void validate(AdmissionAttributes attributes);
+}

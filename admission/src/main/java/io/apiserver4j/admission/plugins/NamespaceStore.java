@@ -1,0 +1,21 @@
+package io.apiserver4j.admission.plugins;
+
+/**
+ * What the namespace plugins need to know about namespaces; the server wires it to its
+ * storage. Implementations must be thread-safe and read current (not cached) state, so that a
+ * namespace created just before a request is seen by it.
+ */
+public interface NamespaceStore {
+
+  /** The namespace's phase, or empty when it does not exist. */
+  java.util.Optional<NamespacePhase> phase(String namespace);
+
+  /**
+   * Creates an active namespace.
+   *
+   * @throws io.apiserver4j.core.AlreadyExistsException when it exists already (tolerated by the
+   *     callers)
+   * @throws io.apiserver4j.core.StatusException for other failures
+   */
+  void create(String namespace);
+}

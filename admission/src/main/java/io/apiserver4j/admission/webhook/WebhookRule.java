@@ -1,0 +1,139 @@
+package io.apiserver4j.admission.webhook;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.Operation;
+import io.apiserver4j.core.GroupVersionResource;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Set;
+
+/**
+ * Which requests a webhook sees: admissionregistration.k8s.io/v1 {@code RuleWithOperations}.
+ *
+ * <p>A request matches when its operation is listed, its group and version are listed (or
+ * {@code *}), its resource matches one entry of {@code resources} and its scope matches.
+ * Resource entries are {@code resource}, {@code resource/subresource}, {@code *},
+ * {@code resource/*} or {@code * /subresource} (without the space); a plain {@code resource}
+ * or {@code *} matches only requests for the main resource, not its subresources.
+ *
+ * @param operations the operations matched
+ * @param apiGroups API groups ({@code ""} is the core group; {@code *} matches all)
+ * @param apiVersions API versions ({@code *} matches all)
+ * @param resources resources as described above
+ * @param scope which objects match by scope
+ */
+public record WebhookRule(
+    Set<Operation> operations, List<String> apiGroups, List<String> apiVersions,
+    List<String> resources, Scope scope) {
+
+  private static final GroupVersionResource NAMESPACES =
+      new GroupVersionResource("", "v1", "namespaces");
+
+  /** admissionregistration's {@code scope}. */
+  public enum Scope {
+    /** Cluster-scoped objects, and namespaces themselves. */
+    CLUSTER("Cluster"),
+    /** Namespaced objects. */
+    NAMESPACED("Namespaced"),
+    /** Everything. */
+    ALL("*");
+
+    private final String wireName;
+
+    Scope(String wireName) {
+      this.wireName = wireName;
+    }
+
+    public String wireName() {
+      return wireName;
+    }
+  }
+
+  /**
+   * @throws IllegalArgumentException when a list is empty or holds an empty entry (other than
+   *     the core group {@code ""} in {@code apiGroups})
+   */
+  public WebhookRule {
+    operations = Set.copyOf(requireNonNull(operations, "operations"));
+    apiGroups = List.copyOf(requireNonNull(apiGroups, "apiGroups"));
+    apiVersions = List.copyOf(requireNonNull(apiVersions, "apiVersions"));
+    resources = List.copyOf(requireNonNull(resources, "resources"));
+    requireNonNull(scope, "scope");
+    if (operations.isEmpty()) {
+      throw new IllegalArgumentException("webhook rule: operations must not be empty");
+    }
+    if (apiGroups.isEmpty()) {
+      throw new IllegalArgumentException("webhook rule: apiGroups must not be empty");
+    }
+    nonEmptyEntries("apiVersions", apiVersions);
+    nonEmptyEntries("resources", resources);
+    for (String r : resources) {
+      int slash = r.indexOf('/');
+      if (slash == 0 || slash == r.length() - 1) {
+        throw new IllegalArgumentException("webhook rule: malformed resource \"" + r + "\"");
+      }
+    }
+  }
+
+  /** A rule over all scopes. */
+  public static WebhookRule of(
+      Set<Operation> operations, List<String> apiGroups, List<String> apiVersions,
+      List<String> resources) {
+    return new WebhookRule(operations, apiGroups, apiVersions, resources, Scope.ALL);
+  }
+
+  /** Every operation ({@code "*"} in admissionregistration). */
+  public static Set<Operation> allOperations() {
+    return EnumSet.allOf(Operation.class);
+  }
+
+  /** Whether the request matches this rule. */
+  public boolean matches(AdmissionAttributes a) {
+    GroupVersionResource gvr = a.resource();
+    return scopeMatches(a)
+        && operations.contains(a.operation())
+        && exactOrWildcard(apiGroups, gvr.group())
+        && exactOrWildcard(apiVersions, gvr.version())
+        && resourceMatches(gvr.resource(), a.subresource());
+  }
+
+  private boolean scopeMatches(AdmissionAttributes a) {
+    // The namespace object is cluster-scoped even though its requests carry its own name as
+    // the namespace.
+    boolean clusterScoped = a.resource().equals(NAMESPACES) || a.namespace().isEmpty();
+    switch (scope) {
+      case CLUSTER: return clusterScoped;
+      case NAMESPACED: return !clusterScoped;
+      default: return true;
+    }
+  }
+
+  private boolean resourceMatches(String resource, String subresource) {
+    for (String entry : resources) {
+      int slash = entry.indexOf('/');
+      String res = slash < 0 ? entry : entry.substring(0, slash);
+      String sub = slash < 0 ? "" : entry.substring(slash + 1);
+      if ((res.equals("*") || res.equals(resource)) && (sub.equals("*") || sub.equals(subresource))) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static boolean exactOrWildcard(List<String> items, String requested) {
+    return items.contains("*") || items.contains(requested);
+  }
+
+  private static void nonEmptyEntries(String field, List<String> items) {
+    if (items.isEmpty()) {
+      throw new IllegalArgumentException("webhook rule: " + field + " must not be empty");
+    }
+    for (String s : items) {
+      if (s.isEmpty()) {
+        throw new IllegalArgumentException("webhook rule: " + field + " holds an empty entry");
+      }
+    }
+  }
+}
