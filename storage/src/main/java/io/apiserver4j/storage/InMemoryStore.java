@@ -67,12 +67,15 @@ public final class InMemoryStore implements Store {
   public Optional<StoredObject> get(ObjectKey key) {
     requireNonNull(key, "key");
     checkOpen();
+    // resolve at the published revision: a version linked by a write that has not yet been
+    // published must not be seen here and then be missing from a list that follows
+    long at = revision;
     Resource r = resources.get(ResourceId.of(key));
     if (r == null) {
       return Optional.empty();
     }
     Version v = r.objects.get(key.relativeKey());
-    return v == null || v.deleted ? Optional.empty() : Optional.of(v.value);
+    return v == null ? Optional.empty() : Optional.ofNullable(visibleAt(v, at));
   }
 
   @Override

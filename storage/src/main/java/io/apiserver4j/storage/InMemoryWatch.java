@@ -95,6 +95,7 @@ final class InMemoryWatch implements Watch {
 
   synchronized void startWithSnapshot(List<StoredObject> snapshot, long at) {
     lastRevision = at;
+    nextBookmark = clock.instant().plus(bookmarkInterval);
     if (snapshot == null) {
       pending.add(new WatchEvent.Failure(StoreErrors.tooOldResourceVersion(at,
           store.compactedRevision()).status()));
@@ -110,7 +111,6 @@ final class InMemoryWatch implements Watch {
     if (allowBookmarks && initialEventsEndBookmark) {
       pending.add(new WatchEvent.Bookmark(at, true));
     }
-    nextBookmark = clock.instant().plus(bookmarkInterval);
   }
 
   synchronized void startWithReplay(List<HistoryEvent> replay, long after) {
