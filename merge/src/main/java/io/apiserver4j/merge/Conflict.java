@@ -1,0 +1,21 @@
+package io.apiserver4j.merge;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.fieldpath.FieldPath;
+
+/**
+ * A field an apply would change although another manager owns it. {@link #toString()} is SMD's
+ * form, {@code conflict with "manager": .spec.replicas}.
+ */
+public record Conflict(String manager, FieldPath path) {
+  public Conflict {
+    requireNonNull(manager, "manager");
+    requireNonNull(path, "path");
+  }
+
+  @Override
+  public String toString() {
+    return "conflict with " + GoQuote.quote(manager) + ": " + path;
+  }
+}

@@ -1,0 +1,10 @@
+package io.apiserver4j.merge;
+
+/**
+ * Whether sets and associative lists may hold several items with the same identity. Appliers may
+ * not send duplicates; updates (plain writes) may, as in SMD's {@code AllowDuplicates}.
+ */
+public enum Duplicates {
+  REJECT,
+  ALLOW
+}

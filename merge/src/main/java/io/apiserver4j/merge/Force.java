@@ -1,0 +1,7 @@
+package io.apiserver4j.merge;
+
+/** Whether an apply takes fields from other managers ({@code YES}) or reports conflicts ({@code NO}). */
+public enum Force {
+  NO,
+  YES
+}

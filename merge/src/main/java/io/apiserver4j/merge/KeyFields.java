@@ -1,0 +1,11 @@
+package io.apiserver4j.merge;
+
+/**
+ * Whether {@link TypedValue#extractItems(io.apiserver4j.fieldpath.FieldSet, KeyFields)} also keeps
+ * the key fields of every associative-list item on an extracted path (SMD's
+ * {@code WithAppendKeyFields}), so that the extracted object can be applied as is.
+ */
+public enum KeyFields {
+  OMIT,
+  INCLUDE
+}

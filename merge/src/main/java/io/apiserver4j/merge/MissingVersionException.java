@@ -1,0 +1,14 @@
+package io.apiserver4j.merge;
+
+/**
+ * The version a {@link VersionConverter} was asked for does not exist (any more). The updater
+ * treats it specially: ownership recorded at such a version is dropped instead of failing the
+ * request (SMD's {@code IsMissingVersionError}).
+ */
+public final class MissingVersionException extends ConversionException {
+  private static final long serialVersionUID = 1L;
+
+  public MissingVersionException(String message) {
+    super(message);
+  }
+}

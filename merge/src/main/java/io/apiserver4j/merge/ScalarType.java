@@ -1,0 +1,53 @@
+package io.apiserver4j.merge;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * A scalar kind of a structured-merge-diff schema: {@link #NUMERIC}, {@link #STRING},
+ * {@link #BOOLEAN} or {@link #UNTYPED}. Like SMD, a schema may name another scalar kind; such a
+ * type loads, but validating a value against it fails ("unexpected scalar type in schema"),
+ * while operations that do not validate (remove, extract) still work.
+ *
+ * @param smdName the spelling used in SMD schema YAML
+ */
+public record ScalarType(String smdName) {
+  /** Integers and floats. */
+  public static final ScalarType NUMERIC = new ScalarType("numeric");
+  public static final ScalarType STRING = new ScalarType("string");
+  public static final ScalarType BOOLEAN = new ScalarType("boolean");
+  /** Any scalar: number, string or boolean. */
+  public static final ScalarType UNTYPED = new ScalarType("untyped");
+
+  public ScalarType {
+    requireNonNull(smdName, "smdName");
+    if (smdName.isEmpty()) {
+      throw new SchemaException("scalar type name must not be empty");
+    }
+  }
+
+  /** The scalar kind spelled {@code name}; one of the constants when it is a known one. */
+  public static ScalarType of(String name) {
+    switch (name) {
+      case "numeric":
+        return NUMERIC;
+      case "string":
+        return STRING;
+      case "boolean":
+        return BOOLEAN;
+      case "untyped":
+        return UNTYPED;
+      default:
+        return new ScalarType(name);
+    }
+  }
+
+  /** True for the four kinds SMD defines. */
+  public boolean isKnown() {
+    return this.equals(NUMERIC) || this.equals(STRING) || this.equals(BOOLEAN) || this.equals(UNTYPED);
+  }
+
+  @Override
+  public String toString() {
+    return smdName;
+  }
+}

@@ -1,0 +1,196 @@
+package io.apiserver4j.merge;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.DecodeException;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import io.apiserver4j.merge.internal.CompiledSchema;
+import io.apiserver4j.merge.internal.SmdSchemaCodec;
+import io.apiserver4j.merge.internal.TypeNode;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A set of named types in structured-merge-diff's model: scalars, lists (atomic or associative,
+ * with keys), maps and structs (atomic or granular, with declared fields and an element type for
+ * other keys). Types refer to each other by name, so recursive types are fine; references are
+ * resolved lazily and cached, and a reference to an unknown type is reported when a value is
+ * walked through it, as in SMD.
+ *
+ * <p>Load SMD's own YAML format with {@link #fromSmdYaml} or an already parsed document with
+ * {@link #fromSmdValue}; both reject unknown keys, wrong value types, unknown element
+ * relationships or scalar names, and duplicate type or field names with a {@link
+ * SchemaException} naming the location.
+ *
+ * <p>Immutable and thread-safe. Typed values compare schemas by identity, as SMD does: two
+ * values can only be merged or compared if they were typed with the same {@code Schema}
+ * instance.
+ */
+public final class Schema {
+  private static final Schema DEDUCED = fromSmdYaml(String.join("\n",
+      "types:",
+      "- name: __untyped_atomic_",
+      "  scalar: untyped",
+      "  list:",
+      "    elementType:",
+      "      namedType: __untyped_atomic_",
+      "    elementRelationship: atomic",
+      "  map:",
+      "    elementType:",
+      "      namedType: __untyped_atomic_",
+      "    elementRelationship: atomic",
+      "- name: __untyped_deduced_",
+      "  scalar: untyped",
+      "  list:",
+      "    elementType:",
+      "      namedType: __untyped_atomic_",
+      "    elementRelationship: atomic",
+      "  map:",
+      "    elementType:",
+      "      namedType: __untyped_deduced_",
+      "    elementRelationship: separable",
+      ""));
+
+  /** The name of SMD's atomic untyped type (anything, one leaf). */
+  public static final String UNTYPED_ATOMIC = "__untyped_atomic_";
+  /** The name of SMD's deduced type (maps granular all the way down, lists atomic). */
+  public static final String UNTYPED_DEDUCED = "__untyped_deduced_";
+
+  private final List<TypeDef> types;
+  private final Map<String, TypeDef> byName;
+  private final CompiledSchema compiled;
+
+  private Schema(List<TypeDef> types) {
+    this.types = Collections.unmodifiableList(new ArrayList<>(types));
+    Map<String, TypeDef> m = new HashMap<>(types.size() * 2);
+    for (TypeDef t : types) {
+      if (m.put(t.name(), t) != null) {
+        throw new SchemaException("duplicate type name \"" + t.name() + "\"");
+      }
+    }
+    this.byName = m;
+    this.compiled = new CompiledSchema(this.types);
+  }
+
+  /** A schema of the given named types. */
+  public static Schema of(List<TypeDef> types) {
+    requireNonNull(types, "types");
+    return new Schema(types);
+  }
+
+  /**
+   * Parses SMD schema YAML ({@code types: [...]}).
+   *
+   * @throws SchemaException if the text is not YAML or not a valid schema
+   */
+  public static Schema fromSmdYaml(String yaml) {
+    requireNonNull(yaml, "yaml");
+    Value v;
+    try {
+      v = Yaml.read(yaml);
+    } catch (DecodeException e) {
+      throw new SchemaException("schema is not valid YAML: " + e.getMessage());
+    }
+    return fromSmdValue(v);
+  }
+
+  /**
+   * Builds a schema from a parsed SMD schema document (a map with a {@code types} list). This is
+   * the entry point for converters that produce SMD's format, such as the OpenAPI one.
+   *
+   * @throws SchemaException if the document is not a valid schema
+   */
+  public static Schema fromSmdValue(Value schema) {
+    requireNonNull(schema, "schema");
+    return new Schema(SmdSchemaCodec.read(schema));
+  }
+
+  /** The schema SMD uses for objects without a schema: the two untyped types. */
+  public static Schema deducedSchema() {
+    return DEDUCED;
+  }
+
+  /** The named types, in definition order. */
+  public List<TypeDef> types() {
+    return types;
+  }
+
+  /** The names of the types, in definition order. */
+  public List<String> typeNames() {
+    return types.stream().map(TypeDef::name).toList();
+  }
+
+  public Optional<TypeDef> findNamedType(String name) {
+    requireNonNull(name, "name");
+    return Optional.ofNullable(byName.get(name));
+  }
+
+  /**
+   * The atom {@code ref} stands for, with its element-relationship override applied; empty if the
+   * named type does not exist or the override does not fit it (SMD's {@code Resolve}).
+   */
+  public Optional<Atom> resolve(TypeRef ref) {
+    requireNonNull(ref, "ref");
+    TypeNode n = compiled.resolve(ref);
+    if (n.unresolved != null) {
+      return Optional.empty();
+    }
+    Atom a = Atom.empty();
+    if (n.scalar != null) {
+      a = a.withScalar(n.scalar);
+    }
+    if (n.list != null) {
+      Atom base = ref.namedType().map(byName::get).map(TypeDef::atom).orElse(ref.inlined());
+      ListType l = base.list().orElseThrow();
+      a = a.withList(new ListType(l.elementType(),
+          n.list.atomic ? ElementRelationship.ATOMIC : ElementRelationship.ASSOCIATIVE, l.keys()));
+    }
+    if (n.map != null) {
+      a = a.withMap(n.map.type().withElementRelationship(
+          n.map.atomic ? ElementRelationship.ATOMIC : ElementRelationship.SEPARABLE));
+    }
+    return Optional.of(a);
+  }
+
+  /** The named type {@code name}; an unknown name fails when a value is typed with it. */
+  public ParseableType type(String name) {
+    requireNonNull(name, "name");
+    return new ParseableType(this, TypeRef.named(name));
+  }
+
+  /** The type {@code ref} of this schema. */
+  public ParseableType type(TypeRef ref) {
+    requireNonNull(ref, "ref");
+    return new ParseableType(this, ref);
+  }
+
+  /** This schema in SMD's YAML document shape; {@link #fromSmdValue} of it gives an equal schema. */
+  public Value toSmdValue() {
+    return SmdSchemaCodec.write(types);
+  }
+
+  /** Structural equality of the type definitions. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Schema s && types.equals(s.types);
+  }
+
+  @Override
+  public int hashCode() {
+    return types.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "Schema{" + types.size() + " types}";
+  }
+
+  CompiledSchema compiled() {
+    return compiled;
+  }
+}

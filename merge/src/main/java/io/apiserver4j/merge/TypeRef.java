@@ -1,0 +1,125 @@
+package io.apiserver4j.merge;
+
+import static java.util.Objects.requireNonNull;
+
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * A reference to a type: either a named type of the schema or an inline {@link Atom}, optionally
+ * overriding the element relationship of the map or list it resolves to (SMD's {@code TypeRef}).
+ * {@link #none()} is the absent reference (for example the element type of a struct that admits
+ * no unknown fields).
+ *
+ * <p>Immutable and thread-safe; equality is structural.
+ */
+public final class TypeRef {
+  private static final TypeRef NONE = new TypeRef(null, Atom.empty(), null, false);
+
+  private final String namedType;
+  private final Atom inlined;
+  private final ElementRelationship elementRelationship;
+  private final boolean nullable;
+  private int hash;
+
+  private TypeRef(String namedType, Atom inlined, ElementRelationship relationship, boolean nullable) {
+    this.namedType = namedType;
+    this.inlined = inlined;
+    this.elementRelationship = relationship;
+    this.nullable = nullable;
+  }
+
+  /** A reference to the type called {@code name}. */
+  public static TypeRef named(String name) {
+    requireNonNull(name, "name");
+    if (name.isEmpty()) {
+      throw new IllegalArgumentException("named type reference must not have an empty name");
+    }
+    return new TypeRef(name, Atom.empty(), null, false);
+  }
+
+  /** An inline type. */
+  public static TypeRef inline(Atom atom) {
+    requireNonNull(atom, "atom");
+    return atom.isEmpty() ? NONE : new TypeRef(null, atom, null, false);
+  }
+
+  /** The absent reference: resolves to the empty atom, which accepts no value. */
+  public static TypeRef none() {
+    return NONE;
+  }
+
+  /**
+   * A copy that overrides the element relationship of the map or list this reference resolves
+   * to (SMD field-level overrides such as {@code x-kubernetes-map-type} on a property).
+   */
+  public TypeRef withElementRelationship(ElementRelationship relationship) {
+    requireNonNull(relationship, "relationship");
+    return new TypeRef(namedType, inlined, relationship, nullable);
+  }
+
+  /** A copy marked as accepting an explicit null (informational, as in SMD). */
+  public TypeRef asNullable() {
+    return new TypeRef(namedType, inlined, elementRelationship, true);
+  }
+
+  public Optional<String> namedType() {
+    return Optional.ofNullable(namedType);
+  }
+
+  /** The inline atom; empty for named references. */
+  public Atom inlined() {
+    return inlined;
+  }
+
+  public Optional<ElementRelationship> elementRelationship() {
+    return Optional.ofNullable(elementRelationship);
+  }
+
+  public boolean nullable() {
+    return nullable;
+  }
+
+  /** True for {@link #none()} and anything equal to it. */
+  public boolean isNone() {
+    return namedType == null && inlined.isEmpty() && elementRelationship == null && !nullable;
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    if (o == this) {
+      return true;
+    }
+    return o instanceof TypeRef t
+        && Objects.equals(namedType, t.namedType)
+        && elementRelationship == t.elementRelationship
+        && nullable == t.nullable
+        && inlined.equals(t.inlined);
+  }
+
+  @Override
+  public int hashCode() {
+    int h = hash;
+    if (h == 0) {
+      h = Objects.hash(namedType, inlined, elementRelationship, nullable) | 1;
+      hash = h;
+    }
+    return h;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder();
+    if (namedType != null) {
+      sb.append("namedType: ").append(namedType);
+    } else if (inlined.isEmpty()) {
+      sb.append("none");
+    } else {
+      sb.append("inlined ").append(inlined);
+    }
+    if (elementRelationship != null) {
+      sb.append(" (elementRelationship: ").append(elementRelationship.smdName()).append(')');
+    }
+    return sb.toString();
+  }
+}

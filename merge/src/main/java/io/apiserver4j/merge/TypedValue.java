@@ -1,0 +1,221 @@
+package io.apiserver4j.merge;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.Value;
+import io.apiserver4j.fieldpath.FieldName;
+import io.apiserver4j.fieldpath.FieldPath;
+import io.apiserver4j.fieldpath.FieldSet;
+import io.apiserver4j.fieldpath.Key;
+import io.apiserver4j.fieldpath.KeyField;
+import io.apiserver4j.fieldpath.PathElement;
+import io.apiserver4j.merge.internal.Comparer;
+import io.apiserver4j.merge.internal.FieldSetWalker;
+import io.apiserver4j.merge.internal.Merger;
+import io.apiserver4j.merge.internal.NamedFields;
+import io.apiserver4j.merge.internal.Reconciler;
+import io.apiserver4j.merge.internal.Remover;
+import io.apiserver4j.merge.internal.TypeNode;
+import io.apiserver4j.merge.internal.Validator;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * A value together with its type (SMD's {@code TypedValue}): the operations of server-side apply
+ * on one object. Values from {@link ParseableType#fromValue} are validated; results of
+ * {@link #merge}, {@link #removeItems} and {@link #extractItems} are not re-validated, as in SMD.
+ *
+ * <p>Two typed values can be merged or compared only if they have the same type of the same
+ * {@link Schema} instance. Immutable and thread-safe; operations never change their inputs and
+ * share unchanged sub-trees between input and output.
+ */
+public final class TypedValue {
+  private final Value value;
+  private final Schema schema;
+  private final TypeRef typeRef;
+  private final TypeNode node;
+
+  TypedValue(Value value, Schema schema, TypeRef typeRef, TypeNode node) {
+    this.value = value;
+    this.schema = schema;
+    this.typeRef = typeRef;
+    this.node = node;
+  }
+
+  public Value value() {
+    return value;
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  public TypeRef typeRef() {
+    return typeRef;
+  }
+
+  /** The type of this value. */
+  public ParseableType type() {
+    return new ParseableType(schema, typeRef);
+  }
+
+  /** The same type with another value, not validated. */
+  public TypedValue withValue(Value newValue) {
+    requireNonNull(newValue, "newValue");
+    return newValue == value ? this : new TypedValue(newValue, schema, typeRef, node);
+  }
+
+  /** The null value of this type. */
+  public TypedValue empty() {
+    return withValue(Value.nullValue());
+  }
+
+  /** Every violation of the schema; empty when valid. */
+  public List<ValidationError> validate(Duplicates duplicates) {
+    requireNonNull(duplicates, "duplicates");
+    return Validator.validate(node, value, duplicates == Duplicates.ALLOW);
+  }
+
+  /**
+   * The set of every leaf field and item this value sets (SMD's {@code ToFieldSet}).
+   *
+   * @throws ValidationException if the value does not fit its type
+   */
+  public FieldSet toFieldSet() {
+    Object r = FieldSetWalker.toFieldSet(node, value);
+    if (r instanceof FieldSet s) {
+      return s;
+    }
+    throw new ValidationException(FieldSetWalker.errorsOf(r));
+  }
+
+  /**
+   * What changed from this value to {@code rhs}.
+   *
+   * @throws IllegalArgumentException if the types differ
+   * @throws ValidationException if either value does not fit the type
+   */
+  public Comparison compare(TypedValue rhs) {
+    requireNonNull(rhs, "rhs");
+    checkSameType(rhs);
+    Object r = Comparer.compare(node, value, rhs.value);
+    if (r instanceof Comparison c) {
+      return c;
+    }
+    throw new ValidationException(Comparer.errorsOf(r));
+  }
+
+  /**
+   * This value with {@code pso} (a partially specified object) merged on top: no field is
+   * removed, leaves take {@code pso}'s value, granular maps and associative lists are merged item
+   * by item (list order as SMD computes it).
+   *
+   * @throws IllegalArgumentException if the types differ
+   * @throws ValidationException if the values do not fit the type or {@code pso} has duplicate items
+   */
+  public TypedValue merge(TypedValue pso) {
+    requireNonNull(pso, "pso");
+    checkSameType(pso);
+    Object r = Merger.merge(node, value, pso.value);
+    if (r instanceof Value v) {
+      return withValue(v);
+    }
+    throw new ValidationException(Merger.errorsOf(r));
+  }
+
+  /** This value without the fields and items of {@code items} (and everything below them). */
+  public TypedValue removeItems(FieldSet items) {
+    requireNonNull(items, "items");
+    return withValue(Remover.remove(node, value, items));
+  }
+
+  /** Only the fields and items of {@code items} of this value (and everything below them). */
+  public TypedValue extractItems(FieldSet items) {
+    return extractItems(items, KeyFields.OMIT);
+  }
+
+  /**
+   * Only the fields and items of {@code items}; with {@link KeyFields#INCLUDE}, also the key fields
+   * of every associative-list item on the way to an extracted path that this value has.
+   */
+  public TypedValue extractItems(FieldSet items, KeyFields keyFields) {
+    requireNonNull(items, "items");
+    requireNonNull(keyFields, "keyFields");
+    FieldSet set = items;
+    if (keyFields == KeyFields.INCLUDE) {
+      Object r = FieldSetWalker.toFieldSet(node, value);
+      if (r instanceof FieldSet present) {
+        FieldSet.Builder keys = FieldSet.builder();
+        for (FieldPath path : items) {
+          if (!present.contains(path)) {
+            continue;
+          }
+          for (int i = 0; i < path.size(); i++) {
+            if (path.get(i) instanceof Key k) {
+              List<PathElement> prefix = path.elements().subList(0, i + 1);
+              for (KeyField f : k.fields()) {
+                keys.insert(FieldPath.of(prefix).append(new FieldName(f.name())));
+              }
+            }
+          }
+        }
+        set = set.union(keys.build());
+      }
+    }
+    return withValue(Remover.extract(node, value, set));
+  }
+
+  /**
+   * Corrects {@code managed} (fields someone owns in this value) after a schema change: where a
+   * granular list or map has become atomic, ownership of its contents becomes ownership of the
+   * container. Empty when no change is needed (SMD's {@code ReconcileFieldSetWithSchema}).
+   *
+   * @throws IllegalArgumentException if a type on the way cannot be resolved
+   */
+  public Optional<FieldSet> reconcileFieldSetWithSchema(FieldSet managed) {
+    requireNonNull(managed, "managed");
+    return Optional.ofNullable(Reconciler.reconcile(node, managed));
+  }
+
+  /**
+   * {@code set} plus every declared struct field that appears in it only as the parent of other
+   * paths (SMD's {@code EnsureNamedFieldsAreMembers}, with this value's type).
+   */
+  public FieldSet ensureNamedFieldsAreMembers(FieldSet set) {
+    requireNonNull(set, "set");
+    return NamedFields.ensureMembers(node, set);
+  }
+
+  private void checkSameType(TypedValue other) {
+    if (other.schema != schema) {
+      throw new IllegalArgumentException("expected objects with types from the same schema");
+    }
+    if (!other.typeRef.equals(typeRef)) {
+      throw new IllegalArgumentException(
+          "expected objects of the same type, but got " + typeRef + " and " + other.typeRef);
+    }
+  }
+
+  /** Equal when value, type reference and schema instance are the same. */
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof TypedValue t
+        && t.schema == schema
+        && t.typeRef.equals(typeRef)
+        && t.value.equals(value);
+  }
+
+  @Override
+  public int hashCode() {
+    return value.hashCode() * 31 + typeRef.hashCode();
+  }
+
+  @Override
+  public String toString() {
+    return "TypedValue{" + typeRef + ": " + value + "}";
+  }
+
+  TypeNode node() {
+    return node;
+  }
+}

@@ -1,0 +1,15 @@
+package io.apiserver4j.merge;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * The outcome of {@link Updater#apply} or {@link Updater#update}: the object to persist, the new
+ * field ownership, and whether the object differs from the live one. When an apply changes
+ * nothing, {@code object} is the live object itself; an update always returns its new object.
+ */
+public record UpdateResult(TypedValue object, ManagedFieldsMap managers, boolean changed) {
+  public UpdateResult {
+    requireNonNull(object, "object");
+    requireNonNull(managers, "managers");
+  }
+}
