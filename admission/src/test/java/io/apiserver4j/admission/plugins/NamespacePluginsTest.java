@@ -27,7 +27,7 @@ import org.junit.jupiter.api.Test;
 class NamespacePluginsTest {
 
   /** A namespace registry in memory, recording creations. */
-  static final class Namespaces implements NamespaceStore {
+  static final class InMemoryNamespaces implements NamespaceStore {
     final Map<String, NamespacePhase> phases = new ConcurrentHashMap<>();
     final List<String> created = new ArrayList<>();
 
@@ -45,7 +45,7 @@ class NamespacePluginsTest {
     }
   }
 
-  private final Namespaces namespaces = new Namespaces();
+  private final InMemoryNamespaces namespaces = new InMemoryNamespaces();
   private final AdmissionChain chain = AdmissionChain.builder()
       .add(new NamespaceAutoProvision(namespaces))
       .add(new NamespaceLifecycle(namespaces))

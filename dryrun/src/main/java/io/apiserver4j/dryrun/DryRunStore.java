@@ -1,0 +1,190 @@
+package io.apiserver4j.dryrun;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.ListOptions;
+import io.apiserver4j.storage.ListResult;
+import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Preconditions;
+import io.apiserver4j.storage.Store;
+import io.apiserver4j.storage.StoreErrors;
+import io.apiserver4j.storage.StoredObject;
+import io.apiserver4j.storage.StoredObjects;
+import io.apiserver4j.storage.Watch;
+import io.apiserver4j.storage.WatchOptions;
+import java.time.InstantSource;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The storage side of {@code dryRun=All}: a decorator over a {@link Store} whose writes check
+ * everything the real write checks, in the same order and with the same errors, and then write
+ * nothing, emit no watch event and consume no revision. Reads go to the delegate.
+ *
+ * <p>Like kube-apiserver's dry-run storage, a write reads the current state and decides from it:
+ * <ul>
+ *   <li>{@link #create}: the delegate's refusal of a non-zero resourceVersion (500), then 409
+ *       AlreadyExists if the key exists; returns the object with an empty resourceVersion.
+ *   <li>{@link #update}: 404 NotFound, then 409 Conflict on a stale expected resourceVersion,
+ *       then the precondition check (409); returns the object with the <em>current</em>
+ *       resourceVersion, or the stored state when nothing would change (as the real update).
+ *   <li>{@link #guaranteedUpdate}: 404, the preconditions, then the update function once.
+ *   <li>{@link #delete}: 404, the preconditions; returns the current state. With
+ *       {@link DeleteSettings}, also what a delete would persist (finalizers, grace), see
+ *       {@link DeletionPreview}.
+ * </ul>
+ * The result reflects the state read at the time of the call; a concurrent write can make the
+ * real request fail where the dry run succeeded, as in kube-apiserver.
+ *
+ * <p>Objects are created with {@link #over}; thread-safe when the delegate is.
+ */
+public final class DryRunStore {
+  private final Store delegate;
+  private final InstantSource clock;
+
+  private DryRunStore(Store delegate, InstantSource clock) {
+    this.delegate = delegate;
+    this.clock = clock;
+  }
+
+  /** Dry-run writes over {@code delegate}, with the system clock for deletion timestamps. */
+  public static DryRunStore over(Store delegate) {
+    return over(delegate, InstantSource.system());
+  }
+
+  /** Dry-run writes over {@code delegate}; {@code clock} supplies deletion timestamps. */
+  public static DryRunStore over(Store delegate, InstantSource clock) {
+    return new DryRunStore(requireNonNull(delegate, "delegate"), requireNonNull(clock, "clock"));
+  }
+
+  /** The store reads go to. */
+  public Store delegate() {
+    return delegate;
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  public Optional<StoredObject> get(ObjectKey key) {
+    return delegate.get(key);
+  }
+
+  public ListResult list(CollectionKey collection, ListOptions options) {
+    return delegate.list(collection, options);
+  }
+
+  public Watch watch(CollectionKey collection, WatchOptions options) {
+    return delegate.watch(collection, options);
+  }
+
+  public long currentRevision() {
+    return delegate.currentRevision();
+  }
+
+  // ---------------------------------------------------------------- dry writes
+
+  /**
+   * What {@link Store#create} would store, without storing it.
+   *
+   * @return {@code object} without {@code metadata.resourceVersion} (it has none yet)
+   * @throws io.apiserver4j.core.StatusException 500 when the object carries a non-zero
+   *     resourceVersion, as the real create
+   * @throws io.apiserver4j.core.AlreadyExistsException if the key exists
+   */
+  public MapValue create(ObjectKey key, MapValue object) {
+    requireNonNull(key, "key");
+    requireNonNull(object, "object");
+    StoredObjects.requireNoResourceVersion(object);
+    if (delegate.get(key).isPresent()) {
+      throw StoreErrors.alreadyExists(key);
+    }
+    return new ApiObject(object).withoutMetadata("resourceVersion").value();
+  }
+
+  /**
+   * What {@link Store#update(ObjectKey, MapValue, long, Preconditions)} would store, without
+   * storing it.
+   *
+   * @return the new state with the current resourceVersion (unchanged), or the stored state if
+   *     the object would not change
+   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.ConflictException if the revision or a precondition differs
+   */
+  public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
+      Preconditions preconditions) {
+    requireNonNull(key, "key");
+    requireNonNull(object, "object");
+    requireNonNull(preconditions, "preconditions");
+    if (expectedResourceVersion < 0) {
+      throw new IllegalArgumentException(
+          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
+    }
+    StoredObject current = delegate.get(key).orElseThrow(() -> StoreErrors.notFound(key));
+    if (expectedResourceVersion != Store.ANY_VERSION
+        && current.resourceVersion() != expectedResourceVersion) {
+      throw StoreErrors.conflict(key);
+    }
+    preconditions.check(current);
+    return unchangedVersion(current, object);
+  }
+
+  /** {@link #update(ObjectKey, MapValue, long, Preconditions)} without preconditions. */
+  public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion) {
+    return update(key, object, expectedResourceVersion, Preconditions.none());
+  }
+
+  /**
+   * What {@link Store#guaranteedUpdate} would store: {@code tryUpdate} runs once on the current
+   * state (nothing is written, so there is no race to retry); its exceptions propagate.
+   *
+   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.ConflictException if a precondition fails
+   */
+  public StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
+      UnaryOperator<MapValue> tryUpdate) {
+    requireNonNull(key, "key");
+    requireNonNull(preconditions, "preconditions");
+    requireNonNull(tryUpdate, "tryUpdate");
+    StoredObject current = delegate.get(key).orElseThrow(() -> StoreErrors.notFound(key));
+    preconditions.check(current);
+    MapValue updated = requireNonNull(tryUpdate.apply(current.object()), "tryUpdate result");
+    return unchangedVersion(current, updated);
+  }
+
+  /**
+   * What {@link Store#delete} would remove, without removing it.
+   *
+   * @return the current state (the real delete returns it stamped with the deletion revision)
+   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.ConflictException if a precondition fails
+   */
+  public StoredObject delete(ObjectKey key, Preconditions preconditions) {
+    requireNonNull(key, "key");
+    requireNonNull(preconditions, "preconditions");
+    StoredObject current = delegate.get(key).orElseThrow(() -> StoreErrors.notFound(key));
+    preconditions.check(current);
+    return current;
+  }
+
+  /**
+   * A dry-run delete with kube-apiserver's registry semantics: the checks of
+   * {@link #delete(ObjectKey, Preconditions)}, then what the delete would do to the object (see
+   * {@link DeletionPreview}): an object kept by finalizers or a grace period shows its
+   * {@code deletionTimestamp} and {@code deletionGracePeriodSeconds}; nothing is changed.
+   */
+  public DeletionPreview delete(ObjectKey key, Preconditions preconditions,
+      DeleteSettings settings) {
+    requireNonNull(settings, "settings");
+    StoredObject current = delete(key, preconditions);
+    return DeletionPreview.of(current.object(), settings, clock.instant());
+  }
+
+  private static StoredObject unchangedVersion(StoredObject current, MapValue updated) {
+    if (StoredObjects.sameIgnoringResourceVersion(current, updated)) {
+      return current;
+    }
+    return StoredObjects.stored(current.key(), updated, current.resourceVersion());
+  }
+}
