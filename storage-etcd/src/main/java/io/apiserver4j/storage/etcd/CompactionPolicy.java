@@ -1,0 +1,69 @@
+package io.apiserver4j.storage.etcd;
+
+import static java.util.Objects.requireNonNull;
+
+import java.time.Duration;
+
+/**
+ * When an {@link EtcdStore} compacts etcd's history. Compaction bounds etcd's size; it also ends
+ * what reaches back past it: watches from older resource versions and continue tokens issued
+ * before it get 410 Expired, as in kube-apiserver.
+ *
+ * <p>Compaction is cluster-wide in etcd. Stores sharing etcd and key prefix coordinate
+ * {@link Interval} compactions through the key {@code <prefix>/compact_rev_key} as
+ * kube-apiserver's compactor does, so only one of them compacts per period.
+ */
+public sealed interface CompactionPolicy
+    permits CompactionPolicy.None, CompactionPolicy.EveryRevisions, CompactionPolicy.Interval {
+
+  /** Never compact (etcd's own {@code --auto-compaction-*} or an operator may still do so). */
+  static CompactionPolicy none() {
+    return None.INSTANCE;
+  }
+
+  /** See {@link EveryRevisions}. */
+  static CompactionPolicy everyRevisions(long revisions) {
+    return new EveryRevisions(revisions);
+  }
+
+  /** See {@link Interval}; kube-apiserver's default period is 5 minutes. */
+  static CompactionPolicy interval(Duration period) {
+    return new Interval(period);
+  }
+
+  /** No compaction. */
+  enum None implements CompactionPolicy {
+    INSTANCE
+  }
+
+  /**
+   * Each time this store's writes have moved the revision {@code revisions} past the last
+   * compaction point, compact to {@code revision - revisions}: the latest {@code revisions}
+   * revisions always stay watchable. Runs in the background; a write never waits for it.
+   *
+   * @param revisions how much history to keep, at least 1
+   */
+  record EveryRevisions(long revisions) implements CompactionPolicy {
+    public EveryRevisions {
+      if (revisions < 1) {
+        throw new IllegalArgumentException("revisions must be at least 1: " + revisions);
+      }
+    }
+  }
+
+  /**
+   * kube-apiserver's policy: every {@code period} (measured with the store's clock), compact to
+   * the revision that was current one period earlier, so at least one period of history stays
+   * watchable. The first period only records the revision.
+   *
+   * @param period the time between compactions, positive
+   */
+  record Interval(Duration period) implements CompactionPolicy {
+    public Interval {
+      requireNonNull(period, "period");
+      if (period.isNegative() || period.isZero()) {
+        throw new IllegalArgumentException("period must be positive: " + period);
+      }
+    }
+  }
+}

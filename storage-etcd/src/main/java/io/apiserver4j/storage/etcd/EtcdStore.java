@@ -1,0 +1,722 @@
+package io.apiserver4j.storage.etcd;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.ContinueToken;
+import io.apiserver4j.storage.ListOptions;
+import io.apiserver4j.storage.ListResult;
+import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Preconditions;
+import io.apiserver4j.storage.ResourceVersionMatch;
+import io.apiserver4j.storage.Store;
+import io.apiserver4j.storage.StoreErrors;
+import io.apiserver4j.storage.StoredObject;
+import io.apiserver4j.storage.StoredObjects;
+import io.apiserver4j.storage.Watch;
+import io.apiserver4j.storage.WatchOptions;
+import io.apiserver4j.storage.etcd.EtcdCalls.Kind;
+import io.etcd.jetcd.ByteSequence;
+import io.etcd.jetcd.Client;
+import io.etcd.jetcd.KV;
+import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.kv.DeleteResponse;
+import io.etcd.jetcd.kv.GetResponse;
+import io.etcd.jetcd.kv.TxnResponse;
+import io.etcd.jetcd.op.Cmp;
+import io.etcd.jetcd.op.CmpTarget;
+import io.etcd.jetcd.op.Op;
+import io.etcd.jetcd.options.DeleteOption;
+import io.etcd.jetcd.options.GetOption;
+import io.etcd.jetcd.options.PutOption;
+import io.etcd.jetcd.options.WatchOption;
+import io.grpc.CallOptions;
+import io.grpc.Channel;
+import io.grpc.ClientCall;
+import io.grpc.ClientInterceptor;
+import io.grpc.MethodDescriptor;
+import java.net.URI;
+import java.time.Duration;
+import java.time.InstantSource;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.function.UnaryOperator;
+
+/**
+ * A {@link Store} on etcd v3 (through jetcd), laid out and behaving like kube-apiserver's etcd3
+ * storage, so several API servers (or stores) sharing one etcd see each other's writes,
+ * conflicts and watch events.
+ *
+ * <p><b>Keys</b>: {@code <prefix>/<group>/<resource>/<namespace>/<name>}, or
+ * {@code <prefix>/<group>/<resource>/<name>} for cluster-scoped objects; the group segment is
+ * empty for the core group ({@code /apiserver4j//configmaps/default/app}). No key component
+ * contains {@code /}, so a collection's prefix matches exactly its members. Values are compact
+ * JSON without {@code metadata.resourceVersion}.
+ *
+ * <p><b>Revisions</b>: an object's resourceVersion is its etcd mod revision; a list's is the
+ * revision it was read at. Creates are transactions that require the key to be absent
+ * (create revision 0); updates and deletes are compare-and-swap transactions on the mod revision
+ * read just before. Lists read one consistent revision; later pages are read at the first
+ * page's revision (kube's continue token carries it), so a compacted revision turns into 410
+ * Expired. Watches are etcd watches from the start revision with previous values.
+ *
+ * <p><b>Failures</b>: every request waits at most the {@linkplain Builder#requestTimeout request
+ * timeout} (5 s by default). etcd being unreachable, slow or leaderless is a 503
+ * ServiceUnavailable, any other etcd failure a 500 InternalError; a write that fails this way may
+ * or may not have been applied (the message says so), exactly as with kube-apiserver. The store
+ * recovers by itself when etcd is back; a running watch whose stream broke ends with an ERROR
+ * event ({@link io.apiserver4j.storage.WatchEvent.Failure}) and the consumer watches again from
+ * the last revision it saw.
+ *
+ * <p>Thread-safe. {@link #close()} ends the watches, stops the compactor and closes the etcd
+ * client if the store created it.
+ */
+public final class EtcdStore implements Store {
+  /** The default key prefix. */
+  public static final String DEFAULT_KEY_PREFIX = "/apiserver4j";
+  /** The default bound on every etcd request. */
+  public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
+  /** The default per-watch buffer, in changes. */
+  public static final int DEFAULT_WATCH_BUFFER = 1024;
+
+  /** kube's cap on the doubling batch size of a filtered, paged list. */
+  private static final long MAX_LIST_BATCH = 10_000;
+  /** Batch size for the snapshot behind a watch's initial events. */
+  private static final long SNAPSHOT_BATCH = 1_000;
+
+  private final Client client;
+  private final boolean ownsClient;
+  private final KV kv;
+  private final EtcdKeys keys;
+  private final EtcdCalls calls;
+  private final InstantSource clock;
+  private final int watchBufferSize;
+  private final Compactor compactor;
+  private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
+  private volatile boolean closed;
+
+  private EtcdStore(Builder b) {
+    this.calls = new EtcdCalls(b.requestTimeout);
+    if (b.client != null) {
+      this.client = b.client;
+      this.ownsClient = false;
+    } else {
+      this.client = newClient(b.endpoints, b.requestTimeout);
+      this.ownsClient = true;
+    }
+    this.kv = client.getKVClient();
+    this.keys = new EtcdKeys(b.keyPrefix);
+    this.clock = b.clock;
+    this.watchBufferSize = b.watchBufferSize;
+    this.compactor = new Compactor(kv, keys, calls, clock, b.compactionPolicy,
+        b.compactionPollPeriod);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * A client that fails fast while etcd is unreachable instead of queueing requests until it is
+   * back, and that gives every unary call a deadline (watch streams excepted), so etcd stops
+   * working on requests nobody waits for any more.
+   */
+  private static Client newClient(List<URI> endpoints, Duration timeout) {
+    ClientInterceptor deadline = new ClientInterceptor() {
+      @Override
+      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
+          CallOptions options, Channel next) {
+        if (method.getType() == MethodDescriptor.MethodType.UNARY && options.getDeadline() == null) {
+          options = options.withDeadlineAfter(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        }
+        return next.newCall(method, options);
+      }
+    };
+    return Client.builder()
+        .endpoints(endpoints)
+        .waitForReady(false)
+        .connectTimeout(timeout)
+        .interceptor(deadline)
+        .build();
+  }
+
+  // ---------------------------------------------------------------- reads
+
+  @Override
+  public Optional<StoredObject> get(ObjectKey key) {
+    requireNonNull(key, "key");
+    checkOpen();
+    return read(key, kv.get(keys.keyBytes(key)));
+  }
+
+  private Optional<StoredObject> read(ObjectKey key, CompletableFuture<GetResponse> future) {
+    GetResponse r = calls.await(future, Kind.READ, "get " + keys.key(key));
+    return r.getKvs().isEmpty() ? Optional.empty()
+        : Optional.of(ObjectCodec.decode(key, r.getKvs().get(0).getValue(),
+            r.getKvs().get(0).getModRevision()));
+  }
+
+  @Override
+  public long currentRevision() {
+    checkOpen();
+    GetResponse r = calls.await(kv.get(keys.compactKey(),
+        GetOption.builder().withCountOnly(true).build()), Kind.READ, "read the current revision");
+    return r.getHeader().getRevision();
+  }
+
+  /**
+   * The newest compaction revision this store performed or observed (through its compaction
+   * policy, {@link #compact}, or a watch that etcd cancelled for compaction); 0 if none.
+   */
+  public long compactedRevision() {
+    return compactor.compactedRevision();
+  }
+
+  @Override
+  public ListResult list(CollectionKey collection, ListOptions options) {
+    requireNonNull(collection, "collection");
+    requireNonNull(options, "options");
+    checkOpen();
+    String prefix = keys.collectionPrefix(collection);
+    ByteSequence end = EtcdKeys.prefixEnd(prefix);
+    String start = prefix;
+    long withRev = 0;
+    long minimum = 0;
+    Optional<String> token = options.continueToken();
+    boolean continuing = token.isPresent();
+    if (continuing) {
+      if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT
+          || options.resourceVersion() != 0) {
+        throw StoreErrors.badRequest("specifying resource version is not allowed when using continue");
+      }
+      ContinueToken decoded = ContinueToken.decode(token.get());
+      start = keys.resourcePrefix(collection) + decoded.relativeStartKey(collection);
+      // a negative token revision means "continue at the latest revision"
+      withRev = Math.max(0, decoded.resourceVersion());
+    } else if (options.resourceVersionMatch() == ResourceVersionMatch.NOT_OLDER_THAN) {
+      minimum = options.resourceVersion();
+    } else if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT) {
+      withRev = options.resourceVersion();
+    }
+
+    long limit = options.limit();
+    boolean paging = limit > 0;
+    boolean everything = options.selectsEverything();
+    List<StoredObject> items = new ArrayList<>();
+    String lastKey = null;
+    boolean hasMore;
+    long count;
+    long batch = limit;
+    // kube's loop: keep reading at the same revision until the page is full or the range ends,
+    // doubling the batch when selectors dropped objects
+    while (true) {
+      GetResponse r = range(start, end, withRev, batch, continuing);
+      if (withRev == 0) {
+        withRev = r.getHeader().getRevision();
+        if (minimum > withRev) {
+          throw StoreErrors.tooLargeResourceVersion(minimum, withRev);
+        }
+      }
+      List<KeyValue> kvs = r.getKvs();
+      count = r.getCount();
+      boolean chunkHasMore = kvs.size() < count;
+      boolean limitReached = false;
+      for (KeyValue kv : kvs) {
+        if (paging && items.size() >= limit) {
+          limitReached = true;
+          break;
+        }
+        lastKey = EtcdKeys.string(kv.getKey());
+        StoredObject o = ObjectCodec.decode(keys.objectKey(collection, lastKey), kv.getValue(),
+            kv.getModRevision());
+        if (everything || (options.labelSelector().matches(o.object())
+            && options.fieldSelector().matches(o.object()))) {
+          items.add(o);
+        }
+      }
+      hasMore = chunkHasMore || limitReached;
+      if (limitReached || !chunkHasMore || (paging && items.size() >= limit)) {
+        break;
+      }
+      if (kvs.isEmpty()) {
+        throw StatusErrors.internal("etcd reported more keys under " + prefix
+            + " but returned none");
+      }
+      start = lastKey + "\0";
+      batch = Math.min(batch * 2, MAX_LIST_BATCH);
+    }
+    if (!hasMore || lastKey == null) {
+      return new ListResult(items, withRev, Optional.empty(), Optional.empty());
+    }
+    String next = ContinueToken.after(collection, keys.objectKey(collection, lastKey), withRev)
+        .encode();
+    // etcd counts keys the selectors dropped, so the count is only reported without selectors
+    Optional<Long> remaining = everything ? Optional.of(count - limit) : Optional.empty();
+    return new ListResult(items, withRev, Optional.of(next), remaining);
+  }
+
+  /** One range read of a list, with kube's interpretation of compacted and future revisions. */
+  private GetResponse range(String start, ByteSequence end, long revision, long limit,
+      boolean continuing) {
+    GetOption.Builder option = GetOption.builder().withRange(end).withRevision(revision);
+    if (limit > 0) {
+      option.withLimit(limit);
+    }
+    CompletableFuture<GetResponse> f = kv.get(EtcdKeys.bytes(start), option.build());
+    try {
+      return calls.await(f, Kind.READ, "list " + start);
+    } catch (RuntimeException e) {
+      Throwable cause = failureOf(f);
+      if (cause != null && EtcdCalls.isCompacted(cause)) {
+        throw StoreErrors.expired(continuing ? StoreErrors.INCONSISTENT_CONTINUE_MESSAGE
+            : StoreErrors.LIST_EXPIRED_MESSAGE);
+      }
+      if (cause != null && EtcdCalls.isFutureRevision(cause)) {
+        throw StoreErrors.tooLargeResourceVersion(revision, currentRevision());
+      }
+      throw e;
+    }
+  }
+
+  // ---------------------------------------------------------------- writes
+
+  @Override
+  public StoredObject create(ObjectKey key, MapValue object) {
+    requireNonNull(key, "key");
+    requireNonNull(object, "object");
+    checkOpen();
+    StoredObjects.requireNoResourceVersion(object);
+    ByteSequence k = keys.keyBytes(key);
+    TxnResponse r = calls.await(kv.txn()
+        .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
+        .Then(Op.put(k, ObjectCodec.encode(object), PutOption.DEFAULT))
+        .commit(), Kind.WRITE, "create " + keys.key(key));
+    if (!r.isSucceeded()) {
+      throw StoreErrors.alreadyExists(key);
+    }
+    return written(key, object, r.getHeader().getRevision());
+  }
+
+  @Override
+  public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
+      Preconditions preconditions) {
+    requireNonNull(key, "key");
+    requireNonNull(object, "object");
+    requireNonNull(preconditions, "preconditions");
+    checkOpen();
+    if (expectedResourceVersion < 0) {
+      throw new IllegalArgumentException(
+          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
+    }
+    return compareAndSwap(key, preconditions, expectedResourceVersion, current -> object);
+  }
+
+  /** Overridden to read once per attempt: the CAS transaction returns the fresh state on a loss. */
+  @Override
+  public StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
+      UnaryOperator<MapValue> tryUpdate) {
+    requireNonNull(key, "key");
+    requireNonNull(preconditions, "preconditions");
+    requireNonNull(tryUpdate, "tryUpdate");
+    checkOpen();
+    return compareAndSwap(key, preconditions, ANY_VERSION, tryUpdate);
+  }
+
+  /**
+   * kube's GuaranteedUpdate: read the current state, check the expected version and the
+   * preconditions, skip a no-op, then write if the mod revision is still the one read; a lost
+   * race re-runs on the state the transaction returned (or is a Conflict when a specific version
+   * was expected).
+   */
+  private StoredObject compareAndSwap(ObjectKey key, Preconditions preconditions, long expected,
+      UnaryOperator<MapValue> tryUpdate) {
+    ByteSequence k = keys.keyBytes(key);
+    String etcdKey = keys.key(key);
+    StoredObject current = read(key, kv.get(k)).orElseThrow(() -> StoreErrors.notFound(key));
+    while (true) {
+      if (expected != ANY_VERSION && current.resourceVersion() != expected) {
+        throw StoreErrors.conflict(key);
+      }
+      preconditions.check(current);
+      MapValue updated = requireNonNull(tryUpdate.apply(current.object()), "tryUpdate result");
+      if (StoredObjects.sameIgnoringResourceVersion(current, updated)) {
+        return current;
+      }
+      TxnResponse r = calls.await(kv.txn()
+          .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
+          .Then(Op.put(k, ObjectCodec.encode(updated), PutOption.DEFAULT))
+          .Else(Op.get(k, GetOption.DEFAULT))
+          .commit(), Kind.WRITE, "update " + etcdKey);
+      if (r.isSucceeded()) {
+        return written(key, updated, r.getHeader().getRevision());
+      }
+      current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+    }
+  }
+
+  @Override
+  public StoredObject delete(ObjectKey key, Preconditions preconditions) {
+    requireNonNull(key, "key");
+    requireNonNull(preconditions, "preconditions");
+    checkOpen();
+    ByteSequence k = keys.keyBytes(key);
+    String etcdKey = keys.key(key);
+    if (preconditions.isEmpty()) {
+      DeleteResponse r = calls.await(kv.delete(k, DeleteOption.builder().withPrevKV(true).build()),
+          Kind.WRITE, "delete " + etcdKey);
+      if (r.getDeleted() == 0 || r.getPrevKvs().isEmpty()) {
+        throw StoreErrors.notFound(key);
+      }
+      long revision = r.getHeader().getRevision();
+      compactor.observeWrite(revision);
+      return ObjectCodec.decode(key, r.getPrevKvs().get(0).getValue(), revision);
+    }
+    // kube's conditionalDelete: check the preconditions on the state read, delete only that state
+    StoredObject current = read(key, kv.get(k)).orElseThrow(() -> StoreErrors.notFound(key));
+    while (true) {
+      preconditions.check(current);
+      TxnResponse r = calls.await(kv.txn()
+          .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
+          .Then(Op.delete(k, DeleteOption.DEFAULT))
+          .Else(Op.get(k, GetOption.DEFAULT))
+          .commit(), Kind.WRITE, "delete " + etcdKey);
+      if (r.isSucceeded()) {
+        long revision = r.getHeader().getRevision();
+        compactor.observeWrite(revision);
+        return StoredObjects.stored(key, current.object(), revision);
+      }
+      current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+    }
+  }
+
+  private StoredObject written(ObjectKey key, MapValue object, long revision) {
+    compactor.observeWrite(revision);
+    return StoredObjects.stored(key, object, revision);
+  }
+
+  /** The state an unsuccessful CAS transaction's Else branch read. */
+  private static Optional<StoredObject> fresh(ObjectKey key, TxnResponse r) {
+    List<KeyValue> kvs = r.getGetResponses().get(0).getKvs();
+    return kvs.isEmpty() ? Optional.empty()
+        : Optional.of(ObjectCodec.decode(key, kvs.get(0).getValue(), kvs.get(0).getModRevision()));
+  }
+
+  // ---------------------------------------------------------------- watch
+
+  @Override
+  public Watch watch(CollectionKey collection, WatchOptions options) {
+    requireNonNull(collection, "collection");
+    requireNonNull(options, "options");
+    checkOpen();
+    String prefix = keys.collectionPrefix(collection);
+    // a namespaced watch of one name needs only that key's events
+    Optional<String> name = options.fieldSelector().requiredValue("metadata.name");
+    boolean singleKey = name.isPresent() && !collection.isAllNamespaces();
+    String watched = singleKey ? prefix + name.get() : prefix;
+    // [key, key + NUL) holds exactly the key
+    ByteSequence end = singleKey ? EtcdKeys.bytes(watched + "\0") : EtcdKeys.prefixEnd(prefix);
+
+    long after;
+    List<StoredObject> snapshot = null;
+    if (options.sendsInitialEvents()) {
+      snapshot = new ArrayList<>();
+      after = snapshot(collection, watched, end, snapshot);
+    } else if (options.resourceVersion() == 0) {
+      after = currentRevision();
+    } else {
+      after = options.resourceVersion();
+      requireRetained(watched, end, after);
+    }
+    EtcdWatch w = new EtcdWatch(this, keys, collection, watched, options, after,
+        watchBufferSize, clock);
+    if (snapshot != null) {
+      w.initialEvents(snapshot, after, options);
+    }
+    watches.add(w);
+    if (closed) {
+      w.terminate(Optional.empty());
+      throw closedError();
+    }
+    WatchOption option = WatchOption.builder()
+        .withRange(end)
+        .withRevision(after + 1)
+        .withPrevKV(true)
+        .withProgressNotify(true)
+        .build();
+    w.attach(client.getWatchClient().watch(EtcdKeys.bytes(watched), option, w));
+    return w;
+  }
+
+  /**
+   * Reads the current state of the watched range in batches at one revision.
+   *
+   * @return the revision read at
+   */
+  private long snapshot(CollectionKey collection, String start, ByteSequence end,
+      List<StoredObject> out) {
+    long revision = 0;
+    String from = start;
+    while (true) {
+      GetResponse r = range(from, end, revision, SNAPSHOT_BATCH, false);
+      if (revision == 0) {
+        revision = r.getHeader().getRevision();
+      }
+      for (KeyValue kv : r.getKvs()) {
+        String key = EtcdKeys.string(kv.getKey());
+        out.add(ObjectCodec.decode(keys.objectKey(collection, key), kv.getValue(),
+            kv.getModRevision()));
+        from = key + "\0";
+      }
+      if (r.getKvs().isEmpty() || r.getKvs().size() >= r.getCount()) {
+        return revision;
+      }
+    }
+  }
+
+  /**
+   * Fails with 410 Expired if changes after {@code after} were compacted: a read at the first
+   * revision the watch needs fails exactly then (etcd reports compaction to a watch only
+   * asynchronously, after it was created).
+   */
+  private void requireRetained(String start, ByteSequence end, long after) {
+    CompletableFuture<GetResponse> f = kv.get(EtcdKeys.bytes(start),
+        GetOption.builder().withRange(end).withRevision(after + 1).withCountOnly(true).build());
+    try {
+      calls.await(f, Kind.READ, "watch " + start);
+    } catch (RuntimeException e) {
+      Throwable cause = failureOf(f);
+      if (cause != null && EtcdCalls.isFutureRevision(cause)) {
+        return; // nothing to replay: the watch waits for that revision
+      }
+      if (cause != null && EtcdCalls.isCompacted(cause)) {
+        throw StoreErrors.tooOldResourceVersion(after, compactionRevision(start, end, after) - 1);
+      }
+      throw e;
+    }
+  }
+
+  /** The revision etcd compacted at, learned from the cancellation of a watch behind it. */
+  private long compactionRevision(String start, ByteSequence end, long after) {
+    CompletableFuture<Long> revision = new CompletableFuture<>();
+    io.etcd.jetcd.Watch.Watcher probe = client.getWatchClient().watch(EtcdKeys.bytes(start),
+        WatchOption.builder().withRange(end).withRevision(after + 1).build(),
+        io.etcd.jetcd.Watch.listener(response -> { }, error -> {
+          Throwable t = EtcdCalls.unwrap(error);
+          if (t instanceof io.etcd.jetcd.common.exception.CompactedException c) {
+            revision.complete(c.getCompactedRevision());
+          } else {
+            revision.completeExceptionally(t);
+          }
+        }));
+    try {
+      long compacted = revision.get(calls.timeout().toNanos(), TimeUnit.NANOSECONDS);
+      compactor.noteCompacted(compacted);
+      return compacted;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Math.max(compactor.compactedRevision(), after + 1);
+    } catch (ExecutionException | java.util.concurrent.TimeoutException e) {
+      // the read said compacted; without etcd's number, report the best one known
+      return Math.max(compactor.compactedRevision(), after + 1);
+    } finally {
+      probe.close();
+    }
+  }
+
+  void unregister(EtcdWatch w) {
+    watches.remove(w);
+  }
+
+  Compactor compactor() {
+    return compactor;
+  }
+
+  // ---------------------------------------------------------------- compaction, lifecycle
+
+  /**
+   * Compacts etcd's history at {@code revision}, as {@code etcdctl compact} does: reads at older
+   * revisions, continue tokens issued before it and watches from resource versions before
+   * {@code revision - 1} get 410 Expired. Compacting at or below an earlier compaction does
+   * nothing.
+   *
+   * @throws IllegalArgumentException if {@code revision} is not positive or beyond the current
+   *     revision
+   * @throws io.apiserver4j.core.StatusException 503/500 if etcd fails
+   */
+  public void compact(long revision) {
+    checkOpen();
+    compactor.compact(revision);
+  }
+
+  /** The etcd key prefix of this store. */
+  public String keyPrefix() {
+    return keys.prefix();
+  }
+
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    for (EtcdWatch w : List.copyOf(watches)) {
+      w.terminate(Optional.empty());
+    }
+    compactor.close();
+    if (ownsClient) {
+      client.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed) {
+      throw closedError();
+    }
+  }
+
+  private static IllegalStateException closedError() {
+    return new IllegalStateException("the etcd store is closed");
+  }
+
+  private static Throwable failureOf(CompletableFuture<?> f) {
+    if (!f.isCompletedExceptionally()) {
+      return null;
+    }
+    try {
+      f.getNow(null);
+      return null;
+    } catch (java.util.concurrent.CompletionException e) {
+      return e.getCause();
+    } catch (java.util.concurrent.CancellationException e) {
+      return null;
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "EtcdStore{prefix=" + keys.prefix() + "}";
+  }
+
+  /**
+   * Builder; every setter validates at once. Exactly one of {@link #endpoints} and
+   * {@link #client} must be given.
+   */
+  public static final class Builder {
+    private List<URI> endpoints;
+    private Client client;
+    private String keyPrefix = DEFAULT_KEY_PREFIX;
+    private Duration requestTimeout = DEFAULT_REQUEST_TIMEOUT;
+    private CompactionPolicy compactionPolicy = CompactionPolicy.none();
+    private InstantSource clock = InstantSource.system();
+    private int watchBufferSize = DEFAULT_WATCH_BUFFER;
+    private Duration compactionPollPeriod = Duration.ofSeconds(1);
+
+    private Builder() {}
+
+    /**
+     * etcd's client URLs; the store creates its own client (failing fast while etcd is
+     * unreachable) and closes it with the store.
+     */
+    public Builder endpoints(List<URI> endpoints) {
+      requireNonNull(endpoints, "endpoints");
+      if (endpoints.isEmpty()) {
+        throw new IllegalArgumentException("endpoints must not be empty");
+      }
+      if (client != null) {
+        throw new IllegalStateException("endpoints and client are exclusive; client is set");
+      }
+      this.endpoints = List.copyOf(endpoints);
+      return this;
+    }
+
+    /** See {@link #endpoints(List)}. */
+    public Builder endpoints(URI... endpoints) {
+      return endpoints(List.of(endpoints));
+    }
+
+    /**
+     * An etcd client the caller configured (TLS, authentication) and keeps ownership of: the
+     * store does not close it. Requests still end after the request timeout; a client built
+     * with jetcd's default {@code waitForReady(true)} waits that long while etcd is down
+     * instead of failing at once.
+     */
+    public Builder client(Client client) {
+      requireNonNull(client, "client");
+      if (endpoints != null) {
+        throw new IllegalStateException("endpoints and client are exclusive; endpoints are set");
+      }
+      this.client = client;
+      return this;
+    }
+
+    /**
+     * The prefix of every key, {@code /segment[/segment...]} ({@link #DEFAULT_KEY_PREFIX} by
+     * default). Stores with different prefixes on one etcd are isolated from each other.
+     */
+    public Builder keyPrefix(String prefix) {
+      requireNonNull(prefix, "prefix");
+      this.keyPrefix = EtcdKeys.checkPrefix(prefix);
+      return this;
+    }
+
+    /** The longest any single etcd request may take before it fails with 503. */
+    public Builder requestTimeout(Duration timeout) {
+      requireNonNull(timeout, "timeout");
+      if (timeout.isNegative() || timeout.isZero()) {
+        throw new IllegalArgumentException("requestTimeout must be positive: " + timeout);
+      }
+      this.requestTimeout = timeout;
+      return this;
+    }
+
+    public Builder compactionPolicy(CompactionPolicy policy) {
+      this.compactionPolicy = requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /** The time source for bookmark intervals and interval compaction. */
+    public Builder clock(InstantSource clock) {
+      this.clock = requireNonNull(clock, "clock");
+      return this;
+    }
+
+    /** How many undelivered changes a watch may buffer before it is ended (at least 1). */
+    public Builder watchBufferSize(int size) {
+      if (size < 1) {
+        throw new IllegalArgumentException("watchBufferSize must be at least 1: " + size);
+      }
+      this.watchBufferSize = size;
+      return this;
+    }
+
+    /** How often (in real time) the compactor looks at the clock; for tests with a fake clock. */
+    Builder compactionPollPeriod(Duration period) {
+      if (period.isNegative() || period.isZero()) {
+        throw new IllegalArgumentException("compactionPollPeriod must be positive: " + period);
+      }
+      this.compactionPollPeriod = period;
+      return this;
+    }
+
+    /**
+     * Builds the store. Does not contact etcd: a store built while etcd is down works once it
+     * is up.
+     *
+     * @throws IllegalStateException if neither endpoints nor a client were given
+     */
+    public EtcdStore build() {
+      if (endpoints == null && client == null) {
+        throw new IllegalStateException("either endpoints or client must be set");
+      }
+      return new EtcdStore(this);
+    }
+  }
+}
