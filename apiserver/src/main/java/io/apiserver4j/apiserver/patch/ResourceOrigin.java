@@ -1,0 +1,12 @@
+package io.apiserver4j.apiserver.patch;
+
+/**
+ * Where a resource's type comes from, which decides the patch formats kube-apiserver accepts
+ * for it: custom resources have no strategic merge patch (see {@link PatchType#accepted}).
+ */
+public enum ResourceOrigin {
+  /** A kind compiled into the server (kube's built-in types), with patch strategies. */
+  BUILT_IN,
+  /** A kind defined by a CustomResourceDefinition. */
+  CUSTOM_RESOURCE
+}

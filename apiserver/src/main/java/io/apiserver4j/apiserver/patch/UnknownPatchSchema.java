@@ -1,0 +1,16 @@
+package io.apiserver4j.apiserver.patch;
+
+/** The schema of values nothing is known about. */
+enum UnknownPatchSchema implements PatchSchema {
+  INSTANCE;
+
+  @Override
+  public PatchField field(String name) {
+    return PatchField.unknown();
+  }
+
+  @Override
+  public PatchSchema items() {
+    return this;
+  }
+}
