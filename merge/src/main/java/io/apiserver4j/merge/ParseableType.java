@@ -72,7 +72,7 @@ public final class ParseableType {
     if (!errors.isEmpty()) {
       throw new ValidationException(errors);
     }
-    return new TypedValue(value, schema, typeRef, node);
+    return new TypedValue(value, schema, typeRef, node, duplicates == Duplicates.REJECT);
   }
 
   /**
@@ -98,12 +98,12 @@ public final class ParseableType {
    */
   public TypedValue fromValueUnvalidated(Value value) {
     requireNonNull(value, "value");
-    return new TypedValue(value, schema, typeRef, node);
+    return new TypedValue(value, schema, typeRef, node, false);
   }
 
   /** The null value of this type (what a not-yet-created object is). */
   public TypedValue nullValue() {
-    return new TypedValue(Value.nullValue(), schema, typeRef, node);
+    return new TypedValue(Value.nullValue(), schema, typeRef, node, true);
   }
 
   @Override

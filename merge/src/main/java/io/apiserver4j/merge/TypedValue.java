@@ -34,12 +34,15 @@ public final class TypedValue {
   private final Schema schema;
   private final TypeRef typeRef;
   private final TypeNode node;
+  /** Whether the value passed strict validation (no duplicates), which lets merge skip work. */
+  private final boolean strictlyValid;
 
-  TypedValue(Value value, Schema schema, TypeRef typeRef, TypeNode node) {
+  TypedValue(Value value, Schema schema, TypeRef typeRef, TypeNode node, boolean strictlyValid) {
     this.value = value;
     this.schema = schema;
     this.typeRef = typeRef;
     this.node = node;
+    this.strictlyValid = strictlyValid;
   }
 
   public Value value() {
@@ -62,7 +65,7 @@ public final class TypedValue {
   /** The same type with another value, not validated. */
   public TypedValue withValue(Value newValue) {
     requireNonNull(newValue, "newValue");
-    return newValue == value ? this : new TypedValue(newValue, schema, typeRef, node);
+    return newValue == value ? this : new TypedValue(newValue, schema, typeRef, node, false);
   }
 
   /** The null value of this type. */
@@ -98,8 +101,14 @@ public final class TypedValue {
   public Comparison compare(TypedValue rhs) {
     requireNonNull(rhs, "rhs");
     checkSameType(rhs);
+    return compareWithEquality(rhs).comparison();
+  }
+
+  /** {@link #compare} that also tells whether the values are equal (for the updater). */
+  Comparer.Result compareWithEquality(TypedValue rhs) {
+    checkSameType(rhs);
     Object r = Comparer.compare(node, value, rhs.value);
-    if (r instanceof Comparison c) {
+    if (r instanceof Comparer.Result c) {
       return c;
     }
     throw new ValidationException(Comparer.errorsOf(r));
@@ -116,7 +125,7 @@ public final class TypedValue {
   public TypedValue merge(TypedValue pso) {
     requireNonNull(pso, "pso");
     checkSameType(pso);
-    Object r = Merger.merge(node, value, pso.value);
+    Object r = Merger.merge(node, value, pso.value, pso.strictlyValid);
     if (r instanceof Value v) {
       return withValue(v);
     }

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
 import io.apiserver4j.fieldpath.FieldSetFilter;
+import io.apiserver4j.merge.internal.Comparer;
 import io.apiserver4j.merge.internal.SmdValues;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -65,7 +66,8 @@ public final class Updater {
     requireNonNull(managers, "managers");
     requireNonNull(manager, "manager");
     LinkedHashMap<String, VersionedSet> m = reconcile(liveObject, managers);
-    Comparison compare = track(liveObject, newObject, version, m, manager, Force.YES);
+    Comparer.Result result = track(liveObject, newObject, version, m, manager, Force.YES, true);
+    Comparison compare = result.comparison();
     VersionedSet own = m.get(manager);
     FieldSet set = own == null ? FieldSet.empty() : own.set();
     set = set.difference(compare.removed()).union(compare.modified()).union(compare.added());
@@ -75,8 +77,7 @@ public final class Updater {
     } else {
       m.put(manager, new VersionedSet(set, version, false));
     }
-    boolean changed = !liveObject.value().equals(newObject.value());
-    return new UpdateResult(newObject, ManagedFieldsMap.of(m), changed);
+    return new UpdateResult(newObject, ManagedFieldsMap.of(m), !result.exactlyEqual());
   }
 
   /**
@@ -107,10 +108,15 @@ public final class Updater {
     FieldSet set = filter(version, configObject.toFieldSet());
     m.put(manager, new VersionedSet(set, version, true));
     newObject = prune(newObject, m, manager, lastSet);
-    track(liveObject, newObject, version, m, manager, force);
-    boolean changed = compareOnApply
-        ? !SmdValues.equal(liveObject.value(), newObject.value())
-        : liveObject.value() != newObject.value();
+    Comparer.Result result = track(liveObject, newObject, version, m, manager, force, false);
+    boolean changed;
+    if (!compareOnApply) {
+      changed = liveObject.value() != newObject.value();
+    } else if (result != null) {
+      changed = !result.smdEqual();
+    } else {
+      changed = !SmdValues.equal(liveObject.value(), newObject.value());
+    }
     return new UpdateResult(changed ? newObject : liveObject, ManagedFieldsMap.of(m), changed);
   }
 
@@ -126,18 +132,31 @@ public final class Updater {
 
   /**
    * Updates the other managers for the change from {@code oldObject} to {@code newObject}
-   * (SMD's {@code update}); returns the comparison at {@code version}, ignored fields removed.
+   * (SMD's {@code update}); returns the comparison at {@code version}, ignored fields removed,
+   * with the equality of the two objects (null when not needed and not computed).
    */
-  private Comparison track(
+  private Comparer.Result track(
       TypedValue oldObject,
       TypedValue newObject,
       String version,
       LinkedHashMap<String, VersionedSet> managers,
       String workflow,
-      Force force) {
-    Comparison compare = filter(version, oldObject.compare(newObject));
+      Force force,
+      boolean needComparison) {
+    // The comparison at the writer's version is only needed when someone else owns fields or the
+    // caller uses it (an apply by the only manager skips it; its result would be unused).
+    Comparer.Result result = null;
+    Comparison compare = null;
+    boolean others = managers.size() > (managers.containsKey(workflow) ? 1 : 0);
+    if (needComparison || others) {
+      result = oldObject.compareWithEquality(newObject);
+      compare = filter(version, result.comparison());
+      result = new Comparer.Result(compare, result.exactlyEqual(), result.smdEqual());
+    }
     Map<String, Comparison> versions = new HashMap<>(4);
-    versions.put(version, compare);
+    if (compare != null) {
+      versions.put(version, compare);
+    }
     Map<String, FieldSet> conflicts = new LinkedHashMap<>();
     Map<String, FieldSet> removed = new LinkedHashMap<>();
     List<String> obsolete = new ArrayList<>();
@@ -188,7 +207,7 @@ public final class Updater {
       managers.put(manager, new VersionedSet(vs.set().difference(set), vs.apiVersion(), vs.applied()));
     });
     managers.values().removeIf(vs -> vs.set().isEmpty());
-    return compare;
+    return result;
   }
 
   /**

@@ -194,4 +194,16 @@ class UpdaterTest {
     assertThat(empty.object().value().isNull()).isTrue();
     assertThat(empty.managers().isEmpty()).isTrue();
   }
+
+  @Test
+  void reorderingListItemsIsAChangeThatMovesNoOwnership() {
+    TypedValue live = v("{items: [{name: x}, {name: z}]}");
+    TypedValue reordered = v("{items: [{name: z}, {name: x}]}");
+    assertThat(live.compare(reordered).isSame()).isTrue();
+    UpdateResult r = UPDATER.update(live, reordered, "v1", ManagedFieldsMap.empty(), "c");
+    assertThat(r.changed()).isTrue();
+    UpdateResult numeric = UPDATER.update(v("{a: 1}"), v("{a: 1.0}"), "v1", ManagedFieldsMap.empty(), "c");
+    assertThat(numeric.changed()).isTrue();
+    assertThat(numeric.managers().isEmpty()).isTrue();
+  }
 }

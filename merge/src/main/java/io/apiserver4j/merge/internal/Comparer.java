@@ -28,6 +28,10 @@ public final class Comparer {
   private static final int MODIFIED = 4;
 
   private final Errors errors = new Errors();
+  /** Whether the two values are equal ({@link Value#equals}) as far as walked. */
+  private boolean exact = true;
+  /** Whether the two values are equal as SMD's value equality defines it. */
+  private boolean smdEqual = true;
   private int self;
   private FieldSet added;
   private FieldSet modified;
@@ -35,14 +39,27 @@ public final class Comparer {
 
   private Comparer() {}
 
-  /** The comparison, or the errors when the values do not fit the type. */
+  /**
+   * The outcome of a comparison. Besides the three sets it tells whether the values are equal,
+   * exactly and by SMD's value equality (which treats 1 and 1.0 alike), which the updater needs
+   * anyway and would otherwise get from a second walk. A difference the sets do not show (the
+   * order of associative list items) still makes the values unequal.
+   */
+  public record Result(Comparison comparison, boolean exactlyEqual, boolean smdEqual) {}
+
+  /** The comparison ({@link Result}), or the errors when the values do not fit the type. */
   public static Object compare(TypeNode type, Value lhs, Value rhs) {
     Comparer c = new Comparer();
     c.walk(type, lhs, rhs);
     if (!c.errors.isEmpty()) {
       return c.errors.list();
     }
-    return new Comparison(c.added, c.modified, c.removed);
+    return new Result(new Comparison(c.added, c.modified, c.removed), c.exact, c.smdEqual);
+  }
+
+  private void unequal() {
+    exact = false;
+    smdEqual = false;
   }
 
   @SuppressWarnings("unchecked")
@@ -76,6 +93,7 @@ public final class Comparer {
       leaf = handle(n, ar, lhs, rhs);
     } else {
       // Different shapes on both sides: SMD walks the left shape too and keeps what it records.
+      unequal();
       handle(n, al, lhs, rhs);
       int s = self;
       FieldSet a = added;
@@ -90,8 +108,10 @@ public final class Comparer {
     if (!leaf) {
       if (lhs == null) {
         self |= ADDED;
+        unequal();
       } else if (rhs == null) {
         self |= REMOVED;
+        unequal();
       }
     }
   }
@@ -123,10 +143,16 @@ public final class Comparer {
   private boolean leaf(Value lhs, Value rhs) {
     if (lhs == null) {
       self = ADDED;
+      unequal();
     } else if (rhs == null) {
       self = REMOVED;
-    } else if (!SmdValues.equal(lhs, rhs)) {
-      self = MODIFIED;
+      unequal();
+    } else if (!lhs.equals(rhs)) {
+      exact = false;
+      if (!SmdValues.equal(lhs, rhs)) {
+        self = MODIFIED;
+        smdEqual = false;
+      }
     }
     return true;
   }
@@ -193,6 +219,14 @@ public final class Comparer {
       acc.finish(this);
       return false;
     }
+    if (ln != rn || !samePathElements(lpe, rpe)) {
+      // Items in another order (or other items) make the lists unequal even where the field
+      // sets do not show it.
+      unequal();
+    } else {
+      exact &= ll.equals(rl);
+      smdEqual &= SmdValues.equal(ll, rl);
+    }
     // Items grouped by identity, keeping duplicates, in first-seen order (lhs first).
     HashMap<PathElement, Object> lValues = new HashMap<>(ln * 2);
     HashMap<PathElement, Object> rValues = new HashMap<>(rn * 2);
@@ -245,6 +279,15 @@ public final class Comparer {
       }
     }
     return pes;
+  }
+
+  private static boolean samePathElements(PathElement[] l, PathElement[] r) {
+    for (int i = 0; i < l.length; i++) {
+      if (l[i] == null || r[i] == null || !l[i].equals(r[i])) {
+        return false;
+      }
+    }
+    return true;
   }
 
   private static boolean sameOrderNoDuplicates(PathElement[] l, PathElement[] r) {

@@ -19,12 +19,19 @@ import java.util.List;
  */
 public final class Merger {
   private final Errors errors = new Errors();
+  /**
+   * Whether rhs passed strict validation. Merging such a value onto nothing (or null) can neither
+   * fail nor change it, so those sub-trees are returned without walking them.
+   */
+  private final boolean rhsValid;
 
-  private Merger() {}
+  private Merger(boolean rhsValid) {
+    this.rhsValid = rhsValid;
+  }
 
   /** The merged value (null when nothing results), or the errors. */
-  public static Object merge(TypeNode type, Value lhs, Value rhs) {
-    Merger m = new Merger();
+  public static Object merge(TypeNode type, Value lhs, Value rhs, boolean rhsStrictlyValid) {
+    Merger m = new Merger(rhsStrictlyValid);
     Value out = m.walk(type, lhs, rhs);
     if (!m.errors.isEmpty()) {
       return m.errors.list();
@@ -39,6 +46,9 @@ public final class Merger {
 
   /** Merges {@code rhs} onto {@code lhs}; either may be absent (Java null). Null means no output. */
   private Value walk(TypeNode n, Value lhs, Value rhs) {
+    if (rhsValid && rhs != null && (lhs == null || (lhs.isNull() && !rhs.isNull()))) {
+      return rhs;
+    }
     if (n.unresolved != null) {
       errors.add(n.unresolved);
       return null;

@@ -1,5 +1,10 @@
 package io.apiserver4j.merge.internal;
 
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.NullValue;
+import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.ScalarType;
 
@@ -9,24 +14,27 @@ final class Scalars {
 
   /** Null when {@code v} (absent, null, or a scalar) fits {@code t}; else the error message. */
   static String check(ScalarType t, Value v) {
-    if (v == null || v.isNull()) {
+    if (v == null || v instanceof NullValue) {
       return null;
     }
-    Value.Kind k = v.kind();
-    boolean number = k == Value.Kind.INTEGER || k == Value.Kind.FLOAT;
-    if (t == ScalarType.STRING || t.equals(ScalarType.STRING)) {
-      return k == Value.Kind.STRING ? null : "expected string, got " + describe(v);
+    boolean string = v instanceof StringValue;
+    boolean number = v instanceof IntegerValue || v instanceof FloatValue;
+    boolean bool = v instanceof BooleanValue;
+    if (t == ScalarType.STRING) {
+      return string ? null : "expected string, got " + describe(v);
     }
-    if (t == ScalarType.NUMERIC || t.equals(ScalarType.NUMERIC)) {
+    if (t == ScalarType.NUMERIC) {
       return number ? null : "expected numeric (int or float), got " + describe(v);
     }
-    if (t == ScalarType.BOOLEAN || t.equals(ScalarType.BOOLEAN)) {
-      return k == Value.Kind.BOOLEAN ? null : "expected boolean, got " + describe(v);
+    if (t == ScalarType.BOOLEAN) {
+      return bool ? null : "expected boolean, got " + describe(v);
     }
-    if (t == ScalarType.UNTYPED || t.equals(ScalarType.UNTYPED)) {
-      return number || k == Value.Kind.STRING || k == Value.Kind.BOOLEAN
-          ? null
-          : "expected any scalar, got " + describe(v);
+    if (t == ScalarType.UNTYPED) {
+      return number || string || bool ? null : "expected any scalar, got " + describe(v);
+    }
+    // Other instances equal to a known kind (built with new ScalarType(..)) behave the same.
+    if (t.isKnown()) {
+      return check(ScalarType.of(t.smdName()), v);
     }
     return "unexpected scalar type in schema: " + t.smdName();
   }

@@ -1,5 +1,8 @@
 package io.apiserver4j.merge.internal;
 
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.NullValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.ScalarType;
 
@@ -57,19 +60,16 @@ public final class TypeNode {
     if (v == null) {
       return mask;
     }
+    // instanceof rather than kind(): this runs once per node of every walk.
     int bit;
-    switch (v.kind()) {
-      case MAP:
-        bit = MAP;
-        break;
-      case LIST:
-        bit = LIST;
-        break;
-      case NULL:
-        return mask;
-      default:
-        bit = SCALAR;
-        break;
+    if (v instanceof MapValue) {
+      bit = MAP;
+    } else if (v instanceof ListValue) {
+      bit = LIST;
+    } else if (v instanceof NullValue) {
+      return mask;
+    } else {
+      bit = SCALAR;
     }
     return (mask & bit) != 0 ? bit : mask;
   }
