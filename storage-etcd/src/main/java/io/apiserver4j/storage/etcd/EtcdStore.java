@@ -126,8 +126,8 @@ public final class EtcdStore implements Store {
 
   /**
    * A client that fails fast while etcd is unreachable instead of queueing requests until it is
-   * back, and that gives every unary call a deadline (watch streams excepted), so etcd stops
-   * working on requests nobody waits for any more.
+   * back or retrying them (the caller sees a 503 and decides), and that gives every unary call a
+   * deadline (watch streams excepted), so etcd stops working on requests nobody waits for.
    */
   private static Client newClient(List<URI> endpoints, Duration timeout) {
     ClientInterceptor deadline = new ClientInterceptor() {
@@ -143,6 +143,7 @@ public final class EtcdStore implements Store {
     return Client.builder()
         .endpoints(endpoints)
         .waitForReady(false)
+        .retryMaxAttempts(0)
         .connectTimeout(timeout)
         .interceptor(deadline)
         .build();

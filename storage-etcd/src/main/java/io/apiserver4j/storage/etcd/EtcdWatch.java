@@ -196,6 +196,11 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
     }
   }
 
+  /** Whether the watch has ended on the producing side (its terminal item is queued). */
+  boolean hasEnded() {
+    return terminated.get();
+  }
+
   private void closeWatcher() {
     io.etcd.jetcd.Watch.Watcher w = watcher;
     if (w != null) {

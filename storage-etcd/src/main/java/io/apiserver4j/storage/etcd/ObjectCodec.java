@@ -44,12 +44,16 @@ final class ObjectCodec {
     try {
       v = Json.read(value.getBytes(), DecodeLimits.DEFAULT);
     } catch (DecodeException e) {
-      throw StatusErrors.internal("cannot decode the object stored for " + key + ": "
+      throw StatusErrors.internal("cannot decode the stored object " + describe(key) + ": "
           + e.getMessage());
     }
     if (!(v instanceof MapValue m)) {
-      throw StatusErrors.internal("the value stored for " + key + " is not a JSON object");
+      throw StatusErrors.internal("the value stored for " + describe(key) + " is not a JSON object");
     }
     return m;
+  }
+
+  private static String describe(ObjectKey key) {
+    return key.groupResource() + " \"" + key.relativeKey() + "\"";
   }
 }

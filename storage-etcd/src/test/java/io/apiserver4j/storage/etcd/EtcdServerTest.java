@@ -24,7 +24,7 @@ class EtcdServerTest {
     Path root;
     try (EtcdServer server = EtcdServer.start();
         Client client = Client.builder().endpoints(server.clientUri())
-            .connectTimeout(Duration.ofSeconds(1)).build()) {
+            .connectTimeout(Duration.ofSeconds(1)).waitForReady(false).build()) {
       root = server.dataDir().getParent();
       assertThat(server.isRunning()).isTrue();
       assertThat(server.clientPort()).isNotEqualTo(server.peerPort());
