@@ -1,0 +1,495 @@
+package io.apiserver4j.apiserver;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.Optional;
+import java.util.OptionalLong;
+
+/**
+ * One request to an {@link ApiServer}, shaped like a kube-apiserver REST call so that an HTTP
+ * layer can map onto it one to one: the verb, the resource endpoint (group, version, resource,
+ * namespace, name, subresource), the body, and the query parameters kept as the client sent them.
+ * Options are deliberately not pre-validated here: the server rejects bad values exactly as
+ * kube-apiserver does (for example {@code dryRun=Foo} is a 422 naming {@code CreateOptions}).
+ *
+ * <p>The body is either a decoded {@link Value} (what embedders use) or raw bytes with a content
+ * type (what an HTTP layer passes; then the request-body size limit and decoding errors apply).
+ * PATCH requests always carry raw bytes, since the patch type is the content type.
+ *
+ * <p>Immutable and thread-safe; build with {@link #builder(Verb, GroupVersionResource)} and derive
+ * variants with {@link #newBuilder()}.
+ */
+public final class ApiRequest {
+
+  /** The REST verbs kube-apiserver distinguishes. */
+  public enum Verb {
+    CREATE, GET, LIST, WATCH, UPDATE, PATCH, DELETE, DELETE_COLLECTION;
+
+    /** Whether the verb may change stored state (and therefore accepts {@code dryRun}). */
+    public boolean isWrite() {
+      return this == CREATE || this == UPDATE || this == PATCH || this == DELETE
+          || this == DELETE_COLLECTION;
+    }
+  }
+
+  private final Verb verb;
+  private final GroupVersionResource resource;
+  private final String namespace;
+  private final String name;
+  private final String subresource;
+  private final Value body;
+  private final byte[] rawBody;
+  private final String contentType;
+  private final List<String> dryRun;
+  private final String fieldManager;
+  private final String force;
+  private final String fieldValidation;
+  private final String resourceVersion;
+  private final String resourceVersionMatch;
+  private final String labelSelector;
+  private final String fieldSelector;
+  private final long limit;
+  private final String continueToken;
+  private final String propagationPolicy;
+  private final Long gracePeriodSeconds;
+  private final Boolean orphanDependents;
+  private final String preconditionUid;
+  private final String preconditionResourceVersion;
+  private final boolean allowWatchBookmarks;
+  private final Boolean sendInitialEvents;
+  private final String userAgent;
+  private final UserInfo user;
+
+  private ApiRequest(Builder b) {
+    this.verb = b.verb;
+    this.resource = b.resource;
+    this.namespace = b.namespace;
+    this.name = b.name;
+    this.subresource = b.subresource;
+    this.body = b.body;
+    this.rawBody = b.rawBody;
+    this.contentType = b.contentType;
+    this.dryRun = List.copyOf(b.dryRun);
+    this.fieldManager = b.fieldManager;
+    this.force = b.force;
+    this.fieldValidation = b.fieldValidation;
+    this.resourceVersion = b.resourceVersion;
+    this.resourceVersionMatch = b.resourceVersionMatch;
+    this.labelSelector = b.labelSelector;
+    this.fieldSelector = b.fieldSelector;
+    this.limit = b.limit;
+    this.continueToken = b.continueToken;
+    this.propagationPolicy = b.propagationPolicy;
+    this.gracePeriodSeconds = b.gracePeriodSeconds;
+    this.orphanDependents = b.orphanDependents;
+    this.preconditionUid = b.preconditionUid;
+    this.preconditionResourceVersion = b.preconditionResourceVersion;
+    this.allowWatchBookmarks = b.allowWatchBookmarks;
+    this.sendInitialEvents = b.sendInitialEvents;
+    this.userAgent = b.userAgent;
+    this.user = b.user;
+  }
+
+  /** A builder for a request with {@code verb} on the endpoint of {@code resource}. */
+  public static Builder builder(Verb verb, GroupVersionResource resource) {
+    return new Builder(requireNonNull(verb, "verb"), requireNonNull(resource, "resource"));
+  }
+
+  /** A builder initialised with this request's values. */
+  public Builder newBuilder() {
+    return new Builder(this);
+  }
+
+  public Verb verb() {
+    return verb;
+  }
+
+  public GroupVersionResource resource() {
+    return resource;
+  }
+
+  /** The namespace of the URL; empty for cluster-scoped resources and all-namespace lists. */
+  public String namespace() {
+    return namespace;
+  }
+
+  /** The name of the URL; empty for collection requests. */
+  public String name() {
+    return name;
+  }
+
+  /** The subresource of the URL ({@code status}, {@code scale}); empty for the main resource. */
+  public String subresource() {
+    return subresource;
+  }
+
+  /** The decoded body, when the caller supplied one. */
+  public Optional<Value> body() {
+    return Optional.ofNullable(body);
+  }
+
+  /** The raw body bytes (a copy), when the caller supplied them. */
+  public Optional<byte[]> rawBody() {
+    return rawBody == null ? Optional.empty() : Optional.of(rawBody.clone());
+  }
+
+  byte[] rawBodyUnsafe() {
+    return rawBody;
+  }
+
+  Value bodyUnsafe() {
+    return body;
+  }
+
+  /** The body's media type, e.g. {@code application/json}; empty when none was given. */
+  public String contentType() {
+    return contentType;
+  }
+
+  /** The {@code dryRun} query values as sent (only {@code All} is valid). */
+  public List<String> dryRun() {
+    return dryRun;
+  }
+
+  /** The {@code fieldManager} query value; empty when absent. */
+  public String fieldManager() {
+    return fieldManager;
+  }
+
+  /** The {@code force} query value as sent ({@code true}/{@code false}), if present. */
+  public Optional<String> force() {
+    return Optional.ofNullable(force);
+  }
+
+  /** The {@code fieldValidation} query value; empty when absent (meaning {@code Warn}). */
+  public String fieldValidation() {
+    return fieldValidation;
+  }
+
+  public String resourceVersion() {
+    return resourceVersion;
+  }
+
+  public String resourceVersionMatch() {
+    return resourceVersionMatch;
+  }
+
+  public String labelSelector() {
+    return labelSelector;
+  }
+
+  public String fieldSelector() {
+    return fieldSelector;
+  }
+
+  /** The {@code limit} of a list; 0 means no limit. */
+  public long limit() {
+    return limit;
+  }
+
+  public String continueToken() {
+    return continueToken;
+  }
+
+  /** {@code Orphan}, {@code Background} or {@code Foreground}; empty when absent. */
+  public String propagationPolicy() {
+    return propagationPolicy;
+  }
+
+  public OptionalLong gracePeriodSeconds() {
+    return gracePeriodSeconds == null ? OptionalLong.empty() : OptionalLong.of(gracePeriodSeconds);
+  }
+
+  public Optional<Boolean> orphanDependents() {
+    return Optional.ofNullable(orphanDependents);
+  }
+
+  /** The {@code preconditions.uid} of a delete, if given. */
+  public Optional<String> preconditionUid() {
+    return Optional.ofNullable(preconditionUid);
+  }
+
+  /** The {@code preconditions.resourceVersion} of a delete, if given. */
+  public Optional<String> preconditionResourceVersion() {
+    return Optional.ofNullable(preconditionResourceVersion);
+  }
+
+  public boolean allowWatchBookmarks() {
+    return allowWatchBookmarks;
+  }
+
+  public Optional<Boolean> sendInitialEvents() {
+    return Optional.ofNullable(sendInitialEvents);
+  }
+
+  /** The {@code User-Agent} header; empty when absent. */
+  public String userAgent() {
+    return userAgent;
+  }
+
+  /** The authenticated user (for admission); {@link UserInfo#empty()} when anonymous. */
+  public UserInfo user() {
+    return user;
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder sb = new StringBuilder(verb.name()).append(' ').append(resource);
+    if (!namespace.isEmpty()) {
+      sb.append(" ns=").append(namespace);
+    }
+    if (!name.isEmpty()) {
+      sb.append(" name=").append(name);
+    }
+    if (!subresource.isEmpty()) {
+      sb.append(" sub=").append(subresource);
+    }
+    return sb.toString();
+  }
+
+  /** Mutable builder of {@link ApiRequest}; not thread-safe. */
+  public static final class Builder {
+    private Verb verb;
+    private GroupVersionResource resource;
+    private String namespace = "";
+    private String name = "";
+    private String subresource = "";
+    private Value body;
+    private byte[] rawBody;
+    private String contentType = "";
+    private List<String> dryRun = new ArrayList<>();
+    private String fieldManager = "";
+    private String force;
+    private String fieldValidation = "";
+    private String resourceVersion = "";
+    private String resourceVersionMatch = "";
+    private String labelSelector = "";
+    private String fieldSelector = "";
+    private long limit;
+    private String continueToken = "";
+    private String propagationPolicy = "";
+    private Long gracePeriodSeconds;
+    private Boolean orphanDependents;
+    private String preconditionUid;
+    private String preconditionResourceVersion;
+    private boolean allowWatchBookmarks;
+    private Boolean sendInitialEvents;
+    private String userAgent = "";
+    private UserInfo user = UserInfo.empty();
+
+    private Builder(Verb verb, GroupVersionResource resource) {
+      this.verb = verb;
+      this.resource = resource;
+    }
+
+    private Builder(ApiRequest r) {
+      this.verb = r.verb;
+      this.resource = r.resource;
+      this.namespace = r.namespace;
+      this.name = r.name;
+      this.subresource = r.subresource;
+      this.body = r.body;
+      this.rawBody = r.rawBody;
+      this.contentType = r.contentType;
+      this.dryRun = new ArrayList<>(r.dryRun);
+      this.fieldManager = r.fieldManager;
+      this.force = r.force;
+      this.fieldValidation = r.fieldValidation;
+      this.resourceVersion = r.resourceVersion;
+      this.resourceVersionMatch = r.resourceVersionMatch;
+      this.labelSelector = r.labelSelector;
+      this.fieldSelector = r.fieldSelector;
+      this.limit = r.limit;
+      this.continueToken = r.continueToken;
+      this.propagationPolicy = r.propagationPolicy;
+      this.gracePeriodSeconds = r.gracePeriodSeconds;
+      this.orphanDependents = r.orphanDependents;
+      this.preconditionUid = r.preconditionUid;
+      this.preconditionResourceVersion = r.preconditionResourceVersion;
+      this.allowWatchBookmarks = r.allowWatchBookmarks;
+      this.sendInitialEvents = r.sendInitialEvents;
+      this.userAgent = r.userAgent;
+      this.user = r.user;
+    }
+
+    public Builder verb(Verb v) {
+      this.verb = requireNonNull(v, "verb");
+      return this;
+    }
+
+    public Builder resource(GroupVersionResource r) {
+      this.resource = requireNonNull(r, "resource");
+      return this;
+    }
+
+    public Builder namespace(String ns) {
+      this.namespace = requireNonNull(ns, "namespace");
+      return this;
+    }
+
+    public Builder name(String n) {
+      this.name = requireNonNull(n, "name");
+      return this;
+    }
+
+    public Builder subresource(String s) {
+      this.subresource = requireNonNull(s, "subresource");
+      return this;
+    }
+
+    /** A decoded body; replaces raw bytes set earlier. */
+    public Builder body(Value v) {
+      this.body = requireNonNull(v, "body");
+      this.rawBody = null;
+      if (contentType.isEmpty()) {
+        contentType = "application/json";
+      }
+      return this;
+    }
+
+    /** Raw body bytes of media type {@code type}; replaces a decoded body set earlier. */
+    public Builder rawBody(byte[] bytes, String type) {
+      this.rawBody = requireNonNull(bytes, "bytes").clone();
+      this.contentType = requireNonNull(type, "type");
+      this.body = null;
+      return this;
+    }
+
+    /** A patch body of the given type (sets the content type to the patch's media type). */
+    public Builder patch(PatchType type, byte[] bytes) {
+      return rawBody(bytes, requireNonNull(type, "type").mediaType());
+    }
+
+    public Builder patch(PatchType type, String text) {
+      return patch(type, requireNonNull(text, "text").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+    }
+
+    /** Replaces the {@code dryRun} values; {@code dryRun("All")} is the only valid one. */
+    public Builder dryRun(String... values) {
+      this.dryRun = new ArrayList<>(Arrays.asList(values));
+      for (String v : dryRun) {
+        requireNonNull(v, "dryRun value");
+      }
+      return this;
+    }
+
+    public Builder dryRun(List<String> values) {
+      return dryRun(values.toArray(new String[0]));
+    }
+
+    public Builder fieldManager(String m) {
+      this.fieldManager = requireNonNull(m, "fieldManager");
+      return this;
+    }
+
+    /** The {@code force} query parameter as text ({@code "true"} / {@code "false"}). */
+    public Builder force(String f) {
+      this.force = requireNonNull(f, "force");
+      return this;
+    }
+
+    public Builder force(boolean f) {
+      this.force = Boolean.toString(f);
+      return this;
+    }
+
+    public Builder noForce() {
+      this.force = null;
+      return this;
+    }
+
+    public Builder fieldValidation(String v) {
+      this.fieldValidation = requireNonNull(v, "fieldValidation");
+      return this;
+    }
+
+    public Builder resourceVersion(String rv) {
+      this.resourceVersion = requireNonNull(rv, "resourceVersion");
+      return this;
+    }
+
+    public Builder resourceVersionMatch(String m) {
+      this.resourceVersionMatch = requireNonNull(m, "resourceVersionMatch");
+      return this;
+    }
+
+    public Builder labelSelector(String s) {
+      this.labelSelector = requireNonNull(s, "labelSelector");
+      return this;
+    }
+
+    public Builder fieldSelector(String s) {
+      this.fieldSelector = requireNonNull(s, "fieldSelector");
+      return this;
+    }
+
+    public Builder limit(long l) {
+      if (l < 0) {
+        throw new IllegalArgumentException("limit must not be negative: " + l);
+      }
+      this.limit = l;
+      return this;
+    }
+
+    public Builder continueToken(String c) {
+      this.continueToken = requireNonNull(c, "continueToken");
+      return this;
+    }
+
+    public Builder propagationPolicy(String p) {
+      this.propagationPolicy = requireNonNull(p, "propagationPolicy");
+      return this;
+    }
+
+    public Builder gracePeriodSeconds(long seconds) {
+      this.gracePeriodSeconds = seconds;
+      return this;
+    }
+
+    public Builder orphanDependents(boolean orphan) {
+      this.orphanDependents = orphan;
+      return this;
+    }
+
+    public Builder preconditionUid(String uid) {
+      this.preconditionUid = requireNonNull(uid, "uid");
+      return this;
+    }
+
+    public Builder preconditionResourceVersion(String rv) {
+      this.preconditionResourceVersion = requireNonNull(rv, "resourceVersion");
+      return this;
+    }
+
+    public Builder allowWatchBookmarks(boolean allow) {
+      this.allowWatchBookmarks = allow;
+      return this;
+    }
+
+    public Builder sendInitialEvents(boolean send) {
+      this.sendInitialEvents = send;
+      return this;
+    }
+
+    public Builder userAgent(String ua) {
+      this.userAgent = requireNonNull(ua, "userAgent");
+      return this;
+    }
+
+    public Builder user(UserInfo u) {
+      this.user = requireNonNull(u, "user");
+      return this;
+    }
+
+    public ApiRequest build() {
+      return new ApiRequest(this);
+    }
+  }
+}

@@ -1,0 +1,271 @@
+package io.apiserver4j.apiserver;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.apiserver.internal.BuiltinKinds;
+import io.apiserver4j.apiserver.internal.Pipeline;
+import io.apiserver4j.apiserver.internal.Registry;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.dryrun.GeneratedValuesPolicy;
+import io.apiserver4j.storage.InMemoryStore;
+import io.apiserver4j.storage.Store;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
+import java.util.UUID;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * An embeddable Kubernetes-style API server: kube-apiserver's write path (create, get, list,
+ * watch, update, patch with every patch type including server-side apply, delete and delete
+ * collection, the status and scale subresources) with its metadata handling, the
+ * managed-fields manager, optimistic concurrency, admission and {@code dryRun=All}, over a
+ * pluggable {@link Store}.
+ *
+ * <pre>{@code
+ * try (ApiServer server = ApiServer.builder().build()) {
+ *   ResourceClient configMaps = server.resources(new GroupVersionResource("", "v1", "configmaps"))
+ *       .namespace("default");
+ *   configMaps.apply("my-manager", "apiVersion: v1\nkind: ConfigMap\nmetadata: {name: x}\n");
+ * }
+ * }</pre>
+ *
+ * <p>{@link #handle} never throws for a request a client could send: every failure is an
+ * {@link ApiResponse} carrying kube-apiserver's {@code Status}. Programmer errors (a WATCH given
+ * to {@code handle}) are {@link IllegalArgumentException}s. Thread-safe.
+ */
+public final class ApiServer implements AutoCloseable {
+  private final Registry registry;
+  private final Pipeline pipeline;
+  private final Store store;
+  private final boolean ownsStore;
+  private final AtomicBoolean closed = new AtomicBoolean();
+
+  private ApiServer(Builder b) {
+    this.registry = new Registry();
+    if (b.builtins) {
+      BuiltinKinds.definitions().forEach(registry::add);
+    }
+    b.resources.forEach(registry::add);
+    this.ownsStore = b.store == null;
+    this.store = b.store == null ? InMemoryStore.create() : b.store;
+    this.pipeline = new Pipeline(registry, store, b.clock, b.uids, b.random, b.admission,
+        b.generatedValues, b.maxRequestBodyBytes);
+  }
+
+  /** A builder with the defaults listed on its methods. */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /**
+   * Runs one request (any verb but WATCH) and returns what kube-apiserver would answer.
+   *
+   * @throws IllegalArgumentException for a WATCH request
+   * @throws IllegalStateException after {@link #close()}
+   */
+  public ApiResponse handle(ApiRequest request) {
+    requireNonNull(request, "request");
+    checkOpen();
+    return pipeline.handle(request);
+  }
+
+  /**
+   * Opens a watch (verb WATCH) on a collection, or on one object when the request names it.
+   *
+   * @throws StatusException for a request kube-apiserver would refuse (unknown resource, bad
+   *     selector, 410 Expired for a compacted resourceVersion)
+   */
+  public ApiWatch watch(ApiRequest request) {
+    requireNonNull(request, "request");
+    checkOpen();
+    if (request.verb() != ApiRequest.Verb.WATCH) {
+      throw new IllegalArgumentException("watch needs a WATCH request, got " + request.verb());
+    }
+    return pipeline.watch(request);
+  }
+
+  /** The served resources. */
+  public ResourceRegistry registry() {
+    return registry;
+  }
+
+  /** A typed client for {@code resource}, for embedders. */
+  public ResourceClient resources(GroupVersionResource resource) {
+    requireNonNull(resource, "resource");
+    return new ResourceClient(this, resource, "", List.of(), "");
+  }
+
+  /** A typed client for the resource {@code plural} of {@code apiVersion} ({@code apps/v1}). */
+  public ResourceClient resources(String apiVersion, String plural) {
+    requireNonNull(apiVersion, "apiVersion");
+    requireNonNull(plural, "plural");
+    int slash = apiVersion.indexOf('/');
+    GroupVersionResource gvr = slash < 0 ? new GroupVersionResource("", apiVersion, plural)
+        : new GroupVersionResource(apiVersion.substring(0, slash), apiVersion.substring(slash + 1),
+            plural);
+    return resources(gvr);
+  }
+
+  /** Closes the store if the server created it; later requests fail. Idempotent. */
+  @Override
+  public void close() {
+    if (closed.compareAndSet(false, true) && ownsStore) {
+      store.close();
+    }
+  }
+
+  private void checkOpen() {
+    if (closed.get()) {
+      throw new IllegalStateException("the server is closed");
+    }
+  }
+
+  /**
+   * Configures an {@link ApiServer}. Each option may be set once; a second call, a clashing
+   * definition or a bad value fails at once with a message naming it. Not thread-safe.
+   */
+  public static final class Builder {
+    private boolean builtins = true;
+    private boolean builtinsSet;
+    private final List<ResourceDefinition> resources = new ArrayList<>();
+    private Store store;
+    private Clock clock = Clock.systemUTC();
+    private boolean clockSet;
+    private Supplier<String> uids = () -> UUID.randomUUID().toString();
+    private boolean uidsSet;
+    private Random random = new Random();
+    private boolean randomSet;
+    private AdmissionChain admission = AdmissionChain.empty();
+    private boolean admissionSet;
+    private GeneratedValuesPolicy generatedValues = GeneratedValuesPolicy.defaultPolicy();
+    private boolean generatedValuesSet;
+    private long maxRequestBodyBytes = Pipeline.DEFAULT_MAX_BODY_BYTES;
+    private boolean maxBodySet;
+
+    private Builder() {}
+
+    /**
+     * Whether the built-in kinds (Namespace, ConfigMap, Secret, Service, Pod, Deployment,
+     * StatefulSet, DaemonSet, Job, ServiceAccount, Event, CustomResourceDefinition) are served.
+     * Default: true.
+     */
+    public Builder builtinResources(boolean enabled) {
+      if (builtinsSet) {
+        throw new IllegalStateException("builtinResources was already set");
+      }
+      builtinsSet = true;
+      this.builtins = enabled;
+      return this;
+    }
+
+    /** Serves {@code definition} in addition to the built-in kinds. */
+    public Builder resource(ResourceDefinition definition) {
+      requireNonNull(definition, "definition");
+      for (ResourceDefinition d : resources) {
+        if (d.resource().equals(definition.resource()) || d.kind().equals(definition.kind())) {
+          throw new IllegalArgumentException(definition + " clashes with " + d);
+        }
+      }
+      resources.add(definition);
+      return this;
+    }
+
+    /** The storage; default: a new {@link InMemoryStore}, closed with the server. */
+    public Builder store(Store s) {
+      if (store != null) {
+        throw new IllegalStateException("store was already set");
+      }
+      this.store = requireNonNull(s, "store");
+      return this;
+    }
+
+    /** The clock of every timestamp the server writes; default: the UTC system clock. */
+    public Builder clock(Clock c) {
+      if (clockSet) {
+        throw new IllegalStateException("clock was already set");
+      }
+      clockSet = true;
+      this.clock = requireNonNull(c, "clock");
+      return this;
+    }
+
+    /** The source of {@code metadata.uid}s; default: random UUIDs. */
+    public Builder uidSource(Supplier<String> source) {
+      if (uidsSet) {
+        throw new IllegalStateException("uidSource was already set");
+      }
+      uidsSet = true;
+      this.uids = requireNonNull(source, "source");
+      return this;
+    }
+
+    /** The randomness of names generated from {@code generateName}; default: a new Random. */
+    public Builder random(Random r) {
+      if (randomSet) {
+        throw new IllegalStateException("random was already set");
+      }
+      randomSet = true;
+      this.random = requireNonNull(r, "random");
+      return this;
+    }
+
+    /** The admission chain; default: none. */
+    public Builder admission(AdmissionChain chain) {
+      if (admissionSet) {
+        throw new IllegalStateException("admission was already set");
+      }
+      admissionSet = true;
+      this.admission = requireNonNull(chain, "chain");
+      return this;
+    }
+
+    /** Which generated values dry-run creates show; default: kube-apiserver's. */
+    public Builder generatedValuesPolicy(GeneratedValuesPolicy policy) {
+      if (generatedValuesSet) {
+        throw new IllegalStateException("generatedValuesPolicy was already set");
+      }
+      generatedValuesSet = true;
+      this.generatedValues = requireNonNull(policy, "policy");
+      return this;
+    }
+
+    /**
+     * The largest request body accepted (413 above it); 0 means unlimited. Default: 3 MiB, as
+     * kube-apiserver.
+     *
+     * @throws IllegalArgumentException if negative
+     */
+    public Builder maxRequestBodyBytes(long bytes) {
+      if (maxBodySet) {
+        throw new IllegalStateException("maxRequestBodyBytes was already set");
+      }
+      if (bytes < 0) {
+        throw new IllegalArgumentException("maxRequestBodyBytes must not be negative: " + bytes);
+      }
+      maxBodySet = true;
+      this.maxRequestBodyBytes = bytes;
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if a definition clashes with a built-in kind
+     */
+    public ApiServer build() {
+      if (builtins) {
+        for (ResourceDefinition b : BuiltinKinds.definitions()) {
+          for (ResourceDefinition d : resources) {
+            if (d.resource().equals(b.resource()) || d.kind().equals(b.kind())) {
+              throw new IllegalArgumentException(d + " clashes with the built-in " + b);
+            }
+          }
+        }
+      }
+      return new ApiServer(this);
+    }
+  }
+}

@@ -1,0 +1,300 @@
+package io.apiserver4j.apiserver;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.merge.Schema;
+import java.util.List;
+import java.util.Locale;
+import java.util.Optional;
+import java.util.regex.Pattern;
+
+/**
+ * One served resource at one version: its kind and names (what discovery shows), its scope,
+ * subresources, the schema that drives merging, validation and unknown-field handling, and its
+ * {@link ResourceStrategy}.
+ *
+ * <p>Several definitions may share a {@link #groupResource()} (the versions of one custom
+ * resource); they then share storage, which keeps objects at {@link #storageVersion()}.
+ *
+ * <p>Immutable and thread-safe; build with {@link #builder(GroupVersionKind, String)}.
+ */
+public final class ResourceDefinition {
+  private static final Pattern LOWER_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+
+  private final GroupVersionKind kind;
+  private final String plural;
+  private final String singular;
+  private final String listKind;
+  private final List<String> shortNames;
+  private final List<String> categories;
+  private final boolean namespaced;
+  private final boolean hasStatus;
+  private final ScaleSubresource scale;
+  private final Schema schema;
+  private final String schemaType;
+  private final ResourceStrategy strategy;
+  private final boolean customResource;
+  private final String storageVersion;
+
+  private ResourceDefinition(Builder b) {
+    this.kind = b.kind;
+    this.plural = b.plural;
+    this.singular = b.singular.isEmpty() ? b.kind.kind().toLowerCase(Locale.ROOT) : b.singular;
+    this.listKind = b.listKind.isEmpty() ? b.kind.kind() + "List" : b.listKind;
+    this.shortNames = List.copyOf(b.shortNames);
+    this.categories = List.copyOf(b.categories);
+    this.namespaced = b.namespaced;
+    this.hasStatus = b.hasStatus;
+    this.scale = b.scale;
+    this.schema = b.schema;
+    this.schemaType = b.schemaType;
+    this.strategy = b.strategy;
+    this.customResource = b.customResource;
+    this.storageVersion = b.storageVersion.isEmpty() ? b.kind.version() : b.storageVersion;
+  }
+
+  /**
+   * A builder for the resource {@code plural} serving {@code kind}. Defaults: namespaced, no
+   * subresources, the deduced schema (any object, maps merged key by key, lists atomic), the
+   * default strategy.
+   */
+  public static Builder builder(GroupVersionKind kind, String plural) {
+    return new Builder(requireNonNull(kind, "kind"), requireNonNull(plural, "plural"));
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder(kind, plural);
+    b.singular = singular;
+    b.listKind = listKind;
+    b.shortNames = shortNames;
+    b.categories = categories;
+    b.namespaced = namespaced;
+    b.hasStatus = hasStatus;
+    b.scale = scale;
+    b.schema = schema;
+    b.schemaType = schemaType;
+    b.strategy = strategy;
+    b.customResource = customResource;
+    b.storageVersion = storageVersion;
+    return b;
+  }
+
+  public GroupVersionKind kind() {
+    return kind;
+  }
+
+  /** The endpoint: group, version and plural resource name. */
+  public GroupVersionResource resource() {
+    return new GroupVersionResource(kind.group(), kind.version(), plural);
+  }
+
+  public GroupResource groupResource() {
+    return new GroupResource(kind.group(), plural);
+  }
+
+  public String plural() {
+    return plural;
+  }
+
+  public String singular() {
+    return singular;
+  }
+
+  public String listKind() {
+    return listKind;
+  }
+
+  public List<String> shortNames() {
+    return shortNames;
+  }
+
+  public List<String> categories() {
+    return categories;
+  }
+
+  public boolean namespaced() {
+    return namespaced;
+  }
+
+  /** Whether the {@code status} subresource is served. */
+  public boolean hasStatus() {
+    return hasStatus;
+  }
+
+  /** The {@code scale} subresource, if served. */
+  public Optional<ScaleSubresource> scale() {
+    return Optional.ofNullable(scale);
+  }
+
+  public Schema schema() {
+    return schema;
+  }
+
+  /** The name of the object's type in {@link #schema()}. */
+  public String schemaType() {
+    return schemaType;
+  }
+
+  public ResourceStrategy strategy() {
+    return strategy;
+  }
+
+  /**
+   * Whether this is a custom resource (served from a CustomResourceDefinition): list items then
+   * keep {@code apiVersion} and {@code kind}, as kube-apiserver's unstructured lists do.
+   */
+  public boolean customResource() {
+    return customResource;
+  }
+
+  /** The version objects of this group/resource are stored at. */
+  public String storageVersion() {
+    return storageVersion;
+  }
+
+  /** The verbs discovery lists for the main resource. */
+  public List<String> verbs() {
+    return List.of("create", "delete", "deletecollection", "get", "list", "patch", "update",
+        "watch");
+  }
+
+  /** The subresources served: {@code status} and/or {@code scale}. */
+  public List<String> subresources() {
+    if (hasStatus && scale != null) {
+      return List.of("status", "scale");
+    }
+    if (hasStatus) {
+      return List.of("status");
+    }
+    return scale != null ? List.of("scale") : List.of();
+  }
+
+  @Override
+  public String toString() {
+    return "ResourceDefinition[" + resource() + ", kind=" + kind.kind()
+        + (namespaced ? ", namespaced" : ", cluster") + "]";
+  }
+
+  /** Mutable builder of {@link ResourceDefinition}; not thread-safe. */
+  public static final class Builder {
+    private final GroupVersionKind kind;
+    private final String plural;
+    private String singular = "";
+    private String listKind = "";
+    private List<String> shortNames = List.of();
+    private List<String> categories = List.of();
+    private boolean namespaced = true;
+    private boolean hasStatus;
+    private ScaleSubresource scale;
+    private Schema schema;
+    private String schemaType;
+    private ResourceStrategy strategy = ResourceStrategy.defaults();
+    private boolean customResource;
+    private String storageVersion = "";
+
+    private Builder(GroupVersionKind kind, String plural) {
+      this.kind = kind;
+      this.plural = plural;
+    }
+
+    public Builder singular(String s) {
+      this.singular = requireNonNull(s, "singular");
+      return this;
+    }
+
+    public Builder listKind(String k) {
+      this.listKind = requireNonNull(k, "listKind");
+      return this;
+    }
+
+    public Builder shortNames(List<String> names) {
+      this.shortNames = List.copyOf(names);
+      return this;
+    }
+
+    public Builder categories(List<String> c) {
+      this.categories = List.copyOf(c);
+      return this;
+    }
+
+    public Builder namespaced(boolean n) {
+      this.namespaced = n;
+      return this;
+    }
+
+    public Builder status(boolean s) {
+      this.hasStatus = s;
+      return this;
+    }
+
+    public Builder scale(ScaleSubresource s) {
+      this.scale = requireNonNull(s, "scale");
+      return this;
+    }
+
+    public Builder noScale() {
+      this.scale = null;
+      return this;
+    }
+
+    /** The schema and the name of the object's type in it. */
+    public Builder schema(Schema s, String typeName) {
+      this.schema = requireNonNull(s, "schema");
+      this.schemaType = requireNonNull(typeName, "typeName");
+      return this;
+    }
+
+    public Builder strategy(ResourceStrategy s) {
+      this.strategy = requireNonNull(s, "strategy");
+      return this;
+    }
+
+    public Builder customResource(boolean c) {
+      this.customResource = c;
+      return this;
+    }
+
+    public Builder storageVersion(String v) {
+      this.storageVersion = requireNonNull(v, "storageVersion");
+      return this;
+    }
+
+    /**
+     * @throws IllegalArgumentException if a name is not a lowercase DNS label, the kind is not
+     *     capitalised, the version is empty, or the schema type does not exist in the schema
+     */
+    public ResourceDefinition build() {
+      if (kind.kind().isEmpty() || !Character.isUpperCase(kind.kind().charAt(0))) {
+        throw new IllegalArgumentException("kind must start with an upper-case letter: " + kind);
+      }
+      if (kind.version().isEmpty()) {
+        throw new IllegalArgumentException("version must not be empty: " + kind);
+      }
+      checkLower("plural", plural);
+      if (!singular.isEmpty()) {
+        checkLower("singular", singular);
+      }
+      for (String s : shortNames) {
+        checkLower("shortName", s);
+      }
+      if (schema == null) {
+        schema = Schema.deducedSchema();
+        schemaType = Schema.UNTYPED_DEDUCED;
+      }
+      if (schema.findNamedType(schemaType).isEmpty()) {
+        throw new IllegalArgumentException("schema type " + schemaType + " of " + kind
+            + " is not defined in the schema");
+      }
+      return new ResourceDefinition(this);
+    }
+
+    private static void checkLower(String what, String value) {
+      if (!LOWER_NAME.matcher(value).matches()) {
+        throw new IllegalArgumentException(what + " must be a lowercase DNS label: " + value);
+      }
+    }
+  }
+}

@@ -1,0 +1,348 @@
+package io.apiserver4j.apiserver;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.fieldpath.FieldName;
+import io.apiserver4j.fieldpath.FieldPath;
+import io.apiserver4j.fieldpath.FieldSet;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+
+/**
+ * How one resource behaves on writes, the counterpart of kube-apiserver's REST strategies
+ * ({@code RESTCreateStrategy}, {@code RESTUpdateStrategy}, {@code ResetFieldsStrategy}, graceful
+ * delete): which fields each endpoint may not set (reset fields), whether updates need a
+ * resourceVersion, whether PUT may create, when {@code metadata.generation} moves, how names are
+ * validated, extra preparation and validation hooks, and graceful deletion.
+ *
+ * <p>The status handling common to all kinds is derived from {@link ResourceDefinition#hasStatus()}:
+ * with a status subresource, the main resource cannot change {@code status} (a create clears it,
+ * an update keeps the stored one) and the status endpoint can change nothing but {@code status}
+ * (and the metadata not listed in {@link #statusPreservedMetadata()}).
+ *
+ * <p>Immutable and thread-safe; hooks must be thread-safe and side-effect free.
+ */
+public final class ResourceStrategy {
+
+  /** When {@code metadata.generation} is set and incremented. */
+  public enum GenerationPolicy {
+    /** The kind has no generation (ConfigMap, Secret, Service, ...). */
+    NONE,
+    /** Generation 1 on create, +1 whenever {@code spec} changes (most workloads). */
+    SPEC,
+    /** Like {@link #SPEC}, and also when annotations change (Deployment). */
+    SPEC_AND_ANNOTATIONS,
+    /**
+     * Generation 1 on create, +1 whenever anything outside {@code metadata} (and {@code status}
+     * when the kind has a status subresource) changes (custom resources, CRDs).
+     */
+    NON_METADATA
+  }
+
+  /** Which rule {@code metadata.name} (and {@code generateName}) must satisfy. */
+  public enum NameValidation {
+    /** RFC 1123 subdomain: at most 253 characters of {@code [a-z0-9.-]} (most kinds). */
+    DNS1123_SUBDOMAIN,
+    /** RFC 1123 label: at most 63 characters of {@code [a-z0-9-]} (Namespace). */
+    DNS1123_LABEL,
+    /** RFC 1035 label: like a 1123 label but starting with a letter (Service). */
+    DNS1035_LABEL,
+    /** Any name usable as a URL path segment (custom resources). */
+    PATH_SEGMENT
+  }
+
+  /**
+   * Extra validation of a kind's own fields (kube's {@code Validate}/{@code ValidateUpdate});
+   * ObjectMeta is validated by the server itself.
+   */
+  @FunctionalInterface
+  public interface Validator {
+    /**
+     * @param object the object about to be stored
+     * @param old the stored object on updates
+     * @return field errors; empty when valid
+     */
+    List<FieldError> validate(MapValue object, Optional<MapValue> old);
+  }
+
+  /** Extra preparation of an object before validation (kube's {@code PrepareForCreate/Update}). */
+  @FunctionalInterface
+  public interface Preparer {
+    /**
+     * @param object the object about to be stored
+     * @param old the stored object on updates
+     * @return the prepared object
+     */
+    MapValue prepare(MapValue object, Optional<MapValue> old);
+  }
+
+  /**
+   * kube's defaulting of a kind (the {@code SetDefaults_*} functions): fills in fields the client
+   * left out. It runs on every decoded body, on the result of every patch and on the result of
+   * every apply, so it must be idempotent.
+   */
+  @FunctionalInterface
+  public interface Defaulter {
+    MapValue apply(MapValue object);
+  }
+
+  /**
+   * The grace period of a delete of a kind that deletes gracefully (kube's
+   * {@code CheckGracefulDelete}): the requested period or a default, possibly overridden (kube
+   * deletes pods that never reached a node at once).
+   */
+  @FunctionalInterface
+  public interface GracePeriod {
+    /**
+     * @param object the object being deleted
+     * @param requested the {@code gracePeriodSeconds} of the request, if given
+     * @return the grace period in seconds; 0 deletes immediately
+     */
+    long resolve(MapValue object, java.util.OptionalLong requested);
+  }
+
+  private static final ResourceStrategy DEFAULT = builder().build();
+
+  private final boolean allowCreateOnUpdate;
+  private final boolean allowUnconditionalUpdate;
+  private final GenerationPolicy generationPolicy;
+  private final NameValidation nameValidation;
+  private final FieldSet extraMainResetFields;
+  private final FieldSet extraStatusResetFields;
+  private final Set<String> statusPreservedMetadata;
+  private final Preparer prepareForCreate;
+  private final Preparer prepareForUpdate;
+  private final Validator validator;
+  private final Defaulter defaulter;
+  private final GracePeriod gracePeriod;
+  private final boolean returnDeletedObject;
+
+  private ResourceStrategy(Builder b) {
+    this.allowCreateOnUpdate = b.allowCreateOnUpdate;
+    this.allowUnconditionalUpdate = b.allowUnconditionalUpdate;
+    this.generationPolicy = b.generationPolicy;
+    this.nameValidation = b.nameValidation;
+    this.extraMainResetFields = b.extraMainResetFields;
+    this.extraStatusResetFields = b.extraStatusResetFields;
+    this.statusPreservedMetadata = Set.copyOf(b.statusPreservedMetadata);
+    this.prepareForCreate = b.prepareForCreate;
+    this.prepareForUpdate = b.prepareForUpdate;
+    this.validator = b.validator;
+    this.defaulter = b.defaulter;
+    this.gracePeriod = b.gracePeriod;
+    this.returnDeletedObject = b.returnDeletedObject;
+  }
+
+  /** The strategy of a plain namespaced or cluster-scoped kind: see the builder's defaults. */
+  public static ResourceStrategy defaults() {
+    return DEFAULT;
+  }
+
+  /**
+   * A builder with kube's most common defaults: no create on update, unconditional update
+   * allowed, no generation, DNS-1123 subdomain names, no hooks, no graceful deletion, a
+   * {@code Status} returned by deletes.
+   */
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  public Builder toBuilder() {
+    Builder b = new Builder();
+    b.allowCreateOnUpdate = allowCreateOnUpdate;
+    b.allowUnconditionalUpdate = allowUnconditionalUpdate;
+    b.generationPolicy = generationPolicy;
+    b.nameValidation = nameValidation;
+    b.extraMainResetFields = extraMainResetFields;
+    b.extraStatusResetFields = extraStatusResetFields;
+    b.statusPreservedMetadata = new LinkedHashSet<>(statusPreservedMetadata);
+    b.prepareForCreate = prepareForCreate;
+    b.prepareForUpdate = prepareForUpdate;
+    b.validator = validator;
+    b.defaulter = defaulter;
+    b.gracePeriod = gracePeriod;
+    b.returnDeletedObject = returnDeletedObject;
+    return b;
+  }
+
+  /** Whether PUT on a missing object creates it. */
+  public boolean allowCreateOnUpdate() {
+    return allowCreateOnUpdate;
+  }
+
+  /** Whether PUT without {@code metadata.resourceVersion} overwrites (last write wins). */
+  public boolean allowUnconditionalUpdate() {
+    return allowUnconditionalUpdate;
+  }
+
+  public GenerationPolicy generationPolicy() {
+    return generationPolicy;
+  }
+
+  public NameValidation nameValidation() {
+    return nameValidation;
+  }
+
+  /**
+   * Fields the main resource endpoint resets besides {@code status} (which is reset whenever the
+   * kind has a status subresource).
+   */
+  public FieldSet extraMainResetFields() {
+    return extraMainResetFields;
+  }
+
+  /**
+   * Fields the status endpoint resets besides {@code spec} (e.g. {@code metadata.labels} for
+   * the apps kinds).
+   */
+  public FieldSet extraStatusResetFields() {
+    return extraStatusResetFields;
+  }
+
+  /**
+   * Metadata fields a status update cannot change; {@code "*"} means all of metadata (custom
+   * resources).
+   */
+  public Set<String> statusPreservedMetadata() {
+    return statusPreservedMetadata;
+  }
+
+  public Preparer prepareForCreate() {
+    return prepareForCreate;
+  }
+
+  public Preparer prepareForUpdate() {
+    return prepareForUpdate;
+  }
+
+  public Validator validator() {
+    return validator;
+  }
+
+  public Defaulter defaulter() {
+    return defaulter;
+  }
+
+  /** The default grace period, for kinds that delete gracefully (Pod). */
+  public Optional<GracePeriod> gracePeriod() {
+    return Optional.ofNullable(gracePeriod);
+  }
+
+  /** Whether a delete returns the deleted object rather than a {@code Status}. */
+  public boolean returnDeletedObject() {
+    return returnDeletedObject;
+  }
+
+  /**
+   * The reset fields of one endpoint, as kube's {@code GetResetFields}: {@code status} (plus the
+   * extra main reset fields) on the main resource of a kind with a status subresource,
+   * {@code spec} (plus the extra status reset fields) on {@code status}, nothing on {@code scale}.
+   */
+  public FieldSet resetFields(String subresource, boolean hasStatus) {
+    if (subresource.equals("status")) {
+      return FieldSet.of(path("spec")).union(extraStatusResetFields);
+    }
+    if (subresource.isEmpty() && hasStatus) {
+      return FieldSet.of(path("status")).union(extraMainResetFields);
+    }
+    return subresource.isEmpty() ? extraMainResetFields : FieldSet.empty();
+  }
+
+  private static FieldPath path(String field) {
+    return FieldPath.of(new FieldName(field));
+  }
+
+  /** Mutable builder of {@link ResourceStrategy}; not thread-safe. */
+  public static final class Builder {
+    private boolean allowCreateOnUpdate;
+    private boolean allowUnconditionalUpdate = true;
+    private GenerationPolicy generationPolicy = GenerationPolicy.NONE;
+    private NameValidation nameValidation = NameValidation.DNS1123_SUBDOMAIN;
+    private FieldSet extraMainResetFields = FieldSet.empty();
+    private FieldSet extraStatusResetFields = FieldSet.empty();
+    private Set<String> statusPreservedMetadata = new LinkedHashSet<>();
+    private Preparer prepareForCreate = (o, old) -> o;
+    private Preparer prepareForUpdate = (o, old) -> o;
+    private Validator validator = (o, old) -> List.of();
+    private Defaulter defaulter = o -> o;
+    private GracePeriod gracePeriod;
+    private boolean returnDeletedObject;
+
+    private Builder() {}
+
+    public Builder allowCreateOnUpdate(boolean allow) {
+      this.allowCreateOnUpdate = allow;
+      return this;
+    }
+
+    public Builder allowUnconditionalUpdate(boolean allow) {
+      this.allowUnconditionalUpdate = allow;
+      return this;
+    }
+
+    public Builder generationPolicy(GenerationPolicy policy) {
+      this.generationPolicy = requireNonNull(policy, "policy");
+      return this;
+    }
+
+    public Builder nameValidation(NameValidation validation) {
+      this.nameValidation = requireNonNull(validation, "validation");
+      return this;
+    }
+
+    public Builder extraMainResetFields(FieldSet fields) {
+      this.extraMainResetFields = requireNonNull(fields, "fields");
+      return this;
+    }
+
+    public Builder extraStatusResetFields(FieldSet fields) {
+      this.extraStatusResetFields = requireNonNull(fields, "fields");
+      return this;
+    }
+
+    /** Metadata keys a status update keeps from the stored object ({@code "*"} for all). */
+    public Builder statusPreservedMetadata(String... keys) {
+      this.statusPreservedMetadata = new LinkedHashSet<>(List.of(keys));
+      return this;
+    }
+
+    public Builder prepareForCreate(Preparer preparer) {
+      this.prepareForCreate = requireNonNull(preparer, "preparer");
+      return this;
+    }
+
+    public Builder prepareForUpdate(Preparer preparer) {
+      this.prepareForUpdate = requireNonNull(preparer, "preparer");
+      return this;
+    }
+
+    public Builder validator(Validator v) {
+      this.validator = requireNonNull(v, "validator");
+      return this;
+    }
+
+    public Builder defaulter(Defaulter d) {
+      this.defaulter = requireNonNull(d, "defaulter");
+      return this;
+    }
+
+    /** Enables graceful deletion with a default grace period computed from the object. */
+    public Builder gracePeriod(GracePeriod period) {
+      this.gracePeriod = requireNonNull(period, "period");
+      return this;
+    }
+
+    public Builder returnDeletedObject(boolean returnObject) {
+      this.returnDeletedObject = returnObject;
+      return this;
+    }
+
+    public ResourceStrategy build() {
+      return new ResourceStrategy(this);
+    }
+  }
+}

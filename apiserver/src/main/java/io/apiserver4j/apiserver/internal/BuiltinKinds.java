@@ -1,0 +1,615 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
+import io.apiserver4j.apiserver.ScaleSubresource;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.fieldpath.FieldName;
+import io.apiserver4j.fieldpath.FieldPath;
+import io.apiserver4j.fieldpath.FieldSet;
+import io.apiserver4j.merge.Schema;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The kinds every server serves unless told otherwise, with strategies modelled on their
+ * kube-apiserver registries: scope, name rules, status and scale subresources, generation,
+ * create-on-update, graceful deletion, defaulting ({@code SetDefaults_*}) and the essential
+ * validation of their own fields.
+ */
+public final class BuiltinKinds {
+  static final String CORE = "io.k8s.api.core.v1.";
+  static final String APPS = "io.k8s.api.apps.v1.";
+  static final String BATCH = "io.k8s.api.batch.v1.";
+  static final String APIEXT = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.";
+  /** The SMD type of autoscaling/v1 Scale. */
+  public static final String SCALE_TYPE = "io.k8s.api.autoscaling.v1.Scale";
+
+  private static final SchemaDsl.Parsed PARSED =
+      SchemaDsl.readResource("/io/apiserver4j/apiserver/builtin-types.schema");
+  private static final Schema SCHEMA =
+      Schema.fromSmdValue(PARSED.smd());
+
+  private BuiltinKinds() {}
+
+  /** The schema of all built-in types (SMD format). */
+  public static Schema schema() {
+    return SCHEMA;
+  }
+
+  private static final java.util.concurrent.ConcurrentHashMap<String,
+      io.apiserver4j.apiserver.patch.PatchSchema> PATCH_SCHEMAS =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** The strategic merge patch schema of built-in type {@code typeName}. */
+  public static io.apiserver4j.apiserver.patch.PatchSchema patchSchema(String typeName) {
+    return PATCH_SCHEMAS.computeIfAbsent(typeName,
+        t -> SmdPatchSchema.of(SCHEMA, t, PARSED.patchTags()));
+  }
+
+  /** The built-in definitions, in registration order. */
+  public static List<ResourceDefinition> definitions() {
+    List<ResourceDefinition> out = new ArrayList<>();
+    out.add(def("", "v1", "Namespace", "namespaces", CORE, false)
+        .shortNames(List.of("ns"))
+        .status(true)
+        .strategy(ResourceStrategy.builder()
+            .nameValidation(NameValidation.DNS1123_LABEL)
+            .prepareForCreate((o, old) -> {
+              MapValue r = Paths.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
+              List<String> fin = Meta.stringList(Paths.get(r, "spec", "finalizers"));
+              if (!fin.contains("kubernetes")) {
+                fin.add("kubernetes");
+                r = Paths.set(r, strings(fin), "spec", "finalizers");
+              }
+              return r;
+            })
+            .prepareForUpdate((o, old) -> {
+              Value fin = Paths.get(old.orElseThrow(), "spec", "finalizers");
+              return fin == null ? Paths.remove(o, "spec", "finalizers")
+                  : Paths.set(o, fin, "spec", "finalizers");
+            })
+            .build())
+        .build());
+    out.add(def("", "v1", "ConfigMap", "configmaps", CORE, true)
+        .shortNames(List.of("cm"))
+        .build());
+    out.add(def("", "v1", "Secret", "secrets", CORE, true)
+        .strategy(ResourceStrategy.builder()
+            .defaulter(o -> Paths.setDefault(o, Value.of("Opaque"), "type"))
+            .build())
+        .build());
+    out.add(def("", "v1", "ServiceAccount", "serviceaccounts", CORE, true)
+        .shortNames(List.of("sa"))
+        .build());
+    out.add(def("", "v1", "Event", "events", CORE, true)
+        .shortNames(List.of("ev"))
+        .strategy(ResourceStrategy.builder().allowCreateOnUpdate(true).build())
+        .build());
+    out.add(def("", "v1", "Service", "services", CORE, true)
+        .shortNames(List.of("svc"))
+        .categories(List.of("all"))
+        .status(true)
+        .strategy(ResourceStrategy.builder()
+            .nameValidation(NameValidation.DNS1035_LABEL)
+            .defaulter(BuiltinKinds::defaultService)
+            .validator((o, old) -> validateService(o))
+            .build())
+        .build());
+    out.add(def("", "v1", "Pod", "pods", CORE, true)
+        .shortNames(List.of("po"))
+        .categories(List.of("all"))
+        .status(true)
+        .strategy(ResourceStrategy.builder()
+            .generationPolicy(GenerationPolicy.SPEC)
+            .defaulter(o -> Paths.updateMap(o, BuiltinKinds::defaultPodSpec, "spec"))
+            .prepareForCreate((o, old) -> Paths.set(o,
+                MapValue.ofEntries("phase", Value.of("Pending")), "status"))
+            .validator((o, old) -> validatePodSpec(Paths.getMap(o, "spec"), "spec"))
+            .gracePeriod(BuiltinKinds::podGracePeriod)
+            .returnDeletedObject(true)
+            .build())
+        .build());
+    ResourceStrategy deployment = ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC_AND_ANNOTATIONS)
+        .extraStatusResetFields(FieldSet.of(FieldPath.of(new FieldName("metadata"),
+            new FieldName("labels"))))
+        .statusPreservedMetadata("labels")
+        .defaulter(BuiltinKinds::defaultDeployment)
+        .validator((o, old) -> validateWorkload(o, "Always"))
+        .build();
+    out.add(def("apps", "v1", "Deployment", "deployments", APPS, true)
+        .shortNames(List.of("deploy"))
+        .categories(List.of("all"))
+        .status(true)
+        .scale(ScaleSubresource.builtinWorkload())
+        .strategy(deployment)
+        .build());
+    out.add(def("apps", "v1", "StatefulSet", "statefulsets", APPS, true)
+        .shortNames(List.of("sts"))
+        .categories(List.of("all"))
+        .status(true)
+        .scale(ScaleSubresource.builtinWorkload())
+        .strategy(ResourceStrategy.builder()
+            .generationPolicy(GenerationPolicy.SPEC)
+            .defaulter(BuiltinKinds::defaultStatefulSet)
+            .validator((o, old) -> validateWorkload(o, "Always"))
+            .build())
+        .build());
+    out.add(def("apps", "v1", "DaemonSet", "daemonsets", APPS, true)
+        .shortNames(List.of("ds"))
+        .categories(List.of("all"))
+        .status(true)
+        .strategy(ResourceStrategy.builder()
+            .generationPolicy(GenerationPolicy.SPEC)
+            .defaulter(BuiltinKinds::defaultDaemonSet)
+            .validator((o, old) -> validateWorkload(o, "Always"))
+            .build())
+        .build());
+    out.add(def("batch", "v1", "Job", "jobs", BATCH, true)
+        .categories(List.of("all"))
+        .status(true)
+        .strategy(ResourceStrategy.builder()
+            .generationPolicy(GenerationPolicy.SPEC)
+            .defaulter(BuiltinKinds::defaultJob)
+            .prepareForCreate((o, old) -> generateJobSelector(o))
+            .validator((o, old) -> validateJob(o))
+            .build())
+        .build());
+    out.add(def("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
+        "customresourcedefinitions", APIEXT, false)
+        .shortNames(List.of("crd", "crds"))
+        .categories(List.of("api-extensions"))
+        .status(true)
+        .strategy(ResourceStrategy.builder()
+            .generationPolicy(GenerationPolicy.NON_METADATA)
+            .allowUnconditionalUpdate(false)
+            .defaulter(BuiltinKinds::defaultCrd)
+            .validator((o, old) -> CrdSupport.validate(o))
+            .build())
+        .build());
+    return out;
+  }
+
+  private static ResourceDefinition.Builder def(String group, String version, String kind,
+      String plural, String typePrefix, boolean namespaced) {
+    return ResourceDefinition.builder(new GroupVersionKind(group, version, kind), plural)
+        .namespaced(namespaced)
+        .schema(SCHEMA, typePrefix + kind);
+  }
+
+  static ListValue strings(List<String> values) {
+    ListValue.Builder b = ListValue.builder(values.size());
+    values.forEach(v -> b.add(Value.of(v)));
+    return b.build();
+  }
+
+  // --- defaulting --------------------------------------------------------------------------
+
+  static MapValue defaultPodSpec(MapValue spec) {
+    MapValue s = spec;
+    s = Paths.setDefault(s, Value.of("ClusterFirst"), "dnsPolicy");
+    s = Paths.setDefault(s, Value.of("Always"), "restartPolicy");
+    s = Paths.setDefault(s, Value.of(30L), "terminationGracePeriodSeconds");
+    s = Paths.setDefault(s, MapValue.empty(), "securityContext");
+    s = Paths.setDefault(s, Value.of("default-scheduler"), "schedulerName");
+    s = Paths.setDefault(s, Value.of(true), "enableServiceLinks");
+    s = Paths.updateListItems(s, BuiltinKinds::defaultContainer, "containers");
+    s = Paths.updateListItems(s, BuiltinKinds::defaultContainer, "initContainers");
+    s = Paths.updateListItems(s, BuiltinKinds::defaultVolume, "volumes");
+    return s;
+  }
+
+  private static MapValue defaultContainer(MapValue c) {
+    MapValue r = c;
+    r = Paths.setDefault(r, Value.of("/dev/termination-log"), "terminationMessagePath");
+    r = Paths.setDefault(r, Value.of("File"), "terminationMessagePolicy");
+    if (r.getOrNull("imagePullPolicy") == null && r.getOrNull("image") instanceof StringValue img) {
+      r = r.with("imagePullPolicy", Value.of(pullPolicy(img.value())));
+    }
+    r = Paths.updateListItems(r, p -> Paths.setDefault(p, Value.of("TCP"), "protocol"), "ports");
+    for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+      r = Paths.updateMap(r, BuiltinKinds::defaultProbe, probe);
+    }
+    return r;
+  }
+
+  // kube pulls "latest" (explicit or implied) images always and tagged ones if not present.
+  static String pullPolicy(String image) {
+    String ref = image;
+    int at = ref.indexOf('@');
+    if (at >= 0) {
+      return "IfNotPresent";
+    }
+    int slash = ref.lastIndexOf('/');
+    int colon = ref.lastIndexOf(':');
+    if (colon <= slash) {
+      return "Always";
+    }
+    return ref.substring(colon + 1).equals("latest") ? "Always" : "IfNotPresent";
+  }
+
+  private static MapValue defaultProbe(MapValue p) {
+    MapValue r = p;
+    r = Paths.setDefault(r, Value.of(1L), "timeoutSeconds");
+    r = Paths.setDefault(r, Value.of(10L), "periodSeconds");
+    r = Paths.setDefault(r, Value.of(1L), "successThreshold");
+    r = Paths.setDefault(r, Value.of(3L), "failureThreshold");
+    r = Paths.updateMap(r, h -> Paths.setDefault(Paths.setDefault(h, Value.of("/"), "path"),
+        Value.of("HTTP"), "scheme"), "httpGet");
+    return r;
+  }
+
+  private static MapValue defaultVolume(MapValue v) {
+    MapValue r = v;
+    for (String source : List.of("secret", "configMap", "downwardAPI", "projected")) {
+      r = Paths.updateMap(r, s -> Paths.setDefault(s, Value.of(420L), "defaultMode"), source);
+    }
+    boolean hasSource = false;
+    for (int i = 0; i < r.size(); i++) {
+      hasSource |= !r.keyAt(i).equals("name");
+    }
+    return hasSource ? r : r.with("emptyDir", MapValue.empty());
+  }
+
+  private static MapValue defaultTemplate(MapValue obj) {
+    return Paths.updateMap(obj, BuiltinKinds::defaultPodSpec, "spec", "template", "spec");
+  }
+
+  static MapValue defaultDeployment(MapValue o) {
+    MapValue r = o;
+    if (Paths.getMap(r, "spec") == null) {
+      return r;
+    }
+    r = Paths.setDefault(r, Value.of(1L), "spec", "replicas");
+    r = Paths.setDefault(r, Value.of("RollingUpdate"), "spec", "strategy", "type");
+    if (Paths.get(r, "spec", "strategy", "type") instanceof StringValue t
+        && t.value().equals("RollingUpdate")) {
+      r = Paths.setDefault(r, Value.of("25%"), "spec", "strategy", "rollingUpdate",
+          "maxUnavailable");
+      r = Paths.setDefault(r, Value.of("25%"), "spec", "strategy", "rollingUpdate", "maxSurge");
+    }
+    r = Paths.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
+    r = Paths.setDefault(r, Value.of(600L), "spec", "progressDeadlineSeconds");
+    return defaultTemplate(r);
+  }
+
+  static MapValue defaultStatefulSet(MapValue o) {
+    MapValue r = o;
+    if (Paths.getMap(r, "spec") == null) {
+      return r;
+    }
+    r = Paths.setDefault(r, Value.of("OrderedReady"), "spec", "podManagementPolicy");
+    r = Paths.setDefault(r, Value.of("RollingUpdate"), "spec", "updateStrategy", "type");
+    if (Paths.get(r, "spec", "updateStrategy", "type") instanceof StringValue t
+        && t.value().equals("RollingUpdate")) {
+      r = Paths.setDefault(r, Value.of(0L), "spec", "updateStrategy", "rollingUpdate",
+          "partition");
+    }
+    r = Paths.setDefault(r, Value.of(1L), "spec", "replicas");
+    r = Paths.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
+    r = Paths.setDefault(r, Value.of("Retain"), "spec", "persistentVolumeClaimRetentionPolicy",
+        "whenDeleted");
+    r = Paths.setDefault(r, Value.of("Retain"), "spec", "persistentVolumeClaimRetentionPolicy",
+        "whenScaled");
+    return defaultTemplate(r);
+  }
+
+  static MapValue defaultDaemonSet(MapValue o) {
+    MapValue r = o;
+    if (Paths.getMap(r, "spec") == null) {
+      return r;
+    }
+    r = Paths.setDefault(r, Value.of("RollingUpdate"), "spec", "updateStrategy", "type");
+    if (Paths.get(r, "spec", "updateStrategy", "type") instanceof StringValue t
+        && t.value().equals("RollingUpdate")) {
+      r = Paths.setDefault(r, Value.of(1L), "spec", "updateStrategy", "rollingUpdate",
+          "maxUnavailable");
+      r = Paths.setDefault(r, Value.of(0L), "spec", "updateStrategy", "rollingUpdate",
+          "maxSurge");
+    }
+    r = Paths.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
+    return defaultTemplate(r);
+  }
+
+  static MapValue defaultJob(MapValue o) {
+    MapValue r = o;
+    if (Paths.getMap(r, "spec") == null) {
+      return r;
+    }
+    if (Paths.get(r, "spec", "completions") == null && Paths.get(r, "spec", "parallelism") == null) {
+      r = Paths.set(r, Value.of(1L), "spec", "completions");
+      r = Paths.set(r, Value.of(1L), "spec", "parallelism");
+    }
+    r = Paths.setDefault(r, Value.of(1L), "spec", "parallelism");
+    r = Paths.setDefault(r, Value.of(6L), "spec", "backoffLimit");
+    r = Paths.setDefault(r, Value.of("NonIndexed"), "spec", "completionMode");
+    r = Paths.setDefault(r, Value.of(false), "spec", "suspend");
+    return defaultTemplate(r);
+  }
+
+  static MapValue defaultService(MapValue o) {
+    MapValue r = o;
+    if (Paths.getMap(r, "spec") == null) {
+      r = Paths.set(r, MapValue.empty(), "spec");
+    }
+    r = Paths.setDefault(r, Value.of("ClusterIP"), "spec", "type");
+    r = Paths.setDefault(r, Value.of("None"), "spec", "sessionAffinity");
+    String type = Paths.get(r, "spec", "type") instanceof StringValue t ? t.value() : "";
+    if (!type.equals("ExternalName")) {
+      r = Paths.setDefault(r, Value.of("Cluster"), "spec", "internalTrafficPolicy");
+    }
+    if (type.equals("NodePort") || type.equals("LoadBalancer")) {
+      r = Paths.setDefault(r, Value.of("Cluster"), "spec", "externalTrafficPolicy");
+    }
+    r = Paths.updateListItems(r, p -> {
+      MapValue q = Paths.setDefault(p, Value.of("TCP"), "protocol");
+      Value port = q.getOrNull("port");
+      return port == null ? q : Paths.setDefault(q, port, "targetPort");
+    }, "spec", "ports");
+    return r;
+  }
+
+  static MapValue defaultCrd(MapValue o) {
+    MapValue r = o;
+    if (Paths.getMap(r, "spec") == null) {
+      return r;
+    }
+    if (Paths.get(r, "spec", "names", "kind") instanceof StringValue k && !k.value().isEmpty()) {
+      r = Paths.setDefault(r, Value.of(k.value().toLowerCase(java.util.Locale.ROOT)), "spec",
+          "names", "singular");
+      r = Paths.setDefault(r, Value.of(k.value() + "List"), "spec", "names", "listKind");
+    }
+    r = Paths.setDefault(r, Value.of("None"), "spec", "conversion", "strategy");
+    return r;
+  }
+
+  // --- strategy hooks ----------------------------------------------------------------------
+
+  // kube deletes pods that never reached a node (or finished) immediately.
+  private static long podGracePeriod(MapValue pod, java.util.OptionalLong requested) {
+    String node = Paths.get(pod, "spec", "nodeName") instanceof StringValue n ? n.value() : "";
+    String phase = Paths.get(pod, "status", "phase") instanceof StringValue p ? p.value() : "";
+    if (node.isEmpty() || phase.equals("Failed") || phase.equals("Succeeded")) {
+      return 0;
+    }
+    if (requested.isPresent()) {
+      return requested.getAsLong();
+    }
+    return Paths.get(pod, "spec", "terminationGracePeriodSeconds") instanceof IntegerValue i
+        ? i.value() : 0;
+  }
+
+  private static MapValue generateJobSelector(MapValue job) {
+    if (Paths.get(job, "spec", "manualSelector") instanceof io.apiserver4j.core.BooleanValue b
+        && b.value()) {
+      return job;
+    }
+    String uid = Meta.metaString(job, "uid");
+    String name = Meta.metaString(job, "name");
+    MapValue r = Paths.set(job, MapValue.ofEntries("matchLabels", MapValue.ofEntries(
+        "batch.kubernetes.io/controller-uid", Value.of(uid))), "spec", "selector");
+    MapValue labels = Paths.getMap(r, "spec", "template", "metadata", "labels");
+    MapValue.Builder l = (labels == null ? MapValue.empty() : labels).toBuilder();
+    l.put("batch.kubernetes.io/controller-uid", Value.of(uid));
+    l.put("batch.kubernetes.io/job-name", Value.of(name));
+    l.put("controller-uid", Value.of(uid));
+    l.put("job-name", Value.of(name));
+    return Paths.set(r, l.build(), "spec", "template", "metadata", "labels");
+  }
+
+  // --- validation --------------------------------------------------------------------------
+
+  static List<FieldError> validatePodSpec(MapValue spec, String path) {
+    List<FieldError> errs = new ArrayList<>();
+    if (spec == null) {
+      errs.add(FieldError.required(path + ".containers", ""));
+      return errs;
+    }
+    if (!(spec.getOrNull("containers") instanceof ListValue containers) || containers.isEmpty()) {
+      errs.add(FieldError.required(path + ".containers", ""));
+    } else {
+      validateContainers(containers, path + ".containers", errs);
+    }
+    if (spec.getOrNull("initContainers") instanceof ListValue init) {
+      validateContainers(init, path + ".initContainers", errs);
+    }
+    return errs;
+  }
+
+  private static void validateContainers(ListValue containers, String path, List<FieldError> errs) {
+    java.util.Set<String> names = new java.util.HashSet<>();
+    for (int i = 0; i < containers.size(); i++) {
+      String at = path + "[" + i + "]";
+      MapValue c = containers.get(i) instanceof MapValue m ? m : MapValue.empty();
+      String name = Meta.string(c, "name");
+      if (name.isEmpty()) {
+        errs.add(FieldError.required(at + ".name", ""));
+      } else {
+        for (String msg : MetaValidation.dns1123Label(name)) {
+          errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
+        }
+        if (!names.add(name)) {
+          errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+        }
+      }
+      if (Meta.string(c, "image").isEmpty()) {
+        errs.add(FieldError.required(at + ".image", ""));
+      }
+    }
+  }
+
+  static List<FieldError> validateWorkload(MapValue o, String restartPolicy) {
+    List<FieldError> errs = new ArrayList<>();
+    MapValue spec = Paths.getMap(o, "spec");
+    if (spec == null) {
+      errs.add(FieldError.required("spec.selector", ""));
+      errs.add(FieldError.required("spec.template.spec.containers", ""));
+      return errs;
+    }
+    if (spec.getOrNull("replicas") instanceof IntegerValue rep && rep.value() < 0) {
+      errs.add(FieldError.invalid("spec.replicas", rep, "must be greater than or equal to 0"));
+    }
+    MapValue selector = Paths.getMap(spec, "selector");
+    MapValue templateLabels = Paths.getMap(spec, "template", "metadata", "labels");
+    if (selector == null) {
+      errs.add(FieldError.required("spec.selector", ""));
+    } else if (selector.isEmpty() || (Paths.get(selector, "matchLabels") == null
+        && Paths.get(selector, "matchExpressions") == null)) {
+      errs.add(FieldError.invalid("spec.selector", selector, "empty selector is invalid for"
+          + " deployment"));
+    } else if (!selectorMatches(selector, templateLabels == null ? MapValue.empty()
+        : templateLabels)) {
+      errs.add(FieldError.invalid("spec.template.metadata.labels",
+          templateLabels == null ? MapValue.empty() : templateLabels,
+          "`selector` does not match template `labels`"));
+    }
+    errs.addAll(validatePodSpec(Paths.getMap(spec, "template", "spec"), "spec.template.spec"));
+    Value rp = Paths.get(spec, "template", "spec", "restartPolicy");
+    if (rp instanceof StringValue s && !s.value().equals(restartPolicy)) {
+      errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", s,
+          List.of(restartPolicy)));
+    }
+    return errs;
+  }
+
+  private static List<FieldError> validateJob(MapValue o) {
+    List<FieldError> errs = new ArrayList<>();
+    MapValue spec = Paths.getMap(o, "spec");
+    errs.addAll(validatePodSpec(spec == null ? null : Paths.getMap(spec, "template", "spec"),
+        "spec.template.spec"));
+    Value rp = spec == null ? null : Paths.get(spec, "template", "spec", "restartPolicy");
+    String policy = rp instanceof StringValue s ? s.value() : "";
+    if (!policy.equals("OnFailure") && !policy.equals("Never")) {
+      errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(policy),
+          List.of("OnFailure", "Never")));
+    }
+    return errs;
+  }
+
+  private static List<FieldError> validateService(MapValue o) {
+    List<FieldError> errs = new ArrayList<>();
+    String type = Paths.get(o, "spec", "type") instanceof StringValue t ? t.value() : "";
+    String clusterIp = Paths.get(o, "spec", "clusterIP") instanceof StringValue c ? c.value() : "";
+    Value ports = Paths.get(o, "spec", "ports");
+    boolean noPorts = !(ports instanceof ListValue l) || l.isEmpty();
+    if (noPorts && !type.equals("ExternalName") && !clusterIp.equals("None")) {
+      errs.add(FieldError.required("spec.ports", ""));
+    }
+    if (ports instanceof ListValue l) {
+      for (int i = 0; i < l.size(); i++) {
+        if (l.get(i) instanceof MapValue p && p.getOrNull("port") instanceof IntegerValue port
+            && (port.value() < 1 || port.value() > 65535)) {
+          errs.add(FieldError.invalid("spec.ports[" + i + "].port", port,
+              "must be between 1 and 65535, inclusive"));
+        }
+      }
+    }
+    List<String> types = List.of("ClusterIP", "ExternalName", "LoadBalancer", "NodePort");
+    if (!type.isEmpty() && !types.contains(type)) {
+      errs.add(FieldError.notSupported("spec.type", Value.of(type), types));
+    }
+    return errs;
+  }
+
+  /** Whether a LabelSelector map selects {@code labels}. */
+  static boolean selectorMatches(MapValue selector, MapValue labels) {
+    if (selector.getOrNull("matchLabels") instanceof MapValue ml) {
+      for (int i = 0; i < ml.size(); i++) {
+        Value want = ml.valueAt(i);
+        if (!want.equals(labels.getOrNull(ml.keyAt(i)))) {
+          return false;
+        }
+      }
+    }
+    if (selector.getOrNull("matchExpressions") instanceof ListValue exprs) {
+      for (Value e : exprs.items()) {
+        if (!(e instanceof MapValue expr)) {
+          return false;
+        }
+        String key = Meta.string(expr, "key");
+        String op = Meta.string(expr, "operator");
+        List<String> values = Meta.stringList(expr.getOrNull("values"));
+        Value actual = labels.getOrNull(key);
+        String v = actual instanceof StringValue s ? s.value() : null;
+        switch (op) {
+          case "In":
+            if (v == null || !values.contains(v)) {
+              return false;
+            }
+            break;
+          case "NotIn":
+            if (v != null && values.contains(v)) {
+              return false;
+            }
+            break;
+          case "Exists":
+            if (v == null) {
+              return false;
+            }
+            break;
+          case "DoesNotExist":
+            if (v != null) {
+              return false;
+            }
+            break;
+          default:
+            return false;
+        }
+      }
+    }
+    return true;
+  }
+
+  /**
+   * The string form of a LabelSelector, as {@code LabelSelectorAsSelector(s).String()} writes
+   * it: requirements sorted by key, {@code k=v}, {@code k in (a,b)}, {@code k notin (a,b)},
+   * {@code k}, {@code !k}, joined by commas.
+   */
+  static String formatSelector(MapValue selector) {
+    List<String[]> parts = new ArrayList<>();
+    if (selector.getOrNull("matchLabels") instanceof MapValue ml) {
+      for (int i = 0; i < ml.size(); i++) {
+        parts.add(new String[] {ml.keyAt(i), ml.keyAt(i) + "=" + Meta.string(ml, ml.keyAt(i))});
+      }
+    }
+    if (selector.getOrNull("matchExpressions") instanceof ListValue exprs) {
+      for (Value e : exprs.items()) {
+        if (!(e instanceof MapValue expr)) {
+          continue;
+        }
+        String key = Meta.string(expr, "key");
+        List<String> values = new ArrayList<>(new java.util.TreeSet<>(
+            Meta.stringList(expr.getOrNull("values"))));
+        switch (Meta.string(expr, "operator")) {
+          case "In":
+            parts.add(new String[] {key, key + " in (" + String.join(",", values) + ")"});
+            break;
+          case "NotIn":
+            parts.add(new String[] {key, key + " notin (" + String.join(",", values) + ")"});
+            break;
+          case "Exists":
+            parts.add(new String[] {key, key});
+            break;
+          case "DoesNotExist":
+            parts.add(new String[] {key, "!" + key});
+            break;
+          default:
+            break;
+        }
+      }
+    }
+    parts.sort((a, b) -> io.apiserver4j.core.Values.compareStrings(a[0], b[0]));
+    List<String> out = new ArrayList<>();
+    parts.forEach(p -> out.add(p[1]));
+    return String.join(",", out);
+  }
+}

@@ -1,0 +1,236 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.ListOptions;
+import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Preconditions;
+import io.apiserver4j.storage.StoredObject;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * What kube-apiserver's CustomResourceDefinition controllers do, run synchronously after each
+ * CRD write: the naming controller (accepted names, {@code NamesAccepted}), the establishing
+ * controller ({@code Established}), stored versions, serving the custom resources from the
+ * registry, and the finalizer controller (a deleted CRD takes its objects with it).
+ *
+ * <p>Status updates are written through the status endpoint with the manager
+ * {@code kube-apiserver}, as the controllers' clients are recorded by kube-apiserver.
+ */
+final class CrdController {
+  static final GroupVersionResource CRD_RESOURCE =
+      new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+  private static final String CONTROLLER_AGENT = "kube-apiserver/v1.0.0 (linux/amd64)";
+
+  private final Pipeline p;
+
+  CrdController(Pipeline p) {
+    this.p = p;
+  }
+
+  private static boolean isCrd(ResourceDefinition def) {
+    return def.resource().equals(CRD_RESOURCE);
+  }
+
+  /** Called after a successful, real write of any object of endpoint {@code c}. */
+  void afterWrite(Ctx c, MapValue obj) {
+    if (isCrd(c.def)) {
+      reconcile(Meta.metaString(obj, "name"));
+    }
+  }
+
+  /** Called after an object of endpoint {@code c} was really deleted. */
+  void afterDelete(Ctx c, MapValue obj) {
+    if (isCrd(c.def)) {
+      p.registry.replaceGroupResource(new GroupResource(CrdSupport.str(obj, "spec", "group"),
+          CrdSupport.str(obj, "spec", "names", "plural")), List.of());
+    } else if (c.def.customResource()) {
+      finishIfEmpty(c.def.kind().group(), c.def.plural());
+    }
+  }
+
+  /** Names, conditions, stored versions and serving of CRD {@code name}. */
+  void reconcile(String name) {
+    ObjectKey key = crdKey(name);
+    Optional<StoredObject> stored = p.store.get(key);
+    if (stored.isEmpty()) {
+      return;
+    }
+    MapValue crd = stored.get().object();
+    if (Meta.hasMeta(crd, "deletionTimestamp")) {
+      return;
+    }
+    String group = CrdSupport.str(crd, "spec", "group");
+    String plural = CrdSupport.str(crd, "spec", "names", "plural");
+    String kind = CrdSupport.str(crd, "spec", "names", "kind");
+    String time = Meta.formatTime(p.now());
+    MapValue status = Paths.getMap(crd, "status");
+    status = status == null ? MapValue.empty() : status;
+    Value conditions = status.getOrNull("conditions");
+    String conflict = namesConflict(name, group, plural, kind);
+    if (conflict == null) {
+      status = status.with("acceptedNames", CrdSupport.requestedNames(crd));
+      conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("NamesAccepted",
+          "True", "NoConflicts", "no conflicts found", time));
+      conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("Established",
+          "True", "InitialNamesAccepted", "the initial names have been accepted", time));
+    } else {
+      conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("NamesAccepted",
+          "False", conflict.startsWith("kind:") ? "KindConflict" : "PluralConflict",
+          conflict.substring(conflict.indexOf(':') + 1), time));
+      conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("Established",
+          "False", "NotAccepted", "not all names are accepted", time));
+    }
+    status = status.with("conditions", conditions);
+    List<String> storedVersions = new ArrayList<>(Meta.stringList(status.getOrNull("storedVersions")));
+    for (ResourceDefinition d : CrdSupport.definitions(crd)) {
+      if (!storedVersions.contains(d.storageVersion())) {
+        storedVersions.add(d.storageVersion());
+      }
+    }
+    status = status.with("storedVersions", BuiltinKinds.strings(storedVersions));
+    if (!status.equals(Paths.getMap(crd, "status"))) {
+      MapValue body = crd.with("status", status);
+      ApiResponse r = p.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRD_RESOURCE)
+          .name(name).subresource("status").body(body).userAgent(CONTROLLER_AGENT).build());
+      if (!r.isSuccess()) {
+        return;
+      }
+    }
+    if (conflict == null) {
+      p.registry.replaceGroupResource(new GroupResource(group, plural),
+          CrdSupport.definitions(crd));
+    }
+  }
+
+  // Another CRD of the group that already accepted the plural or the kind wins.
+  private String namesConflict(String name, String group, String plural, String kind) {
+    for (StoredObject o : p.store.list(CollectionKey.all(CRD_RESOURCE.group(),
+        CRD_RESOURCE.resource()), ListOptions.all()).items()) {
+      MapValue other = o.object();
+      if (Meta.metaString(other, "name").equals(name)
+          || !CrdSupport.str(other, "spec", "group").equals(group)) {
+        continue;
+      }
+      if (CrdSupport.str(other, "status", "acceptedNames", "plural").equals(plural)) {
+        return "plural:" + GoText.quote(plural) + " is already in use";
+      }
+      if (CrdSupport.str(other, "status", "acceptedNames", "kind").equals(kind)) {
+        return "kind:" + GoText.quote(kind) + " is already in use";
+      }
+    }
+    for (ResourceDefinition d : p.registry.all()) {
+      if (d.customResource() || !d.kind().group().equals(group)) {
+        continue;
+      }
+      if (d.plural().equals(plural)) {
+        return "plural:" + GoText.quote(plural) + " is already in use";
+      }
+      if (d.kind().kind().equals(kind)) {
+        return "kind:" + GoText.quote(kind) + " is already in use";
+      }
+    }
+    return null;
+  }
+
+  private static ObjectKey crdKey(String name) {
+    return new ObjectKey(CRD_RESOURCE.group(), CRD_RESOURCE.resource(), "", name);
+  }
+
+  /**
+   * A CRD delete: the CRD is marked for deletion with the cleanup finalizer and a
+   * {@code Terminating} condition (what the response shows); unless this is a dry run, its
+   * objects are then deleted and, once none is left, the CRD itself.
+   */
+  MapValue delete(Ctx c, Pipeline.DeleteOptions options) {
+    String name = c.name;
+    ObjectKey key = crdKey(name);
+    StoredObject current = p.store.get(key)
+        .orElseThrow(() -> io.apiserver4j.core.StatusErrors.notFound(c.def.groupResource(), name));
+    MapValue crd = current.object();
+    Preconditions pre = Preconditions.none();
+    if (options.uid().isPresent()) {
+      pre = pre.withUid(options.uid().get());
+    }
+    if (options.resourceVersion().isPresent()) {
+      pre = pre.withResourceVersion(options.resourceVersion().get());
+    }
+    pre.check(current);
+    var attrs = p.attributes(c, io.apiserver4j.admission.Operation.DELETE, c.def.kind(), name,
+        null, crd);
+    p.admission.admitWithoutObject(attrs);
+    p.admission.validate(attrs);
+    MapValue marked = crd;
+    if (!Meta.hasMeta(marked, "deletionTimestamp")) {
+      marked = Meta.withMeta(marked, "deletionTimestamp", Value.of(Meta.formatTime(c.now)));
+    }
+    List<String> finalizers = Meta.finalizers(marked);
+    if (!finalizers.contains(CrdSupport.CLEANUP_FINALIZER)) {
+      finalizers.add(CrdSupport.CLEANUP_FINALIZER);
+      marked = Meta.withFinalizers(marked, finalizers);
+    }
+    MapValue status = Paths.getMap(marked, "status");
+    Value conditions = CrdSupport.setCondition(status == null ? null : status.getOrNull("conditions"),
+        CrdSupport.condition("Terminating", "True", "InstanceDeletionPending",
+            "CustomResourceDefinition marked for deletion; CustomResource deletion will begin"
+                + " soon", Meta.formatTime(c.now)));
+    marked = Paths.set(marked, conditions, "status", "conditions");
+    if (c.dryRun) {
+      return p.dryStore.update(key, marked, current.resourceVersion()).object();
+    }
+    MapValue written = p.store.update(key, marked, current.resourceVersion()).object();
+    String group = CrdSupport.str(crd, "spec", "group");
+    String plural = CrdSupport.str(crd, "spec", "names", "plural");
+    deleteInstances(group, plural);
+    finishIfEmpty(group, plural);
+    return written;
+  }
+
+  private void deleteInstances(String group, String plural) {
+    List<ResourceDefinition> defs = p.registry.versionsOf(new GroupResource(group, plural));
+    if (defs.isEmpty()) {
+      return;
+    }
+    ResourceDefinition def = defs.get(0);
+    for (StoredObject o : p.store.list(CollectionKey.all(group, plural), ListOptions.all())
+        .items()) {
+      ApiRequest.Builder r = ApiRequest.builder(ApiRequest.Verb.DELETE, def.resource())
+          .name(Meta.metaString(o.object(), "name")).userAgent(CONTROLLER_AGENT);
+      if (def.namespaced()) {
+        r.namespace(Meta.metaString(o.object(), "namespace"));
+      }
+      p.handle(r.build());
+    }
+  }
+
+  /** Removes a terminating CRD whose objects are all gone. */
+  private void finishIfEmpty(String group, String plural) {
+    String name = plural + "." + group;
+    Optional<StoredObject> stored = p.store.get(crdKey(name));
+    if (stored.isEmpty() || !Meta.hasMeta(stored.get().object(), "deletionTimestamp")) {
+      return;
+    }
+    ListOptions one = ListOptions.builder().limit(1).build();
+    if (!p.store.list(CollectionKey.all(group, plural), one).items().isEmpty()) {
+      return;
+    }
+    try {
+      p.store.delete(crdKey(name), Preconditions.none());
+    } catch (NotFoundException e) {
+      return;
+    } catch (StatusException e) {
+      return;
+    }
+    p.registry.replaceGroupResource(new GroupResource(group, plural), List.of());
+  }
+}

@@ -1,0 +1,234 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.ScaleSubresource;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.merge.Schema;
+import io.apiserver4j.merge.openapi.CrdSchema;
+import io.apiserver4j.merge.openapi.OpenApiSchemas;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * CustomResourceDefinitions: their validation, the resource definitions they serve, and the
+ * status kube-apiserver's CRD controllers (naming, establishing, finalizing) write.
+ */
+public final class CrdSupport {
+  /** The finalizer kube-apiserver keeps on CRDs while their objects are being deleted. */
+  public static final String CLEANUP_FINALIZER = "customresourcecleanup.apiextensions.k8s.io";
+
+  private CrdSupport() {}
+
+  static String str(MapValue m, String... path) {
+    return Paths.get(m, path) instanceof StringValue s ? s.value() : "";
+  }
+
+  private static boolean bool(MapValue m, String... path) {
+    return Paths.get(m, path) instanceof BooleanValue b && b.value();
+  }
+
+  /** The essential checks of kube's CRD validation. */
+  public static List<FieldError> validate(MapValue crd) {
+    List<FieldError> errs = new ArrayList<>();
+    String group = str(crd, "spec", "group");
+    String plural = str(crd, "spec", "names", "plural");
+    String kind = str(crd, "spec", "names", "kind");
+    String name = Meta.metaString(crd, "name");
+    if (!name.equals(plural + "." + group)) {
+      errs.add(FieldError.invalid("metadata.name", Value.of(name),
+          "must be spec.names.plural+\".\"+spec.group"));
+    }
+    if (group.isEmpty()) {
+      errs.add(FieldError.required("spec.group", ""));
+    } else {
+      for (String msg : MetaValidation.dns1123Subdomain(group)) {
+        errs.add(FieldError.invalid("spec.group", Value.of(group), msg));
+      }
+      if (!group.contains(".")) {
+        errs.add(FieldError.invalid("spec.group", Value.of(group),
+            "should be a domain with at least one dot"));
+      }
+    }
+    String scope = str(crd, "spec", "scope");
+    if (!scope.equals("Cluster") && !scope.equals("Namespaced")) {
+      errs.add(FieldError.notSupported("spec.scope", Value.of(scope),
+          List.of("Cluster", "Namespaced")));
+    }
+    if (plural.isEmpty()) {
+      errs.add(FieldError.required("spec.names.plural", ""));
+    } else {
+      for (String msg : MetaValidation.dns1035Label(plural)) {
+        errs.add(FieldError.invalid("spec.names.plural", Value.of(plural), msg));
+      }
+    }
+    if (kind.isEmpty()) {
+      errs.add(FieldError.required("spec.names.kind", ""));
+    }
+    String singular = str(crd, "spec", "names", "singular");
+    if (!singular.isEmpty()) {
+      for (String msg : MetaValidation.dns1035Label(singular)) {
+        errs.add(FieldError.invalid("spec.names.singular", Value.of(singular), msg));
+      }
+    }
+    Value versions = Paths.get(crd, "spec", "versions");
+    int storage = 0;
+    if (versions instanceof ListValue l && !l.isEmpty()) {
+      java.util.Set<String> seen = new java.util.HashSet<>();
+      for (int i = 0; i < l.size(); i++) {
+        MapValue v = l.get(i) instanceof MapValue m ? m : MapValue.empty();
+        String vname = str(v, "name");
+        String at = "spec.versions[" + i + "]";
+        if (vname.isEmpty()) {
+          errs.add(FieldError.required(at + ".name", ""));
+        } else {
+          for (String msg : MetaValidation.dns1035Label(vname)) {
+            errs.add(FieldError.invalid(at + ".name", Value.of(vname), msg));
+          }
+          if (!seen.add(vname)) {
+            errs.add(FieldError.invalid("spec.versions", l, "must contain unique version names"));
+          }
+        }
+        if (bool(v, "storage")) {
+          storage++;
+        }
+        Value scale = Paths.get(v, "subresources", "scale");
+        if (scale instanceof MapValue s) {
+          for (String p : List.of("specReplicasPath", "statusReplicasPath")) {
+            String path = str(s, p);
+            if (!path.startsWith(".") || path.length() < 2) {
+              errs.add(FieldError.invalid(at + ".subresources.scale." + p, Value.of(path),
+                  "should be a json path under .spec"));
+            }
+          }
+        }
+      }
+    } else {
+      errs.add(FieldError.invalid("spec.versions", versions == null ? Value.nullValue() : versions,
+          "must have exactly one version marked as storage version"));
+      return errs;
+    }
+    if (storage != 1) {
+      errs.add(FieldError.invalid("spec.versions", versions,
+          "must have exactly one version marked as storage version"));
+    }
+    return errs;
+  }
+
+  /** The definitions a CRD serves (its served versions); empty when it is malformed. */
+  public static List<ResourceDefinition> definitions(MapValue crd) {
+    List<ResourceDefinition> out = new ArrayList<>();
+    String group = str(crd, "spec", "group");
+    String plural = str(crd, "spec", "names", "plural");
+    String kind = str(crd, "spec", "names", "kind");
+    boolean namespaced = str(crd, "spec", "scope").equals("Namespaced");
+    String storageVersion = "";
+    if (!(Paths.get(crd, "spec", "versions") instanceof ListValue versions)) {
+      return out;
+    }
+    for (Value v : versions.items()) {
+      if (v instanceof MapValue m && bool(m, "storage")) {
+        storageVersion = str(m, "name");
+      }
+    }
+    for (Value v : versions.items()) {
+      if (!(v instanceof MapValue version) || !bool(version, "served")) {
+        continue;
+      }
+      GroupVersionKind gvk = new GroupVersionKind(group, str(version, "name"), kind);
+      Value openApi = Paths.get(version, "schema", "openAPIV3Schema");
+      CrdSchema crdSchema = OpenApiSchemas.fromCrdVersion(
+          openApi == null ? Value.nullValue() : openApi, gvk);
+      Schema schema = Schema.fromSmdValue(crdSchema.smdSchema());
+      ResourceDefinition.Builder b = ResourceDefinition.builder(gvk, plural)
+          .namespaced(namespaced)
+          .singular(str(crd, "spec", "names", "singular"))
+          .listKind(listKind(crd))
+          .shortNames(Meta.stringList(Paths.get(crd, "spec", "names", "shortNames")))
+          .categories(Meta.stringList(Paths.get(crd, "spec", "names", "categories")))
+          .schema(schema, crdSchema.rootTypeName())
+          .customResource(true)
+          .storageVersion(storageVersion)
+          .status(Paths.get(version, "subresources", "status") != null)
+          .strategy(ResourceStrategy.builder()
+              .generationPolicy(GenerationPolicy.NON_METADATA)
+              .allowUnconditionalUpdate(false)
+              .statusPreservedMetadata("*")
+              .returnDeletedObject(true)
+              .build());
+      if (Paths.get(version, "subresources", "scale") instanceof MapValue s) {
+        String selector = str(s, "labelSelectorPath");
+        b.scale(new ScaleSubresource(str(s, "specReplicasPath"), str(s, "statusReplicasPath"),
+            selector.isEmpty() ? Optional.empty() : Optional.of(selector)));
+      }
+      out.add(b.build());
+    }
+    return out;
+  }
+
+  static String listKind(MapValue crd) {
+    String lk = str(crd, "spec", "names", "listKind");
+    return lk.isEmpty() ? str(crd, "spec", "names", "kind") + "List" : lk;
+  }
+
+  /** The names a CRD asks for, as {@code status.acceptedNames} shows them. */
+  static MapValue requestedNames(MapValue crd) {
+    MapValue names = Paths.getMap(crd, "spec", "names");
+    MapValue.Builder b = MapValue.builder();
+    if (names != null) {
+      for (String key : List.of("plural", "singular", "shortNames", "kind", "listKind",
+          "categories")) {
+        Value v = names.getOrNull(key);
+        if (v != null && !v.isNull()) {
+          b.put(key, v);
+        }
+      }
+    }
+    return b.build();
+  }
+
+  /** A condition with kube's field order. */
+  static MapValue condition(String type, String status, String reason, String message,
+      String time) {
+    return MapValue.ofEntries("type", Value.of(type), "status", Value.of(status),
+        "lastTransitionTime", Value.of(time), "reason", Value.of(reason),
+        "message", Value.of(message));
+  }
+
+  /**
+   * The conditions list with {@code condition} set: an existing condition of the same type keeps
+   * its lastTransitionTime unless its status changes (kube's {@code SetCRDCondition}).
+   */
+  static ListValue setCondition(Value conditions, MapValue condition) {
+    ListValue.Builder b = ListValue.builder();
+    boolean found = false;
+    String type = Meta.string(condition, "type");
+    if (conditions instanceof ListValue l) {
+      for (Value c : l.items()) {
+        if (c instanceof MapValue m && Meta.string(m, "type").equals(type)) {
+          found = true;
+          if (Meta.string(m, "status").equals(Meta.string(condition, "status"))) {
+            b.add(condition.with("lastTransitionTime", m.getOrNull("lastTransitionTime") == null
+                ? condition.getOrNull("lastTransitionTime") : m.getOrNull("lastTransitionTime")));
+          } else {
+            b.add(condition);
+          }
+        } else {
+          b.add(c);
+        }
+      }
+    }
+    if (!found) {
+      b.add(condition);
+    }
+    return b.build();
+  }
+}

@@ -1,0 +1,11 @@
+package io.apiserver4j.apiserver.internal;
+
+/** The garbage-collection finalizers kube-apiserver manages on delete. */
+public final class Finalizers {
+  /** Added by {@code propagationPolicy: Orphan}. */
+  public static final String ORPHAN = "orphan";
+  /** Added by {@code propagationPolicy: Foreground}. */
+  public static final String FOREGROUND = "foregroundDeletion";
+
+  private Finalizers() {}
+}

@@ -1,0 +1,148 @@
+package io.apiserver4j.apiserver.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.apiserver.RegistryListener;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ResourceRegistry;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.GroupVersionResource;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+
+/**
+ * The server's {@link ResourceRegistry}: an immutable snapshot replaced on every change, so that
+ * lookups never lock. Changes are serialised and reported to listeners after the snapshot is
+ * published.
+ */
+public final class Registry implements ResourceRegistry {
+  private record Snapshot(Map<GroupVersionResource, ResourceDefinition> byResource,
+      Map<GroupVersionKind, ResourceDefinition> byKind, List<ResourceDefinition> all) {}
+
+  private volatile Snapshot snapshot = new Snapshot(Map.of(), Map.of(), List.of());
+  private final CopyOnWriteArrayList<RegistryListener> listeners = new CopyOnWriteArrayList<>();
+  private final Object lock = new Object();
+
+  @Override
+  public Optional<ResourceDefinition> find(GroupVersionResource resource) {
+    requireNonNull(resource, "resource");
+    return Optional.ofNullable(snapshot.byResource.get(resource));
+  }
+
+  @Override
+  public Optional<ResourceDefinition> findByKind(GroupVersionKind kind) {
+    requireNonNull(kind, "kind");
+    return Optional.ofNullable(snapshot.byKind.get(kind));
+  }
+
+  @Override
+  public List<ResourceDefinition> all() {
+    return snapshot.all;
+  }
+
+  /** All served versions of one group/resource. */
+  public List<ResourceDefinition> versionsOf(GroupResource gr) {
+    List<ResourceDefinition> out = new ArrayList<>();
+    for (ResourceDefinition d : snapshot.all) {
+      if (d.groupResource().equals(gr)) {
+        out.add(d);
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public void addListener(RegistryListener listener) {
+    listeners.add(requireNonNull(listener, "listener"));
+  }
+
+  @Override
+  public void removeListener(RegistryListener listener) {
+    listeners.remove(requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * Adds a definition.
+   *
+   * @throws IllegalArgumentException if its resource or kind is already served
+   */
+  public void add(ResourceDefinition def) {
+    synchronized (lock) {
+      Snapshot s = snapshot;
+      if (s.byResource.containsKey(def.resource())) {
+        throw new IllegalArgumentException("resource " + def.resource() + " is already registered");
+      }
+      if (s.byKind.containsKey(def.kind())) {
+        throw new IllegalArgumentException("kind " + def.kind() + " is already registered");
+      }
+      List<ResourceDefinition> all = new ArrayList<>(s.all);
+      all.add(def);
+      publish(all);
+    }
+    notify(RegistryListener.Change.ADDED, def);
+  }
+
+  /**
+   * Makes {@code defs} the definitions of group/resource {@code gr}: versions not in the list are
+   * removed, new ones added, changed ones replaced.
+   *
+   * @throws IllegalArgumentException if one of them clashes with another group/resource
+   */
+  public void replaceGroupResource(GroupResource gr, List<ResourceDefinition> defs) {
+    List<Map.Entry<RegistryListener.Change, ResourceDefinition>> changes = new ArrayList<>();
+    synchronized (lock) {
+      Snapshot s = snapshot;
+      Map<GroupVersionResource, ResourceDefinition> old = new LinkedHashMap<>();
+      List<ResourceDefinition> all = new ArrayList<>();
+      for (ResourceDefinition d : s.all) {
+        if (d.groupResource().equals(gr)) {
+          old.put(d.resource(), d);
+        } else {
+          all.add(d);
+        }
+      }
+      for (ResourceDefinition d : defs) {
+        if (!d.groupResource().equals(gr)) {
+          throw new IllegalArgumentException(d + " is not of " + gr);
+        }
+        for (ResourceDefinition other : all) {
+          if (other.kind().equals(d.kind())) {
+            throw new IllegalArgumentException("kind " + d.kind() + " is already registered");
+          }
+        }
+        ResourceDefinition previous = old.remove(d.resource());
+        changes.add(Map.entry(previous == null ? RegistryListener.Change.ADDED
+            : RegistryListener.Change.REPLACED, d));
+        all.add(d);
+      }
+      old.values().forEach(d -> changes.add(Map.entry(RegistryListener.Change.REMOVED, d)));
+      publish(all);
+    }
+    changes.forEach(c -> notify(c.getKey(), c.getValue()));
+  }
+
+  private void publish(List<ResourceDefinition> all) {
+    Map<GroupVersionResource, ResourceDefinition> byResource = new LinkedHashMap<>();
+    Map<GroupVersionKind, ResourceDefinition> byKind = new LinkedHashMap<>();
+    for (ResourceDefinition d : all) {
+      byResource.put(d.resource(), d);
+      byKind.put(d.kind(), d);
+    }
+    snapshot = new Snapshot(Map.copyOf(byResource), Map.copyOf(byKind), List.copyOf(all));
+  }
+
+  private void notify(RegistryListener.Change change, ResourceDefinition def) {
+    for (RegistryListener l : listeners) {
+      try {
+        l.onChange(change, def);
+      } catch (RuntimeException e) {
+        // A listener's failure must not fail the request that changed the registry.
+      }
+    }
+  }
+}

@@ -1,0 +1,253 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.admission.Operation;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ScaleSubresource;
+import io.apiserver4j.apiserver.patch.PatchSchema;
+import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GroupKind;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.fieldpath.FieldName;
+import io.apiserver4j.fieldpath.FieldPath;
+import io.apiserver4j.fieldpath.FieldSet;
+import io.apiserver4j.merge.Updater;
+import io.apiserver4j.merge.VersionedSet;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The {@code scale} subresource: an {@code autoscaling/v1 Scale} view of a resource's replicas,
+ * read and written through the resource (kube's {@code ScaleREST} with
+ * {@code scaleUpdatedObjectInfo}), and kube's {@code ScaleHandler}, which moves the ownership of
+ * the replicas field between the resource's managedFields and the Scale's.
+ */
+final class ScaleSupport {
+  static final GroupVersionKind SCALE_GVK = new GroupVersionKind("autoscaling", "v1", "Scale");
+  private static final FieldPath REPLICAS_IN_SCALE =
+      FieldPath.of(new FieldName("spec"), new FieldName("replicas"));
+
+  private final Pipeline p;
+
+  ScaleSupport(Pipeline p) {
+    this.p = p;
+  }
+
+  FieldManager newFieldManager(ResourceDefinition def) {
+    return new FieldManager(SCALE_GVK, "scale",
+        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(), m -> m);
+  }
+
+  /** The Scale of {@code parent}, without managedFields (what GET returns). */
+  MapValue scaleOf(ResourceDefinition def, MapValue parent) {
+    ScaleSubresource s = def.scale().orElseThrow();
+    MapValue.Builder meta = MapValue.builder();
+    for (String k : List.of("name", "namespace", "uid", "resourceVersion", "creationTimestamp")) {
+      Value v = Meta.metadata(parent).getOrNull(k);
+      if (v != null) {
+        meta.put(k, v);
+      }
+    }
+    long spec = replicas(parent, s.specReplicasPath());
+    long status = replicas(parent, s.statusReplicasPath());
+    MapValue.Builder st = MapValue.builder().put("replicas", Value.of(status));
+    if (s.labelSelectorPath().isPresent()) {
+      Value sel = Paths.get(parent, Paths.parseDotted(s.labelSelectorPath().get()));
+      String selector = sel instanceof MapValue m ? BuiltinKinds.formatSelector(m)
+          : sel instanceof StringValue str ? str.value() : "";
+      if (!selector.isEmpty()) {
+        st.put("selector", Value.of(selector));
+      }
+    }
+    return MapValue.ofEntries("kind", Value.of("Scale"), "apiVersion",
+        Value.of(SCALE_GVK.apiVersion()), "metadata", meta.build(),
+        "spec", MapValue.ofEntries("replicas", Value.of(spec)), "status", st.build());
+  }
+
+  private static long replicas(MapValue obj, String path) {
+    return Paths.get(obj, Paths.parseDotted(path)) instanceof IntegerValue i ? i.value() : 0;
+  }
+
+  private GroupResource scaleResource(ResourceDefinition def) {
+    return new GroupResource(def.kind().group(), def.plural() + "/scale");
+  }
+
+  /** PUT of a Scale. */
+  ApiResponse update(Ctx c) {
+    ResourceDefinition def = c.def;
+    MapValue body = p.decodeObject(c, SCALE_GVK, BuiltinKinds.SCALE_TYPE, BuiltinKinds.schema(),
+        m -> m);
+    body = Pipeline.ensureNamespace(body, Pipeline.expectedNamespace(c));
+    Pipeline.checkName(body, c.name, c.namespace);
+    MapValue requested = body;
+    FieldManager fm = p.fieldManager(def, "scale");
+    return run(c, (oldScale, parent) -> fm.update(oldScale, requested, c.manager, c.now));
+  }
+
+  /** PATCH (any type, apply included) of a Scale. */
+  ApiResponse patch(Ctx c, PatchType type, Value patch, boolean force) {
+    FieldManager fm = p.fieldManager(c.def, "scale");
+    return run(c, (oldScale, parent) -> {
+      MapValue patched;
+      if (type.isApply()) {
+        patched = fm.apply(oldScale, (MapValue) patch, c.request.fieldManager(), force, c.now);
+      } else {
+        Value v = io.apiserver4j.apiserver.patch.Patches.apply(type, oldScale, patch,
+            type == PatchType.STRATEGIC_MERGE_PATCH
+                ? BuiltinKinds.patchSchema(BuiltinKinds.SCALE_TYPE) : PatchSchema.unknown());
+        if (!(v instanceof MapValue m)) {
+          throw StatusErrors.badRequest("the patch does not produce an object");
+        }
+        patched = fm.update(oldScale, m, c.manager, c.now);
+      }
+      patched = Pipeline.ensureNamespace(patched, Pipeline.expectedNamespace(c));
+      Pipeline.checkName(patched, c.name, c.namespace);
+      return patched;
+    });
+  }
+
+  @FunctionalInterface
+  private interface ScaleChange {
+    MapValue apply(MapValue oldScale, MapValue parent);
+  }
+
+  private ApiResponse run(Ctx c, ScaleChange change) {
+    ResourceDefinition def = c.def;
+    ScaleSubresource s = def.scale().orElseThrow();
+    Pipeline.Transform transform = (parent, creating) -> {
+      if (creating) {
+        throw StatusErrors.notFound(scaleResource(def), c.name);
+      }
+      MapValue oldScale = scaleOf(def, parent);
+      oldScale = Meta.withMeta(oldScale, "managedFields", toSubresource(def,
+          Meta.metaValue(parent, "managedFields")));
+      MapValue newScale = change.apply(oldScale, parent);
+      newScale = p.mutate(c, p.attributes(c, Operation.UPDATE, SCALE_GVK, c.name, newScale,
+          oldScale));
+      Value replicas = Paths.get(newScale, "spec", "replicas");
+      if (replicas instanceof IntegerValue r && r.value() < 0) {
+        throw StatusErrors.invalid(new GroupKind("autoscaling", "Scale"), c.name,
+            List.of(FieldError.invalid("spec.replicas", r, "must be greater than or equal to 0")));
+      }
+      String uid = Meta.metaString(newScale, "uid");
+      if (!uid.isEmpty() && !uid.equals(Meta.metaString(parent, "uid"))) {
+        throw StatusErrors.conflict(scaleResource(def), c.name, "Precondition failed: UID in"
+            + " precondition: " + uid + ", UID in object meta: " + Meta.metaString(parent, "uid"));
+      }
+      MapValue updated = Paths.set(parent, replicas == null ? Value.of(0L) : replicas,
+          Paths.parseDotted(s.specReplicasPath()));
+      updated = Meta.withMetaString(updated, "resourceVersion",
+          Meta.metaString(newScale, "resourceVersion"));
+      return ManagedFields2.withManaged(updated, toParent(def, Meta.metaValue(parent,
+          "managedFields"), Meta.metaValue(newScale, "managedFields")));
+    };
+    Pipeline.UpdateOutcome out = p.storeUpdate(c, def, "scale", transform, false,
+        Optional.empty(), new Pipeline.AdmissionView(SCALE_GVK, parent -> scaleOf(def, parent)));
+    return new ApiResponse(200, scaleOf(def, out.object()), c.warnings());
+  }
+
+  // --- managed fields between parent and Scale -----------------------------------------------
+
+  private Map<String, FieldPath> mappings(ResourceDefinition def) {
+    Map<String, FieldPath> m = new HashMap<>();
+    for (ResourceDefinition d : p.registry.versionsOf(def.groupResource())) {
+      d.scale().ifPresent(sc -> m.put(d.kind().apiVersion(), path(sc.specReplicasPath())));
+    }
+    def.scale().ifPresent(sc -> m.put(def.kind().apiVersion(), path(sc.specReplicasPath())));
+    return m;
+  }
+
+  private static FieldPath path(String dotted) {
+    String[] parts = Paths.parseDotted(dotted);
+    FieldName[] names = new FieldName[parts.length];
+    for (int i = 0; i < parts.length; i++) {
+      names[i] = new FieldName(parts[i]);
+    }
+    return FieldPath.of(names);
+  }
+
+  /** kube's {@code ScaleHandler.ToSubresource}. */
+  Value toSubresource(ResourceDefinition def, Value parentEntries) {
+    FieldManager.Managed parent = FieldManager.decode(parentEntries);
+    Map<String, FieldPath> mappings = mappings(def);
+    FieldManager.Managed out = FieldManager.Managed.empty();
+    for (Map.Entry<String, VersionedSet> e : parent.fields.entrySet()) {
+      FieldPath replicas = mappings.get(e.getValue().apiVersion());
+      if (replicas == null || !e.getValue().set().contains(replicas)) {
+        continue;
+      }
+      out.fields.put(e.getKey(), new VersionedSet(FieldSet.of(REPLICAS_IN_SCALE),
+          SCALE_GVK.apiVersion(), e.getValue().applied()));
+      if (parent.times.containsKey(e.getKey())) {
+        out.times.put(e.getKey(), parent.times.get(e.getKey()));
+      }
+    }
+    return io.apiserver4j.fieldpath.ManagedFields.encode(FieldManager.entries(out));
+  }
+
+  /** kube's {@code ScaleHandler.ToParent}. */
+  FieldManager.Managed toParent(ResourceDefinition def, Value parentEntries, Value scaleEntries) {
+    FieldManager.Managed parent = FieldManager.decode(parentEntries);
+    FieldManager.Managed scale = FieldManager.decode(scaleEntries);
+    LinkedHashMap<String, VersionedSet> scaleFields = new LinkedHashMap<>(scale.fields);
+    Map<String, FieldPath> mappings = mappings(def);
+    FieldManager.Managed out = FieldManager.Managed.empty();
+    for (Map.Entry<String, VersionedSet> e : parent.fields.entrySet()) {
+      String id = e.getKey();
+      VersionedSet vs = e.getValue();
+      if (!mappings.containsKey(vs.apiVersion())) {
+        continue;
+      }
+      FieldPath replicas = mappings.get(vs.apiVersion());
+      if (!vs.set().contains(replicas)) {
+        put(out, id, vs, parent.times);
+        continue;
+      }
+      if (!scaleFields.containsKey(id)) {
+        FieldSet rest = vs.set().difference(FieldSet.of(replicas));
+        if (!rest.isEmpty()) {
+          put(out, id, new VersionedSet(rest, vs.apiVersion(), vs.applied()), parent.times);
+        }
+      } else {
+        put(out, id, vs, parent.times);
+        scaleFields.remove(id);
+      }
+    }
+    for (Map.Entry<String, VersionedSet> e : scaleFields.entrySet()) {
+      if (!e.getValue().set().contains(REPLICAS_IN_SCALE)) {
+        continue;
+      }
+      String version = def.kind().apiVersion();
+      put(out, e.getKey(), new VersionedSet(FieldSet.of(mappings.get(version)), version,
+          e.getValue().applied()), parent.times);
+    }
+    return out;
+  }
+
+  private static void put(FieldManager.Managed out, String id, VersionedSet vs,
+      Map<String, java.time.Instant> times) {
+    out.fields.put(id, vs);
+    if (times.containsKey(id)) {
+      out.times.put(id, times.get(id));
+    }
+  }
+
+  /** Encoding of managed fields onto an object. */
+  static final class ManagedFields2 {
+    private ManagedFields2() {}
+
+    static MapValue withManaged(MapValue obj, FieldManager.Managed managed) {
+      return FieldManager.encode(obj, managed);
+    }
+  }
+}

@@ -1,0 +1,191 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.merge.Atom;
+import io.apiserver4j.merge.MapType;
+import io.apiserver4j.merge.ScalarType;
+import io.apiserver4j.merge.Schema;
+import io.apiserver4j.merge.StructField;
+import io.apiserver4j.merge.TypeRef;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
+
+/**
+ * What kube-apiserver's decoding does with a body that does not fit the kind's schema: fields
+ * the schema does not declare are dropped (Go structs have nowhere to put them; custom
+ * resources are pruned) and reported as {@code unknown field "<path>"} for
+ * {@code fieldValidation=Strict|Warn}; values of the wrong JSON type are errors. Paths are
+ * written as kube writes them: {@code spec.template.spec.containers[0].foo}.
+ *
+ * <p>Thread-safe; resolved types are cached per schema.
+ */
+public final class SchemaChecker {
+  private static final ConcurrentHashMap<Schema, ConcurrentHashMap<TypeRef, Atom>> CACHE =
+      new ConcurrentHashMap<>();
+
+  /** The checked object and what was found. */
+  public record Result(MapValue object, List<String> unknownFields, List<String> typeErrors) {}
+
+  private final Schema schema;
+  private final ConcurrentHashMap<TypeRef, Atom> atoms;
+  private final List<String> unknown = new ArrayList<>();
+  private final List<String> typeErrors = new ArrayList<>();
+
+  private SchemaChecker(Schema schema) {
+    this.schema = schema;
+    this.atoms = CACHE.computeIfAbsent(schema, s -> new ConcurrentHashMap<>());
+  }
+
+  /** Checks {@code object} against type {@code typeName} of {@code schema}. */
+  public static Result check(Schema schema, String typeName, MapValue object) {
+    SchemaChecker c = new SchemaChecker(schema);
+    Value out = c.walk(object, TypeRef.named(typeName), "");
+    return new Result(out instanceof MapValue m ? m : object, List.copyOf(c.unknown),
+        List.copyOf(c.typeErrors));
+  }
+
+  private Atom atom(TypeRef ref) {
+    Atom a = atoms.get(ref);
+    if (a == null) {
+      a = schema.resolve(ref).orElse(null);
+      if (a == null) {
+        return null;
+      }
+      atoms.put(ref, a);
+    }
+    return a;
+  }
+
+  private Value walk(Value v, TypeRef ref, String path) {
+    if (v.isNull()) {
+      return v;
+    }
+    Atom atom = atom(ref);
+    if (atom == null) {
+      return v;
+    }
+    if (v instanceof MapValue m) {
+      Optional<MapType> mt = atom.map();
+      if (mt.isEmpty()) {
+        typeError(path, atom, v);
+        return v;
+      }
+      return walkMap(m, mt.get(), path);
+    }
+    if (v instanceof ListValue l) {
+      if (atom.list().isEmpty()) {
+        typeError(path, atom, v);
+        return v;
+      }
+      TypeRef element = atom.list().get().elementType();
+      ListValue.Builder b = null;
+      for (int i = 0; i < l.size(); i++) {
+        Value item = l.get(i);
+        Value checked = walk(item, element, path + "[" + i + "]");
+        if (checked != item && b == null) {
+          b = ListValue.builder(l.size());
+          for (int j = 0; j < i; j++) {
+            b.add(l.get(j));
+          }
+        }
+        if (b != null) {
+          b.add(checked);
+        }
+      }
+      return b == null ? l : b.build();
+    }
+    Optional<ScalarType> scalar = atom.scalar();
+    if (scalar.isEmpty() || !fits(scalar.get(), v)) {
+      typeError(path, atom, v);
+    }
+    return v;
+  }
+
+  private Value walkMap(MapValue m, MapType type, String path) {
+    MapValue.Builder b = null;
+    for (int i = 0; i < m.size(); i++) {
+      String key = m.keyAt(i);
+      Value value = m.valueAt(i);
+      String childPath = path.isEmpty() ? key : path + "." + key;
+      Optional<StructField> f = type.findField(key);
+      Value checked;
+      if (f.isPresent()) {
+        checked = walk(value, f.get().type(), childPath);
+      } else if (!type.elementType().isNone()) {
+        checked = walk(value, type.elementType(), childPath);
+      } else {
+        unknown.add(childPath);
+        checked = null;
+      }
+      if (checked != value && b == null) {
+        b = MapValue.builder(m.size());
+        for (int j = 0; j < i; j++) {
+          b.put(m.keyAt(j), m.valueAt(j));
+        }
+      }
+      if (b != null && checked != null) {
+        b.put(key, checked);
+      }
+    }
+    return b == null ? m : b.build();
+  }
+
+  private static boolean fits(ScalarType type, Value v) {
+    if (type.equals(ScalarType.UNTYPED) || !type.isKnown()) {
+      return !(v instanceof MapValue) && !(v instanceof ListValue);
+    }
+    if (type.equals(ScalarType.STRING)) {
+      return v instanceof StringValue;
+    }
+    if (type.equals(ScalarType.NUMERIC)) {
+      return v instanceof IntegerValue || v instanceof FloatValue;
+    }
+    if (type.equals(ScalarType.BOOLEAN)) {
+      return v instanceof BooleanValue;
+    }
+    return true;
+  }
+
+  private void typeError(String path, Atom atom, Value v) {
+    String expected;
+    if (atom.scalar().isPresent()) {
+      ScalarType s = atom.scalar().get();
+      expected = s.equals(ScalarType.NUMERIC) ? "number" : s.smdName();
+    } else if (atom.list().isPresent()) {
+      expected = "array";
+    } else if (atom.map().isPresent()) {
+      expected = "object";
+    } else {
+      expected = "nothing";
+    }
+    typeErrors.add((path.isEmpty() ? "<root>" : path) + ": expected " + expected + ", got "
+        + jsonType(v));
+  }
+
+  static String jsonType(Value v) {
+    if (v instanceof StringValue) {
+      return "string";
+    }
+    if (v instanceof IntegerValue || v instanceof FloatValue) {
+      return "number";
+    }
+    if (v instanceof BooleanValue) {
+      return "boolean";
+    }
+    if (v instanceof ListValue) {
+      return "array";
+    }
+    if (v instanceof MapValue) {
+      return "object";
+    }
+    return "null";
+  }
+}
