@@ -1,5 +1,6 @@
 package io.apiserver4j.storage.etcd;
 
+import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
 import io.etcd.jetcd.ByteSequence;
@@ -82,20 +83,23 @@ final class EtcdKeys {
   /**
    * The object key of an etcd key found under {@code c}'s resource prefix.
    *
-   * @throws IllegalStateException if the key does not belong to the resource
+   * @throws io.apiserver4j.core.InternalErrorException if the key does not have this layout
+   *     (someone else wrote below the prefix)
    */
   ObjectKey objectKey(CollectionKey c, String etcdKey) {
     String resourcePrefix = resourcePrefix(c);
-    if (!etcdKey.startsWith(resourcePrefix)) {
-      throw new IllegalStateException("etcd key " + etcdKey + " is not under " + resourcePrefix);
+    try {
+      if (etcdKey.startsWith(resourcePrefix)) {
+        String relative = etcdKey.substring(resourcePrefix.length());
+        int slash = relative.indexOf('/');
+        return slash < 0 ? new ObjectKey(c.group(), c.resource(), "", relative)
+            : new ObjectKey(c.group(), c.resource(), relative.substring(0, slash),
+                relative.substring(slash + 1));
+      }
+    } catch (IllegalArgumentException e) {
+      // falls through to the error below
     }
-    String relative = etcdKey.substring(resourcePrefix.length());
-    int slash = relative.indexOf('/');
-    if (slash < 0) {
-      return new ObjectKey(c.group(), c.resource(), "", relative);
-    }
-    return new ObjectKey(c.group(), c.resource(), relative.substring(0, slash),
-        relative.substring(slash + 1));
+    throw StatusErrors.internal("etcd holds a key outside the object layout: " + etcdKey);
   }
 
   static ByteSequence bytes(String s) {

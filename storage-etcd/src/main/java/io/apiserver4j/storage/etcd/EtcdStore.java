@@ -451,6 +451,8 @@ public final class EtcdStore implements Store {
         .withRevision(after + 1)
         .withPrevKV(true)
         .withProgressNotify(true)
+        // without a leader etcd cannot tell whether the watch misses changes: end it instead
+        .withRequireLeader(true)
         .build();
     w.attach(client.getWatchClient().watch(EtcdKeys.bytes(watched), option, w));
     return w;

@@ -316,16 +316,11 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
    * state stamped with the change's revision.
    */
   private WatchEvent convert(Change c) {
-    ObjectKey key;
     try {
-      key = keys.objectKey(collection, EtcdKeys.string(c.kv.getKey()));
-    } catch (IllegalArgumentException | IllegalStateException e) {
-      return null; // not an object key of this collection (cannot happen with our layout)
-    }
-    if (requiredName != null && !requiredName.equals(key.name())) {
-      return null;
-    }
-    try {
+      ObjectKey key = keys.objectKey(collection, EtcdKeys.string(c.kv.getKey()));
+      if (requiredName != null && !requiredName.equals(key.name())) {
+        return null;
+      }
       StoredObject now = c.deleted ? null : ObjectCodec.decode(key, c.kv.getValue(), c.revision);
       boolean created = !c.deleted && c.kv.getCreateRevision() == c.kv.getModRevision();
       MapValue before = c.previous == null || created ? null

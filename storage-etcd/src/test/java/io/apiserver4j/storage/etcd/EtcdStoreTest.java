@@ -183,6 +183,19 @@ class EtcdStoreTest {
         .isInstanceOf(InternalErrorException.class);
   }
 
+  @Test
+  void aForeignKeyBelowTheResourceIsAnInternalError() throws Exception {
+    EtcdStore store = store();
+    store.create(cm("default", "a"), object("default", "a"));
+    raw.getKVClient().put(EtcdKeys.bytes(store.keyPrefix() + "//configmaps/default/a/extra"),
+        EtcdKeys.bytes("{}")).get(5, TimeUnit.SECONDS);
+    assertThatThrownBy(() -> store.list(CollectionKey.all("", "configmaps"), ListOptions.all()))
+        .isInstanceOfSatisfying(InternalErrorException.class, e -> assertThat(e.getMessage())
+            .isEqualTo("Internal error occurred: etcd holds a key outside the object layout: "
+                + store.keyPrefix() + "//configmaps/default/a/extra"));
+    assertThat(store.get(cm("default", "a"))).isPresent();
+  }
+
   // ------------------------------------------------------------------ lists
 
   @Test
