@@ -17,6 +17,12 @@ public class StatusException extends RuntimeException {
     this.status = requireNonNull(status, "status");
   }
 
+  /** Keeps {@code cause} (e.g. a storage client's exception) for debugging; not sent to clients. */
+  public StatusException(Status status, Throwable cause) {
+    super(status.message(), cause, false, true);
+    this.status = requireNonNull(status, "status");
+  }
+
   public Status status() {
     return status;
   }
