@@ -25,6 +25,20 @@ final class Fixtures {
   static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
+  static final String DEPLOYMENT_YAML = """
+      apiVersion: apps/v1
+      kind: Deployment
+      metadata: {name: d, labels: {app: d}}
+      spec:
+        replicas: 1
+        selector: {matchLabels: {app: d}}
+        template:
+          metadata: {labels: {app: d}}
+          spec:
+            containers:
+            - {name: c, image: "nginx:1.25"}
+      """;
+
   final TestClock clock = new TestClock();
   final AtomicInteger uids = new AtomicInteger();
   final ApiServer server;
@@ -42,7 +56,11 @@ final class Fixtures {
     return (MapValue) Yaml.read(text);
   }
 
-  static MapValue json(String text) {
+  static Value json(String text) {
+    return Json.read(text);
+  }
+
+  static MapValue jsonMap(String text) {
     return (MapValue) Json.read(text);
   }
 

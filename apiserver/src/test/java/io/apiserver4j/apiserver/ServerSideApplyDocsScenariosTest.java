@@ -285,7 +285,7 @@ class ServerSideApplyDocsScenariosTest {
 
   /** What kubectl's client-side apply creates: the object with the last-applied annotation. */
   private void clientSideApply() {
-    MapValue obj = json(CSA_CONFIG);
+    MapValue obj = Fixtures.jsonMap(CSA_CONFIG);
     obj = obj.with("metadata", ((MapValue) obj.getOrNull("metadata")).with("annotations",
         MapValue.ofEntries("kubectl.kubernetes.io/last-applied-configuration",
             Value.of(CSA_CONFIG))));

@@ -33,6 +33,9 @@ final class CrdController {
   private static final String CONTROLLER_AGENT = "kube-apiserver/v1.0.0 (linux/amd64)";
 
   private final Pipeline p;
+  /** The spec each CRD was last served from, so that unchanged CRDs are not re-registered. */
+  private final java.util.concurrent.ConcurrentHashMap<String, Value> served =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   CrdController(Pipeline p) {
     this.p = p;
@@ -52,6 +55,7 @@ final class CrdController {
   /** Called after an object of endpoint {@code c} was really deleted. */
   void afterDelete(Ctx c, MapValue obj) {
     if (isCrd(c.def)) {
+      served.remove(Meta.metaString(obj, "name"));
       p.registry.replaceGroupResource(new GroupResource(CrdSupport.str(obj, "spec", "group"),
           CrdSupport.str(obj, "spec", "names", "plural")), List.of());
     } else if (c.def.customResource()) {
@@ -108,8 +112,11 @@ final class CrdController {
       }
     }
     if (conflict == null) {
-      p.registry.replaceGroupResource(new GroupResource(group, plural),
-          CrdSupport.definitions(crd));
+      Value spec = crd.getOrNull("spec");
+      if (spec != null && !spec.equals(served.put(name, spec))) {
+        p.registry.replaceGroupResource(new GroupResource(group, plural),
+            CrdSupport.definitions(crd));
+      }
     }
   }
 
@@ -231,6 +238,7 @@ final class CrdController {
     } catch (StatusException e) {
       return;
     }
+    served.remove(name);
     p.registry.replaceGroupResource(new GroupResource(group, plural), List.of());
   }
 }

@@ -398,7 +398,7 @@ public final class FieldManager {
     GroupVersionKind given = GroupVersionKind.of(Meta.string(applied, "apiVersion"),
         Meta.string(applied, "kind"));
     if (!given.equals(gvk)) {
-      throw StatusErrors.badRequest("invalid object type: " + given);
+      throw StatusErrors.badRequest("invalid object type: " + gvkString(given));
     }
     return lastAppliedUpdaterApply(live, applied, managed, manager, force, now);
   }
@@ -557,8 +557,13 @@ public final class FieldManager {
   private String gvknn(MapValue obj) {
     String ns = Meta.metaString(obj, "namespace");
     String name = Meta.metaString(obj, "name");
-    return ns + "/" + name + "; " + GroupVersionKind.of(Meta.string(obj, "apiVersion"),
-        Meta.string(obj, "kind"));
+    return ns + "/" + name + "; " + gvkString(GroupVersionKind.of(Meta.string(obj, "apiVersion"),
+        Meta.string(obj, "kind")));
+  }
+
+  /** Go's {@code GroupVersionKind.String()}: always {@code group/version, Kind=kind}. */
+  static String gvkString(GroupVersionKind gvk) {
+    return gvk.group() + "/" + gvk.version() + ", Kind=" + gvk.kind();
   }
 
   /** An error that is not a typed API error: HTTP 500 with no reason, as kube reports them. */

@@ -1,0 +1,156 @@
+package io.apiserver4j.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.core.Json;
+import io.apiserver4j.merge.Atom;
+import io.apiserver4j.merge.ListType;
+import io.apiserver4j.merge.MapType;
+import io.apiserver4j.merge.Schema;
+import io.apiserver4j.merge.StructField;
+import io.apiserver4j.merge.TypeRef;
+import io.apiserver4j.merge.openapi.OpenApiSchemas;
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.TreeSet;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/**
+ * Our hand-written schemas of the built-in kinds against the upstream OpenAPI documents (read
+ * from {@code ../shared/openapi}, converted with {@link OpenApiSchemas}): every type reachable
+ * from a kind has the same fields, every list the same relationship and keys, every map and
+ * struct the same granularity, every scalar the same type.
+ */
+class BuiltinSchemaTest {
+  private static Path shared() {
+    String p = System.getProperty("apiserver4j.shared");
+    return Path.of(p == null ? "../shared" : p);
+  }
+
+  private static Schema upstream(String file) throws IOException {
+    String text = Files.readString(shared().resolve("openapi").resolve(file));
+    return Schema.fromSmdValue(OpenApiSchemas.fromDocument(Json.read(text)));
+  }
+
+  static Stream<Arguments> kinds() {
+    return Stream.of(
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.Namespace"),
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.ConfigMap"),
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.Secret"),
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.Service"),
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.Pod"),
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.ServiceAccount"),
+        Arguments.of("core-v1.json", "io.k8s.api.core.v1.Event"),
+        Arguments.of("apps-v1.json", "io.k8s.api.apps.v1.Deployment"),
+        Arguments.of("apps-v1.json", "io.k8s.api.apps.v1.StatefulSet"),
+        Arguments.of("apps-v1.json", "io.k8s.api.apps.v1.DaemonSet"),
+        Arguments.of("batch-v1.json", "io.k8s.api.batch.v1.Job"));
+  }
+
+  private static final class Walk {
+    final Schema ours;
+    final Schema theirs;
+    final Set<String> visited = new HashSet<>();
+    final List<String> differences = new ArrayList<>();
+    final Set<String> types = new TreeSet<>();
+    int fields;
+
+    Walk(Schema ours, Schema theirs) {
+      this.ours = ours;
+      this.theirs = theirs;
+    }
+
+    void compare(TypeRef a, TypeRef b, String path) {
+      String key = a + "|" + b;
+      if (!visited.add(key)) {
+        return;
+      }
+      a.namedType().ifPresent(types::add);
+      Optional<Atom> oa = ours.resolve(a);
+      Optional<Atom> ob = theirs.resolve(b);
+      if (oa.isEmpty() || ob.isEmpty()) {
+        differences.add(path + ": unresolvable (ours " + oa.isPresent() + ", theirs "
+            + ob.isPresent() + ")");
+        return;
+      }
+      Atom x = oa.get();
+      Atom y = ob.get();
+      if (!x.scalar().equals(y.scalar())) {
+        differences.add(path + ": scalar " + x.scalar() + " vs " + y.scalar());
+      }
+      if (x.list().isPresent() != y.list().isPresent()) {
+        differences.add(path + ": list presence differs");
+      } else if (x.list().isPresent()) {
+        ListType lx = x.list().get();
+        ListType ly = y.list().get();
+        if (lx.elementRelationship() != ly.elementRelationship()) {
+          differences.add(path + ": list " + lx.elementRelationship() + " vs "
+              + ly.elementRelationship());
+        }
+        if (!new HashSet<>(lx.keys()).equals(new HashSet<>(ly.keys()))) {
+          differences.add(path + ": list keys " + lx.keys() + " vs " + ly.keys());
+        }
+        compare(lx.elementType(), ly.elementType(), path + "[]");
+      }
+      if (x.map().isPresent() != y.map().isPresent()) {
+        differences.add(path + ": map presence differs");
+      } else if (x.map().isPresent()) {
+        MapType mx = x.map().get();
+        MapType my = y.map().get();
+        if (mx.elementRelationship() != my.elementRelationship()) {
+          differences.add(path + ": map " + mx.elementRelationship() + " vs "
+              + my.elementRelationship());
+        }
+        Set<String> nx = new TreeSet<>();
+        mx.fields().forEach(fl -> nx.add(fl.name()));
+        Set<String> ny = new TreeSet<>();
+        my.fields().forEach(fl -> ny.add(fl.name()));
+        Set<String> extra = new TreeSet<>(nx);
+        extra.removeAll(ny);
+        Set<String> missing = new TreeSet<>(ny);
+        missing.removeAll(nx);
+        if (!extra.isEmpty()) {
+          differences.add(path + ": fields not upstream " + extra);
+        }
+        if (!missing.isEmpty()) {
+          differences.add(path + ": fields missing " + missing);
+        }
+        if (mx.elementType().isNone() != my.elementType().isNone()) {
+          differences.add(path + ": extra keys allowed differs");
+        } else if (!mx.elementType().isNone()) {
+          compare(mx.elementType(), my.elementType(), path + ".*");
+        }
+        for (StructField fx : mx.fields()) {
+          Optional<StructField> fy = my.findField(fx.name());
+          if (fy.isPresent()) {
+            fields++;
+            compare(fx.type(), fy.get().type(), path + "." + fx.name());
+          }
+        }
+      }
+    }
+  }
+
+  @ParameterizedTest(name = "{1}")
+  @MethodSource("kinds")
+  void matchesTheUpstreamOpenApiDocument(String file, String typeName) throws IOException {
+    Schema theirs = upstream(file);
+    Walk w = new Walk(BuiltinResources.schema(), theirs);
+
+    w.compare(TypeRef.named(typeName), TypeRef.named(typeName), typeName);
+
+    System.out.println("schema coverage of " + typeName + ": " + w.types.size() + " types, "
+        + w.fields + " fields compared with the upstream document");
+    assertThat(w.differences).isEmpty();
+    assertThat(w.fields).isGreaterThan(4);
+  }
+}
