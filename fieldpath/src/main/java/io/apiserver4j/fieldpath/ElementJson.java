@@ -100,7 +100,7 @@ final class ElementJson {
   private void expectEnd() {
     skipWhitespace();
     if (pos != s.length()) {
-      throw error("unexpected trailing data after JSON value");
+      throw error("unexpected trailing data after JSON object");
     }
   }
 

@@ -142,28 +142,40 @@ final class Elements {
 
   // strconv.Atoi: optional sign, decimal digits only, 64-bit range.
   private static long parseGoInt(String s, int from) {
-    String text = s.substring(from);
-    int i = 0;
-    int n = text.length();
-    if (n > 0 && (text.charAt(0) == '+' || text.charAt(0) == '-')) {
-      i = 1;
+    int n = s.length();
+    int i = from;
+    boolean negative = false;
+    if (i < n && (s.charAt(i) == '+' || s.charAt(i) == '-')) {
+      negative = s.charAt(i) == '-';
+      i++;
     }
     if (i == n) {
-      throw new FieldsV1Exception("invalid index " + GoJson.quoteForMessage(text)
-          + ": not a base-10 integer");
+      throw badIndex(s, from, "not a base-10 integer");
     }
-    for (int j = i; j < n; j++) {
-      char c = text.charAt(j);
+    long value = 0;
+    for (; i < n; i++) {
+      char c = s.charAt(i);
       if (c < '0' || c > '9') {
-        throw new FieldsV1Exception("invalid index " + GoJson.quoteForMessage(text)
-            + ": not a base-10 integer");
+        throw badIndex(s, from, "not a base-10 integer");
       }
+      int d = c - '0';
+      // accumulate negatively so that Long.MIN_VALUE fits
+      if (value < (Long.MIN_VALUE + d) / 10) {
+        throw badIndex(s, from, "value out of range");
+      }
+      value = value * 10 - d;
     }
-    try {
-      return Long.parseLong(text);
-    } catch (NumberFormatException e) {
-      throw new FieldsV1Exception("invalid index " + GoJson.quoteForMessage(text)
-          + ": value out of range");
+    if (!negative) {
+      if (value == Long.MIN_VALUE) {
+        throw badIndex(s, from, "value out of range");
+      }
+      value = -value;
     }
+    return value;
+  }
+
+  private static FieldsV1Exception badIndex(String s, int from, String why) {
+    return new FieldsV1Exception("invalid index " + GoJson.quoteForMessage(s.substring(from))
+        + ": " + why);
   }
 }

@@ -13,6 +13,7 @@ import io.apiserver4j.core.Value;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.HashMap;
 
 /**
  * The {@code FieldsV1} codec: a {@link FieldSet} as the JSON object stored in
@@ -35,6 +36,7 @@ import java.util.Arrays;
 public final class FieldsV1 {
   /** Deepest accepted nesting of the FieldsV1 object. */
   public static final int MAX_DEPTH = 1000;
+  private static final int MAX_CACHED_ELEMENTS = 8192;
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -100,6 +102,20 @@ public final class FieldsV1 {
     private int childTop;
     // whether the node just read is itself a member of its parent
     private boolean lastIsMember;
+    // Keys repeat a lot (f:name, i:0, k:{"type":"Ready"}): parse each distinct key once per
+    // document and share the element, which also shrinks the decoded set.
+    private final HashMap<String, PathElement> elements = new HashMap<>();
+
+    private PathElement element(String key) {
+      PathElement pe = elements.get(key);
+      if (pe == null) {
+        pe = Elements.parse(key);
+        if (elements.size() < MAX_CACHED_ELEMENTS) {
+          elements.put(key, pe);
+        }
+      }
+      return pe;
+    }
 
     FieldSet document(JsonParser p) throws IOException {
       JsonToken t = p.nextToken();
@@ -159,7 +175,7 @@ public final class FieldsV1 {
         }
         PathElement pe;
         try {
-          pe = Elements.parse(key);
+          pe = element(key);
         } catch (Elements.UnknownElementType unknown) {
           p.nextToken();
           p.skipChildren();
@@ -215,7 +231,7 @@ public final class FieldsV1 {
         }
         PathElement pe;
         try {
-          pe = Elements.parse(key);
+          pe = element(key);
         } catch (Elements.UnknownElementType unknown) {
           continue;
         } catch (FieldsV1Exception bad) {
