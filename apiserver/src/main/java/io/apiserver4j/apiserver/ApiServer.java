@@ -3,6 +3,7 @@ package io.apiserver4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.BuiltinKinds;
 import io.apiserver4j.apiserver.internal.Pipeline;
 import io.apiserver4j.apiserver.internal.Registry;
@@ -140,7 +141,8 @@ public final class ApiServer implements AutoCloseable {
     private boolean uidsSet;
     private Random random = new Random();
     private boolean randomSet;
-    private AdmissionChain admission = AdmissionChain.empty();
+    private java.util.function.Function<NamespaceStore, AdmissionChain> admission =
+        ns -> AdmissionChain.empty();
     private boolean admissionSet;
     private GeneratedValuesPolicy generatedValues = GeneratedValuesPolicy.defaultPolicy();
     private boolean generatedValuesSet;
@@ -216,11 +218,21 @@ public final class ApiServer implements AutoCloseable {
 
     /** The admission chain; default: none. */
     public Builder admission(AdmissionChain chain) {
+      requireNonNull(chain, "chain");
+      return admission(ns -> chain);
+    }
+
+    /**
+     * The admission chain, built from the server's view of its namespaces (what
+     * {@code NamespaceLifecycle} and {@code NamespaceAutoProvision} need): the factory is called
+     * once, while the server is built.
+     */
+    public Builder admission(java.util.function.Function<NamespaceStore, AdmissionChain> factory) {
       if (admissionSet) {
         throw new IllegalStateException("admission was already set");
       }
       admissionSet = true;
-      this.admission = requireNonNull(chain, "chain");
+      this.admission = requireNonNull(factory, "factory");
       return this;
     }
 

@@ -44,12 +44,12 @@ final class Fixtures {
   final ApiServer server;
 
   Fixtures() {
-    this(ApiServer.builder());
+    this(ApiServer.builder().random(new Random(42)));
   }
 
+  /** A server from {@code b} with the fixture's clock and uid source. */
   Fixtures(ApiServer.Builder b) {
-    server = b.clock(clock).uidSource(() -> "uid-" + uids.incrementAndGet())
-        .random(new Random(42)).build();
+    server = b.clock(clock).uidSource(() -> "uid-" + uids.incrementAndGet()).build();
   }
 
   static MapValue yaml(String text) {

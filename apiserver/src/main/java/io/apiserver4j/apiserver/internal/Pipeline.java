@@ -98,15 +98,18 @@ public final class Pipeline {
   final ScaleSupport scale;
 
   public Pipeline(Registry registry, Store store, Clock clock, Supplier<String> uids,
-      Random random, AdmissionChain admission, GeneratedValuesPolicy generatedValues,
-      long maxBodyBytes) {
+      Random random, java.util.function.Function<io.apiserver4j.admission.plugins.NamespaceStore,
+          AdmissionChain> admission, GeneratedValuesPolicy generatedValues, long maxBodyBytes) {
     this.registry = registry;
     this.store = store;
     this.dryStore = DryRunStore.over(store, clock);
     this.clock = clock;
     this.uids = uids;
     this.random = random;
-    this.admission = admission;
+    ServerNamespaces namespaces = new ServerNamespaces();
+    this.admission = java.util.Objects.requireNonNull(admission.apply(namespaces),
+        "the admission factory returned null");
+    namespaces.bind(this);
     this.generatedValues = generatedValues;
     this.maxBodyBytes = maxBodyBytes;
     this.crds = new CrdController(this);
