@@ -6,7 +6,6 @@ import io.apiserver4j.core.ConflictException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NotFoundException;
-import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusDetails;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
@@ -102,6 +101,7 @@ final class DeleteFlow {
     MapValue last = Pipeline.fromStorage(def, deleted.object());
     if (!c.dryRun) {
       p.crds.afterDelete(c, last);
+      p.namespaces.afterDelete(c);
     }
     return new Outcome(finalizeDelete(last), true);
   }
@@ -121,9 +121,7 @@ final class DeleteFlow {
     }
     StatusDetails details = StatusDetails.of(Meta.metaString(obj, "name"), def.kind().group(),
         def.plural()).withUid(Meta.metaString(obj, "uid"));
-    // kube's finalizeDelete Status carries no code.
-    return new Status(Status.Outcome.SUCCESS, 0, io.apiserver4j.core.StatusReason.UNKNOWN, "",
-        Optional.of(details)).toValue();
+    return Pipeline.successStatus(details);
   }
 
   /** kube's {@code BeforeDelete}: preconditions (checked early), then grace periods. */

@@ -95,6 +95,7 @@ public final class Pipeline {
   private final ConcurrentHashMap<String, FieldManager> fieldManagers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, PatchSchema> patchSchemas = new ConcurrentHashMap<>();
   final CrdController crds;
+  final NamespaceController namespaces;
   final ScaleSupport scale;
 
   public Pipeline(Registry registry, Store store, Clock clock, Supplier<String> uids,
@@ -113,6 +114,7 @@ public final class Pipeline {
     this.generatedValues = generatedValues;
     this.maxBodyBytes = maxBodyBytes;
     this.crds = new CrdController(this);
+    this.namespaces = new NamespaceController(this);
     this.scale = new ScaleSupport(this);
     registry.addListener((change, def) -> {
       // A changed definition may have another schema: drop what was derived from the old one.
@@ -1066,6 +1068,7 @@ public final class Pipeline {
     }
     if (!c.dryRun && out.deleted()) {
       crds.afterDelete(c, result);
+      namespaces.afterDelete(c);
     }
     return new ApiResponse(out.created() ? 201 : 200, result, c.warnings());
   }
@@ -1374,6 +1377,9 @@ public final class Pipeline {
     if (c.def.resource().equals(CrdController.CRD_RESOURCE)) {
       return new ApiResponse(200, crds.delete(c, options), c.warnings());
     }
+    if (NamespaceController.isNamespace(c.def)) {
+      return new ApiResponse(200, namespaces.delete(c, options), c.warnings());
+    }
     DeleteFlow.Outcome out = new DeleteFlow(this, c, c.def, options).run(c.name);
     int code = 200;
     if (!out.deleted() && options.orphanDependents().isPresent()
@@ -1421,6 +1427,12 @@ public final class Pipeline {
         "items", b.build(), "kind", Value.of(c.def.listKind()), "metadata",
         MapValue.ofEntries("resourceVersion", Value.of(Long.toString(page.resourceVersion()))));
     return new ApiResponse(200, body, c.warnings());
+  }
+
+  /** A Success Status as kube's {@code finalizeDelete} returns it (without a code). */
+  static MapValue successStatus(StatusDetails details) {
+    return new Status(Status.Outcome.SUCCESS, 0, StatusReason.UNKNOWN, "", Optional.of(details))
+        .toValue();
   }
 
   /** The current instant, for components that run outside a request. */
