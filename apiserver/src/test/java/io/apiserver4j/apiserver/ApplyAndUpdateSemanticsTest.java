@@ -464,6 +464,34 @@ class ApplyAndUpdateSemanticsTest {
     assertThat(again).isEqualTo(obj);
   }
 
+  @Test
+  void listKeysAnItemOmitsTakeTheSchemasDefault() {
+    String config = """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: d, labels: {app: d}}
+        spec:
+          selector: {matchLabels: {app: d}}
+          template:
+            metadata: {labels: {app: d}}
+            spec:
+              containers:
+              - name: c
+                image: nginx
+                ports:
+                - containerPort: 80
+        """;
+    MapValue first = f.apply(DEPLOYMENTS, "default", "d", "kubectl", config).orThrow();
+
+    MapValue again = f.apply(DEPLOYMENTS, "default", "d", "kubectl", config).orThrow();
+
+    // protocol is defaulted to TCP, and the applied item {containerPort: 80} is keyed as
+    // (80, TCP): the same item, not a new one
+    assertThat(again).isEqualTo(first);
+    assertThat(Json.write(at(entry(first, 0), "fieldsV1")))
+        .contains("k:{\\\"containerPort\\\":80,\\\"protocol\\\":\\\"TCP\\\"}");
+  }
+
   // --- 2.14 other metadata ---------------------------------------------------------------------
 
   @Test

@@ -63,6 +63,11 @@ class BuiltinSchemaTest {
     final List<String> differences = new ArrayList<>();
     final Set<String> types = new TreeSet<>();
     int fields;
+    int keyDefaults;
+
+    void compareKeyDefaults(ListType lx, ListType ly, String path) {
+      keyDefaults(this, lx, ly, path);
+    }
 
     Walk(Schema ours, Schema theirs) {
       this.ours = ours;
@@ -99,6 +104,7 @@ class BuiltinSchemaTest {
         if (!new HashSet<>(lx.keys()).equals(new HashSet<>(ly.keys()))) {
           differences.add(path + ": list keys " + lx.keys() + " vs " + ly.keys());
         }
+        compareKeyDefaults(lx, ly, path);
         compare(lx.elementType(), ly.elementType(), path + "[]");
       }
       if (x.map().isPresent() != y.map().isPresent()) {
@@ -140,6 +146,25 @@ class BuiltinSchemaTest {
     }
   }
 
+  // SMD fills a key field an item omits with the field's default: those must agree too.
+  private static void keyDefaults(Walk w, ListType lx, ListType ly, String path) {
+    Optional<MapType> ex = w.ours.resolve(lx.elementType()).flatMap(Atom::map);
+    Optional<MapType> ey = w.theirs.resolve(ly.elementType()).flatMap(Atom::map);
+    if (ex.isEmpty() || ey.isEmpty()) {
+      return;
+    }
+    for (String key : lx.keys()) {
+      Optional<Object> dx = ex.get().findField(key).flatMap(StructField::defaultValue)
+          .map(v -> (Object) v);
+      Optional<Object> dy = ey.get().findField(key).flatMap(StructField::defaultValue)
+          .map(v -> (Object) v);
+      if (!dx.equals(dy)) {
+        w.differences.add(path + "[]." + key + ": default " + dx + " vs " + dy);
+      }
+      w.keyDefaults++;
+    }
+  }
+
   @ParameterizedTest(name = "{1}")
   @MethodSource("kinds")
   void matchesTheUpstreamOpenApiDocument(String file, String typeName) throws IOException {
@@ -149,7 +174,8 @@ class BuiltinSchemaTest {
     w.compare(TypeRef.named(typeName), TypeRef.named(typeName), typeName);
 
     System.out.println("schema coverage of " + typeName + ": " + w.types.size() + " types, "
-        + w.fields + " fields compared with the upstream document");
+        + w.fields + " fields and " + w.keyDefaults + " list key defaults compared with the"
+        + " upstream document");
     assertThat(w.differences).isEmpty();
     assertThat(w.fields).isGreaterThan(4);
   }

@@ -1012,11 +1012,8 @@ public final class Pipeline {
     if (!request.resourceVersion().isEmpty() && !request.resourceVersion().equals("0")) {
       b.resourceVersion(parseResourceVersion(request.resourceVersion()));
     }
-    request.sendInitialEvents().ifPresent(send -> {
-      if (send) {
-        b.initialEvents(io.apiserver4j.storage.InitialEvents.SEND);
-      }
-    });
+    request.sendInitialEvents().ifPresent(send -> b.initialEvents(send
+        ? io.apiserver4j.storage.InitialEvents.SEND : io.apiserver4j.storage.InitialEvents.SKIP));
     io.apiserver4j.storage.Watch w;
     if (!c.name.isEmpty()) {
       w = store.watch(c.key(c.name), b.build());

@@ -93,9 +93,23 @@ public final class SchemaDsl {
         if (currentType == null) {
           throw error(lineNo, "a field outside of a type");
         }
-        if (words.length > 2 && words[words.length - 1].startsWith("patch=")) {
-          String tag = words[words.length - 1].substring("patch=".length());
-          patchTags.computeIfAbsent(currentType, k -> new LinkedHashMap<>()).put(words[0], tag);
+        Value defaultValue = null;
+        boolean more = true;
+        while (more && words.length > 2) {
+          String last = words[words.length - 1];
+          if (last.startsWith("patch=")) {
+            patchTags.computeIfAbsent(currentType, k -> new LinkedHashMap<>())
+                .put(words[0], last.substring("patch=".length()));
+          } else if (last.startsWith("default=")) {
+            try {
+              defaultValue = io.apiserver4j.core.Json.read(last.substring("default=".length()));
+            } catch (RuntimeException e) {
+              throw error(lineNo, "bad default " + last);
+            }
+          } else {
+            more = false;
+            continue;
+          }
           words = java.util.Arrays.copyOf(words, words.length - 1);
         }
         if (words.length < 2) {
@@ -105,7 +119,8 @@ public final class SchemaDsl {
         if (words[0].equals("*")) {
           elementType = type;
         } else {
-          fields.add(MapValue.ofEntries("name", Value.of(words[0]), "type", type));
+          MapValue field = MapValue.ofEntries("name", Value.of(words[0]), "type", type);
+          fields.add(defaultValue == null ? field : field.with("default", defaultValue));
         }
         continue;
       }
