@@ -5,6 +5,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.PathElement;
 import io.apiserver4j.merge.ValidationError;
+import java.util.Arrays;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
@@ -24,6 +25,9 @@ public final class Merger {
    * fail nor change it, so those sub-trees are returned without walking them.
    */
   private final boolean rhsValid;
+  private String[][] keyBuf = new String[16][];
+  private Value[][] valBuf = new Value[16][];
+  private int depth;
 
   private Merger(boolean rhsValid) {
     this.rhsValid = rhsValid;
@@ -96,8 +100,20 @@ public final class Merger {
     }
     int ln = lm == null ? 0 : lm.size();
     int rn = rm == null ? 0 : rm.size();
-    String[] keys = new String[ln + rn];
-    Value[] vals = new Value[ln + rn];
+    // Per-depth scratch buffers: the result is usually one of the inputs, so build nothing yet.
+    int d = depth++;
+    if (d == keyBuf.length) {
+      keyBuf = java.util.Arrays.copyOf(keyBuf, d * 2);
+      valBuf = java.util.Arrays.copyOf(valBuf, d * 2);
+    }
+    String[] keys = keyBuf[d];
+    Value[] vals = valBuf[d];
+    if (keys == null || keys.length < ln + rn) {
+      keys = new String[Math.max(16, ln + rn)];
+      vals = new Value[keys.length];
+      keyBuf[d] = keys;
+      valBuf[d] = vals;
+    }
     int n = 0;
     boolean sameAsLhs = lm != null;
     int fromRhsIdentical = 0;
@@ -136,6 +152,7 @@ public final class Merger {
         vals[n++] = out;
       }
     }
+    depth--;
     if (n == 0) {
       return null;
     }
@@ -149,6 +166,7 @@ public final class Merger {
     for (int i = 0; i < n; i++) {
       b.put(keys[i], vals[i]);
     }
+    java.util.Arrays.fill(vals, 0, n, null);
     return b.build();
   }
 
@@ -216,7 +234,49 @@ public final class Merger {
       return null;
     }
     TypeNode elem = t.element();
+    if (rhsValid && ln == rn && Arrays.equals(lpe, rpe)) {
+      // Same items in the same order, none duplicated (rhs is valid, so lhs cannot have any
+      // either): SMD's two cursors advance in step, so merge pairwise.
+      Value[] merged = null;
+      for (int i = 0; i < ln; i++) {
+        Value li = lhs.get(i);
+        Value o = item(elem, lpe[i], li, rhs.get(i));
+        if (merged == null && o != li) {
+          merged = new Value[ln];
+          for (int j = 0; j < i; j++) {
+            merged[j] = lhs.get(j);
+          }
+        }
+        if (merged != null) {
+          if (o == null) {
+            return mergeListGeneral(lhs, rhs, lpe, rpe, observedL, observedR, elem);
+          }
+          merged[i] = o;
+        }
+      }
+      if (merged == null) {
+        return lhs;
+      }
+      boolean allRhs = true;
+      for (int i = 0; i < ln && allRhs; i++) {
+        allRhs = merged[i] == rhs.get(i);
+      }
+      if (allRhs) {
+        return rhs;
+      }
+      ListValue.Builder b = ListValue.builder(ln);
+      for (Value v : merged) {
+        b.add(v);
+      }
+      return b.build();
+    }
+    return mergeListGeneral(lhs, rhs, lpe, rpe, observedL, observedR, elem);
+  }
 
+  private Value mergeListGeneral(ListValue lhs, ListValue rhs, PathElement[] lpe, PathElement[] rpe,
+      HashMap<PathElement, Value> observedL, HashMap<PathElement, Value> observedR, TypeNode elem) {
+    int ln = lpe.length;
+    int rn = rpe.length;
     // Shared items in rhs order: the next one decides whether an lhs item is deferred.
     PathElement[] shared = new PathElement[rn];
     int sharedCount = 0;
