@@ -140,7 +140,7 @@ public final class FieldManager {
    * @throws io.apiserver4j.fieldpath.ManagedFieldsException when it does not decode
    */
   static Managed decode(Value managedFields) {
-    List<ManagedFieldsEntry> entries = ManagedFields.decode(managedFields);
+    List<ManagedFieldsEntry> entries = DecodeCache.decode(managedFields);
     Managed m = Managed.empty();
     for (ManagedFieldsEntry e : entries) {
       String id = e.identity();
@@ -171,7 +171,45 @@ public final class FieldManager {
   }
 
   static MapValue encode(MapValue object, Managed managed) {
-    return ManagedFields.withManagedFields(object, entries(managed));
+    List<ManagedFieldsEntry> entries = entries(managed);
+    MapValue out = ManagedFields.withManagedFields(object, entries);
+    DecodeCache.remember(Meta.metaValue(out, "managedFields"), entries);
+    return out;
+  }
+
+  /**
+   * Decoded managedFields by the identity of their (immutable) list: a stored object's list is
+   * the very instance this manager encoded or decoded last time, so the next write on the object
+   * skips decoding its field sets again. Small and lossy; a miss just decodes.
+   */
+  static final class DecodeCache {
+    private static final int SIZE = 256;
+    private record Slot(Value key, List<ManagedFieldsEntry> entries) {}
+    private static final java.util.concurrent.atomic.AtomicReferenceArray<Slot> SLOTS =
+        new java.util.concurrent.atomic.AtomicReferenceArray<>(SIZE);
+
+    private DecodeCache() {}
+
+    static List<ManagedFieldsEntry> decode(Value managedFields) {
+      if (!(managedFields instanceof ListValue) || ((ListValue) managedFields).isEmpty()) {
+        return ManagedFields.decode(managedFields);
+      }
+      int i = System.identityHashCode(managedFields) & (SIZE - 1);
+      Slot s = SLOTS.get(i);
+      if (s != null && s.key == managedFields) {
+        return s.entries;
+      }
+      List<ManagedFieldsEntry> entries = ManagedFields.decode(managedFields);
+      SLOTS.set(i, new Slot(managedFields, entries));
+      return entries;
+    }
+
+    static void remember(Value managedFields, List<ManagedFieldsEntry> entries) {
+      if (managedFields instanceof ListValue l && !l.isEmpty()) {
+        SLOTS.set(System.identityHashCode(managedFields) & (SIZE - 1),
+            new Slot(managedFields, List.copyOf(entries)));
+      }
+    }
   }
 
   private static MapValue identityMap(String identity) {

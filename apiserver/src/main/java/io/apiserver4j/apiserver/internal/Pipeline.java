@@ -1208,11 +1208,7 @@ public final class Pipeline {
     boolean force = parseForce(c.request.force());
     Value patchValue;
     if (type.isApply()) {
-      try {
-        patchValue = Yaml.read(new String(raw, StandardCharsets.UTF_8));
-      } catch (DecodeException e) {
-        throw StatusErrors.badRequest("error decoding patch: " + e.getMessage());
-      }
+      patchValue = readApplyBody(raw);
       if (patchValue.isNull()) {
         patchValue = MapValue.empty();
       }
@@ -1261,6 +1257,29 @@ public final class Pipeline {
     UpdateOutcome out = storeUpdate(c, def, c.subresource, transform, type.isApply(),
         Optional.empty());
     return respondUpdate(c, MapValue.empty(), out);
+  }
+
+  /**
+   * The body of an apply: YAML, read as Go's yaml.v2 reads it. Most clients (kubectl among them)
+   * send JSON, which is YAML too: it is read with the JSON reader when it parses as JSON.
+   */
+  static Value readApplyBody(byte[] raw) {
+    int i = 0;
+    while (i < raw.length && (raw[i] == ' ' || raw[i] == '\n' || raw[i] == '\r' || raw[i] == '\t')) {
+      i++;
+    }
+    if (i < raw.length && raw[i] == '{') {
+      try {
+        return Json.read(raw);
+      } catch (DecodeException e) {
+        // not plain JSON (duplicate keys, YAML-only syntax): YAML decides
+      }
+    }
+    try {
+      return Yaml.read(new String(raw, StandardCharsets.UTF_8));
+    } catch (DecodeException e) {
+      throw StatusErrors.badRequest("error decoding patch: " + e.getMessage());
+    }
   }
 
   MapValue applyPatch(Ctx c, FieldManager fm, MapValue live, MapValue config, boolean force) {
