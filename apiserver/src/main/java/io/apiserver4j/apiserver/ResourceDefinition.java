@@ -5,7 +5,10 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.Schema;
+import io.apiserver4j.merge.StructField;
+import io.apiserver4j.merge.TypeRef;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
@@ -264,7 +267,8 @@ public final class ResourceDefinition {
 
     /**
      * @throws IllegalArgumentException if a name is not a lowercase DNS label, the kind is not
-     *     capitalised, the version is empty, or the schema type does not exist in the schema
+     *     capitalised, the version is empty, or the schema type (or a type it uses) does not
+     *     exist in the schema
      */
     public ResourceDefinition build() {
       if (kind.kind().isEmpty() || !Character.isUpperCase(kind.kind().charAt(0))) {
@@ -288,7 +292,30 @@ public final class ResourceDefinition {
         throw new IllegalArgumentException("schema type " + schemaType + " of " + kind
             + " is not defined in the schema");
       }
+      checkReferences(schema, TypeRef.named(schemaType), new java.util.HashSet<>());
       return new ResourceDefinition(this);
+    }
+
+    // Every type reachable from the object's type must exist, or typing objects fails later.
+    private void checkReferences(Schema s, TypeRef ref, java.util.Set<TypeRef> seen) {
+      if (!seen.add(ref)) {
+        return;
+      }
+      Optional<Atom> atom = s.resolve(ref);
+      if (atom.isEmpty()) {
+        throw new IllegalArgumentException("the schema of " + kind + " refers to "
+            + ref.namedType().map(n -> "the undefined type " + n).orElse("an unresolvable type")
+            + " (SMD's untyped types must be defined by the schema too)");
+      }
+      atom.get().list().ifPresent(l -> checkReferences(s, l.elementType(), seen));
+      atom.get().map().ifPresent(m -> {
+        if (!m.elementType().isNone()) {
+          checkReferences(s, m.elementType(), seen);
+        }
+        for (StructField f : m.fields()) {
+          checkReferences(s, f.type(), seen);
+        }
+      });
     }
 
     private static void checkLower(String what, String value) {
