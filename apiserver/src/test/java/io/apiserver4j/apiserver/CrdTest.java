@@ -301,4 +301,58 @@ class CrdTest {
     assertThat(str(conflict.body(), "message")).isEqualTo("Apply failed with 1 conflict: conflict"
         + " with \"a\": .spec.list");
   }
+
+  private static final String V1_SERVED =
+      "  - name: v1\n    served: true\n    storage: true\n";
+  private static final String TWO_VERSIONS = WIDGET_CRD.replace(V1_SERVED,
+      "  - name: v2\n    served: true\n    storage: false\n    schema:\n"
+          + "      openAPIV3Schema:\n        type: object\n        properties:\n"
+          + "          spec:\n            type: object\n            properties:\n"
+          + "              color: {type: string}\n              size: {type: integer}\n"
+          + V1_SERVED);
+
+  @Test
+  void managersOfOtherVersionsAreComparedInTheirVersionAndDroppedWhenItGoes() {
+    assertThat(TWO_VERSIONS).contains("name: v2");
+    f.create(CRDS, "", yaml(TWO_VERSIONS), "kubectl").orThrow();
+    GroupVersionResource v2 = new GroupVersionResource("example.com", "v2", "widgets");
+    f.apply(WIDGETS, "default", "w1", "alice", WIDGET).orThrow();
+    f.patch(WIDGETS, "default", "w1", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":3}}",
+        "carol").orThrow();
+
+    ApiResponse viaV2 = f.apply(v2, "default", "w1", "bob", """
+        apiVersion: example.com/v2
+        kind: Widget
+        metadata: {name: w1}
+        spec: {color: red}
+        """);
+    MapValue readV2 = f.get(v2, "default", "w1").orThrow();
+
+    assertThat(viaV2.code()).isEqualTo(409);
+    assertThat(str(viaV2.body(), "message")).isEqualTo("Apply failed with 1 conflict: conflict"
+        + " with \"alice\": .spec.color");
+    assertThat(str(readV2, "apiVersion")).isEqualTo("example.com/v2");
+    assertThat(Json.write(at(readV2, "metadata", "managedFields")))
+        .contains("\"manager\":\"carol\",\"operation\":\"Update\",\"apiVersion\":\"example.com/v1\"");
+
+    // v1 is no longer served: ownership recorded at v1 is dropped by the next write
+    MapValue crd = f.get(CRDS, "", "widgets.example.com").orThrow();
+    String onlyV2 = TWO_VERSIONS.replace(V1_SERVED,
+        "  - name: v1\n    served: false\n    storage: true\n");
+    assertThat(onlyV2).isNotEqualTo(TWO_VERSIONS);
+    MapValue updatedSpec = yaml(onlyV2);
+    f.update(CRDS, "", "widgets.example.com", crd.with("spec", updatedSpec.getOrNull("spec")),
+        "kubectl").orThrow();
+    assertThat(f.server.registry().find(WIDGETS)).isEmpty();
+
+    MapValue after = f.apply(v2, "default", "w1", "bob", """
+        apiVersion: example.com/v2
+        kind: Widget
+        metadata: {name: w1}
+        spec: {color: red}
+        """).orThrow();
+    assertThat(str(after, "spec", "color")).isEqualTo("red");
+    assertThat(Json.write(at(after, "metadata", "managedFields"))).doesNotContain("carol")
+        .contains("\"manager\":\"bob\"");
+  }
 }

@@ -458,14 +458,21 @@ public final class Pipeline {
         new GroupVersionKind(def.kind().group(), def.storageVersion(), "").apiVersion()));
   }
 
-  /** A stored object as the endpoint serves it: at the endpoint's version. */
+  /**
+   * A stored object as the endpoint serves it: at the endpoint's version. Custom resources are
+   * converted with conversion strategy None (only apiVersion changes) and pruned by the
+   * version's schema, as kube-apiserver's CRD storage codec does.
+   */
   static MapValue fromStorage(ResourceDefinition def, MapValue stored) {
     if (!def.customResource()) {
       return stored;
     }
     String want = def.kind().apiVersion();
-    return Meta.string(stored, "apiVersion").equals(want) ? stored
-        : stored.with("apiVersion", Value.of(want));
+    if (Meta.string(stored, "apiVersion").equals(want)) {
+      return stored;
+    }
+    MapValue converted = stored.with("apiVersion", Value.of(want));
+    return SchemaChecker.check(def.schema(), def.schemaType(), converted).object();
   }
 
   // --- field managers --------------------------------------------------------------------------
@@ -511,8 +518,10 @@ public final class Pipeline {
             + " of " + def.kind().kind() + " is not served");
       }
       MapValue v = object.value() instanceof MapValue m ? m : MapValue.empty();
-      return other.get().schema().type(other.get().schemaType())
-          .fromValueUnvalidated(v.with("apiVersion", Value.of(version)));
+      ResourceDefinition target = other.get();
+      MapValue converted = SchemaChecker.check(target.schema(), target.schemaType(),
+          v.with("apiVersion", Value.of(version))).object();
+      return target.schema().type(target.schemaType()).fromValueUnvalidated(converted);
     };
   }
 
