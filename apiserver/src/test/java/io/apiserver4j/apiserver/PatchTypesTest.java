@@ -168,4 +168,16 @@ class PatchTypesTest {
 
     assertThat(r.code()).isEqualTo(200);
   }
+
+  @Test
+  void emptyMetadataMapsAndDataAreNotKeptOnBuiltInKinds() {
+    // what kubectl diff's client-side dry run sends; Go's omitempty drops the empty maps
+    ApiResponse r = f.server.handle(req(Verb.PATCH, CONFIGMAPS, "default", "cm").dryRun("All")
+        .patch(PatchType.STRATEGIC_MERGE_PATCH, "{\"metadata\":{\"annotations\":{}},"
+            + "\"data\":{\"a\":null}}").build());
+
+    assertThat(r.code()).isEqualTo(200);
+    assertThat(((MapValue) r.body().getOrNull("metadata")).containsKey("annotations")).isFalse();
+    assertThat(r.body().containsKey("data")).isFalse();
+  }
 }

@@ -127,6 +127,9 @@ public final class Pipeline {
 
   /** Runs a request; every failure becomes a Status response. */
   public ApiResponse handle(ApiRequest request) {
+    if (request.verb() == Verb.WATCH) {
+      throw new IllegalArgumentException("WATCH requests go to ApiServer.watch");
+    }
     Ctx c = new Ctx(request, clock.instant());
     try {
       switch (request.verb()) {
@@ -150,8 +153,6 @@ public final class Pipeline {
       }
     } catch (StatusException e) {
       return ApiResponse.of(e.status(), c.warnings());
-    } catch (IllegalArgumentException e) {
-      throw e;
     } catch (RuntimeException e) {
       // A bug: report it as kube reports unexpected errors rather than throwing at the caller.
       return ApiResponse.of(StatusErrors.internal(e.toString()).status(), c.warnings());
@@ -686,10 +687,40 @@ public final class Pipeline {
     return def.strategy().prepareForCreate().prepare(r, Optional.empty());
   }
 
+  /**
+   * What Go's {@code omitempty} does to a built-in object on its way through kube-apiserver's
+   * typed structs: empty metadata maps and lists, and empty data maps, are not kept. (Custom
+   * resources are unstructured and keep them.)
+   */
+  static MapValue omitEmpty(ResourceDefinition def, MapValue obj) {
+    if (def.customResource()) {
+      return obj;
+    }
+    MapValue r = obj;
+    for (String k : List.of("labels", "annotations", "finalizers", "ownerReferences")) {
+      Value v = Meta.metadata(r).getOrNull(k);
+      if (v != null && (v.isNull() || (v instanceof MapValue m && m.isEmpty())
+          || (v instanceof ListValue l && l.isEmpty()))) {
+        r = Meta.withoutMeta(r, k);
+      }
+    }
+    if (def.kind().group().isEmpty() && (def.kind().kind().equals("ConfigMap")
+        || def.kind().kind().equals("Secret"))) {
+      for (String k : List.of("data", "binaryData", "stringData")) {
+        Value v = r.getOrNull(k);
+        if (v != null && (v.isNull() || (v instanceof MapValue m && m.isEmpty()))) {
+          r = r.without(k);
+        }
+      }
+    }
+    return r;
+  }
+
   /** kube's {@code BeforeCreate}: namespace, preparation, validation. */
   MapValue beforeCreate(Ctx c, MapValue obj) {
     ResourceDefinition def = c.def;
     MapValue r = ensureNamespace(obj, def.namespaced() ? c.namespace : "");
+    r = omitEmpty(def, r);
     r = prepareForCreate(def, r);
     List<FieldError> errs = new ArrayList<>(
         MetaValidation.objectMeta(r, def.namespaced(), def.strategy().nameValidation()));
@@ -761,6 +792,7 @@ public final class Pipeline {
   MapValue beforeUpdate(Ctx c, ResourceDefinition def, String subresource, MapValue obj,
       MapValue old) {
     MapValue r = ensureNamespace(obj, def.namespaced() ? c.namespace : "");
+    r = omitEmpty(def, r);
     r = Meta.copyMeta(r, old, "generation");
     r = prepareForUpdate(def, subresource, r, old);
     if (Meta.metaString(r, "uid").isEmpty()) {
