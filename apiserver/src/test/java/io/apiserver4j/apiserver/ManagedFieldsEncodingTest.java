@@ -280,4 +280,64 @@ class ManagedFieldsEncodingTest {
     assertThat(at(entry(out, 0), "fieldsV1")).isEqualTo(json("{\"f:data\":{\"f:k\":{}}}"));
     assertThat(Optional.ofNullable(at(entry(out, 0), "time"))).isEmpty();
   }
+
+  @Test
+  void aCreatedDeploymentIsOwnedAsKubeApiserverRecordsIt() {
+    // the object a create starts from is the kind's Go zero value, and the created object has
+    // the shape of kube's structs: the creator owns the defaults and resources: {} but not the
+    // struct nodes spec, strategy, template or containers themselves
+    MapValue obj = f.create(DEPLOYMENTS, "default", yaml("""
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata: {name: nginx, labels: {app: nginx}}
+        spec:
+          selector: {matchLabels: {app: nginx}}
+          template:
+            metadata: {labels: {app: nginx}}
+            spec:
+              containers:
+              - {name: nginx, image: nginx}
+        """), "kubectl-create").orThrow();
+
+    assertThat(at(entry(obj, 0), "fieldsV1")).isEqualTo(yaml("""
+        f:metadata:
+          f:labels:
+            .: {}
+            f:app: {}
+        f:spec:
+          f:progressDeadlineSeconds: {}
+          f:replicas: {}
+          f:revisionHistoryLimit: {}
+          f:selector: {}
+          f:strategy:
+            f:rollingUpdate:
+              .: {}
+              f:maxSurge: {}
+              f:maxUnavailable: {}
+            f:type: {}
+          f:template:
+            f:metadata:
+              f:labels:
+                .: {}
+                f:app: {}
+            f:spec:
+              f:containers:
+                k:{"name":"nginx"}:
+                  .: {}
+                  f:image: {}
+                  f:imagePullPolicy: {}
+                  f:name: {}
+                  f:resources: {}
+                  f:terminationMessagePath: {}
+                  f:terminationMessagePolicy: {}
+              f:dnsPolicy: {}
+              f:restartPolicy: {}
+              f:schedulerName: {}
+              f:securityContext: {}
+              f:terminationGracePeriodSeconds: {}
+        """));
+    assertThat(at(obj, "spec", "template", "metadata", "creationTimestamp"))
+        .isEqualTo(Value.nullValue());
+    assertThat(at(obj, "status")).isEqualTo(json("{}"));
+  }
 }

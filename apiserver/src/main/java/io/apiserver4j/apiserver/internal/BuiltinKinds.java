@@ -37,6 +37,12 @@ public final class BuiltinKinds {
       SchemaDsl.readResource("/io/apiserver4j/apiserver/builtin-types.schema");
   private static final Schema SCHEMA =
       Schema.fromSmdValue(PARSED.smd());
+  private static final TypedShape SHAPE = new TypedShape(SCHEMA, PARSED.zeros());
+
+  /** The Go-struct shape of built-in objects. */
+  public static TypedShape shape() {
+    return SHAPE;
+  }
 
   private BuiltinKinds() {}
 
@@ -110,7 +116,7 @@ public final class BuiltinKinds {
         .status(true)
         .strategy(ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.SPEC)
-            .defaulter(o -> Paths.updateMap(o, BuiltinKinds::defaultPodSpec, "spec"))
+            .defaulter(BuiltinKinds::defaultPod)
             .prepareForCreate((o, old) -> Paths.set(o,
                 MapValue.ofEntries("phase", Value.of("Pending")), "status"))
             .validator((o, old) -> validatePodSpec(Paths.getMap(o, "spec"), "spec"))
@@ -201,11 +207,39 @@ public final class BuiltinKinds {
     s = Paths.setDefault(s, Value.of(30L), "terminationGracePeriodSeconds");
     s = Paths.setDefault(s, MapValue.empty(), "securityContext");
     s = Paths.setDefault(s, Value.of("default-scheduler"), "schedulerName");
-    s = Paths.setDefault(s, Value.of(true), "enableServiceLinks");
     s = Paths.updateListItems(s, BuiltinKinds::defaultContainer, "containers");
     s = Paths.updateListItems(s, BuiltinKinds::defaultContainer, "initContainers");
     s = Paths.updateListItems(s, BuiltinKinds::defaultVolume, "volumes");
     return s;
+  }
+
+  /**
+   * kube's {@code SetDefaults_Pod} on top of the pod spec defaults: requests default to limits,
+   * and service links are enabled (only on Pods, not on pod templates).
+   */
+  static MapValue defaultPod(MapValue pod) {
+    MapValue r = Paths.updateMap(pod, BuiltinKinds::defaultPodSpec, "spec");
+    if (Paths.getMap(r, "spec") == null) {
+      return r;
+    }
+    for (String list : List.of("containers", "initContainers")) {
+      r = Paths.updateListItems(r, c -> {
+        MapValue limits = Paths.getMap(c, "resources", "limits");
+        if (limits == null || limits.isEmpty()) {
+          return c;
+        }
+        MapValue requests = Paths.getMap(c, "resources", "requests");
+        MapValue.Builder b = (requests == null ? MapValue.empty() : requests).toBuilder();
+        for (int i = 0; i < limits.size(); i++) {
+          if (!b.containsKey(limits.keyAt(i))) {
+            b.put(limits.keyAt(i), limits.valueAt(i));
+          }
+        }
+        MapValue merged = b.build();
+        return merged.equals(requests) ? c : Paths.set(c, merged, "resources", "requests");
+      }, "spec", list);
+    }
+    return Paths.setDefault(r, Value.of(true), "spec", "enableServiceLinks");
   }
 
   private static MapValue defaultContainer(MapValue c) {

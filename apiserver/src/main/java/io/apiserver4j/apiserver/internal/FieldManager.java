@@ -77,6 +77,7 @@ public final class FieldManager {
   private final ParseableType type;
   private final Updater updater;
   private final UnaryOperator<MapValue> defaulter;
+  private final MapValue zero;
 
   /**
    * @param gvk the kind and version the endpoint serves (for a scale subresource, the Scale kind)
@@ -84,9 +85,12 @@ public final class FieldManager {
    * @param type the object's type in its schema
    * @param updater the merge engine, configured with the endpoint's reset fields and converter
    * @param defaulter kube's defaulting, run on the result of an apply
+   * @param zero the kind's zero value (what kube's object creater makes), from which the
+   *     {@code before-first-apply} manager is computed
    */
   public FieldManager(GroupVersionKind gvk, String subresource, ParseableType type,
-      Updater updater, UnaryOperator<MapValue> defaulter) {
+      Updater updater, UnaryOperator<MapValue> defaulter, MapValue zero) {
+    this.zero = zero;
     this.gvk = gvk;
     this.apiVersion = gvk.apiVersion();
     this.subresource = subresource;
@@ -526,9 +530,7 @@ public final class FieldManager {
   private Result skipNonAppliedApply(MapValue live, MapValue applied, Managed managed,
       String manager, boolean force, Instant now) {
     if (managed.fields.isEmpty()) {
-      MapValue empty = MapValue.ofEntries("apiVersion", Value.of(apiVersion), "kind",
-          Value.of(gvk.kind()));
-      Result r = capUpdate(empty, live, managed, BEFORE_FIRST_APPLY, now);
+      Result r = capUpdate(zero, live, managed, BEFORE_FIRST_APPLY, now);
       managed = r.managed;
     }
     return buildInfoApply(live, applied, managed, manager, force, now);

@@ -426,7 +426,7 @@ public final class Pipeline {
         strict.forEach(c::warn);
       }
     }
-    return defaulter.apply(checked.object());
+    return typed(schema, schemaTypeName, defaulter.apply(checked.object()));
   }
 
   private static String internalPackage(String group) {
@@ -435,6 +435,20 @@ public final class Pipeline {
     }
     int dot = group.indexOf('.');
     return dot < 0 ? group : group.substring(0, dot);
+  }
+
+  /** {@code obj} in the shape kube's Go structs give built-in objects (see {@link TypedShape}). */
+  static MapValue typed(io.apiserver4j.merge.Schema schema, String typeName, MapValue obj) {
+    return schema == BuiltinKinds.schema() ? BuiltinKinds.shape().normalize(typeName, obj) : obj;
+  }
+
+  static MapValue typed(ResourceDefinition def, MapValue obj) {
+    return def.customResource() ? obj : typed(def.schema(), def.schemaType(), obj);
+  }
+
+  /** The object a create starts from: kube's zero value of the kind. */
+  static MapValue zeroObject(ResourceDefinition def) {
+    return typed(def, withTypeMeta(MapValue.empty(), def.kind()));
   }
 
   static MapValue withTypeMeta(MapValue obj, GroupVersionKind gvk) {
@@ -498,8 +512,9 @@ public final class Pipeline {
     if (!reset.isEmpty()) {
       b.ignoredFields(def.kind().apiVersion(), reset);
     }
+    ResourceStrategy.Defaulter defaulter = def.strategy().defaulter();
     return new FieldManager(def.kind(), subresource, type, b.build(),
-        def.strategy().defaulter()::apply);
+        o -> typed(def, defaulter.apply(o)), zeroObject(def));
   }
 
   /** Converts objects between the served versions of a group/resource (CRD conversion None). */
@@ -519,10 +534,10 @@ public final class Pipeline {
             + " of " + def.kind().kind() + " is not served");
       }
       MapValue v = object.value() instanceof MapValue m ? m : MapValue.empty();
-      ResourceDefinition target = other.get();
-      MapValue converted = SchemaChecker.check(target.schema(), target.schemaType(),
+      ResourceDefinition to = other.get();
+      MapValue converted = SchemaChecker.check(to.schema(), to.schemaType(),
           v.with("apiVersion", Value.of(version))).object();
-      return target.schema().type(target.schemaType()).fromValueUnvalidated(converted);
+      return to.schema().type(to.schemaType()).fromValueUnvalidated(converted);
     };
   }
 
@@ -721,7 +736,7 @@ public final class Pipeline {
     ResourceDefinition def = c.def;
     MapValue r = ensureNamespace(obj, def.namespaced() ? c.namespace : "");
     r = omitEmpty(def, r);
-    r = prepareForCreate(def, r);
+    r = typed(def, prepareForCreate(def, r));
     List<FieldError> errs = new ArrayList<>(
         MetaValidation.objectMeta(r, def.namespaced(), def.strategy().nameValidation()));
     errs.addAll(def.strategy().validator().validate(r, Optional.empty()));
@@ -794,7 +809,7 @@ public final class Pipeline {
     MapValue r = ensureNamespace(obj, def.namespaced() ? c.namespace : "");
     r = omitEmpty(def, r);
     r = Meta.copyMeta(r, old, "generation");
-    r = prepareForUpdate(def, subresource, r, old);
+    r = typed(def, prepareForUpdate(def, subresource, r, old));
     if (Meta.metaString(r, "uid").isEmpty()) {
       r = Meta.copyMeta(r, old, "uid");
     }
@@ -861,7 +876,7 @@ public final class Pipeline {
     MapValue obj = wipeSystemFields(requested);
     obj = ensureNamespace(obj, expectedNamespace(c));
     obj = dedupOwnerReferences(c, obj, false);
-    MapValue live = withTypeMeta(MapValue.empty(), def.kind());
+    MapValue live = zeroObject(def);
     obj = fieldManager(def, "").update(live, obj, c.manager, c.now);
     obj = mutate(c, attributes(c, Operation.CREATE, def.kind(), name, obj, null));
     obj = dedupOwnerReferences(c, obj, true);
@@ -1082,7 +1097,7 @@ public final class Pipeline {
     String uid = Meta.metaString(body, "uid");
     FieldManager fm = fieldManager(def, c.subresource);
     Transform transform = (existing, creating) -> {
-      MapValue live = existing == null ? withTypeMeta(MapValue.empty(), def.kind()) : existing;
+      MapValue live = existing == null ? zeroObject(def) : existing;
       MapValue o = fm.update(live, requested, c.manager, c.now);
       if (creating) {
         o = mutate(c, attributes(c, Operation.CREATE, def.kind(), c.name, o, null));
@@ -1273,8 +1288,7 @@ public final class Pipeline {
         if (!type.isApply()) {
           throw StatusErrors.notFound(def.groupResource(), c.name);
         }
-        patched = applyPatch(c, fm, withTypeMeta(MapValue.empty(), def.kind()), (MapValue) patch,
-            force);
+        patched = applyPatch(c, fm, zeroObject(def), (MapValue) patch, force);
         if (!Meta.metaString(patched, "uid").isEmpty()) {
           throw StatusErrors.conflict(def.groupResource(), c.name, "uid mismatch: the provided"
               + " object specified uid " + Meta.metaString(patched, "uid")
@@ -1359,7 +1373,7 @@ public final class Pipeline {
         strict.forEach(c::warn);
       }
     }
-    MapValue obj = def.strategy().defaulter().apply(checked.object());
+    MapValue obj = typed(def, def.strategy().defaulter().apply(checked.object()));
     return fm.update(current, obj, c.manager, c.now);
   }
 

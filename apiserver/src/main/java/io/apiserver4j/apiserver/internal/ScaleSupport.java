@@ -45,7 +45,9 @@ final class ScaleSupport {
 
   FieldManager newFieldManager(ResourceDefinition def) {
     return new FieldManager(SCALE_GVK, "scale",
-        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(), m -> m);
+        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(), m -> m,
+        Pipeline.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
+            Pipeline.withTypeMeta(MapValue.empty(), SCALE_GVK)));
   }
 
   /** The Scale of {@code parent}, without managedFields (what GET returns). */

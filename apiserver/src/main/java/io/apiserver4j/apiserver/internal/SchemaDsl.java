@@ -24,12 +24,14 @@ public final class SchemaDsl {
   private final Map<String, String> prefixes = new LinkedHashMap<>();
   private final LinkedHashMap<String, MapValue> types = new LinkedHashMap<>();
   private final Map<String, Map<String, String>> patchTags = new LinkedHashMap<>();
+  private final Map<String, Map<String, Value>> zeros = new LinkedHashMap<>();
 
   /**
    * A parsed schema: SMD's format, and the strategic merge patch tags of fields by type name
    * and field name (e.g. {@code merge/name}).
    */
-  public record Parsed(MapValue smd, Map<String, Map<String, String>> patchTags) {}
+  public record Parsed(MapValue smd, Map<String, Map<String, String>> patchTags,
+      Map<String, Map<String, Value>> zeros) {}
 
   private SchemaDsl() {}
 
@@ -64,7 +66,11 @@ public final class SchemaDsl {
     out.add(namedAtom(UNTYPED_DEDUCED, untypedDeduced()));
     Map<String, Map<String, String>> tags = new LinkedHashMap<>();
     dsl.patchTags.forEach((k, v) -> tags.put(k, Map.copyOf(v)));
-    return new Parsed(MapValue.ofEntries("types", out.build()), Map.copyOf(tags));
+    Map<String, Map<String, Value>> zeros = new LinkedHashMap<>();
+    dsl.zeros.forEach((k, v) -> zeros.put(k, java.util.Collections.unmodifiableMap(
+        new LinkedHashMap<>(v))));
+    return new Parsed(MapValue.ofEntries("types", out.build()), Map.copyOf(tags),
+        Map.copyOf(zeros));
   }
 
   private static MapValue namedAtom(String name, MapValue atom) {
@@ -100,6 +106,13 @@ public final class SchemaDsl {
           if (last.startsWith("patch=")) {
             patchTags.computeIfAbsent(currentType, k -> new LinkedHashMap<>())
                 .put(words[0], last.substring("patch=".length()));
+          } else if (last.startsWith("zero=")) {
+            try {
+              zeros.computeIfAbsent(currentType, k -> new LinkedHashMap<>()).put(words[0],
+                  io.apiserver4j.core.Json.read(last.substring("zero=".length())));
+            } catch (RuntimeException e) {
+              throw error(lineNo, "bad zero " + last);
+            }
           } else if (last.startsWith("default=")) {
             try {
               defaultValue = io.apiserver4j.core.Json.read(last.substring("default=".length()));
