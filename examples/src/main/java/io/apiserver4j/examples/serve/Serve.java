@@ -1,0 +1,96 @@
+package io.apiserver4j.examples.serve;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.http.HttpApiServer;
+import java.io.PrintStream;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+
+/**
+ * The main job behind {@code scripts/serve}: an in-memory API server with the built-in kinds,
+ * served over HTTP on loopback for kubectl and other clients, until Ctrl-C.
+ *
+ * <pre>
+ * ./scripts/serve --port 8080 --kubeconfig /tmp/apiserver4j.kubeconfig
+ * kubectl --kubeconfig /tmp/apiserver4j.kubeconfig get namespaces
+ * </pre>
+ */
+public final class Serve {
+  private static final GroupVersionResource NAMESPACES =
+      new GroupVersionResource("", "v1", "namespaces");
+
+  private Serve() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    // Jetty's start-up chatter is noise here; warnings and errors still show
+    if (System.getProperty("org.eclipse.jetty.LEVEL") == null) {
+      System.setProperty("org.eclipse.jetty.LEVEL", "WARN");
+    }
+    ServeOptions options;
+    try {
+      options = ServeOptions.parse(args);
+    } catch (IllegalArgumentException e) {
+      System.err.println("serve: " + e.getMessage());
+      System.err.print(ServeOptions.usage());
+      System.exit(2);
+      return;
+    }
+    if (options.help()) {
+      System.out.print(ServeOptions.usage());
+      return;
+    }
+    run(options, System.out);
+  }
+
+  /** The namespaces kube-apiserver's bootstrap controller creates, so kubectl finds them. */
+  static void createSystemNamespaces(ApiServer api) {
+    for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+      ApiResponse r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES)
+          .body(MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Namespace"),
+              "metadata", MapValue.ofEntries("name", Value.of(ns))))
+          .fieldManager("apiserver4j-serve")
+          .build());
+      if (!r.isSuccess() && r.code() != 409) {
+        throw new IllegalStateException("cannot create namespace " + ns + ": " + r.body());
+      }
+    }
+  }
+
+  static void run(ServeOptions options, PrintStream out) throws InterruptedException {
+    ApiServer api = ApiServer.builder().build();
+    createSystemNamespaces(api);
+    HttpApiServer http = HttpApiServer.builder(api).host(options.host()).port(options.port())
+        .build();
+    int port;
+    try {
+      port = http.start();
+    } catch (RuntimeException e) {
+      api.close();
+      System.err.println("serve: " + e.getMessage()
+          + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
+      System.exit(1);
+      return;
+    }
+    CountDownLatch stopped = new CountDownLatch(1);
+    Runtime.getRuntime().addShutdownHook(new Thread(() -> {
+      out.println("shutting down");
+      http.close();
+      api.close();
+      stopped.countDown();
+    }, "serve-shutdown"));
+    out.println("apiserver4j listening on " + http.url() + " (port " + port + ")");
+    options.kubeconfig().ifPresent(file -> {
+      http.kubeconfig().build().write(file);
+      out.println("kubeconfig written to " + file.toAbsolutePath()
+          + "; try: kubectl --kubeconfig " + file + " get namespaces");
+    });
+    out.println("press Ctrl-C to stop");
+    out.flush();
+    stopped.await();
+  }
+}

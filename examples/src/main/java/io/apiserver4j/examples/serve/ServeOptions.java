@@ -1,0 +1,92 @@
+package io.apiserver4j.examples.serve;
+
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
+import java.util.function.BiFunction;
+
+/**
+ * The command line of {@code scripts/serve}. Each option is one entry of {@link #OPTIONS}: a
+ * new option (e.g. {@code --etcd URL}) is a new field, a new entry and a line of help.
+ *
+ * @param port the port to listen on (0 picks a free one)
+ * @param host the address to bind
+ * @param kubeconfig where to write a kubeconfig for the server, if anywhere
+ */
+record ServeOptions(int port, String host, Optional<Path> kubeconfig, boolean help) {
+
+  static final ServeOptions DEFAULTS = new ServeOptions(8080, "127.0.0.1", Optional.empty(),
+      false);
+
+  /** An option taking one value: its help text and how it changes the options. */
+  private record Option(String valueName, String help,
+      BiFunction<ServeOptions, String, ServeOptions> apply) {}
+
+  private static final Map<String, Option> OPTIONS = new TreeMap<>(Map.of(
+      "--port", new Option("N", "port to listen on (default 8080; 0 picks a free port)",
+          (o, v) -> new ServeOptions(parsePort(v), o.host, o.kubeconfig, o.help)),
+      "--host", new Option("ADDRESS", "loopback address to bind (default 127.0.0.1)",
+          (o, v) -> new ServeOptions(o.port, v, o.kubeconfig, o.help)),
+      "--kubeconfig", new Option("FILE", "write a kubeconfig for this server to FILE",
+          (o, v) -> new ServeOptions(o.port, o.host, Optional.of(Path.of(v)), o.help))));
+
+  /**
+   * Parses {@code --name value} and {@code --name=value} arguments.
+   *
+   * @throws IllegalArgumentException naming the bad argument
+   */
+  static ServeOptions parse(String... args) {
+    ServeOptions o = DEFAULTS;
+    List<String> rest = new ArrayList<>(List.of(args));
+    while (!rest.isEmpty()) {
+      String arg = rest.remove(0);
+      if (arg.equals("-h") || arg.equals("--help")) {
+        o = new ServeOptions(o.port, o.host, o.kubeconfig, true);
+        continue;
+      }
+      String name = arg;
+      String value = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("--") && eq > 0) {
+        name = arg.substring(0, eq);
+        value = arg.substring(eq + 1);
+      }
+      Option option = OPTIONS.get(name);
+      if (option == null) {
+        throw new IllegalArgumentException("unknown argument: " + arg);
+      }
+      if (value == null) {
+        if (rest.isEmpty()) {
+          throw new IllegalArgumentException(name + " needs a value (" + option.valueName + ")");
+        }
+        value = rest.remove(0);
+      }
+      o = option.apply.apply(o, value);
+    }
+    return o;
+  }
+
+  static String usage() {
+    StringBuilder sb = new StringBuilder("usage: scripts/serve [options]\n\n"
+        + "Serves the Kubernetes API with the built-in kinds from memory.\n\noptions:\n");
+    OPTIONS.forEach((name, o) -> sb.append(String.format("  %-26s %s%n",
+        name + " " + o.valueName, o.help)));
+    sb.append(String.format("  %-26s %s%n", "-h, --help", "show this help"));
+    return sb.toString();
+  }
+
+  private static int parsePort(String v) {
+    try {
+      int p = Integer.parseInt(v);
+      if (p < 0 || p > 65535) {
+        throw new IllegalArgumentException("--port out of range: " + v);
+      }
+      return p;
+    } catch (NumberFormatException e) {
+      throw new IllegalArgumentException("--port must be a number: " + v);
+    }
+  }
+}

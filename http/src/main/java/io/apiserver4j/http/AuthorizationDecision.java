@@ -1,0 +1,27 @@
+package io.apiserver4j.http;
+
+import static java.util.Objects.requireNonNull;
+
+/** An {@link Authorizer}'s answer. */
+public sealed interface AuthorizationDecision {
+  /** The request may proceed. */
+  record Allow() implements AuthorizationDecision {}
+
+  /**
+   * The request is refused with 403; a non-empty {@code reason} is appended to the message as
+   * kube-apiserver does ({@code ...in the namespace "ns": <reason>}).
+   */
+  record Deny(String reason) implements AuthorizationDecision {
+    public Deny {
+      requireNonNull(reason, "reason");
+    }
+  }
+
+  static AuthorizationDecision allow() {
+    return new Allow();
+  }
+
+  static AuthorizationDecision deny(String reason) {
+    return new Deny(reason);
+  }
+}

@@ -1,0 +1,815 @@
+package io.apiserver4j.http.internal;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apiserver.patch.ResourceOrigin;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.DecodeException;
+import io.apiserver4j.core.DecodeLimits;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersion;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Status;
+import io.apiserver4j.core.StatusDetails;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import io.apiserver4j.http.AuthenticationRequest;
+import io.apiserver4j.http.AuthenticationResult;
+import io.apiserver4j.http.AuthorizationAttributes;
+import io.apiserver4j.http.AuthorizationDecision;
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.SocketAddress;
+import java.nio.charset.StandardCharsets;
+import java.security.cert.X509Certificate;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
+import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.function.Supplier;
+import java.util.logging.Level;
+import java.util.logging.Logger;
+import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.io.EndPoint;
+import org.eclipse.jetty.server.Handler;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+import org.eclipse.jetty.util.Fields;
+
+/**
+ * The Kubernetes REST API as a Jetty handler: authentication, authorization, the non-resource
+ * endpoints (version, health, discovery, OpenAPI) and the resource endpoints, which are mapped
+ * one to one onto {@link ApiRequest}s of the pipeline. Watches are streamed by
+ * {@link WatchStreamer}.
+ *
+ * <p>Request handling blocks the Jetty thread (the pipeline is synchronous); non-watch requests
+ * are answered with 504 when they exceed their timeout, as kube-apiserver's timeout filter does.
+ */
+public final class ApiHandler extends Handler.Abstract {
+  private static final Logger LOG = Logger.getLogger(ApiHandler.class.getName());
+  private static final Duration WRITE_TIMEOUT_CAP = Duration.ofSeconds(34);
+  private static final String AGGREGATED_AS = "APIGroupDiscoveryList";
+  private static final List<String> BODY_MEDIA_TYPES =
+      List.of("application/json", "application/yaml");
+  private static final Status GENERIC_NOT_FOUND = new Status(Status.Outcome.FAILURE, 404,
+      StatusReason.NOT_FOUND, "the server could not find the requested resource",
+      Optional.of(StatusDetails.of("", "", "")));
+  private static final Status GENERIC_METHOD_NOT_ALLOWED = new Status(Status.Outcome.FAILURE,
+      405, StatusReason.METHOD_NOT_ALLOWED,
+      "the server does not allow this method on the requested resource",
+      Optional.of(StatusDetails.of("", "", "")));
+
+  private final Backend backend;
+  private final ServerSettings settings;
+  private final ScheduledExecutorService timers;
+  private final WatchStreamer watches;
+  private final Metadata metadata;
+  private volatile boolean shuttingDown;
+
+  public ApiHandler(Backend backend, ServerSettings settings, ScheduledExecutorService timers,
+      WatchStreamer watches) {
+    this.backend = backend;
+    this.settings = settings;
+    this.timers = timers;
+    this.watches = watches;
+    this.metadata = new Metadata(backend.registry(), settings.gitVersion());
+  }
+
+  /** Makes {@code /readyz} fail, as kube-apiserver does once it starts shutting down. */
+  public void beginShutdown() {
+    shuttingDown = true;
+  }
+
+  @Override
+  public boolean handle(Request request, Response response, Callback callback) {
+    Exchange ex = new Exchange(request, response, callback);
+    OutputFormat.Encoding errorEncoding = errorEncoding(request);
+    try {
+      serve(ex);
+    } catch (StatusException e) {
+      ex.sendStatus(e.status(), errorEncoding, List.of());
+    } catch (RuntimeException | Error e) {
+      LOG.log(Level.WARNING, "request " + request.getMethod() + " " + request.getHttpURI()
+          + " failed", e);
+      ex.sendStatus(StatusErrors.internal(String.valueOf(e.getMessage())).status(),
+          errorEncoding, List.of());
+    }
+    return true;
+  }
+
+  private static OutputFormat.Encoding errorEncoding(Request request) {
+    try {
+      return OutputFormat.negotiate(request.getHeaders().get("Accept")).encoding();
+    } catch (StatusException e) {
+      return OutputFormat.Encoding.JSON;
+    }
+  }
+
+  private void serve(Exchange ex) {
+    Request request = ex.request;
+    String path = request.getHttpURI().getDecodedPath();
+    if (path == null || path.isEmpty()) {
+      path = "/";
+    }
+    Fields query;
+    try {
+      query = Request.extractQueryParameters(request);
+    } catch (RuntimeException e) {
+      throw StatusErrors.badRequest("invalid query string: " + e.getMessage());
+    }
+    String method = request.getMethod();
+    RequestInfo info = RequestInfo.parse(method, path,
+        "true".equals(query.getValue("watch")) || "1".equals(query.getValue("watch")));
+
+    UserInfo user = authenticate(ex);
+    if (user == null) {
+      return;
+    }
+    AuthorizationAttributes attributes = new AuthorizationAttributes(user, info.verb(),
+        info.resourceRequest(), info.group(), info.version(), info.resource(),
+        info.subresource(), info.namespace(), info.name(), path);
+    AuthorizationDecision decision = settings.authorizer().authorize(attributes);
+    if (decision instanceof AuthorizationDecision.Deny deny) {
+      throw forbidden(attributes, deny.reason());
+    }
+    if (!info.resourceRequest()) {
+      serveNonResource(ex, info, query);
+      return;
+    }
+    serveResource(ex, info, query, user, attributes);
+  }
+
+  // ---- authentication and authorization ----------------------------------------------------
+
+  /** The user of the request, or null after answering 401. */
+  private UserInfo authenticate(Exchange ex) {
+    if (settings.authenticator().isEmpty()) {
+      return settings.unauthenticatedUser();
+    }
+    Map<String, List<String>> headers = new LinkedHashMap<>();
+    for (HttpField f : ex.request.getHeaders()) {
+      headers.computeIfAbsent(f.getName(), k -> new ArrayList<>()).add(f.getValue());
+    }
+    List<X509Certificate> certs = List.of();
+    Object ssl = ex.request.getAttribute(EndPoint.SslSessionData.ATTRIBUTE);
+    if (ssl instanceof EndPoint.SslSessionData data && data.peerCertificates() != null) {
+      certs = Arrays.asList(data.peerCertificates());
+    }
+    SocketAddress remote = ex.request.getConnectionMetaData().getRemoteSocketAddress();
+    InetSocketAddress peer = remote instanceof InetSocketAddress i ? i
+        : new InetSocketAddress(0);
+    AuthenticationResult result = settings.authenticator().get()
+        .authenticate(new AuthenticationRequest(headers, certs, peer));
+    if (result instanceof AuthenticationResult.Authenticated a) {
+      List<String> groups = new ArrayList<>(a.user().groups());
+      if (!groups.contains("system:authenticated")) {
+        groups.add("system:authenticated");
+      }
+      return new UserInfo(a.user().name(), a.user().uid(), groups, a.user().extra());
+    }
+    if (result instanceof AuthenticationResult.NoCredentials && settings.anonymous()) {
+      return new UserInfo("system:anonymous", "", List.of("system:unauthenticated"), Map.of());
+    }
+    ex.response.getHeaders().put("WWW-Authenticate", "Basic realm=\"kubernetes-master\"");
+    ex.sendStatus(StatusErrors.unauthorized("Unauthorized").status(), errorEncoding(ex.request),
+        List.of());
+    return null;
+  }
+
+  /** kube-apiserver's 403 for a denied request ({@code responsewriters.ForbiddenStatusError}). */
+  static StatusException forbidden(AuthorizationAttributes a, String reason) {
+    String msg;
+    if (!a.resourceRequest()) {
+      msg = "User \"" + a.user().name() + "\" cannot " + a.verb() + " path \"" + a.path() + "\"";
+    } else {
+      String resource = a.subresource().isEmpty() ? a.resource()
+          : a.resource() + "/" + a.subresource();
+      msg = "User \"" + a.user().name() + "\" cannot " + a.verb() + " resource \"" + resource
+          + "\" in API group \"" + a.apiGroup() + "\""
+          + (a.namespace().isEmpty() ? " at the cluster scope"
+              : " in the namespace \"" + a.namespace() + "\"");
+    }
+    // kube escapes what could pass for HTML
+    msg = msg.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    if (!reason.isEmpty()) {
+      msg = msg + ": " + reason;
+    }
+    if (!a.resourceRequest() || a.resource().isEmpty()) {
+      return StatusException.of(Status.failure(StatusReason.FORBIDDEN,
+          "forbidden: " + msg, StatusDetails.of(a.name(), a.apiGroup(), a.resource())));
+    }
+    return StatusErrors.forbidden(new GroupResource(a.apiGroup(), a.resource()), a.name(), msg);
+  }
+
+  // ---- non-resource endpoints --------------------------------------------------------------
+
+  private void serveNonResource(Exchange ex, RequestInfo info, Fields query) {
+    String path = trimSlash(info.path());
+    String method = ex.request.getMethod();
+    boolean get = method.equals("GET") || method.equals("HEAD");
+    if (path.equals("/version")) {
+      requireGet(get);
+      sendJson(ex, 200, metadata.version(), "application/json");
+      return;
+    }
+    if (path.equals("/healthz") || path.equals("/livez") || path.equals("/readyz")
+        || path.startsWith("/healthz/") || path.startsWith("/livez/")
+        || path.startsWith("/readyz/")) {
+      requireGet(get);
+      health(ex, path, query);
+      return;
+    }
+    if (path.equals("/api") || path.equals("/apis")) {
+      requireGet(get);
+      discoveryRoot(ex, path.equals("/api"));
+      return;
+    }
+    List<String> segs = segments(path);
+    DiscoveryDocuments discovery = metadata.discovery();
+    if (segs.size() == 2 && segs.get(0).equals("apis")) {
+      Optional<MapValue> group = discovery.apiGroup(segs.get(1));
+      if (group.isPresent()) {
+        requireGet(get);
+        sendJson(ex, 200, group.get(), "application/json");
+        return;
+      }
+    } else if ((segs.size() == 2 && segs.get(0).equals("api"))
+        || (segs.size() == 3 && segs.get(0).equals("apis"))) {
+      GroupVersion gv = segs.size() == 2 ? new GroupVersion("", segs.get(1))
+          : new GroupVersion(segs.get(1), segs.get(2));
+      Optional<MapValue> list = discovery.apiResourceList(gv);
+      if (list.isPresent()) {
+        requireGet(get);
+        sendJson(ex, 200, list.get(), "application/json");
+        return;
+      }
+    } else if (path.equals("/openapi/v3")) {
+      requireGet(get);
+      sendJson(ex, 200, metadata.openApi().index(), "application/json");
+      return;
+    } else if (path.startsWith("/openapi/v3/")) {
+      Optional<OpenApiDocuments.Document> doc =
+          metadata.openApi().document(path.substring("/openapi/v3/".length()));
+      if (doc.isPresent()) {
+        requireGet(get);
+        ex.send(200, "application/json", doc.get().json(), List.of());
+        return;
+      }
+    } else if (path.equals("/openapi/v2")) {
+      requireGet(get);
+      String accept = header(ex.request, "Accept");
+      if (accept.contains("protobuf")) {
+        ex.send(200, OpenApiV2.PROTOBUF,
+            OpenApiV2.protobuf(metadata.definitions(), settings.gitVersion()), List.of());
+      } else {
+        ex.send(200, "application/json",
+            OpenApiV2.json(metadata.definitions(), settings.gitVersion()), List.of());
+      }
+      return;
+    }
+    ex.sendText(404, "404 page not found\n");
+  }
+
+  private static void requireGet(boolean get) {
+    if (!get) {
+      throw StatusException.of(GENERIC_METHOD_NOT_ALLOWED);
+    }
+  }
+
+  private void health(Exchange ex, String path, Fields query) {
+    String root = path.substring(1).split("/")[0];
+    boolean failing = shuttingDown && root.equals("readyz");
+    if (path.indexOf('/', 1) > 0) {
+      String check = path.substring(path.indexOf('/', 1) + 1);
+      boolean known = check.equals("ping") || check.equals("log")
+          || (check.equals("shutdown") && root.equals("readyz"));
+      if (!known) {
+        ex.sendText(404, "404 page not found\n");
+        return;
+      }
+      boolean fail = failing && check.equals("shutdown");
+      ex.sendText(fail ? 500 : 200, fail ? "internal server error: process is shutting down\n"
+          : "ok");
+      return;
+    }
+    if (query.get("verbose") != null) {
+      StringBuilder sb = new StringBuilder("[+]ping ok\n[+]log ok\n");
+      if (root.equals("readyz")) {
+        sb.append(failing ? "[-]shutdown failed: reason withheld\n" : "[+]shutdown ok\n");
+      }
+      sb.append(root).append(failing ? " check failed\n" : " check passed\n");
+      ex.sendText(failing ? 500 : 200, sb.toString());
+      return;
+    }
+    if (failing) {
+      ex.sendText(500, "[+]ping ok\n[+]log ok\n[-]shutdown failed: reason withheld\n"
+          + "readyz check failed\n");
+      return;
+    }
+    ex.sendText(200, "ok");
+  }
+
+  /**
+   * {@code /api} and {@code /apis}: the aggregated form when the Accept header asks for an
+   * {@code APIGroupDiscoveryList} (kubectl 1.26+ asks for v2, then v2beta1, then plain JSON),
+   * the legacy form otherwise.
+   */
+  private void discoveryRoot(Exchange ex, boolean legacyCore) {
+    String accept = header(ex.request, "Accept");
+    for (MediaRange r : MediaRange.parseAccept(accept)) {
+      if (!r.covers("application", "json")) {
+        continue;
+      }
+      String as = r.param("as");
+      if (as.isEmpty()) {
+        break;
+      }
+      String v = r.param("v");
+      if (as.equals(AGGREGATED_AS) && r.param("g").equals("apidiscovery.k8s.io")
+          && (v.equals("v2") || v.equals("v2beta1"))) {
+        ex.response.getHeaders().put("Vary", "Accept");
+        sendJson(ex, 200, metadata.discovery().aggregated(legacyCore, v),
+            "application/json;g=apidiscovery.k8s.io;v=" + v + ";as=" + AGGREGATED_AS);
+        return;
+      }
+    }
+    DiscoveryDocuments d = metadata.discovery();
+    sendJson(ex, 200, legacyCore ? d.apiVersions(serverAddress(ex.request)) : d.apiGroupList(),
+        "application/json");
+  }
+
+  private static String serverAddress(Request request) {
+    SocketAddress local = request.getConnectionMetaData().getLocalSocketAddress();
+    if (local instanceof InetSocketAddress i) {
+      String host = i.getAddress() != null ? i.getAddress().getHostAddress() : i.getHostString();
+      if (host.contains(":")) {
+        host = "[" + host + "]";
+      }
+      return host + ":" + i.getPort();
+    }
+    return "127.0.0.1";
+  }
+
+  // ---- resource endpoints ------------------------------------------------------------------
+
+  private void serveResource(Exchange ex, RequestInfo info, Fields query, UserInfo user,
+      AuthorizationAttributes attributes) {
+    GroupVersion gv = new GroupVersion(info.group(), info.version());
+    DiscoveryDocuments discovery = metadata.discovery();
+    if (!discovery.serves(gv)) {
+      ex.sendText(404, "404 page not found\n");
+      return;
+    }
+    Optional<ResourceDefinition> found = backend.registry().find(
+        new GroupVersionResource(info.group(), info.version(), info.resource()));
+    if (found.isEmpty() || info.parts().size() > 3) {
+      throw genericNotFound();
+    }
+    ResourceDefinition def = found.get();
+    String namespace = info.namespace();
+    String name = info.name();
+    String sub = info.subresource();
+    if (def.namespaced()) {
+      if (namespace.isEmpty() && !name.isEmpty()) {
+        throw genericNotFound();
+      }
+    } else if (!namespace.isEmpty()) {
+      // cluster-scoped resources only live outside /namespaces/, except namespaces themselves
+      boolean namespaceItself = info.resource().equals("namespaces") && info.group().isEmpty()
+          && namespace.equals(name);
+      if (!namespaceItself) {
+        throw genericNotFound();
+      }
+      namespace = "";
+    }
+    if (!sub.isEmpty() && !def.subresources().contains(sub)) {
+      throw genericNotFound();
+    }
+    String method = ex.request.getMethod();
+    ApiRequest.Verb verb = verbOf(method, def, namespace, name, sub, info.verb());
+
+    OutputFormat format = info.verb().equals("watch")
+        ? watchFormat(header(ex.request, "Accept"))
+        : OutputFormat.negotiate(header(ex.request, "Accept"));
+    ApiRequest.Builder b = ApiRequest.builder(verb, def.resource())
+        .namespace(namespace)
+        .name(name)
+        .subresource(sub)
+        .userAgent(header(ex.request, "User-Agent"))
+        .user(user);
+    applyQuery(b, query, verb);
+
+    if (verb == ApiRequest.Verb.CREATE || verb == ApiRequest.Verb.UPDATE
+        || verb == ApiRequest.Verb.PATCH) {
+      byte[] body = readBody(ex.request);
+      String contentType = header(ex.request, "Content-Type");
+      if (verb == ApiRequest.Verb.PATCH) {
+        PatchType pt = PatchType.fromContentType(contentType, PatchType.accepted(
+            def.customResource() ? ResourceOrigin.CUSTOM_RESOURCE : ResourceOrigin.BUILT_IN,
+            PatchType.Cbor.DISABLED));
+        b.rawBody(body, pt.mediaType());
+      } else {
+        b.rawBody(body, bodyMediaType(contentType));
+      }
+    } else if (verb == ApiRequest.Verb.DELETE || verb == ApiRequest.Verb.DELETE_COLLECTION) {
+      byte[] body = readBody(ex.request);
+      if (body.length > 0) {
+        applyDeleteOptions(b, body, header(ex.request, "Content-Type"));
+      }
+    }
+    ApiRequest apiRequest = b.build();
+
+    if (verb == ApiRequest.Verb.WATCH) {
+      watches.stream(ex, apiRequest, def, format, query, backend,
+          format.conversion() == OutputFormat.Conversion.TABLE
+              ? metadata.printerColumns(def, backend) : List.of());
+      return;
+    }
+    if (needsCreateAuthorization(apiRequest, def)) {
+      authorizeCreateOnUpdate(apiRequest, def, attributes);
+    }
+    executeWithTimeout(ex, apiRequest, def, format, query);
+  }
+
+  private static StatusException genericNotFound() {
+    return StatusException.of(GENERIC_NOT_FOUND);
+  }
+
+  private static ApiRequest.Verb verbOf(String method, ResourceDefinition def, String namespace,
+      String name, String sub, String kubeVerb) {
+    boolean collection = name.isEmpty();
+    boolean allNamespaces = def.namespaced() && namespace.isEmpty();
+    switch (method) {
+      case "GET":
+      case "HEAD":
+        if (kubeVerb.equals("watch")) {
+          if (!sub.isEmpty()) {
+            break;
+          }
+          return ApiRequest.Verb.WATCH;
+        }
+        return collection ? ApiRequest.Verb.LIST : ApiRequest.Verb.GET;
+      case "POST":
+        if (collection && !allNamespaces) {
+          return ApiRequest.Verb.CREATE;
+        }
+        break;
+      case "PUT":
+        if (!collection) {
+          return ApiRequest.Verb.UPDATE;
+        }
+        break;
+      case "PATCH":
+        if (!collection) {
+          return ApiRequest.Verb.PATCH;
+        }
+        break;
+      case "DELETE":
+        if (!sub.isEmpty()) {
+          break;
+        }
+        if (collection && !allNamespaces) {
+          return ApiRequest.Verb.DELETE_COLLECTION;
+        }
+        if (!collection) {
+          return ApiRequest.Verb.DELETE;
+        }
+        break;
+      default:
+        break;
+    }
+    throw StatusException.of(GENERIC_METHOD_NOT_ALLOWED);
+  }
+
+  /** Watches are JSON streams; kube has no YAML stream serializer. */
+  private static OutputFormat watchFormat(String accept) {
+    try {
+      OutputFormat f = OutputFormat.negotiate(accept);
+      if (f.encoding() == OutputFormat.Encoding.JSON
+          && (f.conversion() == OutputFormat.Conversion.NONE
+              || f.conversion() == OutputFormat.Conversion.TABLE
+              || f.conversion() == OutputFormat.Conversion.PARTIAL_OBJECT_METADATA)) {
+        return f;
+      }
+    } catch (StatusException e) {
+      // fall through to the stream-specific 406
+    }
+    throw StatusErrors.notAcceptable(List.of("application/json;stream=watch"));
+  }
+
+  private static String bodyMediaType(String contentType) {
+    if (contentType.isBlank()) {
+      return "application/json";
+    }
+    MediaRange r = MediaRange.parseContentType(contentType);
+    if (r != null && BODY_MEDIA_TYPES.contains(r.baseType())) {
+      return r.baseType();
+    }
+    throw StatusErrors.unsupportedMediaType(BODY_MEDIA_TYPES);
+  }
+
+  private void applyQuery(ApiRequest.Builder b, Fields query, ApiRequest.Verb verb) {
+    List<String> dryRun = query.getValuesOrEmpty("dryRun");
+    if (!dryRun.isEmpty()) {
+      b.dryRun(dryRun);
+    }
+    str(query, "fieldManager").ifPresent(b::fieldManager);
+    str(query, "force").ifPresent(b::force);
+    str(query, "fieldValidation").ifPresent(b::fieldValidation);
+    str(query, "resourceVersion").ifPresent(b::resourceVersion);
+    str(query, "resourceVersionMatch").ifPresent(b::resourceVersionMatch);
+    str(query, "labelSelector").ifPresent(b::labelSelector);
+    str(query, "fieldSelector").ifPresent(b::fieldSelector);
+    str(query, "continue").ifPresent(b::continueToken);
+    str(query, "propagationPolicy").ifPresent(b::propagationPolicy);
+    str(query, "limit").ifPresent(v -> {
+      long l = parseLong("limit", v);
+      // kube treats a negative limit as no limit
+      b.limit(Math.max(0, l));
+    });
+    str(query, "gracePeriodSeconds").ifPresent(v ->
+        b.gracePeriodSeconds(parseLong("gracePeriodSeconds", v)));
+    str(query, "orphanDependents").ifPresent(v ->
+        b.orphanDependents(parseBool("orphanDependents", v)));
+    str(query, "allowWatchBookmarks").ifPresent(v ->
+        b.allowWatchBookmarks(parseBool("allowWatchBookmarks", v)));
+    str(query, "sendInitialEvents").ifPresent(v ->
+        b.sendInitialEvents(parseBool("sendInitialEvents", v)));
+  }
+
+  private static Optional<String> str(Fields query, String name) {
+    return Optional.ofNullable(query.getValue(name));
+  }
+
+  private static long parseLong(String name, String v) {
+    try {
+      return Long.parseLong(v);
+    } catch (NumberFormatException e) {
+      throw StatusErrors.badRequest("strconv.ParseInt: parsing " + Json.quote(v)
+          + ": invalid syntax");
+    }
+  }
+
+  private static boolean parseBool(String name, String v) {
+    switch (v) {
+      case "1":
+      case "t":
+      case "T":
+      case "true":
+      case "TRUE":
+      case "True":
+        return true;
+      case "0":
+      case "f":
+      case "F":
+      case "false":
+      case "FALSE":
+      case "False":
+      case "":
+        return false;
+      default:
+        throw StatusErrors.badRequest("strconv.ParseBool: parsing " + Json.quote(v)
+            + ": invalid syntax");
+    }
+  }
+
+  /** Reads a {@code DeleteOptions} body; its fields take precedence over the query's. */
+  private static void applyDeleteOptions(ApiRequest.Builder b, byte[] body, String contentType) {
+    Value v;
+    try {
+      String mt = bodyMediaType(contentType);
+      v = mt.equals("application/yaml")
+          ? Yaml.read(new String(body, StandardCharsets.UTF_8))
+          : Json.read(body, DecodeLimits.DEFAULT);
+    } catch (DecodeException e) {
+      throw StatusErrors.badRequest(e.getMessage());
+    }
+    if (!(v instanceof MapValue m)) {
+      if (v.kind() == Value.Kind.NULL) {
+        return;
+      }
+      throw StatusErrors.badRequest("DeleteOptions must be a JSON object");
+    }
+    if (m.getOrNull("dryRun") instanceof ListValue l) {
+      List<String> values = new ArrayList<>();
+      for (Value x : l.items()) {
+        values.add(x instanceof StringValue s ? s.value() : Json.write(x));
+      }
+      b.dryRun(values);
+    }
+    if (m.getOrNull("propagationPolicy") instanceof StringValue s) {
+      b.propagationPolicy(s.value());
+    }
+    if (m.getOrNull("gracePeriodSeconds") instanceof IntegerValue i) {
+      b.gracePeriodSeconds(i.value());
+    }
+    if (m.getOrNull("orphanDependents") instanceof BooleanValue o) {
+      b.orphanDependents(o.value());
+    }
+    if (m.getOrNull("preconditions") instanceof MapValue p) {
+      if (p.getOrNull("uid") instanceof StringValue u) {
+        b.preconditionUid(u.value());
+      }
+      if (p.getOrNull("resourceVersion") instanceof StringValue rv) {
+        b.preconditionResourceVersion(rv.value());
+      }
+    }
+  }
+
+  private byte[] readBody(Request request) {
+    long limit = settings.maxRequestBodyBytes();
+    long declared = request.getLength();
+    if (limit > 0 && declared > limit) {
+      throw tooLarge(limit);
+    }
+    try (InputStream in = Request.asInputStream(request)) {
+      ByteArrayOutputStream out = new ByteArrayOutputStream(
+          declared > 0 ? (int) Math.min(declared, 1 << 20) : 1024);
+      byte[] buf = new byte[16384];
+      long total = 0;
+      int n;
+      while ((n = in.read(buf)) > 0) {
+        total += n;
+        if (limit > 0 && total > limit) {
+          throw tooLarge(limit);
+        }
+        out.write(buf, 0, n);
+      }
+      return out.toByteArray();
+    } catch (IOException e) {
+      throw StatusErrors.badRequest("unable to read the request body: " + e.getMessage());
+    }
+  }
+
+  private static StatusException tooLarge(long limit) {
+    return StatusErrors.requestEntityTooLarge("limit is " + limit);
+  }
+
+  // ---- create-on-update authorization -----------------------------------------------------
+
+  /**
+   * An apply (or a PUT where the strategy allows create on update) of a missing object
+   * creates it, so kube also authorizes {@code create} for it.
+   */
+  private boolean needsCreateAuthorization(ApiRequest r, ResourceDefinition def) {
+    boolean applyPatch = r.verb() == ApiRequest.Verb.PATCH
+        && PatchType.forMediaType(r.contentType()).map(PatchType::isApply).orElse(false);
+    boolean createOnPut = r.verb() == ApiRequest.Verb.UPDATE
+        && def.strategy().allowCreateOnUpdate();
+    return applyPatch || createOnPut;
+  }
+
+  private void authorizeCreateOnUpdate(ApiRequest r, ResourceDefinition def,
+      AuthorizationAttributes attributes) {
+    AuthorizationAttributes create = attributes.withVerb("create");
+    if (settings.authorizer().authorize(create) instanceof AuthorizationDecision.Allow) {
+      return;
+    }
+    ApiResponse current = backend.execute(ApiRequest.builder(ApiRequest.Verb.GET, def.resource())
+        .namespace(r.namespace()).name(r.name()).user(r.user()).build());
+    if (current.code() != 404) {
+      return;
+    }
+    AuthorizationDecision d = settings.authorizer().authorize(create);
+    String reason = d instanceof AuthorizationDecision.Deny deny ? deny.reason() : "";
+    throw StatusErrors.forbidden(def.groupResource(), r.name(), reason);
+  }
+
+  // ---- execution ---------------------------------------------------------------------------
+
+  private void executeWithTimeout(Exchange ex, ApiRequest request, ResourceDefinition def,
+      OutputFormat format, Fields query) {
+    Duration timeout = settings.requestTimeout();
+    String t = query.getValue("timeout");
+    if (t != null && !t.isEmpty()) {
+      Duration requested;
+      try {
+        requested = GoDurations.parse(t);
+      } catch (GoDurations.InvalidDurationException e) {
+        throw StatusErrors.badRequest("invalid timeout specified in the request URL - "
+            + e.getMessage());
+      }
+      if (requested.compareTo(Duration.ZERO) > 0 && requested.compareTo(timeout) < 0) {
+        timeout = requested;
+      }
+    }
+    if (request.verb().isWrite() && timeout.compareTo(WRITE_TIMEOUT_CAP) > 0) {
+      timeout = WRITE_TIMEOUT_CAP;
+    }
+    ScheduledFuture<?> watchdog = timers.schedule(() -> ex.sendStatus(StatusErrors.timeout(
+            "request did not complete within requested timeout - context deadline exceeded", 0)
+            .status(), format.encoding(), List.of()),
+        timeout.toNanos(), TimeUnit.NANOSECONDS);
+    try {
+      ApiResponse response = backend.execute(request);
+      if (ex.answered()) {
+        return;
+      }
+      respond(ex, response, def, format, query);
+    } finally {
+      watchdog.cancel(false);
+    }
+  }
+
+  private void respond(Exchange ex, ApiResponse response, ResourceDefinition def,
+      OutputFormat format, Fields query) {
+    MapValue body = response.body();
+    boolean isStatus = "Status".equals(Nested.str(body, "kind"))
+        && "v1".equals(Nested.str(body, "apiVersion"));
+    if (!response.isSuccess() || isStatus) {
+      ex.sendValue(response.code(), body, format.encoding(), format.encoding().mediaType(),
+          response.warnings());
+      return;
+    }
+    Value out = convert(body, def, format, query);
+    ex.sendValue(response.code(), out, format.encoding(), format.contentType(),
+        response.warnings());
+  }
+
+  /** Applies the negotiated conversion ({@code as=Table}, ...) to a successful body. */
+  Value convert(MapValue body, ResourceDefinition def, OutputFormat format, Fields query) {
+    boolean list = Nested.has(body, "items") && Nested.str(body, "kind").endsWith("List");
+    switch (format.conversion()) {
+      case TABLE: {
+        Tables tables = Tables.of(def, metadata.printerColumns(def, backend),
+            Tables.IncludeObject.parse(Optional.ofNullable(query.getValue("includeObject"))
+                .orElse("")), format.metaVersion());
+        return list ? tables.ofList(body, settings.clock().instant())
+            : tables.ofObject(body, settings.clock().instant(), true);
+      }
+      case PARTIAL_OBJECT_METADATA:
+        if (list) {
+          throw StatusErrors.notAcceptable(List.of("application/json;as=PartialObjectMetadataList;"
+              + "v=" + format.metaVersion() + ";g=meta.k8s.io"));
+        }
+        return Tables.partialObjectMetadata(body, format.metaVersion());
+      case PARTIAL_OBJECT_METADATA_LIST:
+        if (!list) {
+          throw StatusErrors.notAcceptable(List.of("application/json;as=PartialObjectMetadata;"
+              + "v=" + format.metaVersion() + ";g=meta.k8s.io"));
+        }
+        return Tables.partialObjectMetadataList(body, format.metaVersion());
+      default:
+        return body;
+    }
+  }
+
+  // ---- helpers -----------------------------------------------------------------------------
+
+  private static void sendJson(Exchange ex, int code, Value body, String contentType) {
+    ex.send(code, contentType, Json.writeBytes(body), List.of());
+  }
+
+  static String header(Request request, String name) {
+    String v = request.getHeaders().get(name);
+    return v == null ? "" : v;
+  }
+
+  private static String trimSlash(String path) {
+    return path.length() > 1 && path.endsWith("/") ? path.substring(0, path.length() - 1) : path;
+  }
+
+  private static List<String> segments(String path) {
+    List<String> out = new ArrayList<>();
+    for (String s : path.split("/")) {
+      if (!s.isEmpty()) {
+        out.add(s);
+      }
+    }
+    return out;
+  }
+
+  /** Lazily rebuilt discovery and OpenAPI documents. */
+  Metadata metadata() {
+    return metadata;
+  }
+
+  static String lower(String s) {
+    return s.toLowerCase(Locale.ROOT);
+  }
+
+  static Supplier<String> constant(String s) {
+    return () -> s;
+  }
+}

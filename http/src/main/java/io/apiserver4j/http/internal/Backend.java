@@ -1,0 +1,23 @@
+package io.apiserver4j.http.internal;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ResourceRegistry;
+import io.apiserver4j.apiserver.ApiWatch;
+
+/** What the HTTP layer needs from the request pipeline. */
+public interface Backend {
+  ResourceRegistry registry();
+
+  /** Runs a non-watch request; failures come back as Status responses, never as exceptions. */
+  ApiResponse execute(ApiRequest request);
+
+  /**
+   * Starts a watch; the events carry objects ready to be sent (at the requested version, with
+   * kind and apiVersion).
+   *
+   * @throws io.apiserver4j.core.StatusException if the watch cannot start (bad selector,
+   *     unknown resource, 410 for a compacted resource version, ...)
+   */
+  ApiWatch watch(ApiRequest request);
+}

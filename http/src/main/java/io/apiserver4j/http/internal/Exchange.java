@@ -1,0 +1,123 @@
+package io.apiserver4j.http.internal;
+
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Status;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.server.Request;
+import org.eclipse.jetty.server.Response;
+import org.eclipse.jetty.util.Callback;
+
+/**
+ * One request/response pair. A response is sent at most once: the request-timeout watchdog and
+ * the handler race to answer, and whichever comes second is dropped (kube's timeout filter
+ * behaves the same: the handler's late result is discarded).
+ */
+final class Exchange {
+  final Request request;
+  final Response response;
+  final Callback callback;
+  private final AtomicBoolean answered = new AtomicBoolean();
+
+  Exchange(Request request, Response response, Callback callback) {
+    this.request = request;
+    this.response = response;
+    this.callback = callback;
+  }
+
+  /** Claims the right to answer; false when someone already answered. */
+  boolean claim() {
+    return answered.compareAndSet(false, true);
+  }
+
+  boolean answered() {
+    return answered.get();
+  }
+
+  /** Sends a complete response, if nobody answered yet. */
+  void send(int code, String contentType, byte[] body, List<String> warnings) {
+    if (!claim()) {
+      return;
+    }
+    sendClaimed(code, contentType, body, warnings);
+  }
+
+  /** Sends a complete response after {@link #claim()} succeeded. */
+  void sendClaimed(int code, String contentType, byte[] body, List<String> warnings) {
+    response.setStatus(code);
+    if (contentType != null) {
+      response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+    }
+    for (String w : warnings) {
+      response.getHeaders().add("Warning", warningHeader(w));
+    }
+    response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
+    response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  void sendValue(int code, Value body, OutputFormat.Encoding encoding, String contentType,
+      List<String> warnings) {
+    send(code, contentType, encode(body, encoding), warnings);
+  }
+
+  /** A Status error body, in JSON unless the client negotiated YAML. */
+  void sendStatus(Status status, OutputFormat.Encoding encoding, List<String> warnings) {
+    sendValue(status.code(), statusValue(status), encoding, encoding.mediaType(), warnings);
+  }
+
+  void sendText(int code, String text) {
+    send(code, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8), List.of());
+  }
+
+  static byte[] encode(Value body, OutputFormat.Encoding encoding) {
+    if (encoding == OutputFormat.Encoding.YAML) {
+      return Yaml.write(body).getBytes(StandardCharsets.UTF_8);
+    }
+    return Json.writeBytes(body);
+  }
+
+  /**
+   * The Status as kube-apiserver writes it. Go emits {@code "details":{}} when the details
+   * pointer is set but empty (the generic 404/405 answers of go-restful); our Status model
+   * omits empty details, so they are put back here.
+   */
+  static MapValue statusValue(Status status) {
+    MapValue v = status.toValue();
+    if (status.details().isPresent() && v.getOrNull("details") == null) {
+      MapValue.Builder b = MapValue.builder();
+      for (int i = 0; i < v.size(); i++) {
+        if (v.keyAt(i).equals("code")) {
+          b.put("details", MapValue.empty());
+        }
+        b.put(v.keyAt(i), v.valueAt(i));
+      }
+      return b.build();
+    }
+    return v;
+  }
+
+  /**
+   * A {@code Warning} header value as kube-apiserver writes it: code 299, agent {@code -}, the
+   * text quoted with {@code \} and {@code "} escaped and control characters blanked.
+   */
+  static String warningHeader(String text) {
+    StringBuilder sb = new StringBuilder("299 - \"");
+    for (int i = 0; i < text.length(); i++) {
+      char c = text.charAt(i);
+      if (c == '"' || c == '\\') {
+        sb.append('\\').append(c);
+      } else if (c < 0x20 || c == 0x7f) {
+        sb.append(' ');
+      } else {
+        sb.append(c);
+      }
+    }
+    return sb.append('"').toString();
+  }
+}

@@ -1,0 +1,23 @@
+package io.apiserver4j.http.internal;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.http.Authenticator;
+import io.apiserver4j.http.Authorizer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.Optional;
+
+/**
+ * The HTTP layer's settings, fixed when the server starts.
+ *
+ * @param authenticator absent: every request runs as {@code unauthenticatedUser} (loopback only)
+ * @param anonymous whether requests without credentials run as {@code system:anonymous}
+ * @param maxRequestBodyBytes 0 for no limit
+ * @param requestTimeout the default and maximum timeout of non-watch requests
+ * @param minWatchTimeout watches without {@code timeoutSeconds} end after a random duration
+ *     between this and twice this, as kube's {@code --min-request-timeout}
+ * @param gitVersion the version {@code /version} reports, e.g. {@code v1.32.0}
+ */
+public record ServerSettings(Optional<Authenticator> authenticator, boolean anonymous,
+    Authorizer authorizer, UserInfo unauthenticatedUser, long maxRequestBodyBytes,
+    Duration requestTimeout, Duration minWatchTimeout, Clock clock, String gitVersion) {}

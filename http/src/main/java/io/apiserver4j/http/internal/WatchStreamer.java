@@ -1,0 +1,354 @@
+package io.apiserver4j.http.internal;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiWatch;
+import io.apiserver4j.apiserver.ApiWatchEvent;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.GoneException;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.Value;
+import java.io.ByteArrayOutputStream;
+import java.nio.ByteBuffer;
+import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.ThreadLocalRandom;
+import java.util.concurrent.TimeUnit;
+import org.eclipse.jetty.http.HttpHeader;
+import org.eclipse.jetty.util.Blocker;
+import org.eclipse.jetty.util.BufferUtil;
+import org.eclipse.jetty.util.Fields;
+import org.eclipse.jetty.websocket.api.Callback;
+import org.eclipse.jetty.websocket.api.Session;
+import org.eclipse.jetty.websocket.api.StatusCode;
+import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
+
+/**
+ * Streams a watch as kube-apiserver does, one JSON {@code {"type":...,"object":...}} per event,
+ * until {@code timeoutSeconds} (or a random duration between the minimum watch timeout and
+ * twice it), the client leaving, the watch ending, or the server shutting down:
+ *
+ * <ul>
+ *   <li>over plain HTTP: status 200, chunked, one event per line, flushed per event;
+ *   <li>over WebSocket, when the request asks for an upgrade (the fabric8 client does): one
+ *       text message per event, then a normal close.
+ * </ul>
+ *
+ * <p>With {@code as=Table} every object is a one-row Table, the first carrying the column
+ * definitions. A watch that cannot start because its resource version is too old gets a single
+ * ERROR event with the 410 Status, as in kube.
+ */
+public final class WatchStreamer {
+  private static final Duration POLL = Duration.ofMillis(500);
+
+  private final Set<ApiWatch> active = ConcurrentHashMap.newKeySet();
+  private final Clock clock;
+  private final Duration minTimeout;
+  private final Executor executor;
+  private final ServerWebSocketContainer webSockets;
+  private volatile boolean closed;
+
+  public WatchStreamer(Clock clock, Duration minTimeout, Executor executor,
+      ServerWebSocketContainer webSockets) {
+    this.clock = clock;
+    this.minTimeout = minTimeout;
+    this.executor = executor;
+    this.webSockets = webSockets;
+  }
+
+  /** Ends every running watch (their streams end normally); later watches end at once. */
+  public void closeAll() {
+    closed = true;
+    for (ApiWatch w : active) {
+      w.close();
+    }
+  }
+
+  /** The number of watches being streamed. */
+  public int activeCount() {
+    return active.size();
+  }
+
+  /** Where encoded events go: an HTTP response or a WebSocket session. */
+  private interface Sink {
+    /** Sends one event; false when the client is gone. */
+    boolean send(byte[] event);
+
+    /** Ends the stream normally. */
+    void finish();
+
+    /** Ends the stream after the client went away. */
+    void abort();
+  }
+
+  /** How events become bytes for one watch. */
+  private final class Encoder {
+    private final OutputFormat format;
+    private final Tables tables;
+    private boolean firstObject = true;
+
+    Encoder(ResourceDefinition def, OutputFormat format, Fields query,
+        List<Tables.PrinterColumn> printerColumns) {
+      this.format = format;
+      this.tables = format.conversion() == OutputFormat.Conversion.TABLE
+          ? Tables.of(def, printerColumns, Tables.IncludeObject.parse(
+              Optional.ofNullable(query.getValue("includeObject")).orElse("")),
+              format.metaVersion())
+          : null;
+    }
+
+    byte[] encode(ApiWatchEvent event) {
+      MapValue object = event.object();
+      Value out = object;
+      switch (event.type()) {
+        case "ADDED":
+        case "MODIFIED":
+        case "DELETED":
+          if (tables != null) {
+            out = tables.ofObject(object, clock.instant(), firstObject);
+            firstObject = false;
+          } else if (format.conversion() == OutputFormat.Conversion.PARTIAL_OBJECT_METADATA) {
+            out = Tables.partialObjectMetadata(object, format.metaVersion());
+          }
+          break;
+        case "BOOKMARK":
+          if (tables != null) {
+            out = tableBookmark(object, format);
+          } else if (format.conversion() == OutputFormat.Conversion.PARTIAL_OBJECT_METADATA) {
+            out = Tables.partialObjectMetadata(object, format.metaVersion());
+          }
+          break;
+        default:
+          break;
+      }
+      return line(event.type(), out);
+    }
+  }
+
+  void stream(Exchange ex, ApiRequest request, ResourceDefinition def, OutputFormat format,
+      Fields query, Backend backend, List<Tables.PrinterColumn> printerColumns) {
+    Duration timeout = timeout(query);
+    Encoder encoder = new Encoder(def, format, query, printerColumns);
+    ApiWatch watch;
+    try {
+      watch = backend.watch(request);
+    } catch (GoneException e) {
+      if (!ex.claim()) {
+        return;
+      }
+      HttpSink sink = new HttpSink(ex, format);
+      sink.send(line("ERROR", Exchange.statusValue(e.status())));
+      sink.finish();
+      return;
+    }
+    if (!ex.claim()) {
+      watch.close();
+      return;
+    }
+    active.add(watch);
+    if (closed) {
+      watch.close();
+    }
+    if (isWebSocket(ex) && webSockets != null) {
+      boolean upgraded;
+      try {
+        upgraded = webSockets.upgrade((req, resp, cb) -> new WatchSocket(this, watch,
+            encoder, timeout), ex.request, ex.response, ex.callback);
+      } catch (RuntimeException e) {
+        active.remove(watch);
+        watch.close();
+        throw e;
+      }
+      if (upgraded) {
+        return;
+      }
+    }
+    ex.request.addFailureListener(t -> watch.close());
+    // long silences are normal for a watch: an idle timeout must not fail it
+    ex.request.addIdleTimeoutListener(t -> false);
+    pump(watch, encoder, new HttpSink(ex, format), timeout);
+  }
+
+  private static boolean isWebSocket(Exchange ex) {
+    String upgrade = ex.request.getHeaders().get(HttpHeader.UPGRADE);
+    return upgrade != null && upgrade.equalsIgnoreCase("websocket");
+  }
+
+  /** Moves events from the watch to the sink until the deadline or the end of either. */
+  private void pump(ApiWatch watch, Encoder encoder, Sink sink, Duration timeout) {
+    try {
+      Instant deadline = clock.instant().plus(timeout);
+      while (!watch.isClosed()) {
+        Instant now = clock.instant();
+        if (!now.isBefore(deadline)) {
+          break;
+        }
+        Duration wait = Duration.between(now, deadline);
+        Optional<ApiWatchEvent> next = watch.poll(wait.compareTo(POLL) < 0 ? wait : POLL);
+        if (next.isEmpty()) {
+          continue;
+        }
+        if (!sink.send(encoder.encode(next.get()))) {
+          sink.abort();
+          return;
+        }
+      }
+      sink.finish();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      sink.finish();
+    } catch (RuntimeException e) {
+      sink.abort();
+      throw e;
+    } finally {
+      active.remove(watch);
+      watch.close();
+    }
+  }
+
+  /**
+   * A watch over WebSocket: events as text messages, pumped on a pool thread. Public only
+   * because Jetty binds endpoint methods reflectively.
+   */
+  public static final class WatchSocket implements Session.Listener.AutoDemanding {
+    private final WatchStreamer streamer;
+    private final ApiWatch watch;
+    private final Encoder encoder;
+    private final Duration timeout;
+
+    WatchSocket(WatchStreamer streamer, ApiWatch watch, Encoder encoder, Duration timeout) {
+      this.streamer = streamer;
+      this.watch = watch;
+      this.encoder = encoder;
+      this.timeout = timeout;
+    }
+
+    @Override
+    public void onWebSocketOpen(Session session) {
+      streamer.executor.execute(() -> streamer.pump(watch, encoder, new Sink() {
+        @Override
+        public boolean send(byte[] event) {
+          Callback.Completable done = new Callback.Completable();
+          // kube frames JSON watch events as text, without the trailing newline
+          session.sendText(new String(event, 0, event.length - 1, StandardCharsets.UTF_8), done);
+          try {
+            done.get(30, TimeUnit.SECONDS);
+            return true;
+          } catch (Exception e) {
+            return false;
+          }
+        }
+
+        @Override
+        public void finish() {
+          session.close(StatusCode.NORMAL, null, Callback.NOOP);
+        }
+
+        @Override
+        public void abort() {
+          session.disconnect();
+        }
+      }, timeout));
+    }
+
+    @Override
+    public void onWebSocketClose(int statusCode, String reason) {
+      watch.close();
+    }
+
+    @Override
+    public void onWebSocketError(Throwable cause) {
+      watch.close();
+    }
+  }
+
+  /** A watch over HTTP: a chunked 200 response, one event per line. */
+  private static final class HttpSink implements Sink {
+    private final Exchange ex;
+
+    HttpSink(Exchange ex, OutputFormat format) {
+      this.ex = ex;
+      ex.response.setStatus(200);
+      ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
+      ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
+      // an empty write commits the headers, so the client sees the 200 before the first event
+      write(BufferUtil.EMPTY_BUFFER, false);
+    }
+
+    @Override
+    public boolean send(byte[] event) {
+      return write(ByteBuffer.wrap(event), false);
+    }
+
+    @Override
+    public void finish() {
+      if (write(BufferUtil.EMPTY_BUFFER, true)) {
+        ex.callback.succeeded();
+      } else {
+        abort();
+      }
+    }
+
+    @Override
+    public void abort() {
+      ex.callback.failed(new java.io.IOException("watch client went away"));
+    }
+
+    private boolean write(ByteBuffer buffer, boolean last) {
+      try (Blocker.Callback cb = Blocker.callback()) {
+        ex.response.write(last, buffer, cb);
+        cb.block();
+        return true;
+      } catch (Exception e) {
+        return false;
+      }
+    }
+  }
+
+  private Duration timeout(Fields query) {
+    String s = query.getValue("timeoutSeconds");
+    if (s != null && !s.isEmpty()) {
+      long seconds;
+      try {
+        seconds = Long.parseLong(s);
+      } catch (NumberFormatException e) {
+        throw StatusErrors.badRequest("strconv.ParseInt: parsing " + Json.quote(s)
+            + ": invalid syntax");
+      }
+      if (seconds > 0) {
+        return Duration.ofSeconds(seconds);
+      }
+    }
+    long min = minTimeout.toMillis();
+    return Duration.ofMillis(min + ThreadLocalRandom.current().nextLong(Math.max(1, min)));
+  }
+
+  /** A bookmark of a Table watch: a Table carrying only the resource version. */
+  private static MapValue tableBookmark(MapValue bookmark, OutputFormat format) {
+    return MapValue.builder()
+        .put("kind", Value.of("Table"))
+        .put("apiVersion", Value.of("meta.k8s.io/" + format.metaVersion()))
+        .put("metadata", Nested.map(bookmark, "metadata"))
+        .put("columnDefinitions", Value.nullValue())
+        .put("rows", Value.nullValue())
+        .build();
+  }
+
+  private static byte[] line(String type, Value object) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(256);
+    out.writeBytes(("{\"type\":\"" + type + "\",\"object\":").getBytes(
+        StandardCharsets.US_ASCII));
+    Json.write(object, out);
+    out.write('}');
+    out.write('\n');
+    return out.toByteArray();
+  }
+}
