@@ -231,9 +231,14 @@ class ApplyAndUpdateSemanticsTest {
   @Test
   void malformedApplyYamlIsABadRequest() {
     ApiResponse r = f.apply(CONFIGMAPS, "default", "cm", "a", "kind: [unclosed");
+    ApiResponse list = f.apply(CONFIGMAPS, "default", "cm", "a", "[1, 2]");
 
     assertThat(r.code()).isEqualTo(400);
-    assertThat(str(r.body(), "message")).startsWith("error decoding patch: ");
+    assertThat(str(r.body(), "message")).startsWith("error encoding patch: error converting YAML"
+        + " to JSON: ");
+    assertThat(list.code()).isEqualTo(400);
+    assertThat(str(list.body(), "message")).isEqualTo("error decoding patch: json: cannot"
+        + " unmarshal array into Go value of type map[string]interface {}");
   }
 
   // --- 2.7 conflicts ---------------------------------------------------------------------------

@@ -1333,7 +1333,9 @@ public final class Pipeline {
     try {
       return Yaml.read(new String(raw, StandardCharsets.UTF_8));
     } catch (DecodeException e) {
-      throw StatusErrors.badRequest("error decoding patch: " + e.getMessage());
+      // kube transcodes the body to JSON before decoding it: YAML errors surface there
+      throw StatusErrors.badRequest("error encoding patch: error converting YAML to JSON: "
+          + e.getMessage());
     }
   }
 
