@@ -55,7 +55,7 @@ public final class ApiServer implements AutoCloseable {
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
     this.pipeline = new Pipeline(registry, store, b.clock, b.uids, b.random, b.admission,
-        b.generatedValues, b.maxRequestBodyBytes);
+        b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer);
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -148,6 +148,8 @@ public final class ApiServer implements AutoCloseable {
     private boolean generatedValuesSet;
     private long maxRequestBodyBytes = Pipeline.DEFAULT_MAX_BODY_BYTES;
     private boolean maxBodySet;
+    private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
+    private boolean createAuthorizerSet;
 
     private Builder() {}
 
@@ -261,6 +263,19 @@ public final class ApiServer implements AutoCloseable {
       }
       maxBodySet = true;
       this.maxRequestBodyBytes = bytes;
+      return this;
+    }
+
+    /**
+     * Who may create objects through PUT or server-side apply (kube-apiserver's extra
+     * {@code create} authorization); default: everyone.
+     */
+    public Builder createAuthorizer(CreateAuthorizer authorizer) {
+      if (createAuthorizerSet) {
+        throw new IllegalStateException("createAuthorizer was already set");
+      }
+      createAuthorizerSet = true;
+      this.createAuthorizer = requireNonNull(authorizer, "authorizer");
       return this;
     }
 

@@ -175,6 +175,29 @@ class ApplyAndUpdateSemanticsTest {
   }
 
   @Test
+  void creatingThroughApplyNeedsCreatePermission() {
+    Fixtures g = new Fixtures(ApiServer.builder().createAuthorizer(
+        (user, resource, sub, ns, name) -> user.name().equals("admin") ? java.util.Optional.empty()
+            : java.util.Optional.of("")));
+    ApiRequest.Builder apply = req(Verb.PATCH, CONFIGMAPS, "default", "cm").fieldManager("a")
+        .patch(PatchType.APPLY_YAML, CM);
+
+    ApiResponse denied = g.server.handle(apply.user(io.apiserver4j.admission.UserInfo.of("jane"))
+        .build());
+    ApiResponse created = g.server.handle(apply.user(io.apiserver4j.admission.UserInfo.of("admin"))
+        .build());
+    ApiResponse updated = g.server.handle(apply.user(io.apiserver4j.admission.UserInfo.of("jane"))
+        .patch(PatchType.APPLY_YAML, CM.replace("\"1\"", "\"2\"")).build());
+
+    assertThat(denied.code()).isEqualTo(403);
+    assertThat(str(denied.body(), "message")).isEqualTo("configmaps \"cm\" is forbidden: User"
+        + " \"jane\" cannot create resource \"configmaps\" in API group \"\" in the namespace"
+        + " \"default\"");
+    assertThat(created.code()).isEqualTo(201);
+    assertThat(updated.code()).isEqualTo(200);
+  }
+
+  @Test
   void otherPatchTypesDoNotCreate() {
     ApiResponse r = f.patch(CONFIGMAPS, "default", "cm", PatchType.MERGE_PATCH, "{}", "a");
 

@@ -92,6 +92,7 @@ public final class Pipeline {
   final AdmissionChain admission;
   final GeneratedValuesPolicy generatedValues;
   final long maxBodyBytes;
+  final io.apiserver4j.apiserver.CreateAuthorizer createAuthorizer;
   private final ConcurrentHashMap<String, FieldManager> fieldManagers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, PatchSchema> patchSchemas = new ConcurrentHashMap<>();
   final CrdController crds;
@@ -100,7 +101,9 @@ public final class Pipeline {
 
   public Pipeline(Registry registry, Store store, Clock clock, Supplier<String> uids,
       Random random, java.util.function.Function<io.apiserver4j.admission.plugins.NamespaceStore,
-          AdmissionChain> admission, GeneratedValuesPolicy generatedValues, long maxBodyBytes) {
+          AdmissionChain> admission, GeneratedValuesPolicy generatedValues, long maxBodyBytes,
+      io.apiserver4j.apiserver.CreateAuthorizer createAuthorizer) {
+    this.createAuthorizer = createAuthorizer;
     this.registry = registry;
     this.store = store;
     this.dryStore = DryRunStore.over(store, clock);
@@ -1178,6 +1181,7 @@ public final class Pipeline {
         }
         obj = fillSystemFields(c, wipeSystemFields(obj));
         obj = beforeCreate(c, obj);
+        authorizeCreate(c);
         admission.validate(attributes(c, Operation.CREATE, view.kind(), c.name,
             view.convert().apply(obj), null));
         try {
@@ -1226,6 +1230,22 @@ public final class Pipeline {
         }
       }
     }
+  }
+
+  /** kube's {@code withAuthorization}: a create through PUT or apply needs {@code create}. */
+  private void authorizeCreate(Ctx c) {
+    Optional<String> deny = createAuthorizer.denyReason(c.request.user(), c.def.resource(),
+        c.subresource, c.namespace, c.name);
+    if (deny.isEmpty()) {
+      return;
+    }
+    String resource = c.def.plural() + (c.subresource.isEmpty() ? "" : "/" + c.subresource);
+    String where = c.def.namespaced() ? "in the namespace " + GoText.quote(c.namespace)
+        : "at the cluster scope";
+    String reason = "User " + GoText.quote(c.request.user().name()) + " cannot create resource "
+        + GoText.quote(resource) + " in API group " + GoText.quote(c.def.kind().group()) + " "
+        + where + (deny.get().isEmpty() ? "" : ": " + deny.get());
+    throw StatusErrors.forbidden(c.def.groupResource(), c.name, reason);
   }
 
   /** kube's {@code ShouldDeleteDuringUpdate}: the last finalizer of a deleting object went. */
