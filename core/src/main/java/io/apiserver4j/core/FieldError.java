@@ -83,7 +83,7 @@ public record FieldError(Type type, String field, Optional<Value> badValue, Stri
   public static FieldError notSupported(String field, Value badValue, List<String> supported) {
     String detail = supported.isEmpty() ? ""
         : "supported values: "
-            + supported.stream().map(Json::quote).collect(Collectors.joining(", "));
+            + supported.stream().map(GoStrings::quote).collect(Collectors.joining(", "));
     return new FieldError(Type.NOT_SUPPORTED, field, Optional.of(badValue), detail);
   }
 
@@ -112,10 +112,10 @@ public record FieldError(Type type, String field, Optional<Value> badValue, Stri
   // Strings are Go-quoted, numbers and booleans bare, everything else JSON.
   private static String formatValue(Value v) {
     if (v instanceof StringValue s) {
-      return Json.quote(s.value());
+      return GoStrings.quote(s.value());
     }
-    if (v instanceof FloatValue f && !Double.isNaN(f.value()) && !Double.isInfinite(f.value())) {
-      return Json.formatFloat(f.value());
+    if (v instanceof FloatValue f) {
+      return GoStrings.formatFloatV(f.value());
     }
     return v.toString();
   }

@@ -27,8 +27,9 @@ public record GroupVersionKind(String group, String version, String kind) {
     return new GroupKind(group, kind);
   }
 
+  /** Go's form: {@code apps/v1, Kind=Deployment}, {@code /v1, Kind=Pod} for the core group. */
   @Override
   public String toString() {
-    return apiVersion() + ", Kind=" + kind;
+    return group + "/" + version + ", Kind=" + kind;
   }
 }

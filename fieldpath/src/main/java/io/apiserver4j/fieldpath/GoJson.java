@@ -1,6 +1,7 @@
 package io.apiserver4j.fieldpath;
 
-import java.math.BigDecimal;
+import io.apiserver4j.core.GoStrings;
+
 
 /**
  * String and number formatting exactly as the Go code behind FieldsV1 and path strings writes it:
@@ -60,117 +61,8 @@ final class GoJson {
     sb.append(s, start, n);
   }
 
-  /** Appends {@code s} quoted as Go's {@code strconv.Quote} (the {@code %q} verb) does. */
-  static void appendGoQuoted(StringBuilder sb, String s) {
-    sb.append('"');
-    int n = s.length();
-    for (int i = 0; i < n; ) {
-      int cp = s.codePointAt(i);
-      int len = Character.charCount(cp);
-      i += len;
-      if (Character.isSurrogate((char) cp) && len == 1) {
-        sb.append("\\ufffd");
-        continue;
-      }
-      switch (cp) {
-        case '"' -> sb.append("\\\"");
-        case '\\' -> sb.append("\\\\");
-        case 0x07 -> sb.append("\\a");
-        case '\b' -> sb.append("\\b");
-        case '\f' -> sb.append("\\f");
-        case '\n' -> sb.append("\\n");
-        case '\r' -> sb.append("\\r");
-        case '\t' -> sb.append("\\t");
-        case 0x0B -> sb.append("\\v");
-        default -> {
-          if (isGoPrint(cp)) {
-            sb.appendCodePoint(cp);
-          } else if (cp < 0x20 || cp == 0x7F) {
-            sb.append("\\x").append(HEX[cp >> 4]).append(HEX[cp & 0xF]);
-          } else if (cp < 0x10000) {
-            sb.append("\\u");
-            appendHex(sb, cp, 4);
-          } else {
-            sb.append("\\U");
-            appendHex(sb, cp, 8);
-          }
-        }
-      }
-    }
-    sb.append('"');
-  }
-
-  private static void appendHex(StringBuilder sb, int v, int digits) {
-    for (int shift = (digits - 1) * 4; shift >= 0; shift -= 4) {
-      sb.append(HEX[(v >> shift) & 0xF]);
-    }
-  }
-
-  // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
-  static boolean isGoPrint(int cp) {
-    if (cp == ' ') {
-      return true;
-    }
-    switch (Character.getType(cp)) {
-      case Character.UPPERCASE_LETTER, Character.LOWERCASE_LETTER, Character.TITLECASE_LETTER,
-          Character.MODIFIER_LETTER, Character.OTHER_LETTER, Character.NON_SPACING_MARK,
-          Character.ENCLOSING_MARK, Character.COMBINING_SPACING_MARK,
-          Character.DECIMAL_DIGIT_NUMBER, Character.LETTER_NUMBER, Character.OTHER_NUMBER,
-          Character.CONNECTOR_PUNCTUATION, Character.DASH_PUNCTUATION,
-          Character.START_PUNCTUATION, Character.END_PUNCTUATION,
-          Character.INITIAL_QUOTE_PUNCTUATION, Character.FINAL_QUOTE_PUNCTUATION,
-          Character.OTHER_PUNCTUATION, Character.MATH_SYMBOL, Character.CURRENCY_SYMBOL,
-          Character.MODIFIER_SYMBOL, Character.OTHER_SYMBOL:
-        return true;
-      default:
-        return false;
-    }
-  }
-
-  /**
-   * Formats a float as Go's {@code %v} verb does ({@code strconv.FormatFloat(f, 'g', -1, 64)}):
-   * shortest digits; exponent form ({@code 1e+06}, {@code 1.5e-05}) when the decimal exponent is
-   * below -4 or at least 6, plain decimal otherwise.
-   */
-  static String formatFloatV(double d) {
-    if (Double.isNaN(d)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "+Inf" : "-Inf";
-    }
-    if (d == 0) {
-      return (1 / d < 0) ? "-0" : "0";
-    }
-    BigDecimal bd = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
-    String digits = bd.unscaledValue().toString();
-    int exp = digits.length() - 1 - bd.scale();
-    StringBuilder sb = new StringBuilder(24);
-    if (d < 0) {
-      sb.append('-');
-    }
-    // With the shortest representation Go's 'g' format uses precision 6 to pick the form.
-    if (exp < -4 || exp >= 6) {
-      sb.append(digits.charAt(0));
-      if (digits.length() > 1) {
-        sb.append('.').append(digits, 1, digits.length());
-      }
-      sb.append('e').append(exp < 0 ? '-' : '+');
-      int e = Math.abs(exp);
-      if (e < 10) {
-        sb.append('0');
-      }
-      sb.append(e);
-      return sb.toString();
-    }
-    sb.append(bd.toPlainString());
-    return sb.toString();
-  }
-
   /** {@code s} Go-quoted, for error messages. */
   static String quoteForMessage(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2);
-    appendGoQuoted(sb, s);
-    return sb.toString();
+    return GoStrings.quote(s);
   }
 }

@@ -1,5 +1,6 @@
 package io.apiserver4j.fieldpath;
 
+import io.apiserver4j.core.GoStrings;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.FieldError;
@@ -332,7 +333,7 @@ public final class ManagedFields {
       int len = Character.charCount(cp);
       boolean lone = len == 1 && Character.isSurrogate((char) cp);
       // An unpaired surrogate is invalid UTF-8 for Go, which reads it as U+FFFD (printable).
-      if (!lone && !GoJson.isGoPrint(cp)) {
+      if (!lone && !GoStrings.isPrint(cp)) {
         errors.add(FieldError.invalid(fieldPath, Value.of(manager),
             "invalid character " + formatRune(cp) + " (at position " + bytePos + ")"));
       }

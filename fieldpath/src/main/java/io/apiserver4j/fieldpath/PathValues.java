@@ -1,5 +1,6 @@
 package io.apiserver4j.fieldpath;
 
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.IntegerValue;
@@ -194,11 +195,11 @@ final class PathValues {
    */
   static void appendHuman(StringBuilder sb, Value v) {
     if (v instanceof StringValue s) {
-      GoJson.appendGoQuoted(sb, s.value());
+      GoStrings.appendQuoted(sb, s.value());
     } else if (v instanceof IntegerValue i) {
       sb.append(i.value());
     } else if (v instanceof FloatValue f) {
-      sb.append(GoJson.formatFloatV(f.value()));
+      sb.append(GoStrings.formatFloatV(f.value()));
     } else if (v instanceof BooleanValue b) {
       sb.append(b.value());
     } else if (v instanceof ListValue l) {

@@ -225,9 +225,9 @@ class ManagedFieldsTest {
         "metadata.managedFields[1].fieldsType: Invalid value: \"FieldsV2\": must be `FieldsV1`",
         "metadata.managedFields[1].manager: Too long: may not be more than 128 bytes",
         "metadata.managedFields[1].subresource: Too long: may not be more than 256 bytes",
-        "metadata.managedFields[2].manager: Invalid value: \"a\\u0007b\u00a0\": invalid character "
+        "metadata.managedFields[2].manager: Invalid value: \"a\\ab\\u00a0\": invalid character "
             + "U+0007 (at position 1)",
-        "metadata.managedFields[2].manager: Invalid value: \"a\\u0007b\u00a0\": invalid character "
+        "metadata.managedFields[2].manager: Invalid value: \"a\\ab\\u00a0\": invalid character "
             + "U+00A0 (at position 3)");
     assertThat(ManagedFields.validate(Value.nullValue(), "metadata.managedFields")).isEmpty();
     assertThat(ManagedFields.validateManager("\u00e9".repeat(65), "f")).extracting(FieldError::toString)
