@@ -195,7 +195,11 @@ class HttpProtocolTest {
         .isEqualTo("{\"group\":\"\",\"kind\":\"ConfigMap\",\"version\":\"v1\"}");
     assertThat(Json.write(patch.getOrNull("parameters")))
         .contains("\"name\":\"fieldValidation\"");
+    assertThat(core.headers().firstValue("Cache-Control")).hasValue("public, immutable");
     assertThat(get("/openapi/v3/apis/nothing/v1").statusCode()).isEqualTo(404);
+    HttpResponse<String> old = get("/openapi/v3/api/v1?hash=0123");
+    assertThat(old.statusCode()).isEqualTo(301);
+    assertThat(old.headers().firstValue("Location")).hasValue(url);
 
     HttpResponse<byte[]> v2 = client.send(HttpRequest.newBuilder(base.resolve("/openapi/v2"))
         .header("Accept", "application/com.github.proto-openapi.spec.v2@v1.0+protobuf").build(),
@@ -266,7 +270,7 @@ class HttpProtocolTest {
     assertThat(post.statusCode()).isEqualTo(415);
     assertThat(json(post).getOrNull("message")).isEqualTo(Value.of("the body of the request"
         + " was in an unknown format - accepted media types include: application/json,"
-        + " application/yaml"));
+        + " application/yaml, application/vnd.kubernetes.protobuf"));
     HttpResponse<String> patch = send("PATCH", "/api/v1/namespaces/default/configmaps/t",
         "application/json", "{}");
     assertThat(patch.statusCode()).isEqualTo(415);

@@ -356,6 +356,29 @@ class KubectlTest {
   }
 
   @Test
+  void typedCreateCommandsSendProtobuf() {
+    assertThat(kubectl.ok("create", "namespace", "typed")).isEqualTo("namespace/typed created\n");
+    assertThat(kubectl.ok("get", "ns", "typed", "-o", "jsonpath={.status.phase}"))
+        .isEqualTo("Active");
+    assertThat(kubectl.ok("-n", "typed", "create", "configmap", "cm", "--from-literal=a=1",
+        "--from-literal=b=two")).isEqualTo("configmap/cm created\n");
+    assertThat(kubectl.ok("-n", "typed", "get", "cm", "cm", "-o", "jsonpath={.data}"))
+        .isEqualTo("{\"a\":\"1\",\"b\":\"two\"}");
+    assertThat(kubectl.ok("-n", "typed", "create", "secret", "generic", "s",
+        "--from-literal=password=hunter2")).isEqualTo("secret/s created\n");
+    assertThat(kubectl.ok("-n", "typed", "get", "secret", "s", "-o",
+        "jsonpath={.type} {.data.password}")).isEqualTo("Opaque aHVudGVyMg==");
+    assertThat(kubectl.ok("-n", "typed", "create", "serviceaccount", "robot"))
+        .isEqualTo("serviceaccount/robot created\n");
+    assertThat(kubectl.ok("-n", "typed", "create", "configmap", "dry", "--from-literal=a=1",
+        "--dry-run=server")).isEqualTo("configmap/dry created (server dry run)\n");
+    Kubectl.Result dup = kubectl.run("-n", "typed", "create", "configmap", "cm",
+        "--from-literal=a=1");
+    assertThat(dup.exitCode()).isEqualTo(1);
+    assertThat(dup.stderr()).contains("configmaps \"cm\" already exists");
+  }
+
+  @Test
   void customResourceDefinitionThenCustomResource() {
     String ns = namespace("crd");
     kubectl.file("crd.yaml", String.join("\n",

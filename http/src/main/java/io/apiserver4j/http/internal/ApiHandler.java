@@ -29,10 +29,9 @@ import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.AuthorizationAttributes;
 import io.apiserver4j.http.AuthorizationDecision;
 import java.io.ByteArrayOutputStream;
-import java.io.IOException;
-import java.io.InputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
+import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
@@ -40,16 +39,16 @@ import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.function.Supplier;
 import java.util.logging.Level;
 import java.util.logging.Logger;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
 import org.eclipse.jetty.server.Request;
@@ -71,7 +70,7 @@ public final class ApiHandler extends Handler.Abstract {
   private static final Duration WRITE_TIMEOUT_CAP = Duration.ofSeconds(34);
   private static final String AGGREGATED_AS = "APIGroupDiscoveryList";
   private static final List<String> BODY_MEDIA_TYPES =
-      List.of("application/json", "application/yaml");
+      List.of("application/json", "application/yaml", ProtobufBodies.MEDIA_TYPE);
   private static final Status GENERIC_NOT_FOUND = new Status(Status.Outcome.FAILURE, 404,
       StatusReason.NOT_FOUND, "the server could not find the requested resource",
       Optional.of(StatusDetails.of("", "", "")));
@@ -269,11 +268,11 @@ public final class ApiHandler extends Handler.Abstract {
       sendJson(ex, 200, metadata.openApi().index(), "application/json");
       return;
     } else if (path.startsWith("/openapi/v3/")) {
-      Optional<OpenApiDocuments.Document> doc =
-          metadata.openApi().document(path.substring("/openapi/v3/".length()));
+      String relative = path.substring("/openapi/v3/".length());
+      Optional<OpenApiDocuments.Document> doc = metadata.openApi().document(relative);
       if (doc.isPresent()) {
         requireGet(get);
-        ex.send(200, "application/json", doc.get().json(), List.of());
+        openApiDocument(ex, relative, doc.get(), query.getValue("hash"));
         return;
       }
     } else if (path.equals("/openapi/v2")) {
@@ -289,6 +288,29 @@ public final class ApiHandler extends Handler.Abstract {
       return;
     }
     ex.sendText(404, "404 page not found\n");
+  }
+
+  /**
+   * A group-version's OpenAPI document, cached as kube-apiserver has it cached: with the current
+   * hash the response is immutable (clients keep it), with an outdated one the client is sent
+   * to the current URL, without one it must be revalidated.
+   */
+  private void openApiDocument(Exchange ex, String relative,
+      OpenApiDocuments.Document doc, String hash) {
+    if (hash != null && !hash.equals(doc.hash())) {
+      ex.response.getHeaders().put("Location", "/openapi/v3/" + relative + "?hash=" + doc.hash());
+      ex.send(301, "text/plain; charset=utf-8", new byte[0], List.of());
+      return;
+    }
+    ex.response.getHeaders().put("Etag", "\"" + doc.hash() + "\"");
+    if (hash != null) {
+      ex.response.getHeaders().put("Cache-Control", "public, immutable");
+      ex.response.getHeaders().put("Expires", java.time.format.DateTimeFormatter.RFC_1123_DATE_TIME
+          .format(java.time.ZonedDateTime.now(settings.clock()).plusYears(1)));
+    } else {
+      ex.response.getHeaders().put("Cache-Control", "no-cache, private");
+    }
+    ex.send(200, "application/json", doc.json(), List.of());
   }
 
   private static void requireGet(boolean get) {
@@ -429,6 +451,9 @@ public final class ApiHandler extends Handler.Abstract {
             def.customResource() ? ResourceOrigin.CUSTOM_RESOURCE : ResourceOrigin.BUILT_IN,
             PatchType.Cbor.DISABLED));
         b.rawBody(body, pt.mediaType());
+      } else if (isProtobuf(contentType)) {
+        b.rawBody(Json.writeBytes(ProtobufBodies.decode(body, BODY_MEDIA_TYPES)),
+            "application/json");
       } else {
         b.rawBody(body, bodyMediaType(contentType));
       }
@@ -518,12 +543,18 @@ public final class ApiHandler extends Handler.Abstract {
     throw StatusErrors.notAcceptable(List.of("application/json;stream=watch"));
   }
 
+  private static boolean isProtobuf(String contentType) {
+    MediaRange r = MediaRange.parseContentType(contentType);
+    return r != null && r.baseType().equals(ProtobufBodies.MEDIA_TYPE);
+  }
+
   private static String bodyMediaType(String contentType) {
     if (contentType.isBlank()) {
       return "application/json";
     }
     MediaRange r = MediaRange.parseContentType(contentType);
-    if (r != null && BODY_MEDIA_TYPES.contains(r.baseType())) {
+    if (r != null && (r.baseType().equals("application/json")
+        || r.baseType().equals("application/yaml"))) {
       return r.baseType();
     }
     throw StatusErrors.unsupportedMediaType(BODY_MEDIA_TYPES);
@@ -637,28 +668,55 @@ public final class ApiHandler extends Handler.Abstract {
     }
   }
 
+  /**
+   * Reads the whole body, chunk by chunk (blocking this thread while the client sends), and
+   * stops at the first byte over the limit.
+   */
   private byte[] readBody(Request request) {
     long limit = settings.maxRequestBodyBytes();
     long declared = request.getLength();
     if (limit > 0 && declared > limit) {
       throw tooLarge(limit);
     }
-    try (InputStream in = Request.asInputStream(request)) {
-      ByteArrayOutputStream out = new ByteArrayOutputStream(
-          declared > 0 ? (int) Math.min(declared, 1 << 20) : 1024);
-      byte[] buf = new byte[16384];
-      long total = 0;
-      int n;
-      while ((n = in.read(buf)) > 0) {
-        total += n;
+    ByteArrayOutputStream out = new ByteArrayOutputStream(
+        declared > 0 ? (int) Math.min(declared, 1 << 20) : 1024);
+    long total = 0;
+    while (true) {
+      Content.Chunk chunk = request.read();
+      if (chunk == null) {
+        CountDownLatch more = new CountDownLatch(1);
+        request.demand(more::countDown);
+        try {
+          more.await();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          throw StatusErrors.badRequest("interrupted while reading the request body");
+        }
+        continue;
+      }
+      try {
+        if (Content.Chunk.isFailure(chunk)) {
+          throw StatusErrors.badRequest("unable to read the request body: "
+              + chunk.getFailure().getMessage());
+        }
+        ByteBuffer buffer = chunk.getByteBuffer();
+        total += buffer.remaining();
         if (limit > 0 && total > limit) {
           throw tooLarge(limit);
         }
-        out.write(buf, 0, n);
+        if (buffer.hasArray()) {
+          out.write(buffer.array(), buffer.arrayOffset() + buffer.position(), buffer.remaining());
+        } else {
+          byte[] copy = new byte[buffer.remaining()];
+          buffer.get(copy);
+          out.write(copy, 0, copy.length);
+        }
+        if (chunk.isLast()) {
+          return out.toByteArray();
+        }
+      } finally {
+        chunk.release();
       }
-      return out.toByteArray();
-    } catch (IOException e) {
-      throw StatusErrors.badRequest("unable to read the request body: " + e.getMessage());
     }
   }
 
@@ -798,18 +856,5 @@ public final class ApiHandler extends Handler.Abstract {
       }
     }
     return out;
-  }
-
-  /** Lazily rebuilt discovery and OpenAPI documents. */
-  Metadata metadata() {
-    return metadata;
-  }
-
-  static String lower(String s) {
-    return s.toLowerCase(Locale.ROOT);
-  }
-
-  static Supplier<String> constant(String s) {
-    return () -> s;
   }
 }

@@ -1,0 +1,216 @@
+package io.apiserver4j.benchmarks;
+
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.http.HttpApiServer;
+import io.fabric8.kubernetes.client.server.mock.KubernetesCrudDispatcher;
+import io.fabric8.kubernetes.client.server.mock.KubernetesMockServer;
+import io.fabric8.mockwebserver.Context;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.util.HashMap;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import okhttp3.mockwebserver.MockWebServer;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Fork;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Measurement;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+import org.openjdk.jmh.annotations.Threads;
+import org.openjdk.jmh.annotations.Warmup;
+
+/**
+ * The HTTP front under load: 16 concurrent clients on loopback, each a benchmark thread sending
+ * one request at a time over its own keep-alive HTTP/1.1 connection ({@code java.net.http}),
+ * server and clients in one JVM (so they share the machine's cores, as a sidecar would).
+ *
+ * <ul>
+ *   <li>{@code serverSideApply}: a server-side apply (PATCH {@code application/apply-patch+yaml})
+ *       of a Deployment, each thread its own Deployment, alternating {@code spec.replicas} so
+ *       every apply merges, checks conflicts, validates and writes. Throughput, and latency
+ *       percentiles from the sample-time mode (p0.99 is the p99).
+ *   <li>{@code createGetUpdate}: create a ConfigMap (POST), read it (GET), replace it (PUT with
+ *       its resourceVersion) — three requests per operation — against this server and, with the
+ *       same client code, against the fabric8 {@code KubernetesMockServer} in CRUD mode, the
+ *       usual fake API server of Java tests ({@code server} parameter).
+ * </ul>
+ *
+ * <p>Run from the repository root:
+ * {@code java -jar benchmarks/target/benchmarks.jar HttpApplyLoadBenchmark}
+ * (16 threads are fixed by {@code @Threads}; add {@code -prof gc} for allocation).
+ */
+@Threads(16)
+@Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
+@Warmup(iterations = 3, time = 5)
+@Measurement(iterations = 5, time = 5)
+public class HttpApplyLoadBenchmark {
+  static final String DEPLOYMENT = """
+      {"apiVersion":"apps/v1","kind":"Deployment","metadata":{"name":"%s","namespace":"bench",\
+      "labels":{"app":"nginx"}},"spec":{"replicas":%d,"selector":{"matchLabels":{"app":"nginx"}},\
+      "template":{"metadata":{"labels":{"app":"nginx"}},"spec":{"containers":[{"name":"nginx",\
+      "image":"nginx:1.14.2","ports":[{"containerPort":80}],"resources":{"limits":{"cpu":"500m",\
+      "memory":"128Mi"}}}]}}}}""";
+
+  static final String CONFIG_MAP = """
+      {"apiVersion":"v1","kind":"ConfigMap","metadata":{"name":"%s","namespace":"bench"%s},\
+      "data":{"key":"%s","other":"value"}}""";
+
+  static HttpClient newClient() {
+    return HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+  }
+
+  static HttpResponse<String> send(HttpClient client, HttpRequest request) {
+    try {
+      HttpResponse<String> r = client.send(request, HttpResponse.BodyHandlers.ofString());
+      if (r.statusCode() >= 300) {
+        throw new IllegalStateException(request.method() + " " + request.uri() + ": "
+            + r.statusCode() + " " + r.body());
+      }
+      return r;
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /** An apiserver4j server over HTTP. */
+  @State(Scope.Benchmark)
+  public static class ApplyServer {
+    ApiServer api;
+    HttpApiServer http;
+    URI base;
+
+    @Setup(Level.Trial)
+    public void start() {
+      api = ApiServer.builder().build();
+      http = HttpApiServer.builder(api).build();
+      http.start();
+      base = http.url();
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+      http.close();
+      api.close();
+    }
+  }
+
+  /**
+   * The server of the create/get/update comparison. Every operation adds an object, so each
+   * measurement iteration starts from an empty server (a fresh one, or the mock reset), keeping
+   * iterations comparable.
+   */
+  @State(Scope.Benchmark)
+  public static class CrudServer {
+    @Param({"apiserver4j", "fabric8-mock"})
+    public String server;
+
+    ApiServer api;
+    HttpApiServer http;
+    KubernetesMockServer mock;
+    volatile URI base;
+
+    @Setup(Level.Iteration)
+    public void start() {
+      if (mock != null) {
+        mock.reset();
+        return;
+      }
+      if (server.equals("apiserver4j")) {
+        api = ApiServer.builder().build();
+        http = HttpApiServer.builder(api).build();
+        http.start();
+        base = http.url();
+      } else {
+        mock = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
+            new KubernetesCrudDispatcher(), false);
+        mock.init(InetAddress.getLoopbackAddress(), 0);
+        base = URI.create("http://127.0.0.1:" + mock.getPort());
+      }
+    }
+
+    @TearDown(Level.Iteration)
+    public void stopIteration() {
+      if (http != null) {
+        http.close();
+        api.close();
+        http = null;
+      }
+    }
+
+    @TearDown(Level.Trial)
+    public void stop() {
+      if (mock != null) {
+        mock.destroy();
+      }
+    }
+  }
+
+  private static final AtomicInteger THREADS = new AtomicInteger();
+
+  /** One client: its connection, its object names and a counter. */
+  @State(Scope.Thread)
+  public static class Client {
+    final HttpClient client = newClient();
+    final int id = THREADS.incrementAndGet();
+    long n;
+  }
+
+  @Benchmark
+  @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public int serverSideApply(ApplyServer s, Client c) {
+    String name = "web-" + c.id;
+    HttpRequest r = HttpRequest.newBuilder(s.base.resolve(
+            "/apis/apps/v1/namespaces/bench/deployments/" + name + "?fieldManager=bench&force=true"))
+        .header("Content-Type", "application/apply-patch+yaml")
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(
+            String.format(DEPLOYMENT, name, 1 + (c.n++ & 1))))
+        .build();
+    return send(c.client, r).body().length();
+  }
+
+  @Benchmark
+  @BenchmarkMode(Mode.Throughput)
+  @OutputTimeUnit(TimeUnit.SECONDS)
+  public int createGetUpdate(CrudServer s, Client c) {
+    String name = "cm-" + c.id + "-" + c.n++;
+    String collection = "/api/v1/namespaces/bench/configmaps";
+    send(c.client, HttpRequest.newBuilder(s.base.resolve(collection))
+        .header("Content-Type", "application/json")
+        .POST(HttpRequest.BodyPublishers.ofString(String.format(CONFIG_MAP, name, "", "v1")))
+        .build());
+    String got = send(c.client, HttpRequest.newBuilder(s.base.resolve(collection + "/" + name))
+        .GET().build()).body();
+    String rv = resourceVersion(got);
+    String updated = send(c.client, HttpRequest.newBuilder(s.base.resolve(collection + "/" + name))
+        .header("Content-Type", "application/json")
+        .PUT(HttpRequest.BodyPublishers.ofString(String.format(CONFIG_MAP, name,
+            ",\"resourceVersion\":\"" + rv + "\"", "v2")))
+        .build()).body();
+    return updated.length();
+  }
+
+  /** The resourceVersion of a JSON object, found without a full parse (both servers differ). */
+  static String resourceVersion(String json) {
+    int i = json.indexOf("\"resourceVersion\":\"");
+    if (i < 0) {
+      throw new IllegalStateException("no resourceVersion in " + json);
+    }
+    int start = i + "\"resourceVersion\":\"".length();
+    return json.substring(start, json.indexOf('"', start));
+  }
+}
