@@ -1,5 +1,7 @@
 package io.apiserver4j.examples.serve;
 
+import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.plugins.NamespaceLifecycle;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
@@ -62,7 +64,12 @@ public final class Serve {
   }
 
   static void run(ServeOptions options, PrintStream out) throws InterruptedException {
-    ApiServer api = ApiServer.builder().build();
+    // NamespaceLifecycle is on in every kube-apiserver: writes into a missing or terminating
+    // namespace are refused, and the system namespaces cannot be deleted
+    ApiServer api = ApiServer.builder()
+        .admission(namespaces -> AdmissionChain.builder()
+            .add(new NamespaceLifecycle(namespaces)).build())
+        .build();
     createSystemNamespaces(api);
     HttpApiServer http = HttpApiServer.builder(api).host(options.host()).port(options.port())
         .build();
