@@ -64,9 +64,25 @@ import java.util.function.UnaryOperator;
  * <p><b>Revisions</b>: an object's resourceVersion is its etcd mod revision; a list's is the
  * revision it was read at. Creates are transactions that require the key to be absent
  * (create revision 0); updates and deletes are compare-and-swap transactions on the mod revision
- * read just before. Lists read one consistent revision; later pages are read at the first
+ * of the state they were decided on, whose Else branch reads the key, so that a lost race costs
+ * no extra round trip. Lists read one consistent revision; later pages are read at the first
  * page's revision (kube's continue token carries it), so a compacted revision turns into 410
  * Expired. Watches are etcd watches from the start revision with previous values.
+ *
+ * <p><b>Round trips</b>: reads always go to etcd. Writes use, like kube's etcd3 store with its
+ * cached existing object, the last state this store saw of the key (through its own reads and
+ * writes; {@linkplain Builder#stateCache bounded}) as a guess checked by the compare-and-swap,
+ * so the read-modify-write of a caller that just read the object costs one transaction, not a
+ * second read and a transaction: an update at the resourceVersion the caller read, a
+ * {@link #guaranteedUpdate}, or a delete with preconditions. A stale guess costs a failed compare
+ * and a retry on the state the transaction returned; anything a guess would end with (a failed
+ * precondition, an aborting update function, nothing to write) is confirmed on the state in
+ * etcd first. Without a guess, an update without preconditions is still one transaction that
+ * writes if the key is at the expected revision and holds a different value, and a delete with
+ * only a resourceVersion precondition one that deletes if the key is at that revision. Guesses
+ * rest on etcd's guarantee that a key has one value per mod revision; like kube-apiserver's
+ * caches, stores must be restarted if etcd's data is replaced by an older copy (a restored
+ * backup), whose revisions then repeat.
  *
  * <p><b>Failures</b>: every request waits at most the {@linkplain Builder#requestTimeout request
  * timeout} (5 s by default). etcd being unreachable, slow or leaderless is a 503
@@ -86,6 +102,10 @@ public final class EtcdStore implements Store {
   public static final Duration DEFAULT_REQUEST_TIMEOUT = Duration.ofSeconds(5);
   /** The default per-watch buffer, in changes. */
   public static final int DEFAULT_WATCH_BUFFER = 1024;
+  /** The default bound on the number of keys whose last state the store remembers. */
+  public static final int DEFAULT_STATE_CACHE_ENTRIES = 1024;
+  /** The default bound on the value bytes of the states the store remembers. */
+  public static final long DEFAULT_STATE_CACHE_BYTES = 8L << 20;
 
   /** kube's cap on the doubling batch size of a filtered, paged list. */
   private static final long MAX_LIST_BATCH = 10_000;
@@ -100,6 +120,7 @@ public final class EtcdStore implements Store {
   private final InstantSource clock;
   private final int watchBufferSize;
   private final Compactor compactor;
+  private final StateCache cache;
   private final Set<EtcdWatch> watches = ConcurrentHashMap.newKeySet();
   private volatile boolean closed;
 
@@ -116,6 +137,7 @@ public final class EtcdStore implements Store {
     this.keys = new EtcdKeys(b.keyPrefix);
     this.clock = b.clock;
     this.watchBufferSize = b.watchBufferSize;
+    this.cache = new StateCache(b.stateCacheEntries, b.stateCacheBytes);
     this.compactor = new Compactor(kv, keys, calls, clock, b.compactionPolicy,
         b.compactionPollPeriod);
   }
@@ -151,18 +173,32 @@ public final class EtcdStore implements Store {
 
   // ---------------------------------------------------------------- reads
 
+  /** Always a read from etcd (the states this store remembers only ever guide its writes). */
   @Override
   public Optional<StoredObject> get(ObjectKey key) {
     requireNonNull(key, "key");
     checkOpen();
-    return read(key, kv.get(keys.keyBytes(key)));
+    return read(key, keys.keyBytes(key));
   }
 
-  private Optional<StoredObject> read(ObjectKey key, CompletableFuture<GetResponse> future) {
-    GetResponse r = calls.await(future, Kind.READ, "get " + keys.key(key));
-    return r.getKvs().isEmpty() ? Optional.empty()
-        : Optional.of(ObjectCodec.decode(key, r.getKvs().get(0).getValue(),
-            r.getKvs().get(0).getModRevision()));
+  private Optional<StoredObject> read(ObjectKey key, ByteSequence k) {
+    GetResponse r = calls.await(kv.get(k), Kind.READ, "get " + keys.key(key));
+    return observed(key, r, r.getHeader().getRevision());
+  }
+
+  /**
+   * The state of {@code key} a read at {@code revision} returned, remembered as the first guess
+   * for later writes of the key.
+   */
+  private Optional<StoredObject> observed(ObjectKey key, GetResponse r, long revision) {
+    if (r.getKvs().isEmpty()) {
+      cache.forget(key, revision);
+      return Optional.empty();
+    }
+    KeyValue found = r.getKvs().get(0);
+    StoredObject state = ObjectCodec.decode(key, found.getValue(), found.getModRevision());
+    cache.remember(state, found.getValue().size());
+    return Optional.of(state);
   }
 
   @Override
@@ -296,16 +332,27 @@ public final class EtcdStore implements Store {
     checkOpen();
     StoredObjects.requireNoResourceVersion(object);
     ByteSequence k = keys.keyBytes(key);
+    ByteSequence value = ObjectCodec.encode(object);
     TxnResponse r = calls.await(kv.txn()
         .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-        .Then(Op.put(k, ObjectCodec.encode(object), PutOption.DEFAULT))
+        .Then(Op.put(k, value, PutOption.DEFAULT))
         .commit(), Kind.WRITE, "create " + keys.key(key));
     if (!r.isSucceeded()) {
       throw StoreErrors.alreadyExists(key);
     }
-    return written(key, object, r.getHeader().getRevision());
+    return written(key, object, value, r.getHeader().getRevision());
   }
 
+  /**
+   * One transaction in the common case. When this store knows the state at the expected
+   * revision (it read or wrote it), the preconditions and the no-op check are decided on that
+   * state and the transaction writes if the key is still at that revision; otherwise, without
+   * preconditions, the transaction writes if the key is at the expected revision and holds a
+   * different value. A failed compare returns the key's state in the same transaction, which
+   * tells a NotFound from a Conflict from a no-op. In that second case the no-op check compares
+   * encoded values, so an object equal to the stored one except for the order of its map keys is
+   * written (with a new resourceVersion) rather than found unchanged.
+   */
   @Override
   public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
       Preconditions preconditions) {
@@ -317,10 +364,19 @@ public final class EtcdStore implements Store {
       throw new IllegalArgumentException(
           "expectedResourceVersion must not be negative: " + expectedResourceVersion);
     }
-    return compareAndSwap(key, preconditions, expectedResourceVersion, current -> object);
+    StoredObject known = expectedResourceVersion == ANY_VERSION ? cache.latest(key)
+        : cache.at(key, expectedResourceVersion);
+    if (known == null && preconditions.isEmpty()) {
+      return replace(key, object, expectedResourceVersion);
+    }
+    return compareAndSwap(key, preconditions, expectedResourceVersion, current -> object, known);
   }
 
-  /** Overridden to read once per attempt: the CAS transaction returns the fresh state on a loss. */
+  /**
+   * Like kube's GuaranteedUpdate with a cached existing object: the first attempt works on the
+   * state this store last saw of the key, if any, so that it costs a single transaction when
+   * nobody else wrote in between; otherwise the state is read first.
+   */
   @Override
   public StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
       UnaryOperator<MapValue> tryUpdate) {
@@ -328,41 +384,106 @@ public final class EtcdStore implements Store {
     requireNonNull(preconditions, "preconditions");
     requireNonNull(tryUpdate, "tryUpdate");
     checkOpen();
-    return compareAndSwap(key, preconditions, ANY_VERSION, tryUpdate);
+    return compareAndSwap(key, preconditions, ANY_VERSION, tryUpdate, cache.latest(key));
   }
 
   /**
-   * kube's GuaranteedUpdate: read the current state, check the expected version and the
-   * preconditions, skip a no-op, then write if the mod revision is still the one read; a lost
-   * race re-runs on the state the transaction returned (or is a Conflict when a specific version
-   * was expected).
+   * An update without a known current state or preconditions, as one transaction: put if the key
+   * is at the expected revision (any, with {@link #ANY_VERSION}) and its value is not already
+   * the new one. etcd fails a value compare on a missing key, so the Else branch's read tells
+   * the three outcomes apart: missing, moved on (Conflict), or already this value (no-op). A
+   * replacement equal to the stored object except for the order of its map keys is written,
+   * where a check on the decoded state would find nothing to do; this store decides on the
+   * decoded state whenever it knows it, which it does after reading or writing the key itself.
+   */
+  private StoredObject replace(ObjectKey key, MapValue object, long expected) {
+    ByteSequence k = keys.keyBytes(key);
+    ByteSequence value = ObjectCodec.encode(object);
+    Cmp differs = new Cmp(k, Cmp.Op.NOT_EQUAL, CmpTarget.value(value));
+    Cmp[] conditions = expected == ANY_VERSION ? new Cmp[] {differs}
+        : new Cmp[] {new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(expected)), differs};
+    TxnResponse r = calls.await(kv.txn()
+        .If(conditions)
+        .Then(Op.put(k, value, PutOption.DEFAULT))
+        .Else(Op.get(k, GetOption.DEFAULT))
+        .commit(), Kind.WRITE, "update " + keys.key(key));
+    if (r.isSucceeded()) {
+      return written(key, object, value, r.getHeader().getRevision());
+    }
+    StoredObject current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+    if (expected != ANY_VERSION && current.resourceVersion() != expected) {
+      throw StoreErrors.conflict(key);
+    }
+    return current; // at the expected revision with the new value already: nothing to write
+  }
+
+  /**
+   * kube's GuaranteedUpdate: check the expected version and the preconditions on the current
+   * state, skip a no-op, then write if the mod revision is still that state's; a lost race
+   * re-runs on the state the transaction returned (or is a Conflict when a specific version was
+   * expected). {@code known} is a state this store remembers (at the expected revision, if one
+   * is expected), or null to read first. Anything decided on a remembered state that ends the
+   * update (a failed precondition, {@code tryUpdate} throwing, a no-op) is decided again on the
+   * state read from etcd, as kube does when its cached object may be stale.
    */
   private StoredObject compareAndSwap(ObjectKey key, Preconditions preconditions, long expected,
-      UnaryOperator<MapValue> tryUpdate) {
+      UnaryOperator<MapValue> tryUpdate, StoredObject known) {
     ByteSequence k = keys.keyBytes(key);
     String etcdKey = keys.key(key);
-    StoredObject current = read(key, kv.get(k)).orElseThrow(() -> StoreErrors.notFound(key));
+    boolean verified = known == null;
+    StoredObject current = verified ? readExisting(key, k) : known;
     while (true) {
       if (expected != ANY_VERSION && current.resourceVersion() != expected) {
         throw StoreErrors.conflict(key);
       }
-      preconditions.check(current);
-      MapValue updated = requireNonNull(tryUpdate.apply(current.object()), "tryUpdate result");
-      if (StoredObjects.sameIgnoringResourceVersion(current, updated)) {
-        return current;
+      MapValue updated;
+      try {
+        preconditions.check(current);
+        updated = requireNonNull(tryUpdate.apply(current.object()), "tryUpdate result");
+      } catch (RuntimeException e) {
+        if (verified) {
+          throw e;
+        }
+        current = readExisting(key, k);
+        verified = true;
+        continue;
       }
+      if (StoredObjects.sameIgnoringResourceVersion(current, updated)) {
+        if (verified) {
+          return current;
+        }
+        // nothing to write if the remembered state is still the current one
+        TxnResponse r = calls.await(kv.txn()
+            .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
+            .Else(Op.get(k, GetOption.DEFAULT))
+            .commit(), Kind.READ, "update " + etcdKey);
+        if (r.isSucceeded()) {
+          return current;
+        }
+        current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+        verified = true;
+        continue;
+      }
+      ByteSequence value = ObjectCodec.encode(updated);
       TxnResponse r = calls.await(kv.txn()
           .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
-          .Then(Op.put(k, ObjectCodec.encode(updated), PutOption.DEFAULT))
+          .Then(Op.put(k, value, PutOption.DEFAULT))
           .Else(Op.get(k, GetOption.DEFAULT))
           .commit(), Kind.WRITE, "update " + etcdKey);
       if (r.isSucceeded()) {
-        return written(key, updated, r.getHeader().getRevision());
+        return written(key, updated, value, r.getHeader().getRevision());
       }
       current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+      verified = true;
     }
   }
 
+  /**
+   * Deletes in one transaction in the common case: without preconditions a plain delete; with a
+   * resourceVersion precondition alone, a delete if the key is at that revision (the precondition
+   * holds exactly then); with others, a delete if the key is still at the revision of the state
+   * the preconditions were checked on, remembered by this store or read first.
+   */
   @Override
   public StoredObject delete(ObjectKey key, Preconditions preconditions) {
     requireNonNull(key, "key");
@@ -376,38 +497,99 @@ public final class EtcdStore implements Store {
       if (r.getDeleted() == 0 || r.getPrevKvs().isEmpty()) {
         throw StoreErrors.notFound(key);
       }
-      long revision = r.getHeader().getRevision();
-      compactor.observeWrite(revision);
-      return ObjectCodec.decode(key, r.getPrevKvs().get(0).getValue(), revision);
+      return deleted(key, ObjectCodec.decodeObject(key, r.getPrevKvs().get(0).getValue()),
+          r.getHeader().getRevision());
     }
-    // kube's conditionalDelete: check the preconditions on the state read, delete only that state
-    StoredObject current = read(key, kv.get(k)).orElseThrow(() -> StoreErrors.notFound(key));
+    StoredObject current = cache.latest(key);
+    boolean verified = false;
+    long required = requiredRevision(preconditions);
+    if (required > 0 && (current == null || current.resourceVersion() != required)) {
+      TxnResponse r = calls.await(kv.txn()
+          .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(required)))
+          .Then(Op.delete(k, DeleteOption.builder().withPrevKV(true).build()))
+          .Else(Op.get(k, GetOption.DEFAULT))
+          .commit(), Kind.WRITE, "delete " + etcdKey);
+      if (r.isSucceeded()) {
+        List<KeyValue> prev = r.getDeleteResponses().get(0).getPrevKvs();
+        if (prev.isEmpty()) {
+          throw StatusErrors.internal("etcd deleted " + etcdKey + " at revision " + required
+              + " without returning its value");
+        }
+        return deleted(key, ObjectCodec.decodeObject(key, prev.get(0).getValue()),
+            r.getHeader().getRevision());
+      }
+      current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+      verified = true;
+    } else if (current == null) {
+      current = readExisting(key, k);
+      verified = true;
+    }
+    // kube's conditionalDelete: check the preconditions on a state, delete only that state
     while (true) {
-      preconditions.check(current);
+      try {
+        preconditions.check(current);
+      } catch (RuntimeException e) {
+        if (verified) {
+          throw e;
+        }
+        current = readExisting(key, k);
+        verified = true;
+        continue;
+      }
       TxnResponse r = calls.await(kv.txn()
           .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
           .Then(Op.delete(k, DeleteOption.DEFAULT))
           .Else(Op.get(k, GetOption.DEFAULT))
           .commit(), Kind.WRITE, "delete " + etcdKey);
       if (r.isSucceeded()) {
-        long revision = r.getHeader().getRevision();
-        compactor.observeWrite(revision);
-        return StoredObjects.stored(key, current.object(), revision);
+        return deleted(key, current.object(), r.getHeader().getRevision());
       }
       current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
+      verified = true;
     }
   }
 
-  private StoredObject written(ObjectKey key, MapValue object, long revision) {
+  /**
+   * The revision a resourceVersion-only precondition names, or 0 if the preconditions are more
+   * than that or the version is not the decimal form of a revision (which no state matches, as
+   * kube compares the strings).
+   */
+  static long requiredRevision(Preconditions preconditions) {
+    if (preconditions.uid().isPresent() || preconditions.resourceVersion().isEmpty()) {
+      return 0;
+    }
+    String rv = preconditions.resourceVersion().get();
+    if (rv.isEmpty() || rv.length() > 18 || rv.charAt(0) == '0') {
+      return 0;
+    }
+    for (int i = 0; i < rv.length(); i++) {
+      if (rv.charAt(i) < '0' || rv.charAt(i) > '9') {
+        return 0;
+      }
+    }
+    return Long.parseLong(rv);
+  }
+
+  private StoredObject written(ObjectKey key, MapValue object, ByteSequence value, long revision) {
     compactor.observeWrite(revision);
+    cache.rememberWritten(key, revision, value);
     return StoredObjects.stored(key, object, revision);
   }
 
+  private StoredObject deleted(ObjectKey key, MapValue last, long revision) {
+    compactor.observeWrite(revision);
+    cache.forget(key, revision);
+    return StoredObjects.stored(key, last, revision);
+  }
+
+  /** The current state of a key that must exist, read from etcd. */
+  private StoredObject readExisting(ObjectKey key, ByteSequence k) {
+    return read(key, k).orElseThrow(() -> StoreErrors.notFound(key));
+  }
+
   /** The state an unsuccessful CAS transaction's Else branch read. */
-  private static Optional<StoredObject> fresh(ObjectKey key, TxnResponse r) {
-    List<KeyValue> kvs = r.getGetResponses().get(0).getKvs();
-    return kvs.isEmpty() ? Optional.empty()
-        : Optional.of(ObjectCodec.decode(key, kvs.get(0).getValue(), kvs.get(0).getModRevision()));
+  private Optional<StoredObject> fresh(ObjectKey key, TxnResponse r) {
+    return observed(key, r.getGetResponses().get(0), r.getHeader().getRevision());
   }
 
   // ---------------------------------------------------------------- watch
@@ -542,6 +724,10 @@ public final class EtcdStore implements Store {
     return compactor;
   }
 
+  StateCache stateCache() {
+    return cache;
+  }
+
   // ---------------------------------------------------------------- compaction, lifecycle
 
   /**
@@ -621,6 +807,8 @@ public final class EtcdStore implements Store {
     private InstantSource clock = InstantSource.system();
     private int watchBufferSize = DEFAULT_WATCH_BUFFER;
     private Duration compactionPollPeriod = Duration.ofSeconds(1);
+    private int stateCacheEntries = DEFAULT_STATE_CACHE_ENTRIES;
+    private long stateCacheBytes = DEFAULT_STATE_CACHE_BYTES;
 
     private Builder() {}
 
@@ -697,6 +885,26 @@ public final class EtcdStore implements Store {
         throw new IllegalArgumentException("watchBufferSize must be at least 1: " + size);
       }
       this.watchBufferSize = size;
+      return this;
+    }
+
+    /**
+     * Bounds the last states of keys the store remembers as first guesses for its writes (see
+     * the class documentation), least recently used first out: at most {@code maxEntries} keys
+     * and {@code maxBytes} bytes of stored values ({@link #DEFAULT_STATE_CACHE_ENTRIES},
+     * {@link #DEFAULT_STATE_CACHE_BYTES} by default; decoded states take several times their
+     * value's size on the heap). The states matter for a short time (between a caller's read and
+     * its write), so small bounds serve many concurrent writers; a forgotten state costs a write
+     * one read. Zero for either turns remembering off: every write then decides on what it reads
+     * or on what its transaction returns.
+     */
+    public Builder stateCache(int maxEntries, long maxBytes) {
+      if (maxEntries < 0 || maxBytes < 0) {
+        throw new IllegalArgumentException("stateCache bounds must not be negative: "
+            + maxEntries + " entries, " + maxBytes + " bytes");
+      }
+      this.stateCacheEntries = maxEntries;
+      this.stateCacheBytes = maxBytes;
       return this;
     }
 

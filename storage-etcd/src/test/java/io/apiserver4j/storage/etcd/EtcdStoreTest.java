@@ -494,6 +494,7 @@ class EtcdStoreTest {
         "empty segment", () -> EtcdStore.builder().keyPrefix("/a//b"),
         "requestTimeout", () -> EtcdStore.builder().requestTimeout(Duration.ZERO),
         "watchBufferSize", () -> EtcdStore.builder().watchBufferSize(0),
+        "stateCache", () -> EtcdStore.builder().stateCache(-1, 0),
         "endpoints", () -> EtcdStore.builder().endpoints(List.of()),
         "revisions", () -> CompactionPolicy.everyRevisions(0),
         "period", () -> CompactionPolicy.interval(Duration.ofSeconds(-1)));

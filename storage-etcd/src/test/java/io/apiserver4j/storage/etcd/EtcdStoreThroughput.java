@@ -17,8 +17,8 @@ import java.util.concurrent.TimeUnit;
 
 /**
  * A quick look at what the store costs on top of etcd: raw jetcd puts against
- * {@link EtcdStore} creates (one transaction) and updates (a read plus a compare-and-swap
- * transaction), sequentially and with concurrent callers, on a throw-away {@link EtcdServer}.
+ * {@link EtcdStore} creates (one transaction) and updates (one compare-and-swap transaction on
+ * the state the store last wrote), sequentially and with concurrent callers, on a throw-away {@link EtcdServer}.
  * Not a benchmark (JMH ones live in {@code benchmarks}); no assertion, just numbers.
  *
  * <p>Run (after {@code mvn -o -q -pl storage-etcd install -DskipTests}):
