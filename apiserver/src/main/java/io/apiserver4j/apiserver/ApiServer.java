@@ -35,6 +35,11 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
+ * <p>Several servers may share one store (as kube-apiserver instances share etcd): each serves
+ * what the others write, custom resources included, since every server lists the
+ * CustomResourceDefinitions in the store when it is built and keeps watching them in the
+ * background (see {@link ResourceRegistry}).
+ *
  * <p>{@link #handle} never throws for a request a client could send: every failure is an
  * {@link ApiResponse} carrying kube-apiserver's {@code Status}. Programmer errors (a WATCH given
  * to {@code handle}) are {@link IllegalArgumentException}s. Thread-safe.
@@ -45,6 +50,8 @@ public final class ApiServer implements AutoCloseable {
   private final Store store;
   private final boolean ownsStore;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private static final GroupVersionResource CRDS =
+      new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
   private ApiServer(Builder b) {
     this.registry = new Registry();
@@ -56,6 +63,16 @@ public final class ApiServer implements AutoCloseable {
     this.store = b.store == null ? InMemoryStore.create() : b.store;
     this.pipeline = new Pipeline(registry, store, b.clock, b.uids, b.random, b.admission,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer);
+    if (registry.find(CRDS).isPresent()) {
+      try {
+        pipeline.followCrds();
+      } catch (RuntimeException e) {
+        if (ownsStore) {
+          store.close();
+        }
+        throw e;
+      }
+    }
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -112,11 +129,17 @@ public final class ApiServer implements AutoCloseable {
     return resources(gvr);
   }
 
-  /** Closes the store if the server created it; later requests fail. Idempotent. */
+  /**
+   * Stops the watch of CustomResourceDefinitions (waiting for its thread to end) and closes the
+   * store if the server created it; later requests fail. Idempotent.
+   */
   @Override
   public void close() {
-    if (closed.compareAndSet(false, true) && ownsStore) {
-      store.close();
+    if (closed.compareAndSet(false, true)) {
+      pipeline.stopFollowingCrds();
+      if (ownsStore) {
+        store.close();
+      }
     }
   }
 
@@ -280,7 +303,12 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
+     * Builds the server; when it serves CustomResourceDefinitions it lists those in the store
+     * (serving the established ones) and starts a background watch of them, ended by
+     * {@link ApiServer#close()}.
+     *
      * @throws IllegalArgumentException if a definition clashes with a built-in kind
+     * @throws StatusException if the store cannot list the CustomResourceDefinitions
      */
     public ApiServer build() {
       if (builtins) {

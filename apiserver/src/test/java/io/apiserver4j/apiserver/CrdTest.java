@@ -251,6 +251,36 @@ class CrdTest {
   }
 
   @Test
+  void anEstablishedCrdWhoseNewKindIsTakenKeepsBeingServedUnderItsAcceptedNames() {
+    installCrd();
+    String gadgets = WIDGET_CRD.replace("widgets", "gadgets").replace("singular: widget",
+        "singular: gadget").replace("shortNames: [wd]", "shortNames: [gd]");
+    GroupVersionResource gadgetsResource = new GroupVersionResource("example.com", "v1",
+        "gadgets");
+    f.apply(CRDS, "", "gadgets.example.com", "installer",
+        gadgets.replace("kind: Widget", "kind: Gadget")).orThrow();
+    assertThat(f.server.registry().find(gadgetsResource).orElseThrow().kind().kind())
+        .isEqualTo("Gadget");
+
+    f.apply(CRDS, "", "gadgets.example.com", "installer", gadgets).orThrow();
+
+    // as kube's naming controller: NamesAccepted turns False, Established stays True, and the
+    // resource keeps being served under the names accepted before
+    MapValue crd = f.get(CRDS, "", "gadgets.example.com").orThrow();
+    List<String> summary = new ArrayList<>();
+    for (Value c : ((ListValue) at(crd, "status", "conditions")).items()) {
+      summary.add(str(c, "type") + "=" + str(c, "status") + "/" + str(c, "reason"));
+    }
+    assertThat(summary).containsExactly("NamesAccepted=False/KindConflict",
+        "Established=True/InitialNamesAccepted");
+    assertThat(at(crd, "status", "acceptedNames", "kind")).isEqualTo(Value.of("Gadget"));
+    assertThat(f.server.registry().find(gadgetsResource).orElseThrow().kind().kind())
+        .isEqualTo("Gadget");
+    assertThat(f.server.registry().find(WIDGETS).orElseThrow().kind().kind())
+        .isEqualTo("Widget");
+  }
+
+  @Test
   void aCrdIsValidated() {
     MapValue bad = yaml(WIDGET_CRD.replace("name: widgets.example.com", "name: wrong"));
 

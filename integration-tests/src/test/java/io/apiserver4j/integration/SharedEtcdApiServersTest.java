@@ -15,7 +15,9 @@ import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ApiWatchEvent;
+import io.apiserver4j.apiserver.RegistryListener;
 import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -374,26 +376,58 @@ class SharedEtcdApiServersTest {
     return server.resources("example.com/v1", "widgets").namespace("default");
   }
 
+  private static final String WIDGETS_ADDED = "ADDED example.com/v1, Resource=widgets";
+  private static final String WIDGETS_REMOVED = "REMOVED example.com/v1, Resource=widgets";
+
+  /** A server's registry changes, which a test can wait for whichever thread reports them. */
+  private static final class RegistryChanges implements RegistryListener {
+    private final List<String> changes = new ArrayList<>();
+
+    static RegistryChanges of(ApiServer server) {
+      RegistryChanges c = new RegistryChanges();
+      server.registry().addListener(c);
+      return c;
+    }
+
+    @Override
+    public synchronized void onChange(Change change, ResourceDefinition definition) {
+      changes.add(change + " " + definition.resource());
+      notifyAll();
+    }
+
+    synchronized List<String> changes() {
+      return List.copyOf(changes);
+    }
+
+    synchronized boolean await(String change) throws InterruptedException {
+      long deadline = System.nanoTime() + WAIT.toNanos();
+      while (!changes.contains(change)) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          return false;
+        }
+        wait(Math.max(1, left / 1_000_000));
+      }
+      return true;
+    }
+  }
+
   /**
-   * A server registers a CRD's resources (in memory) when a write of that CRD passes through
-   * its own pipeline; it neither watches CRDs written by other servers nor loads stored CRDs
-   * when it is built. So until then B answers 404 for the custom resource, even though the CRD
-   * object itself is visible through B. What works, tested here: once the CRD is written
-   * through B (a re-apply of the same configuration is enough), B serves the custom resource
-   * with the CRD's schema and shares its objects, conflicts and all, with A.
+   * Every server lists the CRDs in etcd when it is built and keeps watching them, as
+   * kube-apiserver's CRD informer does: a CRD created through A is served by B once B's watch
+   * has delivered it, with the CRD's schema, sharing its objects (conflicts and all) with A.
    */
   @Test
-  void aCrdCreatedThroughOneServerIsServedByTheOtherOnceItIsWrittenThroughIt() {
+  void aCrdCreatedThroughOneServerIsServedByTheOtherOnceItsWatchDeliversIt() throws Exception {
+    RegistryChanges onB = RegistryChanges.of(b);
+
     a.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
+    // through A at once
     MapValue red = widgets(a).apply("a", WIDGET.formatted("red", "red"));
-    // the CRD object (with the status A's controllers wrote) is visible through B at once
+
+    assertThat(onB.await(WIDGETS_ADDED)).as("B's registry adds widgets").isTrue();
     MapValue crdThroughB = b.resources(TestValues.CRDS).get("widgets.example.com");
     assertThat(str(crdThroughB, "status", "acceptedNames", "kind")).isEqualTo("Widget");
-
-    // B's controllers register the CRD's resources when a write of the CRD passes through B;
-    // re-applying the same configuration is such a write
-    b.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
-
     assertThat(widgets(b).get("red")).isEqualTo(red);
     MapValue blue = widgets(b).apply("b", WIDGET.formatted("blue", "blue"));
     assertThat(widgets(a).get("blue")).isEqualTo(blue);
@@ -414,5 +448,107 @@ class SharedEtcdApiServersTest {
         .patch(PatchType.APPLY_YAML, WIDGET.formatted("blue", "green")).build());
     assertThat(conflict.failure().orElseThrow().message()).isEqualTo("Apply failed with 1"
         + " conflict: conflict with \"b\": .spec.color");
+    // B was told once, by its watch; the CRD's status writes changed nothing more
+    assertThat(onB.changes()).containsExactly(WIDGETS_ADDED);
+  }
+
+  @Test
+  void awaitRevisionWaitsUntilTheOtherServerServesWhatACrdWriteThroughOneServerAsked() {
+    a.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
+    String crdVersion = resourceVersion(a.resources(TestValues.CRDS).get("widgets.example.com"));
+
+    assertThat(b.registry().awaitRevision(Long.parseLong(crdVersion), WAIT)).isTrue();
+
+    assertThat(b.registry().find(WIDGETS)).isPresent();
+    MapValue red = widgets(b).apply("b", WIDGET.formatted("red", "red"));
+    assertThat(widgets(a).get("red")).isEqualTo(red);
+  }
+
+  @Test
+  void aServerBuiltLaterServesTheCrdsAlreadyInEtcd() {
+    a.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
+    MapValue red = widgets(a).apply("a", WIDGET.formatted("red", "red"));
+
+    ApiServer later = server();
+
+    // no waiting: the CRDs are listed while the server is built
+    assertThat(later.registry().find(WIDGETS)).isPresent();
+    assertThat(widgets(later).get("red")).isEqualTo(red);
+    ResourceDefinition def = later.registry().find(WIDGETS).orElseThrow();
+    assertThat(def.kind().kind()).isEqualTo("Widget");
+    assertThat(def.customResource()).isTrue();
+  }
+
+  @Test
+  void aCrdDeletedThroughOneServerIsNoLongerServedByTheOther() throws Exception {
+    RegistryChanges onB = RegistryChanges.of(b);
+    a.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
+    widgets(a).apply("a", WIDGET.formatted("red", "red"));
+    assertThat(onB.await(WIDGETS_ADDED)).isTrue();
+
+    a.resources(TestValues.CRDS).delete("widgets.example.com");
+
+    assertThat(onB.await(WIDGETS_REMOVED)).as("B's registry removes widgets").isTrue();
+    ApiResponse create = b.handle(req(Verb.CREATE, WIDGETS, "default", "").body(yaml(
+        WIDGET.formatted("late", "red"))).build());
+    assertThat(create.code()).isEqualTo(404);
+    assertThat(b.resources(TestValues.CRDS).find("widgets.example.com")).isEmpty();
+    // A deleted the CRD's objects with it: the same CRD created again, through B, has none
+    b.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
+    assertThat(widgets(b).list()).isEmpty();
+  }
+
+  @Test
+  void whileACrdTerminatesTheOtherServerCreatesNoObjectsAndMayEndIt() throws Exception {
+    RegistryChanges onA = RegistryChanges.of(a);
+    a.resources(TestValues.CRDS).apply("installer", WIDGET_CRD);
+    widgets(a).create(yaml("""
+        apiVersion: example.com/v1
+        kind: Widget
+        metadata: {name: held, finalizers: [example.com/hold]}
+        spec: {color: red}
+        """));
+    MapValue terminating = a.handle(req(Verb.DELETE, TestValues.CRDS, "", "widgets.example.com")
+        .build()).orThrow();
+
+    assertThat(b.registry().awaitRevision(Long.parseLong(resourceVersion(terminating)), WAIT))
+        .isTrue();
+    ApiResponse create = b.handle(req(Verb.CREATE, WIDGETS, "default", "").body(yaml(
+        WIDGET.formatted("late", "red"))).build());
+    assertThat(create.code()).isEqualTo(403);
+    assertThat(create.failure().orElseThrow().message()).isEqualTo("widgets.example.com \"late\""
+        + " is forbidden: create not allowed while custom resource definition is terminating");
+    // the held object is still served, and releasing it through B ends the CRD
+    b.handle(req(Verb.PATCH, WIDGETS, "default", "held")
+        .patch(PatchType.MERGE_PATCH, "{\"metadata\":{\"finalizers\":null}}").build()).orThrow();
+
+    assertThat(b.registry().find(WIDGETS)).isEmpty();
+    assertThat(onA.await(WIDGETS_REMOVED)).as("A's registry removes widgets").isTrue();
+    assertThat(a.resources(TestValues.CRDS).find("widgets.example.com")).isEmpty();
+  }
+
+  @Test
+  void closingTheServersEndsTheirCrdWatches() throws Exception {
+    java.util.Set<Thread> before = crdWatchThreads();
+    ApiServer c = server();
+    ApiServer d = server();
+    java.util.Set<Thread> started = new java.util.HashSet<>(crdWatchThreads());
+    started.removeAll(before);
+    assertThat(started).hasSize(2).allMatch(Thread::isAlive);
+
+    c.close();
+    d.close();
+
+    assertThat(started).noneMatch(Thread::isAlive);
+  }
+
+  private static java.util.Set<Thread> crdWatchThreads() {
+    java.util.Set<Thread> threads = new java.util.HashSet<>();
+    for (Thread t : Thread.getAllStackTraces().keySet()) {
+      if (t.getName().startsWith("apiserver4j-crd-informer-")) {
+        threads.add(t);
+      }
+    }
+    return threads;
   }
 }

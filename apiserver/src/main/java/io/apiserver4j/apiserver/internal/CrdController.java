@@ -20,9 +20,10 @@ import java.util.Optional;
 
 /**
  * What kube-apiserver's CustomResourceDefinition controllers do, run synchronously after each
- * CRD write: the naming controller (accepted names, {@code NamesAccepted}), the establishing
- * controller ({@code Established}), stored versions, serving the custom resources from the
- * registry, and the finalizer controller (a deleted CRD takes its objects with it).
+ * CRD write through this server: the naming controller (accepted names, {@code NamesAccepted}),
+ * the establishing controller ({@code Established}), stored versions, and the finalizer
+ * controller (a deleted CRD takes its objects with it). Which resources are served follows the
+ * stored CRDs through {@link CrdInformer}, which is told of this server's own writes at once.
  *
  * <p>Status updates are written through the status endpoint with the manager
  * {@code kube-apiserver}, as the controllers' clients are recorded by kube-apiserver.
@@ -33,12 +34,11 @@ final class CrdController {
   private static final String CONTROLLER_AGENT = "kube-apiserver/v1.0.0 (linux/amd64)";
 
   private final Pipeline p;
-  /** The spec each CRD was last served from, so that unchanged CRDs are not re-registered. */
-  private final java.util.concurrent.ConcurrentHashMap<String, Value> served =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final CrdInformer informer;
 
-  CrdController(Pipeline p) {
+  CrdController(Pipeline p, CrdInformer informer) {
     this.p = p;
+    this.informer = informer;
   }
 
   private static boolean isCrd(ResourceDefinition def) {
@@ -55,9 +55,11 @@ final class CrdController {
   /** Called after an object of endpoint {@code c} was really deleted. */
   void afterDelete(Ctx c, MapValue obj) {
     if (isCrd(c.def)) {
-      served.remove(Meta.metaString(obj, "name"));
-      p.registry.replaceGroupResource(new GroupResource(CrdSupport.str(obj, "spec", "group"),
-          CrdSupport.str(obj, "spec", "names", "plural")), List.of());
+      if (c.deletedRevision > 0) {
+        informer.follow(Meta.metaString(obj, "name"), null, c.deletedRevision);
+      } else {
+        informer.resync();
+      }
     } else if (c.def.customResource()) {
       finishIfEmpty(c.def.kind().group(), c.def.plural());
     }
@@ -71,7 +73,9 @@ final class CrdController {
       return;
     }
     MapValue crd = stored.get().object();
+    long storedAt = stored.get().resourceVersion();
     if (Meta.hasMeta(crd, "deletionTimestamp")) {
+      informer.follow(name, crd, storedAt);
       return;
     }
     String group = CrdSupport.str(crd, "spec", "group");
@@ -92,8 +96,12 @@ final class CrdController {
       conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("NamesAccepted",
           "False", conflict.startsWith("kind:") ? "KindConflict" : "PluralConflict",
           conflict.substring(conflict.indexOf(':') + 1), time));
-      conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("Established",
-          "False", "NotAccepted", "not all names are accepted", time));
+      // as kube's naming controller: once established, a CRD stays so and keeps being served
+      // under its last accepted names
+      if (!CrdSupport.conditionTrue(crd, "Established")) {
+        conditions = CrdSupport.setCondition(conditions, CrdSupport.condition("Established",
+            "False", "NotAccepted", "not all names are accepted", time));
+      }
     }
     status = status.with("conditions", conditions);
     List<String> storedVersions = new ArrayList<>(Meta.stringList(status.getOrNull("storedVersions")));
@@ -107,17 +115,12 @@ final class CrdController {
       MapValue body = crd.with("status", status);
       ApiResponse r = p.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRD_RESOURCE)
           .name(name).subresource("status").body(body).userAgent(CONTROLLER_AGENT).build());
-      if (!r.isSuccess()) {
+      if (r.isSuccess()) {
+        // the status write's own reconcile followed the CRD as written
         return;
       }
     }
-    if (conflict == null) {
-      Value spec = crd.getOrNull("spec");
-      if (spec != null && !spec.equals(served.put(name, spec))) {
-        p.registry.replaceGroupResource(new GroupResource(group, plural),
-            CrdSupport.definitions(crd));
-      }
-    }
+    informer.follow(name, crd, storedAt);
   }
 
   // Another CRD of the group that already accepted the plural or the kind wins.
@@ -195,7 +198,10 @@ final class CrdController {
     if (c.dryRun) {
       return p.dryStore.update(key, marked, current.resourceVersion()).object();
     }
-    MapValue written = p.store.update(key, marked, current.resourceVersion()).object();
+    StoredObject markedAt = p.store.update(key, marked, current.resourceVersion());
+    MapValue written = markedAt.object();
+    // terminating from now on: no new objects while the existing ones are deleted
+    informer.follow(name, written, markedAt.resourceVersion());
     String group = CrdSupport.str(crd, "spec", "group");
     String plural = CrdSupport.str(crd, "spec", "names", "plural");
     deleteInstances(group, plural);
@@ -231,14 +237,14 @@ final class CrdController {
     if (!p.store.list(CollectionKey.all(group, plural), one).items().isEmpty()) {
       return;
     }
+    StoredObject deleted;
     try {
-      p.store.delete(crdKey(name), Preconditions.none());
+      deleted = p.store.delete(crdKey(name), Preconditions.none());
     } catch (NotFoundException e) {
       return;
     } catch (StatusException e) {
       return;
     }
-    served.remove(name);
-    p.registry.replaceGroupResource(new GroupResource(group, plural), List.of());
+    informer.follow(name, null, deleted.resourceVersion());
   }
 }

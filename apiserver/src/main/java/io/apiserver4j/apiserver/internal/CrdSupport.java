@@ -174,6 +174,36 @@ public final class CrdSupport {
     return out;
   }
 
+  /** Whether the CRD's condition {@code type} has status True. */
+  static boolean conditionTrue(MapValue crd, String type) {
+    if (!(Paths.get(crd, "status", "conditions") instanceof ListValue conditions)) {
+      return false;
+    }
+    for (Value c : conditions.items()) {
+      if (c instanceof MapValue m && Meta.string(m, "type").equals(type)) {
+        return Meta.string(m, "status").equals("True");
+      }
+    }
+    return false;
+  }
+
+  /** kube's terminating CRD: being deleted, or with the condition Terminating. */
+  static boolean terminating(MapValue crd) {
+    return Meta.hasMeta(crd, "deletionTimestamp") || conditionTrue(crd, "Terminating");
+  }
+
+  /**
+   * The CRD as it is served: kube serves its resources under {@code status.acceptedNames},
+   * which keep the last names accepted when the requested ones conflict.
+   */
+  static MapValue servedView(MapValue crd) {
+    MapValue accepted = Paths.getMap(crd, "status", "acceptedNames");
+    if (accepted == null || str(accepted, "plural").isEmpty() || str(accepted, "kind").isEmpty()) {
+      return crd;
+    }
+    return Paths.set(crd, accepted, "spec", "names");
+  }
+
   static String listKind(MapValue crd) {
     String lk = str(crd, "spec", "names", "listKind");
     return lk.isEmpty() ? str(crd, "spec", "names", "kind") + "List" : lk;

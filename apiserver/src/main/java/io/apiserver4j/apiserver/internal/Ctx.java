@@ -29,6 +29,8 @@ final class Ctx {
   boolean dryRun;
   FieldValidation validation = FieldValidation.WARN;
   String manager = "";
+  /** The revision at which the request deleted its object, 0 if it did not. */
+  long deletedRevision;
 
   Ctx(ApiRequest request, Instant now) {
     this.request = request;

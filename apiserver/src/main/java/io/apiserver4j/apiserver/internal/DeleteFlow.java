@@ -100,6 +100,7 @@ final class DeleteFlow {
     }
     MapValue last = Pipeline.fromStorage(def, deleted.object());
     if (!c.dryRun) {
+      c.deletedRevision = deleted.resourceVersion();
       p.crds.afterDelete(c, last);
       p.namespaces.afterDelete(c);
     }

@@ -96,6 +96,7 @@ public final class Pipeline {
   private final ConcurrentHashMap<String, FieldManager> fieldManagers = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<String, PatchSchema> patchSchemas = new ConcurrentHashMap<>();
   final CrdController crds;
+  final CrdInformer crdInformer;
   final NamespaceController namespaces;
   final ScaleSupport scale;
 
@@ -116,7 +117,8 @@ public final class Pipeline {
     namespaces.bind(this);
     this.generatedValues = generatedValues;
     this.maxBodyBytes = maxBodyBytes;
-    this.crds = new CrdController(this);
+    this.crdInformer = new CrdInformer(store, registry);
+    this.crds = new CrdController(this, crdInformer);
     this.namespaces = new NamespaceController(this);
     this.scale = new ScaleSupport(this);
     registry.addListener((change, def) -> {
@@ -127,6 +129,22 @@ public final class Pipeline {
   }
 
   // --- entry points ----------------------------------------------------------------------------
+
+  /**
+   * Serves the established CustomResourceDefinitions in the store and follows their changes in
+   * the background until {@link #stopFollowingCrds()}.
+   *
+   * @throws StatusException if the store cannot list them
+   */
+  public void followCrds() {
+    crdInformer.start();
+    registry.followedBy(crdInformer);
+  }
+
+  /** Stops following CustomResourceDefinitions; waits for the background watch to end. */
+  public void stopFollowingCrds() {
+    crdInformer.close();
+  }
 
   /** Runs a request; every failure becomes a Status response. */
   public ApiResponse handle(ApiRequest request) {
@@ -576,6 +594,17 @@ public final class Pipeline {
   }
 
   /**
+   * kube's {@code forbidCreateAdmission}: while a CRD is terminating, creates and patches may
+   * not create its objects (an update through PUT still may, as in kube).
+   */
+  private void forbidCreateWhileTerminating(Ctx c, String name) {
+    if (c.def.customResource() && crdInformer.terminating(c.def.groupResource())) {
+      throw StatusErrors.forbidden(c.def.groupResource(), name,
+          "create not allowed while custom resource definition is terminating");
+    }
+  }
+
+  /**
    * Mutating admission, restoring managedFields a plugin left undecodable (with kube's warning).
    */
   MapValue mutate(Ctx c, AdmissionAttributes attrs) {
@@ -881,6 +910,7 @@ public final class Pipeline {
     obj = dedupOwnerReferences(c, obj, false);
     MapValue live = zeroObject(def);
     obj = fieldManager(def, "").update(live, obj, c.manager, c.now);
+    forbidCreateWhileTerminating(c, name);
     obj = mutate(c, attributes(c, Operation.CREATE, def.kind(), name, obj, null));
     obj = dedupOwnerReferences(c, obj, true);
     MapValue created = storeCreate(c, obj);
@@ -1262,7 +1292,8 @@ public final class Pipeline {
       if (c.dryRun) {
         dryStore.delete(key, Preconditions.none());
       } else {
-        store.delete(key, Preconditions.ofResourceVersion(Long.toString(rv)));
+        c.deletedRevision = store.delete(key, Preconditions.ofResourceVersion(Long.toString(rv)))
+            .resourceVersion();
       }
     } catch (NotFoundException e) {
       // Deletion is racy: another request removing the last finalizer already deleted it.
@@ -1322,6 +1353,7 @@ public final class Pipeline {
       patched = ensureNamespace(patched, expectedNamespace(c));
       checkName(patched, c.name, c.namespace);
       if (creating) {
+        forbidCreateWhileTerminating(c, c.name);
         patched = mutate(c, attributes(c, Operation.CREATE, def.kind(), c.name, patched, null));
       } else {
         patched = mutate(c, attributes(c, Operation.UPDATE, def.kind(), c.name, patched,
@@ -1506,7 +1538,12 @@ public final class Pipeline {
       one.name = Meta.metaString(item, "name");
       one.dryRun = c.dryRun;
       try {
-        new DeleteFlow(this, one, c.def, options).run(one.name);
+        if (c.def.resource().equals(CrdController.CRD_RESOURCE)) {
+          // each CRD takes its objects with it, as a single delete does
+          crds.delete(one, options);
+        } else {
+          new DeleteFlow(this, one, c.def, options).run(one.name);
+        }
       } catch (NotFoundException e) {
         // deleted meanwhile
       }

@@ -8,6 +8,7 @@ import io.apiserver4j.apiserver.ResourceRegistry;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -27,6 +28,7 @@ public final class Registry implements ResourceRegistry {
   private volatile Snapshot snapshot = new Snapshot(Map.of(), Map.of(), List.of());
   private final CopyOnWriteArrayList<RegistryListener> listeners = new CopyOnWriteArrayList<>();
   private final Object lock = new Object();
+  private volatile CrdInformer informer;
 
   @Override
   public Optional<ResourceDefinition> find(GroupVersionResource resource) {
@@ -64,6 +66,31 @@ public final class Registry implements ResourceRegistry {
   @Override
   public void removeListener(RegistryListener listener) {
     listeners.remove(requireNonNull(listener, "listener"));
+  }
+
+  /**
+   * {@inheritDoc}
+   *
+   * <p>Without a CRD informer (a server that does not serve CustomResourceDefinitions) nothing
+   * in storage changes the registry, so it reflects every revision at once.
+   */
+  @Override
+  public boolean awaitRevision(long resourceVersion, Duration timeout) {
+    if (resourceVersion < 0) {
+      throw new IllegalArgumentException("resourceVersion must not be negative: "
+          + resourceVersion);
+    }
+    requireNonNull(timeout, "timeout");
+    if (timeout.isNegative()) {
+      throw new IllegalArgumentException("timeout must not be negative: " + timeout);
+    }
+    CrdInformer i = informer;
+    return i == null || i.await(resourceVersion, timeout);
+  }
+
+  /** From now on the registry follows the CRDs in storage through {@code crdInformer}. */
+  void followedBy(CrdInformer crdInformer) {
+    this.informer = requireNonNull(crdInformer, "crdInformer");
   }
 
   /**
