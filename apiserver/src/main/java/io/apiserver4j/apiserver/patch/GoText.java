@@ -2,6 +2,7 @@ package io.apiserver4j.apiserver.patch;
 
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -9,7 +10,6 @@ import io.apiserver4j.core.NullValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Values;
-import java.math.BigDecimal;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -124,38 +124,6 @@ final class GoText {
 
   /** {@code strconv.FormatFloat(d, 'g', -1, 64)}, which is what {@code %v} prints. */
   static String formatFloat(double d) {
-    if (Double.isNaN(d)) {
-      return "NaN";
-    }
-    if (Double.isInfinite(d)) {
-      return d > 0 ? "+Inf" : "-Inf";
-    }
-    if (d == 0) {
-      return (1 / d < 0) ? "-0" : "0";
-    }
-    BigDecimal bd = new BigDecimal(Double.toString(Math.abs(d))).stripTrailingZeros();
-    String digits = bd.unscaledValue().toString();
-    int exp = digits.length() - 1 - bd.scale();
-    StringBuilder sb = new StringBuilder();
-    if (d < 0) {
-      sb.append('-');
-    }
-    // Shortest formatting switches to exponent notation outside [1e-4, 1e6), as %g with
-    // precision 6 does.
-    if (exp < -4 || exp >= 6) {
-      sb.append(digits.charAt(0));
-      if (digits.length() > 1) {
-        sb.append('.').append(digits, 1, digits.length());
-      }
-      sb.append('e').append(exp < 0 ? '-' : '+');
-      int e = Math.abs(exp);
-      if (e < 10) {
-        sb.append('0');
-      }
-      sb.append(e);
-    } else {
-      sb.append(bd.toPlainString());
-    }
-    return sb.toString();
+    return GoStrings.formatFloatV(d);
   }
 }
