@@ -9,13 +9,19 @@ import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.http.HttpApiServer;
+import io.apiserver4j.storage.InMemoryStore;
+import io.apiserver4j.storage.Store;
+import io.apiserver4j.storage.etcd.CompactionPolicy;
+import io.apiserver4j.storage.etcd.EtcdStore;
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 
 /**
- * The main job behind {@code scripts/serve}: an in-memory API server with the built-in kinds,
- * served over HTTP on loopback for kubectl and other clients, until Ctrl-C.
+ * The main job behind {@code scripts/serve}: an API server with the built-in kinds, its objects
+ * in memory or in etcd ({@code --etcd URL}), served over HTTP on loopback for kubectl and other
+ * clients, until Ctrl-C.
  *
  * <pre>
  * ./scripts/serve --port 8080 --kubeconfig /tmp/apiserver4j.kubeconfig
@@ -63,34 +69,66 @@ public final class Serve {
     }
   }
 
-  static void run(ServeOptions options, PrintStream out) throws InterruptedException {
+  /** A started server; {@link #close()} stops HTTP, then the API server and its storage. */
+  record Running(ApiServer api, HttpApiServer http, int port) implements AutoCloseable {
+    @Override
+    public void close() {
+      http.close();
+      api.close();
+    }
+  }
+
+  /** The store the options ask for; etcd compacts every five minutes, as kube-apiserver does. */
+  static Store store(ServeOptions options) {
+    if (options.etcd().isEmpty()) {
+      return InMemoryStore.create();
+    }
+    return EtcdStore.builder().endpoints(options.etcd())
+        .compactionPolicy(CompactionPolicy.interval(Duration.ofMinutes(5)))
+        .build();
+  }
+
+  /** Starts the server; the caller closes it. */
+  static Running start(ServeOptions options) {
     // NamespaceLifecycle is on in every kube-apiserver: writes into a missing or terminating
     // namespace are refused, and the system namespaces cannot be deleted
     ApiServer api = ApiServer.builder()
+        .store(store(options))
         .admission(namespaces -> AdmissionChain.builder()
             .add(new NamespaceLifecycle(namespaces)).build())
         .build();
-    createSystemNamespaces(api);
-    HttpApiServer http = HttpApiServer.builder(api).host(options.host()).port(options.port())
-        .build();
-    int port;
     try {
-      port = http.start();
+      createSystemNamespaces(api);
+      HttpApiServer http = HttpApiServer.builder(api).host(options.host()).port(options.port())
+          .build();
+      int port = http.start();
+      return new Running(api, http, port);
     } catch (RuntimeException e) {
       api.close();
+      throw e;
+    }
+  }
+
+  static void run(ServeOptions options, PrintStream out) throws InterruptedException {
+    Running running;
+    try {
+      running = start(options);
+    } catch (RuntimeException e) {
       System.err.println("serve: " + e.getMessage()
           + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
       System.exit(1);
       return;
     }
+    HttpApiServer http = running.http();
+    int port = running.port();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       out.println("shutting down");
-      http.close();
-      api.close();
+      running.close();
       stopped.countDown();
     }, "serve-shutdown"));
-    out.println("apiserver4j listening on " + http.url() + " (port " + port + ")");
+    out.println("apiserver4j listening on " + http.url() + " (port " + port + "), storage: "
+        + (options.etcd().isEmpty() ? "in memory" : "etcd " + options.etcd()));
     options.kubeconfig().ifPresent(file -> {
       http.kubeconfig().build().write(file);
       out.println("kubeconfig written to " + file.toAbsolutePath()

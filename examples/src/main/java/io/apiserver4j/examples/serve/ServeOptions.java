@@ -1,5 +1,6 @@
 package io.apiserver4j.examples.serve;
 
+import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
@@ -15,11 +16,17 @@ import java.util.function.BiFunction;
  * @param port the port to listen on (0 picks a free one)
  * @param host the address to bind
  * @param kubeconfig where to write a kubeconfig for the server, if anywhere
+ * @param etcd etcd client URLs to store objects in; empty means in memory
  */
-record ServeOptions(int port, String host, Optional<Path> kubeconfig, boolean help) {
+record ServeOptions(int port, String host, Optional<Path> kubeconfig, List<URI> etcd,
+    boolean help) {
 
   static final ServeOptions DEFAULTS = new ServeOptions(8080, "127.0.0.1", Optional.empty(),
-      false);
+      List.of(), false);
+
+  ServeOptions {
+    etcd = List.copyOf(etcd);
+  }
 
   /** An option taking one value: its help text and how it changes the options. */
   private record Option(String valueName, String help,
@@ -27,11 +34,14 @@ record ServeOptions(int port, String host, Optional<Path> kubeconfig, boolean he
 
   private static final Map<String, Option> OPTIONS = new TreeMap<>(Map.of(
       "--port", new Option("N", "port to listen on (default 8080; 0 picks a free port)",
-          (o, v) -> new ServeOptions(parsePort(v), o.host, o.kubeconfig, o.help)),
+          (o, v) -> new ServeOptions(parsePort(v), o.host, o.kubeconfig, o.etcd, o.help)),
       "--host", new Option("ADDRESS", "loopback address to bind (default 127.0.0.1)",
-          (o, v) -> new ServeOptions(o.port, v, o.kubeconfig, o.help)),
+          (o, v) -> new ServeOptions(o.port, v, o.kubeconfig, o.etcd, o.help)),
       "--kubeconfig", new Option("FILE", "write a kubeconfig for this server to FILE",
-          (o, v) -> new ServeOptions(o.port, o.host, Optional.of(Path.of(v)), o.help))));
+          (o, v) -> new ServeOptions(o.port, o.host, Optional.of(Path.of(v)), o.etcd, o.help)),
+      "--etcd", new Option("URL[,URL...]", "store objects in etcd at these client URLs"
+          + " (default: in memory)",
+          (o, v) -> new ServeOptions(o.port, o.host, o.kubeconfig, parseUrls(v), o.help))));
 
   /**
    * Parses {@code --name value} and {@code --name=value} arguments.
@@ -44,7 +54,7 @@ record ServeOptions(int port, String host, Optional<Path> kubeconfig, boolean he
     while (!rest.isEmpty()) {
       String arg = rest.remove(0);
       if (arg.equals("-h") || arg.equals("--help")) {
-        o = new ServeOptions(o.port, o.host, o.kubeconfig, true);
+        o = new ServeOptions(o.port, o.host, o.kubeconfig, o.etcd, true);
         continue;
       }
       String name = arg;
@@ -67,6 +77,25 @@ record ServeOptions(int port, String host, Optional<Path> kubeconfig, boolean he
       o = option.apply.apply(o, value);
     }
     return o;
+  }
+
+  private static List<URI> parseUrls(String value) {
+    List<URI> urls = new ArrayList<>();
+    for (String part : value.split(",")) {
+      URI uri = null;
+      try {
+        uri = URI.create(part.strip());
+      } catch (IllegalArgumentException e) {
+        // reported below, with the expected form
+      }
+      if (uri == null || !("http".equals(uri.getScheme()) || "https".equals(uri.getScheme()))
+          || uri.getHost() == null || uri.getPort() < 0) {
+        throw new IllegalArgumentException(
+            "--etcd: expected http://HOST:PORT (or https), got: " + part);
+      }
+      urls.add(uri);
+    }
+    return urls;
   }
 
   static String usage() {
