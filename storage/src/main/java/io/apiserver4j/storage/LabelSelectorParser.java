@@ -1,11 +1,11 @@
 package io.apiserver4j.storage;
 
+import io.apiserver4j.core.LabelValidation;
 import io.apiserver4j.storage.LabelSelector.Operator;
 import io.apiserver4j.storage.LabelSelector.Requirement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
-import java.util.regex.Pattern;
 
 /**
  * Lexer and recursive-descent parser for label selectors, following apimachinery's grammar,
@@ -19,22 +19,6 @@ final class LabelSelectorParser {
 
   private record Item(Tok tok, String literal) {}
 
-  private static final String LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-  private static final Pattern LABEL_KEY = Pattern.compile("^" + LABEL_KEY_FMT + "$");
-  private static final String LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_' "
-      + "or '.', and must start and end with an alphanumeric character";
-  private static final String LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?";
-  private static final Pattern LABEL_VALUE = Pattern.compile("^" + LABEL_VALUE_FMT + "$");
-  private static final String LABEL_VALUE_MSG = "a valid label must be an empty string or consist "
-      + "of alphanumeric characters, '-', '_' or '.', and must start and end with an alphanumeric "
-      + "character";
-  private static final String DNS1123_LABEL_FMT = "[a-z0-9]([-a-z0-9]*[a-z0-9])?";
-  private static final String DNS1123_SUBDOMAIN_FMT =
-      DNS1123_LABEL_FMT + "(\\." + DNS1123_LABEL_FMT + ")*";
-  private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile("^" + DNS1123_SUBDOMAIN_FMT + "$");
-  private static final String DNS1123_SUBDOMAIN_MSG = "a lowercase RFC 1123 subdomain must consist "
-      + "of lower case alphanumeric characters, '-' or '.', and must start and end with an "
-      + "alphanumeric character";
   private static final String BINARY_OPERATORS = "in, notin, =, ==, !=, gt, lt";
 
   private final String input;
@@ -266,70 +250,17 @@ final class LabelSelectorParser {
   // --- validation (apimachinery IsQualifiedName / IsValidLabelValue) ---
 
   static String validateKey(String key, String path) {
-    List<String> errs = new ArrayList<>();
-    String[] parts = key.split("/", -1);
-    String name;
-    if (parts.length == 1) {
-      name = parts[0];
-    } else if (parts.length == 2) {
-      String prefix = parts[0];
-      name = parts[1];
-      if (prefix.isEmpty()) {
-        errs.add("prefix part must be non-empty");
-      } else {
-        if (utf8Length(prefix) > 253) {
-          errs.add("prefix part must be no more than 253 bytes");
-        }
-        if (!DNS1123_SUBDOMAIN.matcher(prefix).matches()) {
-          errs.add("prefix part " + regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT,
-              "example.com"));
-        }
-      }
-    } else {
-      errs.add("a valid label key " + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name",
-          "123-abc") + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-      return invalid(path, key, errs);
-    }
-    if (name.isEmpty()) {
-      errs.add("name part must be non-empty");
-    } else if (utf8Length(name) > 63) {
-      errs.add("name part must be no more than 63 bytes");
-    }
-    if (!LABEL_KEY.matcher(name).matches()) {
-      errs.add("name part " + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name",
-          "123-abc"));
-    }
+    List<String> errs = LabelValidation.qualifiedName(key);
     return errs.isEmpty() ? null : invalid(path, key, errs);
   }
 
   static String validateValue(String key, String value, String path) {
-    List<String> errs = new ArrayList<>();
-    if (utf8Length(value) > 63) {
-      errs.add("must be no more than 63 bytes");
-    }
-    if (!LABEL_VALUE.matcher(value).matches()) {
-      errs.add(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
-    }
+    List<String> errs = LabelValidation.labelValue(value);
     return errs.isEmpty() ? null : invalid(path + "[" + key + "]", value, errs);
   }
 
   private static String invalid(String path, String value, List<String> errs) {
     return path + ": Invalid value: " + StoreErrors.goQuote(value) + ": " + String.join("; ", errs);
-  }
-
-  private static String regexError(String msg, String re, String... examples) {
-    StringBuilder b = new StringBuilder(msg).append(" (e.g. ");
-    for (int i = 0; i < examples.length; i++) {
-      if (i > 0) {
-        b.append(" or ");
-      }
-      b.append('\'').append(examples[i]).append("', ");
-    }
-    return b.append("regex used for validation is '").append(re).append("')").toString();
-  }
-
-  private static int utf8Length(String s) {
-    return s.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
   }
 
   private static String jsonStrings(List<String> values) {

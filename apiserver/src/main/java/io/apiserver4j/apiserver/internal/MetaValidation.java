@@ -4,6 +4,7 @@ import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.LabelValidation;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
@@ -36,10 +37,6 @@ public final class MetaValidation {
   private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FMT);
   private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
   private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
-  private static final String LABEL_KEY_FMT = "([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]";
-  private static final Pattern LABEL_KEY = Pattern.compile(LABEL_KEY_FMT);
-  private static final String LABEL_VALUE_FMT = "(" + LABEL_KEY_FMT + ")?";
-  private static final Pattern LABEL_VALUE = Pattern.compile(LABEL_VALUE_FMT);
 
   private static final String DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower"
       + " case alphanumeric characters or '-', and must start and end with an alphanumeric"
@@ -50,28 +47,13 @@ public final class MetaValidation {
   private static final String DNS1035_LABEL_MSG = "a DNS-1035 label must consist of lower case"
       + " alphanumeric characters or '-', start with an alphabetic character, and end with an"
       + " alphanumeric character";
-  private static final String LABEL_KEY_MSG = "must consist of alphanumeric characters, '-', '_'"
-      + " or '.', and must start and end with an alphanumeric character";
-  private static final String LABEL_VALUE_MSG = "a valid label must be an empty string or consist"
-      + " of alphanumeric characters, '-', '_' or '.', and must start and end with an"
-      + " alphanumeric character";
 
   private MetaValidation() {}
 
   // --- util/validation -------------------------------------------------------------------
 
   static String regexError(String msg, String fmt, String... examples) {
-    if (examples.length == 0) {
-      return msg + " (regex used for validation is '" + fmt + "')";
-    }
-    StringBuilder sb = new StringBuilder(msg).append(" (e.g. ");
-    for (int i = 0; i < examples.length; i++) {
-      if (i > 0) {
-        sb.append(" or ");
-      }
-      sb.append('\'').append(examples[i]).append("', ");
-    }
-    return sb.append("regex used for validation is '").append(fmt).append("')").toString();
+    return LabelValidation.regexError(msg, fmt, examples);
   }
 
   // Go's len() counts bytes.
@@ -97,13 +79,9 @@ public final class MetaValidation {
 
   /** util/validation {@code IsDNS1123Subdomain}. */
   public static List<String> dns1123Subdomain(String value) {
-    return subdomain(value, "characters");
-  }
-
-  private static List<String> subdomain(String value, String unit) {
     List<String> errs = new ArrayList<>();
     if (byteLength(value) > 253) {
-      errs.add("must be no more than 253 " + unit);
+      errs.add("must be no more than 253 characters");
     }
     if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
       errs.add(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
@@ -140,48 +118,12 @@ public final class MetaValidation {
 
   /** api/validate/content {@code IsLabelKey} (= {@code IsQualifiedName}). */
   public static List<String> qualifiedName(String value) {
-    List<String> errs = new ArrayList<>();
-    String[] parts = value.split("/", -1);
-    String name;
-    if (parts.length == 1) {
-      name = parts[0];
-    } else if (parts.length == 2) {
-      String prefix = parts[0];
-      name = parts[1];
-      if (prefix.isEmpty()) {
-        errs.add("prefix part must be non-empty");
-      } else {
-        for (String msg : subdomain(prefix, "bytes")) {
-          errs.add("prefix part " + msg);
-        }
-      }
-    } else {
-      errs.add("a valid label key " + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name",
-          "123-abc") + " with an optional DNS subdomain prefix and '/' (e.g. 'example.com/MyName')");
-      return errs;
-    }
-    if (name.isEmpty()) {
-      errs.add("name part must be non-empty");
-    } else if (byteLength(name) > 63) {
-      errs.add("name part must be no more than 63 bytes");
-    }
-    if (!LABEL_KEY.matcher(name).matches()) {
-      errs.add("name part " + regexError(LABEL_KEY_MSG, LABEL_KEY_FMT, "MyName", "my.name",
-          "123-abc"));
-    }
-    return errs;
+    return LabelValidation.qualifiedName(value);
   }
 
   /** api/validate/content {@code IsLabelValue}. */
   public static List<String> labelValue(String value) {
-    List<String> errs = new ArrayList<>();
-    if (byteLength(value) > 63) {
-      errs.add("must be no more than 63 bytes");
-    }
-    if (!LABEL_VALUE.matcher(value).matches()) {
-      errs.add(regexError(LABEL_VALUE_MSG, LABEL_VALUE_FMT, "MyValue", "my_value", "12345"));
-    }
-    return errs;
+    return LabelValidation.labelValue(value);
   }
 
   /** The name validator of a kind; {@code prefix} is true for {@code generateName}. */
