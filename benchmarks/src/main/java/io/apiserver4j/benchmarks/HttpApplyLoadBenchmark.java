@@ -52,7 +52,7 @@ import org.openjdk.jmh.annotations.Warmup;
  */
 @Threads(16)
 @Fork(value = 1, jvmArgsAppend = {"-Xms1g", "-Xmx1g"})
-@Warmup(iterations = 3, time = 5)
+@Warmup(iterations = 6, time = 5)
 @Measurement(iterations = 5, time = 5)
 public class HttpApplyLoadBenchmark {
   static final String DEPLOYMENT = """
@@ -108,6 +108,10 @@ public class HttpApplyLoadBenchmark {
     }
   }
 
+  /** The mock logs every request it serves (held here: loggers are only weakly referenced). */
+  static final java.util.logging.Logger MOCK_LOG =
+      java.util.logging.Logger.getLogger("okhttp3.mockwebserver");
+
   /**
    * The server of the create/get/update comparison. Every operation adds an object, so each
    * measurement iteration starts from an empty server (a fresh one, or the mock reset), keeping
@@ -135,6 +139,7 @@ public class HttpApplyLoadBenchmark {
         http.start();
         base = http.url();
       } else {
+        MOCK_LOG.setLevel(java.util.logging.Level.WARNING);
         mock = new KubernetesMockServer(new Context(), new MockWebServer(), new HashMap<>(),
             new KubernetesCrudDispatcher(), false);
         mock.init(InetAddress.getLoopbackAddress(), 0);

@@ -190,7 +190,6 @@ public final class ApiHandler extends Handler.Abstract {
     if (result instanceof AuthenticationResult.NoCredentials && settings.anonymous()) {
       return new UserInfo("system:anonymous", "", List.of("system:unauthenticated"), Map.of());
     }
-    ex.response.getHeaders().put("WWW-Authenticate", "Basic realm=\"kubernetes-master\"");
     ex.sendStatus(StatusErrors.unauthorized("Unauthorized").status(), errorEncoding(ex.request),
         List.of());
     return null;

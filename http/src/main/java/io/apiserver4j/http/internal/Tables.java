@@ -351,6 +351,22 @@ public final class Tables {
       case "/endpoints":
         return printer(List.of(NAME, col("Endpoints", "string", "Endpoints of the service"), AGE),
             (o, now) -> row(name(o), endpoints(o), age(o, now)));
+      case "/events":
+        return printer(List.of(col("Last Seen", "string", "Time when last this event was"
+                + " observed."),
+            col("Type", "string", "Type of this event (Normal, Warning), new types could be"
+                + " added in the future."),
+            col("Reason", "string", "This should be a short, machine understandable string that"
+                + " gives the reason for this event being generated."),
+            col("Object", "string", "The object that this event is about."),
+            wide("Subobject", "string", "The subobject of the object this event is about."),
+            wide("Source", "string", "The component reporting this event."),
+            col("Message", "string", "A human-readable description of the status of this"
+                + " operation."),
+            wide("First Seen", "string", "The time at which the event was first recorded."),
+            wide("Count", "string", "The number of times this event has occurred."),
+            new Column("Name", "string", "name", NAME.description(), 1)),
+            Tables::eventCells);
       case "batch/jobs":
         return printer(List.of(NAME, col("Status", "string", "Status of the job."),
             col("Completions", "string", "The completion status of the job."),
@@ -593,6 +609,35 @@ public final class Tables {
     }
     String s = String.join(",", out);
     return total > out.size() ? s + " + " + (total - out.size()) + " more..." : s;
+  }
+
+  private static List<Value> eventCells(MapValue o, Instant now) {
+    String first = Nested.str(o, "firstTimestamp");
+    String last = Nested.str(o, "lastTimestamp");
+    String eventTime = Nested.str(o, "eventTime");
+    if (last.isEmpty()) {
+      last = eventTime.isEmpty() ? Nested.str(o, "metadata", "creationTimestamp") : eventTime;
+    }
+    if (first.isEmpty()) {
+      first = eventTime.isEmpty() ? last : eventTime;
+    }
+    long count = Nested.integer(o, "count");
+    if (Nested.has(o, "series")) {
+      count = Nested.integer(o, "series", "count");
+      last = Nested.str(o, "series", "lastObservedTime");
+    }
+    String kind = Nested.str(o, "involvedObject", "kind").toLowerCase(java.util.Locale.ROOT);
+    String source = Nested.str(o, "source", "component");
+    if (source.isEmpty()) {
+      source = Nested.str(o, "reportingComponent");
+    }
+    if (!Nested.str(o, "source", "host").isEmpty()) {
+      source = source + ", " + Nested.str(o, "source", "host");
+    }
+    return row(since(last, now), Nested.str(o, "type"), Nested.str(o, "reason"),
+        kind + "/" + Nested.str(o, "involvedObject", "name"),
+        Nested.str(o, "involvedObject", "fieldPath"), source, Nested.str(o, "message"),
+        since(first, now), Long.toString(Math.max(count, 1)), name(o));
   }
 
   private static List<Value> jobCells(MapValue o, Instant now) {

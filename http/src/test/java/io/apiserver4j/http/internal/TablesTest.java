@@ -138,6 +138,27 @@ class TablesTest {
   }
 
   @Test
+  void eventsLeadWithLastSeen() {
+    MapValue e = yaml(String.join("\n",
+        "metadata: {name: web.1, creationTimestamp: '2025-01-01T00:00:00Z'}",
+        "involvedObject: {kind: Pod, name: web-1}",
+        "reason: Scheduled",
+        "message: assigned",
+        "type: Normal",
+        "count: 2",
+        "firstTimestamp: '2025-01-01T00:00:00Z'",
+        "lastTimestamp: '2025-01-01T00:58:00Z'",
+        "source: {component: scheduler}"));
+    MapValue t = Tables.of(def("", "v1", "Event", "events", false), List.of(),
+        Tables.IncludeObject.METADATA, "v1").ofObject(e, NOW, true);
+    assertThat(names(t)).containsExactly("Last Seen", "Type", "Reason", "Object", "Subobject",
+        "Source", "Message", "First Seen", "Count", "Name");
+    assertThat(cells(t)).containsExactly(Value.of("2m"), Value.of("Normal"),
+        Value.of("Scheduled"), Value.of("pod/web-1"), Value.of(""), Value.of("scheduler"),
+        Value.of("assigned"), Value.of("60m"), Value.of("2"), Value.of("web.1"));
+  }
+
+  @Test
   void kindsWithoutPrinterGetNameAndCreatedAt() {
     MapValue o = yaml("metadata: {name: crontabs.stable.example.com,"
         + " creationTimestamp: '2025-01-01T00:00:00Z'}\n");
