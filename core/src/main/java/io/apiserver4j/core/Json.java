@@ -1,5 +1,7 @@
 package io.apiserver4j.core;
 
+import static java.util.Objects.requireNonNull;
+
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;
 import com.fasterxml.jackson.core.JsonParser;
@@ -20,6 +22,7 @@ import java.io.UncheckedIOException;
 import java.io.Writer;
 import java.math.BigDecimal;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Consumer;
 
 /**
  * JSON codec for {@link Value}s, built on jackson-core's streaming API.
@@ -117,18 +120,49 @@ public final class Json {
     return v;
   }
 
+  /** What the reader does with a key given twice in one object. */
+  public enum DuplicateKeys {
+    /** A {@link DecodeException} (the default everywhere in this codec). */
+    REJECT,
+    /**
+     * The last value wins, as with Go's {@code encoding/json} (kube's non-strict decoding); the
+     * path of each repeated key is reported.
+     */
+    KEEP_LAST
+  }
+
   /**
-   * Reads the value starting at token {@code t}; the parser is left on its last token. Iterative,
-   * so that nesting is bounded by {@link DecodeLimits#maxDepth()} and never by the thread stack.
+   * Reads the value starting at token {@code t}, rejecting duplicate keys; the parser is left on
+   * its last token. Iterative, so that nesting is bounded by {@link DecodeLimits#maxDepth()} and
+   * never by the thread stack.
    */
   public static Value readValue(JsonParser p, JsonToken t) throws IOException {
+    return readValue(p, t, DuplicateKeys.REJECT, path -> { });
+  }
+
+  /**
+   * Like {@link #readValue(JsonParser, JsonToken)}, with a choice of what a duplicate key does.
+   * With {@link DuplicateKeys#KEEP_LAST} each repeated key's field path ({@code metadata.name},
+   * {@code spec.containers[0].image}; the bare key at the top level) is passed to
+   * {@code duplicates}, in document order.
+   */
+  public static Value readValue(JsonParser p, JsonToken t, DuplicateKeys policy,
+      Consumer<String> duplicates) throws IOException {
+    requireNonNull(policy, "policy");
+    requireNonNull(duplicates, "duplicates");
+    boolean keepLast = policy == DuplicateKeys.KEEP_LAST;
     java.util.ArrayDeque<Object> stack = new java.util.ArrayDeque<>();
     java.util.ArrayDeque<String> keys = new java.util.ArrayDeque<>();
+    // field paths of the open containers, tracked only when duplicates are reported
+    java.util.ArrayDeque<String> paths = keepLast ? new java.util.ArrayDeque<>() : null;
     JsonToken token = t;
     while (true) {
       Value completed;
       switch (token) {
         case START_OBJECT:
+          if (keepLast) {
+            paths.push(stack.isEmpty() ? "" : childPath(stack.peek(), paths.peek(), keys.peek()));
+          }
           stack.push(MapValue.builder());
           token = p.nextToken();
           if (token == JsonToken.FIELD_NAME) {
@@ -137,14 +171,23 @@ public final class Json {
           }
           continue;
         case START_ARRAY:
+          if (keepLast) {
+            paths.push(stack.isEmpty() ? "" : childPath(stack.peek(), paths.peek(), keys.peek()));
+          }
           stack.push(ListValue.builder());
           token = p.nextToken();
           continue;
         case END_OBJECT:
           completed = ((MapValue.Builder) stack.pop()).build();
+          if (keepLast) {
+            paths.pop();
+          }
           break;
         case END_ARRAY:
           completed = ((ListValue.Builder) stack.pop()).build();
+          if (keepLast) {
+            paths.pop();
+          }
           break;
         case VALUE_STRING:
           completed = new StringValue(p.getText());
@@ -175,12 +218,16 @@ public final class Json {
       }
       if (parent instanceof MapValue.Builder b) {
         String key = keys.pop();
-        if (b.containsKey(key)) {
+        if (!b.containsKey(key)) {
+          b.putNew(key, completed);
+        } else if (keepLast) {
+          duplicates.accept(childPath(b, paths.peek(), key));
+          b.put(key, completed);
+        } else {
           var loc = p.currentTokenLocation();
           throw new DecodeException("invalid JSON at line " + loc.getLineNr() + ", column "
               + loc.getColumnNr() + ": duplicate field " + quote(key));
         }
-        b.putNew(key, completed);
         token = p.nextToken();
         if (token == JsonToken.FIELD_NAME) {
           keys.push(p.currentName());
@@ -191,6 +238,14 @@ public final class Json {
         token = p.nextToken();
       }
     }
+  }
+
+  /** The path of the next member of {@code container} (at {@code path}); {@code key} in a map. */
+  private static String childPath(Object container, String path, String key) {
+    if (container instanceof MapValue.Builder) {
+      return path.isEmpty() ? key : path + "." + key;
+    }
+    return path + "[" + ((ListValue.Builder) container).size() + "]";
   }
 
   /** Compact JSON, as Go's encoder writes it. */

@@ -64,4 +64,28 @@ class JsonTest {
   void hugeIntegersBecomeFloats() {
     assertThat(Json.read("18446744073709551616")).isEqualTo(Value.of(1.8446744073709552e19));
   }
+
+  @Test
+  void keepLastLetsTheLastDuplicateWinAndReportsItsPath() throws Exception {
+    String json = "{\"a\":1,\"m\":{\"x\":1,\"x\":{\"y\":1,\"y\":2}},"
+        + "\"l\":[{},{\"k\":1,\"k\":[[{\"z\":1,\"z\":2}]]}],\"a\":3}";
+    java.util.List<String> duplicates = new java.util.ArrayList<>();
+    Value v;
+    try (com.fasterxml.jackson.core.JsonParser p =
+        new com.fasterxml.jackson.core.JsonFactory().createParser(json)) {
+      v = Json.readValue(p, p.nextToken(), Json.DuplicateKeys.KEEP_LAST, duplicates::add);
+    }
+    assertThat(v).isEqualTo(Json.read("{\"a\":3,\"m\":{\"x\":{\"y\":2}},"
+        + "\"l\":[{},{\"k\":[[{\"z\":2}]]}]}"));
+    assertThat(duplicates).containsExactly("m.x.y", "m.x", "l[1].k[0][0].z", "l[1].k", "a");
+  }
+
+  @Test
+  void rejectIsTheDefaultForStreamingReads() throws Exception {
+    try (com.fasterxml.jackson.core.JsonParser p =
+        new com.fasterxml.jackson.core.JsonFactory().createParser("{\"a\":1,\"a\":2}")) {
+      assertThatThrownBy(() -> Json.readValue(p, p.nextToken()))
+          .isInstanceOf(DecodeException.class).hasMessageContaining("duplicate field \"a\"");
+    }
+  }
 }
