@@ -35,11 +35,16 @@ final class BenchInputs {
 
   /** The object in {@code bench/<name>.yaml}. */
   static MapValue object(String name) {
-    Path file = sharedDir().resolve("bench").resolve(name + ".yaml");
+    return (MapValue) Yaml.read(text(name + ".yaml"));
+  }
+
+  /** The text of {@code bench/<file>}. */
+  static String text(String file) {
+    Path p = sharedDir().resolve("bench").resolve(file);
     try {
-      return (MapValue) Yaml.read(Files.readString(file, StandardCharsets.UTF_8));
+      return Files.readString(p, StandardCharsets.UTF_8);
     } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + file, e);
+      throw new UncheckedIOException("cannot read " + p, e);
     }
   }
 

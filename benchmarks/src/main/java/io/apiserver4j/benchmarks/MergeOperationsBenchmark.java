@@ -10,11 +10,6 @@ import io.apiserver4j.merge.TypedValue;
 import io.apiserver4j.merge.UpdateResult;
 import io.apiserver4j.merge.Updater;
 import io.apiserver4j.merge.VersionConverter;
-import java.io.IOException;
-import java.io.UncheckedIOException;
-import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
-import java.nio.file.Path;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -102,9 +97,9 @@ public class MergeOperationsBenchmark {
       }
       default -> throw new IllegalArgumentException("unknown object " + object);
     }
-    Schema schema = Schema.fromSmdYaml(read(schemaFile));
+    Schema schema = Schema.fromSmdYaml(BenchInputs.text(schemaFile));
     type = schema.type(typeName);
-    String yaml = read(objectFile);
+    String yaml = BenchInputs.text(objectFile);
     applied1 = type.fromValue(Yaml.read(yaml));
     applied2 = type.fromValue(Yaml.read(yaml));
     updated1 = type.fromValue(Yaml.read(yaml), Duplicates.ALLOW);
@@ -116,20 +111,6 @@ public class MergeOperationsBenchmark {
     updater = b.build();
     // Fail fast (as SMD's benchmark checks its case first) rather than time an error.
     run();
-  }
-
-  private static String read(String file) {
-    Path dir = Path.of(System.getProperty("apiserver4j.shared", "../shared")).resolve("bench");
-    if (!Files.isDirectory(dir)) {
-      throw new IllegalStateException("benchmark inputs not found under " + dir.toAbsolutePath()
-          + "; run from the repository root or pass -jvmArgs -Dapiserver4j.shared=DIR");
-    }
-    Path p = dir.resolve(file);
-    try {
-      return Files.readString(p, StandardCharsets.UTF_8);
-    } catch (IOException e) {
-      throw new UncheckedIOException("cannot read " + p, e);
-    }
   }
 
   @Benchmark
