@@ -1,6 +1,5 @@
 package io.apiserver4j.storage;
 
-import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.InMemoryStore.HistoryEvent;
 import io.apiserver4j.storage.InMemoryStore.Resource;
 import java.time.Duration;
@@ -25,17 +24,13 @@ final class InMemoryWatch implements Watch {
   private final InMemoryStore store;
   private final Resource resource;
   private final CollectionKey collection;
-  private final LabelSelector labels;
-  private final FieldSelector fields;
-  /** A name the field selector requires, checked by the writer to avoid queueing other keys. */
-  private final String requiredName;
+  private final WatchFilter filter;
   private final boolean allowBookmarks;
   private final Duration bookmarkInterval;
   private final InstantSource clock;
   private final long deliverAfter;
   private final ArrayBlockingQueue<HistoryEvent> queue;
   private final int bufferSize;
-  private final boolean initialEventsEndBookmark;
 
   /** Set when the writer could not queue a change, or the store closed: drain, then end. */
   private volatile boolean ended;
@@ -53,9 +48,7 @@ final class InMemoryWatch implements Watch {
     this.store = store;
     this.resource = resource;
     this.collection = collection;
-    this.labels = options.labelSelector();
-    this.fields = options.fieldSelector();
-    this.requiredName = options.fieldSelector().requiredValue("metadata.name").orElse(null);
+    this.filter = WatchFilter.of(options);
     this.allowBookmarks = options.allowBookmarks();
     this.bookmarkInterval = options.bookmarkInterval();
     this.clock = clock;
@@ -63,7 +56,6 @@ final class InMemoryWatch implements Watch {
     // one extra slot so that a wake-up always fits after a full buffer of changes
     this.queue = new ArrayBlockingQueue<>(bufferSize + 1);
     this.bufferSize = bufferSize;
-    this.initialEventsEndBookmark = options.initialEvents() == InitialEvents.SEND;
   }
 
   /** Called by the writer, under the store's write lock. */
@@ -84,7 +76,7 @@ final class InMemoryWatch implements Watch {
 
   private boolean inScope(HistoryEvent e) {
     ObjectKey key = e.version.value.key();
-    return collection.contains(key) && (requiredName == null || requiredName.equals(key.name()));
+    return collection.contains(key) && filter.admitsName(key.name());
   }
 
   /** Ends the watch after the buffered events (store closing). */
@@ -102,15 +94,7 @@ final class InMemoryWatch implements Watch {
       failed();
       return;
     }
-    for (StoredObject o : snapshot) {
-      if (selects(o.object())) {
-        pending.add(new WatchEvent.ObjectChange(WatchEvent.Type.ADDED, o));
-      }
-    }
-    // kube marks the end of the initial events only when they were asked for explicitly
-    if (allowBookmarks && initialEventsEndBookmark) {
-      pending.add(new WatchEvent.Bookmark(at, true));
-    }
+    pending.addAll(filter.initialEvents(snapshot, at));
   }
 
   synchronized void startWithReplay(List<HistoryEvent> replay, long after) {
@@ -228,25 +212,19 @@ final class InMemoryWatch implements Watch {
     queue.offer(WAKE_UP);
   }
 
-  private boolean selects(MapValue object) {
-    return labels.matches(object) && fields.matches(object);
-  }
-
   /** kube's cacheWatcher transitions: a change is seen through the selectors before and after. */
   private WatchEvent convert(HistoryEvent e) {
     InMemoryStore.Version v = e.version;
-    boolean now = !v.deleted && selects(v.value.object());
-    boolean before = e.previous != null && selects(e.previous.object());
-    if (now && before) {
-      return new WatchEvent.ObjectChange(WatchEvent.Type.MODIFIED, v.value);
-    } else if (now) {
-      return new WatchEvent.ObjectChange(WatchEvent.Type.ADDED, v.value);
-    } else if (before) {
-      StoredObject last = v.deleted
-          ? v.value
-          : StoredObjects.stored(e.previous.key(), e.previous.object(), e.revision);
-      return new WatchEvent.ObjectChange(WatchEvent.Type.DELETED, last);
+    boolean now = !v.deleted && filter.selects(v.value.object());
+    boolean before = e.previous != null && filter.selects(e.previous.object());
+    WatchEvent.Type type = WatchFilter.transition(before, now).orElse(null);
+    if (type == null) {
+      return null;
     }
-    return null;
+    // a DELETED event carries the last state the watch saw, at the revision it stopped matching
+    StoredObject shown = type != WatchEvent.Type.DELETED || v.deleted
+        ? v.value
+        : StoredObjects.stored(e.previous.key(), e.previous.object(), e.revision);
+    return new WatchEvent.ObjectChange(type, shown);
   }
 }

@@ -621,7 +621,7 @@ public final class EtcdStore implements Store {
     EtcdWatch w = new EtcdWatch(this, keys, collection, watched, options, after,
         watchBufferSize, clock);
     if (snapshot != null) {
-      w.initialEvents(snapshot, after, options);
+      w.initialEvents(snapshot, after);
     }
     watches.add(w);
     if (closed) {

@@ -5,15 +5,13 @@ import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.storage.CollectionKey;
-import io.apiserver4j.storage.FieldSelector;
-import io.apiserver4j.storage.InitialEvents;
-import io.apiserver4j.storage.LabelSelector;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.StoreErrors;
 import io.apiserver4j.storage.StoredObject;
 import io.apiserver4j.storage.StoredObjects;
 import io.apiserver4j.storage.Watch;
 import io.apiserver4j.storage.WatchEvent;
+import io.apiserver4j.storage.WatchFilter;
 import io.apiserver4j.storage.WatchOptions;
 import io.apiserver4j.storage.etcd.EtcdCalls.Kind;
 import io.etcd.jetcd.KeyValue;
@@ -66,9 +64,7 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
   private final EtcdKeys keys;
   private final CollectionKey collection;
   private final String watchedKey;
-  private final LabelSelector labels;
-  private final FieldSelector fields;
-  private final String requiredName;
+  private final WatchFilter filter;
   private final boolean allowBookmarks;
   private final Duration bookmarkInterval;
   private final InstantSource clock;
@@ -95,9 +91,7 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
     this.keys = keys;
     this.collection = collection;
     this.watchedKey = watchedKey;
-    this.labels = options.labelSelector();
-    this.fields = options.fieldSelector();
-    this.requiredName = options.fieldSelector().requiredValue("metadata.name").orElse(null);
+    this.filter = WatchFilter.of(options);
     this.allowBookmarks = options.allowBookmarks();
     this.bookmarkInterval = options.bookmarkInterval();
     this.clock = clock;
@@ -110,16 +104,8 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
   }
 
   /** Queues the synthetic initial events (before the etcd watch starts). */
-  synchronized void initialEvents(List<StoredObject> snapshot, long at, WatchOptions options) {
-    for (StoredObject o : snapshot) {
-      if (selects(o.object())) {
-        pending.add(new WatchEvent.ObjectChange(WatchEvent.Type.ADDED, o));
-      }
-    }
-    // kube marks the end of the initial events only when they were asked for explicitly
-    if (allowBookmarks && options.initialEvents() == InitialEvents.SEND) {
-      pending.add(new WatchEvent.Bookmark(at, true));
-    }
+  synchronized void initialEvents(List<StoredObject> snapshot, long at) {
+    pending.addAll(filter.initialEvents(snapshot, at));
   }
 
   /** Attaches the etcd watcher; closes it at once if the watch already ended. */
@@ -306,10 +292,6 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
     queue.offer(WakeUp.INSTANCE);
   }
 
-  private boolean selects(MapValue object) {
-    return labels.matches(object) && fields.matches(object);
-  }
-
   /**
    * kube's watch transitions: a change is seen through the selectors before and after; one
    * that starts matching is ADDED, one that stops matching is DELETED with the last matching
@@ -318,7 +300,7 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
   private WatchEvent convert(Change c) {
     try {
       ObjectKey key = keys.objectKey(collection, EtcdKeys.string(c.kv.getKey()));
-      if (requiredName != null && !requiredName.equals(key.name())) {
+      if (!filter.admitsName(key.name())) {
         return null;
       }
       StoredObject now = c.deleted ? null : ObjectCodec.decode(key, c.kv.getValue(), c.revision);
@@ -330,18 +312,15 @@ final class EtcdWatch implements Watch, io.etcd.jetcd.Watch.Listener {
         return new WatchEvent.Failure(StatusErrors.internal("etcd event for " + key + " at revision "
             + c.revision + " lacks the previous value").status());
       }
-      boolean nowMatches = now != null && selects(now.object());
+      boolean nowMatches = now != null && filter.selects(now.object());
       boolean beforeMatched = before != null
-          && selects(StoredObjects.withResourceVersion(before, c.revision));
-      if (nowMatches && beforeMatched) {
-        return new WatchEvent.ObjectChange(WatchEvent.Type.MODIFIED, now);
-      } else if (nowMatches) {
-        return new WatchEvent.ObjectChange(WatchEvent.Type.ADDED, now);
-      } else if (beforeMatched) {
-        return new WatchEvent.ObjectChange(WatchEvent.Type.DELETED,
-            StoredObjects.stored(key, before, c.revision));
+          && filter.selects(StoredObjects.withResourceVersion(before, c.revision));
+      WatchEvent.Type type = WatchFilter.transition(beforeMatched, nowMatches).orElse(null);
+      if (type == null) {
+        return null;
       }
-      return null;
+      return new WatchEvent.ObjectChange(type, type == WatchEvent.Type.DELETED
+          ? StoredObjects.stored(key, before, c.revision) : now);
     } catch (StatusException e) {
       return new WatchEvent.Failure(e.status());
     }
