@@ -15,6 +15,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.function.UnaryOperator;
 
 /**
  * The strategic merge of apimachinery's {@code strategicpatch} (mergeMap and friends, with
@@ -640,21 +641,7 @@ final class StrategicMerger {
       if (directive != null && !(directive instanceof NullValue)) {
         return null;
       }
-      MapValue.Builder out = null;
-      for (int i = 0; i < m.size(); i++) {
-        Value v = m.valueAt(i);
-        Value c = v instanceof NullValue ? null : clean(v);
-        if (c != v && out == null) {
-          out = MapValue.builder(m.size());
-          for (int j = 0; j < i; j++) {
-            out.put(m.keyAt(j), m.valueAt(j));
-          }
-        }
-        if (out != null && c != null) {
-          out.put(m.keyAt(i), c);
-        }
-      }
-      return out == null ? m : out.build();
+      return mapMembers(m, v -> v instanceof NullValue ? null : clean(v));
     }
     if (value instanceof ListValue l) {
       return cleanList(l, true);
@@ -668,26 +655,34 @@ final class StrategicMerger {
       if (m.containsKey(DIRECTIVE)) {
         return null;
       }
-      MapValue.Builder out = null;
-      for (int i = 0; i < m.size(); i++) {
-        Value v = m.valueAt(i);
-        Value c = removeDirectives(v);
-        if (c != v && out == null) {
-          out = MapValue.builder(m.size());
-          for (int j = 0; j < i; j++) {
-            out.put(m.keyAt(j), m.valueAt(j));
-          }
-        }
-        if (out != null && c != null) {
-          out.put(m.keyAt(i), c);
-        }
-      }
-      return out == null ? m : out.build();
+      return mapMembers(m, StrategicMerger::removeDirectives);
     }
     if (value instanceof ListValue l) {
       return cleanList(l, false);
     }
     return value;
+  }
+
+  /**
+   * {@code m} with {@code f} applied to each member value (a null result drops the member);
+   * {@code m} itself when nothing changed, so that unchanged subtrees stay shared.
+   */
+  private static MapValue mapMembers(MapValue m, UnaryOperator<Value> f) {
+    MapValue.Builder out = null;
+    for (int i = 0; i < m.size(); i++) {
+      Value v = m.valueAt(i);
+      Value c = f.apply(v);
+      if (c != v && out == null) {
+        out = MapValue.builder(m.size());
+        for (int j = 0; j < i; j++) {
+          out.put(m.keyAt(j), m.valueAt(j));
+        }
+      }
+      if (out != null && c != null) {
+        out.put(m.keyAt(i), c);
+      }
+    }
+    return out == null ? m : out.build();
   }
 
   private static ListValue cleanList(ListValue l, boolean dropNulls) {
