@@ -2,7 +2,6 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.core.ConflictException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NotFoundException;
@@ -18,6 +17,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
+import java.util.function.UnaryOperator;
 
 /**
  * kube-apiserver's generic registry delete ({@code Store.Delete}, {@code BeforeDelete},
@@ -51,7 +51,7 @@ final class DeleteFlow {
         .orElseThrow(() -> StatusErrors.notFound(def.groupResource(), name));
     MapValue obj = Pipeline.fromStorage(def, current.object());
     Preconditions preconditions = preconditions();
-    Graceful g = beforeDelete(obj, current);
+    Graceful g = beforeDelete(obj, current.resourceVersionString());
     if (g.pending()) {
       return new Outcome(finalizeDelete(obj), false);
     }
@@ -126,7 +126,7 @@ final class DeleteFlow {
   }
 
   /** kube's {@code BeforeDelete}: preconditions (checked early), then grace periods. */
-  private Graceful beforeDelete(MapValue obj, StoredObject stored) {
+  private Graceful beforeDelete(MapValue obj, String storedRv) {
     String name = Meta.metaString(obj, "name");
     GroupResource byKind = new GroupResource(def.kind().group(), def.kind().kind());
     if (options.uid().isPresent() && !options.uid().get().equals(Meta.metaString(obj, "uid"))) {
@@ -136,10 +136,10 @@ final class DeleteFlow {
           + " recreated");
     }
     if (options.resourceVersion().isPresent()
-        && !options.resourceVersion().get().equals(stored.resourceVersionString())) {
+        && !options.resourceVersion().get().equals(storedRv)) {
       throw StatusErrors.conflict(byKind, name, "the ResourceVersion in the precondition ("
           + options.resourceVersion().get() + ") does not match the ResourceVersion in record ("
-          + stored.resourceVersionString() + "). The object might have been modified");
+          + storedRv + "). The object might have been modified");
     }
     if (grace.isPresent() && grace.getAsLong() < 0) {
       grace = OptionalLong.of(1);
@@ -254,55 +254,85 @@ final class DeleteFlow {
     MapValue out;
     boolean deleteImmediately;
     MapValue alreadyDeleting;
+    boolean pendingFinalizers;
+    RuntimeException failure;
+  }
+
+  /**
+   * Ends an attempt of {@link #updateForGracefulDeletionAndFinalizers} without writing: the
+   * object is already being deleted, or goes at once. Thrown inside the store's
+   * read-modify-write so that the decision is taken on the state the store confirms.
+   */
+  private static final class NoUpdate extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    NoUpdate() {
+      super(null, null, false, false);
+    }
   }
 
   /** kube's {@code updateForGracefulDeletionAndFinalizers}. */
   private GracefulResult updateForGracefulDeletionAndFinalizers(ObjectKey key, String name,
       Preconditions preconditions) {
     GracefulResult result = new GracefulResult();
-    while (true) {
-      StoredObject current = p.store.get(key)
-          .orElseThrow(() -> StatusErrors.notFound(def.groupResource(), name));
-      preconditions.check(current);
-      MapValue existing = Pipeline.fromStorage(def, current.object());
-      validateDeletion(existing);
-      grace = options.gracePeriodSeconds();
-      Graceful g = beforeDelete(existing, current);
-      if (g.pending()) {
-        result.alreadyDeleting = existing;
-        return result;
-      }
-      MapValue updated = g.object();
-      Optional<List<String>> fin = gcFinalizers(updated);
-      if (fin.isPresent()) {
-        updated = Meta.withFinalizers(updated, fin.get());
-      }
-      boolean pendingFinalizers = !Meta.finalizers(updated).isEmpty();
-      if (!g.graceful()) {
-        if (!pendingFinalizers) {
-          result.deleteImmediately = true;
-          return result;
-        }
-        updated = markAsDeleting(updated, c.now);
-      }
+    UnaryOperator<MapValue> tryUpdate = stored -> {
       try {
-        StoredObject written = c.dryRun
-            ? p.dryStore.update(key, Pipeline.toStorage(def, updated), current.resourceVersion())
-            : p.store.update(key, Pipeline.toStorage(def, updated), current.resourceVersion());
-        result.out = Pipeline.fromStorage(def, written.object());
-      } catch (ConflictException e) {
-        continue;
+        return gracefulAttempt(stored, result);
+      } catch (RuntimeException e) {
+        result.failure = e;
+        throw e;
       }
-      if (pendingFinalizers) {
-        return result;
+    };
+    StoredObject written;
+    try {
+      written = c.dryRun ? p.dryStore.guaranteedUpdate(key, preconditions, tryUpdate)
+          : p.store.guaranteedUpdate(key, preconditions, tryUpdate);
+    } catch (NoUpdate e) {
+      return result;
+    } catch (NotFoundException e) {
+      if (e == result.failure) {
+        throw e;
       }
-      long lastGraceful = grace.orElse(0);
-      if (lastGraceful > 0) {
-        return result;
-      }
-      result.deleteImmediately = true;
+      throw StatusErrors.notFound(def.groupResource(), name);
+    }
+    result.out = Pipeline.fromStorage(def, written.object());
+    if (result.pendingFinalizers) {
       return result;
     }
+    long lastGraceful = grace.orElse(0);
+    if (lastGraceful > 0) {
+      return result;
+    }
+    result.deleteImmediately = true;
+    return result;
+  }
+
+  /** One attempt on the current stored state: the object to write, or {@link NoUpdate}. */
+  private MapValue gracefulAttempt(MapValue stored, GracefulResult result) {
+    result.alreadyDeleting = null;
+    result.deleteImmediately = false;
+    MapValue existing = Pipeline.fromStorage(def, stored);
+    validateDeletion(existing);
+    grace = options.gracePeriodSeconds();
+    Graceful g = beforeDelete(existing, Meta.metaString(stored, "resourceVersion"));
+    if (g.pending()) {
+      result.alreadyDeleting = existing;
+      throw new NoUpdate();
+    }
+    MapValue updated = g.object();
+    Optional<List<String>> fin = gcFinalizers(updated);
+    if (fin.isPresent()) {
+      updated = Meta.withFinalizers(updated, fin.get());
+    }
+    result.pendingFinalizers = !Meta.finalizers(updated).isEmpty();
+    if (!g.graceful()) {
+      if (!result.pendingFinalizers) {
+        result.deleteImmediately = true;
+        throw new NoUpdate();
+      }
+      updated = markAsDeleting(updated, c.now);
+    }
+    return Pipeline.toStorage(def, updated);
   }
 
   /** kube's {@code markAsDeleting}. */

@@ -20,7 +20,6 @@ import io.apiserver4j.apiserver.patch.ResourceOrigin;
 import io.apiserver4j.apiserver.patch.StrategicMergePatch;
 import io.apiserver4j.core.AlreadyExistsException;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.ConflictException;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
@@ -1169,9 +1168,11 @@ public final class Pipeline {
   record UpdateOutcome(MapValue object, boolean created, boolean deleted) {}
 
   /**
-   * kube's {@code Store.Update} over {@code GuaranteedUpdate}: reads the current object, builds
-   * the new one, checks resourceVersion, runs BeforeCreate/BeforeUpdate and validating
-   * admission, and writes with compare-and-swap, retrying when another writer got in between.
+   * kube's {@code Store.Update} over {@code GuaranteedUpdate}: an existing object is updated by
+   * {@link Store#guaranteedUpdate}, each attempt building the new object from the current one,
+   * checking resourceVersion and running BeforeUpdate and validating admission (a lost race
+   * re-runs the attempt); a missing one, where allowed, is built and created instead, and
+   * updated after all if another writer created it first.
    */
   UpdateOutcome storeUpdate(Ctx c, ResourceDefinition def, String subresource,
       Transform transform, boolean forceAllowCreate, Optional<String> uidPrecondition) {
@@ -1192,50 +1193,101 @@ public final class Pipeline {
     ResourceStrategy s = def.strategy();
     boolean allowCreate = s.allowCreateOnUpdate() || forceAllowCreate;
     ObjectKey key = c.key(c.name);
+    Preconditions preconditions = uidPrecondition.map(Preconditions::ofUid)
+        .orElse(Preconditions.none());
     while (true) {
-      Optional<StoredObject> current = store.get(key);
-      if (current.isEmpty() && !allowCreate) {
-        throw StatusErrors.notFound(def.groupResource(), c.name);
-      }
-      if (current.isPresent() && uidPrecondition.isPresent()) {
-        Preconditions.ofUid(uidPrecondition.get()).check(current.get());
-      }
-      MapValue existing = current.map(o -> fromStorage(def, o.object())).orElse(null);
-      long existingRv = current.map(StoredObject::resourceVersion).orElse(0L);
-      boolean creating = existing == null;
-      MapValue obj = transform.apply(existing, creating);
-      String newRvText = Meta.metaString(obj, "resourceVersion");
-      if (creating) {
-        if (!c.subresource.isEmpty()) {
+      UpdateAttempt attempt = new UpdateAttempt(c, def, subresource, transform, view);
+      try {
+        // The store runs the attempt on the current state and retries it on a lost race; the
+        // etcd store starts from the state it last saw, so a read-modify-write of an object this
+        // server just read or wrote is a single transaction.
+        StoredObject written = c.dryRun
+            ? dryStore.guaranteedUpdate(key, preconditions, attempt)
+            : store.guaranteedUpdate(key, preconditions, attempt);
+        return new UpdateOutcome(fromStorage(def, written.object()), false, false);
+      } catch (DeleteInstead d) {
+        deleteWithoutFinalizers(c, def, key, d.resourceVersion);
+        return new UpdateOutcome(d.object, false, true);
+      } catch (NotFoundException e) {
+        if (e == attempt.failure) {
+          throw e; // the attempt's own 404 (admission, a missing namespace), not a missing key
+        }
+        if (!allowCreate) {
           throw StatusErrors.notFound(def.groupResource(), c.name);
         }
-        obj = fillSystemFields(c, wipeSystemFields(obj));
-        obj = beforeCreate(c, obj);
-        authorizeCreate(c);
-        admission.validate(attributes(c, Operation.CREATE, view.kind(), c.name,
-            view.convert().apply(obj), null));
-        try {
-          MapValue created;
-          if (c.dryRun) {
-            created = dryStore.create(key, toStorage(def, Meta.withoutMeta(obj,
-                "resourceVersion")));
-          } else {
-            created = store.create(key, toStorage(def, Meta.withoutMeta(obj, "resourceVersion")))
-                .object();
-          }
-          return new UpdateOutcome(fromStorage(def, created), true, false);
-        } catch (AlreadyExistsException e) {
-          continue;
-        }
       }
+      MapValue obj = transform.apply(null, true);
+      if (!c.subresource.isEmpty()) {
+        throw StatusErrors.notFound(def.groupResource(), c.name);
+      }
+      obj = fillSystemFields(c, wipeSystemFields(obj));
+      obj = beforeCreate(c, obj);
+      authorizeCreate(c);
+      admission.validate(attributes(c, Operation.CREATE, view.kind(), c.name,
+          view.convert().apply(obj), null));
+      try {
+        MapValue created;
+        if (c.dryRun) {
+          created = dryStore.create(key, toStorage(def, Meta.withoutMeta(obj,
+              "resourceVersion")));
+        } else {
+          created = store.create(key, toStorage(def, Meta.withoutMeta(obj, "resourceVersion")))
+              .object();
+        }
+        return new UpdateOutcome(fromStorage(def, created), true, false);
+      } catch (AlreadyExistsException e) {
+        // created meanwhile: update it instead
+      }
+    }
+  }
+
+  /**
+   * One attempt of an update on the current stored state (kube's {@code tryUpdate} in
+   * {@code Store.Update}): builds the new object, checks its resourceVersion against the
+   * state's, runs BeforeUpdate and validating admission, and returns what to store. Remembers
+   * the last exception it threw, so that its own NotFound is told from the store's.
+   */
+  private final class UpdateAttempt implements java.util.function.UnaryOperator<MapValue> {
+    private final Ctx c;
+    private final ResourceDefinition def;
+    private final String subresource;
+    private final Transform transform;
+    private final AdmissionView view;
+    RuntimeException failure;
+
+    UpdateAttempt(Ctx c, ResourceDefinition def, String subresource, Transform transform,
+        AdmissionView view) {
+      this.c = c;
+      this.def = def;
+      this.subresource = subresource;
+      this.transform = transform;
+      this.view = view;
+    }
+
+    @Override
+    public MapValue apply(MapValue stored) {
+      try {
+        return attempt(stored);
+      } catch (RuntimeException e) {
+        failure = e;
+        throw e;
+      }
+    }
+
+    private MapValue attempt(MapValue stored) {
+      MapValue existing = fromStorage(def, stored);
+      String existingRv = Meta.metaString(stored, "resourceVersion");
+      MapValue obj = transform.apply(existing, false);
+      String newRvText = Meta.metaString(obj, "resourceVersion");
       if (newRvText.isEmpty()) {
-        if (!s.allowUnconditionalUpdate()) {
+        if (!def.strategy().allowUnconditionalUpdate()) {
           throw StatusErrors.invalid(new GroupKind(def.kind().group(), def.plural()), c.name,
               List.of(FieldError.invalid("metadata.resourceVersion", Value.of(0L),
                   "must be specified for an update")));
         }
-        obj = Meta.withMeta(obj, "resourceVersion", Value.of(Long.toString(existingRv)));
-      } else if (!newRvText.equals(Long.toString(existingRv))) {
+        obj = Meta.withMeta(obj, "resourceVersion", Value.of(existingRv));
+      } else if (!newRvText.equals(existingRv)) {
+        // a precondition of the client: final, whatever the store would retry
         throw StatusErrors.objectModified(def.groupResource(), c.name);
       }
       obj = beforeUpdate(c, def, subresource, obj, existing);
@@ -1243,22 +1295,25 @@ public final class Pipeline {
       admission.validate(attributes(c, Operation.UPDATE, view.kind(), c.name,
           view.convert().apply(obj), view.convert().apply(existing)));
       if (shouldDeleteDuringUpdate(obj, existing)) {
-        deleteWithoutFinalizers(c, def, key, existingRv);
-        return new UpdateOutcome(obj, false, true);
+        throw new DeleteInstead(obj, Long.parseLong(existingRv));
       }
-      try {
-        StoredObject written = c.dryRun
-            ? dryStore.update(key, toStorage(def, obj), existingRv)
-            : store.update(key, toStorage(def, obj), existingRv);
-        return new UpdateOutcome(fromStorage(def, written.object()), false, false);
-      } catch (ConflictException e) {
-        // Another writer got in between: read again and rebuild, as GuaranteedUpdate does.
-        continue;
-      } catch (NotFoundException e) {
-        if (!allowCreate) {
-          throw StatusErrors.notFound(def.groupResource(), c.name);
-        }
-      }
+      return toStorage(def, obj);
+    }
+  }
+
+  /**
+   * Ends an update attempt whose result is the deletion of the object (its last finalizer
+   * went): the delete happens outside the store's read-modify-write, at the attempt's state.
+   */
+  private static final class DeleteInstead extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+    final transient MapValue object;
+    final long resourceVersion;
+
+    DeleteInstead(MapValue object, long resourceVersion) {
+      super(null, null, false, false);
+      this.object = object;
+      this.resourceVersion = resourceVersion;
     }
   }
 
