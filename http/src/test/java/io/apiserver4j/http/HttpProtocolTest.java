@@ -606,6 +606,7 @@ class HttpProtocolTest {
           "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=3")).build(),
           HttpResponse.BodyHandlers.ofInputStream());
       BlockingQueue<String> lines = lines(r.body());
+      // real time on purpose: the connection must stay silent past Jetty's idle timeout
       Thread.sleep(1500);
       other.resources("v1", "configmaps").namespace("default").create(MapValue.ofEntries(
           "apiVersion", Value.of("v1"), "kind", Value.of("ConfigMap"),

@@ -173,6 +173,11 @@ public final class Kubectl {
       return l;
     }
 
+    /** The next output line within {@code seconds}, or null. */
+    public String pollLine(int seconds) throws InterruptedException {
+      return lines.poll(seconds, TimeUnit.SECONDS);
+    }
+
     public boolean isAlive() {
       return process.isAlive();
     }
