@@ -125,4 +125,37 @@ final class BenchInputs {
     }
     return b.build();
   }
+
+  /**
+   * The nginx Deployment of the server-side apply documentation, as an apply body named
+   * {@code name} whose annotation {@code annotation} holds {@code value}: benchmarks change the
+   * value so that every apply writes.
+   */
+  static String deployment(String name, String annotation, long value) {
+    return """
+        apiVersion: apps/v1
+        kind: Deployment
+        metadata:
+          name: %s
+          labels:
+            app: nginx
+          annotations:
+            %s: "%d"
+        spec:
+          replicas: 3
+          selector:
+            matchLabels:
+              app: nginx
+          template:
+            metadata:
+              labels:
+                app: nginx
+            spec:
+              containers:
+              - name: nginx
+                image: nginx:1.14.2
+                ports:
+                - containerPort: 80
+        """.formatted(name, annotation, value);
+  }
 }

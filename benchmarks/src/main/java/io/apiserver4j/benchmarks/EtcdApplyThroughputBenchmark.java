@@ -80,31 +80,6 @@ public class EtcdApplyThroughputBenchmark {
   /** A bound on a single call, so that a broken etcd fails the run instead of hanging it. */
   static final long CALL_TIMEOUT_SECONDS = 30;
 
-  static final String DEPLOYMENT = """
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: %s
-        labels:
-          app: nginx
-        annotations:
-          bench/generation: "%d"
-      spec:
-        replicas: 3
-        selector:
-          matchLabels:
-            app: nginx
-        template:
-          metadata:
-            labels:
-              app: nginx
-          spec:
-            containers:
-            - name: nginx
-              image: nginx:1.14.2
-              ports:
-              - containerPort: 80
-      """;
 
   /** One etcd, one API server on its own store, and one plain jetcd client for raw puts. */
   @State(Scope.Benchmark)
@@ -165,7 +140,8 @@ public class EtcdApplyThroughputBenchmark {
 
   static ApiRequest apply(String name, long generation) {
     return ApiRequest.builder(Verb.PATCH, DEPLOYMENTS).namespace("default").name(name)
-        .fieldManager("bench").patch(PatchType.APPLY_YAML, DEPLOYMENT.formatted(name, generation))
+        .fieldManager("bench")
+        .patch(PatchType.APPLY_YAML, BenchInputs.deployment(name, "bench/generation", generation))
         .build();
   }
 

@@ -52,31 +52,6 @@ public class PipelineBenchmark {
   static final GroupVersionResource DEPLOYMENTS =
       new GroupVersionResource("apps", "v1", "deployments");
 
-  static final String DEPLOYMENT = """
-      apiVersion: apps/v1
-      kind: Deployment
-      metadata:
-        name: %s
-        labels:
-          app: nginx
-        annotations:
-          owner-a: "%d"
-      spec:
-        replicas: 3
-        selector:
-          matchLabels:
-            app: nginx
-        template:
-          metadata:
-            labels:
-              app: nginx
-          spec:
-            containers:
-            - name: nginx
-              image: nginx:1.14.2
-              ports:
-              - containerPort: 80
-      """;
 
   static final String SECOND_MANAGER = """
       apiVersion: apps/v1
@@ -122,7 +97,8 @@ public class PipelineBenchmark {
     @Setup(Level.Trial)
     public void setUp(Server s) {
       name = "nginx-" + s.threads.incrementAndGet();
-      ApiResponse r = s.server.handle(apply(name, "kubectl", DEPLOYMENT.formatted(name, 0)));
+      ApiResponse r =
+          s.server.handle(apply(name, "kubectl", BenchInputs.deployment(name, "owner-a", 0)));
       current = r.orThrow();
     }
   }
@@ -138,7 +114,7 @@ public class PipelineBenchmark {
     w.second = !w.second;
     ApiResponse r = w.second
         ? s.server.handle(apply(w.name, "autoscaler", SECOND_MANAGER.formatted(w.name, n)))
-        : s.server.handle(apply(w.name, "kubectl", DEPLOYMENT.formatted(w.name, n)));
+        : s.server.handle(apply(w.name, "kubectl", BenchInputs.deployment(w.name, "owner-a", n)));
     if (r.code() != 200) {
       throw new IllegalStateException(r.body().toString());
     }
@@ -147,13 +123,14 @@ public class PipelineBenchmark {
 
   @Benchmark
   public ApiResponse applyNoOp(Server s, Worker w) {
-    return s.server.handle(apply(w.name, "kubectl", DEPLOYMENT.formatted(w.name, 0)));
+    return s.server.handle(apply(w.name, "kubectl", BenchInputs.deployment(w.name, "owner-a", 0)));
   }
 
   @Benchmark
   public ApiResponse createAndDelete(Server s, Worker w) {
     String name = w.name + "-tmp";
-    ApiResponse created = s.server.handle(apply(name, "kubectl", DEPLOYMENT.formatted(name, 0)));
+    ApiResponse created =
+        s.server.handle(apply(name, "kubectl", BenchInputs.deployment(name, "owner-a", 0)));
     if (created.code() != 201) {
       throw new IllegalStateException(created.body().toString());
     }
