@@ -459,57 +459,6 @@ public final class FieldSet implements Iterable<FieldPath> {
     return n == out.length ? out : Arrays.copyOf(out, n);
   }
 
-  private static FieldSet difference(FieldSet a, FieldSet b) {
-    if (a == b) {
-      return EMPTY;
-    }
-    if (a.size == 0 || b.size == 0) {
-      return a;
-    }
-    PathElement[] m = differenceElements(a.members, b.members);
-    PathElement[] ce = a.childElements;
-    FieldSet[] cs = a.children;
-    PathElement[] be = b.childElements;
-    if (ce.length > 0 && be.length > 0) {
-      PathElement[] oe = null;
-      FieldSet[] os = null;
-      int n = 0;
-      int j = 0;
-      for (int i = 0; i < ce.length; i++) {
-        FieldSet keep = cs[i];
-        if (j < be.length) {
-          int c = Elements.compare(ce[i], be[j]);
-          while (c > 0 && ++j < be.length) {
-            c = Elements.compare(ce[i], be[j]);
-          }
-          if (c == 0 && j < be.length) {
-            keep = difference(cs[i], b.children[j]);
-            j++;
-          }
-        }
-        if (keep != cs[i] && oe == null) {
-          oe = new PathElement[ce.length];
-          os = new FieldSet[ce.length];
-          System.arraycopy(ce, 0, oe, 0, i);
-          System.arraycopy(cs, 0, os, 0, i);
-          n = i;
-        }
-        if (oe != null && keep.size > 0) {
-          oe[n] = ce[i];
-          os[n++] = keep;
-        }
-      }
-      if (oe != null) {
-        ce = n == oe.length ? oe : (n == 0 ? NO_ELEMENTS : Arrays.copyOf(oe, n));
-        cs = n == os.length ? os : (n == 0 ? NO_SETS : Arrays.copyOf(os, n));
-      }
-    }
-    if (m == a.members && cs == a.children) {
-      return a;
-    }
-    return node(m, ce, cs);
-  }
-
   static PathElement[] differenceElements(PathElement[] a, PathElement[] b) {
     if (a == b) {
       return NO_ELEMENTS;
@@ -549,7 +498,24 @@ public final class FieldSet implements Iterable<FieldPath> {
     return n == 0 ? NO_ELEMENTS : Arrays.copyOf(out, n);
   }
 
+  /** How {@link #subtract} treats a child of {@code a} whose element is a member of {@code b}. */
+  private enum Subtraction {
+    /** SMD's Difference: only the same path is removed; the child's own paths stay. */
+    EXACT,
+    /** SMD's RecursiveDifference: a member of {@code b} removes everything below it too. */
+    RECURSIVE
+  }
+
+  private static FieldSet difference(FieldSet a, FieldSet b) {
+    return subtract(a, b, Subtraction.EXACT);
+  }
+
   private static FieldSet recursiveDifference(FieldSet a, FieldSet b) {
+    return subtract(a, b, Subtraction.RECURSIVE);
+  }
+
+  // One walk for both differences; unchanged subtrees are returned as they are (shared).
+  private static FieldSet subtract(FieldSet a, FieldSet b, Subtraction mode) {
     if (a == b) {
       return EMPTY;
     }
@@ -560,7 +526,7 @@ public final class FieldSet implements Iterable<FieldPath> {
     PathElement[] ce = a.childElements;
     FieldSet[] cs = a.children;
     if (ce.length > 0) {
-      PathElement[] bm = b.members;
+      PathElement[] bm = mode == Subtraction.RECURSIVE ? b.members : NO_ELEMENTS;
       PathElement[] be = b.childElements;
       PathElement[] oe = null;
       FieldSet[] os = null;
@@ -579,7 +545,7 @@ public final class FieldSet implements Iterable<FieldPath> {
             j++;
           }
           if (j < be.length && Elements.compare(ce[i], be[j]) == 0) {
-            keep = recursiveDifference(cs[i], b.children[j]);
+            keep = subtract(cs[i], b.children[j], mode);
           }
         }
         if (keep != cs[i] && oe == null) {
