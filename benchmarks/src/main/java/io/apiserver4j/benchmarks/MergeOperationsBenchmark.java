@@ -10,6 +10,7 @@ import io.apiserver4j.merge.TypedValue;
 import io.apiserver4j.merge.UpdateResult;
 import io.apiserver4j.merge.Updater;
 import io.apiserver4j.merge.VersionConverter;
+import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -64,42 +65,28 @@ public class MergeOperationsBenchmark {
   private TypedValue updated2;
   private Updater updater;
 
+  /** The schema file, type and object of each {@code object} parameter, as SMD's benchmark. */
+  private record Input(String schemaFile, String typeName, String objectFile) {}
+
+  private static final Map<String, Input> INPUTS = Map.of(
+      "Pod", new Input("k8s-schema.yaml", "io.k8s.api.core.v1.Pod", "pod.yaml"),
+      "Node", new Input("k8s-schema.yaml", "io.k8s.api.core.v1.Node", "node.yaml"),
+      "Endpoints", new Input("k8s-schema.yaml", "io.k8s.api.core.v1.Endpoints", "endpoints.yaml"),
+      "PrometheusCRD", new Input("k8s-schema.yaml",
+          "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition",
+          "prometheus-crd.yaml"),
+      "apiresourceimport", new Input("apiresourceimport.yaml", "apiresourceimport",
+          "apiresourceimport-cr.yaml"));
+
   @Setup
   public void setUp() {
-    String schemaFile;
-    String typeName;
-    String objectFile;
-    switch (object) {
-      case "Pod" -> {
-        schemaFile = "k8s-schema.yaml";
-        typeName = "io.k8s.api.core.v1.Pod";
-        objectFile = "pod.yaml";
-      }
-      case "Node" -> {
-        schemaFile = "k8s-schema.yaml";
-        typeName = "io.k8s.api.core.v1.Node";
-        objectFile = "node.yaml";
-      }
-      case "Endpoints" -> {
-        schemaFile = "k8s-schema.yaml";
-        typeName = "io.k8s.api.core.v1.Endpoints";
-        objectFile = "endpoints.yaml";
-      }
-      case "PrometheusCRD" -> {
-        schemaFile = "k8s-schema.yaml";
-        typeName = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1beta1.CustomResourceDefinition";
-        objectFile = "prometheus-crd.yaml";
-      }
-      case "apiresourceimport" -> {
-        schemaFile = "apiresourceimport.yaml";
-        typeName = "apiresourceimport";
-        objectFile = "apiresourceimport-cr.yaml";
-      }
-      default -> throw new IllegalArgumentException("unknown object " + object);
+    Input in = INPUTS.get(object);
+    if (in == null) {
+      throw new IllegalArgumentException("unknown object " + object);
     }
-    Schema schema = Schema.fromSmdYaml(BenchInputs.text(schemaFile));
-    type = schema.type(typeName);
-    String yaml = BenchInputs.text(objectFile);
+    Schema schema = Schema.fromSmdYaml(BenchInputs.text(in.schemaFile()));
+    type = schema.type(in.typeName());
+    String yaml = BenchInputs.text(in.objectFile());
     applied1 = type.fromValue(Yaml.read(yaml));
     applied2 = type.fromValue(Yaml.read(yaml));
     updated1 = type.fromValue(Yaml.read(yaml), Duplicates.ALLOW);
