@@ -6,18 +6,22 @@ import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Value;
-import java.util.ArrayList;
-import java.util.Arrays;
-import java.util.List;
+import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
+import io.apiserver4j.dryrun.DryRun;
+import io.apiserver4j.storage.FieldSelector;
+import io.apiserver4j.storage.LabelSelector;
+import io.apiserver4j.storage.ResourceVersionMatch;
 import java.util.Optional;
 import java.util.OptionalLong;
 
 /**
  * One request to an {@link ApiServer}, shaped like a kube-apiserver REST call so that an HTTP
  * layer can map onto it one to one: the verb, the resource endpoint (group, version, resource,
- * namespace, name, subresource), the body, and the query parameters kept as the client sent them.
- * Options are deliberately not pre-validated here: the server rejects bad values exactly as
- * kube-apiserver does (for example {@code dryRun=Foo} is a 422 naming {@code CreateOptions}).
+ * namespace, name, subresource), the body, and the options as typed values. An HTTP layer turns
+ * query parameters into these with {@link QueryParameters}, which rejects bad values with
+ * kube-apiserver's texts (for example {@code dryRun=Foo} is a 422 naming {@code CreateOptions});
+ * combinations of options (a {@code force} on a non-apply patch, an apply without a field
+ * manager) are checked by the server.
  *
  * <p>The body is either a decoded {@link Value} (what embedders use) or raw bytes with a content
  * type (what an HTTP layer passes; then the request-body size limit and decoding errors apply).
@@ -47,17 +51,17 @@ public final class ApiRequest {
   private final Value body;
   private final byte[] rawBody;
   private final String contentType;
-  private final List<String> dryRun;
+  private final DryRun dryRun;
   private final String fieldManager;
-  private final String force;
-  private final String fieldValidation;
+  private final Boolean force;
+  private final FieldValidation fieldValidation;
   private final String resourceVersion;
-  private final String resourceVersionMatch;
-  private final String labelSelector;
-  private final String fieldSelector;
+  private final ResourceVersionMatch resourceVersionMatch;
+  private final LabelSelector labelSelector;
+  private final FieldSelector fieldSelector;
   private final long limit;
   private final String continueToken;
-  private final String propagationPolicy;
+  private final PropagationPolicy propagationPolicy;
   private final Long gracePeriodSeconds;
   private final Boolean orphanDependents;
   private final String preconditionUid;
@@ -66,6 +70,7 @@ public final class ApiRequest {
   private final Boolean sendInitialEvents;
   private final String userAgent;
   private final UserInfo user;
+  private final CreateAuthorizer createAuthorizer;
 
   private ApiRequest(Builder b) {
     this.verb = b.verb;
@@ -76,7 +81,7 @@ public final class ApiRequest {
     this.body = b.body;
     this.rawBody = b.rawBody;
     this.contentType = b.contentType;
-    this.dryRun = List.copyOf(b.dryRun);
+    this.dryRun = b.dryRun;
     this.fieldManager = b.fieldManager;
     this.force = b.force;
     this.fieldValidation = b.fieldValidation;
@@ -95,6 +100,7 @@ public final class ApiRequest {
     this.sendInitialEvents = b.sendInitialEvents;
     this.userAgent = b.userAgent;
     this.user = b.user;
+    this.createAuthorizer = b.createAuthorizer;
   }
 
   /** A builder for a request with {@code verb} on the endpoint of {@code resource}. */
@@ -153,39 +159,41 @@ public final class ApiRequest {
     return contentType;
   }
 
-  /** The {@code dryRun} query values as sent (only {@code All} is valid). */
-  public List<String> dryRun() {
+  /** Whether this is a dry run ({@code dryRun=All}). */
+  public DryRun dryRun() {
     return dryRun;
   }
 
-  /** The {@code fieldManager} query value; empty when absent. */
+  /** The {@code fieldManager}; empty when absent. */
   public String fieldManager() {
     return fieldManager;
   }
 
-  /** The {@code force} query value as sent ({@code true}/{@code false}), if present. */
-  public Optional<String> force() {
+  /** The {@code force} of an apply, if given. */
+  public Optional<Boolean> force() {
     return Optional.ofNullable(force);
   }
 
-  /** The {@code fieldValidation} query value; empty when absent (meaning {@code Warn}). */
-  public String fieldValidation() {
+  /** The {@code fieldValidation} directive ({@link FieldValidation#WARN} when absent). */
+  public FieldValidation fieldValidation() {
     return fieldValidation;
   }
 
+  /** The {@code resourceVersion} as sent; empty when absent. The server parses it. */
   public String resourceVersion() {
     return resourceVersion;
   }
 
-  public String resourceVersionMatch() {
-    return resourceVersionMatch;
+  /** The {@code resourceVersionMatch} of a list, if given. */
+  public Optional<ResourceVersionMatch> resourceVersionMatch() {
+    return Optional.ofNullable(resourceVersionMatch);
   }
 
-  public String labelSelector() {
+  public LabelSelector labelSelector() {
     return labelSelector;
   }
 
-  public String fieldSelector() {
+  public FieldSelector fieldSelector() {
     return fieldSelector;
   }
 
@@ -198,9 +206,9 @@ public final class ApiRequest {
     return continueToken;
   }
 
-  /** {@code Orphan}, {@code Background} or {@code Foreground}; empty when absent. */
-  public String propagationPolicy() {
-    return propagationPolicy;
+  /** The {@code propagationPolicy} of a delete, if given. */
+  public Optional<PropagationPolicy> propagationPolicy() {
+    return Optional.ofNullable(propagationPolicy);
   }
 
   public OptionalLong gracePeriodSeconds() {
@@ -227,6 +235,14 @@ public final class ApiRequest {
 
   public Optional<Boolean> sendInitialEvents() {
     return Optional.ofNullable(sendInitialEvents);
+  }
+
+  /**
+   * Who decides whether this request's user may create the object when a PUT or an apply
+   * creates it; asked inside the write, right before the create (besides the server's own).
+   */
+  public CreateAuthorizer createAuthorizer() {
+    return createAuthorizer;
   }
 
   /** The {@code User-Agent} header; empty when absent. */
@@ -264,17 +280,17 @@ public final class ApiRequest {
     private Value body;
     private byte[] rawBody;
     private String contentType = "";
-    private List<String> dryRun = new ArrayList<>();
+    private DryRun dryRun = DryRun.NONE;
     private String fieldManager = "";
-    private String force;
-    private String fieldValidation = "";
+    private Boolean force;
+    private FieldValidation fieldValidation = FieldValidation.WARN;
     private String resourceVersion = "";
-    private String resourceVersionMatch = "";
-    private String labelSelector = "";
-    private String fieldSelector = "";
+    private ResourceVersionMatch resourceVersionMatch;
+    private LabelSelector labelSelector = LabelSelector.everything();
+    private FieldSelector fieldSelector = FieldSelector.everything();
     private long limit;
     private String continueToken = "";
-    private String propagationPolicy = "";
+    private PropagationPolicy propagationPolicy;
     private Long gracePeriodSeconds;
     private Boolean orphanDependents;
     private String preconditionUid;
@@ -283,6 +299,7 @@ public final class ApiRequest {
     private Boolean sendInitialEvents;
     private String userAgent = "";
     private UserInfo user = UserInfo.empty();
+    private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
 
     private Builder(Verb verb, GroupVersionResource resource) {
       this.verb = verb;
@@ -298,7 +315,7 @@ public final class ApiRequest {
       this.body = r.body;
       this.rawBody = r.rawBody;
       this.contentType = r.contentType;
-      this.dryRun = new ArrayList<>(r.dryRun);
+      this.dryRun = r.dryRun;
       this.fieldManager = r.fieldManager;
       this.force = r.force;
       this.fieldValidation = r.fieldValidation;
@@ -317,6 +334,7 @@ public final class ApiRequest {
       this.sendInitialEvents = r.sendInitialEvents;
       this.userAgent = r.userAgent;
       this.user = r.user;
+      this.createAuthorizer = r.createAuthorizer;
     }
 
     public Builder verb(Verb v) {
@@ -371,17 +389,14 @@ public final class ApiRequest {
       return patch(type, requireNonNull(text, "text").getBytes(java.nio.charset.StandardCharsets.UTF_8));
     }
 
-    /** Replaces the {@code dryRun} values; {@code dryRun("All")} is the only valid one. */
-    public Builder dryRun(String... values) {
-      this.dryRun = new ArrayList<>(Arrays.asList(values));
-      for (String v : dryRun) {
-        requireNonNull(v, "dryRun value");
-      }
+    public Builder dryRun(DryRun d) {
+      this.dryRun = requireNonNull(d, "dryRun");
       return this;
     }
 
-    public Builder dryRun(List<String> values) {
-      return dryRun(values.toArray(new String[0]));
+    /** Shorthand for {@code dryRun(DryRun.ALL)} or {@code dryRun(DryRun.NONE)}. */
+    public Builder dryRun(boolean dry) {
+      return dryRun(dry ? DryRun.ALL : DryRun.NONE);
     }
 
     public Builder fieldManager(String m) {
@@ -389,14 +404,8 @@ public final class ApiRequest {
       return this;
     }
 
-    /** The {@code force} query parameter as text ({@code "true"} / {@code "false"}). */
-    public Builder force(String f) {
-      this.force = requireNonNull(f, "force");
-      return this;
-    }
-
     public Builder force(boolean f) {
-      this.force = Boolean.toString(f);
+      this.force = f;
       return this;
     }
 
@@ -405,7 +414,7 @@ public final class ApiRequest {
       return this;
     }
 
-    public Builder fieldValidation(String v) {
+    public Builder fieldValidation(FieldValidation v) {
       this.fieldValidation = requireNonNull(v, "fieldValidation");
       return this;
     }
@@ -415,17 +424,21 @@ public final class ApiRequest {
       return this;
     }
 
-    public Builder resourceVersionMatch(String m) {
-      this.resourceVersionMatch = requireNonNull(m, "resourceVersionMatch");
+    /** {@link ResourceVersionMatch#EXACT} or {@link ResourceVersionMatch#NOT_OLDER_THAN}. */
+    public Builder resourceVersionMatch(ResourceVersionMatch m) {
+      if (requireNonNull(m, "resourceVersionMatch") == ResourceVersionMatch.MOST_RECENT) {
+        throw new IllegalArgumentException("resourceVersionMatch is Exact or NotOlderThan");
+      }
+      this.resourceVersionMatch = m;
       return this;
     }
 
-    public Builder labelSelector(String s) {
+    public Builder labelSelector(LabelSelector s) {
       this.labelSelector = requireNonNull(s, "labelSelector");
       return this;
     }
 
-    public Builder fieldSelector(String s) {
+    public Builder fieldSelector(FieldSelector s) {
       this.fieldSelector = requireNonNull(s, "fieldSelector");
       return this;
     }
@@ -443,7 +456,7 @@ public final class ApiRequest {
       return this;
     }
 
-    public Builder propagationPolicy(String p) {
+    public Builder propagationPolicy(PropagationPolicy p) {
       this.propagationPolicy = requireNonNull(p, "propagationPolicy");
       return this;
     }
@@ -485,6 +498,11 @@ public final class ApiRequest {
 
     public Builder user(UserInfo u) {
       this.user = requireNonNull(u, "user");
+      return this;
+    }
+
+    public Builder createAuthorizer(CreateAuthorizer a) {
+      this.createAuthorizer = requireNonNull(a, "createAuthorizer");
       return this;
     }
 

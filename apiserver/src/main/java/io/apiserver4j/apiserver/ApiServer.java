@@ -5,7 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.BuiltinKinds;
-import io.apiserver4j.apiserver.internal.Pipeline;
+import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apiserver.internal.Registry;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.StatusException;
@@ -46,7 +46,7 @@ import java.util.function.Supplier;
  */
 public final class ApiServer implements AutoCloseable {
   private final Registry registry;
-  private final Pipeline pipeline;
+  private final Dispatcher pipeline;
   private final Store store;
   private final boolean ownsStore;
   private final AtomicBoolean closed = new AtomicBoolean();
@@ -61,7 +61,7 @@ public final class ApiServer implements AutoCloseable {
     b.resources.forEach(registry::add);
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
-    this.pipeline = new Pipeline(registry, store, b.clock, b.uids, b.random, b.admission,
+    this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer);
     if (registry.find(CRDS).isPresent()) {
       try {
@@ -115,7 +115,7 @@ public final class ApiServer implements AutoCloseable {
   /** A typed client for {@code resource}, for embedders. */
   public ResourceClient resources(GroupVersionResource resource) {
     requireNonNull(resource, "resource");
-    return new ResourceClient(this, resource, "", List.of(), "");
+    return new ResourceClient(this, resource, "", io.apiserver4j.dryrun.DryRun.NONE, "");
   }
 
   /** A typed client for the resource {@code plural} of {@code apiVersion} ({@code apps/v1}). */
@@ -169,7 +169,7 @@ public final class ApiServer implements AutoCloseable {
     private boolean admissionSet;
     private GeneratedValuesPolicy generatedValues = GeneratedValuesPolicy.defaultPolicy();
     private boolean generatedValuesSet;
-    private long maxRequestBodyBytes = Pipeline.DEFAULT_MAX_BODY_BYTES;
+    private long maxRequestBodyBytes = Dispatcher.DEFAULT_MAX_BODY_BYTES;
     private boolean maxBodySet;
     private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
     private boolean createAuthorizerSet;

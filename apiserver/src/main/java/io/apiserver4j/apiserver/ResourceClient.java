@@ -9,6 +9,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.dryrun.DryRun;
 import java.util.List;
 import java.util.Optional;
 
@@ -24,11 +25,11 @@ public final class ResourceClient {
   private final ApiServer server;
   private final GroupVersionResource resource;
   private final String namespace;
-  private final List<String> dryRun;
+  private final DryRun dryRun;
   private final String fieldManager;
 
   ResourceClient(ApiServer server, GroupVersionResource resource, String namespace,
-      List<String> dryRun, String fieldManager) {
+      DryRun dryRun, String fieldManager) {
     this.server = server;
     this.resource = resource;
     this.namespace = namespace;
@@ -44,7 +45,7 @@ public final class ResourceClient {
 
   /** The client whose writes are {@code dryRun=All}. */
   public ResourceClient dryRun() {
-    return new ResourceClient(server, resource, namespace, List.of("All"), fieldManager);
+    return new ResourceClient(server, resource, namespace, DryRun.ALL, fieldManager);
   }
 
   /** The client whose non-apply writes name {@code manager} as field manager. */

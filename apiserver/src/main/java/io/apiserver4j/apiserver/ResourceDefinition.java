@@ -165,6 +165,12 @@ public final class ResourceDefinition {
   }
 
   /** The subresources served: {@code status} and/or {@code scale}. */
+  /** Whether the server serves {@code subresource} of this resource (status, scale). */
+  public boolean servesSubresource(String subresource) {
+    return (subresource.equals("status") && hasStatus)
+        || (subresource.equals("scale") && scale != null);
+  }
+
   public List<String> subresources() {
     if (hasStatus && scale != null) {
       return List.of("status", "scale");

@@ -120,6 +120,8 @@ public final class ResourceStrategy {
   private final Defaulter defaulter;
   private final GracePeriod gracePeriod;
   private final boolean returnDeletedObject;
+  private final Set<String> omitEmptyFields;
+  private final Set<String> selectableFields;
 
   private ResourceStrategy(Builder b) {
     this.allowCreateOnUpdate = b.allowCreateOnUpdate;
@@ -135,6 +137,8 @@ public final class ResourceStrategy {
     this.defaulter = b.defaulter;
     this.gracePeriod = b.gracePeriod;
     this.returnDeletedObject = b.returnDeletedObject;
+    this.omitEmptyFields = b.omitEmptyFields;
+    this.selectableFields = b.selectableFields;
   }
 
   /** The strategy of a plain namespaced or cluster-scoped kind: see the builder's defaults. */
@@ -166,6 +170,8 @@ public final class ResourceStrategy {
     b.defaulter = defaulter;
     b.gracePeriod = gracePeriod;
     b.returnDeletedObject = returnDeletedObject;
+    b.omitEmptyFields = omitEmptyFields;
+    b.selectableFields = selectableFields;
     return b;
   }
 
@@ -238,6 +244,22 @@ public final class ResourceStrategy {
   }
 
   /**
+   * Top-level fields that Go's {@code omitempty} drops from a built-in object when they are empty
+   * maps (e.g. a ConfigMap's {@code data}), as kube's typed structs do on the way through.
+   */
+  public Set<String> omitEmptyFields() {
+    return omitEmptyFields;
+  }
+
+  /**
+   * The fields a field selector may name besides {@code metadata.name} and
+   * {@code metadata.namespace} (kube's {@code GetAttrs} of the kind).
+   */
+  public Set<String> selectableFields() {
+    return selectableFields;
+  }
+
+  /**
    * The reset fields of one endpoint, as kube's {@code GetResetFields}: {@code status} (plus the
    * extra main reset fields) on the main resource of a kind with a status subresource,
    * {@code spec} (plus the extra status reset fields) on {@code status}, nothing on {@code scale}.
@@ -271,8 +293,20 @@ public final class ResourceStrategy {
     private Defaulter defaulter = o -> o;
     private GracePeriod gracePeriod;
     private boolean returnDeletedObject;
+    private Set<String> omitEmptyFields = Set.of();
+    private Set<String> selectableFields = Set.of();
 
     private Builder() {}
+
+    public Builder omitEmptyFields(String... fields) {
+      this.omitEmptyFields = Set.of(fields);
+      return this;
+    }
+
+    public Builder selectableFields(String... fields) {
+      this.selectableFields = Set.of(fields);
+      return this;
+    }
 
     public Builder allowCreateOnUpdate(boolean allow) {
       this.allowCreateOnUpdate = allow;

@@ -161,7 +161,7 @@ class CrdTest {
 
     ApiResponse warn = f.create(WIDGETS, "default", body, "x");
     ApiResponse strict = f.server.handle(req(Verb.CREATE, WIDGETS, "default", "")
-        .body(body.with("metadata", Fixtures.jsonMap("{\"name\":\"w2\"}"))).fieldValidation("Strict").build());
+        .body(body.with("metadata", Fixtures.jsonMap("{\"name\":\"w2\"}"))).fieldValidation(FieldValidation.STRICT).build());
 
     assertThat(warn.code()).isEqualTo(201);
     assertThat(warn.warnings()).containsExactly("unknown field \"spec.size\"");

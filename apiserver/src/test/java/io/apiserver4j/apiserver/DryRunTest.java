@@ -8,6 +8,7 @@ import static io.apiserver4j.apiserver.Fixtures.req;
 import static io.apiserver4j.apiserver.Fixtures.str;
 import static io.apiserver4j.apiserver.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionChain;
@@ -22,6 +23,7 @@ import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.List;
@@ -142,7 +144,7 @@ class DryRunTest {
       """;
 
   private ApiResponse dry(ApiRequest.Builder b) {
-    return f.server.handle(b.dryRun("All").build());
+    return f.server.handle(b.dryRun(true).build());
   }
 
   private String revision() {
@@ -297,25 +299,21 @@ class DryRunTest {
   @MethodSource("invalidDryRuns")
   void dryRunValuesOtherThanAllAreRejected(Verb verb, String options) {
     f.create(CONFIGMAPS, "default", yaml(CM), "m").orThrow();
-    ApiRequest.Builder b = req(verb, CONFIGMAPS, "default", verb == Verb.CREATE ? "" : "cm")
-        .dryRun("All", "");
-    if (verb == Verb.PATCH) {
-      b.patch(PatchType.MERGE_PATCH, "{}");
-    } else if (verb != Verb.DELETE) {
-      b.body(yaml(CM));
-    }
+    ApiRequest.Builder b = req(verb, CONFIGMAPS, "default", verb == Verb.CREATE ? "" : "cm");
 
-    ApiResponse r = f.server.handle(b.build());
+    StatusException e = catchThrowableOfType(() -> QueryParameters.apply(b, verb,
+        Map.of("dryRun", List.of("All", ""))), StatusException.class);
 
-    assertThat(r.code()).isEqualTo(422);
-    assertThat(str(r.body(), "message")).isEqualTo(options + ".meta.k8s.io \"\" is invalid:"
+    assertThat(e.status().code()).isEqualTo(422);
+    assertThat(e.status().message()).isEqualTo(options + ".meta.k8s.io \"\" is invalid:"
         + " dryRun: Unsupported value: [\"All\",\"\"]: supported values: \"All\"");
   }
 
   @Test
   void repeatedAllIsAccepted() {
-    ApiResponse r = f.server.handle(req(Verb.CREATE, CONFIGMAPS, "default", "").body(yaml(CM))
-        .dryRun("All", "All").build());
+    ApiResponse r = f.server.handle(QueryParameters.apply(req(Verb.CREATE, CONFIGMAPS,
+        "default", "").body(yaml(CM)), Verb.CREATE, Map.of("dryRun", List.of("All", "All")))
+        .build());
 
     assertThat(r.code()).isEqualTo(201);
     assertThat(f.get(CONFIGMAPS, "default", "cm").code()).isEqualTo(404);
@@ -433,7 +431,7 @@ class DryRunTest {
                 "metadata: {name: d, labels: {app: d}, finalizers: [example.com/f]}"),
             b -> b.verb(Verb.DELETE).name("d")),
         new Scenario("delete with orphan policy", DEPLOYMENTS, deploy, b -> b.verb(Verb.DELETE)
-            .name("d").propagationPolicy("Orphan")),
+            .name("d").propagationPolicy(io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy.fromWireName("Orphan"))),
         new Scenario("delete collection", CONFIGMAPS, CM, b -> b.verb(Verb.DELETE_COLLECTION)));
   }
 
@@ -447,9 +445,9 @@ class DryRunTest {
         .namespace("default"));
     String revision = revision();
 
-    ApiResponse dry = f.server.handle(base.dryRun("All").build());
+    ApiResponse dry = f.server.handle(base.dryRun(true).build());
     assertThat(revision()).isEqualTo(revision);
-    ApiResponse real = f.server.handle(base.dryRun(List.of()).build());
+    ApiResponse real = f.server.handle(base.dryRun(false).build());
 
     assertThat(dry.code()).isEqualTo(real.code());
     assertThat(dry.warnings()).isEqualTo(real.warnings());

@@ -245,7 +245,7 @@ class GuaranteedUpdateTest {
     MapValue v1 = createCm();
 
     ApiResponse r = f.server.handle(Fixtures.req(Verb.PATCH, CONFIGMAPS, "default", "cm")
-        .fieldManager("patcher").dryRun(java.util.List.of("All"))
+        .fieldManager("patcher").dryRun(true)
         .patch(PatchType.MERGE_PATCH, "{\"data\":{\"a\":\"2\"}}").build());
 
     assertThat(r.code()).isEqualTo(200);

@@ -172,7 +172,7 @@ class PatchTypesTest {
   @Test
   void emptyMetadataMapsAndDataAreNotKeptOnBuiltInKinds() {
     // what kubectl diff's client-side dry run sends; Go's omitempty drops the empty maps
-    ApiResponse r = f.server.handle(req(Verb.PATCH, CONFIGMAPS, "default", "cm").dryRun("All")
+    ApiResponse r = f.server.handle(req(Verb.PATCH, CONFIGMAPS, "default", "cm").dryRun(true)
         .patch(PatchType.STRATEGIC_MERGE_PATCH, "{\"metadata\":{\"annotations\":{}},"
             + "\"data\":{\"a\":null}}").build());
 

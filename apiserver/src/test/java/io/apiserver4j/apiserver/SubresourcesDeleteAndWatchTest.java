@@ -9,11 +9,13 @@ import static io.apiserver4j.apiserver.Fixtures.req;
 import static io.apiserver4j.apiserver.Fixtures.str;
 import static io.apiserver4j.apiserver.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -208,7 +210,7 @@ class SubresourcesDeleteAndWatchTest {
     f.apply(DEPLOYMENTS, "default", "d", "kubectl", Fixtures.DEPLOYMENT_YAML).orThrow();
 
     ApiResponse orphan = f.server.handle(req(Verb.DELETE, DEPLOYMENTS, "default", "d")
-        .propagationPolicy("Orphan").build());
+        .propagationPolicy(io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy.fromWireName("Orphan")).build());
 
     assertThat(orphan.code()).isEqualTo(200);
     assertThat(at(orphan.body(), "metadata", "finalizers")).isEqualTo(json("[\"orphan\"]"));
@@ -221,15 +223,16 @@ class SubresourcesDeleteAndWatchTest {
     f.create(CONFIGMAPS, "default", yaml(CM_WITH_FINALIZER.replace(
         "finalizers: [example.com/cleanup]", "labels: {a: b}")), "m").orThrow();
 
-    ApiResponse bad = f.server.handle(req(Verb.DELETE, CONFIGMAPS, "default", "cm")
-        .body(json("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"propagationPolicy\":"
-            + "\"Sideways\"}")).build());
-    ApiResponse ok = f.server.handle(req(Verb.DELETE, CONFIGMAPS, "default", "cm")
-        .body(json("{\"kind\":\"DeleteOptions\",\"apiVersion\":\"v1\",\"preconditions\":"
-            + "{\"uid\":\"uid-1\"}}")).build());
+    StatusException bad = catchThrowableOfType(() -> QueryParameters.applyDeleteOptions(
+        req(Verb.DELETE, CONFIGMAPS, "default", "cm"), json("{\"kind\":\"DeleteOptions\","
+            + "\"apiVersion\":\"v1\",\"propagationPolicy\":\"Sideways\"}")),
+        StatusException.class);
+    ApiResponse ok = f.server.handle(QueryParameters.applyDeleteOptions(
+        req(Verb.DELETE, CONFIGMAPS, "default", "cm"), json("{\"kind\":\"DeleteOptions\","
+            + "\"apiVersion\":\"v1\",\"preconditions\":{\"uid\":\"uid-1\"}}")).build());
 
-    assertThat(bad.code()).isEqualTo(422);
-    assertThat(str(bad.body(), "message")).isEqualTo("DeleteOptions.meta.k8s.io \"\" is invalid:"
+    assertThat(bad.status().code()).isEqualTo(422);
+    assertThat(bad.status().message()).isEqualTo("DeleteOptions.meta.k8s.io \"\" is invalid:"
         + " propagationPolicy: Unsupported value: \"Sideways\": supported values: \"Foreground\","
         + " \"Background\", \"Orphan\", \"nil\"");
     assertThat(ok.code()).isEqualTo(200);
@@ -247,7 +250,7 @@ class SubresourcesDeleteAndWatchTest {
     }
 
     ApiResponse r = f.server.handle(req(Verb.DELETE_COLLECTION, CONFIGMAPS, "default", "")
-        .labelSelector("keep=no").build());
+        .labelSelector(io.apiserver4j.storage.LabelSelector.parse("keep=no")).build());
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(str(r.body(), "kind")).isEqualTo("ConfigMapList");
@@ -299,7 +302,7 @@ class SubresourcesDeleteAndWatchTest {
     MapValue page2 = f.server.handle(req(Verb.LIST, CONFIGMAPS, "default", "")
         .continueToken(str(page1, "metadata", "continue")).build()).orThrow();
     MapValue byName = f.server.handle(req(Verb.LIST, CONFIGMAPS, "", "")
-        .fieldSelector("metadata.name=b").build()).orThrow();
+        .fieldSelector(io.apiserver4j.storage.FieldSelector.parse("metadata.name=b")).build()).orThrow();
 
     assertThat(str(page1, "kind")).isEqualTo("ConfigMapList");
     assertThat(str(page1, "apiVersion")).isEqualTo("v1");

@@ -1,5 +1,7 @@
 package io.apiserver4j.dryrun;
 
+import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
+
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.ApiObject;
@@ -8,6 +10,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
@@ -35,8 +38,9 @@ import java.util.List;
  *       the object unchanged.
  * </ul>
  * Timestamps have one-second granularity, as {@code metav1.Time}. Without a propagation policy
- * the finalizers are left as they are, which is kube's behaviour for resources whose default
- * garbage-collection policy deletes dependents in the background (all but a few legacy ones).
+ * the first of {@code orphan} and {@code foregroundDeletion} present decides (the other is
+ * dropped), which is kube's behaviour for resources whose default garbage-collection policy
+ * deletes dependents in the background (all but a few legacy ones).
  *
  * @param outcome what the delete does
  * @param object the object a delete returns: its new state, or its current state if removed
@@ -121,10 +125,9 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
       }
       return new DeletionPreview(Outcome.MARKED_FOR_DELETION, markAsDeleting(object, second));
     }
-    if (pendingFinalizers || lastGrace > 0) {
-      return new DeletionPreview(Outcome.MARKED_FOR_DELETION, object.value());
-    }
-    return new DeletionPreview(Outcome.REMOVED, current);
+    // kube writes the graceful marks before it removes the object: the removed object has them
+    return new DeletionPreview(pendingFinalizers || lastGrace > 0 ? Outcome.MARKED_FOR_DELETION
+        : Outcome.REMOVED, object.value());
   }
 
   private static MapValue markAsDeleting(ApiObject object, Instant now) {
@@ -140,9 +143,6 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
   }
 
   private static ApiObject applyPropagation(ApiObject object, DeleteSettings settings) {
-    if (settings.propagationPolicy().isEmpty()) {
-      return object;
-    }
     List<String> existing = finalizers(object);
     List<String> updated = new ArrayList<>();
     for (String f : existing) {
@@ -150,7 +150,14 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
         updated.add(f);
       }
     }
-    switch (settings.propagationPolicy().get()) {
+    // Without a policy the first of the two garbage-collection finalizers decides, as kube's
+    // shouldOrphanDependents and shouldDeleteDependents read them.
+    PropagationPolicy policy = settings.propagationPolicy().orElseGet(() -> existing.stream()
+        .filter(f -> f.equals(ORPHAN_FINALIZER) || f.equals(FOREGROUND_FINALIZER)).findFirst()
+        .map(f -> f.equals(ORPHAN_FINALIZER) ? PropagationPolicy.ORPHAN
+            : PropagationPolicy.FOREGROUND)
+        .orElse(PropagationPolicy.BACKGROUND));
+    switch (policy) {
       case ORPHAN: updated.add(ORPHAN_FINALIZER); break;
       case FOREGROUND: updated.add(FOREGROUND_FINALIZER); break;
       default: break;

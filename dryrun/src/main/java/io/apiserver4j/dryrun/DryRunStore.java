@@ -39,9 +39,10 @@ import java.util.function.UnaryOperator;
  * The result reflects the state read at the time of the call; a concurrent write can make the
  * real request fail where the dry run succeeded, as in kube-apiserver.
  *
- * <p>Objects are created with {@link #over}; thread-safe when the delegate is.
+ * <p>It is a {@link Store}, so that a dry run is the same request path over another store.
+ * Objects are created with {@link #over}; thread-safe when the delegate is.
  */
-public final class DryRunStore {
+public final class DryRunStore implements Store {
   private final Store delegate;
   private final InstantSource clock;
 
@@ -67,18 +68,22 @@ public final class DryRunStore {
 
   // ---------------------------------------------------------------- reads
 
+  @Override
   public Optional<StoredObject> get(ObjectKey key) {
     return delegate.get(key);
   }
 
+  @Override
   public ListResult list(CollectionKey collection, ListOptions options) {
     return delegate.list(collection, options);
   }
 
+  @Override
   public Watch watch(CollectionKey collection, WatchOptions options) {
     return delegate.watch(collection, options);
   }
 
+  @Override
   public long currentRevision() {
     return delegate.currentRevision();
   }
@@ -88,19 +93,22 @@ public final class DryRunStore {
   /**
    * What {@link Store#create} would store, without storing it.
    *
-   * @return {@code object} without {@code metadata.resourceVersion} (it has none yet)
+   * @return {@code object} without {@code metadata.resourceVersion} (it has none yet, since
+   *     nothing was written), at the store's current revision
    * @throws io.apiserver4j.core.StatusException 500 when the object carries a non-zero
    *     resourceVersion, as the real create
    * @throws io.apiserver4j.core.AlreadyExistsException if the key exists
    */
-  public MapValue create(ObjectKey key, MapValue object) {
+  @Override
+  public StoredObject create(ObjectKey key, MapValue object) {
     requireNonNull(key, "key");
     requireNonNull(object, "object");
     StoredObjects.requireNoResourceVersion(object);
     if (delegate.get(key).isPresent()) {
       throw StoreErrors.alreadyExists(key);
     }
-    return new ApiObject(object).withoutMetadata("resourceVersion").value();
+    return new StoredObject(key, new ApiObject(object).withoutMetadata("resourceVersion").value(),
+        Math.max(1, delegate.currentRevision()));
   }
 
   /**
@@ -112,6 +120,7 @@ public final class DryRunStore {
    * @throws io.apiserver4j.core.NotFoundException if the key does not exist
    * @throws io.apiserver4j.core.ConflictException if the revision or a precondition differs
    */
+  @Override
   public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
       Preconditions preconditions) {
     requireNonNull(key, "key");
@@ -130,11 +139,6 @@ public final class DryRunStore {
     return unchangedVersion(current, object);
   }
 
-  /** {@link #update(ObjectKey, MapValue, long, Preconditions)} without preconditions. */
-  public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion) {
-    return update(key, object, expectedResourceVersion, Preconditions.none());
-  }
-
   /**
    * What {@link Store#guaranteedUpdate} would store: {@code tryUpdate} runs once on the current
    * state (nothing is written, so there is no race to retry); its exceptions propagate.
@@ -142,6 +146,7 @@ public final class DryRunStore {
    * @throws io.apiserver4j.core.NotFoundException if the key does not exist
    * @throws io.apiserver4j.core.ConflictException if a precondition fails
    */
+  @Override
   public StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
       UnaryOperator<MapValue> tryUpdate) {
     requireNonNull(key, "key");
@@ -160,6 +165,7 @@ public final class DryRunStore {
    * @throws io.apiserver4j.core.NotFoundException if the key does not exist
    * @throws io.apiserver4j.core.ConflictException if a precondition fails
    */
+  @Override
   public StoredObject delete(ObjectKey key, Preconditions preconditions) {
     requireNonNull(key, "key");
     requireNonNull(preconditions, "preconditions");
@@ -187,4 +193,8 @@ public final class DryRunStore {
     }
     return StoredObjects.stored(current.key(), updated, current.resourceVersion());
   }
+
+  /** Nothing to close: the delegate belongs to whoever created this view. */
+  @Override
+  public void close() {}
 }

@@ -36,7 +36,7 @@ class DeletionPreviewTest {
       foreground adds finalizer;     "finalizers":["x"];                                 immediate|Foreground; MARKED_FOR_DELETION; "finalizers":["x","foregroundDeletion"],"deletionTimestamp":"2024-05-06T07:08:09Z","deletionGracePeriodSeconds":0
       background drops orphan;       "finalizers":["orphan"];                            immediate|Background; REMOVED;         same
       graceful 30;                   "generation":1;                                     graceful:30;      MARKED_FOR_DELETION; "generation":2,"deletionTimestamp":"2024-05-06T07:08:39Z","deletionGracePeriodSeconds":30
-      graceful 0 removes;            ;                                                   graceful:0;       REMOVED;             same
+      graceful 0 removes marked;     ;                                                   graceful:0;       REMOVED;             "deletionTimestamp":"2024-05-06T07:08:09Z","deletionGracePeriodSeconds":0
       graceful 0 with finalizer;     "finalizers":["x"];                                 graceful:0;       MARKED_FOR_DELETION; "finalizers":["x"],"deletionTimestamp":"2024-05-06T07:08:09Z","deletionGracePeriodSeconds":0
       negative grace counts as 1;    ;                                                   graceful:-5;      MARKED_FOR_DELETION; "deletionTimestamp":"2024-05-06T07:08:10Z","deletionGracePeriodSeconds":1
       graceful without grace;        ;                                                   graceful;         REMOVED;             same
@@ -44,7 +44,8 @@ class DeletionPreviewTest {
       pending no grace given;        "deletionTimestamp":"2024-05-06T07:08:30Z","deletionGracePeriodSeconds":30; graceful; ALREADY_DELETING; same
       pending shortened;             "deletionTimestamp":"2024-05-06T07:08:30Z","deletionGracePeriodSeconds":30; graceful:10; MARKED_FOR_DELETION; "deletionTimestamp":"2024-05-06T07:08:10Z","deletionGracePeriodSeconds":10
       shortened into the past;       "deletionTimestamp":"2024-05-06T07:08:30Z","deletionGracePeriodSeconds":30; graceful:5; MARKED_FOR_DELETION; "deletionTimestamp":"2024-05-06T07:08:09Z","deletionGracePeriodSeconds":1
-      shortened to zero;             "deletionTimestamp":"2024-05-06T07:08:30Z","deletionGracePeriodSeconds":30; graceful:0; REMOVED; same
+      shortened to zero;             "deletionTimestamp":"2024-05-06T07:08:30Z","deletionGracePeriodSeconds":30; graceful:0; REMOVED; "deletionTimestamp":"2024-05-06T07:08:09Z","deletionGracePeriodSeconds":0
+      both gc finalizers, first wins; "finalizers":["x","foregroundDeletion","orphan"];  immediate;        MARKED_FOR_DELETION; "finalizers":["x","foregroundDeletion"],"deletionTimestamp":"2024-05-06T07:08:09Z","deletionGracePeriodSeconds":0
       pending with zero grace;       "deletionTimestamp":"2024-05-06T07:08:00Z","deletionGracePeriodSeconds":0; graceful:30; REMOVED; same
       grace ignored when not graceful; ;                                                 immediate-grace:30; REMOVED;           same
       """)

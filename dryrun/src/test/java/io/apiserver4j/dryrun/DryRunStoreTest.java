@@ -84,7 +84,7 @@ class DryRunStoreTest {
   @Test
   void createPersistsNothingAndReturnsTheObjectWithoutResourceVersion() {
     long rev = store.currentRevision();
-    MapValue out = dry.create(A, cm("a", "1"));
+    MapValue out = dry.create(A, cm("a", "1")).object();
     assertThat(out).isEqualTo(cm("a", "1"));
     assertThat(store.get(A)).isEmpty();
     assertThat(store.currentRevision()).isEqualTo(rev);

@@ -16,6 +16,6 @@ public record Conflict(String manager, FieldPath path) {
 
   @Override
   public String toString() {
-    return "conflict with " + GoQuote.quote(manager) + ": " + path;
+    return "conflict with " + io.apiserver4j.core.GoStrings.quote(manager) + ": " + path;
   }
 }

@@ -43,7 +43,7 @@ public final class ConflictsException extends RuntimeException {
       if (sb.length() > 0) {
         sb.append('\n');
       }
-      sb.append("conflicts with ").append(GoQuote.quote(manager)).append(':');
+      sb.append("conflicts with ").append(io.apiserver4j.core.GoStrings.quote(manager)).append(':');
       for (String p : paths) {
         sb.append("\n- ").append(p);
       }

@@ -69,6 +69,7 @@ public final class BuiltinKinds {
         .status(true)
         .strategy(ResourceStrategy.builder()
             .nameValidation(NameValidation.DNS1123_LABEL)
+            .selectableFields("status.phase")
             .prepareForCreate((o, old) -> {
               MapValue r = Paths.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
               List<String> fin = Meta.stringList(Paths.get(r, "spec", "finalizers"));
@@ -87,10 +88,15 @@ public final class BuiltinKinds {
         .build());
     out.add(def("", "v1", "ConfigMap", "configmaps", CORE, true)
         .shortNames(List.of("cm"))
+        .strategy(ResourceStrategy.builder()
+            .omitEmptyFields("data", "binaryData")
+            .build())
         .build());
     out.add(def("", "v1", "Secret", "secrets", CORE, true)
         .strategy(ResourceStrategy.builder()
             .defaulter(o -> Paths.setDefault(o, Value.of("Opaque"), "type"))
+            .omitEmptyFields("data", "stringData")
+            .selectableFields("type")
             .build())
         .build());
     out.add(def("", "v1", "ServiceAccount", "serviceaccounts", CORE, true)
@@ -98,7 +104,13 @@ public final class BuiltinKinds {
         .build());
     out.add(def("", "v1", "Event", "events", CORE, true)
         .shortNames(List.of("ev"))
-        .strategy(ResourceStrategy.builder().allowCreateOnUpdate(true).build())
+        .strategy(ResourceStrategy.builder()
+            .allowCreateOnUpdate(true)
+            .selectableFields("involvedObject.kind", "involvedObject.namespace",
+                "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
+                "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
+                "reportingComponent", "source", "type")
+            .build())
         .build());
     out.add(def("", "v1", "Service", "services", CORE, true)
         .shortNames(List.of("svc"))
@@ -116,6 +128,9 @@ public final class BuiltinKinds {
         .status(true)
         .strategy(ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.SPEC)
+            .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+                "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
+                "status.nominatedNodeName")
             .defaulter(BuiltinKinds::defaultPod)
             .prepareForCreate((o, old) -> Paths.set(o,
                 MapValue.ofEntries("phase", Value.of("Pending")), "status"))
@@ -166,6 +181,7 @@ public final class BuiltinKinds {
         .strategy(ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.SPEC)
             .defaulter(BuiltinKinds::defaultJob)
+            .selectableFields("status.successful")
             .prepareForCreate((o, old) -> generateJobSelector(o))
             .validator((o, old) -> validateJob(o))
             .build())

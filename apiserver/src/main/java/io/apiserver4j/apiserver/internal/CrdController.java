@@ -3,20 +3,25 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NotFoundException;
 import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.Preconditions;
+import io.apiserver4j.storage.Store;
 import io.apiserver4j.storage.StoredObject;
+import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * What kube-apiserver's CustomResourceDefinition controllers do, run synchronously after each
@@ -28,47 +33,57 @@ import java.util.Optional;
  * <p>Status updates are written through the status endpoint with the manager
  * {@code kube-apiserver}, as the controllers' clients are recorded by kube-apiserver.
  */
-final class CrdController {
+final class CrdController implements WriteListener {
   static final GroupVersionResource CRD_RESOURCE =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
   private static final String CONTROLLER_AGENT = "kube-apiserver/v1.0.0 (linux/amd64)";
 
-  private final Pipeline p;
+  private final Store store;
+  private final Registry registry;
   private final CrdInformer informer;
+  private final AdmissionStage admission;
+  private final Function<ApiRequest, ApiResponse> loopback;
+  private final Clock clock;
 
-  CrdController(Pipeline p, CrdInformer informer) {
-    this.p = p;
+  CrdController(Store store, Registry registry, CrdInformer informer, AdmissionStage admission,
+      Function<ApiRequest, ApiResponse> loopback, Clock clock) {
+    this.store = store;
+    this.registry = registry;
     this.informer = informer;
+    this.admission = admission;
+    this.loopback = loopback;
+    this.clock = clock;
   }
 
   private static boolean isCrd(ResourceDefinition def) {
     return def.resource().equals(CRD_RESOURCE);
   }
 
-  /** Called after a successful, real write of any object of endpoint {@code c}. */
-  void afterWrite(Ctx c, MapValue obj) {
-    if (isCrd(c.def)) {
-      reconcile(Meta.metaString(obj, "name"));
-    }
-  }
-
-  /** Called after an object of endpoint {@code c} was really deleted. */
-  void afterDelete(Ctx c, MapValue obj) {
-    if (isCrd(c.def)) {
-      if (c.deletedRevision > 0) {
-        informer.follow(Meta.metaString(obj, "name"), null, c.deletedRevision);
+  @Override
+  public void committed(ResourceDefinition def, WriteOutcome outcome) {
+    MapValue obj = outcome.object();
+    String name = Meta.metaString(obj, "name");
+    if (isCrd(def)) {
+      if (outcome instanceof WriteOutcome.Deleted d) {
+        if (d.revision() > 0) {
+          informer.follow(name, null, d.revision());
+        } else {
+          informer.resync();
+        }
+      } else if (Meta.hasMeta(obj, "deletionTimestamp")) {
+        terminate(obj);
       } else {
-        informer.resync();
+        reconcile(name);
       }
-    } else if (c.def.customResource()) {
-      finishIfEmpty(c.def.kind().group(), c.def.plural());
+    } else if (def.customResource() && outcome instanceof WriteOutcome.Deleted) {
+      finishIfEmpty(def.kind().group(), def.plural());
     }
   }
 
   /** Names, conditions, stored versions and serving of CRD {@code name}. */
   void reconcile(String name) {
     ObjectKey key = crdKey(name);
-    Optional<StoredObject> stored = p.store.get(key);
+    Optional<StoredObject> stored = store.get(key);
     if (stored.isEmpty()) {
       return;
     }
@@ -81,7 +96,7 @@ final class CrdController {
     String group = CrdSupport.str(crd, "spec", "group");
     String plural = CrdSupport.str(crd, "spec", "names", "plural");
     String kind = CrdSupport.str(crd, "spec", "names", "kind");
-    String time = Meta.formatTime(p.now());
+    String time = Meta.formatTime(clock.instant());
     MapValue status = Paths.getMap(crd, "status");
     status = status == null ? MapValue.empty() : status;
     Value conditions = status.getOrNull("conditions");
@@ -113,7 +128,7 @@ final class CrdController {
     status = status.with("storedVersions", BuiltinKinds.strings(storedVersions));
     if (!status.equals(Paths.getMap(crd, "status"))) {
       MapValue body = crd.with("status", status);
-      ApiResponse r = p.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRD_RESOURCE)
+      ApiResponse r = loopback.apply(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRD_RESOURCE)
           .name(name).subresource("status").body(body).userAgent(CONTROLLER_AGENT).build());
       if (r.isSuccess()) {
         // the status write's own reconcile followed the CRD as written
@@ -125,7 +140,7 @@ final class CrdController {
 
   // Another CRD of the group that already accepted the plural or the kind wins.
   private String namesConflict(String name, String group, String plural, String kind) {
-    for (StoredObject o : p.store.list(CollectionKey.all(CRD_RESOURCE.group(),
+    for (StoredObject o : store.list(CollectionKey.all(CRD_RESOURCE.group(),
         CRD_RESOURCE.resource()), ListOptions.all()).items()) {
       MapValue other = o.object();
       if (Meta.metaString(other, "name").equals(name)
@@ -133,21 +148,21 @@ final class CrdController {
         continue;
       }
       if (CrdSupport.str(other, "status", "acceptedNames", "plural").equals(plural)) {
-        return "plural:" + GoText.quote(plural) + " is already in use";
+        return "plural:" + GoStrings.quote(plural) + " is already in use";
       }
       if (CrdSupport.str(other, "status", "acceptedNames", "kind").equals(kind)) {
-        return "kind:" + GoText.quote(kind) + " is already in use";
+        return "kind:" + GoStrings.quote(kind) + " is already in use";
       }
     }
-    for (ResourceDefinition d : p.registry.all()) {
+    for (ResourceDefinition d : registry.all()) {
       if (d.customResource() || !d.kind().group().equals(group)) {
         continue;
       }
       if (d.plural().equals(plural)) {
-        return "plural:" + GoText.quote(plural) + " is already in use";
+        return "plural:" + GoStrings.quote(plural) + " is already in use";
       }
       if (d.kind().kind().equals(kind)) {
-        return "kind:" + GoText.quote(kind) + " is already in use";
+        return "kind:" + GoStrings.quote(kind) + " is already in use";
       }
     }
     return null;
@@ -159,30 +174,27 @@ final class CrdController {
 
   /**
    * A CRD delete: the CRD is marked for deletion with the cleanup finalizer and a
-   * {@code Terminating} condition (what the response shows); unless this is a dry run, its
-   * objects are then deleted and, once none is left, the CRD itself.
+   * {@code Terminating} condition (what the response shows); once that is stored, its objects
+   * are deleted and, once none is left, the CRD itself.
    */
-  MapValue delete(Ctx c, Pipeline.DeleteOptions options) {
-    String name = c.name;
+  MapValue delete(Scope s) {
+    String name = s.name();
     ObjectKey key = crdKey(name);
-    StoredObject current = p.store.get(key)
-        .orElseThrow(() -> io.apiserver4j.core.StatusErrors.notFound(c.def.groupResource(), name));
+    StoredObject current = s.store().get(key)
+        .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), name));
     MapValue crd = current.object();
     Preconditions pre = Preconditions.none();
-    if (options.uid().isPresent()) {
-      pre = pre.withUid(options.uid().get());
+    if (s.request().preconditionUid().isPresent()) {
+      pre = pre.withUid(s.request().preconditionUid().get());
     }
-    if (options.resourceVersion().isPresent()) {
-      pre = pre.withResourceVersion(options.resourceVersion().get());
+    if (s.request().preconditionResourceVersion().isPresent()) {
+      pre = pre.withResourceVersion(s.request().preconditionResourceVersion().get());
     }
     pre.check(current);
-    var attrs = p.attributes(c, io.apiserver4j.admission.Operation.DELETE, c.def.kind(), name,
-        null, crd);
-    p.admission.admitWithoutObject(attrs);
-    p.admission.validate(attrs);
+    admission.admitDelete(s, crd);
     MapValue marked = crd;
     if (!Meta.hasMeta(marked, "deletionTimestamp")) {
-      marked = Meta.withMeta(marked, "deletionTimestamp", Value.of(Meta.formatTime(c.now)));
+      marked = Meta.withMeta(marked, "deletionTimestamp", Value.of(Meta.formatTime(s.now())));
     }
     List<String> finalizers = Meta.finalizers(marked);
     if (!finalizers.contains(CrdSupport.CLEANUP_FINALIZER)) {
@@ -190,56 +202,57 @@ final class CrdController {
       marked = Meta.withFinalizers(marked, finalizers);
     }
     MapValue status = Paths.getMap(marked, "status");
-    Value conditions = CrdSupport.setCondition(status == null ? null : status.getOrNull("conditions"),
-        CrdSupport.condition("Terminating", "True", "InstanceDeletionPending",
-            "CustomResourceDefinition marked for deletion; CustomResource deletion will begin"
-                + " soon", Meta.formatTime(c.now)));
+    Value conditions = CrdSupport.setCondition(status == null ? null
+        : status.getOrNull("conditions"), CrdSupport.condition("Terminating", "True",
+            "InstanceDeletionPending", "CustomResourceDefinition marked for deletion;"
+                + " CustomResource deletion will begin soon", Meta.formatTime(s.now())));
     marked = Paths.set(marked, conditions, "status", "conditions");
-    if (c.dryRun) {
-      return p.dryStore.update(key, marked, current.resourceVersion()).object();
-    }
-    StoredObject markedAt = p.store.update(key, marked, current.resourceVersion());
-    MapValue written = markedAt.object();
-    // terminating from now on: no new objects while the existing ones are deleted
-    informer.follow(name, written, markedAt.resourceVersion());
+    MapValue written = s.store().update(key, marked, current.resourceVersion()).object();
+    s.committed(new WriteOutcome.Updated(written));
+    return written;
+  }
+
+  /** A stored CRD being deleted: no new objects from now on, its objects go, then itself. */
+  private void terminate(MapValue crd) {
+    informer.follow(Meta.metaString(crd, "name"), crd,
+        Long.parseLong(Meta.metaString(crd, "resourceVersion")));
     String group = CrdSupport.str(crd, "spec", "group");
     String plural = CrdSupport.str(crd, "spec", "names", "plural");
     deleteInstances(group, plural);
     finishIfEmpty(group, plural);
-    return written;
   }
 
   private void deleteInstances(String group, String plural) {
-    List<ResourceDefinition> defs = p.registry.versionsOf(new GroupResource(group, plural));
+    List<ResourceDefinition> defs = registry.versionsOf(new GroupResource(group, plural));
     if (defs.isEmpty()) {
       return;
     }
     ResourceDefinition def = defs.get(0);
-    for (StoredObject o : p.store.list(CollectionKey.all(group, plural), ListOptions.all())
+    for (StoredObject o : store.list(CollectionKey.all(group, plural), ListOptions.all())
         .items()) {
       ApiRequest.Builder r = ApiRequest.builder(ApiRequest.Verb.DELETE, def.resource())
           .name(Meta.metaString(o.object(), "name")).userAgent(CONTROLLER_AGENT);
       if (def.namespaced()) {
         r.namespace(Meta.metaString(o.object(), "namespace"));
       }
-      p.handle(r.build());
+      loopback.apply(r.build());
     }
   }
 
   /** Removes a terminating CRD whose objects are all gone. */
   private void finishIfEmpty(String group, String plural) {
     String name = plural + "." + group;
-    Optional<StoredObject> stored = p.store.get(crdKey(name));
+    Optional<StoredObject> stored = store.get(crdKey(name));
     if (stored.isEmpty() || !Meta.hasMeta(stored.get().object(), "deletionTimestamp")) {
       return;
     }
     ListOptions one = ListOptions.builder().limit(1).build();
-    if (!p.store.list(CollectionKey.all(group, plural), one).items().isEmpty()) {
+    if (!store.list(CollectionKey.all(group, plural), one).items().isEmpty()) {
       return;
     }
     StoredObject deleted;
     try {
-      deleted = p.store.delete(crdKey(name), Preconditions.none());
+      deleted = store.delete(crdKey(name), Preconditions.none());
     } catch (NotFoundException e) {
       return;
     } catch (StatusException e) {

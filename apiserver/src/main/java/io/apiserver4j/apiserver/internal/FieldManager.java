@@ -648,15 +648,15 @@ public final class FieldManager {
     try {
       v = Json.read(identity);
     } catch (RuntimeException e) {
-      return GoText.quote(identity);
+      return io.apiserver4j.core.GoStrings.quote(identity);
     }
     if (!(v instanceof MapValue m)) {
-      return GoText.quote(identity);
+      return io.apiserver4j.core.GoStrings.quote(identity);
     }
-    StringBuilder sb = new StringBuilder(GoText.quote(Meta.string(m, "manager")));
+    StringBuilder sb = new StringBuilder(io.apiserver4j.core.GoStrings.quote(Meta.string(m, "manager")));
     String sub = Meta.string(m, "subresource");
     if (!sub.isEmpty()) {
-      sb.append(" with subresource ").append(GoText.quote(sub));
+      sb.append(" with subresource ").append(io.apiserver4j.core.GoStrings.quote(sub));
     }
     if (Meta.string(m, "operation").equals("Update")) {
       sb.append(" using ").append(Meta.string(m, "apiVersion"));

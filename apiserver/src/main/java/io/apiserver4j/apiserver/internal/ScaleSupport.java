@@ -1,6 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.admission.Operation;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
@@ -37,17 +36,26 @@ final class ScaleSupport {
   private static final FieldPath REPLICAS_IN_SCALE =
       FieldPath.of(new FieldName("spec"), new FieldName("replicas"));
 
-  private final Pipeline p;
+  private final Registry registry;
+  private final Bodies bodies;
+  private final FieldManagers fieldManagers;
+  private final AdmissionStage admission;
+  private final GuaranteedWrite write;
 
-  ScaleSupport(Pipeline p) {
-    this.p = p;
+  ScaleSupport(Registry registry, Bodies bodies, FieldManagers fieldManagers,
+      AdmissionStage admission, GuaranteedWrite write) {
+    this.registry = registry;
+    this.bodies = bodies;
+    this.fieldManagers = fieldManagers;
+    this.admission = admission;
+    this.write = write;
   }
 
-  FieldManager newFieldManager(ResourceDefinition def) {
+  static FieldManager newFieldManager() {
     return new FieldManager(SCALE_GVK, "scale",
         BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(), m -> m,
-        Pipeline.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
-            Pipeline.withTypeMeta(MapValue.empty(), SCALE_GVK)));
+        StorageForm.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
+            StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)));
   }
 
   /** The Scale of {@code parent}, without managedFields (what GET returns). */
@@ -85,36 +93,32 @@ final class ScaleSupport {
   }
 
   /** PUT of a Scale. */
-  ApiResponse update(Ctx c) {
-    ResourceDefinition def = c.def;
-    MapValue body = p.decodeObject(c, SCALE_GVK, BuiltinKinds.SCALE_TYPE, BuiltinKinds.schema(),
-        m -> m);
-    body = Pipeline.ensureNamespace(body, Pipeline.expectedNamespace(c));
-    Pipeline.checkName(body, c.name, c.namespace);
-    MapValue requested = body;
-    FieldManager fm = p.fieldManager(def, "scale");
-    return run(c, (oldScale, parent) -> fm.update(oldScale, requested, c.manager, c.now));
+  ApiResponse update(Scope s) {
+    MapValue body = bodies.decodeObject(s, SCALE_GVK, BuiltinKinds.schema(),
+        BuiltinKinds.SCALE_TYPE, m -> m);
+    MapValue requested = ObjectMetaRules.matchUrl(s, body);
+    FieldManager fm = fieldManagers.of(s.def(), "scale");
+    return run(s, (oldScale, parent) -> fm.update(oldScale, requested, s.manager(), s.now()));
   }
 
   /** PATCH (any type, apply included) of a Scale. */
-  ApiResponse patch(Ctx c, PatchType type, Value patch, boolean force) {
-    FieldManager fm = p.fieldManager(c.def, "scale");
-    return run(c, (oldScale, parent) -> {
+  ApiResponse patch(Scope s, PatchHandler.Patch patch) {
+    FieldManager fm = fieldManagers.of(s.def(), "scale");
+    return run(s, (oldScale, parent) -> {
       MapValue patched;
-      if (type.isApply()) {
-        patched = fm.apply(oldScale, (MapValue) patch, c.request.fieldManager(), force, c.now);
+      if (patch.type().isApply()) {
+        patched = fm.apply(oldScale, (MapValue) patch.body(), s.request().fieldManager(),
+            patch.force(), s.now());
       } else {
-        Value v = io.apiserver4j.apiserver.patch.Patches.apply(type, oldScale, patch,
-            type == PatchType.STRATEGIC_MERGE_PATCH
+        Value v = io.apiserver4j.apiserver.patch.Patches.apply(patch.type(), oldScale,
+            patch.body(), patch.type() == PatchType.STRATEGIC_MERGE_PATCH
                 ? BuiltinKinds.patchSchema(BuiltinKinds.SCALE_TYPE) : PatchSchema.unknown());
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.update(oldScale, m, c.manager, c.now);
+        patched = fm.update(oldScale, m, s.manager(), s.now());
       }
-      patched = Pipeline.ensureNamespace(patched, Pipeline.expectedNamespace(c));
-      Pipeline.checkName(patched, c.name, c.namespace);
-      return patched;
+      return ObjectMetaRules.matchUrl(s, patched);
     });
   }
 
@@ -123,46 +127,45 @@ final class ScaleSupport {
     MapValue apply(MapValue oldScale, MapValue parent);
   }
 
-  private ApiResponse run(Ctx c, ScaleChange change) {
-    ResourceDefinition def = c.def;
-    ScaleSubresource s = def.scale().orElseThrow();
-    Pipeline.Transform transform = (parent, creating) -> {
-      if (creating) {
-        throw StatusErrors.notFound(scaleResource(def), c.name);
+  private ApiResponse run(Scope s, ScaleChange change) {
+    ResourceDefinition def = s.def();
+    ScaleSubresource sub = def.scale().orElseThrow();
+    GuaranteedWrite.Transform transform = parent -> {
+      if (parent == null) {
+        throw StatusErrors.notFound(scaleResource(def), s.name());
       }
       MapValue oldScale = scaleOf(def, parent);
       oldScale = Meta.withMeta(oldScale, "managedFields", toSubresource(def,
           Meta.metaValue(parent, "managedFields")));
       MapValue newScale = change.apply(oldScale, parent);
-      newScale = p.mutate(c, p.attributes(c, Operation.UPDATE, SCALE_GVK, c.name, newScale,
-          oldScale));
+      newScale = admission.mutate(s, SCALE_GVK, s.name(), newScale, oldScale);
       Value replicas = Paths.get(newScale, "spec", "replicas");
       if (replicas instanceof IntegerValue r && r.value() < 0) {
-        throw StatusErrors.invalid(new GroupKind("autoscaling", "Scale"), c.name,
+        throw StatusErrors.invalid(new GroupKind("autoscaling", "Scale"), s.name(),
             List.of(FieldError.invalid("spec.replicas", r, "must be greater than or equal to 0")));
       }
       String uid = Meta.metaString(newScale, "uid");
       if (!uid.isEmpty() && !uid.equals(Meta.metaString(parent, "uid"))) {
-        throw StatusErrors.conflict(scaleResource(def), c.name, "Precondition failed: UID in"
+        throw StatusErrors.conflict(scaleResource(def), s.name(), "Precondition failed: UID in"
             + " precondition: " + uid + ", UID in object meta: " + Meta.metaString(parent, "uid"));
       }
       MapValue updated = Paths.set(parent, replicas == null ? Value.of(0L) : replicas,
-          Paths.parseDotted(s.specReplicasPath()));
+          Paths.parseDotted(sub.specReplicasPath()));
       updated = Meta.withMetaString(updated, "resourceVersion",
           Meta.metaString(newScale, "resourceVersion"));
-      return ManagedFields2.withManaged(updated, toParent(def, Meta.metaValue(parent,
+      return FieldManager.encode(updated, toParent(def, Meta.metaValue(parent,
           "managedFields"), Meta.metaValue(newScale, "managedFields")));
     };
-    Pipeline.UpdateOutcome out = p.storeUpdate(c, def, "scale", transform, false,
-        Optional.empty(), new Pipeline.AdmissionView(SCALE_GVK, parent -> scaleOf(def, parent)));
-    return new ApiResponse(200, scaleOf(def, out.object()), c.warnings());
+    WriteOutcome out = write.update(s, transform, false, Optional.empty(),
+        new GuaranteedWrite.AdmissionView(SCALE_GVK, parent -> scaleOf(def, parent)));
+    return new ApiResponse(200, scaleOf(def, out.object()), s.warnings().list());
   }
 
   // --- managed fields between parent and Scale -----------------------------------------------
 
   private Map<String, FieldPath> mappings(ResourceDefinition def) {
     Map<String, FieldPath> m = new HashMap<>();
-    for (ResourceDefinition d : p.registry.versionsOf(def.groupResource())) {
+    for (ResourceDefinition d : registry.versionsOf(def.groupResource())) {
       d.scale().ifPresent(sc -> m.put(d.kind().apiVersion(), path(sc.specReplicasPath())));
     }
     def.scale().ifPresent(sc -> m.put(def.kind().apiVersion(), path(sc.specReplicasPath())));
@@ -241,15 +244,6 @@ final class ScaleSupport {
     out.fields.put(id, vs);
     if (times.containsKey(id)) {
       out.times.put(id, times.get(id));
-    }
-  }
-
-  /** Encoding of managed fields onto an object. */
-  static final class ManagedFields2 {
-    private ManagedFields2() {}
-
-    static MapValue withManaged(MapValue obj, FieldManager.Managed managed) {
-      return FieldManager.encode(obj, managed);
     }
   }
 }

@@ -3,12 +3,15 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.admission.plugins.NamespacePhase;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.storage.Store;
 import io.apiserver4j.storage.ObjectKey;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The server's namespaces as the namespace admission plugins see them: the phase read from
@@ -19,23 +22,21 @@ public final class ServerNamespaces implements NamespaceStore {
   private static final GroupVersionResource NAMESPACES =
       new GroupVersionResource("", "v1", "namespaces");
 
-  private volatile Pipeline pipeline;
+  private final Store store;
+  private volatile Function<ApiRequest, ApiResponse> loopback;
 
-  void bind(Pipeline p) {
-    this.pipeline = p;
+  ServerNamespaces(Store store) {
+    this.store = store;
   }
 
-  private Pipeline pipeline() {
-    Pipeline p = pipeline;
-    if (p == null) {
-      throw new IllegalStateException("the server is not built yet");
-    }
-    return p;
+  /** Connects the loopback client namespaces are created through, once the server is built. */
+  void connect(Function<ApiRequest, ApiResponse> client) {
+    this.loopback = client;
   }
 
   @Override
   public Optional<NamespacePhase> phase(String namespace) {
-    return pipeline().store.get(new ObjectKey("", "namespaces", "", namespace)).map(o -> {
+    return store.get(new ObjectKey("", "namespaces", "", namespace)).map(o -> {
       Value phase = Paths.get(o.object(), "status", "phase");
       return phase instanceof StringValue s && s.value().equals("Terminating")
           ? NamespacePhase.TERMINATING : NamespacePhase.ACTIVE;
@@ -46,7 +47,11 @@ public final class ServerNamespaces implements NamespaceStore {
   public void create(String namespace) {
     MapValue body = MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Namespace"),
         "metadata", MapValue.ofEntries("name", Value.of(namespace)));
-    pipeline().handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES).body(body)
+    Function<ApiRequest, ApiResponse> client = loopback;
+    if (client == null) {
+      throw new IllegalStateException("the server is not built yet");
+    }
+    client.apply(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES).body(body)
         .userAgent("kube-apiserver/v1.0.0 (linux/amd64)").build()).orThrow();
   }
 }

@@ -29,7 +29,7 @@ final class WatchAdapter implements ApiWatch {
     WatchEvent event = e.get();
     if (event instanceof WatchEvent.ObjectChange change) {
       return Optional.of(new ApiWatchEvent(change.type().name(),
-          Pipeline.fromStorage(def, change.object().object())));
+          StorageForm.fromStorage(def, change.object().object())));
     }
     if (event instanceof WatchEvent.Bookmark b) {
       MapValue meta = MapValue.ofEntries("resourceVersion",

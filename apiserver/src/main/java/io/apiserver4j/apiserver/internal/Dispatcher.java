@@ -1,0 +1,147 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiRequest.Verb;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ApiWatch;
+import io.apiserver4j.apiserver.CreateAuthorizer;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.dryrun.GeneratedValuesPolicy;
+import io.apiserver4j.storage.Store;
+import java.time.Clock;
+import java.util.Objects;
+import java.util.Random;
+import java.util.function.Function;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The request path: resolves each request once to a {@link Scope} — its endpoint, its options,
+ * its time and where its writes go (the store, or the dry-run store for {@code dryRun=All}) —
+ * and hands it to the verb's handler. Every failure becomes kube's Status; an unexpected
+ * exception is logged once, with its stack, and answered as kube's 500. Thread-safe.
+ *
+ * <p>The server's controllers (namespace and CRD finalization, CRD naming) hear of committed
+ * writes through {@link WriteListener}s and act through this dispatcher as their loopback
+ * client, as kube-apiserver's controllers do.
+ */
+public final class Dispatcher {
+  /** The default limit of a request body: 3 MiB, as kube-apiserver's. */
+  public static final long DEFAULT_MAX_BODY_BYTES = 3L * 1024 * 1024;
+  private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
+
+  private final Registry registry;
+  private final Clock clock;
+  private final Endpoints endpoints;
+  private final Storage storage;
+  private final Storage dryRun;
+  private final CrdInformer crdInformer;
+  private final CreateHandler creates;
+  private final UpdateHandler updates;
+  private final PatchHandler patches;
+  private final ReadHandler reads;
+  private final DeleteHandler deletes;
+
+  public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
+      Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
+      GeneratedValuesPolicy generatedValues, long maxBodyBytes,
+      CreateAuthorizer createAuthorizer) {
+    this.registry = registry;
+    this.clock = clock;
+    this.endpoints = new Endpoints(registry);
+    ServerNamespaces namespaces = new ServerNamespaces(store);
+    AdmissionChain chain = Objects.requireNonNull(admissionFactory.apply(namespaces),
+        "the admission factory returned null");
+    this.crdInformer = new CrdInformer(store, registry);
+    AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
+    Bodies bodies = new Bodies(maxBodyBytes);
+    FieldManagers fieldManagers = new FieldManagers(registry);
+    GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,
+        createAuthorizer);
+    ScaleSupport scale = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
+    this.creates = new CreateHandler(bodies, fieldManagers, admission, write);
+    this.updates = new UpdateHandler(bodies, fieldManagers, admission, write, scale);
+    this.patches = new PatchHandler(bodies, fieldManagers, admission, write, scale);
+    this.reads = new ReadHandler(scale);
+    this.deletes = new DeleteHandler(admission);
+
+    CrdController crds = new CrdController(store, registry, crdInformer, admission,
+        this::handle, clock);
+    NamespaceController namespaceController = new NamespaceController(store, registry,
+        admission, this::handle);
+    deletes.register(CrdController.CRD_RESOURCE.groupResource(), crds::delete);
+    deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
+    namespaces.connect(this::handle);
+    this.storage = Storage.real(store, crds.andThen(namespaceController));
+    this.dryRun = Storage.dryRun(store, clock, generatedValues);
+  }
+
+  /**
+   * Serves the established CustomResourceDefinitions in the store and follows their changes in
+   * the background until {@link #stopFollowingCrds()}.
+   *
+   * @throws StatusException if the store cannot list them
+   */
+  public void followCrds() {
+    crdInformer.start();
+    registry.followedBy(crdInformer);
+  }
+
+  /** Stops following CustomResourceDefinitions; waits for the background watch to end. */
+  public void stopFollowingCrds() {
+    crdInformer.close();
+  }
+
+  /** Runs a request (any verb but WATCH); every failure becomes a Status response. */
+  public ApiResponse handle(ApiRequest request) {
+    if (request.verb() == Verb.WATCH) {
+      throw new IllegalArgumentException("WATCH requests go to ApiServer.watch");
+    }
+    Warnings warnings = new Warnings();
+    try {
+      Scope s = resolve(request, warnings);
+      switch (request.verb()) {
+        case CREATE:
+          return creates.create(s);
+        case GET:
+          return reads.get(s);
+        case LIST:
+          return reads.list(s);
+        case UPDATE:
+          return updates.update(s);
+        case PATCH:
+          return patches.patch(s);
+        case DELETE:
+          return deletes.delete(s);
+        default:
+          return deletes.deleteCollection(s);
+      }
+    } catch (StatusException e) {
+      return ApiResponse.of(e.status(), warnings.list());
+    } catch (RuntimeException e) {
+      LOG.error("internal error serving {}", request, e);
+      return ApiResponse.of(StatusErrors.internal(e.toString()).status(), warnings.list());
+    }
+  }
+
+  /**
+   * Opens a watch.
+   *
+   * @throws StatusException for a request kube-apiserver refuses
+   */
+  public ApiWatch watch(ApiRequest request) {
+    return reads.watch(resolve(request, new Warnings()));
+  }
+
+  private Scope resolve(ApiRequest r, Warnings warnings) {
+    ResourceDefinition def = endpoints.resolve(r);
+    String manager = WriteOptionRules.managerOrUserAgent(r.fieldManager(), r.userAgent());
+    return new Scope(r, def, r.namespace(), r.name(), r.subresource(), clock.instant(), manager,
+        r.dryRun().isDryRun() ? dryRun : storage, warnings);
+  }
+}

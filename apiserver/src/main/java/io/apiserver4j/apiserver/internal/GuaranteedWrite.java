@@ -1,0 +1,235 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.CreateAuthorizer;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.AlreadyExistsException;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GoStrings;
+import io.apiserver4j.core.GroupKind;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Preconditions;
+import io.apiserver4j.storage.StoredObject;
+import java.util.List;
+import java.util.Optional;
+import java.util.function.UnaryOperator;
+
+/**
+ * The one write step every verb shares, kube's generic registry {@code Store.Create} and
+ * {@code Store.Update} over {@code GuaranteedUpdate}: the object is built from the current state
+ * inside the store's read-modify-write (a lost race re-runs it), goes through BeforeCreate or
+ * BeforeUpdate and validating admission, and is written to the scope's storage. A missing object
+ * is created where the endpoint allows it, after the create is authorized — inside the write,
+ * right before the atomic create, so that no check-then-act window exists.
+ */
+final class GuaranteedWrite {
+  private static final int MAX_GENERATE_ATTEMPTS = 8;
+
+  private final ObjectMetaRules meta;
+  private final AdmissionStage admission;
+  private final CreateAuthorizer serverAuthorizer;
+
+  GuaranteedWrite(ObjectMetaRules meta, AdmissionStage admission,
+      CreateAuthorizer serverAuthorizer) {
+    this.meta = meta;
+    this.admission = admission;
+    this.serverAuthorizer = serverAuthorizer;
+  }
+
+  /** Builds the new object from the current one ({@code null} when it does not exist yet). */
+  @FunctionalInterface
+  interface Transform {
+    MapValue apply(MapValue existing);
+  }
+
+  /** How validating admission sees the objects of an endpoint (a scale sees Scales). */
+  record AdmissionView(GroupVersionKind kind, UnaryOperator<MapValue> convert) {
+    static AdmissionView of(ResourceDefinition def) {
+      return new AdmissionView(def.kind(), m -> m);
+    }
+  }
+
+  /** kube's {@code Store.Create}: a new object, with generateName retries. */
+  WriteOutcome create(Scope s, MapValue obj) {
+    boolean generate = !Meta.metaString(obj, "generateName").isEmpty()
+        && Meta.metaString(obj, "name").isEmpty();
+    AlreadyExistsException last = null;
+    for (int i = 0; i < (generate ? MAX_GENERATE_ATTEMPTS : 1); i++) {
+      MapValue o = meta.fillSystemFields(obj, s.now());
+      if (generate) {
+        o = Meta.withMeta(o, "name", Value.of(meta.generateName(Meta.metaString(o,
+            "generateName"))));
+      }
+      o = ObjectMetaRules.beforeCreate(s, o);
+      String name = Meta.metaString(o, "name");
+      admission.validate(s, s.def().kind(), name, o, null);
+      ObjectKey key = s.key(name);
+      try {
+        StoredObject created = s.store().create(key, StorageForm.toStorage(s.def(), o));
+        return s.committed(new WriteOutcome.Created(
+            StorageForm.fromStorage(s.def(), created.object())));
+      } catch (AlreadyExistsException e) {
+        last = alreadyExists(s, key, generate);
+      }
+    }
+    throw last;
+  }
+
+  private static AlreadyExistsException alreadyExists(Scope s, ObjectKey key, boolean generated) {
+    AlreadyExistsException e = generated
+        ? StatusErrors.generatedNameExhausted(s.groupResource(), key.name())
+        : StatusErrors.alreadyExists(s.groupResource(), key.name());
+    Optional<StoredObject> existing = s.store().get(key);
+    if (existing.isPresent() && Meta.hasMeta(existing.get().object(), "deletionTimestamp")) {
+      return new AlreadyExistsException(e.status().withMessage("object is being deleted: "
+          + e.status().message()));
+    }
+    return e;
+  }
+
+  /**
+   * kube's {@code Store.Update}: an existing object is updated by the store's guaranteed update,
+   * each attempt building the new object from the current one; a missing one, where allowed, is
+   * built and created instead, and updated after all if another writer created it first. The
+   * last finalizer leaving a deleting object deletes it.
+   */
+  WriteOutcome update(Scope s, Transform transform, boolean forceAllowCreate,
+      Optional<String> uidPrecondition, AdmissionView view) {
+    ResourceDefinition def = s.def();
+    boolean allowCreate = def.strategy().allowCreateOnUpdate() || forceAllowCreate;
+    ObjectKey key = s.key();
+    Preconditions preconditions = uidPrecondition.map(Preconditions::ofUid)
+        .orElse(Preconditions.none());
+    while (true) {
+      Attempt attempt = new Attempt(s, transform, view);
+      try {
+        // The store runs the attempt on the current state and retries it on a lost race; the
+        // etcd store starts from the state it last saw, so a read-modify-write of an object this
+        // server just read or wrote is a single transaction.
+        StoredObject written = s.store().guaranteedUpdate(key, preconditions, attempt);
+        if (attempt.deleteAt == 0) {
+          return s.committed(new WriteOutcome.Updated(
+              StorageForm.fromStorage(def, written.object())));
+        }
+        return deleteFinalized(s, key, attempt);
+      } catch (NotFoundException e) {
+        if (e == attempt.failure) {
+          throw e; // the attempt's own 404 (admission, a missing namespace), not a missing key
+        }
+        if (!allowCreate || !s.subresource().isEmpty()) {
+          throw StatusErrors.notFound(def.groupResource(), s.name());
+        }
+      }
+      MapValue obj = transform.apply(null);
+      obj = ObjectMetaRules.beforeCreate(s, meta.fillSystemFields(
+          ObjectMetaRules.wipeSystemFields(obj), s.now()));
+      authorizeCreate(s);
+      admission.validate(s, view.kind(), s.name(), view.convert().apply(obj), null);
+      try {
+        StoredObject created = s.store().create(key,
+            StorageForm.toStorage(def, Meta.withoutMeta(obj, "resourceVersion")));
+        return s.committed(new WriteOutcome.Created(
+            StorageForm.fromStorage(def, created.object())));
+      } catch (AlreadyExistsException e) {
+        // created meanwhile: update it instead
+      }
+    }
+  }
+
+  /** The deletion of an object whose last finalizer the update removed, at the attempt's state. */
+  private static WriteOutcome deleteFinalized(Scope s, ObjectKey key, Attempt attempt) {
+    long revision = 0;
+    try {
+      revision = s.store().delete(key, Preconditions.ofResourceVersion(
+          Long.toString(attempt.deleteAt))).resourceVersion();
+    } catch (NotFoundException e) {
+      // Deletion is racy: another request removing the last finalizer already deleted it.
+    }
+    return s.committed(new WriteOutcome.Deleted(attempt.finalized, revision));
+  }
+
+  /** kube's {@code withAuthorization}: a create through PUT or apply needs {@code create}. */
+  private void authorizeCreate(Scope s) {
+    for (CreateAuthorizer authorizer : List.of(serverAuthorizer, s.request().createAuthorizer())) {
+      Optional<String> deny = authorizer.denyReason(s.request().user(), s.def().resource(),
+          s.subresource(), s.namespace(), s.name());
+      if (deny.isPresent()) {
+        ResourceDefinition def = s.def();
+        String resource = def.plural() + (s.subresource().isEmpty() ? "" : "/" + s.subresource());
+        String where = def.namespaced() ? "in the namespace " + GoStrings.quote(s.namespace())
+            : "at the cluster scope";
+        throw StatusErrors.forbidden(def.groupResource(), s.name(), "User "
+            + GoStrings.quote(s.request().user().name()) + " cannot create resource "
+            + GoStrings.quote(resource) + " in API group " + GoStrings.quote(def.kind().group())
+            + " " + where + (deny.get().isEmpty() ? "" : ": " + deny.get()));
+      }
+    }
+  }
+
+  /**
+   * One attempt of an update on the current stored state (kube's {@code tryUpdate} in
+   * {@code Store.Update}): builds the new object, checks its resourceVersion against the
+   * state's, runs BeforeUpdate and validating admission, and returns what to store — or, when
+   * the last finalizer of a deleting object went, leaves the state as it is and records that
+   * the object is to be deleted at this state. Remembers the last exception it threw, so that
+   * its own NotFound is told from the store's.
+   */
+  private final class Attempt implements UnaryOperator<MapValue> {
+    private final Scope s;
+    private final Transform transform;
+    private final AdmissionView view;
+    RuntimeException failure;
+    long deleteAt;
+    MapValue finalized;
+
+    Attempt(Scope s, Transform transform, AdmissionView view) {
+      this.s = s;
+      this.transform = transform;
+      this.view = view;
+    }
+
+    @Override
+    public MapValue apply(MapValue stored) {
+      deleteAt = 0;
+      try {
+        return attempt(stored);
+      } catch (RuntimeException e) {
+        failure = e;
+        throw e;
+      }
+    }
+
+    private MapValue attempt(MapValue stored) {
+      ResourceDefinition def = s.def();
+      MapValue existing = StorageForm.fromStorage(def, stored);
+      String existingRv = Meta.metaString(stored, "resourceVersion");
+      MapValue obj = transform.apply(existing);
+      String newRv = Meta.metaString(obj, "resourceVersion");
+      if (newRv.isEmpty()) {
+        if (!def.strategy().allowUnconditionalUpdate()) {
+          throw StatusErrors.invalid(new GroupKind(def.kind().group(), def.plural()), s.name(),
+              List.of(FieldError.invalid("metadata.resourceVersion", Value.of(0L),
+                  "must be specified for an update")));
+        }
+        obj = Meta.withMeta(obj, "resourceVersion", Value.of(existingRv));
+      } else if (!newRv.equals(existingRv)) {
+        // a precondition of the client: final, whatever the store would retry
+        throw StatusErrors.objectModified(def.groupResource(), s.name());
+      }
+      obj = ObjectMetaRules.beforeUpdate(s, obj, existing);
+      obj = ObjectMetaRules.ignoreTimestampOnlyChanges(obj, existing);
+      admission.validate(s, view.kind(), s.name(), view.convert().apply(obj),
+          view.convert().apply(existing));
+      if (ObjectMetaRules.shouldDeleteDuringUpdate(obj, existing)) {
+        deleteAt = Long.parseLong(existingRv);
+        finalized = obj;
+        return stored;
+      }
+      return StorageForm.toStorage(def, obj);
+    }
+  }
+}

@@ -1,0 +1,134 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ApiWatch;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GroupKind;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.storage.FieldSelector;
+import io.apiserver4j.storage.InitialEvents;
+import io.apiserver4j.storage.ListOptions;
+import io.apiserver4j.storage.ListResult;
+import io.apiserver4j.storage.ResourceVersionMatch;
+import io.apiserver4j.storage.StoredObject;
+import io.apiserver4j.storage.Watch;
+import io.apiserver4j.storage.WatchOptions;
+import java.util.List;
+
+/** GET, LIST and WATCH: kube's {@code getResourceHandler}, {@code ListResource} and watch. */
+final class ReadHandler {
+  private static final GroupKind LIST_OPTIONS = new GroupKind("meta.k8s.io", "ListOptions");
+
+  private final ScaleSupport scale;
+
+  ReadHandler(ScaleSupport scale) {
+    this.scale = scale;
+  }
+
+  ApiResponse get(Scope s) {
+    StoredObject stored = s.store().get(s.key())
+        .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
+    MapValue obj = StorageForm.fromStorage(s.def(), stored.object());
+    if (s.subresource().equals("scale")) {
+      obj = scale.scaleOf(s.def(), obj);
+    }
+    return new ApiResponse(200, obj, s.warnings().list());
+  }
+
+  ApiResponse list(Scope s) {
+    ListResult result = s.store().list(s.collection(), listOptions(s));
+    MapValue.Builder meta = MapValue.builder()
+        .put("resourceVersion", Value.of(Long.toString(result.resourceVersion())));
+    result.continueToken().ifPresent(t -> meta.put("continue", Value.of(t)));
+    result.remainingItemCount().ifPresent(n -> meta.put("remainingItemCount", Value.of(n)));
+    List<MapValue> items = result.items().stream()
+        .map(o -> StorageForm.fromStorage(s.def(), o.object())).toList();
+    return new ApiResponse(200, listOf(s.def(), items, meta.build()), s.warnings().list());
+  }
+
+  /** A list object of the endpoint's kind; built-in items drop their type meta, as kube's. */
+  static MapValue listOf(ResourceDefinition def, List<MapValue> items, MapValue metadata) {
+    ListValue.Builder b = ListValue.builder(items.size());
+    for (MapValue item : items) {
+      b.add(def.customResource() ? item : item.without("apiVersion").without("kind"));
+    }
+    return MapValue.ofEntries("apiVersion", Value.of(def.kind().apiVersion()), "items",
+        b.build(), "kind", Value.of(def.listKind()), "metadata", metadata);
+  }
+
+  ApiWatch watch(Scope s) {
+    if (!s.subresource().isEmpty()) {
+      throw Endpoints.methodNotAllowed();
+    }
+    ApiRequest r = s.request();
+    ListOptions lo = listOptions(s);
+    WatchOptions.Builder b = WatchOptions.builder()
+        .labelSelector(lo.labelSelector())
+        .fieldSelector(lo.fieldSelector())
+        .allowBookmarks(r.allowWatchBookmarks());
+    if (!r.resourceVersion().isEmpty() && !r.resourceVersion().equals("0")) {
+      b.resourceVersion(parseResourceVersion(r.resourceVersion()));
+    }
+    r.sendInitialEvents().ifPresent(send -> b.initialEvents(send ? InitialEvents.SEND
+        : InitialEvents.SKIP));
+    Watch w = s.name().isEmpty() ? s.store().watch(s.collection(), b.build())
+        : s.store().watch(s.key(), b.build());
+    return new WatchAdapter(w, s.def());
+  }
+
+  /** The list options of a list, watch or delete-collection. */
+  static ListOptions listOptions(Scope s) {
+    ApiRequest r = s.request();
+    for (FieldSelector.Term t : r.fieldSelector().terms()) {
+      if (!selectable(s.def(), t.field())) {
+        throw StatusErrors.badRequest("field label not supported: " + t.field());
+      }
+    }
+    ListOptions.Builder b = ListOptions.builder()
+        .labelSelector(r.labelSelector())
+        .fieldSelector(r.fieldSelector());
+    if (r.limit() > 0) {
+      b.limit(r.limit());
+    }
+    if (!r.continueToken().isEmpty()) {
+      b.continueToken(r.continueToken());
+    }
+    String rv = r.resourceVersion();
+    if (r.resourceVersionMatch().isPresent() && rv.isEmpty()) {
+      throw StatusErrors.invalid(LIST_OPTIONS, "", List.of(FieldError.forbidden(
+          "resourceVersionMatch",
+          "resourceVersionMatch is forbidden unless resourceVersion is provided")));
+    }
+    if (!rv.isEmpty()) {
+      long v = parseResourceVersion(rv);
+      if (r.resourceVersionMatch().orElse(null) == ResourceVersionMatch.EXACT) {
+        b.exact(v);
+      } else {
+        b.notOlderThan(v);
+      }
+    }
+    return b.build();
+  }
+
+  private static boolean selectable(ResourceDefinition def, String field) {
+    return field.equals("metadata.name") || field.equals("metadata.namespace")
+        || def.strategy().selectableFields().contains(field);
+  }
+
+  static long parseResourceVersion(String rv) {
+    try {
+      long v = Long.parseLong(rv);
+      if (v >= 0) {
+        return v;
+      }
+    } catch (NumberFormatException e) {
+      // reported below
+    }
+    throw StatusErrors.badRequest("invalid resource version: " + rv);
+  }
+}

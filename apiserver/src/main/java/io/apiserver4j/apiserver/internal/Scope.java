@@ -1,0 +1,75 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.FieldValidation;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Store;
+import java.time.Instant;
+
+/**
+ * One resolved request: the endpoint (definition, namespace, name, subresource), the time it
+ * started (every timestamp it writes is this one), the field manager it writes as, where its
+ * writes go, and the warnings it raised. Fixed when the request is resolved; the handlers only
+ * read it (and add warnings).
+ *
+ * @param manager the field manager of non-apply writes: {@code fieldManager}, or kube's prefix
+ *     of the User-Agent
+ */
+record Scope(ApiRequest request, ResourceDefinition def, String namespace, String name,
+    String subresource, Instant now, String manager, Storage storage, Warnings warnings) {
+
+  Store store() {
+    return storage.store();
+  }
+
+  FieldValidation validation() {
+    return request.fieldValidation();
+  }
+
+  boolean dryRun() {
+    return request.dryRun().isDryRun();
+  }
+
+  void warn(String warning) {
+    warnings.add(warning);
+  }
+
+  GroupResource groupResource() {
+    return def.groupResource();
+  }
+
+  /** The namespace objects of this endpoint carry: the request's, or none if cluster-scoped. */
+  String objectNamespace() {
+    return def.namespaced() ? namespace : "";
+  }
+
+  ObjectKey key(String objectName) {
+    return new ObjectKey(def.kind().group(), def.plural(), objectNamespace(), objectName);
+  }
+
+  ObjectKey key() {
+    return key(name);
+  }
+
+  CollectionKey collection() {
+    String group = def.kind().group();
+    return def.namespaced() && !namespace.isEmpty()
+        ? CollectionKey.inNamespace(group, def.plural(), namespace)
+        : CollectionKey.all(group, def.plural());
+  }
+
+  /** This scope for one object of its collection (the items of a delete-collection). */
+  Scope forObject(String objectNamespace, String objectName) {
+    return new Scope(request, def, objectNamespace, objectName, subresource, now, manager,
+        storage, warnings);
+  }
+
+  /** Tells the storage's listener of a write that reached it, and returns the outcome. */
+  WriteOutcome committed(WriteOutcome outcome) {
+    storage.listener().committed(def, outcome);
+    return outcome;
+  }
+}

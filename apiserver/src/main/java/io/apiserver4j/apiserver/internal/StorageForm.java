@@ -1,0 +1,67 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.merge.Schema;
+
+/**
+ * The forms an object takes on its way through the server: the shape kube's Go structs give a
+ * built-in object, the zero object a create starts from, and the conversions between the
+ * endpoint's version and the storage version.
+ */
+final class StorageForm {
+  private StorageForm() {}
+
+  /** {@code obj} in the shape kube's Go structs give built-in objects (see {@link TypedShape}). */
+  static MapValue typed(Schema schema, String typeName, MapValue obj) {
+    return schema == BuiltinKinds.schema() ? BuiltinKinds.shape().normalize(typeName, obj) : obj;
+  }
+
+  static MapValue typed(ResourceDefinition def, MapValue obj) {
+    return def.customResource() ? obj : typed(def.schema(), def.schemaType(), obj);
+  }
+
+  /** The object a create starts from: kube's zero value of the kind. */
+  static MapValue zeroObject(ResourceDefinition def) {
+    return typed(def, withTypeMeta(MapValue.empty(), def.kind()));
+  }
+
+  static MapValue withTypeMeta(MapValue obj, GroupVersionKind gvk) {
+    MapValue r = obj;
+    if (!Meta.string(r, "apiVersion").equals(gvk.apiVersion())) {
+      r = r.with("apiVersion", Value.of(gvk.apiVersion()));
+    }
+    if (!Meta.string(r, "kind").equals(gvk.kind())) {
+      r = r.with("kind", Value.of(gvk.kind()));
+    }
+    return r;
+  }
+
+  /** The object as stored: at the storage version. */
+  static MapValue toStorage(ResourceDefinition def, MapValue obj) {
+    if (!def.customResource() || def.storageVersion().equals(def.kind().version())) {
+      return obj;
+    }
+    return obj.with("apiVersion", Value.of(
+        new GroupVersionKind(def.kind().group(), def.storageVersion(), "").apiVersion()));
+  }
+
+  /**
+   * A stored object as the endpoint serves it: at the endpoint's version. Custom resources are
+   * converted with conversion strategy None (only apiVersion changes) and pruned by the
+   * version's schema, as kube-apiserver's CRD storage codec does.
+   */
+  static MapValue fromStorage(ResourceDefinition def, MapValue stored) {
+    if (!def.customResource()) {
+      return stored;
+    }
+    String want = def.kind().apiVersion();
+    if (Meta.string(stored, "apiVersion").equals(want)) {
+      return stored;
+    }
+    MapValue converted = stored.with("apiVersion", Value.of(want));
+    return SchemaChecker.check(def.schema(), def.schemaType(), converted).object();
+  }
+}

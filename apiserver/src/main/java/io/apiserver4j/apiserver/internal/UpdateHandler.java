@@ -1,0 +1,56 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.dryrun.OptionsKind;
+import java.util.Optional;
+
+/** PUT of an object or its status: kube's {@code updateHandler} over {@code Store.Update}. */
+final class UpdateHandler {
+  private final Bodies bodies;
+  private final FieldManagers fieldManagers;
+  private final AdmissionStage admission;
+  private final GuaranteedWrite write;
+  private final ScaleSupport scale;
+
+  UpdateHandler(Bodies bodies, FieldManagers fieldManagers, AdmissionStage admission,
+      GuaranteedWrite write, ScaleSupport scale) {
+    this.bodies = bodies;
+    this.fieldManagers = fieldManagers;
+    this.admission = admission;
+    this.write = write;
+    this.scale = scale;
+  }
+
+  ApiResponse update(Scope s) {
+    WriteOptionRules.check(s.request(), OptionsKind.UPDATE_OPTIONS, Optional.empty());
+    if (s.subresource().equals("scale")) {
+      return scale.update(s);
+    }
+    ResourceDefinition def = s.def();
+    MapValue body = bodies.decodeObject(s, def.kind(), def.schema(), def.schemaType(),
+        def.strategy().defaulter());
+    MapValue requested = ObjectMetaRules.dedupOwnerReferences(s,
+        ObjectMetaRules.matchUrl(s, body), false);
+    String uid = Meta.metaString(requested, "uid");
+    FieldManager fm = fieldManagers.of(def, s.subresource());
+    WriteOutcome out = write.update(s, existing -> {
+      MapValue live = existing == null ? StorageForm.zeroObject(def) : existing;
+      MapValue o = fm.update(live, requested, s.manager(), s.now());
+      o = admission.mutate(s, def.kind(), s.name(), o, existing);
+      return ObjectMetaRules.dedupOwnerReferences(s, o, true);
+    }, false, uid.isEmpty() ? Optional.empty() : Optional.of(uid),
+        GuaranteedWrite.AdmissionView.of(def));
+    return respond(s, requested, out);
+  }
+
+  /** The response of a write that may have created the object. */
+  static ApiResponse respond(Scope s, MapValue requested, WriteOutcome out) {
+    if (out instanceof WriteOutcome.Created c) {
+      return new ApiResponse(201, s.storage().createdResponse().apply(requested, c.object()),
+          s.warnings().list());
+    }
+    return new ApiResponse(200, out.object(), s.warnings().list());
+  }
+}
