@@ -2,6 +2,7 @@ package io.apiserver4j.http.internal;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.QueryParameters;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.patch.PatchType;
@@ -37,6 +38,7 @@ import java.security.cert.X509Certificate;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -45,8 +47,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
@@ -66,7 +68,7 @@ import org.eclipse.jetty.util.Fields;
  * are answered with 504 when they exceed their timeout, as kube-apiserver's timeout filter does.
  */
 public final class ApiHandler extends Handler.Abstract {
-  private static final Logger LOG = Logger.getLogger(ApiHandler.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
   private static final Duration WRITE_TIMEOUT_CAP = Duration.ofSeconds(34);
   private static final String AGGREGATED_AS = "APIGroupDiscoveryList";
   private static final List<String> BODY_MEDIA_TYPES =
@@ -109,8 +111,7 @@ public final class ApiHandler extends Handler.Abstract {
     } catch (StatusException e) {
       ex.sendStatus(e.status(), errorEncoding, List.of());
     } catch (RuntimeException | Error e) {
-      LOG.log(Level.WARNING, "request " + request.getMethod() + " " + request.getHttpURI()
-          + " failed", e);
+      LOG.error("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
       ex.sendStatus(StatusErrors.internal(String.valueOf(e.getMessage())).status(),
           errorEncoding, List.of());
     }
@@ -138,8 +139,9 @@ public final class ApiHandler extends Handler.Abstract {
       throw StatusErrors.badRequest("invalid query string: " + e.getMessage());
     }
     String method = request.getMethod();
+    String watch = query.getValue("watch");
     RequestInfo info = RequestInfo.parse(method, path,
-        "true".equals(query.getValue("watch")) || "1".equals(query.getValue("watch")));
+        watch != null && QueryParameters.bool(watch));
 
     UserInfo user = authenticate(ex);
     if (user == null) {
@@ -439,17 +441,15 @@ public final class ApiHandler extends Handler.Abstract {
         .subresource(sub)
         .userAgent(header(ex.request, "User-Agent"))
         .user(user);
-    applyQuery(b, query, verb);
+    QueryParameters.apply(b, verb, queryParameters(query));
 
     if (verb == ApiRequest.Verb.CREATE || verb == ApiRequest.Verb.UPDATE
         || verb == ApiRequest.Verb.PATCH) {
       byte[] body = readBody(ex.request);
       String contentType = header(ex.request, "Content-Type");
       if (verb == ApiRequest.Verb.PATCH) {
-        PatchType pt = PatchType.fromContentType(contentType, PatchType.accepted(
-            def.customResource() ? ResourceOrigin.CUSTOM_RESOURCE : ResourceOrigin.BUILT_IN,
-            PatchType.Cbor.DISABLED));
-        b.rawBody(body, pt.mediaType());
+        // the server reads the patch type from the content type
+        b.rawBody(body, contentType);
       } else if (isProtobuf(contentType)) {
         b.rawBody(Json.writeBytes(ProtobufBodies.decode(body, BODY_MEDIA_TYPES)),
             "application/json");
@@ -459,9 +459,16 @@ public final class ApiHandler extends Handler.Abstract {
     } else if (verb == ApiRequest.Verb.DELETE || verb == ApiRequest.Verb.DELETE_COLLECTION) {
       byte[] body = readBody(ex.request);
       if (body.length > 0) {
-        applyDeleteOptions(b, body, header(ex.request, "Content-Type"));
+        QueryParameters.applyDeleteOptions(b, deleteOptions(body,
+            header(ex.request, "Content-Type")));
       }
     }
+    // A PUT or an apply that creates its object needs create permission too; the server asks
+    // inside the write, right before the create, so no check-then-act window exists.
+    AuthorizationAttributes create = attributes.withVerb("create");
+    b.createAuthorizer((u, resource, subresource, ns, objectName) -> settings.authorizer()
+        .authorize(create) instanceof AuthorizationDecision.Deny d
+            ? Optional.of(d.reason()) : Optional.empty());
     ApiRequest apiRequest = b.build();
 
     if (verb == ApiRequest.Verb.WATCH) {
@@ -469,9 +476,6 @@ public final class ApiHandler extends Handler.Abstract {
           format.conversion() == OutputFormat.Conversion.TABLE
               ? metadata.printerColumns(def, backend) : List.of());
       return;
-    }
-    if (needsCreateAuthorization(apiRequest, def)) {
-      authorizeCreateOnUpdate(apiRequest, def, attributes);
     }
     executeWithTimeout(ex, apiRequest, def, format, query);
   }
@@ -559,111 +563,22 @@ public final class ApiHandler extends Handler.Abstract {
     throw StatusErrors.unsupportedMediaType(BODY_MEDIA_TYPES);
   }
 
-  private void applyQuery(ApiRequest.Builder b, Fields query, ApiRequest.Verb verb) {
-    List<String> dryRun = query.getValuesOrEmpty("dryRun");
-    if (!dryRun.isEmpty()) {
-      b.dryRun(dryRun);
+  private static Map<String, List<String>> queryParameters(Fields query) {
+    Map<String, List<String>> out = new HashMap<>();
+    for (Fields.Field f : query) {
+      out.put(f.getName(), f.getValues());
     }
-    str(query, "fieldManager").ifPresent(b::fieldManager);
-    str(query, "force").ifPresent(b::force);
-    str(query, "fieldValidation").ifPresent(b::fieldValidation);
-    str(query, "resourceVersion").ifPresent(b::resourceVersion);
-    str(query, "resourceVersionMatch").ifPresent(b::resourceVersionMatch);
-    str(query, "labelSelector").ifPresent(b::labelSelector);
-    str(query, "fieldSelector").ifPresent(b::fieldSelector);
-    str(query, "continue").ifPresent(b::continueToken);
-    str(query, "propagationPolicy").ifPresent(b::propagationPolicy);
-    str(query, "limit").ifPresent(v -> {
-      long l = parseLong("limit", v);
-      // kube treats a negative limit as no limit
-      b.limit(Math.max(0, l));
-    });
-    str(query, "gracePeriodSeconds").ifPresent(v ->
-        b.gracePeriodSeconds(parseLong("gracePeriodSeconds", v)));
-    str(query, "orphanDependents").ifPresent(v ->
-        b.orphanDependents(parseBool("orphanDependents", v)));
-    str(query, "allowWatchBookmarks").ifPresent(v ->
-        b.allowWatchBookmarks(parseBool("allowWatchBookmarks", v)));
-    str(query, "sendInitialEvents").ifPresent(v ->
-        b.sendInitialEvents(parseBool("sendInitialEvents", v)));
+    return out;
   }
 
-  private static Optional<String> str(Fields query, String name) {
-    return Optional.ofNullable(query.getValue(name));
-  }
-
-  private static long parseLong(String name, String v) {
+  /** Decodes a {@code DeleteOptions} body (JSON or YAML). */
+  private static Value deleteOptions(byte[] body, String contentType) {
     try {
-      return Long.parseLong(v);
-    } catch (NumberFormatException e) {
-      throw StatusErrors.badRequest("strconv.ParseInt: parsing " + Json.quote(v)
-          + ": invalid syntax");
-    }
-  }
-
-  private static boolean parseBool(String name, String v) {
-    switch (v) {
-      case "1":
-      case "t":
-      case "T":
-      case "true":
-      case "TRUE":
-      case "True":
-        return true;
-      case "0":
-      case "f":
-      case "F":
-      case "false":
-      case "FALSE":
-      case "False":
-      case "":
-        return false;
-      default:
-        throw StatusErrors.badRequest("strconv.ParseBool: parsing " + Json.quote(v)
-            + ": invalid syntax");
-    }
-  }
-
-  /** Reads a {@code DeleteOptions} body; its fields take precedence over the query's. */
-  private static void applyDeleteOptions(ApiRequest.Builder b, byte[] body, String contentType) {
-    Value v;
-    try {
-      String mt = bodyMediaType(contentType);
-      v = mt.equals("application/yaml")
+      return bodyMediaType(contentType).equals("application/yaml")
           ? Yaml.read(new String(body, StandardCharsets.UTF_8))
           : Json.read(body, DecodeLimits.DEFAULT);
     } catch (DecodeException e) {
       throw StatusErrors.badRequest(e.getMessage());
-    }
-    if (!(v instanceof MapValue m)) {
-      if (v.kind() == Value.Kind.NULL) {
-        return;
-      }
-      throw StatusErrors.badRequest("DeleteOptions must be a JSON object");
-    }
-    if (m.getOrNull("dryRun") instanceof ListValue l) {
-      List<String> values = new ArrayList<>();
-      for (Value x : l.items()) {
-        values.add(x instanceof StringValue s ? s.value() : Json.write(x));
-      }
-      b.dryRun(values);
-    }
-    if (m.getOrNull("propagationPolicy") instanceof StringValue s) {
-      b.propagationPolicy(s.value());
-    }
-    if (m.getOrNull("gracePeriodSeconds") instanceof IntegerValue i) {
-      b.gracePeriodSeconds(i.value());
-    }
-    if (m.getOrNull("orphanDependents") instanceof BooleanValue o) {
-      b.orphanDependents(o.value());
-    }
-    if (m.getOrNull("preconditions") instanceof MapValue p) {
-      if (p.getOrNull("uid") instanceof StringValue u) {
-        b.preconditionUid(u.value());
-      }
-      if (p.getOrNull("resourceVersion") instanceof StringValue rv) {
-        b.preconditionResourceVersion(rv.value());
-      }
     }
   }
 
@@ -721,36 +636,6 @@ public final class ApiHandler extends Handler.Abstract {
 
   private static StatusException tooLarge(long limit) {
     return StatusErrors.requestEntityTooLarge("limit is " + limit);
-  }
-
-  // ---- create-on-update authorization -----------------------------------------------------
-
-  /**
-   * An apply (or a PUT where the strategy allows create on update) of a missing object
-   * creates it, so kube also authorizes {@code create} for it.
-   */
-  private boolean needsCreateAuthorization(ApiRequest r, ResourceDefinition def) {
-    boolean applyPatch = r.verb() == ApiRequest.Verb.PATCH
-        && PatchType.forMediaType(r.contentType()).map(PatchType::isApply).orElse(false);
-    boolean createOnPut = r.verb() == ApiRequest.Verb.UPDATE
-        && def.strategy().allowCreateOnUpdate();
-    return applyPatch || createOnPut;
-  }
-
-  private void authorizeCreateOnUpdate(ApiRequest r, ResourceDefinition def,
-      AuthorizationAttributes attributes) {
-    AuthorizationAttributes create = attributes.withVerb("create");
-    if (settings.authorizer().authorize(create) instanceof AuthorizationDecision.Allow) {
-      return;
-    }
-    ApiResponse current = backend.execute(ApiRequest.builder(ApiRequest.Verb.GET, def.resource())
-        .namespace(r.namespace()).name(r.name()).user(r.user()).build());
-    if (current.code() != 404) {
-      return;
-    }
-    AuthorizationDecision d = settings.authorizer().authorize(create);
-    String reason = d instanceof AuthorizationDecision.Deny deny ? deny.reason() : "";
-    throw StatusErrors.forbidden(def.groupResource(), r.name(), reason);
   }
 
   // ---- execution ---------------------------------------------------------------------------
