@@ -8,7 +8,7 @@ import io.apiserver4j.admission.AdmissionPlugin;
 import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.ValidatingPlugin;
-import io.apiserver4j.admission.internal.JsonPatch;
+import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusErrors;
@@ -197,8 +197,9 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
       }
       Value patched;
       try {
-        patched = JsonPatch.apply(object, response.get().patch().get());
-      } catch (JsonPatch.PatchException e) {
+        patched = JsonPatch.applyOrFail(object, response.get().patch().get(),
+            JsonPatch.DEFAULT_MAX_COPY_BYTES);
+      } catch (JsonPatch.Failure e) {
         throw StatusErrors.internal(e.getMessage());
       }
       if (!(patched instanceof MapValue m)) {

@@ -2,6 +2,7 @@ package io.apiserver4j.apiserver.patch;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.DecodeLimits;

@@ -97,4 +97,17 @@ final class PatchFixtures {
       return fields.getOrDefault(name, PatchField.unknown());
     }
   }
+
+  static Value json(String s) {
+    return io.apiserver4j.core.Json.read(s);
+  }
+
+  static io.apiserver4j.core.StatusException catchStatus(Runnable r) {
+    try {
+      r.run();
+    } catch (io.apiserver4j.core.StatusException e) {
+      return e;
+    }
+    throw new AssertionError("expected a StatusException");
+  }
 }

@@ -1,6 +1,6 @@
 package io.apiserver4j.apiserver.patch;
 
-import static io.apiserver4j.apiserver.patch.JsonPatchTest.json;
+import static io.apiserver4j.apiserver.patch.PatchFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 

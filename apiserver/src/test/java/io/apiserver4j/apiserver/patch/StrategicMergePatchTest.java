@@ -1,6 +1,6 @@
 package io.apiserver4j.apiserver.patch;
 
-import static io.apiserver4j.apiserver.patch.JsonPatchTest.json;
+import static io.apiserver4j.apiserver.patch.PatchFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
@@ -109,7 +109,7 @@ class StrategicMergePatchTest {
 
   @Test
   void unmappedErrorsSerializeWithoutReason() {
-    StatusException e = JsonPatchTest.catchStatus(() -> StrategicMergePatch.apply(
+    StatusException e = PatchFixtures.catchStatus(() -> StrategicMergePatch.apply(
         json("{\"spec\":{\"containers\":[]}}"),
         json("{\"spec\":{\"containers\":[{\"image\":\"x\"}]}}"),
         PatchFixtures.kubeSchema("io.k8s.api.core.v1.Pod")));

@@ -1,17 +1,7 @@
-package io.apiserver4j.apiserver.patch;
+package io.apiserver4j.core;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.InvalidException;
-import io.apiserver4j.core.Json;
-import io.apiserver4j.core.ListValue;
-import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.RequestEntityTooLargeException;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StringValue;
-import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
@@ -85,7 +75,9 @@ public final class JsonPatch {
     try {
       return new Applier(maxCopyBytes).run(document, operations);
     } catch (Failure e) {
-      throw PatchErrors.unprocessable();
+      throw new InvalidException(Status.failure(StatusReason.INVALID,
+          "the server rejected our request due to an error in our request",
+          StatusDetails.of("", "", "")));
     }
   }
 
@@ -105,7 +97,7 @@ public final class JsonPatch {
       return List.of();
     }
     if (!(patch instanceof ListValue list)) {
-      throw decodingError("json: cannot unmarshal " + GoText.jsonKind(patch)
+      throw decodingError("json: cannot unmarshal " + jsonKind(patch)
           + " into Go value of type []handlers.jsonPatchOp");
     }
     LinkedHashSet<String> errors = new LinkedHashSet<>();
@@ -115,7 +107,7 @@ public final class JsonPatch {
         continue;
       }
       if (!(item instanceof MapValue op)) {
-        throw decodingError("json: cannot unmarshal " + GoText.jsonKind(item)
+        throw decodingError("json: cannot unmarshal " + jsonKind(item)
             + " into Go value of type handlers.jsonPatchOp");
       }
       for (int j = 0; j < op.size(); j++) {
@@ -126,7 +118,7 @@ public final class JsonPatch {
           case "path":
           case "from":
             if (!(value instanceof StringValue) && !(value instanceof NullValue)) {
-              throw decodingError("json: cannot unmarshal " + GoText.jsonKind(value)
+              throw decodingError("json: cannot unmarshal " + jsonKind(value)
                   + " into Go struct field jsonPatchOp." + key + " of type string");
             }
             break;
@@ -135,7 +127,7 @@ public final class JsonPatch {
           default:
             // The decoder keeps at most 100 distinct findings.
             if (errors.size() < 100) {
-              errors.add("json patch unknown field " + goQuote("[" + i + "]." + key));
+              errors.add("json patch unknown field " + GoStrings.quote("[" + i + "]." + key));
             }
         }
       }
@@ -143,13 +135,24 @@ public final class JsonPatch {
     return List.copyOf(errors);
   }
 
-  /** Like {@link #apply} but reports the library's own error text; for tests. */
-  static Value applyOrFail(Value document, Value patch, long maxCopyBytes) {
-    return new Applier(maxCopyBytes).run(document, decode(patch));
+  /**
+   * Applies {@code patch} as the JSON patch library itself does, reporting its own error text:
+   * what kube's mutating admission does with a webhook's patch (any failure is its 500).
+   *
+   * @throws Failure an operation cannot be applied, or the patch is no array of operations
+   */
+  public static Value applyOrFail(Value document, Value patch, long maxCopyBytes) {
+    List<MapValue> operations;
+    try {
+      operations = decode(patch);
+    } catch (StatusException e) {
+      throw new Failure(e.status().message());
+    }
+    return new Applier(maxCopyBytes).run(document, operations);
   }
 
   private static BadRequestException decodingError(String message) {
-    return PatchErrors.badRequest("error decoding patch: " + message);
+    return StatusErrors.badRequest("error decoding patch: " + message);
   }
 
   private static List<MapValue> decode(Value patch) {
@@ -157,7 +160,7 @@ public final class JsonPatch {
       return List.of();
     }
     if (!(patch instanceof ListValue list)) {
-      throw PatchErrors.badRequest("json: cannot unmarshal " + GoText.jsonKind(patch)
+      throw StatusErrors.badRequest("json: cannot unmarshal " + jsonKind(patch)
           + " into Go value of type jsonpatch.Patch");
     }
     List<MapValue> operations = new ArrayList<>(list.size());
@@ -167,7 +170,7 @@ public final class JsonPatch {
       } else if (item instanceof NullValue) {
         operations.add(MapValue.empty());
       } else {
-        throw PatchErrors.badRequest("json: cannot unmarshal " + GoText.jsonKind(item)
+        throw StatusErrors.badRequest("json: cannot unmarshal " + jsonKind(item)
             + " into Go value of type jsonpatch.Operation");
       }
     }
@@ -178,34 +181,23 @@ public final class JsonPatch {
     return operations;
   }
 
-  /** strconv.Quote for the short ASCII-ish names that end up in strict errors. */
-  static String goQuote(String s) {
-    StringBuilder sb = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"': sb.append("\\\""); break;
-        case '\\': sb.append("\\\\"); break;
-        case '\n': sb.append("\\n"); break;
-        case '\r': sb.append("\\r"); break;
-        case '\t': sb.append("\\t"); break;
-        case 0x07: sb.append("\\a"); break;
-        case '\b': sb.append("\\b"); break;
-        case '\f': sb.append("\\f"); break;
-        case 0x0b: sb.append("\\v"); break;
-        default:
-          if (c < 0x20 || c == 0x7f) {
-            sb.append(String.format("\\x%02x", (int) c));
-          } else {
-            sb.append(c);
-          }
-      }
+  /** The word encoding/json uses for a JSON value in its type errors. */
+  static String jsonKind(Value value) {
+    switch (value.kind()) {
+      case MAP: return "object";
+      case LIST: return "array";
+      case STRING: return "string";
+      case INTEGER:
+      case FLOAT: return "number";
+      case BOOLEAN: return "bool";
+      default: return "null";
     }
-    return sb.append('"').toString();
   }
 
-  /** An operation that cannot be applied; carries the library's text for diagnostics. */
-  static final class Failure extends RuntimeException {
+  /** An operation that cannot be applied; carries the library's text. */
+  public static final class Failure extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
     Failure(String message) {
       super(message, null, false, false);
     }
@@ -250,7 +242,7 @@ public final class JsonPatch {
 
     Value run(Value document, List<MapValue> operations) {
       if (!(document instanceof MapValue) && !(document instanceof ListValue)) {
-        throw new Failure("json: cannot unmarshal " + GoText.jsonKind(document)
+        throw new Failure("json: cannot unmarshal " + jsonKind(document)
             + " into Go value of type jsonpatch.partialDoc");
       }
       if (operations.isEmpty()) {
@@ -476,7 +468,7 @@ public final class JsonPatch {
         return;
       }
       MutableList l = (MutableList) c;
-      long parsed = atoi(at.key(), "strconv.Atoi: parsing " + goQuote(at.key())
+      long parsed = atoi(at.key(), "strconv.Atoi: parsing " + GoStrings.quote(at.key())
           + ": invalid syntax");
       int size = l.items.size();
       if (parsed >= size || parsed < -size) {
@@ -487,7 +479,7 @@ public final class JsonPatch {
 
     /** An existing element's index: negative indices count from the end. */
     private static int index(String token, int size) {
-      long parsed = atoi(token, "strconv.Atoi: parsing " + goQuote(token) + ": invalid syntax");
+      long parsed = atoi(token, "strconv.Atoi: parsing " + GoStrings.quote(token) + ": invalid syntax");
       if (parsed < -size) {
         throw invalidIndex(parsed);
       }

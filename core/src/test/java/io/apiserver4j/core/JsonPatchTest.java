@@ -1,17 +1,11 @@
-package io.apiserver4j.apiserver.patch;
+package io.apiserver4j.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.InvalidException;
-import io.apiserver4j.core.Json;
-import io.apiserver4j.core.ListValue;
-import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.RequestEntityTooLargeException;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StringValue;
-import io.apiserver4j.core.Value;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -20,8 +14,12 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 class JsonPatchTest {
 
-  static Stream<Arguments> cases() {
-    return PatchFixtures.cases("json-patch-cases.yaml").stream();
+  static Stream<Arguments> cases() throws IOException {
+    try (InputStream in = JsonPatchTest.class.getResourceAsStream("json-patch-cases.yaml")) {
+      MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      return ((ListValue) doc.getOrNull("cases")).items().stream().map(c -> Arguments.of(
+          ((StringValue) ((MapValue) c).getOrNull("name")).value(), c));
+    }
   }
 
   @ParameterizedTest(name = "{0}")
