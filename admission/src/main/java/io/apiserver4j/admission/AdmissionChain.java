@@ -2,7 +2,7 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.InternalErrorException;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusErrors;
@@ -213,12 +213,13 @@ public final class AdmissionChain {
     if (out == in) {
       return;
     }
-    ApiObject before = new ApiObject(in);
-    ApiObject after = new ApiObject(out);
-    checkUnchanged(plugin, "apiVersion", before.apiVersion(), after.apiVersion());
-    checkUnchanged(plugin, "kind", before.kind(), after.kind());
-    checkUnchanged(plugin, "metadata.name", before.name(), after.name());
-    checkUnchanged(plugin, "metadata.namespace", before.namespace(), after.namespace());
+    checkUnchanged(plugin, "apiVersion", Meta.string(in, "apiVersion"),
+        Meta.string(out, "apiVersion"));
+    checkUnchanged(plugin, "kind", Meta.string(in, "kind"), Meta.string(out, "kind"));
+    checkUnchanged(plugin, "metadata.name", Meta.metaString(in, "name"),
+        Meta.metaString(out, "name"));
+    checkUnchanged(plugin, "metadata.namespace", Meta.metaString(in, "namespace"),
+        Meta.metaString(out, "namespace"));
   }
 
   private static void checkUnchanged(

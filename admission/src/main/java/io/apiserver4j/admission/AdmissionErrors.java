@@ -2,7 +2,7 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.ForbiddenException;
 import io.apiserver4j.core.GroupResource;
@@ -55,12 +55,13 @@ public final class AdmissionErrors {
     if (object == null) {
       return "Unknown";
     }
-    ApiObject o = new ApiObject(object);
-    if (!o.name().isEmpty()) {
-      return o.name();
+    String name = Meta.metaString(object, "name");
+    if (!name.isEmpty()) {
+      return name;
     }
-    if (!o.generateName().isEmpty()) {
-      return o.generateName();
+    String generateName = Meta.metaString(object, "generateName");
+    if (!generateName.isEmpty()) {
+      return generateName;
     }
     return "Unknown";
   }

@@ -4,7 +4,8 @@ import static io.apiserver4j.admission.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.ForbiddenException;
@@ -67,9 +68,8 @@ class AdmissionChainTest {
   }
 
   private static MapValue label(MapValue object, String key, String value) {
-    ApiObject o = new ApiObject(object);
-    MapValue labels = o.metadata().getOrNull("labels") instanceof MapValue m ? m : MapValue.empty();
-    return o.withMetadata("labels", labels.with(key, Value.of(value))).value();
+    return Meta.withMeta(object, "labels", Nested.map(object, "metadata", "labels")
+        .with(key, Value.of(value)));
   }
 
   @Test
@@ -82,14 +82,14 @@ class AdmissionChainTest {
           return label(o, "m1", "yes");
         }))
         .add(new Mutator("m2", (a, o) -> {
-          log.add("m2 sees " + labels(a) + " / arg " + new ApiObject(o).labels());
+          log.add("m2 sees " + labels(a) + " / arg " + Meta.labels(o));
           return label(o, "m2", "yes");
         }))
         .add(new Validator("v2", a -> log.add("v2 sees " + labels(a))))
         .build();
 
     MapValue result = chain.run(TestObjects.create("ns", "x").build(), o -> {
-      log.add("validation sees " + new ApiObject(o).labels());
+      log.add("validation sees " + Meta.labels(o));
       return label(o, "validated", "yes");
     });
 
@@ -99,12 +99,12 @@ class AdmissionChainTest {
         "validation sees {m1=yes, m2=yes}",
         "v1 sees {m1=yes, m2=yes, validated=yes}",
         "v2 sees {m1=yes, m2=yes, validated=yes}");
-    assertThat(new ApiObject(result).labels())
+    assertThat(Meta.labels(result))
         .containsOnlyKeys("m1", "m2", "validated");
   }
 
   private static Object labels(AdmissionAttributes a) {
-    return new ApiObject(a.object().orElseThrow()).labels();
+    return Meta.labels(a.object().orElseThrow());
   }
 
   @Test
@@ -114,7 +114,7 @@ class AdmissionChainTest {
     AdmissionAttributes attrs = TestObjects.create("ns", "x").build();
     MapValue after = chain.admit(attrs);
     assertThat(attrs.object()).contains(configMap("ns", "x"));
-    assertThat(new ApiObject(after).labels()).containsEntry("k", "v");
+    assertThat(Meta.labels(after)).containsEntry("k", "v");
   }
 
   @Test
@@ -239,10 +239,10 @@ class AdmissionChainTest {
         new Break("kind changed", (a, o) -> o.with("kind", Value.of("Secret")),
             "admission plugin \"breaker\" changed kind from \"ConfigMap\" to \"Secret\""),
         new Break("name changed",
-            (a, o) -> new ApiObject(o).withMetadata("name", Value.of("y")).value(),
+            (a, o) -> Meta.withMeta(o, "name", Value.of("y")),
             "admission plugin \"breaker\" changed metadata.name from \"x\" to \"y\""),
         new Break("namespace removed",
-            (a, o) -> new ApiObject(o).withoutMetadata("namespace").value(),
+            (a, o) -> Meta.withoutMeta(o, "namespace"),
             "admission plugin \"breaker\" changed metadata.namespace from \"ns\" to \"\""));
   }
 

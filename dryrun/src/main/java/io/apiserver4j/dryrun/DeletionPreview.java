@@ -4,7 +4,7 @@ import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -81,8 +81,8 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
     requireNonNull(settings, "settings");
     requireNonNull(now, "now");
     Instant second = now.truncatedTo(ChronoUnit.SECONDS);
-    ApiObject object = new ApiObject(current);
-    boolean deleting = !object.deletionTimestamp().isEmpty();
+    MapValue object = current;
+    boolean deleting = Meta.hasMeta(object, "deletionTimestamp");
     Long requestedGrace = settings.gracePeriodSeconds().map(g -> g < 0 ? 1L : g).orElse(null);
     boolean graceful = false;
     long lastGrace = 0;
@@ -94,7 +94,7 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
           if (requestedGrace == null || requestedGrace >= existingGrace) {
             return new DeletionPreview(Outcome.ALREADY_DELETING, current);
           }
-          Instant moved = parseTime(object.deletionTimestamp())
+          Instant moved = parseTime(Meta.metaString(object, "deletionTimestamp"))
               .minusSeconds(existingGrace).plusSeconds(requestedGrace);
           long period = requestedGrace;
           if (moved.isBefore(second)) {
@@ -102,15 +102,15 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
             // the whole grace period has passed: keep it graceful with the shortest period
             period = period == 0 ? 0 : 1;
           }
-          object = object.withMetadata("deletionTimestamp", Value.of(format(moved)))
-              .withMetadata("deletionGracePeriodSeconds", Value.of(period));
+          object = Meta.withMeta(object, "deletionTimestamp", Value.of(format(moved)));
+          object = Meta.withMeta(object, "deletionGracePeriodSeconds", Value.of(period));
           graceful = true;
           lastGrace = requestedGrace;
         }
       } else if (requestedGrace != null) {
-        object = object
-            .withMetadata("deletionTimestamp", Value.of(format(second.plusSeconds(requestedGrace))))
-            .withMetadata("deletionGracePeriodSeconds", Value.of(requestedGrace));
+        object = Meta.withMeta(object, "deletionTimestamp",
+            Value.of(format(second.plusSeconds(requestedGrace))));
+        object = Meta.withMeta(object, "deletionGracePeriodSeconds", Value.of(requestedGrace));
         object = bumpGeneration(object);
         graceful = true;
         lastGrace = requestedGrace;
@@ -127,22 +127,22 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
     }
     // kube writes the graceful marks before it removes the object: the removed object has them
     return new DeletionPreview(pendingFinalizers || lastGrace > 0 ? Outcome.MARKED_FOR_DELETION
-        : Outcome.REMOVED, object.value());
+        : Outcome.REMOVED, object);
   }
 
-  private static MapValue markAsDeleting(ApiObject object, Instant now) {
-    ApiObject out = object;
-    String existing = object.deletionTimestamp();
+  private static MapValue markAsDeleting(MapValue object, Instant now) {
+    MapValue out = object;
+    String existing = Meta.metaString(object, "deletionTimestamp");
     if (existing.isEmpty()) {
       out = bumpGeneration(out);
     }
     if (existing.isEmpty() || parseTime(existing).isAfter(now)) {
-      out = out.withMetadata("deletionTimestamp", Value.of(format(now)));
+      out = Meta.withMeta(out, "deletionTimestamp", Value.of(format(now)));
     }
-    return out.withMetadata("deletionGracePeriodSeconds", Value.of(0L)).value();
+    return Meta.withMeta(out, "deletionGracePeriodSeconds", Value.of(0L));
   }
 
-  private static ApiObject applyPropagation(ApiObject object, DeleteSettings settings) {
+  private static MapValue applyPropagation(MapValue object, DeleteSettings settings) {
     List<String> existing = finalizers(object);
     List<String> updated = new ArrayList<>();
     for (String f : existing) {
@@ -167,15 +167,15 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
       return object;
     }
     if (updated.isEmpty()) {
-      return object.withoutMetadata("finalizers");
+      return Meta.withoutMeta(object, "finalizers");
     }
-    return object.withMetadata("finalizers",
+    return Meta.withMeta(object, "finalizers",
         ListValue.of(updated.stream().map(Value::of).toList()));
   }
 
-  private static List<String> finalizers(ApiObject object) {
+  private static List<String> finalizers(MapValue object) {
     List<String> out = new ArrayList<>();
-    if (object.metadata().getOrNull("finalizers") instanceof ListValue l) {
+    if (Meta.metadata(object).getOrNull("finalizers") instanceof ListValue l) {
       for (Value v : l.items()) {
         if (v instanceof StringValue s) {
           out.add(s.value());
@@ -185,13 +185,14 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
     return out;
   }
 
-  private static ApiObject bumpGeneration(ApiObject object) {
-    long generation = object.generation();
-    return generation > 0 ? object.withMetadata("generation", Value.of(generation + 1)) : object;
+  private static MapValue bumpGeneration(MapValue object) {
+    long generation = Meta.generation(object);
+    return generation > 0 ? Meta.withMeta(object, "generation", Value.of(generation + 1))
+        : object;
   }
 
-  private static long existingGrace(ApiObject object) {
-    if (object.metadata().getOrNull("deletionGracePeriodSeconds") instanceof IntegerValue i) {
+  private static long existingGrace(MapValue object) {
+    if (Meta.metadata(object).getOrNull("deletionGracePeriodSeconds") instanceof IntegerValue i) {
       return i.value() < 0 ? 1 : i.value();
     }
     return 0;

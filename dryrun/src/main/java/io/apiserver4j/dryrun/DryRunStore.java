@@ -2,7 +2,7 @@ package io.apiserver4j.dryrun;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;
@@ -107,7 +107,7 @@ public final class DryRunStore implements Store {
     if (delegate.get(key).isPresent()) {
       throw StoreErrors.alreadyExists(key);
     }
-    return new StoredObject(key, new ApiObject(object).withoutMetadata("resourceVersion").value(),
+    return new StoredObject(key, Meta.withoutMeta(object, "resourceVersion"),
         Math.max(1, delegate.currentRevision()));
   }
 

@@ -2,7 +2,7 @@ package io.apiserver4j.dryrun;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.MapValue;
 
 /**
@@ -43,14 +43,14 @@ public enum GeneratedValuesPolicy {
   public MapValue applyToCreate(MapValue requested, MapValue response) {
     requireNonNull(requested, "requested");
     requireNonNull(response, "response");
-    ApiObject out = new ApiObject(response).withoutMetadata("resourceVersion");
+    MapValue out = Meta.withoutMeta(response, "resourceVersion");
     if (this == DESIGN_PROPOSAL) {
-      out = out.withoutMetadata("uid");
-      ApiObject in = new ApiObject(requested);
-      if (in.name().isEmpty() && !in.generateName().isEmpty()) {
-        out = out.withoutMetadata("name");
+      out = Meta.withoutMeta(out, "uid");
+      if (Meta.metaString(requested, "name").isEmpty()
+          && !Meta.metaString(requested, "generateName").isEmpty()) {
+        out = Meta.withoutMeta(out, "name");
       }
     }
-    return out.value();
+    return out;
   }
 }

@@ -10,7 +10,7 @@ import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.TestObjects;
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.core.ApiObject;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.InternalErrorException;
 import io.apiserver4j.core.Json;
@@ -202,7 +202,7 @@ class WebhookAdapterTest {
     }).rule(CONFIGMAP_CREATES).sideEffects(SideEffects.NONE).build();
     MapValue out = AdmissionChain.builder().add(hook).add(check).build()
         .run(attrs(false), o -> o);
-    assertThat(new ApiObject(out).labels()).containsEntry("injected", "true");
+    assertThat(Meta.labels(out)).containsEntry("injected", "true");
     assertThat(out.getOrNull("data")).isEqualTo(MapValue.ofEntries("k", Value.of("v")));
     assertThat(seen.get(0).object()).contains(out);
   }

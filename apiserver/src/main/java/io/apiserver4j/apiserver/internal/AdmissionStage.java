@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.Operation;

@@ -1,5 +1,7 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -71,18 +73,18 @@ public final class BuiltinKinds {
             .nameValidation(NameValidation.DNS1123_LABEL)
             .selectableFields("status.phase")
             .prepareForCreate((o, old) -> {
-              MapValue r = Paths.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
-              List<String> fin = Meta.stringList(Paths.get(r, "spec", "finalizers"));
+              MapValue r = Nested.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
+              List<String> fin = Meta.stringList(Nested.getOrNull(r, "spec", "finalizers"));
               if (!fin.contains("kubernetes")) {
                 fin.add("kubernetes");
-                r = Paths.set(r, strings(fin), "spec", "finalizers");
+                r = Nested.set(r, strings(fin), "spec", "finalizers");
               }
               return r;
             })
             .prepareForUpdate((o, old) -> {
-              Value fin = Paths.get(old.orElseThrow(), "spec", "finalizers");
-              return fin == null ? Paths.remove(o, "spec", "finalizers")
-                  : Paths.set(o, fin, "spec", "finalizers");
+              Value fin = Nested.getOrNull(old.orElseThrow(), "spec", "finalizers");
+              return fin == null ? Nested.remove(o, "spec", "finalizers")
+                  : Nested.set(o, fin, "spec", "finalizers");
             })
             .build())
         .build());
@@ -94,7 +96,7 @@ public final class BuiltinKinds {
         .build());
     out.add(def("", "v1", "Secret", "secrets", CORE, true)
         .strategy(ResourceStrategy.builder()
-            .defaulter(o -> Paths.setDefault(o, Value.of("Opaque"), "type"))
+            .defaulter(o -> Nested.setDefault(o, Value.of("Opaque"), "type"))
             .omitEmptyFields("data", "stringData")
             .selectableFields("type")
             .build())
@@ -132,9 +134,9 @@ public final class BuiltinKinds {
                 "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
                 "status.nominatedNodeName")
             .defaulter(BuiltinKinds::defaultPod)
-            .prepareForCreate((o, old) -> Paths.set(o,
+            .prepareForCreate((o, old) -> Nested.set(o,
                 MapValue.ofEntries("phase", Value.of("Pending")), "status"))
-            .validator((o, old) -> validatePodSpec(Paths.getMap(o, "spec"), "spec"))
+            .validator((o, old) -> validatePodSpec(Nested.mapOrNull(o, "spec"), "spec"))
             .gracePeriod(BuiltinKinds::podGracePeriod)
             .returnDeletedObject(true)
             .build())
@@ -218,14 +220,14 @@ public final class BuiltinKinds {
 
   static MapValue defaultPodSpec(MapValue spec) {
     MapValue s = spec;
-    s = Paths.setDefault(s, Value.of("ClusterFirst"), "dnsPolicy");
-    s = Paths.setDefault(s, Value.of("Always"), "restartPolicy");
-    s = Paths.setDefault(s, Value.of(30L), "terminationGracePeriodSeconds");
-    s = Paths.setDefault(s, MapValue.empty(), "securityContext");
-    s = Paths.setDefault(s, Value.of("default-scheduler"), "schedulerName");
-    s = Paths.updateListItems(s, BuiltinKinds::defaultContainer, "containers");
-    s = Paths.updateListItems(s, BuiltinKinds::defaultContainer, "initContainers");
-    s = Paths.updateListItems(s, BuiltinKinds::defaultVolume, "volumes");
+    s = Nested.setDefault(s, Value.of("ClusterFirst"), "dnsPolicy");
+    s = Nested.setDefault(s, Value.of("Always"), "restartPolicy");
+    s = Nested.setDefault(s, Value.of(30L), "terminationGracePeriodSeconds");
+    s = Nested.setDefault(s, MapValue.empty(), "securityContext");
+    s = Nested.setDefault(s, Value.of("default-scheduler"), "schedulerName");
+    s = Nested.updateListItems(s, BuiltinKinds::defaultContainer, "containers");
+    s = Nested.updateListItems(s, BuiltinKinds::defaultContainer, "initContainers");
+    s = Nested.updateListItems(s, BuiltinKinds::defaultVolume, "volumes");
     return s;
   }
 
@@ -234,17 +236,17 @@ public final class BuiltinKinds {
    * and service links are enabled (only on Pods, not on pod templates).
    */
   static MapValue defaultPod(MapValue pod) {
-    MapValue r = Paths.updateMap(pod, BuiltinKinds::defaultPodSpec, "spec");
-    if (Paths.getMap(r, "spec") == null) {
+    MapValue r = Nested.updateMap(pod, BuiltinKinds::defaultPodSpec, "spec");
+    if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
     for (String list : List.of("containers", "initContainers")) {
-      r = Paths.updateListItems(r, c -> {
-        MapValue limits = Paths.getMap(c, "resources", "limits");
+      r = Nested.updateListItems(r, c -> {
+        MapValue limits = Nested.mapOrNull(c, "resources", "limits");
         if (limits == null || limits.isEmpty()) {
           return c;
         }
-        MapValue requests = Paths.getMap(c, "resources", "requests");
+        MapValue requests = Nested.mapOrNull(c, "resources", "requests");
         MapValue.Builder b = (requests == null ? MapValue.empty() : requests).toBuilder();
         for (int i = 0; i < limits.size(); i++) {
           if (!b.containsKey(limits.keyAt(i))) {
@@ -252,22 +254,22 @@ public final class BuiltinKinds {
           }
         }
         MapValue merged = b.build();
-        return merged.equals(requests) ? c : Paths.set(c, merged, "resources", "requests");
+        return merged.equals(requests) ? c : Nested.set(c, merged, "resources", "requests");
       }, "spec", list);
     }
-    return Paths.setDefault(r, Value.of(true), "spec", "enableServiceLinks");
+    return Nested.setDefault(r, Value.of(true), "spec", "enableServiceLinks");
   }
 
   private static MapValue defaultContainer(MapValue c) {
     MapValue r = c;
-    r = Paths.setDefault(r, Value.of("/dev/termination-log"), "terminationMessagePath");
-    r = Paths.setDefault(r, Value.of("File"), "terminationMessagePolicy");
+    r = Nested.setDefault(r, Value.of("/dev/termination-log"), "terminationMessagePath");
+    r = Nested.setDefault(r, Value.of("File"), "terminationMessagePolicy");
     if (r.getOrNull("imagePullPolicy") == null && r.getOrNull("image") instanceof StringValue img) {
       r = r.with("imagePullPolicy", Value.of(pullPolicy(img.value())));
     }
-    r = Paths.updateListItems(r, p -> Paths.setDefault(p, Value.of("TCP"), "protocol"), "ports");
+    r = Nested.updateListItems(r, p -> Nested.setDefault(p, Value.of("TCP"), "protocol"), "ports");
     for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-      r = Paths.updateMap(r, BuiltinKinds::defaultProbe, probe);
+      r = Nested.updateMap(r, BuiltinKinds::defaultProbe, probe);
     }
     return r;
   }
@@ -289,11 +291,11 @@ public final class BuiltinKinds {
 
   private static MapValue defaultProbe(MapValue p) {
     MapValue r = p;
-    r = Paths.setDefault(r, Value.of(1L), "timeoutSeconds");
-    r = Paths.setDefault(r, Value.of(10L), "periodSeconds");
-    r = Paths.setDefault(r, Value.of(1L), "successThreshold");
-    r = Paths.setDefault(r, Value.of(3L), "failureThreshold");
-    r = Paths.updateMap(r, h -> Paths.setDefault(Paths.setDefault(h, Value.of("/"), "path"),
+    r = Nested.setDefault(r, Value.of(1L), "timeoutSeconds");
+    r = Nested.setDefault(r, Value.of(10L), "periodSeconds");
+    r = Nested.setDefault(r, Value.of(1L), "successThreshold");
+    r = Nested.setDefault(r, Value.of(3L), "failureThreshold");
+    r = Nested.updateMap(r, h -> Nested.setDefault(Nested.setDefault(h, Value.of("/"), "path"),
         Value.of("HTTP"), "scheme"), "httpGet");
     return r;
   }
@@ -301,7 +303,7 @@ public final class BuiltinKinds {
   private static MapValue defaultVolume(MapValue v) {
     MapValue r = v;
     for (String source : List.of("secret", "configMap", "downwardAPI", "projected")) {
-      r = Paths.updateMap(r, s -> Paths.setDefault(s, Value.of(420L), "defaultMode"), source);
+      r = Nested.updateMap(r, s -> Nested.setDefault(s, Value.of(420L), "defaultMode"), source);
     }
     boolean hasSource = false;
     for (int i = 0; i < r.size(); i++) {
@@ -311,114 +313,114 @@ public final class BuiltinKinds {
   }
 
   private static MapValue defaultTemplate(MapValue obj) {
-    return Paths.updateMap(obj, BuiltinKinds::defaultPodSpec, "spec", "template", "spec");
+    return Nested.updateMap(obj, BuiltinKinds::defaultPodSpec, "spec", "template", "spec");
   }
 
   static MapValue defaultDeployment(MapValue o) {
     MapValue r = o;
-    if (Paths.getMap(r, "spec") == null) {
+    if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
-    r = Paths.setDefault(r, Value.of(1L), "spec", "replicas");
-    r = Paths.setDefault(r, Value.of("RollingUpdate"), "spec", "strategy", "type");
-    if (Paths.get(r, "spec", "strategy", "type") instanceof StringValue t
+    r = Nested.setDefault(r, Value.of(1L), "spec", "replicas");
+    r = Nested.setDefault(r, Value.of("RollingUpdate"), "spec", "strategy", "type");
+    if (Nested.getOrNull(r, "spec", "strategy", "type") instanceof StringValue t
         && t.value().equals("RollingUpdate")) {
-      r = Paths.setDefault(r, Value.of("25%"), "spec", "strategy", "rollingUpdate",
+      r = Nested.setDefault(r, Value.of("25%"), "spec", "strategy", "rollingUpdate",
           "maxUnavailable");
-      r = Paths.setDefault(r, Value.of("25%"), "spec", "strategy", "rollingUpdate", "maxSurge");
+      r = Nested.setDefault(r, Value.of("25%"), "spec", "strategy", "rollingUpdate", "maxSurge");
     }
-    r = Paths.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
-    r = Paths.setDefault(r, Value.of(600L), "spec", "progressDeadlineSeconds");
+    r = Nested.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
+    r = Nested.setDefault(r, Value.of(600L), "spec", "progressDeadlineSeconds");
     return defaultTemplate(r);
   }
 
   static MapValue defaultStatefulSet(MapValue o) {
     MapValue r = o;
-    if (Paths.getMap(r, "spec") == null) {
+    if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
-    r = Paths.setDefault(r, Value.of("OrderedReady"), "spec", "podManagementPolicy");
-    r = Paths.setDefault(r, Value.of("RollingUpdate"), "spec", "updateStrategy", "type");
-    if (Paths.get(r, "spec", "updateStrategy", "type") instanceof StringValue t
+    r = Nested.setDefault(r, Value.of("OrderedReady"), "spec", "podManagementPolicy");
+    r = Nested.setDefault(r, Value.of("RollingUpdate"), "spec", "updateStrategy", "type");
+    if (Nested.getOrNull(r, "spec", "updateStrategy", "type") instanceof StringValue t
         && t.value().equals("RollingUpdate")) {
-      r = Paths.setDefault(r, Value.of(0L), "spec", "updateStrategy", "rollingUpdate",
+      r = Nested.setDefault(r, Value.of(0L), "spec", "updateStrategy", "rollingUpdate",
           "partition");
     }
-    r = Paths.setDefault(r, Value.of(1L), "spec", "replicas");
-    r = Paths.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
-    r = Paths.setDefault(r, Value.of("Retain"), "spec", "persistentVolumeClaimRetentionPolicy",
+    r = Nested.setDefault(r, Value.of(1L), "spec", "replicas");
+    r = Nested.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
+    r = Nested.setDefault(r, Value.of("Retain"), "spec", "persistentVolumeClaimRetentionPolicy",
         "whenDeleted");
-    r = Paths.setDefault(r, Value.of("Retain"), "spec", "persistentVolumeClaimRetentionPolicy",
+    r = Nested.setDefault(r, Value.of("Retain"), "spec", "persistentVolumeClaimRetentionPolicy",
         "whenScaled");
     return defaultTemplate(r);
   }
 
   static MapValue defaultDaemonSet(MapValue o) {
     MapValue r = o;
-    if (Paths.getMap(r, "spec") == null) {
+    if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
-    r = Paths.setDefault(r, Value.of("RollingUpdate"), "spec", "updateStrategy", "type");
-    if (Paths.get(r, "spec", "updateStrategy", "type") instanceof StringValue t
+    r = Nested.setDefault(r, Value.of("RollingUpdate"), "spec", "updateStrategy", "type");
+    if (Nested.getOrNull(r, "spec", "updateStrategy", "type") instanceof StringValue t
         && t.value().equals("RollingUpdate")) {
-      r = Paths.setDefault(r, Value.of(1L), "spec", "updateStrategy", "rollingUpdate",
+      r = Nested.setDefault(r, Value.of(1L), "spec", "updateStrategy", "rollingUpdate",
           "maxUnavailable");
-      r = Paths.setDefault(r, Value.of(0L), "spec", "updateStrategy", "rollingUpdate",
+      r = Nested.setDefault(r, Value.of(0L), "spec", "updateStrategy", "rollingUpdate",
           "maxSurge");
     }
-    r = Paths.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
+    r = Nested.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
     return defaultTemplate(r);
   }
 
   static MapValue defaultJob(MapValue o) {
     MapValue r = o;
-    if (Paths.getMap(r, "spec") == null) {
+    if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
-    if (Paths.get(r, "spec", "completions") == null && Paths.get(r, "spec", "parallelism") == null) {
-      r = Paths.set(r, Value.of(1L), "spec", "completions");
-      r = Paths.set(r, Value.of(1L), "spec", "parallelism");
+    if (Nested.getOrNull(r, "spec", "completions") == null && Nested.getOrNull(r, "spec", "parallelism") == null) {
+      r = Nested.set(r, Value.of(1L), "spec", "completions");
+      r = Nested.set(r, Value.of(1L), "spec", "parallelism");
     }
-    r = Paths.setDefault(r, Value.of(1L), "spec", "parallelism");
-    r = Paths.setDefault(r, Value.of(6L), "spec", "backoffLimit");
-    r = Paths.setDefault(r, Value.of("NonIndexed"), "spec", "completionMode");
-    r = Paths.setDefault(r, Value.of(false), "spec", "suspend");
+    r = Nested.setDefault(r, Value.of(1L), "spec", "parallelism");
+    r = Nested.setDefault(r, Value.of(6L), "spec", "backoffLimit");
+    r = Nested.setDefault(r, Value.of("NonIndexed"), "spec", "completionMode");
+    r = Nested.setDefault(r, Value.of(false), "spec", "suspend");
     return defaultTemplate(r);
   }
 
   static MapValue defaultService(MapValue o) {
     MapValue r = o;
-    if (Paths.getMap(r, "spec") == null) {
-      r = Paths.set(r, MapValue.empty(), "spec");
+    if (Nested.mapOrNull(r, "spec") == null) {
+      r = Nested.set(r, MapValue.empty(), "spec");
     }
-    r = Paths.setDefault(r, Value.of("ClusterIP"), "spec", "type");
-    r = Paths.setDefault(r, Value.of("None"), "spec", "sessionAffinity");
-    String type = Paths.get(r, "spec", "type") instanceof StringValue t ? t.value() : "";
+    r = Nested.setDefault(r, Value.of("ClusterIP"), "spec", "type");
+    r = Nested.setDefault(r, Value.of("None"), "spec", "sessionAffinity");
+    String type = Nested.getOrNull(r, "spec", "type") instanceof StringValue t ? t.value() : "";
     if (!type.equals("ExternalName")) {
-      r = Paths.setDefault(r, Value.of("Cluster"), "spec", "internalTrafficPolicy");
+      r = Nested.setDefault(r, Value.of("Cluster"), "spec", "internalTrafficPolicy");
     }
     if (type.equals("NodePort") || type.equals("LoadBalancer")) {
-      r = Paths.setDefault(r, Value.of("Cluster"), "spec", "externalTrafficPolicy");
+      r = Nested.setDefault(r, Value.of("Cluster"), "spec", "externalTrafficPolicy");
     }
-    r = Paths.updateListItems(r, p -> {
-      MapValue q = Paths.setDefault(p, Value.of("TCP"), "protocol");
+    r = Nested.updateListItems(r, p -> {
+      MapValue q = Nested.setDefault(p, Value.of("TCP"), "protocol");
       Value port = q.getOrNull("port");
-      return port == null ? q : Paths.setDefault(q, port, "targetPort");
+      return port == null ? q : Nested.setDefault(q, port, "targetPort");
     }, "spec", "ports");
     return r;
   }
 
   static MapValue defaultCrd(MapValue o) {
     MapValue r = o;
-    if (Paths.getMap(r, "spec") == null) {
+    if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
-    if (Paths.get(r, "spec", "names", "kind") instanceof StringValue k && !k.value().isEmpty()) {
-      r = Paths.setDefault(r, Value.of(k.value().toLowerCase(java.util.Locale.ROOT)), "spec",
+    if (Nested.getOrNull(r, "spec", "names", "kind") instanceof StringValue k && !k.value().isEmpty()) {
+      r = Nested.setDefault(r, Value.of(k.value().toLowerCase(java.util.Locale.ROOT)), "spec",
           "names", "singular");
-      r = Paths.setDefault(r, Value.of(k.value() + "List"), "spec", "names", "listKind");
+      r = Nested.setDefault(r, Value.of(k.value() + "List"), "spec", "names", "listKind");
     }
-    r = Paths.setDefault(r, Value.of("None"), "spec", "conversion", "strategy");
+    r = Nested.setDefault(r, Value.of("None"), "spec", "conversion", "strategy");
     return r;
   }
 
@@ -426,34 +428,34 @@ public final class BuiltinKinds {
 
   // kube deletes pods that never reached a node (or finished) immediately.
   private static long podGracePeriod(MapValue pod, java.util.OptionalLong requested) {
-    String node = Paths.get(pod, "spec", "nodeName") instanceof StringValue n ? n.value() : "";
-    String phase = Paths.get(pod, "status", "phase") instanceof StringValue p ? p.value() : "";
+    String node = Nested.getOrNull(pod, "spec", "nodeName") instanceof StringValue n ? n.value() : "";
+    String phase = Nested.getOrNull(pod, "status", "phase") instanceof StringValue p ? p.value() : "";
     if (node.isEmpty() || phase.equals("Failed") || phase.equals("Succeeded")) {
       return 0;
     }
     if (requested.isPresent()) {
       return requested.getAsLong();
     }
-    return Paths.get(pod, "spec", "terminationGracePeriodSeconds") instanceof IntegerValue i
+    return Nested.getOrNull(pod, "spec", "terminationGracePeriodSeconds") instanceof IntegerValue i
         ? i.value() : 0;
   }
 
   private static MapValue generateJobSelector(MapValue job) {
-    if (Paths.get(job, "spec", "manualSelector") instanceof io.apiserver4j.core.BooleanValue b
+    if (Nested.getOrNull(job, "spec", "manualSelector") instanceof io.apiserver4j.core.BooleanValue b
         && b.value()) {
       return job;
     }
     String uid = Meta.metaString(job, "uid");
     String name = Meta.metaString(job, "name");
-    MapValue r = Paths.set(job, MapValue.ofEntries("matchLabels", MapValue.ofEntries(
+    MapValue r = Nested.set(job, MapValue.ofEntries("matchLabels", MapValue.ofEntries(
         "batch.kubernetes.io/controller-uid", Value.of(uid))), "spec", "selector");
-    MapValue labels = Paths.getMap(r, "spec", "template", "metadata", "labels");
+    MapValue labels = Nested.mapOrNull(r, "spec", "template", "metadata", "labels");
     MapValue.Builder l = (labels == null ? MapValue.empty() : labels).toBuilder();
     l.put("batch.kubernetes.io/controller-uid", Value.of(uid));
     l.put("batch.kubernetes.io/job-name", Value.of(name));
     l.put("controller-uid", Value.of(uid));
     l.put("job-name", Value.of(name));
-    return Paths.set(r, l.build(), "spec", "template", "metadata", "labels");
+    return Nested.set(r, l.build(), "spec", "template", "metadata", "labels");
   }
 
   // --- validation --------------------------------------------------------------------------
@@ -499,7 +501,7 @@ public final class BuiltinKinds {
 
   static List<FieldError> validateWorkload(MapValue o, String restartPolicy) {
     List<FieldError> errs = new ArrayList<>();
-    MapValue spec = Paths.getMap(o, "spec");
+    MapValue spec = Nested.mapOrNull(o, "spec");
     if (spec == null) {
       errs.add(FieldError.required("spec.selector", ""));
       errs.add(FieldError.required("spec.template.spec.containers", ""));
@@ -508,12 +510,12 @@ public final class BuiltinKinds {
     if (spec.getOrNull("replicas") instanceof IntegerValue rep && rep.value() < 0) {
       errs.add(FieldError.invalid("spec.replicas", rep, "must be greater than or equal to 0"));
     }
-    MapValue selector = Paths.getMap(spec, "selector");
-    MapValue templateLabels = Paths.getMap(spec, "template", "metadata", "labels");
+    MapValue selector = Nested.mapOrNull(spec, "selector");
+    MapValue templateLabels = Nested.mapOrNull(spec, "template", "metadata", "labels");
     if (selector == null) {
       errs.add(FieldError.required("spec.selector", ""));
-    } else if (selector.isEmpty() || (Paths.get(selector, "matchLabels") == null
-        && Paths.get(selector, "matchExpressions") == null)) {
+    } else if (selector.isEmpty() || (Nested.getOrNull(selector, "matchLabels") == null
+        && Nested.getOrNull(selector, "matchExpressions") == null)) {
       errs.add(FieldError.invalid("spec.selector", selector, "empty selector is invalid for"
           + " deployment"));
     } else if (!selectorMatches(selector, templateLabels == null ? MapValue.empty()
@@ -522,8 +524,8 @@ public final class BuiltinKinds {
           templateLabels == null ? MapValue.empty() : templateLabels,
           "`selector` does not match template `labels`"));
     }
-    errs.addAll(validatePodSpec(Paths.getMap(spec, "template", "spec"), "spec.template.spec"));
-    Value rp = Paths.get(spec, "template", "spec", "restartPolicy");
+    errs.addAll(validatePodSpec(Nested.mapOrNull(spec, "template", "spec"), "spec.template.spec"));
+    Value rp = Nested.getOrNull(spec, "template", "spec", "restartPolicy");
     if (rp instanceof StringValue s && !s.value().equals(restartPolicy)) {
       errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", s,
           List.of(restartPolicy)));
@@ -533,10 +535,10 @@ public final class BuiltinKinds {
 
   private static List<FieldError> validateJob(MapValue o) {
     List<FieldError> errs = new ArrayList<>();
-    MapValue spec = Paths.getMap(o, "spec");
-    errs.addAll(validatePodSpec(spec == null ? null : Paths.getMap(spec, "template", "spec"),
+    MapValue spec = Nested.mapOrNull(o, "spec");
+    errs.addAll(validatePodSpec(spec == null ? null : Nested.mapOrNull(spec, "template", "spec"),
         "spec.template.spec"));
-    Value rp = spec == null ? null : Paths.get(spec, "template", "spec", "restartPolicy");
+    Value rp = spec == null ? null : Nested.getOrNull(spec, "template", "spec", "restartPolicy");
     String policy = rp instanceof StringValue s ? s.value() : "";
     if (!policy.equals("OnFailure") && !policy.equals("Never")) {
       errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(policy),
@@ -547,9 +549,9 @@ public final class BuiltinKinds {
 
   private static List<FieldError> validateService(MapValue o) {
     List<FieldError> errs = new ArrayList<>();
-    String type = Paths.get(o, "spec", "type") instanceof StringValue t ? t.value() : "";
-    String clusterIp = Paths.get(o, "spec", "clusterIP") instanceof StringValue c ? c.value() : "";
-    Value ports = Paths.get(o, "spec", "ports");
+    String type = Nested.getOrNull(o, "spec", "type") instanceof StringValue t ? t.value() : "";
+    String clusterIp = Nested.getOrNull(o, "spec", "clusterIP") instanceof StringValue c ? c.value() : "";
+    Value ports = Nested.getOrNull(o, "spec", "ports");
     boolean noPorts = !(ports instanceof ListValue l) || l.isEmpty();
     if (noPorts && !type.equals("ExternalName") && !clusterIp.equals("None")) {
       errs.add(FieldError.required("spec.ports", ""));

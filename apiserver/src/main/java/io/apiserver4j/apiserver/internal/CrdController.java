@@ -1,5 +1,7 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -97,7 +99,7 @@ final class CrdController implements WriteListener {
     String plural = CrdSupport.str(crd, "spec", "names", "plural");
     String kind = CrdSupport.str(crd, "spec", "names", "kind");
     String time = Meta.formatTime(clock.instant());
-    MapValue status = Paths.getMap(crd, "status");
+    MapValue status = Nested.mapOrNull(crd, "status");
     status = status == null ? MapValue.empty() : status;
     Value conditions = status.getOrNull("conditions");
     String conflict = namesConflict(name, group, plural, kind);
@@ -126,7 +128,7 @@ final class CrdController implements WriteListener {
       }
     }
     status = status.with("storedVersions", BuiltinKinds.strings(storedVersions));
-    if (!status.equals(Paths.getMap(crd, "status"))) {
+    if (!status.equals(Nested.mapOrNull(crd, "status"))) {
       MapValue body = crd.with("status", status);
       ApiResponse r = loopback.apply(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRD_RESOURCE)
           .name(name).subresource("status").body(body).userAgent(CONTROLLER_AGENT).build());
@@ -201,12 +203,12 @@ final class CrdController implements WriteListener {
       finalizers.add(CrdSupport.CLEANUP_FINALIZER);
       marked = Meta.withFinalizers(marked, finalizers);
     }
-    MapValue status = Paths.getMap(marked, "status");
+    MapValue status = Nested.mapOrNull(marked, "status");
     Value conditions = CrdSupport.setCondition(status == null ? null
         : status.getOrNull("conditions"), CrdSupport.condition("Terminating", "True",
             "InstanceDeletionPending", "CustomResourceDefinition marked for deletion;"
                 + " CustomResource deletion will begin soon", Meta.formatTime(s.now())));
-    marked = Paths.set(marked, conditions, "status", "conditions");
+    marked = Nested.set(marked, conditions, "status", "conditions");
     MapValue written = s.store().update(key, marked, current.resourceVersion()).object();
     s.committed(new WriteOutcome.Updated(written));
     return written;

@@ -1,5 +1,7 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -29,11 +31,11 @@ public final class CrdSupport {
   private CrdSupport() {}
 
   static String str(MapValue m, String... path) {
-    return Paths.get(m, path) instanceof StringValue s ? s.value() : "";
+    return Nested.getOrNull(m, path) instanceof StringValue s ? s.value() : "";
   }
 
   private static boolean bool(MapValue m, String... path) {
-    return Paths.get(m, path) instanceof BooleanValue b && b.value();
+    return Nested.getOrNull(m, path) instanceof BooleanValue b && b.value();
   }
 
   /** The essential checks of kube's CRD validation. */
@@ -79,7 +81,7 @@ public final class CrdSupport {
         errs.add(FieldError.invalid("spec.names.singular", Value.of(singular), msg));
       }
     }
-    Value versions = Paths.get(crd, "spec", "versions");
+    Value versions = Nested.getOrNull(crd, "spec", "versions");
     int storage = 0;
     if (versions instanceof ListValue l && !l.isEmpty()) {
       java.util.Set<String> seen = new java.util.HashSet<>();
@@ -100,7 +102,7 @@ public final class CrdSupport {
         if (bool(v, "storage")) {
           storage++;
         }
-        Value scale = Paths.get(v, "subresources", "scale");
+        Value scale = Nested.getOrNull(v, "subresources", "scale");
         if (scale instanceof MapValue s) {
           for (String p : List.of("specReplicasPath", "statusReplicasPath")) {
             String path = str(s, p);
@@ -131,7 +133,7 @@ public final class CrdSupport {
     String kind = str(crd, "spec", "names", "kind");
     boolean namespaced = str(crd, "spec", "scope").equals("Namespaced");
     String storageVersion = "";
-    if (!(Paths.get(crd, "spec", "versions") instanceof ListValue versions)) {
+    if (!(Nested.getOrNull(crd, "spec", "versions") instanceof ListValue versions)) {
       return out;
     }
     for (Value v : versions.items()) {
@@ -144,7 +146,7 @@ public final class CrdSupport {
         continue;
       }
       GroupVersionKind gvk = new GroupVersionKind(group, str(version, "name"), kind);
-      Value openApi = Paths.get(version, "schema", "openAPIV3Schema");
+      Value openApi = Nested.getOrNull(version, "schema", "openAPIV3Schema");
       CrdSchema crdSchema = OpenApiSchemas.fromCrdVersion(
           openApi == null ? Value.nullValue() : openApi, gvk);
       Schema schema = Schema.fromSmdValue(crdSchema.smdSchema());
@@ -152,19 +154,19 @@ public final class CrdSupport {
           .namespaced(namespaced)
           .singular(str(crd, "spec", "names", "singular"))
           .listKind(listKind(crd))
-          .shortNames(Meta.stringList(Paths.get(crd, "spec", "names", "shortNames")))
-          .categories(Meta.stringList(Paths.get(crd, "spec", "names", "categories")))
+          .shortNames(Meta.stringList(Nested.getOrNull(crd, "spec", "names", "shortNames")))
+          .categories(Meta.stringList(Nested.getOrNull(crd, "spec", "names", "categories")))
           .schema(schema, crdSchema.rootTypeName())
           .customResource(true)
           .storageVersion(storageVersion)
-          .status(Paths.get(version, "subresources", "status") != null)
+          .status(Nested.getOrNull(version, "subresources", "status") != null)
           .strategy(ResourceStrategy.builder()
               .generationPolicy(GenerationPolicy.NON_METADATA)
               .allowUnconditionalUpdate(false)
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
               .build());
-      if (Paths.get(version, "subresources", "scale") instanceof MapValue s) {
+      if (Nested.getOrNull(version, "subresources", "scale") instanceof MapValue s) {
         String selector = str(s, "labelSelectorPath");
         b.scale(new ScaleSubresource(str(s, "specReplicasPath"), str(s, "statusReplicasPath"),
             selector.isEmpty() ? Optional.empty() : Optional.of(selector)));
@@ -176,7 +178,7 @@ public final class CrdSupport {
 
   /** Whether the CRD's condition {@code type} has status True. */
   static boolean conditionTrue(MapValue crd, String type) {
-    if (!(Paths.get(crd, "status", "conditions") instanceof ListValue conditions)) {
+    if (!(Nested.getOrNull(crd, "status", "conditions") instanceof ListValue conditions)) {
       return false;
     }
     for (Value c : conditions.items()) {
@@ -197,11 +199,11 @@ public final class CrdSupport {
    * which keep the last names accepted when the requested ones conflict.
    */
   static MapValue servedView(MapValue crd) {
-    MapValue accepted = Paths.getMap(crd, "status", "acceptedNames");
+    MapValue accepted = Nested.mapOrNull(crd, "status", "acceptedNames");
     if (accepted == null || str(accepted, "plural").isEmpty() || str(accepted, "kind").isEmpty()) {
       return crd;
     }
-    return Paths.set(crd, accepted, "spec", "names");
+    return Nested.set(crd, accepted, "spec", "names");
   }
 
   static String listKind(MapValue crd) {
@@ -211,7 +213,7 @@ public final class CrdSupport {
 
   /** The names a CRD asks for, as {@code status.acceptedNames} shows them. */
   static MapValue requestedNames(MapValue crd) {
-    MapValue names = Paths.getMap(crd, "spec", "names");
+    MapValue names = Nested.mapOrNull(crd, "spec", "names");
     MapValue.Builder b = MapValue.builder();
     if (names != null) {
       for (String key : List.of("plural", "singular", "shortNames", "kind", "listKind",

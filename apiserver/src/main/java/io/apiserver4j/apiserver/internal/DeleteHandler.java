@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -121,7 +122,7 @@ final class DeleteHandler {
       return new Result(finalizeDelete(s.def(), existing), false);
     }
     Preconditions preconditions = preconditions(s.request());
-    if (first.object() == existing) {
+    if (first.outcome() == DeletionPreview.Outcome.REMOVED && first.object() == existing) {
       return deleteNow(s, key, preconditions);
     }
     Marking marking = new Marking(s);

@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.CreateAuthorizer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.AlreadyExistsException;

@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;

@@ -1,5 +1,7 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -70,11 +72,11 @@ final class NamespaceController implements WriteListener {
           + " object meta: " + current.resourceVersionString());
     }
     admission.admitDelete(s, ns);
-    List<String> specFinalizers = Meta.stringList(Paths.get(ns, "spec", "finalizers"));
+    List<String> specFinalizers = Meta.stringList(Nested.getOrNull(ns, "spec", "finalizers"));
     if (!Meta.hasMeta(ns, "deletionTimestamp")) {
       MapValue marked = Meta.withMeta(ns, "deletionTimestamp",
           Value.of(Meta.formatTime(s.now())));
-      marked = Paths.set(marked, Value.of("Terminating"), "status", "phase");
+      marked = Nested.set(marked, Value.of("Terminating"), "status", "phase");
       MapValue written = s.store().update(key(name), marked, current.resourceVersion()).object();
       if (!specFinalizers.isEmpty()) {
         s.committed(new WriteOutcome.Updated(written));

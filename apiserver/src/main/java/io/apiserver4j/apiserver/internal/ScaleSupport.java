@@ -1,5 +1,7 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
@@ -72,7 +74,7 @@ final class ScaleSupport {
     long status = replicas(parent, s.statusReplicasPath());
     MapValue.Builder st = MapValue.builder().put("replicas", Value.of(status));
     if (s.labelSelectorPath().isPresent()) {
-      Value sel = Paths.get(parent, Paths.parseDotted(s.labelSelectorPath().get()));
+      Value sel = Nested.getOrNull(parent, Nested.parseDotted(s.labelSelectorPath().get()));
       String selector = sel instanceof MapValue m ? BuiltinKinds.formatSelector(m)
           : sel instanceof StringValue str ? str.value() : "";
       if (!selector.isEmpty()) {
@@ -85,7 +87,7 @@ final class ScaleSupport {
   }
 
   private static long replicas(MapValue obj, String path) {
-    return Paths.get(obj, Paths.parseDotted(path)) instanceof IntegerValue i ? i.value() : 0;
+    return Nested.getOrNull(obj, Nested.parseDotted(path)) instanceof IntegerValue i ? i.value() : 0;
   }
 
   private GroupResource scaleResource(ResourceDefinition def) {
@@ -139,7 +141,7 @@ final class ScaleSupport {
           Meta.metaValue(parent, "managedFields")));
       MapValue newScale = change.apply(oldScale, parent);
       newScale = admission.mutate(s, SCALE_GVK, s.name(), newScale, oldScale);
-      Value replicas = Paths.get(newScale, "spec", "replicas");
+      Value replicas = Nested.getOrNull(newScale, "spec", "replicas");
       if (replicas instanceof IntegerValue r && r.value() < 0) {
         throw StatusErrors.invalid(new GroupKind("autoscaling", "Scale"), s.name(),
             List.of(FieldError.invalid("spec.replicas", r, "must be greater than or equal to 0")));
@@ -149,8 +151,8 @@ final class ScaleSupport {
         throw StatusErrors.conflict(scaleResource(def), s.name(), "Precondition failed: UID in"
             + " precondition: " + uid + ", UID in object meta: " + Meta.metaString(parent, "uid"));
       }
-      MapValue updated = Paths.set(parent, replicas == null ? Value.of(0L) : replicas,
-          Paths.parseDotted(sub.specReplicasPath()));
+      MapValue updated = Nested.set(parent, replicas == null ? Value.of(0L) : replicas,
+          Nested.parseDotted(sub.specReplicasPath()));
       updated = Meta.withMetaString(updated, "resourceVersion",
           Meta.metaString(newScale, "resourceVersion"));
       return FieldManager.encode(updated, toParent(def, Meta.metaValue(parent,
@@ -173,7 +175,7 @@ final class ScaleSupport {
   }
 
   private static FieldPath path(String dotted) {
-    String[] parts = Paths.parseDotted(dotted);
+    String[] parts = Nested.parseDotted(dotted);
     FieldName[] names = new FieldName[parts.length];
     for (int i = 0; i < parts.length; i++) {
       names[i] = new FieldName(parts[i]);

@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.admission.plugins.NamespacePhase;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.ApiRequest;
@@ -37,7 +38,7 @@ public final class ServerNamespaces implements NamespaceStore {
   @Override
   public Optional<NamespacePhase> phase(String namespace) {
     return store.get(new ObjectKey("", "namespaces", "", namespace)).map(o -> {
-      Value phase = Paths.get(o.object(), "status", "phase");
+      Value phase = Nested.getOrNull(o.object(), "status", "phase");
       return phase instanceof StringValue s && s.value().equals("Terminating")
           ? NamespacePhase.TERMINATING : NamespacePhase.ACTIVE;
     });

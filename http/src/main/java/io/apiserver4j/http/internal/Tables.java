@@ -1,5 +1,6 @@
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.IntegerValue;
@@ -276,7 +277,7 @@ public final class Tables {
             (o, now) -> row(name(o), Nested.integer(o, "status", "readyReplicas") + "/"
                     + replicas(o), Nested.integer(o, "status", "updatedReplicas"),
                 Nested.integer(o, "status", "availableReplicas"), age(o, now), containers(o),
-                images(o), Nested.formatLabelSelector(Nested.at(o, "spec", "selector"))));
+                images(o), LabelText.formatLabelSelector(Nested.getOrNull(o, "spec", "selector"))));
       case "apps/replicasets":
         return printer(List.of(NAME, col("Desired", "integer", "Number of desired pods."),
             col("Current", "integer", "Number of actual replicas."),
@@ -286,7 +287,7 @@ public final class Tables {
             wide("Selector", "string", "Label selector for pods.")),
             (o, now) -> row(name(o), replicas(o), Nested.integer(o, "status", "replicas"),
                 Nested.integer(o, "status", "readyReplicas"), age(o, now), containers(o),
-                images(o), Nested.formatLabelSelector(Nested.at(o, "spec", "selector"))));
+                images(o), LabelText.formatLabelSelector(Nested.getOrNull(o, "spec", "selector"))));
       case "apps/statefulsets":
         return printer(List.of(NAME, col("Ready", "string", "Number of the pod with ready state"),
             AGE, wide("Containers", "string", "Names of each container in the template."),
@@ -314,9 +315,9 @@ public final class Tables {
                 Nested.integer(o, "status", "numberReady"),
                 Nested.integer(o, "status", "updatedNumberScheduled"),
                 Nested.integer(o, "status", "numberAvailable"),
-                Nested.formatLabels(Nested.map(o, "spec", "template", "spec", "nodeSelector")),
+                LabelText.formatLabels(Nested.map(o, "spec", "template", "spec", "nodeSelector")),
                 age(o, now), containers(o), images(o),
-                Nested.formatLabelSelector(Nested.at(o, "spec", "selector"))));
+                LabelText.formatLabelSelector(Nested.getOrNull(o, "spec", "selector"))));
       case "/services":
         return printer(List.of(NAME, col("Type", "string", "Type of the service."),
             col("Cluster-IP", "string", "Cluster IP of the service."),
@@ -393,7 +394,7 @@ public final class Tables {
                 Nested.str(o, "status", "lastScheduleTime").isEmpty() ? "<none>"
                     : since(Nested.str(o, "status", "lastScheduleTime"), now),
                 age(o, now), jobTemplate(o, true), jobTemplate(o, false),
-                Nested.formatLabelSelector(Nested.at(o, "spec", "jobTemplate", "spec",
+                LabelText.formatLabelSelector(Nested.getOrNull(o, "spec", "jobTemplate", "spec",
                     "selector"))));
       default:
         // kube's default table convertor for kinds without a printer
@@ -556,7 +557,7 @@ public final class Tables {
     }
     return row(name(o), type, clusterIp, externalIp,
         ports.isEmpty() ? "<none>" : String.join(",", ports), age(o, now),
-        Nested.formatLabels(Nested.map(o, "spec", "selector")));
+        LabelText.formatLabels(Nested.map(o, "spec", "selector")));
   }
 
   private static List<Value> nodeCells(MapValue o, Instant now) {
@@ -695,7 +696,7 @@ public final class Tables {
       }
     }
     return row(name(o), status, completions, duration, age(o, now), containers(o), images(o),
-        Nested.formatLabelSelector(Nested.at(o, "spec", "selector")));
+        LabelText.formatLabelSelector(Nested.getOrNull(o, "spec", "selector")));
   }
 
   private static Printer customResource(List<PrinterColumn> declared) {

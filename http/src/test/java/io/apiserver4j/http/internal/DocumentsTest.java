@@ -2,6 +2,7 @@ package io.apiserver4j.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupVersion;
@@ -161,7 +162,7 @@ class DocumentsTest {
     assertThat(apps.getOrNull("openapi")).isEqualTo(Value.of("3.0.0"));
     MapValue patch = Nested.map(apps, "paths",
         "/apis/apps/v1/namespaces/{namespace}/deployments/{name}", "patch");
-    assertThat(Nested.at(patch, "x-kubernetes-group-version-kind")).isEqualTo(Json.read(
+    assertThat(Nested.getOrNull(patch, "x-kubernetes-group-version-kind")).isEqualTo(Json.read(
         "{\"group\":\"apps\",\"kind\":\"Deployment\",\"version\":\"v1\"}"));
     assertThat(Json.write(patch.getOrNull("parameters")))
         .contains("{\"in\":\"query\",\"name\":\"fieldValidation\"")
@@ -189,14 +190,14 @@ class DocumentsTest {
         + "[\"containerPort\",\"protocol\"],\"x-kubernetes-list-type\":\"map\"}}},"
         + "\"x-kubernetes-list-map-keys\":[\"name\"],\"x-kubernetes-list-type\":\"map\","
         + "\"x-kubernetes-patch-merge-key\":\"name\",\"x-kubernetes-patch-strategy\":\"merge\"}");
-    assertThat(Json.write(Nested.at(deployment, "properties", "spec", "properties",
+    assertThat(Json.write(Nested.getOrNull(deployment, "properties", "spec", "properties",
         "selector"))).isEqualTo("{\"type\":\"object\",\"additionalProperties\":{\"type\":"
         + "\"string\"},\"x-kubernetes-map-type\":\"atomic\"}");
-    assertThat(Json.write(Nested.at(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
+    assertThat(Json.write(Nested.getOrNull(schemas, "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta",
         "properties", "finalizers"))).isEqualTo("{\"type\":\"array\",\"items\":{\"type\":"
         + "\"string\"},\"x-kubernetes-list-type\":\"set\",\"x-kubernetes-patch-strategy\":"
         + "\"merge\"}");
-    assertThat(Json.write(Nested.at(schemas, "io.k8s.api.apps.v1.DeploymentList",
+    assertThat(Json.write(Nested.getOrNull(schemas, "io.k8s.api.apps.v1.DeploymentList",
         "x-kubernetes-group-version-kind"))).contains("\"kind\":\"DeploymentList\"");
 
     MapValue cr = (MapValue) Json.read(docs.document("apis/stable.example.com/v1")

@@ -2,6 +2,7 @@ package io.apiserver4j.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.ListValue;
@@ -35,7 +36,7 @@ class TablesTest {
   }
 
   static List<Value> cells(MapValue table) {
-    return ((ListValue) Nested.at(((ListValue) table.getOrNull("rows")).get(0), "cells"))
+    return ((ListValue) Nested.getOrNull(((ListValue) table.getOrNull("rows")).get(0), "cells"))
         .items();
   }
 
@@ -131,9 +132,9 @@ class TablesTest {
     assertThat(names(t)).containsExactly("Name", "Data", "Age");
     ListValue rows = (ListValue) t.getOrNull("rows");
     assertThat(rows.size()).isEqualTo(2);
-    assertThat(Nested.at(rows.get(0), "cells")).isEqualTo(ListValue.of(List.of(Value.of("a"),
+    assertThat(Nested.getOrNull(rows.get(0), "cells")).isEqualTo(ListValue.of(List.of(Value.of("a"),
         Value.of(3), Value.of("60m"))));
-    assertThat(Nested.at(rows.get(1), "cells")).isEqualTo(ListValue.of(List.of(Value.of("b"),
+    assertThat(Nested.getOrNull(rows.get(1), "cells")).isEqualTo(ListValue.of(List.of(Value.of("b"),
         Value.of(0), Value.of("60m"))));
   }
 

@@ -1,16 +1,18 @@
-package io.apiserver4j.apiserver.internal;
+package io.apiserver4j.core;
 
-import io.apiserver4j.core.ListValue;
-import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Value;
+import java.util.List;
 import java.util.function.UnaryOperator;
 
-/** Copy-on-write access to nested map fields of an object, by a list of field names. */
-public final class Paths {
-  private Paths() {}
+/**
+ * Nested fields of a value by a list of field names: null-tolerant reads that give Go's zero
+ * values for absent fields (as kube sees an object after decoding it), and copy-on-write
+ * changes. The one accessor of object paths; {@link Meta} builds the metadata accessors on it.
+ */
+public final class Nested {
+  private Nested() {}
 
   /** The value at {@code path}, or null when a step is missing or not a map. */
-  public static Value get(MapValue obj, String... path) {
+  public static Value getOrNull(Value obj, String... path) {
     Value cur = obj;
     for (String p : path) {
       if (!(cur instanceof MapValue m)) {
@@ -24,8 +26,44 @@ public final class Paths {
     return cur;
   }
 
-  public static MapValue getMap(MapValue obj, String... path) {
-    return get(obj, path) instanceof MapValue m ? m : null;
+  /** The map at {@code path}, or null when there is none. */
+  public static MapValue mapOrNull(Value obj, String... path) {
+    return getOrNull(obj, path) instanceof MapValue m ? m : null;
+  }
+
+  /** The string at {@code path}; empty when absent or not a string. */
+  public static String str(Value v, String... path) {
+    return getOrNull(v, path) instanceof StringValue s ? s.value() : "";
+  }
+
+  /** The integer at {@code path} (a float is truncated); 0 when absent. */
+  public static long integer(Value v, String... path) {
+    Value x = getOrNull(v, path);
+    if (x instanceof IntegerValue i) {
+      return i.value();
+    }
+    return x instanceof FloatValue f ? (long) f.value() : 0;
+  }
+
+  /** Whether a non-null value is at {@code path}. */
+  public static boolean has(Value v, String... path) {
+    Value x = getOrNull(v, path);
+    return x != null && !x.isNull();
+  }
+
+  /** The boolean at {@code path}; false when absent. */
+  public static boolean bool(Value v, String... path) {
+    return getOrNull(v, path) instanceof BooleanValue b && b.value();
+  }
+
+  /** The items of the list at {@code path}; empty when absent. */
+  public static List<Value> list(Value v, String... path) {
+    return getOrNull(v, path) instanceof ListValue l ? l.items() : List.of();
+  }
+
+  /** The map at {@code path}; empty when absent. */
+  public static MapValue map(Value v, String... path) {
+    return getOrNull(v, path) instanceof MapValue m ? m : MapValue.empty();
   }
 
   /** The object with {@code value} at {@code path}; missing (or non-map) maps on the way are created. */
@@ -45,7 +83,7 @@ public final class Paths {
 
   /** The object with {@code value} at {@code path} unless something non-null is there already. */
   public static MapValue setDefault(MapValue obj, Value value, String... path) {
-    Value cur = get(obj, path);
+    Value cur = getOrNull(obj, path);
     if (cur != null && !cur.isNull()) {
       return obj;
     }
@@ -73,7 +111,7 @@ public final class Paths {
 
   /** Applies {@code f} to the map at {@code path}, if there is one. */
   public static MapValue updateMap(MapValue obj, UnaryOperator<MapValue> f, String... path) {
-    MapValue target = getMap(obj, path);
+    MapValue target = mapOrNull(obj, path);
     if (target == null) {
       return obj;
     }
@@ -83,7 +121,7 @@ public final class Paths {
 
   /** Applies {@code f} to every map item of the list at {@code path}, if there is one. */
   public static MapValue updateListItems(MapValue obj, UnaryOperator<MapValue> f, String... path) {
-    if (!(get(obj, path) instanceof ListValue l)) {
+    if (!(getOrNull(obj, path) instanceof ListValue l)) {
       return obj;
     }
     ListValue.Builder b = ListValue.builder(l.size());

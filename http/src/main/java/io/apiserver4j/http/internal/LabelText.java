@@ -1,9 +1,9 @@
 package io.apiserver4j.http.internal;
 
-import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FloatValue;
-import io.apiserver4j.core.IntegerValue;
-import io.apiserver4j.core.ListValue;
+import static io.apiserver4j.core.Nested.list;
+import static io.apiserver4j.core.Nested.map;
+import static io.apiserver4j.core.Nested.str;
+
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
@@ -11,52 +11,9 @@ import io.apiserver4j.core.Values;
 import java.util.ArrayList;
 import java.util.List;
 
-/** Null-tolerant reads of nested fields of objects, with Go zero values for absent fields. */
-final class Nested {
-  private Nested() {}
-
-  static Value at(Value v, String... path) {
-    Value cur = v;
-    for (String p : path) {
-      if (!(cur instanceof MapValue m)) {
-        return null;
-      }
-      cur = m.getOrNull(p);
-    }
-    return cur;
-  }
-
-  static String str(Value v, String... path) {
-    return at(v, path) instanceof StringValue s ? s.value() : "";
-  }
-
-  static long integer(Value v, String... path) {
-    Value x = at(v, path);
-    if (x instanceof IntegerValue i) {
-      return i.value();
-    }
-    if (x instanceof FloatValue f) {
-      return (long) f.value();
-    }
-    return 0;
-  }
-
-  static boolean has(Value v, String... path) {
-    Value x = at(v, path);
-    return x != null && !(x.kind() == Value.Kind.NULL);
-  }
-
-  static boolean bool(Value v, String... path) {
-    return at(v, path) instanceof BooleanValue b && b.value();
-  }
-
-  static List<Value> list(Value v, String... path) {
-    return at(v, path) instanceof ListValue l ? l.items() : List.of();
-  }
-
-  static MapValue map(Value v, String... path) {
-    return at(v, path) instanceof MapValue m ? m : MapValue.empty();
-  }
+/** Labels and label selectors as kube's printers show them. */
+final class LabelText {
+  private LabelText() {}
 
   /** A string map as {@code k=v,k2=v2} sorted by key, like {@code labels.FormatLabels}. */
   static String formatLabels(MapValue m) {

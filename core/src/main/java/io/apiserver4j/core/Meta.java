@@ -1,10 +1,5 @@
-package io.apiserver4j.apiserver.internal;
+package io.apiserver4j.core;
 
-import io.apiserver4j.core.IntegerValue;
-import io.apiserver4j.core.ListValue;
-import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StringValue;
-import io.apiserver4j.core.Value;
 import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -13,8 +8,8 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Copy-on-write accessors for the parts of an object the write path touches: {@code apiVersion},
- * {@code kind} and {@code metadata} fields. Absent or mistyped fields read as Go's zero values,
+ * Copy-on-write accessors of an object's {@code apiVersion}, {@code kind} and
+ * {@code metadata} fields. Absent or mistyped fields read as Go's zero values,
  * as kube-apiserver sees them after decoding into ObjectMeta.
  */
 public final class Meta {
@@ -113,6 +108,28 @@ public final class Meta {
   public static Long deletionGracePeriod(MapValue obj) {
     return metadata(obj).getOrNull("deletionGracePeriodSeconds") instanceof IntegerValue i
         ? i.value() : null;
+  }
+
+  /** {@code metadata.labels} as a map of strings (non-string values skipped). */
+  public static java.util.Map<String, String> labels(MapValue obj) {
+    return stringMap(metadata(obj).getOrNull("labels"));
+  }
+
+  /** {@code metadata.annotations} as a map of strings (non-string values skipped). */
+  public static java.util.Map<String, String> annotations(MapValue obj) {
+    return stringMap(metadata(obj).getOrNull("annotations"));
+  }
+
+  private static java.util.Map<String, String> stringMap(Value v) {
+    java.util.Map<String, String> out = new java.util.LinkedHashMap<>();
+    if (v instanceof MapValue m) {
+      for (int i = 0; i < m.size(); i++) {
+        if (m.valueAt(i) instanceof StringValue s) {
+          out.put(m.keyAt(i), s.value());
+        }
+      }
+    }
+    return out;
   }
 
   /** A top-level field, or null when absent. */

@@ -1,0 +1,5 @@
+/**
+ * Built-in admission plugins as kube-apiserver runs them: NamespaceLifecycle,
+ * NamespaceAutoProvision and a ResourceQuota counter.
+ */
+package io.apiserver4j.admission.plugins;

@@ -1,0 +1,6 @@
+/**
+ * The patch types kube-apiserver accepts ({@link io.apiserver4j.apiserver.patch.PatchType}):
+ * JSON merge patch and strategic merge patch with their schemas and error texts, applied through
+ * {@link io.apiserver4j.apiserver.patch.Patches}.
+ */
+package io.apiserver4j.apiserver.patch;

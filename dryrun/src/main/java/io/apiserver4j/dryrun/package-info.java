@@ -1,0 +1,8 @@
+/**
+ * {@code dryRun=All} as the server runs it: the option ({@link io.apiserver4j.dryrun.DryRun}),
+ * the store that checks every write and performs none ({@link io.apiserver4j.dryrun.DryRunStore}),
+ * what a delete does to an object ({@link io.apiserver4j.dryrun.DeletionPreview}), what a dry
+ * create answers ({@link io.apiserver4j.dryrun.GeneratedValuesPolicy}), and kubectl's
+ * {@code --dry-run} flag ({@link io.apiserver4j.dryrun.ClientDryRun}).
+ */
+package io.apiserver4j.dryrun;
