@@ -125,16 +125,6 @@ final class Fixtures {
   }
 
   static Value at(Value v, String... path) {
-    Value cur = v;
-    for (String p : path) {
-      if (!(cur instanceof MapValue m)) {
-        return null;
-      }
-      cur = m.getOrNull(p);
-      if (cur == null) {
-        return null;
-      }
-    }
-    return cur;
+    return io.apiserver4j.core.Nested.getOrNull(v, path);
   }
 }

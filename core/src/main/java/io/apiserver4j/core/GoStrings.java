@@ -126,4 +126,17 @@ public final class GoStrings {
     return sb.toString();
   }
 
+
+  /** The word Go's encoding/json uses for a JSON value in its type errors ({@code object}, ...). */
+  public static String jsonKind(Value value) {
+    switch (value.kind()) {
+      case MAP: return "object";
+      case LIST: return "array";
+      case STRING: return "string";
+      case INTEGER:
+      case FLOAT: return "number";
+      case BOOLEAN: return "bool";
+      default: return "null";
+    }
+  }
 }

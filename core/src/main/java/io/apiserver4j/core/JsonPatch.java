@@ -97,7 +97,7 @@ public final class JsonPatch {
       return List.of();
     }
     if (!(patch instanceof ListValue list)) {
-      throw decodingError("json: cannot unmarshal " + jsonKind(patch)
+      throw decodingError("json: cannot unmarshal " + GoStrings.jsonKind(patch)
           + " into Go value of type []handlers.jsonPatchOp");
     }
     LinkedHashSet<String> errors = new LinkedHashSet<>();
@@ -107,7 +107,7 @@ public final class JsonPatch {
         continue;
       }
       if (!(item instanceof MapValue op)) {
-        throw decodingError("json: cannot unmarshal " + jsonKind(item)
+        throw decodingError("json: cannot unmarshal " + GoStrings.jsonKind(item)
             + " into Go value of type handlers.jsonPatchOp");
       }
       for (int j = 0; j < op.size(); j++) {
@@ -118,7 +118,7 @@ public final class JsonPatch {
           case "path":
           case "from":
             if (!(value instanceof StringValue) && !(value instanceof NullValue)) {
-              throw decodingError("json: cannot unmarshal " + jsonKind(value)
+              throw decodingError("json: cannot unmarshal " + GoStrings.jsonKind(value)
                   + " into Go struct field jsonPatchOp." + key + " of type string");
             }
             break;
@@ -160,7 +160,7 @@ public final class JsonPatch {
       return List.of();
     }
     if (!(patch instanceof ListValue list)) {
-      throw StatusErrors.badRequest("json: cannot unmarshal " + jsonKind(patch)
+      throw StatusErrors.badRequest("json: cannot unmarshal " + GoStrings.jsonKind(patch)
           + " into Go value of type jsonpatch.Patch");
     }
     List<MapValue> operations = new ArrayList<>(list.size());
@@ -170,7 +170,7 @@ public final class JsonPatch {
       } else if (item instanceof NullValue) {
         operations.add(MapValue.empty());
       } else {
-        throw StatusErrors.badRequest("json: cannot unmarshal " + jsonKind(item)
+        throw StatusErrors.badRequest("json: cannot unmarshal " + GoStrings.jsonKind(item)
             + " into Go value of type jsonpatch.Operation");
       }
     }
@@ -179,19 +179,6 @@ public final class JsonPatch {
           + MAX_OPERATIONS + ", got " + operations.size());
     }
     return operations;
-  }
-
-  /** The word encoding/json uses for a JSON value in its type errors. */
-  static String jsonKind(Value value) {
-    switch (value.kind()) {
-      case MAP: return "object";
-      case LIST: return "array";
-      case STRING: return "string";
-      case INTEGER:
-      case FLOAT: return "number";
-      case BOOLEAN: return "bool";
-      default: return "null";
-    }
   }
 
   /** An operation that cannot be applied; carries the library's text. */
@@ -242,7 +229,7 @@ public final class JsonPatch {
 
     Value run(Value document, List<MapValue> operations) {
       if (!(document instanceof MapValue) && !(document instanceof ListValue)) {
-        throw new Failure("json: cannot unmarshal " + jsonKind(document)
+        throw new Failure("json: cannot unmarshal " + GoStrings.jsonKind(document)
             + " into Go value of type jsonpatch.partialDoc");
       }
       if (operations.isEmpty()) {

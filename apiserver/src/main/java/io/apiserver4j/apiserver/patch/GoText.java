@@ -59,19 +59,6 @@ final class GoText {
     }
   }
 
-  /** The word encoding/json uses for a JSON value in its type errors. */
-  static String jsonKind(Value value) {
-    switch (value.kind()) {
-      case MAP: return "object";
-      case LIST: return "array";
-      case STRING: return "string";
-      case INTEGER:
-      case FLOAT: return "number";
-      case BOOLEAN: return "bool";
-      default: return "null";
-    }
-  }
-
   private static void append(StringBuilder sb, Value value, char verb) {
     if (value instanceof StringValue s) {
       sb.append(s.value());

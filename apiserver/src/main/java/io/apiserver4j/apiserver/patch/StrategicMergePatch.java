@@ -66,7 +66,7 @@ public final class StrategicMergePatch {
       return document;
     }
     if (!(patch instanceof MapValue p)) {
-      throw PatchErrors.badRequest("json: cannot unmarshal " + GoText.jsonKind(patch)
+      throw PatchErrors.badRequest("json: cannot unmarshal " + io.apiserver4j.core.GoStrings.jsonKind(patch)
           + " into Go value of type map[string]interface {}");
     }
     if (!(document instanceof MapValue d)) {

@@ -41,6 +41,6 @@ class GoTextTest {
     assertThat(GoText.goType(json("{}"))).isEqualTo("map[string]interface {}");
     assertThat(GoText.goType(json("[]"))).isEqualTo("[]interface {}");
     assertThat(GoText.goType(Value.nullValue())).isEqualTo("%!s(<nil>)");
-    assertThat(GoText.jsonKind(Value.of(2.0))).isEqualTo("number");
+    assertThat(io.apiserver4j.core.GoStrings.jsonKind(Value.of(2.0))).isEqualTo("number");
   }
 }
