@@ -25,6 +25,8 @@ import java.util.Set;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Serves custom resources from the CustomResourceDefinitions in storage, whoever wrote them: what
@@ -44,6 +46,7 @@ import java.util.concurrent.atomic.AtomicInteger;
  * whose request caused them ({@link CrdController}), so they happen once.
  */
 final class CrdInformer {
+  private static final Logger LOG = LoggerFactory.getLogger(CrdInformer.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
   static final String THREAD_PREFIX = "apiserver4j-crd-informer-";
   /** An idle watch is polled again after this long; close() wakes it at once anyway. */
@@ -197,6 +200,7 @@ final class CrdInformer {
         }
       } catch (RuntimeException e) {
         // the store is failing: the watch may still get there, or a later attempt
+        LOG.warn("reading CustomResourceDefinitions failed; waiting for the watch", e);
       }
       synchronized (lock) {
         long remaining = TimeUnit.NANOSECONDS.toMillis(deadline - System.nanoTime());
@@ -255,6 +259,9 @@ final class CrdInformer {
         end = End.EXPIRED;
       } catch (RuntimeException e) {
         // the store is unavailable or closed: try again later
+        if (!stopped) {
+          LOG.warn("watching CustomResourceDefinitions failed; retrying", e);
+        }
         end = End.FAILED;
       }
       if (stopped) {
@@ -266,6 +273,9 @@ final class CrdInformer {
           backoff = MIN_BACKOFF_MILLIS;
           continue;
         } catch (RuntimeException e) {
+          if (!stopped) {
+            LOG.warn("listing CustomResourceDefinitions failed; retrying", e);
+          }
           end = End.FAILED;
         }
       }
@@ -355,6 +365,7 @@ final class CrdInformer {
       after = crd == null ? null : servedBy(crd);
     } catch (RuntimeException e) {
       // not a CRD this server can make sense of: it serves nothing
+      LOG.warn("CustomResourceDefinition {} cannot be served", name, e);
       after = null;
     }
     if (before != null && (after == null || !before.resource().equals(after.resource()))) {
@@ -367,6 +378,7 @@ final class CrdInformer {
         definitions = CrdSupport.definitions(CrdSupport.servedView(crd));
       } catch (RuntimeException e) {
         // a CRD this server cannot derive definitions from is not served
+        LOG.warn("CustomResourceDefinition {} cannot be served", name, e);
         definitions = null;
       }
       if (definitions == null || !setServed(after.resource(), definitions)) {

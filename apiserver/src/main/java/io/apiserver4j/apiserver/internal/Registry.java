@@ -15,6 +15,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The server's {@link ResourceRegistry}: an immutable snapshot replaced on every change, so that
@@ -22,6 +24,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
  * published.
  */
 public final class Registry implements ResourceRegistry {
+  private static final Logger LOG = LoggerFactory.getLogger(Registry.class);
   private record Snapshot(Map<GroupVersionResource, ResourceDefinition> byResource,
       Map<GroupVersionKind, ResourceDefinition> byKind, List<ResourceDefinition> all) {}
 
@@ -169,6 +172,7 @@ public final class Registry implements ResourceRegistry {
         l.onChange(change, def);
       } catch (RuntimeException e) {
         // A listener's failure must not fail the request that changed the registry.
+        LOG.error("registry listener {} failed on {} of {}", l, change, def.resource(), e);
       }
     }
   }
