@@ -59,8 +59,8 @@ class KubeApiTest {
    * kube-apiserver's storageVersionHash is base64(sha256("group/version/Kind")[:8]) of the
    * storage version: the served version, another served version of the resource (autoscaling),
    * or the resource of another group sharing its storage (events.k8s.io events are stored as
-   * core v1 Events), or for CustomResourceDefinitions v1beta1, which apiextensions-apiserver
-   * still stores.
+   * core v1 Events), or the group's v1beta1 that kube kept storing after GA
+   * (CustomResourceDefinitions, EndpointSlices).
    */
   @Test
   void storageVersionHashesAreKubesHashOfAServedVersion() throws Exception {
@@ -76,9 +76,7 @@ class KubeApiTest {
               + other.kind().kind()));
         }
       }
-      if (r.kind().group().equals("apiextensions.k8s.io")) {
-        candidates.add(hash("apiextensions.k8s.io/v1beta1/" + r.kind().kind()));
-      }
+      candidates.add(hash(r.kind().group() + "/v1beta1/" + r.kind().kind()));
       assertThat(candidates).as(r.resource().toString()).contains(r.storageVersionHash());
     }
   }
