@@ -178,7 +178,7 @@ class HttpProtocolTest {
     assertThat(get("/api/v1").body()).contains("{\"name\":\"configmaps\",\"singularName\":"
         + "\"configmap\",\"namespaced\":true,\"kind\":\"ConfigMap\",\"verbs\":[\"create\","
         + "\"delete\",\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"],"
-        + "\"shortNames\":[\"cm\"]}");
+        + "\"shortNames\":[\"cm\"],\"storageVersionHash\":\"qFsyl6wFWjQ=\"}");
   }
 
   @Test
