@@ -44,6 +44,7 @@ public final class ResourceDefinition {
   private final List<String> verbs;
   private final String storageVersionHash;
   private final List<Subresource> discoverySubresources;
+  private final TablePrinter printer;
 
   private ResourceDefinition(Builder b) {
     this.kind = b.kind;
@@ -67,6 +68,7 @@ public final class ResourceDefinition {
     this.discoverySubresources = b.discoverySubresources == null
         ? servedSubresources(b.kind, b.hasStatus, b.scale != null)
         : b.discoverySubresources;
+    this.printer = b.printer;
   }
 
   private static final List<String> STORAGE_VERBS = List.of("create", "delete",
@@ -136,6 +138,7 @@ public final class ResourceDefinition {
     b.verbs = verbs;
     b.storageVersionHash = storageVersionHash;
     b.discoverySubresources = discoverySubresources;
+    b.printer = printer;
     return b;
   }
 
@@ -237,6 +240,14 @@ public final class ResourceDefinition {
     return discoverySubresources;
   }
 
+  /**
+   * How objects print as tables ({@code kubectl get}); empty for kube's default columns
+   * ({@code Name}, {@code Created At}) or, for custom resources, the CRD's printer columns.
+   */
+  public Optional<TablePrinter> printer() {
+    return Optional.ofNullable(printer);
+  }
+
   /** The subresources served: {@code status} and/or {@code scale}. */
   public List<String> subresources() {
     if (hasStatus && scale != null) {
@@ -273,6 +284,7 @@ public final class ResourceDefinition {
     private List<String> verbs;
     private String storageVersionHash;
     private List<Subresource> discoverySubresources;
+    private TablePrinter printer;
 
     private Builder(GroupVersionKind kind, String plural) {
       this.kind = kind;
@@ -361,6 +373,12 @@ public final class ResourceDefinition {
       List<Subresource> sorted = new java.util.ArrayList<>(subresources);
       sorted.sort(java.util.Comparator.comparing(Subresource::name));
       this.discoverySubresources = List.copyOf(sorted);
+      return this;
+    }
+
+    /** The table printer (default: none, kube's default columns). */
+    public Builder printer(TablePrinter p) {
+      this.printer = requireNonNull(p, "printer");
       return this;
     }
 

@@ -70,6 +70,7 @@ public final class BuiltinKinds {
 
   private static List<ResourceDefinition> build() {
     Map<GroupVersionKind, ResourceStrategy> strategies = strategies();
+    Map<String, io.apiserver4j.apiserver.TablePrinter> printers = BuiltinPrinters.all();
     List<ResourceDefinition> out = new ArrayList<>();
     for (KubeResource r : KubeApi.resources()) {
       ResourceDefinition.Builder b = ResourceDefinition.builder(r.kind(), r.plural())
@@ -85,6 +86,11 @@ public final class BuiltinKinds {
           .strategy(strategies.getOrDefault(r.kind(), ResourceStrategy.defaults()));
       if (r.subresource("scale").isPresent()) {
         b.scale(ScaleSubresource.builtinWorkload());
+      }
+      io.apiserver4j.apiserver.TablePrinter printer =
+          printers.get(r.kind().group() + "/" + r.plural());
+      if (printer != null) {
+        b.printer(printer);
       }
       List<ResourceDefinition.Subresource> subs = new ArrayList<>();
       for (KubeSubresource s : r.subresources()) {
