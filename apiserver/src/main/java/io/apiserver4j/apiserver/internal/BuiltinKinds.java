@@ -180,6 +180,12 @@ public final class BuiltinKinds {
     out.put(new GroupVersionKind("batch", "v1", "CronJob"), ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .build());
+    // kube's ValidateRBACName: any path segment, so that "system:..." names are valid
+    ResourceStrategy rbac = ResourceStrategy.builder()
+        .nameValidation(NameValidation.PATH_SEGMENT).build();
+    for (String kind : List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")) {
+      out.put(new GroupVersionKind("rbac.authorization.k8s.io", "v1", kind), rbac);
+    }
     out.put(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
         ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.NON_METADATA)
