@@ -5,16 +5,15 @@ import io.apiserver4j.merge.Schema;
 import java.util.List;
 
 /**
- * The kinds an {@link ApiServer} serves by default, with the schema apiserver4j defines for them
- * (merge semantics of every list and map, strategic merge patch metadata): Namespace, ConfigMap,
- * Secret, ServiceAccount, Event, Service, Pod (core/v1), Deployment, StatefulSet, DaemonSet
- * (apps/v1), Job (batch/v1), CustomResourceDefinition (apiextensions.k8s.io/v1), plus the types
- * they use and autoscaling/v1 Scale.
+ * The resources an {@link ApiServer} serves by default: the 68 resources of a Kubernetes 1.36
+ * kube-apiserver in its 22 GA group versions (see {@code io.apiserver4j.kubeapi.KubeApi}), with
+ * their discovery facts, subresources and the generated schema of their kinds (merge semantics
+ * of every list and map, strategic merge patch metadata), plus autoscaling/v1 Scale.
  */
 public final class BuiltinResources {
   private BuiltinResources() {}
 
-  /** Fresh definitions of the built-in kinds, in registration order. */
+  /** The definitions of the built-in resources, in registration order (immutable). */
   public static List<ResourceDefinition> definitions() {
     return BuiltinKinds.definitions();
   }

@@ -41,6 +41,10 @@ public final class ResourceDefinition {
   private final ResourceStrategy strategy;
   private final boolean customResource;
   private final String storageVersion;
+  private final List<String> verbs;
+  private final String storageVersionHash;
+  private final List<Subresource> discoverySubresources;
+  private final TablePrinter printer;
 
   private ResourceDefinition(Builder b) {
     this.kind = b.kind;
@@ -57,6 +61,55 @@ public final class ResourceDefinition {
     this.strategy = b.strategy;
     this.customResource = b.customResource;
     this.storageVersion = b.storageVersion.isEmpty() ? b.kind.version() : b.storageVersion;
+    this.verbs = b.verbs == null ? STORAGE_VERBS : b.verbs;
+    this.storageVersionHash = b.storageVersionHash == null
+        ? storageVersionHash(b.kind.group(), storageVersion, b.kind.kind())
+        : b.storageVersionHash;
+    this.discoverySubresources = b.discoverySubresources == null
+        ? servedSubresources(b.kind, b.hasStatus, b.scale != null)
+        : b.discoverySubresources;
+    this.printer = b.printer;
+  }
+
+  private static final List<String> STORAGE_VERBS = List.of("create", "delete",
+      "deletecollection", "get", "list", "patch", "update", "watch");
+  private static final List<String> STATUS_VERBS = List.of("get", "patch", "update");
+
+  /**
+   * A subresource as discovery lists it: its name, the kind its requests and responses carry,
+   * and its verbs.
+   */
+  public record Subresource(String name, GroupVersionKind kind, List<String> verbs) {
+    public Subresource {
+      requireNonNull(name, "name");
+      requireNonNull(kind, "kind");
+      verbs = List.copyOf(verbs);
+    }
+  }
+
+  private static List<Subresource> servedSubresources(GroupVersionKind kind, boolean status,
+      boolean scale) {
+    List<Subresource> out = new java.util.ArrayList<>();
+    if (scale) {
+      out.add(new Subresource("scale", new GroupVersionKind("autoscaling", "v1", "Scale"),
+          STATUS_VERBS));
+    }
+    if (status) {
+      out.add(new Subresource("status", kind, STATUS_VERBS));
+    }
+    return List.copyOf(out);
+  }
+
+  // kube-apiserver's discovery hash: base64(sha256("group/version/Kind")[:8]) of the storage
+  // version, so that clients can tell when storage moved to another version.
+  private static String storageVersionHash(String group, String version, String kind) {
+    try {
+      byte[] sum = java.security.MessageDigest.getInstance("SHA-256").digest(
+          (group + "/" + version + "/" + kind).getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(sum, 8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is required by every JDK", e);
+    }
   }
 
   /**
@@ -82,6 +135,10 @@ public final class ResourceDefinition {
     b.strategy = strategy;
     b.customResource = customResource;
     b.storageVersion = storageVersion;
+    b.verbs = verbs;
+    b.storageVersionHash = storageVersionHash;
+    b.discoverySubresources = discoverySubresources;
+    b.printer = printer;
     return b;
   }
 
@@ -158,10 +215,37 @@ public final class ResourceDefinition {
     return storageVersion;
   }
 
-  /** The verbs discovery lists for the main resource. */
+  /**
+   * The verbs discovery lists for the main resource, sorted: all eight by default, fewer for
+   * resources that declare them (e.g. {@code create} for bindings and the review kinds).
+   */
   public List<String> verbs() {
-    return List.of("create", "delete", "deletecollection", "get", "list", "patch", "update",
-        "watch");
+    return verbs;
+  }
+
+  /**
+   * The {@code storageVersionHash} discovery shows: as declared, or kube-apiserver's hash of
+   * the group, {@link #storageVersion()} and kind; empty for resources without storage.
+   */
+  public String storageVersionHash() {
+    return storageVersionHash;
+  }
+
+  /**
+   * Every subresource discovery lists, sorted by name: by default those served
+   * ({@link #subresources()}); built-in kinds also list those kube-apiserver has, such as
+   * {@code pods/eviction} or {@code serviceaccounts/token}.
+   */
+  public List<Subresource> discoverySubresources() {
+    return discoverySubresources;
+  }
+
+  /**
+   * How objects print as tables ({@code kubectl get}); empty for kube's default columns
+   * ({@code Name}, {@code Created At}) or, for custom resources, the CRD's printer columns.
+   */
+  public Optional<TablePrinter> printer() {
+    return Optional.ofNullable(printer);
   }
 
   /** The subresources served: {@code status} and/or {@code scale}. */
@@ -203,6 +287,10 @@ public final class ResourceDefinition {
     private ResourceStrategy strategy = ResourceStrategy.defaults();
     private boolean customResource;
     private String storageVersion = "";
+    private List<String> verbs;
+    private String storageVersionHash;
+    private List<Subresource> discoverySubresources;
+    private TablePrinter printer;
 
     private Builder(GroupVersionKind kind, String plural) {
       this.kind = kind;
@@ -268,6 +356,35 @@ public final class ResourceDefinition {
 
     public Builder storageVersion(String v) {
       this.storageVersion = requireNonNull(v, "storageVersion");
+      return this;
+    }
+
+    /** The verbs of the resource itself (default: all eight). */
+    public Builder verbs(List<String> v) {
+      this.verbs = List.copyOf(v);
+      return this;
+    }
+
+    /** The discovery hash (default: computed from the storage version); empty for none. */
+    public Builder storageVersionHash(String hash) {
+      this.storageVersionHash = requireNonNull(hash, "hash");
+      return this;
+    }
+
+    /**
+     * The subresources discovery lists (default: the served {@code status} and {@code scale});
+     * sorted by name when built.
+     */
+    public Builder discoverySubresources(List<Subresource> subresources) {
+      List<Subresource> sorted = new java.util.ArrayList<>(subresources);
+      sorted.sort(java.util.Comparator.comparing(Subresource::name));
+      this.discoverySubresources = List.copyOf(sorted);
+      return this;
+    }
+
+    /** The table printer (default: none, kube's default columns). */
+    public Builder printer(TablePrinter p) {
+      this.printer = requireNonNull(p, "printer");
       return this;
     }
 

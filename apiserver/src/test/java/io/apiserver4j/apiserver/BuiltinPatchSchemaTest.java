@@ -24,16 +24,19 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
 /**
- * The strategic merge patch metadata of our built-in schema against the upstream OpenAPI
- * documents' {@code x-kubernetes-patch-strategy} and {@code x-kubernetes-patch-merge-key}:
+ * The strategic merge patch metadata of the generated built-in schema against kube-apiserver
+ * 1.36's OpenAPI document's {@code x-kubernetes-patch-strategy} and
+ * {@code x-kubernetes-patch-merge-key}:
  * every field reachable from a kind has the same strategy, retainKeys flag and merge key.
  */
 class BuiltinPatchSchemaTest {
-  private static OpenApiPatchSchemas upstream(String file) throws IOException {
-    String p = System.getProperty("apiserver4j.shared");
-    Path shared = Path.of(p == null ? "../shared" : p);
-    return OpenApiPatchSchemas.of(Json.read(Files.readString(
-        shared.resolve("openapi").resolve(file))));
+  private static OpenApiPatchSchemas upstream;
+
+  private static synchronized OpenApiPatchSchemas upstream() {
+    if (upstream == null) {
+      upstream = OpenApiPatchSchemas.of(Swagger136.asV3());
+    }
+    return upstream;
   }
 
   private static final class Walk {
@@ -77,18 +80,15 @@ class BuiltinPatchSchemaTest {
     }
   }
 
-  @ParameterizedTest(name = "{1}")
-  @CsvSource({
-      "core-v1.json, io.k8s.api.core.v1.Pod",
-      "core-v1.json, io.k8s.api.core.v1.Service",
-      "core-v1.json, io.k8s.api.core.v1.ServiceAccount",
-      "core-v1.json, io.k8s.api.core.v1.Namespace",
-      "apps-v1.json, io.k8s.api.apps.v1.Deployment",
-      "apps-v1.json, io.k8s.api.apps.v1.StatefulSet",
-      "apps-v1.json, io.k8s.api.apps.v1.DaemonSet",
-      "batch-v1.json, io.k8s.api.batch.v1.Job"})
-  void strategiesMatchTheUpstreamDocument(String file, String type) throws IOException {
-    OpenApiPatchSchemas theirs = upstream(file);
+  static java.util.stream.Stream<String> kinds() {
+    return BuiltinResources.definitions().stream().map(ResourceDefinition::schemaType)
+        .distinct();
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @org.junit.jupiter.params.provider.MethodSource("kinds")
+  void strategiesMatchTheUpstreamDocument(String type) {
+    OpenApiPatchSchemas theirs = upstream();
     Walk w = new Walk();
 
     w.compare(TypeRef.named(type), BuiltinKinds.patchSchema(type), theirs.named(type).orElseThrow(),
@@ -97,6 +97,5 @@ class BuiltinPatchSchemaTest {
     System.out.println("patch metadata of " + type + ": " + w.fields + " fields compared, "
         + w.tagged + " with a strategy");
     assertThat(w.differences).isEmpty();
-    assertThat(w.tagged).isPositive();
   }
 }

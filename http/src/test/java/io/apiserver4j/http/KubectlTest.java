@@ -311,6 +311,62 @@ class KubectlTest {
   }
 
   @Test
+  void theWholeBuiltinApiWorksWithKubectl() {
+    String ns = namespace("builtin-api");
+    kubectl.file("rbac-lease-ing.yaml", String.join("\n",
+        "apiVersion: rbac.authorization.k8s.io/v1", "kind: Role",
+        "metadata: {name: pod-reader}",
+        "rules: [{apiGroups: [''], resources: [pods], verbs: [get, list]}]",
+        "---",
+        "apiVersion: coordination.k8s.io/v1", "kind: Lease", "metadata: {name: leader}",
+        "spec: {holderIdentity: pod-1, leaseDurationSeconds: 15}",
+        "---",
+        "apiVersion: networking.k8s.io/v1", "kind: Ingress", "metadata: {name: web}",
+        "spec: {rules: [{host: a.example.com, http: {paths: [{path: /, pathType: Prefix,"
+            + " backend: {service: {name: web, port: {number: 80}}}}]}}]}", ""));
+    kubectl.ok("-n", ns, "apply", "-f", "rbac-lease-ing.yaml");
+
+    // the columns kube-apiserver 1.36 prints
+    assertThat(header(kubectl.ok("-n", ns, "get", "roles")))
+        .containsExactly("NAME", "CREATED AT");
+    String leases = kubectl.ok("-n", ns, "get", "leases");
+    assertThat(header(leases)).containsExactly("NAME", "HOLDER", "AGE");
+    assertThat(leases).containsPattern("leader\\s+pod-1\\s+");
+    String ingresses = kubectl.ok("-n", ns, "get", "ingress");
+    assertThat(header(ingresses)).containsExactly("NAME", "CLASS", "HOSTS", "ADDRESS",
+        "PORTS", "AGE");
+    assertThat(ingresses).containsPattern("web\\s+<none>\\s+a\\.example\\.com\\s+80\\s+");
+
+    // discovery as kube's: short names, scope, kind
+    assertThat(kubectl.ok("api-resources", "--api-group=coordination.k8s.io"))
+        .containsPattern("leases\\s+coordination\\.k8s\\.io/v1\\s+true\\s+Lease");
+    assertThat(kubectl.ok("api-resources", "--api-group=policy"))
+        .containsPattern("poddisruptionbudgets\\s+pdb\\s+policy/v1\\s+true\\s+"
+            + "PodDisruptionBudget");
+
+    // explain reads kube's OpenAPI v3 definitions (the description is DeploymentSpec.strategy's)
+    assertThat(kubectl.ok("explain", "deployment.spec.strategy"))
+        .contains("The deployment strategy to use to replace existing pods with new ones.");
+  }
+
+  @Test
+  void clientSideApplySwitchingStrategyClearsTheOldOneThroughRetainKeys() {
+    String ns = namespace("retain-keys");
+    // the server defaults spec.strategy.rollingUpdate, which the configuration never had
+    String rolling = deployment("rk", 1, "nginx") + "  strategy: {type: RollingUpdate}\n";
+    kubectl.file("rk1.yaml", rolling);
+    kubectl.ok("-n", ns, "apply", "-f", "rk1.yaml");
+    kubectl.file("rk2.yaml", deployment("rk", 1, "nginx") + "  strategy: {type: Recreate}\n");
+    kubectl.ok("-n", ns, "apply", "-f", "rk2.yaml");
+
+    // DeploymentSpec.strategy is retainKeys in the OpenAPI, so kubectl's patch says
+    // $retainKeys: [type] and the server drops the defaulted rollingUpdate
+    MapValue spec = (MapValue) getJson(ns, "deployment", "rk").getOrNull("spec");
+    MapValue strategy = (MapValue) spec.getOrNull("strategy");
+    assertThat(Json.write(strategy)).isEqualTo("{\"type\":\"Recreate\"}");
+  }
+
+  @Test
   void getPrintsServerSideTables() {
     String ns = namespace("tables");
     kubectl.file("t-cm.yaml", configMap("t", "a", "b", "c", "d"));

@@ -17,29 +17,31 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
+import io.apiserver4j.kubeapi.KubeApi;
+import io.apiserver4j.kubeapi.KubeResource;
+import io.apiserver4j.kubeapi.KubeSchema;
+import io.apiserver4j.kubeapi.KubeSubresource;
 import io.apiserver4j.merge.Schema;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 
 /**
- * The kinds every server serves unless told otherwise, with strategies modelled on their
- * kube-apiserver registries: scope, name rules, status and scale subresources, generation,
- * create-on-update, graceful deletion, defaulting ({@code SetDefaults_*}) and the essential
- * validation of their own fields.
+ * The resources a Kubernetes 1.36 kube-apiserver serves by default ({@link KubeApi}), with the
+ * generated schema of their kinds and strategies modelled on their kube-apiserver registries:
+ * scope, names, verbs, status and scale subresources, generation, create-on-update, graceful
+ * deletion, defaulting ({@code SetDefaults_*}) and the essential validation of their own fields
+ * for the kinds that have them so far; the others get the default strategy.
  */
 public final class BuiltinKinds {
-  static final String CORE = "io.k8s.api.core.v1.";
-  static final String APPS = "io.k8s.api.apps.v1.";
-  static final String BATCH = "io.k8s.api.batch.v1.";
-  static final String APIEXT = "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.";
   /** The SMD type of autoscaling/v1 Scale. */
   public static final String SCALE_TYPE = "io.k8s.api.autoscaling.v1.Scale";
 
-  private static final SchemaDsl.Parsed PARSED =
-      SchemaDsl.readResource("/io/apiserver4j/apiserver/builtin-types.schema");
-  private static final Schema SCHEMA =
-      Schema.fromSmdValue(PARSED.smd());
-  private static final TypedShape SHAPE = new TypedShape(SCHEMA, PARSED.zeros());
+  private static final KubeSchema DATA = KubeApi.schema();
+  private static final Schema SCHEMA = Schema.fromSmdValue(DATA.smd());
+  private static final TypedShape SHAPE = new TypedShape(SCHEMA, DATA.zeros());
+  private static final List<ResourceDefinition> DEFINITIONS = build();
 
   /** The Go-struct shape of built-in objects. */
   public static TypedShape shape() {
@@ -60,154 +62,165 @@ public final class BuiltinKinds {
   /** The strategic merge patch schema of built-in type {@code typeName}. */
   public static io.apiserver4j.apiserver.patch.PatchSchema patchSchema(String typeName) {
     return PATCH_SCHEMAS.computeIfAbsent(typeName,
-        t -> SmdPatchSchema.of(SCHEMA, t, PARSED.patchTags()));
+        t -> SmdPatchSchema.of(SCHEMA, t, DATA.patchTags()));
   }
 
-  /** The built-in definitions, in registration order. */
+  /** The built-in definitions, in registration order (kube-apiserver's group order). */
   public static List<ResourceDefinition> definitions() {
+    return DEFINITIONS;
+  }
+
+  private static List<ResourceDefinition> build() {
+    Map<GroupVersionKind, ResourceStrategy> strategies = strategies();
+    Map<String, io.apiserver4j.apiserver.TablePrinter> printers = BuiltinPrinters.all();
     List<ResourceDefinition> out = new ArrayList<>();
-    out.add(def("", "v1", "Namespace", "namespaces", CORE, false)
-        .shortNames(List.of("ns"))
-        .status(true)
-        .strategy(ResourceStrategy.builder()
-            .nameValidation(NameValidation.DNS1123_LABEL)
-            .selectableFields("status.phase")
-            .prepareForCreate((o, old) -> {
-              MapValue r = Nested.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
-              List<String> fin = Meta.stringList(Nested.getOrNull(r, "spec", "finalizers"));
-              if (!fin.contains("kubernetes")) {
-                fin.add("kubernetes");
-                r = Nested.set(r, strings(fin), "spec", "finalizers");
-              }
-              return r;
-            })
-            .prepareForUpdate((o, old) -> {
-              Value fin = Nested.getOrNull(old.orElseThrow(), "spec", "finalizers");
-              return fin == null ? Nested.remove(o, "spec", "finalizers")
-                  : Nested.set(o, fin, "spec", "finalizers");
-            })
-            .build())
+    for (KubeResource r : KubeApi.resources()) {
+      ResourceDefinition.Builder b = ResourceDefinition.builder(r.kind(), r.plural())
+          .singular(r.singular())
+          .listKind(r.listKind())
+          .namespaced(r.namespaced())
+          .shortNames(r.shortNames())
+          .categories(r.categories())
+          .verbs(r.verbs())
+          .storageVersionHash(r.storageVersionHash())
+          .schema(SCHEMA, r.schemaType())
+          .status(r.subresource("status").isPresent())
+          .strategy(strategies.getOrDefault(r.kind(), ResourceStrategy.defaults()));
+      if (r.subresource("scale").isPresent()) {
+        b.scale(ScaleSubresource.builtinWorkload());
+      }
+      io.apiserver4j.apiserver.TablePrinter printer =
+          printers.get(r.kind().group() + "/" + r.plural());
+      if (printer != null) {
+        b.printer(printer);
+      }
+      List<ResourceDefinition.Subresource> subs = new ArrayList<>();
+      for (KubeSubresource s : r.subresources()) {
+        subs.add(new ResourceDefinition.Subresource(s.name(), s.kind(), s.verbs()));
+      }
+      out.add(b.discoverySubresources(subs).build());
+    }
+    return List.copyOf(out);
+  }
+
+  // The kinds whose kube-apiserver registry rules are implemented so far, by kind.
+  private static Map<GroupVersionKind, ResourceStrategy> strategies() {
+    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
+    out.put(core("Namespace"), ResourceStrategy.builder()
+        .nameValidation(NameValidation.DNS1123_LABEL)
+        .selectableFields("status.phase")
+        .prepareForCreate((o, old) -> {
+          MapValue r = Nested.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
+          List<String> fin = Meta.stringList(Nested.getOrNull(r, "spec", "finalizers"));
+          if (!fin.contains("kubernetes")) {
+            fin.add("kubernetes");
+            r = Nested.set(r, strings(fin), "spec", "finalizers");
+          }
+          return r;
+        })
+        .prepareForUpdate((o, old) -> {
+          Value fin = Nested.getOrNull(old.orElseThrow(), "spec", "finalizers");
+          return fin == null ? Nested.remove(o, "spec", "finalizers")
+              : Nested.set(o, fin, "spec", "finalizers");
+        })
         .build());
-    out.add(def("", "v1", "ConfigMap", "configmaps", CORE, true)
-        .shortNames(List.of("cm"))
-        .strategy(ResourceStrategy.builder()
-            .omitEmptyFields("data", "binaryData")
-            .build())
+    out.put(core("ConfigMap"), ResourceStrategy.builder()
+        .omitEmptyFields("data", "binaryData")
         .build());
-    out.add(def("", "v1", "Secret", "secrets", CORE, true)
-        .strategy(ResourceStrategy.builder()
-            .defaulter(o -> Nested.setDefault(o, Value.of("Opaque"), "type"))
-            .omitEmptyFields("data", "stringData")
-            .selectableFields("type")
-            .build())
+    out.put(core("Secret"), ResourceStrategy.builder()
+        .defaulter(o -> Nested.setDefault(o, Value.of("Opaque"), "type"))
+        .omitEmptyFields("data", "stringData")
+        .selectableFields("type")
         .build());
-    out.add(def("", "v1", "ServiceAccount", "serviceaccounts", CORE, true)
-        .shortNames(List.of("sa"))
+    out.put(core("Event"), ResourceStrategy.builder()
+        .allowCreateOnUpdate(true)
+        .selectableFields("involvedObject.kind", "involvedObject.namespace",
+            "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
+            "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
+            "reportingComponent", "source", "type")
         .build());
-    out.add(def("", "v1", "Event", "events", CORE, true)
-        .shortNames(List.of("ev"))
-        .strategy(ResourceStrategy.builder()
-            .allowCreateOnUpdate(true)
-            .selectableFields("involvedObject.kind", "involvedObject.namespace",
-                "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
-                "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
-                "reportingComponent", "source", "type")
-            .build())
+    out.put(new GroupVersionKind("events.k8s.io", "v1", "Event"), ResourceStrategy.builder()
+        .allowCreateOnUpdate(true)
         .build());
-    out.add(def("", "v1", "Service", "services", CORE, true)
-        .shortNames(List.of("svc"))
-        .categories(List.of("all"))
-        .status(true)
-        .strategy(ResourceStrategy.builder()
-            .nameValidation(NameValidation.DNS1035_LABEL)
-            .defaulter(BuiltinKinds::defaultService)
-            .validator((o, old) -> validateService(o))
-            .build())
+    out.put(core("Service"), ResourceStrategy.builder()
+        .nameValidation(NameValidation.DNS1035_LABEL)
+        .defaulter(BuiltinKinds::defaultService)
+        .validator((o, old) -> validateService(o))
         .build());
-    out.add(def("", "v1", "Pod", "pods", CORE, true)
-        .shortNames(List.of("po"))
-        .categories(List.of("all"))
-        .status(true)
-        .strategy(ResourceStrategy.builder()
-            .generationPolicy(GenerationPolicy.SPEC)
-            .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
-                "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
-                "status.nominatedNodeName")
-            .defaulter(BuiltinKinds::defaultPod)
-            .prepareForCreate((o, old) -> Nested.set(o,
-                MapValue.ofEntries("phase", Value.of("Pending")), "status"))
-            .validator((o, old) -> validatePodSpec(Nested.mapOrNull(o, "spec"), "spec"))
-            .gracePeriod(BuiltinKinds::podGracePeriod)
-            .returnDeletedObject(true)
-            .build())
+    out.put(core("Pod"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .selectableFields("spec.nodeName", "spec.restartPolicy", "spec.schedulerName",
+            "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
+            "status.nominatedNodeName")
+        .defaulter(BuiltinKinds::defaultPod)
+        .prepareForCreate((o, old) -> Nested.set(o,
+            MapValue.ofEntries("phase", Value.of("Pending")), "status"))
+        .validator((o, old) -> validatePodSpec(Nested.mapOrNull(o, "spec"), "spec"))
+        .gracePeriod(BuiltinKinds::podGracePeriod)
+        .returnDeletedObject(true)
         .build());
-    ResourceStrategy deployment = ResourceStrategy.builder()
+    out.put(core("PodTemplate"), ResourceStrategy.builder()
+        .defaulter(o -> Nested.updateMap(o, BuiltinKinds::defaultPodSpec, "template", "spec"))
+        .build());
+    out.put(core("ReplicationController"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .defaulter(BuiltinKinds::defaultReplicationController)
+        .build());
+    out.put(apps("Deployment"), ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC_AND_ANNOTATIONS)
         .extraStatusResetFields(FieldSet.of(FieldPath.of(new FieldName("metadata"),
             new FieldName("labels"))))
         .statusPreservedMetadata("labels")
         .defaulter(BuiltinKinds::defaultDeployment)
         .validator((o, old) -> validateWorkload(o, "Always"))
-        .build();
-    out.add(def("apps", "v1", "Deployment", "deployments", APPS, true)
-        .shortNames(List.of("deploy"))
-        .categories(List.of("all"))
-        .status(true)
-        .scale(ScaleSubresource.builtinWorkload())
-        .strategy(deployment)
         .build());
-    out.add(def("apps", "v1", "StatefulSet", "statefulsets", APPS, true)
-        .shortNames(List.of("sts"))
-        .categories(List.of("all"))
-        .status(true)
-        .scale(ScaleSubresource.builtinWorkload())
-        .strategy(ResourceStrategy.builder()
-            .generationPolicy(GenerationPolicy.SPEC)
-            .defaulter(BuiltinKinds::defaultStatefulSet)
-            .validator((o, old) -> validateWorkload(o, "Always"))
-            .build())
+    out.put(apps("ReplicaSet"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .defaulter(BuiltinKinds::defaultReplicaSet)
+        .validator((o, old) -> validateWorkload(o, "Always"))
         .build());
-    out.add(def("apps", "v1", "DaemonSet", "daemonsets", APPS, true)
-        .shortNames(List.of("ds"))
-        .categories(List.of("all"))
-        .status(true)
-        .strategy(ResourceStrategy.builder()
-            .generationPolicy(GenerationPolicy.SPEC)
-            .defaulter(BuiltinKinds::defaultDaemonSet)
-            .validator((o, old) -> validateWorkload(o, "Always"))
-            .build())
+    out.put(apps("StatefulSet"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .defaulter(BuiltinKinds::defaultStatefulSet)
+        .validator((o, old) -> validateWorkload(o, "Always"))
         .build());
-    out.add(def("batch", "v1", "Job", "jobs", BATCH, true)
-        .categories(List.of("all"))
-        .status(true)
-        .strategy(ResourceStrategy.builder()
-            .generationPolicy(GenerationPolicy.SPEC)
-            .defaulter(BuiltinKinds::defaultJob)
-            .selectableFields("status.successful")
-            .prepareForCreate((o, old) -> generateJobSelector(o))
-            .validator((o, old) -> validateJob(o))
-            .build())
+    out.put(apps("DaemonSet"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .defaulter(BuiltinKinds::defaultDaemonSet)
+        .validator((o, old) -> validateWorkload(o, "Always"))
         .build());
-    out.add(def("apiextensions.k8s.io", "v1", "CustomResourceDefinition",
-        "customresourcedefinitions", APIEXT, false)
-        .shortNames(List.of("crd", "crds"))
-        .categories(List.of("api-extensions"))
-        .status(true)
-        .strategy(ResourceStrategy.builder()
+    out.put(new GroupVersionKind("batch", "v1", "Job"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .defaulter(BuiltinKinds::defaultJob)
+        .selectableFields("status.successful")
+        .prepareForCreate((o, old) -> generateJobSelector(o))
+        .validator((o, old) -> validateJob(o))
+        .build());
+    out.put(new GroupVersionKind("batch", "v1", "CronJob"), ResourceStrategy.builder()
+        .generationPolicy(GenerationPolicy.SPEC)
+        .build());
+    // kube's ValidateRBACName: any path segment, so that "system:..." names are valid
+    ResourceStrategy rbac = ResourceStrategy.builder()
+        .nameValidation(NameValidation.PATH_SEGMENT).build();
+    for (String kind : List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")) {
+      out.put(new GroupVersionKind("rbac.authorization.k8s.io", "v1", kind), rbac);
+    }
+    out.put(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
+        ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.NON_METADATA)
             .allowUnconditionalUpdate(false)
             .defaulter(BuiltinKinds::defaultCrd)
             .validator((o, old) -> CrdSupport.validate(o))
-            .build())
-        .build());
+            .build());
     return out;
   }
 
-  private static ResourceDefinition.Builder def(String group, String version, String kind,
-      String plural, String typePrefix, boolean namespaced) {
-    return ResourceDefinition.builder(new GroupVersionKind(group, version, kind), plural)
-        .namespaced(namespaced)
-        .schema(SCHEMA, typePrefix + kind);
+  private static GroupVersionKind core(String kind) {
+    return new GroupVersionKind("", "v1", kind);
+  }
+
+  private static GroupVersionKind apps(String kind) {
+    return new GroupVersionKind("apps", "v1", kind);
   }
 
   static ListValue strings(List<String> values) {
@@ -331,6 +344,34 @@ public final class BuiltinKinds {
     }
     r = Nested.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
     r = Nested.setDefault(r, Value.of(600L), "spec", "progressDeadlineSeconds");
+    return defaultTemplate(r);
+  }
+
+  static MapValue defaultReplicaSet(MapValue o) {
+    if (Nested.mapOrNull(o, "spec") == null) {
+      return o;
+    }
+    return defaultTemplate(Nested.setDefault(o, Value.of(1L), "spec", "replicas"));
+  }
+
+  // SetDefaults_ReplicationController: the selector and the labels default to the template's.
+  static MapValue defaultReplicationController(MapValue o) {
+    MapValue r = o;
+    if (Nested.mapOrNull(r, "spec") == null) {
+      return r;
+    }
+    MapValue templateLabels = Nested.mapOrNull(r, "spec", "template", "metadata", "labels");
+    if (templateLabels != null && !templateLabels.isEmpty()) {
+      MapValue selector = Nested.mapOrNull(r, "spec", "selector");
+      if (selector == null || selector.isEmpty()) {
+        r = Nested.set(r, templateLabels, "spec", "selector");
+      }
+      MapValue labels = Nested.mapOrNull(r, "metadata", "labels");
+      if (labels == null || labels.isEmpty()) {
+        r = Nested.set(r, templateLabels, "metadata", "labels");
+      }
+    }
+    r = Nested.setDefault(r, Value.of(1L), "spec", "replicas");
     return defaultTemplate(r);
   }
 
@@ -572,6 +613,18 @@ public final class BuiltinKinds {
     return errs;
   }
 
+  private static boolean isLabelSet(MapValue selector) {
+    if (selector.containsKey("matchLabels") || selector.containsKey("matchExpressions")) {
+      return false;
+    }
+    for (int i = 0; i < selector.size(); i++) {
+      if (!(selector.valueAt(i) instanceof StringValue)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether a LabelSelector map selects {@code labels}. */
   static boolean selectorMatches(MapValue selector, MapValue labels) {
     if (selector.getOrNull("matchLabels") instanceof MapValue ml) {
@@ -628,6 +681,13 @@ public final class BuiltinKinds {
    */
   static String formatSelector(MapValue selector) {
     List<String[]> parts = new ArrayList<>();
+    if (isLabelSet(selector)) {
+      // a ReplicationController's selector is a plain label set: SelectorFromSet(s).String()
+      for (int i = 0; i < selector.size(); i++) {
+        parts.add(new String[] {selector.keyAt(i), selector.keyAt(i) + "="
+            + Meta.string(selector, selector.keyAt(i))});
+      }
+    }
     if (selector.getOrNull("matchLabels") instanceof MapValue ml) {
       for (int i = 0; i < ml.size(); i++) {
         parts.add(new String[] {ml.keyAt(i), ml.keyAt(i) + "=" + Meta.string(ml, ml.keyAt(i))});

@@ -18,8 +18,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * left them out (non-pointer structs as {@code {}}, {@code metav1.Time} as {@code null}, fields
  * without {@code omitempty} as {@code ""}, {@code 0} or {@code null}), and a {@code null} struct
  * is an empty one. This matters beyond cosmetics: kube-apiserver's managed-fields manager and
- * every response see objects in this shape. The zero values come from the schema notation's
- * {@code zero=} annotations. Idempotent and thread-safe.
+ * every response see objects in this shape. The zero values are generated
+ * ({@code io.apiserver4j.kubeapi.KubeSchema#zeros}). Idempotent and thread-safe.
  */
 public final class TypedShape {
   private final Schema schema;

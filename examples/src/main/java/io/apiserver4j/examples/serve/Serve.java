@@ -5,6 +5,7 @@ import io.apiserver4j.admission.plugins.NamespaceLifecycle;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.BootstrapObjects;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
@@ -102,6 +103,8 @@ public final class Serve {
       HttpApiServer http = HttpApiServer.builder(api).host(options.host()).port(options.port())
           .build();
       int port = http.start();
+      // the rest of what kube-apiserver writes at start, now that its port is known
+      BootstrapObjects.ensure(api, "127.0.0.1", port);
       return new Running(api, http, port);
     } catch (RuntimeException e) {
       api.close();

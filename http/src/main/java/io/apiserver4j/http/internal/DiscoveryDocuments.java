@@ -23,8 +23,6 @@ import java.util.TreeMap;
  * <p>Immutable; rebuilt whenever the registry changes.
  */
 public final class DiscoveryDocuments {
-  private static final List<String> SUBRESOURCE_VERBS = List.of("get", "patch", "update");
-
   /** One group: its name and its versions, most preferred first, each with its definitions. */
   private record Group(String name, Map<String, List<ResourceDefinition>> versions) {}
 
@@ -138,20 +136,18 @@ public final class DiscoveryDocuments {
     ListValue.Builder resources = ListValue.builder();
     for (ResourceDefinition d : group.get().versions.get(gv.version())) {
       resources.add(apiResource(d));
-      List<String> subs = new ArrayList<>(d.subresources());
-      subs.sort(Values::compareStrings);
-      for (String sub : subs) {
+      for (ResourceDefinition.Subresource sub : d.discoverySubresources()) {
         MapValue.Builder s = MapValue.builder()
-            .put("name", Value.of(d.plural() + "/" + sub))
+            .put("name", Value.of(d.plural() + "/" + sub.name()))
             .put("singularName", Value.of(""))
             .put("namespaced", Value.of(d.namespaced()));
-        if (sub.equals("scale")) {
-          s.put("group", Value.of("autoscaling")).put("version", Value.of("v1"))
-              .put("kind", Value.of("Scale"));
-        } else {
-          s.put("kind", Value.of(d.kind().kind()));
+        // group and version only when they differ from the parent's, as kube writes them
+        if (!sub.kind().groupVersion().equals(d.kind().groupVersion())) {
+          s.put("group", Value.of(sub.kind().group()))
+              .put("version", Value.of(sub.kind().version()));
         }
-        s.put("verbs", strings(SUBRESOURCE_VERBS));
+        s.put("kind", Value.of(sub.kind().kind()));
+        s.put("verbs", strings(sub.verbs()));
         resources.add(s.build());
       }
     }
@@ -176,6 +172,9 @@ public final class DiscoveryDocuments {
     }
     if (!d.categories().isEmpty()) {
       b.put("categories", strings(d.categories()));
+    }
+    if (!d.storageVersionHash().isEmpty()) {
+      b.put("storageVersionHash", Value.of(d.storageVersionHash()));
     }
     return b.build();
   }
@@ -238,16 +237,15 @@ public final class DiscoveryDocuments {
       b.put("categories", strings(d.categories()));
     }
     b.put("verbs", strings(d.verbs()));
-    List<String> subs = new ArrayList<>(d.subresources());
-    if (!subs.isEmpty()) {
-      subs.sort(Values::compareStrings);
+    if (!d.discoverySubresources().isEmpty()) {
       ListValue.Builder sb = ListValue.builder();
-      for (String sub : subs) {
+      for (ResourceDefinition.Subresource sub : d.discoverySubresources()) {
+        boolean sameGroupVersion = sub.kind().groupVersion().equals(d.kind().groupVersion());
         sb.add(MapValue.builder()
-            .put("subresource", Value.of(sub))
-            .put("responseKind", sub.equals("scale") ? kind("autoscaling", "v1", "Scale")
-                : kind("", "", d.kind().kind()))
-            .put("verbs", strings(SUBRESOURCE_VERBS))
+            .put("subresource", Value.of(sub.name()))
+            .put("responseKind", sameGroupVersion ? kind("", "", sub.kind().kind())
+                : kind(sub.kind().group(), sub.kind().version(), sub.kind().kind()))
+            .put("verbs", strings(sub.verbs()))
             .build());
       }
       b.put("subresources", sb.build());

@@ -317,6 +317,11 @@ public final class OpenApiDocuments {
     private final Map<String, List<MapValue>> gvks = new HashMap<>();
 
     String addResource(ResourceDefinition d) {
+      if (KubeDefinitions.covers(d)) {
+        addKube(d.schemaType());
+        gvks.computeIfAbsent(d.schemaType(), k -> new ArrayList<>()).add(gvkValue(d.kind()));
+        return d.schemaType();
+      }
       Schema schema = d.schema();
       String rootName = d.customResource() || d.schemaType().startsWith("__")
           ? customName(d.kind()) : d.schemaType();
@@ -361,7 +366,21 @@ public final class OpenApiDocuments {
       return rootName;
     }
 
+    /** Kube's definition of {@code name} and of every type it uses, unless already there. */
+    void addKube(String name) {
+      for (Map.Entry<String, MapValue> e : KubeDefinitions.closure(name).entrySet()) {
+        schemas.putIfAbsent(e.getKey(), e.getValue());
+      }
+    }
+
     String addList(ResourceDefinition d, String root) {
+      String kubeList = root.substring(0, root.lastIndexOf('.') + 1) + d.listKind();
+      if (KubeDefinitions.covers(d) && KubeDefinitions.has(kubeList)) {
+        addKube(kubeList);
+        gvks.computeIfAbsent(kubeList, k -> new ArrayList<>()).add(gvkValue(new GroupVersionKind(
+            d.kind().group(), d.kind().version(), d.listKind())));
+        return kubeList;
+      }
       String name = root + "List";
       if (!schemas.containsKey(name)) {
         schemas.put(name, MapValue.builder()
@@ -382,8 +401,16 @@ public final class OpenApiDocuments {
       return name;
     }
 
-    /** The meta types every document refers to, unless a schema already defined them. */
+    /**
+     * The meta types every document refers to, as kube defines them, or loose placeholders if
+     * a schema already defined them.
+     */
     void addStandard() {
+      for (String t : List.of(PATCH_TYPE, STATUS_TYPE, DELETE_OPTIONS_TYPE, SCALE_TYPE)) {
+        if (!schemas.containsKey(t) && KubeDefinitions.has(t)) {
+          addKube(t);
+        }
+      }
       schemas.putIfAbsent(PATCH_TYPE, MapValue.builder().put("type", Value.of("object")).build());
       schemas.putIfAbsent(STATUS_TYPE, looseObject(new GroupVersionKind("", "v1", "Status")));
       schemas.putIfAbsent(DELETE_OPTIONS_TYPE,

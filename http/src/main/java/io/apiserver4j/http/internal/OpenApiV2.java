@@ -13,15 +13,16 @@ import java.util.List;
 /**
  * {@code /openapi/v2}: a Swagger 2.0 document with the PATCH operation of every resource
  * (its {@code x-kubernetes-group-version-kind} and its {@code dryRun}, {@code fieldManager},
- * {@code fieldValidation} and {@code force} query parameters) and no definitions.
+ * {@code fieldValidation} and {@code force} query parameters); the JSON form also has kube's
+ * definitions of the built-in kinds and their lists.
  *
  * <p>kubectl up to 1.28 (Debian ships 1.20) knows only v2, fetched as gnostic protobuf: it
  * checks there that a kind's PATCH accepts {@code dryRun} before any {@code --dry-run=server}
- * or {@code diff}, and it validates objects client-side against the definitions. Without
- * definitions it skips that validation (it only validates kinds the document defines) and
- * leaves it to the server, and client-side apply falls back to its compiled-in types for
- * strategic merge patches. kubectl 1.29 and later use {@code /openapi/v3}, which has the full
- * schemas.
+ * or {@code diff}, and it validates objects client-side against the definitions. The protobuf
+ * form has no definitions, so such a kubectl skips that validation (it only validates kinds the
+ * document defines) and leaves it to the server, and client-side apply falls back to its
+ * compiled-in types for strategic merge patches. kubectl 1.29 and later use
+ * {@code /openapi/v3}, which has the full schemas.
  */
 final class OpenApiV2 {
   /**
@@ -60,12 +61,23 @@ final class OpenApiV2 {
               .put("version", Value.of(d.kind().version())).build())
           .build()).build());
     }
+    java.util.Map<String, MapValue> defs = new java.util.TreeMap<>();
+    for (ResourceDefinition d : definitions) {
+      if (KubeDefinitions.covers(d)) {
+        String t = d.schemaType();
+        defs.putAll(KubeDefinitions.closureV2(t));
+        defs.putAll(KubeDefinitions.closureV2(t.substring(0, t.lastIndexOf('.') + 1)
+            + d.listKind()));
+      }
+    }
+    MapValue.Builder definitionsOut = MapValue.builder(defs.size());
+    defs.forEach(definitionsOut::put);
     return Json.writeBytes(MapValue.builder()
         .put("swagger", Value.of("2.0"))
         .put("info", MapValue.builder().put("title", Value.of("Kubernetes"))
             .put("version", Value.of(version)).build())
         .put("paths", paths.build())
-        .put("definitions", MapValue.empty())
+        .put("definitions", definitionsOut.build())
         .build());
   }
 

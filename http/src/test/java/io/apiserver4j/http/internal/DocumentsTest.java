@@ -109,7 +109,8 @@ class DocumentsTest {
         + "\"resources\":[{\"name\":\"configmaps\",\"singularName\":\"configmap\","
         + "\"namespaced\":true,\"kind\":\"ConfigMap\",\"verbs\":[\"create\",\"delete\","
         + "\"deletecollection\",\"get\",\"list\",\"patch\",\"update\",\"watch\"],"
-        + "\"shortNames\":[\"cm\"]},{\"name\":\"namespaces\"");
+        + "\"shortNames\":[\"cm\"],\"storageVersionHash\":\"qFsyl6wFWjQ=\"},"
+        + "{\"name\":\"namespaces\"");
     assertThat(core).contains("{\"name\":\"namespaces/status\",\"singularName\":\"\","
         + "\"namespaced\":false,\"kind\":\"Namespace\",\"verbs\":[\"get\",\"patch\",\"update\"]}");
     String apps = Json.write(discovery.apiResourceList(new GroupVersion("apps", "v1"))

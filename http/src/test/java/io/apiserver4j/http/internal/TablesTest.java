@@ -17,8 +17,14 @@ import org.junit.jupiter.api.Test;
 class TablesTest {
   static final Instant NOW = Instant.parse("2025-01-01T01:00:00Z");
 
+  // built-in resources print with the printer their definition declares
   static ResourceDefinition def(String group, String version, String kind, String plural,
       boolean custom) {
+    if (!custom) {
+      return io.apiserver4j.apiserver.BuiltinResources.definitions().stream()
+          .filter(d -> d.kind().equals(new GroupVersionKind(group, version, kind)))
+          .findFirst().orElseThrow();
+    }
     return ResourceDefinition.builder(new GroupVersionKind(group, version, kind), plural)
         .customResource(custom).build();
   }

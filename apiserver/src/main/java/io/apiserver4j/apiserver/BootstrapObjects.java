@@ -1,0 +1,170 @@
+package io.apiserver4j.apiserver;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * The objects kube-apiserver writes when it starts: the namespaces {@code default},
+ * {@code kube-system}, {@code kube-public} and {@code kube-node-lease}; the {@code kubernetes}
+ * Service in {@code default} with its Endpoints and EndpointSlice pointing at the server; the
+ * {@code extension-apiserver-authentication} ConfigMap in {@code kube-system}; the priority
+ * classes {@code system-node-critical} and {@code system-cluster-critical}; and the bootstrap
+ * RBAC roles and bindings ({@code cluster-admin} bound to {@code system:masters},
+ * {@code admin}, {@code edit}, {@code view}, {@code system:discovery},
+ * {@code system:basic-user}, {@code system:public-info-viewer}).
+ *
+ * <p>{@link #ensure} creates those that are missing through the server, as kube-apiserver's
+ * bootstrap controllers do through its loopback client, and leaves existing ones alone.
+ * {@code admin}, {@code edit} and {@code view} carry their aggregation rules; their rules are
+ * what kube's aggregation controller computes, which apiserver4j does not run, so they start
+ * empty. Thread-safe (stateless).
+ */
+public final class BootstrapObjects {
+  /** The first address of kube-apiserver's default service IP range, 10.0.0.0/24. */
+  public static final String KUBERNETES_SERVICE_IP = "10.0.0.1";
+
+  private static final String USER_AGENT = "kube-apiserver/v1.36.0 (linux/amd64) kubernetes";
+  private static final String BOOTSTRAPPING = "{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"}";
+  private static final String AUTOUPDATE =
+      "{\"rbac.authorization.kubernetes.io/autoupdate\":\"true\"}";
+
+  private BootstrapObjects() {}
+
+  /**
+   * The objects, in the order kube-apiserver creates them.
+   *
+   * @param advertiseAddress the IP address the {@code kubernetes} endpoints point to
+   * @param securePort the port they point to
+   */
+  public static List<MapValue> objects(String advertiseAddress, int securePort) {
+    requireNonNull(advertiseAddress, "advertiseAddress");
+    if (securePort < 1 || securePort > 65535) {
+      throw new IllegalArgumentException("securePort must be a port number: " + securePort);
+    }
+    List<MapValue> out = new ArrayList<>();
+    for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
+      out.add(json("{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\""
+          + ns + "\"}}"));
+    }
+    out.add(json("{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":"
+        + "\"kubernetes\",\"namespace\":\"default\",\"labels\":{\"component\":\"apiserver\","
+        + "\"provider\":\"kubernetes\"}},\"spec\":{\"type\":\"ClusterIP\",\"clusterIP\":\""
+        + KUBERNETES_SERVICE_IP + "\",\"clusterIPs\":[\"" + KUBERNETES_SERVICE_IP + "\"],"
+        + "\"ipFamilies\":[\"IPv4\"],\"ipFamilyPolicy\":\"SingleStack\",\"sessionAffinity\":"
+        + "\"None\",\"ports\":[{\"name\":\"https\",\"port\":443,\"protocol\":\"TCP\","
+        + "\"targetPort\":" + securePort + "}]}}"));
+    out.add(json("{\"apiVersion\":\"v1\",\"kind\":\"Endpoints\",\"metadata\":{\"name\":"
+        + "\"kubernetes\",\"namespace\":\"default\",\"labels\":{"
+        + "\"endpointslice.kubernetes.io/skip-mirror\":\"true\"}},\"subsets\":[{\"addresses\":"
+        + "[{\"ip\":\"" + advertiseAddress + "\"}],\"ports\":[{\"name\":\"https\",\"port\":"
+        + securePort + ",\"protocol\":\"TCP\"}]}]}"));
+    out.add(json("{\"apiVersion\":\"discovery.k8s.io/v1\",\"kind\":\"EndpointSlice\","
+        + "\"metadata\":{\"name\":\"kubernetes\",\"namespace\":\"default\",\"labels\":{"
+        + "\"kubernetes.io/service-name\":\"kubernetes\"}},\"addressType\":\""
+        + (advertiseAddress.contains(":") ? "IPv6" : "IPv4") + "\",\"endpoints\":[{"
+        + "\"addresses\":[\"" + advertiseAddress + "\"],\"conditions\":{\"ready\":true}}],"
+        + "\"ports\":[{\"name\":\"https\",\"port\":" + securePort + ",\"protocol\":\"TCP\"}]}"));
+    out.add(json("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":"
+        + "\"extension-apiserver-authentication\",\"namespace\":\"kube-system\"},\"data\":{}}"));
+    out.add(priorityClass("system-node-critical", 2000001000L, "Used for system critical pods"
+        + " that must not be moved from their current node."));
+    out.add(priorityClass("system-cluster-critical", 2000000000L, "Used for system critical"
+        + " pods that must run in the cluster, but can be moved to another node if necessary."));
+    out.add(clusterRole("cluster-admin", "[{\"apiGroups\":[\"*\"],\"resources\":[\"*\"],"
+        + "\"verbs\":[\"*\"]},{\"nonResourceURLs\":[\"*\"],\"verbs\":[\"*\"]}]", null));
+    for (String aggregate : List.of("admin", "edit", "view")) {
+      out.add(clusterRole(aggregate, "[]", "{\"clusterRoleSelectors\":[{\"matchLabels\":{"
+          + "\"rbac.authorization.k8s.io/aggregate-to-" + aggregate + "\":\"true\"}}]}"));
+    }
+    out.add(clusterRole("system:discovery", "[{\"nonResourceURLs\":[\"/api\",\"/api/*\","
+        + "\"/apis\",\"/apis/*\",\"/healthz\",\"/livez\",\"/openapi\",\"/openapi/*\","
+        + "\"/readyz\",\"/version\",\"/version/\"],\"verbs\":[\"get\"]}]", null));
+    out.add(clusterRole("system:basic-user", "[{\"apiGroups\":[\"authorization.k8s.io\"],"
+        + "\"resources\":[\"selfsubjectaccessreviews\",\"selfsubjectrulesreviews\"],\"verbs\":"
+        + "[\"create\"]},{\"apiGroups\":[\"authentication.k8s.io\"],\"resources\":"
+        + "[\"selfsubjectreviews\"],\"verbs\":[\"create\"]}]", null));
+    out.add(clusterRole("system:public-info-viewer", "[{\"nonResourceURLs\":[\"/healthz\","
+        + "\"/livez\",\"/readyz\",\"/version\",\"/version/\"],\"verbs\":[\"get\"]}]", null));
+    out.add(binding("cluster-admin", "[\"system:masters\"]"));
+    out.add(binding("system:discovery", "[\"system:authenticated\"]"));
+    out.add(binding("system:basic-user", "[\"system:authenticated\"]"));
+    out.add(binding("system:public-info-viewer",
+        "[\"system:authenticated\",\"system:unauthenticated\"]"));
+    return List.copyOf(out);
+  }
+
+  /**
+   * Creates through {@code server} every object of {@link #objects} that does not exist yet.
+   *
+   * @return the names of the objects created, as {@code kind/namespace/name}
+   * @throws io.apiserver4j.core.StatusException if the server refuses one for another reason
+   *     than that it exists
+   */
+  public static List<String> ensure(ApiServer server, String advertiseAddress, int securePort) {
+    requireNonNull(server, "server");
+    List<String> created = new ArrayList<>();
+    for (MapValue o : objects(advertiseAddress, securePort)) {
+      String apiVersion = str(o, "apiVersion");
+      ResourceDefinition def = server.registry().all().stream()
+          .filter(d -> d.kind().apiVersion().equals(apiVersion)
+              && d.kind().kind().equals(str(o, "kind")))
+          .findFirst().orElseThrow(() -> new IllegalStateException(
+              "the server does not serve " + apiVersion + " " + str(o, "kind")));
+      MapValue meta = (MapValue) o.getOrNull("metadata");
+      String namespace = str(meta, "namespace");
+      ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, def.resource())
+          .namespace(namespace).body(o).userAgent(USER_AGENT).build());
+      if (r.isSuccess()) {
+        created.add(str(o, "kind") + "/" + namespace + "/" + str(meta, "name"));
+      } else if (r.failure().orElseThrow().reason() != StatusReason.ALREADY_EXISTS) {
+        r.orThrow();
+      }
+    }
+    return List.copyOf(created);
+  }
+
+  private static MapValue priorityClass(String name, long value, String description) {
+    return json("{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\","
+        + "\"metadata\":{\"name\":\"" + name + "\"},\"value\":" + value + ",\"description\":\""
+        + description + "\",\"preemptionPolicy\":\"PreemptLowerPriority\"}");
+  }
+
+  private static MapValue clusterRole(String name, String rules, String aggregationRule) {
+    return json("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
+        + "\"metadata\":{\"name\":\"" + name + "\",\"labels\":" + BOOTSTRAPPING
+        + ",\"annotations\":" + AUTOUPDATE + "}," + (aggregationRule == null ? ""
+            : "\"aggregationRule\":" + aggregationRule + ",") + "\"rules\":" + rules + "}");
+  }
+
+  private static MapValue binding(String name, String groups) {
+    StringBuilder subjects = new StringBuilder();
+    for (Value g : ((io.apiserver4j.core.ListValue) Json.read(groups)).items()) {
+      if (subjects.length() > 0) {
+        subjects.append(',');
+      }
+      subjects.append("{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Group\","
+          + "\"name\":").append(Json.write(g)).append('}');
+    }
+    return json("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":"
+        + "\"ClusterRoleBinding\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":"
+        + BOOTSTRAPPING + ",\"annotations\":" + AUTOUPDATE + "},\"roleRef\":{\"apiGroup\":"
+        + "\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"" + name + "\"},"
+        + "\"subjects\":[" + subjects + "]}");
+  }
+
+  private static MapValue json(String s) {
+    return (MapValue) Json.read(s);
+  }
+
+  private static String str(MapValue m, String key) {
+    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
+  }
+}

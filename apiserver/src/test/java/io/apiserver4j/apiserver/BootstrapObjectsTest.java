@@ -1,0 +1,45 @@
+package io.apiserver4j.apiserver;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+class BootstrapObjectsTest {
+
+  @Test
+  void createsWhatKubeApiserverWritesAtStartOnce() {
+    try (ApiServer server = ApiServer.builder().build()) {
+      List<String> created = BootstrapObjects.ensure(server, "192.168.0.10", 6443);
+
+      assertThat(created).contains("Namespace//default", "Namespace//kube-system",
+          "Namespace//kube-public", "Namespace//kube-node-lease", "Service/default/kubernetes",
+          "Endpoints/default/kubernetes", "EndpointSlice/default/kubernetes",
+          "ConfigMap/kube-system/extension-apiserver-authentication",
+          "PriorityClass//system-node-critical", "PriorityClass//system-cluster-critical",
+          "ClusterRole//cluster-admin", "ClusterRoleBinding//cluster-admin",
+          "ClusterRole//system:discovery", "ClusterRole//system:public-info-viewer");
+      assertThat(BootstrapObjects.ensure(server, "192.168.0.10", 6443)).isEmpty();
+
+      // kube-apiserver's defaults: the first IP of 10.0.0.0/24, port 443 to the secure port
+      MapValue svc = server.resources("v1", "services").namespace("default").get("kubernetes");
+      assertThat(Json.write(svc.getOrNull("spec"))).contains("\"clusterIP\":\"10.0.0.1\"")
+          .contains("\"port\":443").contains("\"targetPort\":6443");
+      MapValue binding = server.resources("rbac.authorization.k8s.io/v1", "clusterrolebindings")
+          .get("cluster-admin");
+      assertThat(Json.write(binding.getOrNull("subjects"))).isEqualTo("[{\"apiGroup\":"
+          + "\"rbac.authorization.k8s.io\",\"kind\":\"Group\",\"name\":\"system:masters\"}]");
+      assertThat(Json.write(server.resources("scheduling.k8s.io/v1", "priorityclasses")
+          .get("system-node-critical").getOrNull("value"))).isEqualTo("2000001000");
+    }
+  }
+
+  @Test
+  void rejectsABadPort() {
+    assertThatThrownBy(() -> BootstrapObjects.objects("10.0.0.2", 0))
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("securePort");
+  }
+}

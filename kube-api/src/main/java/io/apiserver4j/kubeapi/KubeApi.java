@@ -1,0 +1,39 @@
+package io.apiserver4j.kubeapi;
+
+import io.apiserver4j.kubeapi.internal.KubeApiData;
+import java.util.List;
+
+/**
+ * The Kubernetes 1.36 built-in API as data: the 68 resources a kube-apiserver serves by default
+ * (22 GA group versions, 45 subresources), the schema of their kinds and their OpenAPI
+ * definitions. Generated from the upstream API definitions by
+ * {@code io.apiserver4j.kubeapi.internal.generator.KubeApiGenerator} (see NOTICE).
+ *
+ * <p>Data is loaded from the jar on first use of each part; everything returned is immutable
+ * and thread-safe.
+ */
+public final class KubeApi {
+  private KubeApi() {}
+
+  /**
+   * Every served resource, core group first, then the groups in kube-apiserver's order, then
+   * by group version and name.
+   */
+  public static List<KubeResource> resources() {
+    return KubeApiData.resources();
+  }
+
+  /** The structured-merge-diff schema of the served kinds, with patch tags and Go zero values. */
+  public static KubeSchema schema() {
+    return KubeApiData.schema();
+  }
+
+  /**
+   * The OpenAPI v2 definitions of the served kinds, their lists and every type they use, by
+   * name, as kube-apiserver 1.36 publishes them (descriptions, formats, enums, required fields,
+   * {@code x-kubernetes-*} extensions; references are {@code #/definitions/<name>}).
+   */
+  public static io.apiserver4j.core.MapValue openApiDefinitions() {
+    return KubeApiData.openApiDefinitions();
+  }
+}

@@ -1,0 +1,56 @@
+package io.apiserver4j.kubeapi;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.GroupVersionResource;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * One resource a Kubernetes 1.36 kube-apiserver serves by default, as its discovery documents
+ * describe it.
+ *
+ * @param kind the group, version and kind (the version is the one 1.36 serves, e.g. autoscaling
+ *     has one entry for v2 and one for v1)
+ * @param plural the resource name, e.g. {@code deployments}
+ * @param singular the singular name, e.g. {@code deployment}
+ * @param listKind the kind of its lists
+ * @param namespaced whether objects live in namespaces
+ * @param verbs the verbs of the resource itself, sorted as discovery lists them
+ * @param shortNames e.g. {@code deploy}
+ * @param categories e.g. {@code all}
+ * @param storageVersionHash the hash discovery shows; empty for resources without storage
+ *     (bindings, the review kinds, componentstatuses)
+ * @param schemaType the name of the kind's type in {@link KubeApi#schema()} and in
+ *     {@link KubeApi#openApiDefinitions()}, e.g. {@code io.k8s.api.apps.v1.Deployment}
+ * @param subresources its subresources, sorted by name
+ */
+public record KubeResource(GroupVersionKind kind, String plural, String singular,
+    String listKind, boolean namespaced, List<String> verbs, List<String> shortNames,
+    List<String> categories, String storageVersionHash, String schemaType,
+    List<KubeSubresource> subresources) {
+
+  public KubeResource {
+    requireNonNull(kind, "kind");
+    requireNonNull(plural, "plural");
+    requireNonNull(singular, "singular");
+    requireNonNull(listKind, "listKind");
+    verbs = List.copyOf(verbs);
+    shortNames = List.copyOf(shortNames);
+    categories = List.copyOf(categories);
+    requireNonNull(storageVersionHash, "storageVersionHash");
+    requireNonNull(schemaType, "schemaType");
+    subresources = List.copyOf(subresources);
+  }
+
+  /** The endpoint: group, version and plural. */
+  public GroupVersionResource resource() {
+    return new GroupVersionResource(kind.group(), kind.version(), plural);
+  }
+
+  /** The subresource called {@code name}, if served. */
+  public Optional<KubeSubresource> subresource(String name) {
+    return subresources.stream().filter(s -> s.name().equals(name)).findFirst();
+  }
+}

@@ -1,0 +1,31 @@
+package io.apiserver4j.kubeapi;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import java.util.Map;
+
+/**
+ * The schema of the built-in kinds in structured-merge-diff's format, with what SMD does not
+ * say.
+ *
+ * @param smd {@code {types: [...]}}: every type the served kinds use (named as kube's OpenAPI
+ *     names them, e.g. {@code io.k8s.api.core.v1.PodSpec}), for
+ *     {@code io.apiserver4j.merge.Schema.fromSmdValue}
+ * @param patchTags strategic merge patch metadata by type and field: {@code <strategies>} or
+ *     {@code <strategies>/<mergeKey>}, e.g. {@code merge/name}, {@code retainKeys},
+ *     {@code merge,retainKeys/name}
+ * @param zeros by type and field, what kube's Go structs encode for a field nobody set
+ *     ({@code {}} for non-pointer structs, {@code ""}/{@code 0}/{@code false}/{@code null} for
+ *     fields without {@code omitempty})
+ */
+public record KubeSchema(MapValue smd, Map<String, Map<String, String>> patchTags,
+    Map<String, Map<String, Value>> zeros) {
+
+  public KubeSchema {
+    requireNonNull(smd, "smd");
+    patchTags = Map.copyOf(patchTags);
+    zeros = Map.copyOf(zeros);
+  }
+}

@@ -1,0 +1,132 @@
+package io.apiserver4j.kubeapi;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.nio.charset.StandardCharsets;
+import java.security.MessageDigest;
+import java.util.Arrays;
+import java.util.Base64;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Set;
+import org.junit.jupiter.api.Test;
+
+class KubeApiTest {
+
+  @Test
+  void servesTheResourcesOfKube136() {
+    List<KubeResource> all = KubeApi.resources();
+    // api/README.md: 68 resources and 45 subresources in 22 group versions
+    assertThat(all).hasSize(68);
+    assertThat(all.stream().mapToInt(r -> r.subresources().size()).sum()).isEqualTo(45);
+    assertThat(all.stream().map(r -> r.kind().groupVersion()).distinct()).hasSize(22);
+    assertThat(all.get(0).kind().group()).isEmpty();
+  }
+
+  @Test
+  void deploymentsAsDiscoveryShowsThem() {
+    KubeResource d = find("apps", "deployments");
+    assertThat(d.kind()).isEqualTo(new GroupVersionKind("apps", "v1", "Deployment"));
+    assertThat(d.singular()).isEqualTo("deployment");
+    assertThat(d.shortNames()).containsExactly("deploy");
+    assertThat(d.categories()).containsExactly("all");
+    assertThat(d.namespaced()).isTrue();
+    assertThat(d.schemaType()).isEqualTo("io.k8s.api.apps.v1.Deployment");
+    assertThat(d.subresource("scale").orElseThrow().kind())
+        .isEqualTo(new GroupVersionKind("autoscaling", "v1", "Scale"));
+    assertThat(d.subresource("status").orElseThrow().verbs())
+        .containsExactly("get", "patch", "update");
+  }
+
+  @Test
+  void podsHaveResizeAlthoughTheOldCoreDiscoveryFileLacksIt() {
+    KubeResource pods = find("", "pods");
+    assertThat(pods.subresources()).extracting(KubeSubresource::name).containsExactly(
+        "attach", "binding", "ephemeralcontainers", "eviction", "exec", "log", "portforward",
+        "proxy", "resize", "status");
+    assertThat(pods.subresource("resize").orElseThrow().verbs())
+        .containsExactly("get", "patch", "update");
+    assertThat(pods.subresource("eviction").orElseThrow().kind())
+        .isEqualTo(new GroupVersionKind("policy", "v1", "Eviction"));
+  }
+
+  /**
+   * kube-apiserver's storageVersionHash is base64(sha256("group/version/Kind")[:8]) of the
+   * storage version: the served version, another served version of the resource (autoscaling),
+   * or the resource of another group sharing its storage (events.k8s.io events are stored as
+   * core v1 Events), or the group's v1beta1 that kube kept storing after GA
+   * (CustomResourceDefinitions, EndpointSlices).
+   */
+  @Test
+  void storageVersionHashesAreKubesHashOfAServedVersion() throws Exception {
+    for (KubeResource r : KubeApi.resources()) {
+      if (r.storageVersionHash().isEmpty()) {
+        assertThat(r.verbs()).as(r.plural()).doesNotContain("watch");
+        continue;
+      }
+      Set<String> candidates = new HashSet<>();
+      for (KubeResource other : KubeApi.resources()) {
+        if (other.plural().equals(r.plural())) {
+          candidates.add(hash(other.kind().group() + "/" + other.kind().version() + "/"
+              + other.kind().kind()));
+        }
+      }
+      candidates.add(hash(r.kind().group() + "/v1beta1/" + r.kind().kind()));
+      assertThat(candidates).as(r.resource().toString()).contains(r.storageVersionHash());
+    }
+  }
+
+  private static String hash(String gvk) throws Exception {
+    byte[] sum = MessageDigest.getInstance("SHA-256").digest(gvk.getBytes(StandardCharsets.UTF_8));
+    return Base64.getEncoder().encodeToString(Arrays.copyOf(sum, 8));
+  }
+
+  @Test
+  void everyKindHasItsSchemaAndDefinition() {
+    Set<String> types = new HashSet<>();
+    for (Value t : ((ListValue) KubeApi.schema().smd().getOrNull("types")).items()) {
+      types.add(((StringValue) ((MapValue) t).getOrNull("name")).value());
+    }
+    for (KubeResource r : KubeApi.resources()) {
+      assertThat(types).contains(r.schemaType());
+      assertThat(KubeApi.openApiDefinitions().containsKey(r.schemaType())).isTrue();
+      r.subresources().forEach(s -> s.schemaTypeIfDefined().ifPresent(t ->
+          assertThat(types).contains(t)));
+    }
+    assertThat(types).contains("io.k8s.api.autoscaling.v1.Scale",
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps");
+  }
+
+  @Test
+  void patchTagsIncludeRetainKeys() {
+    // from the Go tags of DeploymentSpec.Strategy and PodSpec.Volumes
+    assertThat(KubeApi.schema().patchTags().get("io.k8s.api.apps.v1.DeploymentSpec"))
+        .containsEntry("strategy", "retainKeys");
+    assertThat(KubeApi.schema().patchTags().get("io.k8s.api.core.v1.PodSpec"))
+        .containsEntry("volumes", "merge,retainKeys/name")
+        .containsEntry("containers", "merge/name");
+  }
+
+  @Test
+  void zerosAreWhatGoEncodes() {
+    // ObjectMeta is a non-pointer struct in every kind; Container.Name has no omitempty;
+    // PodSpec.Containers is a slice without omitempty.
+    assertThat(KubeApi.schema().zeros().get("io.k8s.api.core.v1.Pod"))
+        .containsEntry("metadata", MapValue.empty());
+    assertThat(KubeApi.schema().zeros().get("io.k8s.api.core.v1.Container"))
+        .containsEntry("name", Value.of(""));
+    assertThat(KubeApi.schema().zeros().get("io.k8s.api.core.v1.PodSpec"))
+        .containsEntry("containers", Value.nullValue());
+  }
+
+  private static KubeResource find(String group, String plural) {
+    return KubeApi.resources().stream()
+        .filter(r -> r.kind().group().equals(group) && r.plural().equals(plural))
+        .findFirst().orElseThrow();
+  }
+}
