@@ -55,10 +55,16 @@ public final class ApiServer implements AutoCloseable {
 
   private ApiServer(Builder b) {
     this.registry = new Registry();
+    List<ResourceDefinition> defs = new ArrayList<>();
     if (b.builtins) {
-      BuiltinKinds.definitions().forEach(registry::add);
+      defs.addAll(BuiltinKinds.definitions());
     }
-    b.resources.forEach(registry::add);
+    defs.addAll(b.resources);
+    for (ResourceDefinition def : defs) {
+      ResourceStrategy.VirtualCreate create = b.virtualCreates.get(def.groupResource());
+      registry.add(create == null ? def : def.toBuilder()
+          .strategy(def.strategy().toBuilder().virtualCreate(create).build()).build());
+    }
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
@@ -157,6 +163,8 @@ public final class ApiServer implements AutoCloseable {
     private boolean builtins = true;
     private boolean builtinsSet;
     private final List<ResourceDefinition> resources = new ArrayList<>();
+    private final java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate>
+        virtualCreates = new java.util.HashMap<>();
     private Store store;
     private Clock clock = Clock.systemUTC();
     private boolean clockSet;
@@ -191,6 +199,16 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /** Serves {@code definition} in addition to the built-in kinds. */
+    /**
+     * Answers the creates of {@code resource} (every served version) with {@code create}, storing
+     * nothing: how kube's review resources (SelfSubjectAccessReview, TokenReview, ...) are served.
+     */
+    public Builder virtualCreate(io.apiserver4j.core.GroupResource resource,
+        ResourceStrategy.VirtualCreate create) {
+      virtualCreates.put(requireNonNull(resource, "resource"), requireNonNull(create, "create"));
+      return this;
+    }
+
     public Builder resource(ResourceDefinition definition) {
       requireNonNull(definition, "definition");
       for (ResourceDefinition d : resources) {

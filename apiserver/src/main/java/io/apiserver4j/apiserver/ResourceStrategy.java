@@ -91,6 +91,16 @@ public final class ResourceStrategy {
   }
 
   /**
+   * The create of a resource that computes an answer and stores nothing (kube's review
+   * resources, e.g. SelfSubjectAccessReview): given the requesting user, the request's
+   * namespace and the decoded object, the object to answer.
+   */
+  @FunctionalInterface
+  public interface VirtualCreate {
+    MapValue create(io.apiserver4j.admission.UserInfo user, String namespace, MapValue object);
+  }
+
+  /**
    * The grace period of a delete of a kind that deletes gracefully (kube's
    * {@code CheckGracefulDelete}): the requested period or a default, possibly overridden (kube
    * deletes pods that never reached a node at once).
@@ -121,6 +131,7 @@ public final class ResourceStrategy {
   private final GracePeriod gracePeriod;
   private final boolean returnDeletedObject;
   private final Set<String> omitEmptyFields;
+  private final VirtualCreate virtualCreate;
   private final Set<String> selectableFields;
 
   private ResourceStrategy(Builder b) {
@@ -138,6 +149,7 @@ public final class ResourceStrategy {
     this.gracePeriod = b.gracePeriod;
     this.returnDeletedObject = b.returnDeletedObject;
     this.omitEmptyFields = b.omitEmptyFields;
+    this.virtualCreate = b.virtualCreate;
     this.selectableFields = b.selectableFields;
   }
 
@@ -171,6 +183,7 @@ public final class ResourceStrategy {
     b.gracePeriod = gracePeriod;
     b.returnDeletedObject = returnDeletedObject;
     b.omitEmptyFields = omitEmptyFields;
+    b.virtualCreate = virtualCreate;
     b.selectableFields = selectableFields;
     return b;
   }
@@ -251,6 +264,11 @@ public final class ResourceStrategy {
     return omitEmptyFields;
   }
 
+  /** How a create of a resource that stores nothing is answered, for such resources. */
+  public Optional<VirtualCreate> virtualCreate() {
+    return Optional.ofNullable(virtualCreate);
+  }
+
   /**
    * The fields a field selector may name besides {@code metadata.name} and
    * {@code metadata.namespace} (kube's {@code GetAttrs} of the kind).
@@ -294,9 +312,15 @@ public final class ResourceStrategy {
     private GracePeriod gracePeriod;
     private boolean returnDeletedObject;
     private Set<String> omitEmptyFields = Set.of();
+    private VirtualCreate virtualCreate;
     private Set<String> selectableFields = Set.of();
 
     private Builder() {}
+
+    public Builder virtualCreate(VirtualCreate create) {
+      this.virtualCreate = requireNonNull(create, "create");
+      return this;
+    }
 
     public Builder omitEmptyFields(String... fields) {
       this.omitEmptyFields = Set.of(fields);

@@ -30,6 +30,11 @@ final class CreateHandler {
     ResourceDefinition def = s.def();
     MapValue requested = bodies.decodeObject(s, def.kind(), def.schema(), def.schemaType(),
         def.strategy().defaulter());
+    if (def.strategy().virtualCreate().isPresent()) {
+      MapValue answer = def.strategy().virtualCreate().get().create(s.request().user(),
+          s.namespace(), requested);
+      return new ApiResponse(201, answer, s.warnings().list());
+    }
     String name = Meta.metaString(requested, "name");
     MapValue obj = ObjectMetaRules.wipeSystemFields(requested);
     obj = ObjectMetaRules.ensureNamespace(obj, s.objectNamespace());

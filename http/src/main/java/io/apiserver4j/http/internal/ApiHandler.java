@@ -148,6 +148,7 @@ public final class ApiHandler extends Handler.Abstract {
     if (user == null) {
       return;
     }
+    user = Impersonation.apply(request.getHeaders(), user, settings.authorizer());
     AuthorizationAttributes attributes = new AuthorizationAttributes(user, info.verb(),
         info.resourceRequest(), info.group(), info.version(), info.resource(),
         info.subresource(), info.namespace(), info.name(), path);

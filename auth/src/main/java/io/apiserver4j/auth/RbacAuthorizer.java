@@ -1,0 +1,171 @@
+package io.apiserver4j.auth;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.auth.internal.PolicyRules;
+import io.apiserver4j.auth.internal.RbacIndex;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.http.AuthorizationAttributes;
+import io.apiserver4j.http.AuthorizationDecision;
+import io.apiserver4j.http.Authorizer;
+import io.apiserver4j.storage.Store;
+import java.util.ArrayList;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-apiserver's RBAC authorizer over the Roles, ClusterRoles, RoleBindings and
+ * ClusterRoleBindings in a store: a request is allowed when a rule of a role bound to the user
+ * (by name, group or service account) allows it — cluster role bindings everywhere, role
+ * bindings in their namespace. A denial carries kube's reason: empty, or {@code RBAC: } and the
+ * bindings whose role is missing. Writes through the server are seen by the next request.
+ * Thread-safe; close it to stop following the store.
+ */
+public final class RbacAuthorizer implements Authorizer, AutoCloseable {
+  private static final Logger LOG = LoggerFactory.getLogger(RbacAuthorizer.class);
+  private static final String AGGREGATOR = "kube-controller-manager/v1.36.0"
+      + " (linux/amd64) kubernetes/clusterrole-aggregation-controller";
+  private final RbacIndex index;
+  private volatile ApiServer aggregationTarget;
+  private RbacIndex.Snapshot aggregated;
+
+  private RbacAuthorizer(Store store) {
+    this.index = new RbacIndex(store);
+  }
+
+  /** An authorizer over the RBAC objects of {@code store}. */
+  public static RbacAuthorizer over(Store store) {
+    return new RbacAuthorizer(store);
+  }
+
+  /**
+   * Keeps the rules of aggregated ClusterRoles in storage up to date through {@code server}, as
+   * kube's cluster role aggregation controller does: whenever the RBAC objects change, before
+   * the next decision.
+   */
+  public RbacAuthorizer aggregateInto(ApiServer server) {
+    this.aggregationTarget = server;
+    return this;
+  }
+
+  @Override
+  public AuthorizationDecision authorize(AuthorizationAttributes a) {
+    RbacIndex.Snapshot s = current();
+    UserInfo user = a.user();
+    Set<String> errors = new LinkedHashSet<>();
+    for (RbacIndex.Binding b : s.clusterBindings(user.name(), user.groups())) {
+      if (allows(s, b, a, errors)) {
+        return AuthorizationDecision.allow();
+      }
+    }
+    if (a.resourceRequest() && !a.namespace().isEmpty()) {
+      for (RbacIndex.Binding b : s.bindings(a.namespace(), user.name(), user.groups())) {
+        if (allows(s, b, a, errors)) {
+          return AuthorizationDecision.allow();
+        }
+      }
+    }
+    return AuthorizationDecision.deny(errors.isEmpty() ? ""
+        : "RBAC: " + aggregate(new ArrayList<>(errors)));
+  }
+
+  private static boolean allows(RbacIndex.Snapshot s, RbacIndex.Binding b,
+      AuthorizationAttributes a, Set<String> errors) {
+    Optional<MapValue> role = s.role(b);
+    if (role.isEmpty()) {
+      errors.add((b.roleKind().equals("ClusterRole") ? "clusterrole" : "role")
+          + ".rbac.authorization.k8s.io \"" + b.roleName() + "\" not found");
+      return false;
+    }
+    for (Value rule : Nested.list(role.get(), "rules")) {
+      if (PolicyRules.allows(rule, a)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  // apimachinery's utilerrors aggregate: one error as is, several as [a, b]
+  private static String aggregate(List<String> errors) {
+    return errors.size() == 1 ? errors.get(0) : "[" + String.join(", ", errors) + "]";
+  }
+
+  /**
+   * The rules that apply to {@code user} in {@code namespace} (empty: cluster-wide only), as a
+   * SelfSubjectRulesReview lists them, and the errors met on the way.
+   */
+  public RulesResult rulesFor(UserInfo user, String namespace) {
+    RbacIndex.Snapshot s = current();
+    List<Value> rules = new ArrayList<>();
+    Set<String> errors = new LinkedHashSet<>();
+    List<RbacIndex.Binding> bindings = new ArrayList<>(s.clusterBindings(user.name(),
+        user.groups()));
+    if (!namespace.isEmpty()) {
+      bindings.addAll(s.bindings(namespace, user.name(), user.groups()));
+    }
+    for (RbacIndex.Binding b : bindings) {
+      Optional<MapValue> role = s.role(b);
+      if (role.isEmpty()) {
+        errors.add((b.roleKind().equals("ClusterRole") ? "clusterrole" : "role")
+            + ".rbac.authorization.k8s.io \"" + b.roleName() + "\" not found");
+        continue;
+      }
+      rules.addAll(Nested.list(role.get(), "rules"));
+    }
+    return new RulesResult(List.copyOf(rules), List.copyOf(errors));
+  }
+
+  private RbacIndex.Snapshot current() {
+    RbacIndex.Snapshot s = index.current();
+    ApiServer target = aggregationTarget;
+    if (target != null) {
+      synchronized (this) {
+        if (aggregated != s) {
+          aggregated = s;
+          writeAggregatedRules(target, s);
+          s = index.current();
+          aggregated = s;
+        }
+      }
+    }
+    return s;
+  }
+
+  private static void writeAggregatedRules(ApiServer server, RbacIndex.Snapshot s) {
+    for (MapValue role : s.clusterRoles()) {
+      if (!(Nested.getOrNull(role, "aggregationRule") instanceof MapValue)) {
+        continue;
+      }
+      ListValue rules = RbacIndex.Snapshot.aggregatedRules(role, s.clusterRoles());
+      if (rules.equals(Nested.getOrNull(role, "rules"))
+          || (rules.isEmpty() && Nested.list(role, "rules").isEmpty())) {
+        continue;
+      }
+      ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE,
+          Bootstrap.CLUSTER_ROLES).name(Meta.metaString(role, "name"))
+          .body(role.with("rules", rules)).userAgent(AGGREGATOR).build());
+      if (!r.isSuccess()) {
+        LOG.warn("aggregating ClusterRole {} failed: {}", Meta.metaString(role, "name"),
+            r.body());
+      }
+    }
+  }
+
+  /** The rules of {@link #rulesFor} and what could not be read. */
+  public record RulesResult(List<Value> rules, List<String> errors) {}
+
+  @Override
+  public void close() {
+    index.close();
+  }
+}
