@@ -49,9 +49,14 @@ def hints(go_source, proto_package, out):
         if pb is None or js is None:
             continue
         names = [p[5:] for p in pb.split(',') if p.startswith('name=')]
-        if not names:
+        if names:
+            pname = names[0]
+        elif len(decl) == 1 and pb != '-':
+            # an embedded struct without a name: go-to-protobuf names the field after its type
+            t = decl[0].lstrip('*').split('.')[-1]
+            pname = t[0].lower() + t[1:]
+        else:
             continue
-        pname = names[0]
         gotype = decl[-1]
         parts = js.split(',')
         flags = []
