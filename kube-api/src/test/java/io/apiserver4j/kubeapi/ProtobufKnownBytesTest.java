@@ -144,6 +144,15 @@ class ProtobufKnownBytesTest {
   }
 
   @Test
+  void skipsFieldsItDoesNotKnowOfEveryWireType() {
+    Msg meta = new Msg().str(1, "s").str(99, "long enough to matter").varint(98, 300);
+    Msg secret = new Msg().msg(1, meta).msg(97, new Msg().str(1, "x")).str(3, "Opaque");
+    assertThat(codec.decode(envelope("v1", "Secret", secret))).isEqualTo(Json.read(
+        "{\"kind\":\"Secret\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"s\"},"
+            + "\"type\":\"Opaque\"}"));
+  }
+
+  @Test
   void encodesWhatItDecodes() {
     MapValue cm = (MapValue) Json.read("""
         {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm"},"data":{"b":"2","a":"1"}}

@@ -432,7 +432,7 @@ public final class ApiHandler extends Handler.Abstract {
 
     OutputFormat format = info.verb().equals("watch")
         ? watchFormat(header(ex.request, "Accept"))
-        : OutputFormat.negotiate(header(ex.request, "Accept"));
+        : OutputFormat.negotiate(header(ex.request, "Accept"), ProtobufBodies.offered(def));
     ApiRequest.Builder b = ApiRequest.builder(verb, def.resource())
         .namespace(namespace)
         .name(name)

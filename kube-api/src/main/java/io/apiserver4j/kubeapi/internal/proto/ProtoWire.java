@@ -129,7 +129,11 @@ final class ProtoWire {
       switch (wireType) {
         case VARINT -> varint();
         case FIXED64 -> fixed64();
-        case LEN -> pos += length();
+        case LEN -> {
+          // the length first: it moves pos past its own bytes
+          int len = length();
+          pos += len;
+        }
         case FIXED32 -> fixed32();
         default -> throw new DecodeException("unsupported protobuf wire type " + wireType);
       }
