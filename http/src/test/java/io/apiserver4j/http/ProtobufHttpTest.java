@@ -150,4 +150,34 @@ class ProtobufHttpTest {
     assertThat(after.getOrNull("binaryData")).isEqualTo(MapValue.ofEntries("b",
         Value.of("AAE=")));
   }
+
+  @Test
+  void watchStreamsLengthPrefixedWatchEvents() throws Exception {
+    MapValue list = protobuf(send("GET", "/api/v1/namespaces/pb/secrets", null, null,
+        CLIENT_GO_ACCEPT));
+    String rv = ((io.apiserver4j.core.StringValue) ((MapValue) list.getOrNull("metadata"))
+        .getOrNull("resourceVersion")).value();
+    HttpRequest watch = HttpRequest.newBuilder(base.resolve(
+            "/api/v1/namespaces/pb/secrets?watch=1&timeoutSeconds=30&resourceVersion=" + rv))
+        .header("Accept", CLIENT_GO_ACCEPT).GET().build();
+    HttpResponse<java.io.InputStream> stream = client.send(watch,
+        HttpResponse.BodyHandlers.ofInputStream());
+    try (java.io.InputStream in = stream.body()) {
+      assertThat(stream.statusCode()).isEqualTo(200);
+      assertThat(stream.headers().firstValue("Content-Type"))
+          .hasValue("application/vnd.kubernetes.protobuf;stream=watch");
+      MapValue secret = (MapValue) Json.read("""
+          {"apiVersion":"v1","kind":"Secret","metadata":{"name":"w"},"data":{"k":"dg=="}}""");
+      HttpResponse<byte[]> created = send("POST", "/api/v1/namespaces/pb/secrets", PROTOBUF,
+          codec.encode(secret), CLIENT_GO_ACCEPT);
+      assertThat(created.statusCode()).isEqualTo(201);
+
+      byte[] length = in.readNBytes(4);
+      int n = ((length[0] & 0xff) << 24) | ((length[1] & 0xff) << 16)
+          | ((length[2] & 0xff) << 8) | (length[3] & 0xff);
+      ProtobufCodec.WatchEvent event = codec.decodeWatchEvent(in.readNBytes(n));
+      assertThat(event.type()).isEqualTo("ADDED");
+      assertThat(event.object()).isEqualTo(protobuf(created));
+    }
+  }
 }

@@ -97,11 +97,25 @@ public final class ProtobufCodec {
   }
 
   /**
-   * One event of a protobuf watch stream, without its length prefix: a {@code meta/v1
-   * WatchEvent} whose object is the protobuf body of {@code object}.
+   * One event of a protobuf watch stream, without its length prefix: a meta/v1
+   * {@code WatchEvent} message (no envelope, as kube's stream serializer writes it) whose object
+   * holds the protobuf body of {@code object}.
    */
   public byte[] encodeWatchEvent(String type, MapValue object) {
     return codec.encodeWatchEvent(Objects.requireNonNull(type, "type"),
         Objects.requireNonNull(object, "object"));
+  }
+
+  /** A decoded watch event: its type and object. */
+  public record WatchEvent(String type, MapValue object) {}
+
+  /**
+   * Reads one event of a protobuf watch stream (without its length prefix).
+   *
+   * @throws DecodeException for malformed bytes
+   */
+  public WatchEvent decodeWatchEvent(byte[] event) {
+    ProtoCodec.WatchEvent e = codec.decodeWatchEvent(Objects.requireNonNull(event, "event"));
+    return new WatchEvent(e.type(), e.object());
   }
 }

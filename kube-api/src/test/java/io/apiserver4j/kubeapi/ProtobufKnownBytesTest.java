@@ -153,6 +153,21 @@ class ProtobufKnownBytesTest {
   }
 
   @Test
+  void watchEventsCarryTheirObjectInProtobuf() {
+    MapValue cm = (MapValue) Json.read(
+        "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"cm\"}}");
+    byte[] event = codec.encodeWatchEvent("MODIFIED", cm);
+    // WatchEvent {1: type, 2: RawExtension {1: raw}}, no envelope; the raw is a protobuf body
+    assertThat(event[0]).isEqualTo((byte) 0x0a);
+    byte[] body = codec.encode(cm);
+    Msg expected = new Msg().str(1, "MODIFIED").msg(2, new Msg().bytes(1, body));
+    assertThat(event).isEqualTo(expected.out.toByteArray());
+    ProtobufCodec.WatchEvent decoded = codec.decodeWatchEvent(event);
+    assertThat(decoded.type()).isEqualTo("MODIFIED");
+    assertThat(decoded.object()).isEqualTo(cm);
+  }
+
+  @Test
   void encodesWhatItDecodes() {
     MapValue cm = (MapValue) Json.read("""
         {"kind":"ConfigMap","apiVersion":"v1","metadata":{"name":"cm"},"data":{"b":"2","a":"1"}}

@@ -431,7 +431,7 @@ public final class ApiHandler extends Handler.Abstract {
     ApiRequest.Verb verb = verbOf(method, def, namespace, name, sub, info.verb());
 
     OutputFormat format = info.verb().equals("watch")
-        ? watchFormat(header(ex.request, "Accept"))
+        ? watchFormat(header(ex.request, "Accept"), ProtobufBodies.offered(def))
         : OutputFormat.negotiate(header(ex.request, "Accept"), ProtobufBodies.offered(def));
     ApiRequest.Builder b = ApiRequest.builder(verb, def.resource())
         .namespace(namespace)
@@ -526,10 +526,13 @@ public final class ApiHandler extends Handler.Abstract {
     throw StatusException.of(GENERIC_METHOD_NOT_ALLOWED);
   }
 
-  /** Watches are JSON streams; kube has no YAML stream serializer. */
-  private static OutputFormat watchFormat(String accept) {
+  /** Watches are JSON or protobuf streams; kube has no YAML stream serializer. */
+  private static OutputFormat watchFormat(String accept, OutputFormat.Protobuf protobuf) {
     try {
-      OutputFormat f = OutputFormat.negotiate(accept);
+      OutputFormat f = OutputFormat.negotiate(accept, protobuf);
+      if (f.encoding() == OutputFormat.Encoding.PROTOBUF) {
+        return f;
+      }
       if (f.encoding() == OutputFormat.Encoding.JSON
           && (f.conversion() == OutputFormat.Conversion.NONE
               || f.conversion() == OutputFormat.Conversion.TABLE

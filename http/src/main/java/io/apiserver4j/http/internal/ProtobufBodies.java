@@ -24,6 +24,7 @@ import java.util.logging.Logger;
  */
 final class ProtobufBodies {
   static final String MEDIA_TYPE = ProtobufCodec.MEDIA_TYPE;
+  static final String WATCH_MEDIA_TYPE = ProtobufCodec.WATCH_MEDIA_TYPE;
   private static final Logger LOG = Logger.getLogger(ProtobufBodies.class.getName());
 
   private ProtobufBodies() {}
@@ -75,5 +76,20 @@ final class ProtobufBodies {
           + e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /**
+   * One event of a protobuf watch stream as kube's length-delimited framer writes it: the
+   * 4-byte big-endian length, then the {@code WatchEvent} message.
+   */
+  static byte[] watchFrame(String type, MapValue object) {
+    byte[] event = ProtobufCodec.builtIn().encodeWatchEvent(type, object);
+    byte[] frame = new byte[event.length + 4];
+    frame[0] = (byte) (event.length >>> 24);
+    frame[1] = (byte) (event.length >>> 16);
+    frame[2] = (byte) (event.length >>> 8);
+    frame[3] = (byte) event.length;
+    System.arraycopy(event, 0, frame, 4, event.length);
+    return frame;
   }
 }

@@ -32,7 +32,8 @@ import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 
 /**
- * Streams a watch as kube-apiserver does, one JSON {@code {"type":...,"object":...}} per event,
+ * Streams a watch as kube-apiserver does, one JSON {@code {"type":...,"object":...}} per event
+ * (or, when the client negotiated protobuf, one length-prefixed {@code WatchEvent} message),
  * until {@code timeoutSeconds} (or a random duration between the minimum watch timeout and
  * twice it), the client leaving, the watch ending, or the server shutting down:
  *
@@ -129,7 +130,15 @@ public final class WatchStreamer {
         default:
           break;
       }
-      return line(event.type(), out);
+      return frame(event.type(), out);
+    }
+
+    /** One event in the stream's encoding. */
+    byte[] frame(String type, Value object) {
+      if (format.encoding() == OutputFormat.Encoding.PROTOBUF && object instanceof MapValue m) {
+        return ProtobufBodies.watchFrame(type, m);
+      }
+      return line(type, object);
     }
   }
 
@@ -145,7 +154,7 @@ public final class WatchStreamer {
         return;
       }
       HttpSink sink = new HttpSink(ex, format);
-      sink.send(line("ERROR", Exchange.statusValue(e.status())));
+      sink.send(encoder.frame("ERROR", Exchange.statusValue(e.status())));
       sink.finish();
       return;
     }
@@ -161,7 +170,8 @@ public final class WatchStreamer {
       boolean upgraded;
       try {
         upgraded = webSockets.upgrade((req, resp, cb) -> new WatchSocket(this, watch,
-            encoder, timeout), ex.request, ex.response, ex.callback);
+            encoder, format.encoding() == OutputFormat.Encoding.PROTOBUF, timeout), ex.request,
+            ex.response, ex.callback);
       } catch (RuntimeException e) {
         active.remove(watch);
         watch.close();
@@ -222,12 +232,15 @@ public final class WatchStreamer {
     private final WatchStreamer streamer;
     private final ApiWatch watch;
     private final Encoder encoder;
+    private final boolean binary;
     private final Duration timeout;
 
-    WatchSocket(WatchStreamer streamer, ApiWatch watch, Encoder encoder, Duration timeout) {
+    WatchSocket(WatchStreamer streamer, ApiWatch watch, Encoder encoder, boolean binary,
+        Duration timeout) {
       this.streamer = streamer;
       this.watch = watch;
       this.encoder = encoder;
+      this.binary = binary;
       this.timeout = timeout;
     }
 
@@ -237,8 +250,14 @@ public final class WatchStreamer {
         @Override
         public boolean send(byte[] event) {
           Callback.Completable done = new Callback.Completable();
-          // kube frames JSON watch events as text, without the trailing newline
-          session.sendText(new String(event, 0, event.length - 1, StandardCharsets.UTF_8), done);
+          if (binary) {
+            // a message is a frame: protobuf events go without their length prefix
+            session.sendBinary(ByteBuffer.wrap(event, 4, event.length - 4), done);
+          } else {
+            // kube frames JSON watch events as text, without the trailing newline
+            session.sendText(new String(event, 0, event.length - 1, StandardCharsets.UTF_8),
+                done);
+          }
           try {
             done.get(30, TimeUnit.SECONDS);
             return true;
@@ -277,7 +296,10 @@ public final class WatchStreamer {
     HttpSink(Exchange ex, OutputFormat format) {
       this.ex = ex;
       ex.response.setStatus(200);
-      ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
+      // as kube: JSON streams are application/json, others name the stream
+      ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE,
+          format.encoding() == OutputFormat.Encoding.PROTOBUF
+              ? ProtobufBodies.WATCH_MEDIA_TYPE : format.contentType());
       ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
       // an empty write commits the headers, so the client sees the 200 before the first event
       write(BufferUtil.EMPTY_BUFFER, false);

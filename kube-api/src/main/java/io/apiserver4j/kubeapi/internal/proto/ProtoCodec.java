@@ -151,6 +151,25 @@ public final class ProtoCodec {
     return out.build();
   }
 
+  /** The type and object of a {@link #encodeWatchEvent} message. */
+  public record WatchEvent(String type, MapValue object) {}
+
+  /**
+   * Reads a watch event message (without length prefix or envelope).
+   *
+   * @throws DecodeException for malformed bytes
+   */
+  public WatchEvent decodeWatchEvent(byte[] event) {
+    Value v = value(schema.message(ProtoSchema.META + "WatchEvent"),
+        new ProtoWire.Reader(event), 0);
+    MapValue m = (MapValue) v;
+    String type = m.getOrNull("type") instanceof StringValue s ? s.value() : "";
+    if (!(m.getOrNull("object") instanceof MapValue object)) {
+      throw new DecodeException("watch event without an object");
+    }
+    return new WatchEvent(type, object);
+  }
+
   /** {@link #envelope} then {@link #decode(Envelope)}. */
   public MapValue decode(byte[] body) {
     return decode(envelope(body));
@@ -174,8 +193,9 @@ public final class ProtoCodec {
   }
 
   /**
-   * A watch event as kube streams it in protobuf: a {@code WatchEvent} envelope (meta/v1)
-   * whose object is the protobuf body of {@code object}.
+   * A watch event as kube streams it in protobuf: a meta/v1 {@code WatchEvent} message without
+   * envelope (kube's raw stream serializer) whose object holds the protobuf body of
+   * {@code object} (JSON for a type without a protobuf form).
    */
   public byte[] encodeWatchEvent(String type, MapValue object) {
     String kind = object.getOrNull("kind") instanceof StringValue s ? s.value() : "";
@@ -187,7 +207,7 @@ public final class ProtoCodec {
     ProtoWire.Writer event = new ProtoWire.Writer();
     event.stringField(1, type);
     event.bytesField(2, raw.toByteArray());
-    return envelopeOf("v1", "WatchEvent", event.toByteArray());
+    return event.toByteArray();
   }
 
   private static byte[] envelopeOf(String apiVersion, String kind, byte[] raw) {
