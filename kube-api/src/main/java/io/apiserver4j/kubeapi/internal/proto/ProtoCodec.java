@@ -170,6 +170,11 @@ public final class ProtoCodec {
     return new WatchEvent(type, object);
   }
 
+  /** The JSON value of one message's bytes (no envelope). */
+  Value decodeMessage(String messageName, byte[] bytes) {
+    return value(schema.message(messageName), new ProtoWire.Reader(bytes), 0);
+  }
+
   /** {@link #envelope} then {@link #decode(Envelope)}. */
   public MapValue decode(byte[] body) {
     return decode(envelope(body));
