@@ -83,6 +83,12 @@ class KubectlProtobufTest {
     // kubectl read its own answer (protobuf) and lists what it created
     assertThat(kubectl.ok("-n", ns, "get", "deployments", "-o", "name"))
         .isEqualTo("deployment.apps/web\n");
+    // the error comes back as a protobuf Status, which kubectl reads
+    Kubectl.Result again = kubectl.run("-n", ns, "create", "deployment", "web",
+        "--image=nginx:1.25");
+    assertThat(again.exitCode()).isEqualTo(1);
+    assertThat(again.stderr()).isEqualTo("error: failed to create deployment: deployments.apps"
+        + " \"web\" already exists\n");
   }
 
   @Test
