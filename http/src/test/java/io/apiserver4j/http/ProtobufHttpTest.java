@@ -180,4 +180,60 @@ class ProtobufHttpTest {
       assertThat(event.object()).isEqualTo(protobuf(created));
     }
   }
+
+  @Test
+  void customResourceDefinitionsInProtobufTheirResourcesInJsonOnly() throws Exception {
+    MapValue crd = (MapValue) Json.read("""
+        {"apiVersion":"apiextensions.k8s.io/v1","kind":"CustomResourceDefinition",
+         "metadata":{"name":"widgets.example.org"},
+         "spec":{"group":"example.org","scope":"Namespaced",
+                 "names":{"plural":"widgets","singular":"widget","kind":"Widget"},
+                 "versions":[{"name":"v1","served":true,"storage":true,
+                   "schema":{"openAPIV3Schema":{"type":"object","properties":{
+                     "spec":{"type":"object","x-kubernetes-preserve-unknown-fields":true,
+                             "properties":{"size":{"type":"integer","minimum":1},
+                                           "tags":{"type":"array","items":{"type":"string"}},
+                                           "mode":{"type":"string","enum":["a","b"]}}}}}}}]}}""");
+    HttpResponse<byte[]> created = send("POST",
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions", PROTOBUF, codec.encode(crd),
+        CLIENT_GO_ACCEPT);
+    assertThat(created.statusCode()).as(new String(created.body())).isEqualTo(201);
+    String path = "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/widgets.example.org";
+    assertThat(protobuf(created).getOrNull("spec"))
+        .isEqualTo(json(send("GET", path, null, null, "application/json")).getOrNull("spec"));
+
+    String widgets = "/apis/example.org/v1/namespaces/pb/widgets";
+    HttpResponse<byte[]> onlyProtobuf = send("GET", widgets, null, null, PROTOBUF);
+    assertThat(onlyProtobuf.statusCode()).isEqualTo(406);
+    HttpResponse<byte[]> fallback = send("GET", widgets, null, null, CLIENT_GO_ACCEPT);
+    assertThat(fallback.statusCode()).isEqualTo(200);
+    assertThat(json(fallback).getOrNull("kind")).isEqualTo(Value.of("WidgetList"));
+    // established (its resource is served): the definition no longer changes
+    assertThat(protobuf(send("GET", path, null, null, CLIENT_GO_ACCEPT)))
+        .isEqualTo(json(send("GET", path, null, null, "application/json")));
+
+    // kube has no protobuf form for custom resources: such a body is 415
+    byte[] widget = envelope("example.org/v1", "Widget", new byte[] {0x0a, 3, 0x0a, 1, 'w'});
+    HttpResponse<byte[]> post = send("POST", widgets, PROTOBUF, widget, CLIENT_GO_ACCEPT);
+    assertThat(post.statusCode()).isEqualTo(415);
+    assertThat(json(post).getOrNull("reason")).isEqualTo(Value.of("UnsupportedMediaType"));
+  }
+
+  /** {@code k8s\0} and a runtime.Unknown {typeMeta {apiVersion, kind}, raw}, by hand. */
+  static byte[] envelope(String apiVersion, String kind, byte[] raw) {
+    java.io.ByteArrayOutputStream typeMeta = new java.io.ByteArrayOutputStream();
+    typeMeta.write(0x0a);
+    typeMeta.write(apiVersion.length());
+    typeMeta.writeBytes(apiVersion.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    typeMeta.write(0x12);
+    typeMeta.write(kind.length());
+    typeMeta.writeBytes(kind.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream();
+    out.writeBytes(new byte[] {'k', '8', 's', 0, 0x0a, (byte) typeMeta.size()});
+    out.writeBytes(typeMeta.toByteArray());
+    out.write(0x12);
+    out.write(raw.length);
+    out.writeBytes(raw);
+    return out.toByteArray();
+  }
 }

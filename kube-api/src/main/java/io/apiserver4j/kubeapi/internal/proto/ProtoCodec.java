@@ -500,9 +500,9 @@ public final class ProtoCodec {
         return Value.of((v >>> 1) ^ -(v & 1));
       }
       case "double":
-        return Value.of(Double.longBitsToDouble(r.fixed64()));
+        return number(Double.longBitsToDouble(r.fixed64()));
       case "float":
-        return Value.of((double) Float.intBitsToFloat(r.fixed32()));
+        return number(Float.intBitsToFloat(r.fixed32()));
       case "fixed64":
       case "sfixed64":
         return Value.of(r.fixed64());
@@ -513,6 +513,18 @@ public final class ProtoCodec {
       default:
         throw new IllegalStateException(f.type());
     }
+  }
+
+  /**
+   * A float as the JSON reader would see kube's JSON of it: Go writes an integral float64 below
+   * 1e21 without fraction or exponent ({@code 1}, not {@code 1.0}), which reads back as an
+   * integer.
+   */
+  private static Value number(double d) {
+    if (d == Math.rint(d) && Math.abs(d) < 1e18 && !(d == 0 && 1 / d < 0)) {
+      return Value.of((long) d);
+    }
+    return Value.of(d);
   }
 
   private static int wireTypeOf(String type) {
