@@ -631,8 +631,10 @@ public final class ApiHandler extends Handler.Abstract {
   private static void applyDeleteOptions(ApiRequest.Builder b, byte[] body, String contentType) {
     Value v;
     try {
-      String mt = bodyMediaType(contentType);
-      v = mt.equals("application/yaml")
+      String mt = isProtobuf(contentType) ? ProtobufBodies.MEDIA_TYPE
+          : bodyMediaType(contentType);
+      v = mt.equals(ProtobufBodies.MEDIA_TYPE) ? ProtobufBodies.decode(body, BODY_MEDIA_TYPES)
+          : mt.equals("application/yaml")
           ? Yaml.read(new String(body, StandardCharsets.UTF_8))
           : Json.read(body, DecodeLimits.DEFAULT);
     } catch (DecodeException e) {
