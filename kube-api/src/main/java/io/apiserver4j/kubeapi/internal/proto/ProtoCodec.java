@@ -46,6 +46,12 @@ import java.util.Map;
  * {@code JSONSchemaPropsOr*} unions. A {@code RawExtension} holding a protobuf object (the
  * {@code k8s\0} prefix, as in protobuf watch events) is read as that object.
  *
+ * <p>Known differences from Go's JSON of the decoded object: an empty list or map whose json tag
+ * has no omitempty is left out (Go writes {@code null}); an empty {@code Verbs}/{@code ExtraValue}
+ * is {@code []}; a float with an integral value is an integer (Go writes {@code 1}, which reads
+ * back as one). Where fields of an object do not fit their message (a string for an int32),
+ * encoding fails rather than guessing.
+ *
  * <p>Thread-safe. Nesting deeper than {@value #MAX_DEPTH} messages is refused with
  * {@link DecodeException}, as are raw JSON documents over {@link DecodeLimits#DEFAULT}.
  */
