@@ -24,6 +24,7 @@ import java.util.Base64;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 
 /**
@@ -800,6 +801,6 @@ public final class ProtoCodec {
 
   private static IllegalArgumentException mismatch(String path, String expected, Value v) {
     return new IllegalArgumentException(path + ": expected " + expected + ", not "
-        + v.kind().toString().toLowerCase(java.util.Locale.ROOT));
+        + v.kind().toString().toLowerCase(Locale.ROOT));
   }
 }

@@ -1,6 +1,7 @@
 package io.apiserver4j.kubeapi.internal.proto;
 
 import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -132,7 +133,7 @@ public final class ProtoSchema {
         MapValue f = (MapValue) fv;
         String fieldName = str(f, "name");
         String json = f.getOrNull("json") instanceof StringValue s ? s.value() : fieldName;
-        fields.add(new Field((int) ((io.apiserver4j.core.IntegerValue) f.getOrNull("n")).value(),
+        fields.add(new Field((int) ((IntegerValue) f.getOrNull("n")).value(),
             fieldName, json, str(f, "t"), flag(f, "rep") || f.containsKey("key"),
             f.getOrNull("key") instanceof StringValue k ? k.value() : "", flag(f, "ptr"),
             flag(f, "inline"), flag(f, "noomit"), flag(f, "omitzero"), flag(f, "nojson")));
