@@ -69,6 +69,8 @@ public final class ProtoCodec {
   /** The JSON value of a zero {@code metav1.Time}: null, or nothing with omitzero. */
   private static final Value ZERO_TIME = new StringValue("\0zero-time");
 
+  private static final byte[] NO_BYTES = new byte[0];
+
   private final ProtoSchema schema;
 
   public ProtoCodec(ProtoSchema schema) {
@@ -358,9 +360,10 @@ public final class ProtoCodec {
   }
 
   private MapValue object(Message m, ProtoWire.Reader r, int depth) {
-    Map<Integer, Value> singles = new HashMap<>();
-    Map<Integer, List<Value>> lists = new HashMap<>();
-    Map<Integer, Map<String, Value>> maps = new HashMap<>();
+    int n = m.fields.length;
+    Value[] singles = new Value[n];
+    // per field index: a List<Value> (repeated) or a Map<String, Value> (map), made on use
+    Object[] collections = null;
     while (r.more()) {
       int tag = r.tag();
       int wire = tag & 7;
@@ -369,11 +372,23 @@ public final class ProtoCodec {
         r.skip(wire);
         continue;
       }
+      int i = f.index();
       if (f.map()) {
-        mapEntry(f, expectLen(r, wire, m, f), maps.computeIfAbsent(f.number(),
-            k -> new LinkedHashMap<>()), depth);
+        if (collections == null) {
+          collections = new Object[n];
+        }
+        if (collections[i] == null) {
+          collections[i] = new LinkedHashMap<String, Value>();
+        }
+        mapEntry(m, f, expectLen(r, wire, m, f), mapAt(collections, i), depth);
       } else if (f.repeated()) {
-        List<Value> l = lists.computeIfAbsent(f.number(), k -> new ArrayList<>());
+        if (collections == null) {
+          collections = new Object[n];
+        }
+        if (collections[i] == null) {
+          collections[i] = new ArrayList<Value>();
+        }
+        List<Value> l = listAt(collections, i);
         if (wire == ProtoWire.LEN && f.scalar() && !f.type().equals("string")
             && !f.type().equals("bytes")) {
           ProtoWire.Reader packed = r.sub();
@@ -381,32 +396,33 @@ public final class ProtoCodec {
             l.add(scalar(f, packed, wireTypeOf(f.type()), m));
           }
         } else {
-          l.add(fieldValue(f, r, wire, m, depth));
+          l.add(fieldValue(m, f, r, wire, depth));
         }
       } else {
-        singles.put(f.number(), fieldValue(f, r, wire, m, depth));
+        singles[i] = fieldValue(m, f, r, wire, depth);
       }
     }
-    MapValue.Builder out = MapValue.builder();
+    MapValue.Builder out = MapValue.builder(n);
     for (Field f : m.fields) {
       if (f.nojson()) {
         continue;
       }
+      int i = f.index();
       if (f.map()) {
-        Map<String, Value> entries = maps.get(f.number());
+        Map<String, Value> entries = collections == null ? null : mapAt(collections, i);
         if (entries != null && !entries.isEmpty()) {
           out.put(f.json(), MapValue.of(entries));
         }
         continue;
       }
       if (f.repeated()) {
-        List<Value> l = lists.get(f.number());
+        List<Value> l = collections == null ? null : listAt(collections, i);
         if (l != null && !l.isEmpty()) {
           out.put(f.json(), ListValue.of(l));
         }
         continue;
       }
-      Value v = singles.get(f.number());
+      Value v = singles[i];
       if (f.scalar()) {
         if (v == null) {
           if (f.noomit() && !f.ptr()) {
@@ -422,12 +438,12 @@ public final class ProtoCodec {
           continue;
         }
         // Go has the zero struct where the wire has nothing
-        v = value(schema.message(f.type()), new ProtoWire.Reader(new byte[0]), depth + 1);
+        v = value(m.type(f), empty(), depth + 1);
       }
       if (f.inline()) {
         if (v instanceof MapValue inner) {
-          for (int i = 0; i < inner.size(); i++) {
-            out.put(inner.keyAt(i), inner.valueAt(i));
+          for (int k = 0; k < inner.size(); k++) {
+            out.put(inner.keyAt(k), inner.valueAt(k));
           }
         }
       } else if (v == ZERO_TIME) {
@@ -441,7 +457,23 @@ public final class ProtoCodec {
     return out.build();
   }
 
-  private void mapEntry(Field f, ProtoWire.Reader entry, Map<String, Value> into, int depth) {
+  @SuppressWarnings("unchecked")
+  private static Map<String, Value> mapAt(Object[] collections, int i) {
+    return (Map<String, Value>) collections[i];
+  }
+
+  @SuppressWarnings("unchecked")
+  private static List<Value> listAt(Object[] collections, int i) {
+    return (List<Value>) collections[i];
+  }
+
+  /** A reader of an empty message: the zero value of its type. */
+  private static ProtoWire.Reader empty() {
+    return new ProtoWire.Reader(NO_BYTES);
+  }
+
+  private void mapEntry(Message m, Field f, ProtoWire.Reader entry, Map<String, Value> into,
+      int depth) {
     String key = "";
     Value value = null;
     while (entry.more()) {
@@ -450,23 +482,22 @@ public final class ProtoCodec {
         key = entry.string();
       } else if (t >>> 3 == 2) {
         value = f.scalar() ? scalar(f, entry, t & 7, null)
-            : value(schema.message(f.type()), entry.sub(), depth + 1);
+            : value(m.type(f), expectLen(entry, t & 7, m, f), depth + 1);
       } else {
         entry.skip(t & 7);
       }
     }
     if (value == null) {
-      value = f.scalar() ? zero(f.type())
-          : value(schema.message(f.type()), new ProtoWire.Reader(new byte[0]), depth + 1);
+      value = f.scalar() ? zero(f.type()) : value(m.type(f), empty(), depth + 1);
     }
     into.put(key, value == ZERO_TIME ? Value.nullValue() : value);
   }
 
-  private Value fieldValue(Field f, ProtoWire.Reader r, int wire, Message m, int depth) {
+  private Value fieldValue(Message m, Field f, ProtoWire.Reader r, int wire, int depth) {
     if (f.scalar()) {
       return scalar(f, r, wire, m);
     }
-    return value(schema.message(f.type()), expectLen(r, wire, m, f), depth + 1);
+    return value(m.type(f), expectLen(r, wire, m, f), depth + 1);
   }
 
   private static ProtoWire.Reader expectLen(ProtoWire.Reader r, int wire, Message m, Field f) {
@@ -627,12 +658,12 @@ public final class ProtoCodec {
         break;
       case PROPS_OR_ARRAY:
         if (v instanceof ListValue l) {
-          Message props = schema.message(m.field(2).type());
+          Message props = m.type(m.field(2));
           for (Value item : l.items()) {
             w.bytesField(2, message(props, item, depth + 1, path + "[]"));
           }
         } else if (!isNull) {
-          w.bytesField(1, message(schema.message(m.field(1).type()), v, depth + 1, path));
+          w.bytesField(1, message(m.type(m.field(1)), v, depth + 1, path));
         }
         break;
       case PROPS_OR_BOOL:
@@ -640,7 +671,7 @@ public final class ProtoCodec {
           w.varintField(1, b.value() ? 1 : 0);
         } else if (!isNull) {
           w.varintField(1, 1);
-          w.bytesField(2, message(schema.message(m.field(2).type()), v, depth + 1, path));
+          w.bytesField(2, message(m.type(m.field(2)), v, depth + 1, path));
         } else {
           w.varintField(1, 0);
         }
@@ -651,7 +682,7 @@ public final class ProtoCodec {
             w.stringField(2, text(item, path));
           }
         } else if (!isNull) {
-          w.bytesField(1, message(schema.message(m.field(1).type()), v, depth + 1, path));
+          w.bytesField(1, message(m.type(m.field(1)), v, depth + 1, path));
         }
         break;
       default:
@@ -664,7 +695,7 @@ public final class ProtoCodec {
     for (Field f : m.wireOrder) {
       String fp = path + "." + f.json();
       if (f.inline()) {
-        w.bytesField(f.number(), message(schema.message(f.type()), o, depth + 1, path));
+        w.bytesField(f.number(), message(m.type(f), o, depth + 1, path));
         continue;
       }
       if (f.nojson()) {
@@ -684,7 +715,7 @@ public final class ProtoCodec {
         for (String k : keys) {
           ProtoWire.Writer entry = new ProtoWire.Writer();
           entry.stringField(1, k);
-          writeOne(f, entry, 2, entries.getOrNull(k), depth, fp + "[" + k + "]");
+          writeOne(m, f, entry, 2, entries.getOrNull(k), depth, fp + "[" + k + "]");
           w.bytesField(f.number(), entry.toByteArray());
         }
       } else if (f.repeated()) {
@@ -692,21 +723,21 @@ public final class ProtoCodec {
           continue;
         }
         for (Value item : list(v, fp).items()) {
-          writeOne(f, w, f.number(), item, depth, fp + "[]");
+          writeOne(m, f, w, f.number(), item, depth, fp + "[]");
         }
       } else if (absent && f.ptr()) {
         continue;
       } else {
-        writeOne(f, w, f.number(), absent ? null : v, depth, fp);
+        writeOne(m, f, w, f.number(), absent ? null : v, depth, fp);
       }
     }
   }
 
   /** One value of a field (null: the zero value). */
-  private void writeOne(Field f, ProtoWire.Writer w, int number, Value v, int depth,
-      String path) {
+  private void writeOne(Message m, Field f, ProtoWire.Writer w, int number, Value v,
+      int depth, String path) {
     if (!f.scalar()) {
-      w.bytesField(number, message(schema.message(f.type()), v, depth + 1, path));
+      w.bytesField(number, message(m.type(f), v, depth + 1, path));
       return;
     }
     boolean zero = v == null || v.kind() == Value.Kind.NULL;

@@ -45,13 +45,9 @@ public final class ProtoSchema {
    */
   record Field(int number, String name, String json, String type, boolean repeated,
       String mapKey, boolean ptr, boolean inline, boolean noomit, boolean omitzero,
-      boolean nojson) {
+      boolean nojson, boolean scalar, int index) {
     boolean map() {
       return !mapKey.isEmpty();
-    }
-
-    boolean scalar() {
-      return SCALARS.contains(type);
     }
   }
 
@@ -59,24 +55,33 @@ public final class ProtoSchema {
   static final class Message {
     final String name;
     final Special special;
-    final List<Field> fields;
-    final List<Field> wireOrder;
-    private final Map<Integer, Field> byNumber = new HashMap<>();
+    /** In declaration order; {@link Field#index()} is the position here. */
+    final Field[] fields;
+    final Field[] wireOrder;
+    /** The message type of each field (null for scalars), by {@link Field#index()}. */
+    Message[] types;
+    private final Field[] byNumber;
 
     Message(String name, Special special, List<Field> fields) {
       this.name = name;
       this.special = special;
-      this.fields = List.copyOf(fields);
+      this.fields = fields.toArray(new Field[0]);
       List<Field> sorted = new ArrayList<>(fields);
       sorted.sort(Comparator.comparingInt(Field::number));
-      this.wireOrder = List.copyOf(sorted);
+      this.wireOrder = sorted.toArray(new Field[0]);
+      int max = sorted.isEmpty() ? 0 : sorted.get(sorted.size() - 1).number();
+      this.byNumber = new Field[max + 1];
       for (Field f : fields) {
-        byNumber.put(f.number(), f);
+        byNumber[f.number()] = f;
       }
     }
 
     Field field(int number) {
-      return byNumber.get(number);
+      return number < byNumber.length ? byNumber[number] : null;
+    }
+
+    Message type(Field f) {
+      return types[f.index()];
     }
   }
 
@@ -133,12 +138,27 @@ public final class ProtoSchema {
         MapValue f = (MapValue) fv;
         String fieldName = str(f, "name");
         String json = f.getOrNull("json") instanceof StringValue s ? s.value() : fieldName;
+        String type = str(f, "t");
         fields.add(new Field((int) ((IntegerValue) f.getOrNull("n")).value(),
-            fieldName, json, str(f, "t"), flag(f, "rep") || f.containsKey("key"),
+            fieldName, json, type, flag(f, "rep") || f.containsKey("key"),
             f.getOrNull("key") instanceof StringValue k ? k.value() : "", flag(f, "ptr"),
-            flag(f, "inline"), flag(f, "noomit"), flag(f, "omitzero"), flag(f, "nojson")));
+            flag(f, "inline"), flag(f, "noomit"), flag(f, "omitzero"), flag(f, "nojson"),
+            SCALARS.contains(type), fields.size()));
       }
       messages.put(name, new Message(name, special(name, markers), fields));
+    }
+    for (Message m : messages.values()) {
+      m.types = new Message[m.fields.length];
+      for (Field f : m.fields) {
+        if (!f.scalar()) {
+          Message t = messages.get(f.type());
+          if (t == null) {
+            throw new IllegalStateException(m.name + "." + f.name() + " has unknown type "
+                + f.type());
+          }
+          m.types[f.index()] = t;
+        }
+      }
     }
     return new ProtoSchema(Map.copyOf(messages));
   }

@@ -1,7 +1,6 @@
 package io.apiserver4j.kubeapi.internal.proto;
 
 import io.apiserver4j.core.DecodeException;
-import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 
@@ -150,20 +149,33 @@ final class ProtoWire {
     }
   }
 
-  /** Appends fields to a byte buffer. */
+  /** Appends fields to a growable byte buffer (not thread-safe). */
   static final class Writer {
-    private final ByteArrayOutputStream out = new ByteArrayOutputStream();
+    private byte[] buf = new byte[64];
+    private int size;
+
+    private void ensure(int more) {
+      if (size + more > buf.length) {
+        buf = Arrays.copyOf(buf, Math.max(buf.length * 2, size + more));
+      }
+    }
+
+    private void write(int b) {
+      ensure(1);
+      buf[size++] = (byte) b;
+    }
 
     void tag(int number, int wireType) {
       varint(((long) number << 3) | wireType);
     }
 
     void varint(long v) {
+      ensure(10);
       while ((v & ~0x7fL) != 0) {
-        out.write((int) ((v & 0x7f) | 0x80));
+        buf[size++] = (byte) ((v & 0x7f) | 0x80);
         v >>>= 7;
       }
-      out.write((int) v);
+      buf[size++] = (byte) v;
     }
 
     void varintField(int number, long v) {
@@ -174,21 +186,21 @@ final class ProtoWire {
     void fixed64Field(int number, long v) {
       tag(number, FIXED64);
       for (int i = 0; i < 8; i++) {
-        out.write((int) (v >>> (8 * i)));
+        write((int) (v >>> (8 * i)));
       }
     }
 
     void fixed32Field(int number, int v) {
       tag(number, FIXED32);
       for (int i = 0; i < 4; i++) {
-        out.write(v >>> (8 * i));
+        write(v >>> (8 * i));
       }
     }
 
     void bytesField(int number, byte[] b) {
       tag(number, LEN);
       varint(b.length);
-      out.write(b, 0, b.length);
+      raw(b);
     }
 
     void stringField(int number, String s) {
@@ -196,11 +208,13 @@ final class ProtoWire {
     }
 
     void raw(byte[] b) {
-      out.write(b, 0, b.length);
+      ensure(b.length);
+      System.arraycopy(b, 0, buf, size, b.length);
+      size += b.length;
     }
 
     byte[] toByteArray() {
-      return out.toByteArray();
+      return Arrays.copyOf(buf, size);
     }
   }
 }
