@@ -297,7 +297,12 @@ public final class ProtoCodec {
         }
         if (m.special == Special.RAW_EXTENSION && raw.length >= MAGIC.length
             && Arrays.equals(raw, 0, MAGIC.length, MAGIC, 0, MAGIC.length)) {
-          return decode(raw);
+          Envelope embedded = envelope(raw);
+          if (!supports(embedded.apiVersion(), embedded.kind())) {
+            throw new DecodeException("embedded protobuf object of unknown type "
+                + embedded.apiVersion() + ", Kind=" + embedded.kind());
+          }
+          return decode(embedded);
         }
         return Json.read(raw, DecodeLimits.DEFAULT);
       }
