@@ -144,13 +144,17 @@ public final class ProtoCodec {
    *     {@link #supports})
    */
   public MapValue decode(Envelope e) {
+    return decode(e, 0);
+  }
+
+  private MapValue decode(Envelope e, int depth) {
     Message m = schema.kind(e.apiVersion(), e.kind()).orElseThrow(() ->
         new IllegalArgumentException("no protobuf message for " + e.apiVersion() + ", Kind="
             + e.kind()));
     if (!e.contentEncoding().isEmpty()) {
       throw new DecodeException("unsupported protobuf content encoding " + e.contentEncoding());
     }
-    MapValue fields = object(m, new ProtoWire.Reader(e.raw()), 0);
+    MapValue fields = object(m, new ProtoWire.Reader(e.raw()), depth);
     MapValue.Builder out = MapValue.builder(fields.size() + 2)
         .put("kind", Value.of(e.kind()))
         .put("apiVersion", Value.of(e.apiVersion()));
@@ -302,7 +306,7 @@ public final class ProtoCodec {
             throw new DecodeException("embedded protobuf object of unknown type "
                 + embedded.apiVersion() + ", Kind=" + embedded.kind());
           }
-          return decode(embedded);
+          return decode(embedded, depth + 1);
         }
         return Json.read(raw, DecodeLimits.DEFAULT);
       }

@@ -65,4 +65,31 @@ class ProtoCodecLimitsTest {
         .isInstanceOf(DecodeException.class)
         .hasMessageContaining("protobuf field id (1) of " + PROPS + " has wire type 0");
   }
+
+  @Test
+  void embeddedObjectsCountTowardsTheLimit() {
+    // a WatchEvent whose object is a protobuf WatchEvent whose object is ..., as deep as it goes
+    ProtoWire.Writer innermost = new ProtoWire.Writer();
+    innermost.stringField(1, "ADDED");
+    byte[] event = innermost.toByteArray();
+    for (int i = 0; i < ProtoCodec.MAX_DEPTH; i++) {
+      ProtoWire.Writer meta = new ProtoWire.Writer();
+      meta.stringField(1, "v1");
+      meta.stringField(2, "WatchEvent");
+      ProtoWire.Writer unknown = new ProtoWire.Writer();
+      unknown.raw(ProtoCodec.MAGIC);
+      unknown.bytesField(1, meta.toByteArray());
+      unknown.bytesField(2, event);
+      ProtoWire.Writer raw = new ProtoWire.Writer();
+      raw.bytesField(1, unknown.toByteArray());
+      ProtoWire.Writer outer = new ProtoWire.Writer();
+      outer.stringField(1, "ADDED");
+      outer.bytesField(2, raw.toByteArray());
+      event = outer.toByteArray();
+    }
+    byte[] deep = event;
+    assertThatThrownBy(() -> codec.decodeWatchEvent(deep))
+        .isInstanceOf(DecodeException.class)
+        .hasMessage("protobuf message nested deeper than " + ProtoCodec.MAX_DEPTH);
+  }
 }
