@@ -282,15 +282,22 @@ class HttpProtocolTest {
   }
 
   @Test
-  void protobufOnlyAcceptIs406ButProtobufWithJsonFallsBack() throws Exception {
+  void builtInKindsAnswerInProtobufWhenAskedCustomResourcesDoNot() throws Exception {
     HttpResponse<String> only = get("/api/v1/namespaces/default/configmaps",
         "Accept", "application/vnd.kubernetes.protobuf");
-    assertThat(only.statusCode()).isEqualTo(406);
-    assertThat(json(only).getOrNull("reason")).isEqualTo(Value.of("NotAcceptable"));
-    HttpResponse<String> both = get("/api/v1/namespaces/default/configmaps",
-        "Accept", "application/vnd.kubernetes.protobuf,application/json");
-    assertThat(both.statusCode()).isEqualTo(200);
-    assertThat(both.headers().firstValue("Content-Type")).hasValue("application/json");
+    assertThat(only.statusCode()).isEqualTo(200);
+    assertThat(only.headers().firstValue("Content-Type"))
+        .hasValue("application/vnd.kubernetes.protobuf");
+    assertThat(only.body()).startsWith("k8s\0");
+    HttpResponse<String> json = get("/api/v1/namespaces/default/configmaps",
+        "Accept", "application/json,application/vnd.kubernetes.protobuf");
+    assertThat(json.headers().firstValue("Content-Type")).hasValue("application/json");
+    HttpResponse<String> table = get("/api/v1/namespaces/default/configmaps", "Accept",
+        "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io");
+    assertThat(table.statusCode()).isEqualTo(406);
+    assertThat(json(table).getOrNull("message")).isEqualTo(Value.of("only the following media"
+        + " types are accepted: application/json, application/yaml,"
+        + " application/vnd.kubernetes.protobuf"));
   }
 
   @Test

@@ -435,8 +435,8 @@ public final class ApiHandler extends Handler.Abstract {
     ApiRequest.Verb verb = verbOf(method, def, namespace, name, sub, info.verb());
 
     OutputFormat format = info.verb().equals("watch")
-        ? watchFormat(header(ex.request, "Accept"))
-        : OutputFormat.negotiate(header(ex.request, "Accept"));
+        ? watchFormat(header(ex.request, "Accept"), ProtobufBodies.offered(def))
+        : OutputFormat.negotiate(header(ex.request, "Accept"), ProtobufBodies.offered(def));
     ApiRequest.Builder b = ApiRequest.builder(verb, def.resource())
         .namespace(namespace)
         .name(name)
@@ -532,10 +532,13 @@ public final class ApiHandler extends Handler.Abstract {
     throw StatusException.of(GENERIC_METHOD_NOT_ALLOWED);
   }
 
-  /** Watches are JSON streams; kube has no YAML stream serializer. */
-  private static OutputFormat watchFormat(String accept) {
+  /** Watches are JSON or protobuf streams; kube has no YAML stream serializer. */
+  private static OutputFormat watchFormat(String accept, OutputFormat.Protobuf protobuf) {
     try {
-      OutputFormat f = OutputFormat.negotiate(accept);
+      OutputFormat f = OutputFormat.negotiate(accept, protobuf);
+      if (f.encoding() == OutputFormat.Encoding.PROTOBUF) {
+        return f;
+      }
       if (f.encoding() == OutputFormat.Encoding.JSON
           && (f.conversion() == OutputFormat.Conversion.NONE
               || f.conversion() == OutputFormat.Conversion.TABLE
@@ -573,9 +576,12 @@ public final class ApiHandler extends Handler.Abstract {
     return out;
   }
 
-  /** Decodes a {@code DeleteOptions} body (JSON or YAML). */
+  /** Decodes a {@code DeleteOptions} body (JSON, YAML or protobuf). */
   private static Value deleteOptions(byte[] body, String contentType) {
     try {
+      if (isProtobuf(contentType)) {
+        return ProtobufBodies.decode(body, BODY_MEDIA_TYPES);
+      }
       return bodyMediaType(contentType).equals("application/yaml")
           ? Yaml.read(new String(body, StandardCharsets.UTF_8))
           : Json.read(body, DecodeLimits.DEFAULT);

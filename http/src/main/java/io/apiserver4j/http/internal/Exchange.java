@@ -8,6 +8,7 @@ import io.apiserver4j.core.Yaml;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.server.Request;
@@ -63,10 +64,21 @@ final class Exchange {
 
   void sendValue(int code, Value body, OutputFormat.Encoding encoding, String contentType,
       List<String> warnings) {
+    if (encoding == OutputFormat.Encoding.PROTOBUF) {
+      Optional<byte[]> bytes = ProtobufBodies.encode(body);
+      if (bytes.isPresent()) {
+        send(code, contentType, bytes.get(), warnings);
+      } else {
+        // what protobuf cannot carry goes as JSON, which every protobuf client also accepts
+        send(code, OutputFormat.Encoding.JSON.mediaType(),
+            encode(body, OutputFormat.Encoding.JSON), warnings);
+      }
+      return;
+    }
     send(code, contentType, encode(body, encoding), warnings);
   }
 
-  /** A Status error body, in JSON unless the client negotiated YAML. */
+  /** A Status error body, in JSON unless the client negotiated YAML or protobuf. */
   void sendStatus(Status status, OutputFormat.Encoding encoding, List<String> warnings) {
     sendValue(status.code(), statusValue(status), encoding, encoding.mediaType(), warnings);
   }
@@ -76,6 +88,12 @@ final class Exchange {
   }
 
   static byte[] encode(Value body, OutputFormat.Encoding encoding) {
+    if (encoding == OutputFormat.Encoding.PROTOBUF) {
+      Optional<byte[]> bytes = ProtobufBodies.encode(body);
+      if (bytes.isPresent()) {
+        return bytes.get();
+      }
+    }
     if (encoding == OutputFormat.Encoding.YAML) {
       return Yaml.write(body).getBytes(StandardCharsets.UTF_8);
     }

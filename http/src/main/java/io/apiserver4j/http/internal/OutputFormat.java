@@ -9,17 +9,21 @@ import java.util.List;
  * kube-apiserver's {@code NegotiateOutputMediaType}: clauses in preference order, wildcards
  * allowed, unknown parameters ignored, unsupported conversions skipped, 406 when nothing fits.
  *
- * @param encoding JSON or YAML
+ * @param encoding JSON, YAML or (for built-in kinds) protobuf
  * @param conversion the conversion asked for with {@code as=}
  * @param metaVersion the {@code meta.k8s.io} version of the conversion ({@code v1} or
  *     {@code v1beta1}); empty without a conversion
  */
 public record OutputFormat(Encoding encoding, Conversion conversion, String metaVersion) {
 
-  /** Wire encodings this server writes. Protobuf is not among them: clients fall back to JSON. */
+  /**
+   * Wire encodings this server writes. Protobuf only for built-in kinds, as kube-apiserver
+   * (custom resources have no protobuf serializer).
+   */
   public enum Encoding {
     JSON("application/json"),
-    YAML("application/yaml");
+    YAML("application/yaml"),
+    PROTOBUF(ProtobufBodies.MEDIA_TYPE);
 
     private final String mediaType;
 
@@ -54,6 +58,12 @@ public record OutputFormat(Encoding encoding, Conversion conversion, String meta
 
   /** The media types named in a 406 answer, as kube-apiserver lists its serializers. */
   public static final List<String> SUPPORTED = List.of("application/json", "application/yaml");
+  /** The same for built-in kinds, which kube-apiserver also serves in protobuf. */
+  public static final List<String> SUPPORTED_WITH_PROTOBUF = List.of("application/json",
+      "application/yaml", ProtobufBodies.MEDIA_TYPE);
+
+  /** Whether protobuf is among the encodings to negotiate. */
+  public enum Protobuf { OFFERED, NOT_OFFERED }
 
   /** The {@code Content-Type} of a response in this format. */
   public String contentType() {
@@ -71,6 +81,17 @@ public record OutputFormat(Encoding encoding, Conversion conversion, String meta
    * @throws io.apiserver4j.core.NotAcceptableException (406) when no clause is acceptable
    */
   public static OutputFormat negotiate(String accept) {
+    return negotiate(accept, Protobuf.NOT_OFFERED);
+  }
+
+  /**
+   * Negotiates the response format of a resource endpoint, protobuf included when offered (the
+   * built-in kinds). A protobuf clause is taken only without a conversion ({@code as=}).
+   *
+   * @param accept the {@code Accept} header (may be empty)
+   * @throws io.apiserver4j.core.NotAcceptableException (406) when no clause is acceptable
+   */
+  public static OutputFormat negotiate(String accept, Protobuf protobuf) {
     if (accept == null || accept.isBlank()) {
       return JSON;
     }
@@ -80,6 +101,12 @@ public record OutputFormat(Encoding encoding, Conversion conversion, String meta
         enc = Encoding.JSON;
       } else if (r.covers("application", "yaml")) {
         enc = Encoding.YAML;
+      } else if (protobuf == Protobuf.OFFERED
+          && r.baseType().equals(ProtobufBodies.MEDIA_TYPE)) {
+        if (r.param("as").isEmpty() && r.param("g").isEmpty() && r.param("v").isEmpty()) {
+          return new OutputFormat(Encoding.PROTOBUF, Conversion.NONE, "");
+        }
+        continue;
       }
       if (enc == null) {
         continue;
@@ -99,6 +126,7 @@ public record OutputFormat(Encoding encoding, Conversion conversion, String meta
         }
       }
     }
-    throw StatusErrors.notAcceptable(SUPPORTED);
+    throw StatusErrors.notAcceptable(protobuf == Protobuf.OFFERED ? SUPPORTED_WITH_PROTOBUF
+        : SUPPORTED);
   }
 }

@@ -33,7 +33,8 @@ import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
 
 /**
- * Streams a watch as kube-apiserver does, one JSON {@code {"type":...,"object":...}} per event,
+ * Streams a watch as kube-apiserver does, one JSON {@code {"type":...,"object":...}} per event
+ * (or, when the client negotiated protobuf, one length-prefixed {@code WatchEvent} message),
  * until {@code timeoutSeconds} (or a random duration between the minimum watch timeout and
  * twice it), the client leaving, the watch ending, or the server shutting down:
  *
@@ -130,7 +131,15 @@ public final class WatchStreamer {
         default:
           break;
       }
-      return line(event.type(), out);
+      return frame(event.type(), out);
+    }
+
+    /** One event in the stream's encoding. */
+    byte[] frame(String type, Value object) {
+      if (format.encoding() == OutputFormat.Encoding.PROTOBUF && object instanceof MapValue m) {
+        return ProtobufBodies.watchFrame(type, m);
+      }
+      return line(type, object);
     }
   }
 
@@ -146,7 +155,7 @@ public final class WatchStreamer {
         return;
       }
       HttpSink sink = new HttpSink(ex, format);
-      sink.send(line("ERROR", Exchange.statusValue(e.status())));
+      sink.send(encoder.frame("ERROR", Exchange.statusValue(e.status())));
       sink.finish();
       return;
     }
@@ -162,7 +171,8 @@ public final class WatchStreamer {
       boolean upgraded;
       try {
         upgraded = webSockets.upgrade((req, resp, cb) -> new WatchSocket(this, watch,
-            encoder, timeout), ex.request, ex.response, ex.callback);
+            encoder, format.encoding() == OutputFormat.Encoding.PROTOBUF, timeout), ex.request,
+            ex.response, ex.callback);
       } catch (RuntimeException e) {
         active.remove(watch);
         watch.close();
@@ -223,12 +233,15 @@ public final class WatchStreamer {
     private final WatchStreamer streamer;
     private final ApiWatch watch;
     private final Encoder encoder;
+    private final boolean binary;
     private final Duration timeout;
 
-    WatchSocket(WatchStreamer streamer, ApiWatch watch, Encoder encoder, Duration timeout) {
+    WatchSocket(WatchStreamer streamer, ApiWatch watch, Encoder encoder, boolean binary,
+        Duration timeout) {
       this.streamer = streamer;
       this.watch = watch;
       this.encoder = encoder;
+      this.binary = binary;
       this.timeout = timeout;
     }
 
@@ -238,8 +251,14 @@ public final class WatchStreamer {
         @Override
         public boolean send(byte[] event) {
           Callback.Completable done = new Callback.Completable();
-          // kube frames JSON watch events as text, without the trailing newline
-          session.sendText(new String(event, 0, event.length - 1, StandardCharsets.UTF_8), done);
+          if (binary) {
+            // a message is a frame: protobuf events go without their length prefix
+            session.sendBinary(ByteBuffer.wrap(event, 4, event.length - 4), done);
+          } else {
+            // kube frames JSON watch events as text, without the trailing newline
+            session.sendText(new String(event, 0, event.length - 1, StandardCharsets.UTF_8),
+                done);
+          }
           try {
             done.get(30, TimeUnit.SECONDS);
             return true;
@@ -278,7 +297,10 @@ public final class WatchStreamer {
     HttpSink(Exchange ex, OutputFormat format) {
       this.ex = ex;
       ex.response.setStatus(200);
-      ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE, format.contentType());
+      // as kube: JSON streams are application/json, others name the stream
+      ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE,
+          format.encoding() == OutputFormat.Encoding.PROTOBUF
+              ? ProtobufBodies.WATCH_MEDIA_TYPE : format.contentType());
       ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
       // an empty write commits the headers, so the client sees the 200 before the first event
       write(BufferUtil.EMPTY_BUFFER, false);

@@ -47,4 +47,33 @@ class OutputFormatTest {
         .hasMessage("only the following media types are accepted: application/json,"
             + " application/yaml");
   }
+
+  @ParameterizedTest
+  @CsvSource(delimiter = '|', value = {
+      // client-go and kubectl's typed clients
+      "application/vnd.kubernetes.protobuf,application/json | application/vnd.kubernetes.protobuf",
+      "application/vnd.kubernetes.protobuf | application/vnd.kubernetes.protobuf",
+      "application/json,application/vnd.kubernetes.protobuf | application/json",
+      // no Table or metadata conversion in protobuf: the clause is skipped
+      "application/vnd.kubernetes.protobuf;as=Table;v=v1;g=meta.k8s.io,application/json | application/json",
+      "*/* | application/json",
+  })
+  void builtInKindsNegotiateProtobuf(String accept, String contentType) {
+    assertThat(OutputFormat.negotiate(accept, OutputFormat.Protobuf.OFFERED).contentType())
+        .isEqualTo(contentType);
+  }
+
+  @Test
+  void protobufWhereItIsNotOfferedIs406() {
+    assertThatThrownBy(() -> OutputFormat.negotiate("application/vnd.kubernetes.protobuf",
+        OutputFormat.Protobuf.NOT_OFFERED))
+        .isInstanceOf(NotAcceptableException.class)
+        .hasMessage("only the following media types are accepted: application/json,"
+            + " application/yaml");
+    assertThatThrownBy(() -> OutputFormat.negotiate("text/plain",
+        OutputFormat.Protobuf.OFFERED))
+        .isInstanceOf(NotAcceptableException.class)
+        .hasMessage("only the following media types are accepted: application/json,"
+            + " application/yaml, application/vnd.kubernetes.protobuf");
+  }
 }

@@ -91,22 +91,29 @@ class ProtobufBodiesTest {
   }
 
   @Test
-  void otherKindsAre415() {
-    byte[] body = new Pb().msg(1, new Pb().str(1, "web")).envelope("apps/v1", "Deployment");
-    assertThatThrownBy(() -> ProtobufBodies.decode(body, JSON))
+  void everyBuiltInKindIsReadButCustomResourcesAre415() {
+    byte[] deployment = new Pb().msg(1, new Pb().str(1, "web"))
+        .msg(2, new Pb().varint(1, 3)).envelope("apps/v1", "Deployment");
+    assertThat(Json.write(ProtobufBodies.decode(deployment, JSON))).isEqualTo(
+        "{\"kind\":\"Deployment\",\"apiVersion\":\"apps/v1\",\"metadata\":{\"name\":\"web\"},"
+            + "\"spec\":{\"replicas\":3,\"template\":{\"metadata\":{},\"spec\":{}},"
+            + "\"strategy\":{}},\"status\":{}}");
+    byte[] crontab = new Pb().msg(1, new Pb().str(1, "c")).envelope("stable.example.com/v1",
+        "CronTab");
+    assertThatThrownBy(() -> ProtobufBodies.decode(crontab,
+        List.of("application/json", "application/yaml", ProtobufBodies.MEDIA_TYPE)))
         .isInstanceOf(UnsupportedMediaTypeException.class)
         .hasMessage("the body of the request was in an unknown format - accepted media types"
-            + " include: application/json (this server reads protobuf only for core/v1 Namespace,"
-            + " ConfigMap, Secret and ServiceAccount, not apps/v1, Kind=Deployment)");
+            + " include: application/json, application/yaml");
   }
 
   @Test
-  void unknownFieldsAndBadBytesAre400() {
-    byte[] unknownField = new Pb().msg(1, new Pb().str(99, "x")).envelope("v1", "Secret");
-    assertThatThrownBy(() -> ProtobufBodies.decode(unknownField, JSON))
-        .isInstanceOf(BadRequestException.class)
-        .hasMessage("protobuf field 99 of ObjectMeta is not supported by this server; send the"
-            + " object as JSON");
+  void unknownFieldsAreSkippedAndBadBytesAre400() {
+    // as Go's generated unmarshallers, fields of a newer version are skipped
+    byte[] unknownField = new Pb().msg(1, new Pb().str(1, "s").str(99, "x"))
+        .envelope("v1", "Secret");
+    assertThat(Json.write(ProtobufBodies.decode(unknownField, JSON))).isEqualTo(
+        "{\"kind\":\"Secret\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"s\"}}");
     assertThatThrownBy(() -> ProtobufBodies.decode("{}".getBytes(StandardCharsets.UTF_8), JSON))
         .isInstanceOf(BadRequestException.class)
         .hasMessage("provided object is not a Kubernetes protobuf message");
@@ -114,5 +121,18 @@ class ProtobufBodiesTest {
     byte[] truncated = java.util.Arrays.copyOf(good, good.length - 1);
     assertThatThrownBy(() -> ProtobufBodies.decode(truncated, JSON))
         .isInstanceOf(BadRequestException.class).hasMessage("truncated protobuf message");
+  }
+
+  @Test
+  void responsesOfBuiltInKindsAreProtobufOthersAreNot() {
+    assertThat(ProtobufBodies.encode(Json.read(
+        "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":404}")))
+        .hasValueSatisfying(b -> assertThat(ProtobufBodies.decode(b, JSON)).isEqualTo(Json.read(
+            "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
+                + "\"status\":\"Failure\",\"code\":404}")));
+    assertThat(ProtobufBodies.encode(Json.read(
+        "{\"kind\":\"CronTab\",\"apiVersion\":\"stable.example.com/v1\"}"))).isEmpty();
+    assertThat(ProtobufBodies.encode(Json.read(
+        "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"data\":[1]}"))).isEmpty();
   }
 }
