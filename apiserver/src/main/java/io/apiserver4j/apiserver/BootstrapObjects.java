@@ -16,25 +16,18 @@ import java.util.List;
  * {@code kube-system}, {@code kube-public} and {@code kube-node-lease}; the {@code kubernetes}
  * Service in {@code default} with its Endpoints and EndpointSlice pointing at the server; the
  * {@code extension-apiserver-authentication} ConfigMap in {@code kube-system}; the priority
- * classes {@code system-node-critical} and {@code system-cluster-critical}; and the bootstrap
- * RBAC roles and bindings ({@code cluster-admin} bound to {@code system:masters},
- * {@code admin}, {@code edit}, {@code view}, {@code system:discovery},
- * {@code system:basic-user}, {@code system:public-info-viewer}).
+ * classes {@code system-node-critical} and {@code system-cluster-critical}. The bootstrap RBAC
+ * policy, which kube writes when RBAC authorizes, is the auth module's {@code Bootstrap}.
  *
  * <p>{@link #ensure} creates those that are missing through the server, as kube-apiserver's
  * bootstrap controllers do through its loopback client, and leaves existing ones alone.
- * {@code admin}, {@code edit} and {@code view} carry their aggregation rules; their rules are
- * what kube's aggregation controller computes, which apiserver4j does not run, so they start
- * empty. Thread-safe (stateless).
+ * Thread-safe (stateless).
  */
 public final class BootstrapObjects {
   /** The first address of kube-apiserver's default service IP range, 10.0.0.0/24. */
   public static final String KUBERNETES_SERVICE_IP = "10.0.0.1";
 
   private static final String USER_AGENT = "kube-apiserver/v1.36.0 (linux/amd64) kubernetes";
-  private static final String BOOTSTRAPPING = "{\"kubernetes.io/bootstrapping\":\"rbac-defaults\"}";
-  private static final String AUTOUPDATE =
-      "{\"rbac.authorization.kubernetes.io/autoupdate\":\"true\"}";
 
   private BootstrapObjects() {}
 
@@ -78,26 +71,6 @@ public final class BootstrapObjects {
         + " that must not be moved from their current node."));
     out.add(priorityClass("system-cluster-critical", 2000000000L, "Used for system critical"
         + " pods that must run in the cluster, but can be moved to another node if necessary."));
-    out.add(clusterRole("cluster-admin", "[{\"apiGroups\":[\"*\"],\"resources\":[\"*\"],"
-        + "\"verbs\":[\"*\"]},{\"nonResourceURLs\":[\"*\"],\"verbs\":[\"*\"]}]", null));
-    for (String aggregate : List.of("admin", "edit", "view")) {
-      out.add(clusterRole(aggregate, "[]", "{\"clusterRoleSelectors\":[{\"matchLabels\":{"
-          + "\"rbac.authorization.k8s.io/aggregate-to-" + aggregate + "\":\"true\"}}]}"));
-    }
-    out.add(clusterRole("system:discovery", "[{\"nonResourceURLs\":[\"/api\",\"/api/*\","
-        + "\"/apis\",\"/apis/*\",\"/healthz\",\"/livez\",\"/openapi\",\"/openapi/*\","
-        + "\"/readyz\",\"/version\",\"/version/\"],\"verbs\":[\"get\"]}]", null));
-    out.add(clusterRole("system:basic-user", "[{\"apiGroups\":[\"authorization.k8s.io\"],"
-        + "\"resources\":[\"selfsubjectaccessreviews\",\"selfsubjectrulesreviews\"],\"verbs\":"
-        + "[\"create\"]},{\"apiGroups\":[\"authentication.k8s.io\"],\"resources\":"
-        + "[\"selfsubjectreviews\"],\"verbs\":[\"create\"]}]", null));
-    out.add(clusterRole("system:public-info-viewer", "[{\"nonResourceURLs\":[\"/healthz\","
-        + "\"/livez\",\"/readyz\",\"/version\",\"/version/\"],\"verbs\":[\"get\"]}]", null));
-    out.add(binding("cluster-admin", "[\"system:masters\"]"));
-    out.add(binding("system:discovery", "[\"system:authenticated\"]"));
-    out.add(binding("system:basic-user", "[\"system:authenticated\"]"));
-    out.add(binding("system:public-info-viewer",
-        "[\"system:authenticated\",\"system:unauthenticated\"]"));
     return List.copyOf(out);
   }
 
@@ -135,29 +108,6 @@ public final class BootstrapObjects {
     return json("{\"apiVersion\":\"scheduling.k8s.io/v1\",\"kind\":\"PriorityClass\","
         + "\"metadata\":{\"name\":\"" + name + "\"},\"value\":" + value + ",\"description\":\""
         + description + "\",\"preemptionPolicy\":\"PreemptLowerPriority\"}");
-  }
-
-  private static MapValue clusterRole(String name, String rules, String aggregationRule) {
-    return json("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":\"ClusterRole\","
-        + "\"metadata\":{\"name\":\"" + name + "\",\"labels\":" + BOOTSTRAPPING
-        + ",\"annotations\":" + AUTOUPDATE + "}," + (aggregationRule == null ? ""
-            : "\"aggregationRule\":" + aggregationRule + ",") + "\"rules\":" + rules + "}");
-  }
-
-  private static MapValue binding(String name, String groups) {
-    StringBuilder subjects = new StringBuilder();
-    for (Value g : ((io.apiserver4j.core.ListValue) Json.read(groups)).items()) {
-      if (subjects.length() > 0) {
-        subjects.append(',');
-      }
-      subjects.append("{\"apiGroup\":\"rbac.authorization.k8s.io\",\"kind\":\"Group\","
-          + "\"name\":").append(Json.write(g)).append('}');
-    }
-    return json("{\"apiVersion\":\"rbac.authorization.k8s.io/v1\",\"kind\":"
-        + "\"ClusterRoleBinding\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":"
-        + BOOTSTRAPPING + ",\"annotations\":" + AUTOUPDATE + "},\"roleRef\":{\"apiGroup\":"
-        + "\"rbac.authorization.k8s.io\",\"kind\":\"ClusterRole\",\"name\":\"" + name + "\"},"
-        + "\"subjects\":[" + subjects + "]}");
   }
 
   private static MapValue json(String s) {

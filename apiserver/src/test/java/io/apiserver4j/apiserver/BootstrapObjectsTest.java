@@ -19,19 +19,13 @@ class BootstrapObjectsTest {
           "Namespace//kube-public", "Namespace//kube-node-lease", "Service/default/kubernetes",
           "Endpoints/default/kubernetes", "EndpointSlice/default/kubernetes",
           "ConfigMap/kube-system/extension-apiserver-authentication",
-          "PriorityClass//system-node-critical", "PriorityClass//system-cluster-critical",
-          "ClusterRole//cluster-admin", "ClusterRoleBinding//cluster-admin",
-          "ClusterRole//system:discovery", "ClusterRole//system:public-info-viewer");
+          "PriorityClass//system-node-critical", "PriorityClass//system-cluster-critical");
       assertThat(BootstrapObjects.ensure(server, "192.168.0.10", 6443)).isEmpty();
 
       // kube-apiserver's defaults: the first IP of 10.0.0.0/24, port 443 to the secure port
       MapValue svc = server.resources("v1", "services").namespace("default").get("kubernetes");
       assertThat(Json.write(svc.getOrNull("spec"))).contains("\"clusterIP\":\"10.0.0.1\"")
           .contains("\"port\":443").contains("\"targetPort\":6443");
-      MapValue binding = server.resources("rbac.authorization.k8s.io/v1", "clusterrolebindings")
-          .get("cluster-admin");
-      assertThat(Json.write(binding.getOrNull("subjects"))).isEqualTo("[{\"apiGroup\":"
-          + "\"rbac.authorization.k8s.io\",\"kind\":\"Group\",\"name\":\"system:masters\"}]");
       assertThat(Json.write(server.resources("scheduling.k8s.io/v1", "priorityclasses")
           .get("system-node-critical").getOrNull("value"))).isEqualTo("2000001000");
     }
