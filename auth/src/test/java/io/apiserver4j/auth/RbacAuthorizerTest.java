@@ -1,0 +1,80 @@
+package io.apiserver4j.auth;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.core.Yaml;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.http.AuthorizationAttributes;
+import io.apiserver4j.http.AuthorizationDecision;
+import io.apiserver4j.storage.InMemoryStore;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/** The RBAC authorizer on objects written through the server, read by the next decision. */
+class RbacAuthorizerTest {
+  InMemoryStore store;
+  RbacAuthorizer rbac;
+  ApiServer api;
+
+  @BeforeEach
+  void start() {
+    store = InMemoryStore.create();
+    rbac = RbacAuthorizer.over(store);
+    api = ApiServer.builder().store(store).build();
+    rbac.aggregateInto(api);
+    Bootstrap.ensure(api);
+  }
+
+  @AfterEach
+  void stop() {
+    rbac.close();
+    api.close();
+  }
+
+  private void apply(String plural, String namespace, String yaml) {
+    var r = api.resources("rbac.authorization.k8s.io/v1", plural);
+    (namespace.isEmpty() ? r : r.namespace(namespace)).apply("test", yaml);
+  }
+
+  private static AuthorizationAttributes resource(String user, String verb, String group,
+      String resource, String namespace, String name) {
+    return new AuthorizationAttributes(UserInfo.of(user, "system:authenticated"), verb, true,
+        group, "v1", resource, "", namespace, name, "");
+  }
+
+  private boolean allowed(AuthorizationAttributes a) {
+    return rbac.authorize(a) instanceof AuthorizationDecision.Allow;
+  }
+
+  @Test
+  void aggregatedRoleFollowsItsLabelledRoles() {
+    apply("rolebindings", "ns", """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: RoleBinding
+        metadata: {name: b, namespace: ns}
+        roleRef: {apiGroup: rbac.authorization.k8s.io, kind: ClusterRole, name: view}
+        subjects: [{kind: User, name: bob, apiGroup: rbac.authorization.k8s.io}]
+        """);
+    assertThat(allowed(resource("bob", "list", "", "pods", "ns", ""))).isTrue();
+    assertThat(allowed(resource("bob", "list", "coordination.k8s.io", "leases", "ns", "")))
+        .isFalse();
+    apply("clusterroles", "", """
+        apiVersion: rbac.authorization.k8s.io/v1
+        kind: ClusterRole
+        metadata:
+          name: leases-view
+          labels: {rbac.authorization.k8s.io/aggregate-to-view: "true"}
+        rules:
+        - apiGroups: [coordination.k8s.io]
+          resources: [leases]
+          verbs: [get, list, watch]
+        """);
+    assertThat(allowed(resource("bob", "list", "coordination.k8s.io", "leases", "ns", "")))
+        .isTrue();
+    MapValue view = api.resources("rbac.authorization.k8s.io/v1", "clusterroles").get("view");
+    assertThat(io.apiserver4j.core.Json.write(view.getOrNull("rules"))).contains("leases");
+  }
+}
