@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
@@ -34,7 +35,11 @@ import java.util.function.Consumer;
  * form ({@code 1.0} is written {@code 1}). Thread-safe.
  */
 public final class Json {
-  private static final JsonFactory WRITER_FACTORY = JsonFactory.builder().build();
+  // values are bounded by the readers' limits, not by the writer
+  private static final JsonFactory WRITER_FACTORY = JsonFactory.builder()
+      .streamWriteConstraints(StreamWriteConstraints.builder()
+          .maxNestingDepth(Integer.MAX_VALUE).build())
+      .build();
   private static final ConcurrentHashMap<DecodeLimits, JsonFactory> READERS =
       new ConcurrentHashMap<>();
 
@@ -194,11 +199,11 @@ public final class Json {
           break;
         case VALUE_NUMBER_INT:
           completed = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-              ? new FloatValue(p.getBigIntegerValue().doubleValue())
+              ? finite(p, p.getBigIntegerValue().doubleValue())
               : IntegerValue.of(p.getLongValue());
           break;
         case VALUE_NUMBER_FLOAT:
-          completed = new FloatValue(p.getDoubleValue());
+          completed = finite(p, p.getDoubleValue());
           break;
         case VALUE_TRUE:
           completed = BooleanValue.TRUE;
@@ -240,6 +245,19 @@ public final class Json {
     }
   }
 
+  /**
+   * A float the number literal stands for, or Go's decoding error when it overflows a 64-bit
+   * float: kube decodes numbers as Go does ({@code strconv.ParseFloat} fails with a range error),
+   * and an infinity could never be written back as JSON.
+   */
+  private static FloatValue finite(JsonParser p, double d) throws IOException {
+    if (Double.isInfinite(d) || Double.isNaN(d)) {
+      throw new DecodeException(
+          "json: cannot unmarshal number " + p.getText() + " into Go value of type float64");
+    }
+    return new FloatValue(d);
+  }
+
   /** The path of the next member of {@code container} (at {@code path}); {@code key} in a map. */
   private static String childPath(Object container, String path, String key) {
     if (container instanceof MapValue.Builder) {
@@ -279,22 +297,67 @@ public final class Json {
     }
   }
 
-  /** Writes {@code v} to a generator the caller owns (which should use {@link #goEscapes()}). */
+  /**
+   * Writes {@code v} to a generator the caller owns (which should use {@link #goEscapes()}).
+   * Iterative, so any depth the readers accept can be written.
+   */
   public static void writeValue(JsonGenerator g, Value v) throws IOException {
-    if (v instanceof MapValue m) {
-      g.writeStartObject();
-      for (int i = 0; i < m.size(); i++) {
-        g.writeFieldName(m.keyAt(i));
-        writeValue(g, m.valueAt(i));
+    if (!(v instanceof MapValue) && !(v instanceof ListValue)) {
+      writeScalar(g, v);
+      return;
+    }
+    // containers being written and the index of their next member
+    java.util.ArrayDeque<Value> containers = new java.util.ArrayDeque<>();
+    int[] next = new int[16];
+    Value current = v;
+    while (true) {
+      if (current != null) {
+        if (current instanceof MapValue) {
+          g.writeStartObject();
+        } else if (current instanceof ListValue) {
+          g.writeStartArray();
+        } else {
+          writeScalar(g, current);
+          current = null;
+          if (containers.isEmpty()) {
+            return;
+          }
+          continue;
+        }
+        if (containers.size() == next.length) {
+          next = java.util.Arrays.copyOf(next, next.length * 2);
+        }
+        next[containers.size()] = 0;
+        containers.push(current);
+        current = null;
       }
-      g.writeEndObject();
-    } else if (v instanceof ListValue l) {
-      g.writeStartArray();
-      for (int i = 0; i < l.size(); i++) {
-        writeValue(g, l.get(i));
+      Value top = containers.peek();
+      int depth = containers.size() - 1;
+      int i = next[depth]++;
+      if (top instanceof MapValue m) {
+        if (i < m.size()) {
+          g.writeFieldName(m.keyAt(i));
+          current = m.valueAt(i);
+          continue;
+        }
+        g.writeEndObject();
+      } else {
+        ListValue l = (ListValue) top;
+        if (i < l.size()) {
+          current = l.get(i);
+          continue;
+        }
+        g.writeEndArray();
       }
-      g.writeEndArray();
-    } else if (v instanceof StringValue s) {
+      containers.pop();
+      if (containers.isEmpty()) {
+        return;
+      }
+    }
+  }
+
+  private static void writeScalar(JsonGenerator g, Value v) throws IOException {
+    if (v instanceof StringValue s) {
       g.writeString(s.value());
     } else if (v instanceof IntegerValue i) {
       g.writeNumber(i.value());
