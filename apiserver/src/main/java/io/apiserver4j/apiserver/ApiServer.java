@@ -89,6 +89,9 @@ public final class ApiServer implements AutoCloseable {
   public ApiResponse handle(ApiRequest request) {
     requireNonNull(request, "request");
     checkOpen();
+    if (DeepRequests.isDeep(request)) {
+      return DeepRequests.call(() -> pipeline.handle(request));
+    }
     return pipeline.handle(request);
   }
 

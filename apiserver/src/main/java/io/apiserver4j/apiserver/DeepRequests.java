@@ -1,0 +1,145 @@
+package io.apiserver4j.apiserver;
+
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayDeque;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs requests whose bodies nest deeply on a thread with a stack large enough for the schema
+ * walks (checking, validation, merging, field sets) at the decoders' depth limit of 10,000, so
+ * that a value kube-apiserver accepts never overflows the caller's stack. Shallow requests, the
+ * usual case, run on the caller's thread at no cost beyond a bounded scan of the body.
+ */
+final class DeepRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(DeepRequests.class);
+  /** Bodies nesting deeper than this run on a deep-stack thread. */
+  static final int SHALLOW_DEPTH = 200;
+  /** Reserved (not committed) stack of a deep-request thread: ~25 KiB a level at 10,000 levels. */
+  static final long STACK_BYTES = 256L << 20;
+
+  private DeepRequests() {}
+
+  /** Whether {@code request}'s body may nest deeper than {@link #SHALLOW_DEPTH}. */
+  static boolean isDeep(ApiRequest request) {
+    byte[] raw = request.rawBodyUnsafe();
+    if (raw != null && rawDepthExceeds(raw, SHALLOW_DEPTH)) {
+      return true;
+    }
+    return request.body().map(v -> depthExceeds(v, SHALLOW_DEPTH)).orElse(false);
+  }
+
+  /**
+   * An upper bound on nesting in JSON or YAML text: brackets outside strings, and indentation
+   * (YAML block nesting takes at least one column a level).
+   */
+  static boolean rawDepthExceeds(byte[] raw, int limit) {
+    int depth = 0;
+    int indent = 0;
+    boolean lineStart = true;
+    boolean inString = false;
+    for (int i = 0; i < raw.length; i++) {
+      byte b = raw[i];
+      if (inString) {
+        if (b == '\\') {
+          i++;
+        } else if (b == '"') {
+          inString = false;
+        }
+        continue;
+      }
+      if (lineStart) {
+        if (b == ' ' || b == '-') {
+          if (++indent > limit) {
+            return true;
+          }
+          continue;
+        }
+        lineStart = false;
+      }
+      switch (b) {
+        case '"' -> inString = true;
+        case '{', '[' -> {
+          if (++depth > limit) {
+            return true;
+          }
+        }
+        case '}', ']' -> depth--;
+        case '\n' -> {
+          lineStart = true;
+          indent = 0;
+        }
+        default -> { }
+      }
+    }
+    return false;
+  }
+
+  static boolean depthExceeds(Value root, int limit) {
+    ArrayDeque<Value> values = new ArrayDeque<>();
+    ArrayDeque<Integer> depths = new ArrayDeque<>();
+    values.push(root);
+    depths.push(0);
+    while (!values.isEmpty()) {
+      Value v = values.pop();
+      int d = depths.pop();
+      if (d > limit) {
+        return true;
+      }
+      if (v instanceof MapValue m) {
+        for (int i = 0; i < m.size(); i++) {
+          values.push(m.valueAt(i));
+          depths.push(d + 1);
+        }
+      } else if (v instanceof ListValue l) {
+        for (int i = 0; i < l.size(); i++) {
+          values.push(l.get(i));
+          depths.push(d + 1);
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Runs {@code work} on a new deep-stack thread and waits for it. */
+  static <T> T call(Supplier<T> work) {
+    AtomicReference<T> result = new AtomicReference<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread t = new Thread(null, () -> {
+      try {
+        result.set(work.get());
+      } catch (Throwable e) {
+        failure.set(e);
+      }
+    }, "apiserver4j-deep-request", STACK_BYTES);
+    t.setDaemon(true);
+    t.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        t.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Throwable e = failure.get();
+    if (e instanceof RuntimeException r) {
+      throw r;
+    }
+    if (e instanceof Error err) {
+      if (err instanceof StackOverflowError) {
+        LOG.error("a request overflowed the deep-request stack", err);
+      }
+      throw err;
+    }
+    return result.get();
+  }
+}
