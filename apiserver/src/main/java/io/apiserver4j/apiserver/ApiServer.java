@@ -92,7 +92,12 @@ public final class ApiServer implements AutoCloseable {
     if (DeepRequests.isDeep(request)) {
       return DeepRequests.call(() -> pipeline.handle(request));
     }
-    return pipeline.handle(request);
+    try {
+      return pipeline.handle(request);
+    } catch (StackOverflowError e) {
+      // a shallow request on a deep stored object: every walk happens before the write
+      return DeepRequests.call(() -> pipeline.handle(request));
+    }
   }
 
   /**

@@ -189,6 +189,10 @@ class PoisonedObjectsTest {
           "{\"apiVersion\":\"example.com/v1\",\"kind\":\"Thing\",\"metadata\":{\"name\":\"deep\"},"
               + "\"spec\":{\"free\":" + nested(9_990).replace("1", "3") + "}}");
       assertThat(apply.code()).isIn(200, 409);
+      // a small change to the deep object walks all of it
+      ApiResponse label = f.patch(THINGS, "default", "deep", PatchType.MERGE_PATCH,
+          "{\"metadata\":{\"labels\":{\"a\":\"b\"}}}", "m");
+      assertThat(label.code()).isEqualTo(200);
       String tooDeep = body.replace(nested(9_990), nested(10_000));
       assertThat(raw(Verb.CREATE, THINGS, "", tooDeep.replace("deep", "deeper"),
           "application/json").code()).isEqualTo(400);
