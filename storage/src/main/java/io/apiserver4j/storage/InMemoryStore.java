@@ -33,8 +33,14 @@ public final class InMemoryStore implements Store {
   public static final int DEFAULT_HISTORY_LIMIT = 10_000;
   /** Default per-watch buffer, in changes of the watched resource. */
   public static final int DEFAULT_WATCH_BUFFER = 1024;
+  /** How long a read of a future resourceVersion waits for it (kube's watch cache: 3 s). */
+  public static final java.time.Duration FRESHNESS_TIMEOUT = java.time.Duration.ofSeconds(3);
 
   private final ReentrantLock writeLock = new ReentrantLock();
+  private final ReentrantLock freshnessLock = new ReentrantLock();
+  private final java.util.concurrent.locks.Condition revisionAdvanced = freshnessLock.newCondition();
+  private final java.util.concurrent.atomic.AtomicInteger freshnessWaiters =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final ConcurrentHashMap<ResourceId, Resource> resources = new ConcurrentHashMap<>();
   private final HistoryEvent[] ring;
   private final int watchBufferSize;
@@ -50,6 +56,57 @@ public final class InMemoryStore implements Store {
     this.ring = new HistoryEvent[b.historyLimit];
     this.watchBufferSize = b.watchBufferSize;
     this.clock = b.clock;
+  }
+
+  /**
+   * Waits until the store reaches revision {@code wanted}, at most {@link #FRESHNESS_TIMEOUT}, as
+   * kube-apiserver's watch cache blocks a read of a resourceVersion it has not seen yet.
+   *
+   * @return the current revision, at least {@code wanted}
+   * @throws TimeoutException 504 {@code Too large resource version} (retry after 1 s) when the
+   *     store did not get there in time
+   */
+  private long awaitRevision(long wanted) {
+    long current = revision;
+    if (wanted <= current) {
+      return current;
+    }
+    long deadline = System.nanoTime() + FRESHNESS_TIMEOUT.toNanos();
+    freshnessLock.lock();
+    freshnessWaiters.incrementAndGet();
+    try {
+      while ((current = revision) < wanted) {
+        checkOpen();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw StoreErrors.tooLargeResourceVersion(wanted, current, 1);
+        }
+        revisionAdvanced.awaitNanos(left);
+      }
+      return current;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw StoreErrors.tooLargeResourceVersion(wanted, revision, 1);
+    } finally {
+      freshnessWaiters.decrementAndGet();
+      freshnessLock.unlock();
+    }
+  }
+
+  /** How many reads are waiting for a future revision (for tests that order a write after). */
+  int freshnessWaiters() {
+    return freshnessWaiters.get();
+  }
+
+  private void signalFreshness() {
+    if (freshnessWaiters.get() > 0) {
+      freshnessLock.lock();
+      try {
+        revisionAdvanced.signalAll();
+      } finally {
+        freshnessLock.unlock();
+      }
+    }
   }
 
   /** A store with default settings and the system clock. */
@@ -105,15 +162,10 @@ public final class InMemoryStore implements Store {
           at = current;
           break;
         case NOT_OLDER_THAN:
-          if (options.resourceVersion() > current) {
-            throw StoreErrors.tooLargeResourceVersion(options.resourceVersion(), current);
-          }
-          at = current;
+          at = awaitRevision(options.resourceVersion());
           break;
         case EXACT:
-          if (options.resourceVersion() > current) {
-            throw StoreErrors.tooLargeResourceVersion(options.resourceVersion(), current);
-          }
+          awaitRevision(options.resourceVersion());
           at = options.resourceVersion();
           if (at < compactedRevision) {
             throw StoreErrors.expired(StoreErrors.LIST_EXPIRED_MESSAGE);
@@ -333,6 +385,7 @@ public final class InMemoryStore implements Store {
       w.offer(event);
     }
     revision = event.revision;
+    signalFreshness();
   }
 
   /** Drops what only readers below {@code event.revision} could need. Caller holds the lock. */
@@ -452,6 +505,12 @@ public final class InMemoryStore implements Store {
       }
     } finally {
       writeLock.unlock();
+    }
+    freshnessLock.lock();
+    try {
+      revisionAdvanced.signalAll();
+    } finally {
+      freshnessLock.unlock();
     }
   }
 

@@ -30,6 +30,40 @@ class InMemoryStoreTest extends StoreContractTest {
   }
 
   @Test
+  void aListOfAFutureRevisionWaitsForIt() throws Exception {
+    try (InMemoryStore s = InMemoryStore.create()) {
+      long next = s.currentRevision() + 1;
+      java.util.concurrent.CompletableFuture<ListResult> list =
+          java.util.concurrent.CompletableFuture.supplyAsync(() ->
+              s.list(configMaps(NS), ListOptions.builder().notOlderThan(next).build()));
+      // kube's watch cache blocks such a read until it catches up; write once it is waiting
+      while (s.freshnessWaiters() == 0 && !list.isDone()) {
+        Thread.onSpinWait();
+      }
+      assertThat(list).isNotDone();
+      s.create(cmKey(NS, "a"), configMap(NS, "a"));
+      ListResult r = list.get();
+      assertThat(r.resourceVersion()).isEqualTo(next);
+      assertThat(r.items()).hasSize(1);
+    }
+  }
+
+  @Test
+  void aFutureRevisionNotReachedInThreeSecondsIsATimeoutToRetryAfterOneSecond() {
+    try (InMemoryStore s = InMemoryStore.create()) {
+      long future = s.currentRevision() + 1;
+      assertThatThrownBy(() -> s.list(configMaps(NS), ListOptions.builder().notOlderThan(future)
+          .build()))
+          .isInstanceOfSatisfying(io.apiserver4j.core.TimeoutException.class, e -> {
+            // kube: storage.NewTooLargeResourceVersionError(rv, current, 1) after blockTimeout
+            assertThat(e.getMessage()).isEqualTo("Timeout: Too large resource version: "
+                + future + ", current: " + (future - 1));
+            assertThat(e.status().details().orElseThrow().retryAfterSeconds()).isEqualTo(1);
+          });
+    }
+  }
+
+  @Test
   void anEmptyStoreIsAtRevisionOne() {
     try (InMemoryStore s = InMemoryStore.create()) {
       assertThat(s.currentRevision()).isEqualTo(1);
