@@ -79,7 +79,7 @@ public final class Json {
     if (json.length > limits.maxDocumentChars()) {
       throw tooLarge(limits);
     }
-    try (JsonParser p = reader(limits).createParser(json)) {
+    try (JsonParser p = reader(limits).createParser(replaceInvalidUtf8(json))) {
       return readDocument(p);
     } catch (IOException e) {
       throw wrap(e);
@@ -87,11 +87,128 @@ public final class Json {
   }
 
   public static Value read(InputStream json, DecodeLimits limits) {
-    try (JsonParser p = reader(limits).createParser(json)) {
-      return readDocument(p);
+    byte[] bytes;
+    try {
+      bytes = json.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limits.maxDocumentChars() + 1));
     } catch (IOException e) {
       throw wrap(e);
     }
+    return read(bytes, limits);
+  }
+
+  /**
+   * {@code json} with every byte that does not start a valid UTF-8 sequence replaced by U+FFFD,
+   * one replacement per byte, as Go's {@code encoding/json} decodes strings (overlong forms,
+   * surrogates and truncated sequences included). Returns {@code json} itself when it is valid.
+   */
+  public static byte[] replaceInvalidUtf8(byte[] json) {
+    int i = 0;
+    int n = json.length;
+    while (i < n && json[i] >= 0) {
+      i++;
+    }
+    int firstBad = -1;
+    while (i < n) {
+      int len = utf8Length(json, i);
+      if (len == 0) {
+        firstBad = i;
+        break;
+      }
+      i += len;
+    }
+    if (firstBad < 0) {
+      return json;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(n + 16);
+    out.write(json, 0, firstBad);
+    i = firstBad;
+    while (i < n) {
+      int len = json[i] >= 0 ? 1 : utf8Length(json, i);
+      if (len == 0) {
+        out.write(0xEF);
+        out.write(0xBF);
+        out.write(0xBD);
+        i++;
+      } else {
+        out.write(json, i, len);
+        i += len;
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /** The length of the valid UTF-8 sequence at {@code i} (Go's utf8.DecodeRune), or 0. */
+  private static int utf8Length(byte[] b, int i) {
+    int c = b[i] & 0xFF;
+    if (c < 0x80) {
+      return 1;
+    }
+    int lo = 0x80;
+    int hi = 0xBF;
+    int len;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) {
+        lo = 0xA0;
+      } else if (c == 0xED) {
+        hi = 0x9F;
+      }
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) {
+        lo = 0x90;
+      } else if (c == 0xF4) {
+        hi = 0x8F;
+      }
+    } else {
+      return 0;
+    }
+    if (i + len > b.length) {
+      return 0;
+    }
+    int c1 = b[i + 1] & 0xFF;
+    if (c1 < lo || c1 > hi) {
+      return 0;
+    }
+    for (int k = 2; k < len; k++) {
+      int ck = b[i + k] & 0xFF;
+      if (ck < 0x80 || ck > 0xBF) {
+        return 0;
+      }
+    }
+    return len;
+  }
+
+  /** {@code s} with unpaired surrogates (from {@code \ud800} escapes) replaced as Go does. */
+  private static String goString(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        return replaceLoneSurrogates(s);
+      }
+    }
+    return s;
+  }
+
+  private static String replaceLoneSurrogates(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        sb.append(c).append(s.charAt(++i));
+      } else {
+        sb.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    return sb.toString();
   }
 
   private static DecodeException tooLarge(DecodeLimits limits) {
@@ -171,7 +288,7 @@ public final class Json {
           stack.push(MapValue.builder());
           token = p.nextToken();
           if (token == JsonToken.FIELD_NAME) {
-            keys.push(p.currentName());
+            keys.push(goString(p.currentName()));
             token = p.nextToken();
           }
           continue;
@@ -195,7 +312,7 @@ public final class Json {
           }
           break;
         case VALUE_STRING:
-          completed = new StringValue(p.getText());
+          completed = new StringValue(goString(p.getText()));
           break;
         case VALUE_NUMBER_INT:
           completed = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
@@ -235,7 +352,7 @@ public final class Json {
         }
         token = p.nextToken();
         if (token == JsonToken.FIELD_NAME) {
-          keys.push(p.currentName());
+          keys.push(goString(p.currentName()));
           token = p.nextToken();
         }
       } else {

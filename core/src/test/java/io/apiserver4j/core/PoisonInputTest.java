@@ -101,4 +101,42 @@ class PoisonInputTest {
       assertThat(Yaml.read(yaml)).isEqualTo(a);
     });
   }
+
+  private static byte[] bytes(int... b) {
+    byte[] out = new byte[b.length];
+    for (int i = 0; i < b.length; i++) {
+      out[i] = (byte) b[i];
+    }
+    return out;
+  }
+
+  private static byte[] quoted(byte[] inner) {
+    byte[] out = new byte[inner.length + 2];
+    out[0] = '"';
+    System.arraycopy(inner, 0, out, 1, inner.length);
+    out[out.length - 1] = '"';
+    return out;
+  }
+
+  @Test
+  void invalidUtf8IsReplacedByteByByteAsGoDecodesIt() {
+    // Go's utf8.DecodeRune yields (RuneError, 1) for each byte that starts no valid sequence
+    assertThat(Json.read(quoted(bytes(0xC0, 0xAF)))).isEqualTo(Value.of("\uFFFD\uFFFD"));
+    assertThat(Json.read(quoted(bytes(0xE0, 0x80, 0xAF)))).isEqualTo(Value.of("\uFFFD\uFFFD\uFFFD"));
+    assertThat(Json.read(quoted(bytes(0xED, 0xA0, 0x80)))).isEqualTo(Value.of("\uFFFD\uFFFD\uFFFD"));
+    assertThat(Json.read(quoted(bytes(0xF4, 0x90, 0x80, 0x80))))
+        .isEqualTo(Value.of("\uFFFD\uFFFD\uFFFD\uFFFD"));
+    assertThat(Json.read(quoted(bytes('a', 0xE2, 0x82, 'b')))).isEqualTo(Value.of("a\uFFFD\uFFFDb"));
+    assertThat(Json.read(quoted(bytes(0xE2, 0x82, 0xAC)))).isEqualTo(Value.of("\u20AC"));
+    assertThat(Json.read(quoted(bytes(0xF0, 0x9F, 0x98, 0x80)))).isEqualTo(Value.of("\uD83D\uDE00"));
+    byte[] key = new byte[] {'{', '"', (byte) 0xC1, (byte) 0xBF, '"', ':', '1', '}'};
+    assertThat(Json.read(key)).isEqualTo(MapValue.ofEntries("\uFFFD\uFFFD", Value.of(1L)));
+  }
+
+  @Test
+  void loneSurrogateEscapesAreReplacementCharactersAndWriteBack() {
+    Value v = Json.read("[\"\\ud800x\",\"\\udc00\",\"\\ud83d\\ude00\"]");
+    assertThat(v).isEqualTo(Json.read("[\"\uFFFDx\",\"\uFFFD\",\"\uD83D\uDE00\"]"));
+    assertThat(new String(Json.writeBytes(v), StandardCharsets.UTF_8)).contains("\uFFFD");
+  }
 }

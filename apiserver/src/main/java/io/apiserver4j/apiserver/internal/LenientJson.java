@@ -39,7 +39,7 @@ public final class LenientJson {
 
   /** @throws DecodeException when the bytes are not one JSON value */
   public static Decoded read(byte[] json) {
-    try (JsonParser p = FACTORY.createParser(json)) {
+    try (JsonParser p = FACTORY.createParser(Json.replaceInvalidUtf8(json))) {
       JsonToken t = p.nextToken();
       if (t == null) {
         throw new DecodeException("unexpected end of JSON input");
