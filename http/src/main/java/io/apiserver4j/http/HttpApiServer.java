@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.http.internal.ApiHandler;
+import io.apiserver4j.http.internal.GoErrorHandler;
 import io.apiserver4j.http.internal.Backend;
 import io.apiserver4j.http.internal.FacadeBackend;
 import io.apiserver4j.http.internal.Pem;
@@ -137,6 +138,7 @@ public final class HttpApiServer implements AutoCloseable {
         config.minWatchTimeout, config.clock, config.gitVersion);
     handler = new ApiHandler(backend, settings, timers, watches);
     server.setHandler(new GracefulHandler(handler));
+    server.setErrorHandler(new GoErrorHandler());
     server.setStopTimeout(config.shutdownTimeout.toMillis());
     try {
       server.start();

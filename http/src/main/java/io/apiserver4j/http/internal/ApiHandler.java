@@ -567,7 +567,8 @@ public final class ApiHandler extends Handler.Abstract {
     str(query, "fieldManager").ifPresent(b::fieldManager);
     str(query, "force").ifPresent(b::force);
     str(query, "fieldValidation").ifPresent(b::fieldValidation);
-    str(query, "resourceVersion").ifPresent(b::resourceVersion);
+    str(query, "resourceVersion").map(rv -> ResourceVersionParam.check(rv, verb))
+        .ifPresent(b::resourceVersion);
     str(query, "resourceVersionMatch").ifPresent(b::resourceVersionMatch);
     str(query, "labelSelector").ifPresent(b::labelSelector);
     str(query, "fieldSelector").ifPresent(b::fieldSelector);

@@ -75,11 +75,18 @@ final class Exchange {
     send(code, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8), List.of());
   }
 
+  /**
+   * An object or Status as kube's serializers write it: YAML, or JSON ended by a newline (Go's
+   * {@code json.Encoder}, and kube's streaming list encoder, end each document with one).
+   */
   static byte[] encode(Value body, OutputFormat.Encoding encoding) {
     if (encoding == OutputFormat.Encoding.YAML) {
       return Yaml.write(body).getBytes(StandardCharsets.UTF_8);
     }
-    return Json.writeBytes(body);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(256);
+    Json.write(body, out);
+    out.write('\n');
+    return out.toByteArray();
   }
 
   /**
