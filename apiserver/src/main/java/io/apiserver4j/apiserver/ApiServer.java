@@ -115,6 +115,18 @@ public final class ApiServer implements AutoCloseable {
     return pipeline.watch(request);
   }
 
+  /**
+   * Why the storage cannot serve requests now, or empty when it can (see {@code Store#check}):
+   * what kube-apiserver's {@code etcd} health checks report.
+   */
+  public java.util.Optional<String> storageCheck() {
+    try {
+      return store.check();
+    } catch (RuntimeException e) {
+      return java.util.Optional.of(String.valueOf(e.getMessage()));
+    }
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;
