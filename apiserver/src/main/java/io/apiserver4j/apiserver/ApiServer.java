@@ -45,6 +45,7 @@ import java.util.function.Supplier;
  * to {@code handle}) are {@link IllegalArgumentException}s. Thread-safe.
  */
 public final class ApiServer implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApiServer.class);
   private final Registry registry;
   private final Pipeline pipeline;
   private final Store store;
@@ -89,15 +90,23 @@ public final class ApiServer implements AutoCloseable {
   public ApiResponse handle(ApiRequest request) {
     requireNonNull(request, "request");
     checkOpen();
+    ApiResponse response;
     if (DeepRequests.isDeep(request)) {
-      return DeepRequests.call(() -> pipeline.handle(request));
+      response = DeepRequests.call(() -> pipeline.handle(request));
+    } else {
+      try {
+        response = pipeline.handle(request);
+      } catch (StackOverflowError e) {
+        // a shallow request on a deep stored object: every walk happens before the write
+        response = DeepRequests.call(() -> pipeline.handle(request));
+      }
     }
-    try {
-      return pipeline.handle(request);
-    } catch (StackOverflowError e) {
-      // a shallow request on a deep stored object: every walk happens before the write
-      return DeepRequests.call(() -> pipeline.handle(request));
+    if (response.code() == 500 && response.failure().map(s -> s.reason()
+        == io.apiserver4j.core.StatusReason.INTERNAL_ERROR).orElse(false)) {
+      LOG.error("{} {} answered 500: {}", request.verb(), request.resource(),
+          response.failure().get().message());
     }
+    return response;
   }
 
   /**

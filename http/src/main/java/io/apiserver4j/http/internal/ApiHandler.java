@@ -45,8 +45,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
@@ -66,7 +66,7 @@ import org.eclipse.jetty.util.Fields;
  * are answered with 504 when they exceed their timeout, as kube-apiserver's timeout filter does.
  */
 public final class ApiHandler extends Handler.Abstract {
-  private static final Logger LOG = Logger.getLogger(ApiHandler.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(ApiHandler.class);
   private static final Duration WRITE_TIMEOUT_CAP = Duration.ofSeconds(34);
   private static final String AGGREGATED_AS = "APIGroupDiscoveryList";
   private static final List<String> BODY_MEDIA_TYPES =
@@ -109,8 +109,7 @@ public final class ApiHandler extends Handler.Abstract {
     } catch (StatusException e) {
       ex.sendStatus(e.status(), errorEncoding, List.of());
     } catch (RuntimeException | Error e) {
-      LOG.log(Level.WARNING, "request " + request.getMethod() + " " + request.getHttpURI()
-          + " failed", e);
+      LOG.error("request {} {} failed", request.getMethod(), request.getHttpURI(), e);
       ex.sendStatus(StatusErrors.internal(String.valueOf(e.getMessage())).status(),
           errorEncoding, List.of());
     }
