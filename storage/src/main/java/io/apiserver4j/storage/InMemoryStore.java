@@ -31,6 +31,10 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class InMemoryStore implements Store {
   /** Default number of retained changes. */
   public static final int DEFAULT_HISTORY_LIMIT = 10_000;
+  /** Default bound on the heap the retained changes keep alive (estimated): 128 MiB. */
+  public static final long DEFAULT_HISTORY_BYTES = 128L << 20;
+  /** Default age bound of retained changes: kube-apiserver's etcd compaction interval. */
+  public static final java.time.Duration DEFAULT_HISTORY_AGE = java.time.Duration.ofMinutes(5);
   /** Default per-watch buffer, in changes of the watched resource. */
   public static final int DEFAULT_WATCH_BUFFER = 1024;
   /** How long a read of a future resourceVersion waits for it (kube's watch cache: 3 s). */
@@ -43,6 +47,10 @@ public final class InMemoryStore implements Store {
       new java.util.concurrent.atomic.AtomicInteger();
   private final ConcurrentHashMap<ResourceId, Resource> resources = new ConcurrentHashMap<>();
   private final HistoryEvent[] ring;
+  private final long historyBytes;
+  private final long historyAgeMillis;
+  /** Estimated heap of the retained changes; guarded by the write lock. */
+  private long retainedBytes;
   private final int watchBufferSize;
   private final InstantSource clock;
 
@@ -54,6 +62,8 @@ public final class InMemoryStore implements Store {
 
   private InMemoryStore(Builder b) {
     this.ring = new HistoryEvent[b.historyLimit];
+    this.historyBytes = b.historyBytes;
+    this.historyAgeMillis = b.historyAge.toMillis();
     this.watchBufferSize = b.watchBufferSize;
     this.clock = b.clock;
   }
@@ -284,6 +294,7 @@ public final class InMemoryStore implements Store {
     StoredObjects.requireNoResourceVersion(object);
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
+    long bytes = HeapEstimate.of(object);
     writeLock.lock();
     try {
       checkOpen();
@@ -294,7 +305,7 @@ public final class InMemoryStore implements Store {
       long rev = revision + 1;
       Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
       r.objects.put(k, v);
-      commit(r, new HistoryEvent(rev, v, null));
+      commit(r, new HistoryEvent(rev, v, null, bytes, clock.millis()));
       return v.value;
     } finally {
       writeLock.unlock();
@@ -317,6 +328,7 @@ public final class InMemoryStore implements Store {
     Version seen = r.objects.get(k);
     boolean unchangedFromSeen = seen != null && !seen.deleted
         && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
+    long bytes = HeapEstimate.of(object);
     writeLock.lock();
     try {
       checkOpen();
@@ -337,7 +349,7 @@ public final class InMemoryStore implements Store {
       long rev = revision + 1;
       Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
       r.objects.put(k, v);
-      commit(r, new HistoryEvent(rev, v, head.value));
+      commit(r, new HistoryEvent(rev, v, head.value, bytes, clock.millis()));
       return v.value;
     } finally {
       writeLock.unlock();
@@ -366,7 +378,9 @@ public final class InMemoryStore implements Store {
       Version tombstone = new Version(rev, StoredObjects.stored(key, head.value.object(), rev),
           true, head);
       r.objects.put(k, tombstone);
-      commit(r, new HistoryEvent(rev, tombstone, head.value));
+      // a tombstone shares its object with the state it ends
+      commit(r, new HistoryEvent(rev, tombstone, head.value, HeapEstimate.SHARED,
+          clock.millis()));
       return tombstone.value;
     } finally {
       writeLock.unlock();
@@ -381,11 +395,47 @@ public final class InMemoryStore implements Store {
       compactOne(evicted);
     }
     ring[slot] = event;
+    retainedBytes += event.bytes;
     for (InMemoryWatch w : r.watchers) {
       w.offer(event);
     }
     revision = event.revision;
     signalFreshness();
+    trimHistory(event);
+  }
+
+  /**
+   * Compacts the oldest changes while the retained ones exceed the byte bound or are older than
+   * the age bound, keeping {@code newest}. Caller holds the lock.
+   */
+  private void trimHistory(HistoryEvent newest) {
+    long oldestAllowed = newest.committedMillis - historyAgeMillis;
+    while (true) {
+      long next = compactedRevision + 1;
+      if (next >= newest.revision) {
+        return;
+      }
+      HistoryEvent oldest = ring[(int) (next % ring.length)];
+      if (oldest == null || oldest.revision != next) {
+        // already compacted explicitly: just move the bound
+        compactedRevision = next;
+        continue;
+      }
+      if (retainedBytes <= historyBytes && oldest.committedMillis >= oldestAllowed) {
+        return;
+      }
+      compactOne(oldest);
+    }
+  }
+
+  /** Estimated heap of the retained changes (for tests of the bounds). */
+  long retainedHistoryBytes() {
+    writeLock.lock();
+    try {
+      return retainedBytes;
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   /** Drops what only readers below {@code event.revision} could need. Caller holds the lock. */
@@ -399,6 +449,7 @@ public final class InMemoryStore implements Store {
       r.objects.remove(v.value.key().relativeKey(), v);
     }
     ring[(int) (event.revision % ring.length)] = null;
+    retainedBytes -= event.bytes;
   }
 
   /**
@@ -586,17 +637,26 @@ public final class InMemoryStore implements Store {
     final long revision;
     final Version version;
     final StoredObject previous;
+    /** Estimated heap the event keeps alive. */
+    final long bytes;
+    /** When it was committed, in the store clock's milliseconds. */
+    final long committedMillis;
 
-    HistoryEvent(long revision, Version version, StoredObject previous) {
+    HistoryEvent(long revision, Version version, StoredObject previous, long bytes,
+        long committedMillis) {
       this.revision = revision;
       this.version = version;
       this.previous = previous;
+      this.bytes = bytes;
+      this.committedMillis = committedMillis;
     }
   }
 
   /** Builder; every setter validates at once. */
   public static final class Builder {
     private int historyLimit = DEFAULT_HISTORY_LIMIT;
+    private long historyBytes = DEFAULT_HISTORY_BYTES;
+    private java.time.Duration historyAge = DEFAULT_HISTORY_AGE;
     private int watchBufferSize = DEFAULT_WATCH_BUFFER;
     private InstantSource clock = InstantSource.system();
 
@@ -608,6 +668,31 @@ public final class InMemoryStore implements Store {
         throw new IllegalArgumentException("historyLimit must be at least 1: " + limit);
       }
       this.historyLimit = limit;
+      return this;
+    }
+
+    /**
+     * The most heap (estimated from the objects' sizes) the retained changes may keep alive; the
+     * oldest are compacted beyond it, though the newest change is always kept. At least 1.
+     */
+    public Builder historyBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("historyBytes must be at least 1: " + bytes);
+      }
+      this.historyBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How long a change is retained at most (by the store clock); older ones are compacted at
+     * the next write, as kube-apiserver's periodic etcd compaction drops old history. Positive.
+     */
+    public Builder historyAge(java.time.Duration age) {
+      requireNonNull(age, "age");
+      if (age.isNegative() || age.isZero()) {
+        throw new IllegalArgumentException("historyAge must be positive: " + age);
+      }
+      this.historyAge = age;
       return this;
     }
 
