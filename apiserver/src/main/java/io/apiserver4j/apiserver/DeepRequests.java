@@ -3,7 +3,6 @@ package io.apiserver4j.apiserver;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
-import java.util.ArrayDeque;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
@@ -79,26 +78,37 @@ final class DeepRequests {
     return false;
   }
 
+  /** Whether {@code root} nests deeper than {@code limit}; iterative, without boxing. */
   static boolean depthExceeds(Value root, int limit) {
-    ArrayDeque<Value> values = new ArrayDeque<>();
-    ArrayDeque<Integer> depths = new ArrayDeque<>();
-    values.push(root);
-    depths.push(0);
-    while (!values.isEmpty()) {
-      Value v = values.pop();
-      int d = depths.pop();
-      if (d > limit) {
+    Value[] values = new Value[32];
+    int[] depths = new int[32];
+    int top = 0;
+    values[0] = root;
+    depths[0] = 0;
+    top = 1;
+    while (top > 0) {
+      top--;
+      Value v = values[top];
+      int d = depths[top];
+      values[top] = null;
+      int size = v instanceof MapValue m ? m.size() : v instanceof ListValue l ? l.size() : 0;
+      if (size == 0) {
+        continue;
+      }
+      if (d + 1 > limit) {
         return true;
       }
-      if (v instanceof MapValue m) {
-        for (int i = 0; i < m.size(); i++) {
-          values.push(m.valueAt(i));
-          depths.push(d + 1);
-        }
-      } else if (v instanceof ListValue l) {
-        for (int i = 0; i < l.size(); i++) {
-          values.push(l.get(i));
-          depths.push(d + 1);
+      if (top + size > values.length) {
+        int n = Math.max(values.length * 2, top + size);
+        values = java.util.Arrays.copyOf(values, n);
+        depths = java.util.Arrays.copyOf(depths, n);
+      }
+      for (int i = 0; i < size; i++) {
+        Value child = v instanceof MapValue m ? m.valueAt(i) : ((ListValue) v).get(i);
+        if (child instanceof MapValue || child instanceof ListValue) {
+          values[top] = child;
+          depths[top] = d + 1;
+          top++;
         }
       }
     }

@@ -22,7 +22,7 @@ import java.util.List;
  */
 public final class LenientJson {
   /** The maximum nesting depth of a body. */
-  public static final int MAX_DEPTH = 10_000;
+  public static final int MAX_DEPTH = io.apiserver4j.core.DecodeLimits.MAX_DEPTH;
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder()
