@@ -151,4 +151,20 @@ class WireDetailsTest {
     MapValue data = (MapValue) json(r).getOrNull("data");
     assertThat(data.getOrNull("k")).isEqualTo(Value.of("a\uFFFD\uFFFD\uFFFD\uFFFD\uFFFDb"));
   }
+
+  @Test
+  void aFutureResourceVersionIsATimeoutAfterWaitingForIt() throws Exception {
+    HttpResponse<String> r = send("GET",
+        "/api/v1/namespaces/default/configmaps?resourceVersion=999999999", null, null);
+    // kube's watch cache blocks 3 s, then: NewTooLargeResourceVersionError(rv, current, 1)
+    assertThat(r.statusCode()).isEqualTo(504);
+    MapValue status = json(r);
+    assertThat(str(status, "reason")).isEqualTo("Timeout");
+    assertThat(str(status, "message")).startsWith(
+        "Timeout: Too large resource version: 999999999, current: ");
+    MapValue details = (MapValue) status.getOrNull("details");
+    assertThat(details.getOrNull("retryAfterSeconds")).isEqualTo(Value.of(1L));
+    assertThat(details.getOrNull("causes").toString()).contains("ResourceVersionTooLarge");
+    assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+  }
 }

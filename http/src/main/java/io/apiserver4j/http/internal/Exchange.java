@@ -63,7 +63,17 @@ final class Exchange {
 
   void sendValue(int code, Value body, OutputFormat.Encoding encoding, String contentType,
       List<String> warnings) {
-    send(code, contentType, encode(body, encoding), warnings);
+    byte[] bytes = encode(body, encoding);
+    if (!claim()) {
+      return;
+    }
+    // kube's error writer tells clients when to retry (504 too large resource version, 429)
+    if (body instanceof MapValue m && "Status".equals(Nested.str(m, "kind"))
+        && Nested.map(m, "details").getOrNull("retryAfterSeconds")
+            instanceof io.apiserver4j.core.IntegerValue seconds && seconds.value() > 0) {
+      response.getHeaders().put("Retry-After", Long.toString(seconds.value()));
+    }
+    sendClaimed(code, contentType, bytes, warnings);
   }
 
   /** A Status error body, in JSON unless the client negotiated YAML. */
