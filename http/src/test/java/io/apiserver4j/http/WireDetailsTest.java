@@ -129,6 +129,11 @@ class WireDetailsTest {
         + " strconv.ParseUint: parsing \\\"-1\\\": invalid syntax");
     assertThat(send("GET", "/api/v1/namespaces/default/configmaps?resourceVersion="
         + "18446744073709551616", null, null).body()).contains("value out of range");
+    HttpResponse<String> watch = send("GET",
+        "/api/v1/namespaces/default/configmaps?watch=true&resourceVersion=abc", null, null);
+    assertThat(watch.statusCode()).isEqualTo(500);
+    assertThat(str(json(watch), "message")).isEqualTo("resourceVersion: Invalid value:"
+        + " \\\"abc\\\": strconv.ParseUint: parsing \\\"abc\\\": invalid syntax");
   }
 
   @Test

@@ -12,7 +12,7 @@ import java.math.BigInteger;
  * kube-apiserver's reading of the {@code resourceVersion} query parameter of reads. Its storage
  * versioner parses it as a Go {@code uint64}; what a malformed value becomes depends on the path:
  * a list validates its options first ({@code storage.ValidateListOptions}: 400 {@code invalid
- * resource version: ...}); a get served by the watch cache returns the versioner's
+ * resource version: ...}); a get or a watch served by the watch cache returns the versioner's
  * {@code InvalidError} unconverted, which the handler writes as a 500 with an empty reason.
  */
 final class ResourceVersionParam {
@@ -26,7 +26,8 @@ final class ResourceVersionParam {
    * @throws StatusException as kube answers a malformed one
    */
   static String check(String rv, ApiRequest.Verb verb) {
-    if (verb != ApiRequest.Verb.LIST && verb != ApiRequest.Verb.GET) {
+    if (verb != ApiRequest.Verb.LIST && verb != ApiRequest.Verb.GET
+        && verb != ApiRequest.Verb.WATCH) {
       return rv;
     }
     String problem = parseUintProblem(rv);
