@@ -466,10 +466,11 @@ class HttpProtocolTest {
         + "&resourceVersion=1&timeoutSeconds=2");
     assertThat(r.statusCode()).isEqualTo(200);
     // the in-memory store keeps history, so an old version replays rather than expiring; a
-    // malformed one is refused before the stream starts
+    // malformed one is refused before the stream starts, with the watch cache's unconverted
+    // versioner error (500, see WireDetailsTest)
     HttpResponse<String> bad = get("/api/v1/namespaces/default/configmaps?watch=true"
         + "&resourceVersion=abc");
-    assertThat(bad.statusCode()).isEqualTo(400);
+    assertThat(bad.statusCode()).isEqualTo(500);
   }
 
   static final String END = "<end>";
