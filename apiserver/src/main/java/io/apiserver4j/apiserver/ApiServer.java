@@ -45,6 +45,7 @@ import java.util.function.Supplier;
  * to {@code handle}) are {@link IllegalArgumentException}s. Thread-safe.
  */
 public final class ApiServer implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(ApiServer.class);
   private final Registry registry;
   private final Dispatcher pipeline;
   private final Store store;
@@ -95,7 +96,19 @@ public final class ApiServer implements AutoCloseable {
   public ApiResponse handle(ApiRequest request) {
     requireNonNull(request, "request");
     checkOpen();
-    return pipeline.handle(request);
+    ApiResponse response;
+    if (DeepRequests.isDeep(request)) {
+      response = DeepRequests.call(() -> pipeline.handle(request));
+    } else {
+      try {
+        response = pipeline.handle(request);
+      } catch (StackOverflowError e) {
+        // a shallow request on a deep stored object: every walk happens before the write
+        response = DeepRequests.call(() -> pipeline.handle(request));
+      }
+    }
+    // an unexpected exception was logged, with its stack, where it was caught
+    return response;
   }
 
   /**
@@ -111,6 +124,18 @@ public final class ApiServer implements AutoCloseable {
       throw new IllegalArgumentException("watch needs a WATCH request, got " + request.verb());
     }
     return pipeline.watch(request);
+  }
+
+  /**
+   * Why the storage cannot serve requests now, or empty when it can (see {@code Store#check}):
+   * what kube-apiserver's {@code etcd} health checks report.
+   */
+  public java.util.Optional<String> storageCheck() {
+    try {
+      return store.check();
+    } catch (RuntimeException e) {
+      return java.util.Optional.of(String.valueOf(e.getMessage()));
+    }
   }
 
   /** The served resources. */

@@ -10,8 +10,15 @@ package io.apiserver4j.core;
  * @param maxNodes most values in a document after YAML alias expansion (guards "billion laughs")
  */
 public record DecodeLimits(int maxDepth, long maxDocumentChars, int maxAliases, long maxNodes) {
-  /** Defaults: depth 1,000, 64 Mi characters, 1,000 aliases, 5,000,000 expanded nodes. */
-  public static final DecodeLimits DEFAULT = new DecodeLimits(1_000, 64L << 20, 1_000, 5_000_000);
+  /** kube-apiserver's maximum JSON nesting depth (Go's {@code encoding/json} scanner). */
+  public static final int MAX_DEPTH = 10_000;
+
+  /**
+   * Defaults: depth 10,000 (kube-apiserver's JSON decoder limit, applied to every format so that
+   * anything accepted can be read back), 64 Mi characters, 1,000 aliases, 5,000,000 expanded
+   * nodes.
+   */
+  public static final DecodeLimits DEFAULT = new DecodeLimits(MAX_DEPTH, 64L << 20, 1_000, 5_000_000);
 
   public DecodeLimits {
     if (maxDepth < 1 || maxDocumentChars < 1 || maxAliases < 0 || maxNodes < 1) {

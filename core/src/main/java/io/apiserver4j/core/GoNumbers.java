@@ -92,7 +92,9 @@ final class GoNumbers {
       }
     }
     try {
-      return Double.parseDouble(s);
+      double d = Double.parseDouble(s);
+      // Go's ParseFloat fails with ErrRange where Java overflows to an infinity
+      return Double.isInfinite(d) ? null : d;
     } catch (NumberFormatException e) {
       return null;
     }

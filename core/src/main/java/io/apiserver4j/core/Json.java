@@ -9,6 +9,7 @@ import com.fasterxml.jackson.core.JsonToken;
 import com.fasterxml.jackson.core.SerializableString;
 import com.fasterxml.jackson.core.StreamReadConstraints;
 import com.fasterxml.jackson.core.StreamReadFeature;
+import com.fasterxml.jackson.core.StreamWriteConstraints;
 import com.fasterxml.jackson.core.exc.StreamConstraintsException;
 import com.fasterxml.jackson.core.io.CharacterEscapes;
 import com.fasterxml.jackson.core.io.SerializedString;
@@ -34,7 +35,11 @@ import java.util.function.Consumer;
  * form ({@code 1.0} is written {@code 1}). Thread-safe.
  */
 public final class Json {
-  private static final JsonFactory WRITER_FACTORY = JsonFactory.builder().build();
+  // values are bounded by the readers' limits, not by the writer
+  private static final JsonFactory WRITER_FACTORY = JsonFactory.builder()
+      .streamWriteConstraints(StreamWriteConstraints.builder()
+          .maxNestingDepth(Integer.MAX_VALUE).build())
+      .build();
   private static final ConcurrentHashMap<DecodeLimits, JsonFactory> READERS =
       new ConcurrentHashMap<>();
 
@@ -74,7 +79,7 @@ public final class Json {
     if (json.length > limits.maxDocumentChars()) {
       throw tooLarge(limits);
     }
-    try (JsonParser p = reader(limits).createParser(json)) {
+    try (JsonParser p = reader(limits).createParser(replaceInvalidUtf8(json))) {
       return readDocument(p);
     } catch (IOException e) {
       throw wrap(e);
@@ -82,11 +87,128 @@ public final class Json {
   }
 
   public static Value read(InputStream json, DecodeLimits limits) {
-    try (JsonParser p = reader(limits).createParser(json)) {
-      return readDocument(p);
+    byte[] bytes;
+    try {
+      bytes = json.readNBytes((int) Math.min(Integer.MAX_VALUE - 8, limits.maxDocumentChars() + 1));
     } catch (IOException e) {
       throw wrap(e);
     }
+    return read(bytes, limits);
+  }
+
+  /**
+   * {@code json} with every byte that does not start a valid UTF-8 sequence replaced by U+FFFD,
+   * one replacement per byte, as Go's {@code encoding/json} decodes strings (overlong forms,
+   * surrogates and truncated sequences included). Returns {@code json} itself when it is valid.
+   */
+  public static byte[] replaceInvalidUtf8(byte[] json) {
+    int i = 0;
+    int n = json.length;
+    while (i < n && json[i] >= 0) {
+      i++;
+    }
+    int firstBad = -1;
+    while (i < n) {
+      int len = utf8Length(json, i);
+      if (len == 0) {
+        firstBad = i;
+        break;
+      }
+      i += len;
+    }
+    if (firstBad < 0) {
+      return json;
+    }
+    ByteArrayOutputStream out = new ByteArrayOutputStream(n + 16);
+    out.write(json, 0, firstBad);
+    i = firstBad;
+    while (i < n) {
+      int len = json[i] >= 0 ? 1 : utf8Length(json, i);
+      if (len == 0) {
+        out.write(0xEF);
+        out.write(0xBF);
+        out.write(0xBD);
+        i++;
+      } else {
+        out.write(json, i, len);
+        i += len;
+      }
+    }
+    return out.toByteArray();
+  }
+
+  /** The length of the valid UTF-8 sequence at {@code i} (Go's utf8.DecodeRune), or 0. */
+  private static int utf8Length(byte[] b, int i) {
+    int c = b[i] & 0xFF;
+    if (c < 0x80) {
+      return 1;
+    }
+    int lo = 0x80;
+    int hi = 0xBF;
+    int len;
+    if (c >= 0xC2 && c <= 0xDF) {
+      len = 2;
+    } else if (c >= 0xE0 && c <= 0xEF) {
+      len = 3;
+      if (c == 0xE0) {
+        lo = 0xA0;
+      } else if (c == 0xED) {
+        hi = 0x9F;
+      }
+    } else if (c >= 0xF0 && c <= 0xF4) {
+      len = 4;
+      if (c == 0xF0) {
+        lo = 0x90;
+      } else if (c == 0xF4) {
+        hi = 0x8F;
+      }
+    } else {
+      return 0;
+    }
+    if (i + len > b.length) {
+      return 0;
+    }
+    int c1 = b[i + 1] & 0xFF;
+    if (c1 < lo || c1 > hi) {
+      return 0;
+    }
+    for (int k = 2; k < len; k++) {
+      int ck = b[i + k] & 0xFF;
+      if (ck < 0x80 || ck > 0xBF) {
+        return 0;
+      }
+    }
+    return len;
+  }
+
+  /** {@code s} with unpaired surrogates (from {@code \ud800} escapes) replaced as Go does. */
+  private static String goString(String s) {
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isSurrogate(c)) {
+        if (Character.isHighSurrogate(c) && i + 1 < s.length()
+            && Character.isLowSurrogate(s.charAt(i + 1))) {
+          i++;
+          continue;
+        }
+        return replaceLoneSurrogates(s);
+      }
+    }
+    return s;
+  }
+
+  private static String replaceLoneSurrogates(String s) {
+    StringBuilder sb = new StringBuilder(s.length());
+    for (int i = 0; i < s.length(); i++) {
+      char c = s.charAt(i);
+      if (Character.isHighSurrogate(c) && i + 1 < s.length()
+          && Character.isLowSurrogate(s.charAt(i + 1))) {
+        sb.append(c).append(s.charAt(++i));
+      } else {
+        sb.append(Character.isSurrogate(c) ? '\uFFFD' : c);
+      }
+    }
+    return sb.toString();
   }
 
   private static DecodeException tooLarge(DecodeLimits limits) {
@@ -166,7 +288,7 @@ public final class Json {
           stack.push(MapValue.builder());
           token = p.nextToken();
           if (token == JsonToken.FIELD_NAME) {
-            keys.push(p.currentName());
+            keys.push(goString(p.currentName()));
             token = p.nextToken();
           }
           continue;
@@ -190,15 +312,15 @@ public final class Json {
           }
           break;
         case VALUE_STRING:
-          completed = new StringValue(p.getText());
+          completed = new StringValue(goString(p.getText()));
           break;
         case VALUE_NUMBER_INT:
           completed = p.getNumberType() == JsonParser.NumberType.BIG_INTEGER
-              ? new FloatValue(p.getBigIntegerValue().doubleValue())
+              ? finite(p, p.getBigIntegerValue().doubleValue())
               : IntegerValue.of(p.getLongValue());
           break;
         case VALUE_NUMBER_FLOAT:
-          completed = new FloatValue(p.getDoubleValue());
+          completed = finite(p, p.getDoubleValue());
           break;
         case VALUE_TRUE:
           completed = BooleanValue.TRUE;
@@ -230,7 +352,7 @@ public final class Json {
         }
         token = p.nextToken();
         if (token == JsonToken.FIELD_NAME) {
-          keys.push(p.currentName());
+          keys.push(goString(p.currentName()));
           token = p.nextToken();
         }
       } else {
@@ -238,6 +360,19 @@ public final class Json {
         token = p.nextToken();
       }
     }
+  }
+
+  /**
+   * A float the number literal stands for, or Go's decoding error when it overflows a 64-bit
+   * float: kube decodes numbers as Go does ({@code strconv.ParseFloat} fails with a range error),
+   * and an infinity could never be written back as JSON.
+   */
+  private static FloatValue finite(JsonParser p, double d) throws IOException {
+    if (Double.isInfinite(d) || Double.isNaN(d)) {
+      throw new DecodeException(
+          "json: cannot unmarshal number " + p.getText() + " into Go value of type float64");
+    }
+    return new FloatValue(d);
   }
 
   /** The path of the next member of {@code container} (at {@code path}); {@code key} in a map. */
@@ -279,22 +414,67 @@ public final class Json {
     }
   }
 
-  /** Writes {@code v} to a generator the caller owns (which should use {@link #goEscapes()}). */
+  /**
+   * Writes {@code v} to a generator the caller owns (which should use {@link #goEscapes()}).
+   * Iterative, so any depth the readers accept can be written.
+   */
   public static void writeValue(JsonGenerator g, Value v) throws IOException {
-    if (v instanceof MapValue m) {
-      g.writeStartObject();
-      for (int i = 0; i < m.size(); i++) {
-        g.writeFieldName(m.keyAt(i));
-        writeValue(g, m.valueAt(i));
+    if (!(v instanceof MapValue) && !(v instanceof ListValue)) {
+      writeScalar(g, v);
+      return;
+    }
+    // containers being written and the index of their next member
+    java.util.ArrayDeque<Value> containers = new java.util.ArrayDeque<>();
+    int[] next = new int[16];
+    Value current = v;
+    while (true) {
+      if (current != null) {
+        if (current instanceof MapValue) {
+          g.writeStartObject();
+        } else if (current instanceof ListValue) {
+          g.writeStartArray();
+        } else {
+          writeScalar(g, current);
+          current = null;
+          if (containers.isEmpty()) {
+            return;
+          }
+          continue;
+        }
+        if (containers.size() == next.length) {
+          next = java.util.Arrays.copyOf(next, next.length * 2);
+        }
+        next[containers.size()] = 0;
+        containers.push(current);
+        current = null;
       }
-      g.writeEndObject();
-    } else if (v instanceof ListValue l) {
-      g.writeStartArray();
-      for (int i = 0; i < l.size(); i++) {
-        writeValue(g, l.get(i));
+      Value top = containers.peek();
+      int depth = containers.size() - 1;
+      int i = next[depth]++;
+      if (top instanceof MapValue m) {
+        if (i < m.size()) {
+          g.writeFieldName(m.keyAt(i));
+          current = m.valueAt(i);
+          continue;
+        }
+        g.writeEndObject();
+      } else {
+        ListValue l = (ListValue) top;
+        if (i < l.size()) {
+          current = l.get(i);
+          continue;
+        }
+        g.writeEndArray();
       }
-      g.writeEndArray();
-    } else if (v instanceof StringValue s) {
+      containers.pop();
+      if (containers.isEmpty()) {
+        return;
+      }
+    }
+  }
+
+  private static void writeScalar(JsonGenerator g, Value v) throws IOException {
+    if (v instanceof StringValue s) {
       g.writeString(s.value());
     } else if (v instanceof IntegerValue i) {
       g.writeNumber(i.value());

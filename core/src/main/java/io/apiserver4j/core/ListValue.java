@@ -60,17 +60,26 @@ public final class ListValue implements Value {
 
   @Override
   public boolean equals(Object o) {
-    return o == this || (o instanceof ListValue l && Arrays.equals(items, l.items));
+    return o == this || (o instanceof ListValue l && Walks.deepEquals(this, l));
   }
 
   @Override
   public int hashCode() {
     int h = hash;
     if (h == 0) {
-      h = Arrays.hashCode(items) | 1;
-      hash = h;
+      Walks.cacheHashes(this);
+      h = hash;
     }
     return h;
+  }
+
+  boolean hashCached() {
+    return hash != 0;
+  }
+
+  /** Computes the hash from the items' hashes, which the caller has cached. */
+  void cacheShallowHash() {
+    hash = Arrays.hashCode(items) | 1;
   }
 
   @Override

@@ -208,33 +208,36 @@ public final class MapValue implements Value {
 
   @Override
   public boolean equals(Object o) {
-    if (o == this) {
-      return true;
-    }
-    if (!(o instanceof MapValue m) || m.keys.length != keys.length) {
-      return false;
-    }
-    for (int i = 0; i < keys.length; i++) {
-      // Fast path: same position holds the same key (the usual case).
-      int j = m.keys[i].equals(keys[i]) ? i : m.indexOf(keys[i]);
-      if (j < 0 || !values[i].equals(m.values[j])) {
-        return false;
-      }
-    }
-    return true;
+    return o == this || (o instanceof MapValue m && Walks.deepEquals(this, m));
   }
 
   @Override
   public int hashCode() {
     int h = hash;
     if (h == 0) {
-      for (int i = 0; i < keys.length; i++) {
-        h += keys[i].hashCode() ^ values[i].hashCode();
-      }
-      h |= 1;
-      hash = h;
+      Walks.cacheHashes(this);
+      h = hash;
     }
     return h;
+  }
+
+  /** Whether the hash is computed (children first, so no walk ever recurses). */
+  boolean hashCached() {
+    return hash != 0;
+  }
+
+  /** Computes the hash from the members' hashes, which the caller has cached. */
+  void cacheShallowHash() {
+    int h = 0;
+    for (int i = 0; i < keys.length; i++) {
+      h += keys[i].hashCode() ^ values[i].hashCode();
+    }
+    hash = h | 1;
+  }
+
+  /** The position of {@code key}, or -1; position {@code hint} is tried first. */
+  int indexOf(String key, int hint) {
+    return hint < keys.length && keys[hint].equals(key) ? hint : indexOf(key);
   }
 
   @Override

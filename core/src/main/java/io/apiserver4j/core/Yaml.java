@@ -224,6 +224,7 @@ public final class Yaml {
       }
       Frame parent = stack.peek();
       if (parent == null) {
+        Frame.rejectNonFinite(v);
         root = v;
         rootSize = size;
         return;
@@ -290,6 +291,7 @@ public final class Yaml {
 
     void add(Reader r, Event e, Value v, long childSize, boolean mergeKey) {
       if (!map) {
+        rejectNonFinite(v);
         listBuilder.add(v);
         size += childSize;
         return;
@@ -302,6 +304,7 @@ public final class Yaml {
       }
       haveKey = false;
       size += childSize;
+      rejectNonFinite(v);
       if (pendingMerge) {
         if (v instanceof MapValue m) {
           merges.add(m);
@@ -323,6 +326,21 @@ public final class Yaml {
       mapBuilder.putNew(pendingKey, v);
     }
 
+    /**
+     * kube converts YAML to JSON before decoding it, and JSON has no infinities or NaN: such a
+     * value fails with Go's {@code encoding/json} error. (An overflowing literal such as
+     * {@code 1e400} never gets here: as in yaml.v2 it resolves to a string.)
+     */
+    static void rejectNonFinite(Value v) {
+      if (v instanceof FloatValue f && !Double.isFinite(f.value())) {
+        throw new DecodeException("json: unsupported value: " + goFloat(f.value()));
+      }
+    }
+
+    private static String goFloat(double d) {
+      return Double.isNaN(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf";
+    }
+
     private static String keyString(Reader r, Event e, Value key) {
       if (key instanceof StringValue s) {
         return s.value();
@@ -331,7 +349,10 @@ public final class Yaml {
         return key.toString();
       }
       if (key instanceof FloatValue f) {
-        return Json.formatFloat(f.value());
+        // sigs.k8s.io/yaml spells non-finite keys as YAML does
+        double d = f.value();
+        return Double.isNaN(d) ? ".nan" : d == Double.POSITIVE_INFINITY ? ".inf"
+            : d == Double.NEGATIVE_INFINITY ? "-.inf" : Json.formatFloat(d);
       }
       if (key instanceof NullValue) {
         return "null";

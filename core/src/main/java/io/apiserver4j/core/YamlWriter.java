@@ -4,47 +4,71 @@ package io.apiserver4j.core;
 final class YamlWriter {
   private YamlWriter() {}
 
+  /** A map or list being written, its next member, and its indentation. */
+  private static final class Frame {
+    final Value container;
+    final int indent;
+    // a map that is a list item starts on the dash's line
+    final boolean firstOnDashLine;
+    int next;
+
+    Frame(Value container, int indent, boolean firstOnDashLine) {
+      this.container = container;
+      this.indent = indent;
+      this.firstOnDashLine = firstOnDashLine;
+    }
+  }
+
+  /** Iterative, so any depth the readers accept can be written. */
   static void writeDocument(StringBuilder sb, Value v) {
+    java.util.ArrayDeque<Frame> stack = new java.util.ArrayDeque<>();
     if (v instanceof MapValue m && !m.isEmpty()) {
-      writeMap(sb, m, 0);
+      stack.push(new Frame(m, 0, false));
     } else if (v instanceof ListValue l && !l.isEmpty()) {
-      writeList(sb, l, 0);
+      stack.push(new Frame(l, 0, false));
     } else {
       sb.append(scalar(v)).append('\n');
     }
-  }
-
-  private static void writeMap(StringBuilder sb, MapValue m, int indent) {
-    for (int i = 0; i < m.size(); i++) {
-      pad(sb, indent);
-      sb.append(string(m.keyAt(i))).append(':');
-      writeChild(sb, m.valueAt(i), indent, true);
-    }
-  }
-
-  private static void writeList(StringBuilder sb, ListValue l, int indent) {
-    for (int i = 0; i < l.size(); i++) {
-      pad(sb, indent);
-      sb.append('-');
-      Value item = l.get(i);
-      if (item instanceof MapValue m && !m.isEmpty()) {
-        // First entry shares the dash line, the rest align under it.
-        StringBuilder nested = new StringBuilder();
-        writeMap(nested, m, indent + 2);
-        sb.append(' ').append(nested, indent + 2, nested.length());
+    while (!stack.isEmpty()) {
+      Frame f = stack.peek();
+      int i = f.next++;
+      if (f.container instanceof MapValue m) {
+        if (i >= m.size()) {
+          stack.pop();
+          continue;
+        }
+        if (i > 0 || !f.firstOnDashLine) {
+          pad(sb, f.indent);
+        }
+        sb.append(string(m.keyAt(i))).append(':');
+        writeChild(sb, stack, m.valueAt(i), f.indent, true);
       } else {
-        writeChild(sb, item, indent, false);
+        ListValue l = (ListValue) f.container;
+        if (i >= l.size()) {
+          stack.pop();
+          continue;
+        }
+        pad(sb, f.indent);
+        sb.append('-');
+        Value item = l.get(i);
+        if (item instanceof MapValue m && !m.isEmpty()) {
+          sb.append(' ');
+          stack.push(new Frame(m, f.indent + 2, true));
+        } else {
+          writeChild(sb, stack, item, f.indent, false);
+        }
       }
     }
   }
 
-  private static void writeChild(StringBuilder sb, Value v, int indent, boolean inMap) {
+  private static void writeChild(StringBuilder sb, java.util.ArrayDeque<Frame> stack, Value v,
+      int indent, boolean inMap) {
     if (v instanceof MapValue m && !m.isEmpty()) {
       sb.append('\n');
-      writeMap(sb, m, indent + 2);
+      stack.push(new Frame(m, indent + 2, false));
     } else if (v instanceof ListValue l && !l.isEmpty()) {
       sb.append('\n');
-      writeList(sb, l, inMap ? indent : indent + 2);
+      stack.push(new Frame(l, inMap ? indent : indent + 2, false));
     } else {
       sb.append(' ').append(scalar(v)).append('\n');
     }

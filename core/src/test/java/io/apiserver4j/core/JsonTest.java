@@ -51,10 +51,14 @@ class JsonTest {
 
   @Test
   void nestingDepthAndSizeAreLimited() {
-    String deep = "[".repeat(2000) + "]".repeat(2000);
+    // kube-apiserver's JSON decoder accepts 10,000 levels and rejects the 10,001st
+    String deep = "[".repeat(10_001) + "]".repeat(10_001);
     assertThatThrownBy(() -> Json.read(deep))
         .isInstanceOf(DecodeException.class).hasMessageContaining("exceeds a limit");
-    assertThat(Json.read(deep, DecodeLimits.DEFAULT.withMaxDepth(3000))).isNotNull();
+    assertThat(Json.read(deep.substring(1, deep.length() - 1))).isNotNull();
+    String shallower = "[".repeat(2000) + "]".repeat(2000);
+    assertThatThrownBy(() -> Json.read(shallower, DecodeLimits.DEFAULT.withMaxDepth(1000)))
+        .isInstanceOf(DecodeException.class).hasMessageContaining("exceeds a limit");
     byte[] big = ("\"" + "x".repeat(200) + "\"").getBytes(StandardCharsets.UTF_8);
     assertThatThrownBy(() -> Json.read(big, DecodeLimits.DEFAULT.withMaxDocumentChars(100)))
         .isInstanceOf(DecodeException.class).hasMessageContaining("maximum length");

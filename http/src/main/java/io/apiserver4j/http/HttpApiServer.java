@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.http.internal.ApiHandler;
+import io.apiserver4j.http.internal.GoErrorHandler;
 import io.apiserver4j.http.internal.Backend;
 import io.apiserver4j.http.internal.FacadeBackend;
 import io.apiserver4j.http.internal.Pem;
@@ -81,6 +82,11 @@ public final class HttpApiServer implements AutoCloseable {
     this.backend = b.backend;
   }
 
+  /** The number of watches being streamed to clients now. */
+  public synchronized int activeWatches() {
+    return watches == null ? 0 : watches.activeCount();
+  }
+
   /** A builder serving {@code apiServer}. */
   public static Builder builder(ApiServer apiServer) {
     return new Builder(new FacadeBackend(requireNonNull(apiServer, "apiServer")));
@@ -131,12 +137,14 @@ public final class HttpApiServer implements AutoCloseable {
     ServerWebSocketContainer webSockets = ServerWebSocketContainer.ensure(server);
     // a watch may stay silent for as long as it lasts
     webSockets.setIdleTimeout(config.minWatchTimeout.multipliedBy(2).plusMinutes(1));
-    watches = new WatchStreamer(config.clock, config.minWatchTimeout, pool, webSockets);
+    watches = new WatchStreamer(config.clock, config.minWatchTimeout, pool, webSockets,
+        config.watchWriteTimeout);
     ServerSettings settings = new ServerSettings(config.authenticator, config.anonymous,
         config.authorizer, UNSECURED, config.maxRequestBodyBytes, config.requestTimeout,
         config.minWatchTimeout, config.clock, config.gitVersion);
     handler = new ApiHandler(backend, settings, timers, watches);
     server.setHandler(new GracefulHandler(handler));
+    server.setErrorHandler(new GoErrorHandler());
     server.setStopTimeout(config.shutdownTimeout.toMillis());
     try {
       server.start();
@@ -247,6 +255,7 @@ public final class HttpApiServer implements AutoCloseable {
     private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
     private Duration requestTimeout = Duration.ofSeconds(60);
     private Duration minWatchTimeout = Duration.ofMinutes(30);
+    private Duration watchWriteTimeout = WatchStreamer.DEFAULT_WRITE_TIMEOUT;
     private Duration shutdownTimeout = Duration.ofSeconds(10);
     private Duration idleTimeout = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
@@ -316,6 +325,15 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     /** kube's {@code --min-request-timeout} for watches without {@code timeoutSeconds}. */
+    /**
+     * How long one watch event may take to reach a client (default 10 s). A client that stops
+     * reading has its connection closed after this, and its server thread freed.
+     */
+    public Builder watchWriteTimeout(Duration d) {
+      this.watchWriteTimeout = positive(d, "watchWriteTimeout");
+      return this;
+    }
+
     public Builder minWatchTimeout(Duration d) {
       this.minWatchTimeout = positive(d, "minWatchTimeout");
       return this;

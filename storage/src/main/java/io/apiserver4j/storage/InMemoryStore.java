@@ -31,12 +31,26 @@ import java.util.concurrent.locks.ReentrantLock;
 public final class InMemoryStore implements Store {
   /** Default number of retained changes. */
   public static final int DEFAULT_HISTORY_LIMIT = 10_000;
+  /** Default bound on the heap the retained changes keep alive (estimated): 128 MiB. */
+  public static final long DEFAULT_HISTORY_BYTES = 128L << 20;
+  /** Default age bound of retained changes: kube-apiserver's etcd compaction interval. */
+  public static final java.time.Duration DEFAULT_HISTORY_AGE = java.time.Duration.ofMinutes(5);
   /** Default per-watch buffer, in changes of the watched resource. */
   public static final int DEFAULT_WATCH_BUFFER = 1024;
+  /** How long a read of a future resourceVersion waits for it (kube's watch cache: 3 s). */
+  public static final java.time.Duration FRESHNESS_TIMEOUT = java.time.Duration.ofSeconds(3);
 
   private final ReentrantLock writeLock = new ReentrantLock();
+  private final ReentrantLock freshnessLock = new ReentrantLock();
+  private final java.util.concurrent.locks.Condition revisionAdvanced = freshnessLock.newCondition();
+  private final java.util.concurrent.atomic.AtomicInteger freshnessWaiters =
+      new java.util.concurrent.atomic.AtomicInteger();
   private final ConcurrentHashMap<ResourceId, Resource> resources = new ConcurrentHashMap<>();
   private final HistoryEvent[] ring;
+  private final long historyBytes;
+  private final long historyAgeMillis;
+  /** Estimated heap of the retained changes; guarded by the write lock. */
+  private long retainedBytes;
   private final int watchBufferSize;
   private final InstantSource clock;
 
@@ -48,8 +62,61 @@ public final class InMemoryStore implements Store {
 
   private InMemoryStore(Builder b) {
     this.ring = new HistoryEvent[b.historyLimit];
+    this.historyBytes = b.historyBytes;
+    this.historyAgeMillis = b.historyAge.toMillis();
     this.watchBufferSize = b.watchBufferSize;
     this.clock = b.clock;
+  }
+
+  /**
+   * Waits until the store reaches revision {@code wanted}, at most {@link #FRESHNESS_TIMEOUT}, as
+   * kube-apiserver's watch cache blocks a read of a resourceVersion it has not seen yet.
+   *
+   * @return the current revision, at least {@code wanted}
+   * @throws TimeoutException 504 {@code Too large resource version} (retry after 1 s) when the
+   *     store did not get there in time
+   */
+  private long awaitRevision(long wanted) {
+    long current = revision;
+    if (wanted <= current) {
+      return current;
+    }
+    long deadline = System.nanoTime() + FRESHNESS_TIMEOUT.toNanos();
+    freshnessLock.lock();
+    freshnessWaiters.incrementAndGet();
+    try {
+      while ((current = revision) < wanted) {
+        checkOpen();
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw StoreErrors.tooLargeResourceVersion(wanted, current, 1);
+        }
+        revisionAdvanced.awaitNanos(left);
+      }
+      return current;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw StoreErrors.tooLargeResourceVersion(wanted, revision, 1);
+    } finally {
+      freshnessWaiters.decrementAndGet();
+      freshnessLock.unlock();
+    }
+  }
+
+  /** How many reads are waiting for a future revision (for tests that order a write after). */
+  int freshnessWaiters() {
+    return freshnessWaiters.get();
+  }
+
+  private void signalFreshness() {
+    if (freshnessWaiters.get() > 0) {
+      freshnessLock.lock();
+      try {
+        revisionAdvanced.signalAll();
+      } finally {
+        freshnessLock.unlock();
+      }
+    }
   }
 
   /** A store with default settings and the system clock. */
@@ -105,15 +172,10 @@ public final class InMemoryStore implements Store {
           at = current;
           break;
         case NOT_OLDER_THAN:
-          if (options.resourceVersion() > current) {
-            throw StoreErrors.tooLargeResourceVersion(options.resourceVersion(), current);
-          }
-          at = current;
+          at = awaitRevision(options.resourceVersion());
           break;
         case EXACT:
-          if (options.resourceVersion() > current) {
-            throw StoreErrors.tooLargeResourceVersion(options.resourceVersion(), current);
-          }
+          awaitRevision(options.resourceVersion());
           at = options.resourceVersion();
           if (at < compactedRevision) {
             throw StoreErrors.expired(StoreErrors.LIST_EXPIRED_MESSAGE);
@@ -232,6 +294,7 @@ public final class InMemoryStore implements Store {
     StoredObjects.requireNoResourceVersion(object);
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
+    long bytes = HeapEstimate.of(object);
     writeLock.lock();
     try {
       checkOpen();
@@ -242,7 +305,7 @@ public final class InMemoryStore implements Store {
       long rev = revision + 1;
       Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
       r.objects.put(k, v);
-      commit(r, new HistoryEvent(rev, v, null));
+      commit(r, new HistoryEvent(rev, v, null, bytes, clock.millis()));
       return v.value;
     } finally {
       writeLock.unlock();
@@ -265,6 +328,7 @@ public final class InMemoryStore implements Store {
     Version seen = r.objects.get(k);
     boolean unchangedFromSeen = seen != null && !seen.deleted
         && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
+    long bytes = HeapEstimate.of(object);
     writeLock.lock();
     try {
       checkOpen();
@@ -285,7 +349,7 @@ public final class InMemoryStore implements Store {
       long rev = revision + 1;
       Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
       r.objects.put(k, v);
-      commit(r, new HistoryEvent(rev, v, head.value));
+      commit(r, new HistoryEvent(rev, v, head.value, bytes, clock.millis()));
       return v.value;
     } finally {
       writeLock.unlock();
@@ -314,7 +378,9 @@ public final class InMemoryStore implements Store {
       Version tombstone = new Version(rev, StoredObjects.stored(key, head.value.object(), rev),
           true, head);
       r.objects.put(k, tombstone);
-      commit(r, new HistoryEvent(rev, tombstone, head.value));
+      // a tombstone shares its object with the state it ends
+      commit(r, new HistoryEvent(rev, tombstone, head.value, HeapEstimate.SHARED,
+          clock.millis()));
       return tombstone.value;
     } finally {
       writeLock.unlock();
@@ -329,10 +395,47 @@ public final class InMemoryStore implements Store {
       compactOne(evicted);
     }
     ring[slot] = event;
+    retainedBytes += event.bytes;
     for (InMemoryWatch w : r.watchers) {
       w.offer(event);
     }
     revision = event.revision;
+    signalFreshness();
+    trimHistory(event);
+  }
+
+  /**
+   * Compacts the oldest changes while the retained ones exceed the byte bound or are older than
+   * the age bound, keeping {@code newest}. Caller holds the lock.
+   */
+  private void trimHistory(HistoryEvent newest) {
+    long oldestAllowed = newest.committedMillis - historyAgeMillis;
+    while (true) {
+      long next = compactedRevision + 1;
+      if (next >= newest.revision) {
+        return;
+      }
+      HistoryEvent oldest = ring[(int) (next % ring.length)];
+      if (oldest == null || oldest.revision != next) {
+        // already compacted explicitly: just move the bound
+        compactedRevision = next;
+        continue;
+      }
+      if (retainedBytes <= historyBytes && oldest.committedMillis >= oldestAllowed) {
+        return;
+      }
+      compactOne(oldest);
+    }
+  }
+
+  /** Estimated heap of the retained changes (for tests of the bounds). */
+  long retainedHistoryBytes() {
+    writeLock.lock();
+    try {
+      return retainedBytes;
+    } finally {
+      writeLock.unlock();
+    }
   }
 
   /** Drops what only readers below {@code event.revision} could need. Caller holds the lock. */
@@ -346,6 +449,7 @@ public final class InMemoryStore implements Store {
       r.objects.remove(v.value.key().relativeKey(), v);
     }
     ring[(int) (event.revision % ring.length)] = null;
+    retainedBytes -= event.bytes;
   }
 
   /**
@@ -453,6 +557,12 @@ public final class InMemoryStore implements Store {
     } finally {
       writeLock.unlock();
     }
+    freshnessLock.lock();
+    try {
+      revisionAdvanced.signalAll();
+    } finally {
+      freshnessLock.unlock();
+    }
   }
 
   private void checkOpen() {
@@ -527,17 +637,26 @@ public final class InMemoryStore implements Store {
     final long revision;
     final Version version;
     final StoredObject previous;
+    /** Estimated heap the event keeps alive. */
+    final long bytes;
+    /** When it was committed, in the store clock's milliseconds. */
+    final long committedMillis;
 
-    HistoryEvent(long revision, Version version, StoredObject previous) {
+    HistoryEvent(long revision, Version version, StoredObject previous, long bytes,
+        long committedMillis) {
       this.revision = revision;
       this.version = version;
       this.previous = previous;
+      this.bytes = bytes;
+      this.committedMillis = committedMillis;
     }
   }
 
   /** Builder; every setter validates at once. */
   public static final class Builder {
     private int historyLimit = DEFAULT_HISTORY_LIMIT;
+    private long historyBytes = DEFAULT_HISTORY_BYTES;
+    private java.time.Duration historyAge = DEFAULT_HISTORY_AGE;
     private int watchBufferSize = DEFAULT_WATCH_BUFFER;
     private InstantSource clock = InstantSource.system();
 
@@ -549,6 +668,31 @@ public final class InMemoryStore implements Store {
         throw new IllegalArgumentException("historyLimit must be at least 1: " + limit);
       }
       this.historyLimit = limit;
+      return this;
+    }
+
+    /**
+     * The most heap (estimated from the objects' sizes) the retained changes may keep alive; the
+     * oldest are compacted beyond it, though the newest change is always kept. At least 1.
+     */
+    public Builder historyBytes(long bytes) {
+      if (bytes < 1) {
+        throw new IllegalArgumentException("historyBytes must be at least 1: " + bytes);
+      }
+      this.historyBytes = bytes;
+      return this;
+    }
+
+    /**
+     * How long a change is retained at most (by the store clock); older ones are compacted at
+     * the next write, as kube-apiserver's periodic etcd compaction drops old history. Positive.
+     */
+    public Builder historyAge(java.time.Duration age) {
+      requireNonNull(age, "age");
+      if (age.isNegative() || age.isZero()) {
+        throw new IllegalArgumentException("historyAge must be positive: " + age);
+      }
+      this.historyAge = age;
       return this;
     }
 

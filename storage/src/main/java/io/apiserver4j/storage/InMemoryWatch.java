@@ -19,7 +19,7 @@ import java.util.concurrent.TimeUnit;
  */
 final class InMemoryWatch implements Watch {
   /** Queued to wake a consumer blocked in poll when the watch ends. */
-  private static final HistoryEvent WAKE_UP = new HistoryEvent(-1, null, null);
+  private static final HistoryEvent WAKE_UP = new HistoryEvent(-1, null, null, 0, 0);
 
   private final InMemoryStore store;
   private final Resource resource;

@@ -114,6 +114,16 @@ public interface Store extends AutoCloseable {
   /** The revision of the latest write; positive (the in-memory store starts at 1). */
   long currentRevision();
 
+  /**
+   * Why the storage cannot serve requests now, or empty when it can: the storage check behind
+   * kube-apiserver's {@code /livez/etcd}, {@code /readyz/etcd} and {@code /healthz/etcd}. Answers
+   * within a few seconds and never throws. The default (storage in this process) is always
+   * healthy.
+   */
+  default Optional<String> check() {
+    return Optional.empty();
+  }
+
   /** Ends all watches and releases resources; later calls fail with IllegalStateException. */
   @Override
   void close();

@@ -99,11 +99,20 @@ public final class StoreErrors {
 
   /** 504 Timeout for a read that asks for a revision the store has not reached. */
   public static TimeoutException tooLargeResourceVersion(long requested, long current) {
+    return tooLargeResourceVersion(requested, current, 0);
+  }
+
+  /**
+   * 504 Timeout for a read that asks for a revision the store has not reached, telling the client
+   * to retry after {@code retryAfterSeconds} (kube's watch cache says 1 after waiting 3 s).
+   */
+  public static TimeoutException tooLargeResourceVersion(long requested, long current,
+      int retryAfterSeconds) {
     return new TimeoutException(Status.failure(StatusReason.TIMEOUT,
         "Timeout: Too large resource version: " + requested + ", current: " + current,
         new StatusDetails("", "", "", "",
             List.of(new StatusCause(CAUSE_RESOURCE_VERSION_TOO_LARGE, "Too large resource version", "")),
-            0)));
+            retryAfterSeconds)));
   }
 
   /** 400 BadRequest with the given message. */

@@ -4,6 +4,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.core.GoneException;
+import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.storage.WatchEvent.Type;
 import java.time.Duration;
@@ -27,6 +28,89 @@ class InMemoryStoreTest extends StoreContractTest {
   private static InMemoryStore small(int historyLimit, int watchBuffer) {
     return InMemoryStore.builder().historyLimit(historyLimit).watchBufferSize(watchBuffer)
         .clock(new ManualClock()).build();
+  }
+
+  @Test
+  void aListOfAFutureRevisionWaitsForIt() throws Exception {
+    try (InMemoryStore s = InMemoryStore.create()) {
+      long next = s.currentRevision() + 1;
+      java.util.concurrent.CompletableFuture<ListResult> list =
+          java.util.concurrent.CompletableFuture.supplyAsync(() ->
+              s.list(configMaps(NS), ListOptions.builder().notOlderThan(next).build()));
+      // kube's watch cache blocks such a read until it catches up; write once it is waiting
+      while (s.freshnessWaiters() == 0 && !list.isDone()) {
+        Thread.onSpinWait();
+      }
+      assertThat(list).isNotDone();
+      s.create(cmKey(NS, "a"), configMap(NS, "a"));
+      ListResult r = list.get();
+      assertThat(r.resourceVersion()).isEqualTo(next);
+      assertThat(r.items()).hasSize(1);
+    }
+  }
+
+  @Test
+  void aFutureRevisionNotReachedInThreeSecondsIsATimeoutToRetryAfterOneSecond() {
+    try (InMemoryStore s = InMemoryStore.create()) {
+      long future = s.currentRevision() + 1;
+      assertThatThrownBy(() -> s.list(configMaps(NS), ListOptions.builder().notOlderThan(future)
+          .build()))
+          .isInstanceOfSatisfying(io.apiserver4j.core.TimeoutException.class, e -> {
+            // kube: storage.NewTooLargeResourceVersionError(rv, current, 1) after blockTimeout
+            assertThat(e.getMessage()).isEqualTo("Timeout: Too large resource version: "
+                + future + ", current: " + (future - 1));
+            assertThat(e.status().details().orElseThrow().retryAfterSeconds()).isEqualTo(1);
+          });
+    }
+  }
+
+  private static MapValue bigConfigMap(String name, int i, int size) {
+    return withData(configMap(NS, name), "big", i + "x".repeat(size));
+  }
+
+  @Test
+  void historyIsBoundedByBytes() {
+    try (InMemoryStore s = InMemoryStore.builder().historyBytes(1 << 20).clock(new ManualClock())
+        .build()) {
+      StoredObject first = s.create(cmKey(NS, "a"), bigConfigMap("a", 0, 100_000));
+      long lastRv = first.resourceVersion();
+      for (int i = 1; i <= 30; i++) {
+        lastRv = s.update(cmKey(NS, "a"), bigConfigMap("a", i, 100_000), lastRv)
+            .resourceVersion();
+      }
+      // about ten 100 KB versions fit in 1 MiB; the rest was compacted
+      assertThat(s.retainedHistoryBytes()).isLessThanOrEqualTo(1 << 20);
+      assertThat(s.compactedRevision()).isGreaterThan(first.resourceVersion() + 15);
+      long expiredRv = first.resourceVersion();
+      assertThatThrownBy(() -> s.watch(configMaps(NS), WatchOptions.builder()
+          .resourceVersion(expiredRv).build())).isInstanceOf(GoneException.class);
+      // the newest change is always kept, however large
+      s.update(cmKey(NS, "a"), bigConfigMap("a", 99, 2 << 20), lastRv);
+      assertThat(s.compactedRevision()).isEqualTo(s.currentRevision() - 1);
+    }
+  }
+
+  @Test
+  void historyIsBoundedByAge() {
+    ManualClock clock = new ManualClock();
+    try (InMemoryStore s = InMemoryStore.builder().historyAge(Duration.ofMinutes(5)).clock(clock)
+        .build()) {
+      StoredObject a = s.create(cmKey(NS, "a"), configMap(NS, "a"));
+      clock.advance(Duration.ofMinutes(4));
+      StoredObject b = s.create(cmKey(NS, "b"), configMap(NS, "b"));
+      assertThat(s.compactedRevision()).isLessThan(a.resourceVersion());
+      clock.advance(Duration.ofMinutes(2));
+      s.create(cmKey(NS, "c"), configMap(NS, "c"));
+      // a is six minutes old at the write of c: compacted; b (two minutes) is kept
+      assertThat(s.compactedRevision()).isEqualTo(a.resourceVersion());
+      try (Watch w = s.watch(configMaps(NS), WatchOptions.builder()
+          .resourceVersion(a.resourceVersion()).build())) {
+        assertThat(w).isNotNull();
+      }
+      assertThatThrownBy(() -> s.watch(configMaps(NS), WatchOptions.builder()
+          .resourceVersion(a.resourceVersion() - 1).build())).isInstanceOf(GoneException.class);
+      assertThat(b.resourceVersion()).isGreaterThan(a.resourceVersion());
+    }
   }
 
   @Test

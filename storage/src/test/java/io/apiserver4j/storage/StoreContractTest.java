@@ -529,6 +529,30 @@ public abstract class StoreContractTest {
   }
 
   @Test
+  public void anObjectThatCouldNotBeReadBackIsNeverStored() {
+    StoredObject a = store.create(cmKey(NS, "a"), configMap(NS, "a"));
+    MapValue nan = configMap(NS, "nan").with("spec", io.apiserver4j.core.Value.of(Double.NaN));
+    assertThatThrownBy(() -> store.create(cmKey(NS, "nan"), nan))
+        .isInstanceOfSatisfying(io.apiserver4j.core.StatusException.class, e -> {
+          assertThat(e.code()).isEqualTo(500);
+          // what Go's encoding/json says of it
+          assertThat(e.getMessage()).contains("json: unsupported value: NaN");
+        });
+    assertThat(store.get(cmKey(NS, "nan"))).isEmpty();
+    io.apiserver4j.core.Value deep = io.apiserver4j.core.Value.of(1L);
+    for (int i = 0; i < io.apiserver4j.core.DecodeLimits.MAX_DEPTH; i++) {
+      deep = io.apiserver4j.core.ListValue.of(List.of(deep));
+    }
+    MapValue tooDeep = a.object().with("spec", deep);
+    assertThatThrownBy(() -> store.update(cmKey(NS, "a"), tooDeep, a.resourceVersion()))
+        .isInstanceOfSatisfying(io.apiserver4j.core.StatusException.class,
+            e -> assertThat(e.code()).isEqualTo(500));
+    assertThat(store.get(cmKey(NS, "a")).orElseThrow().resourceVersion())
+        .isEqualTo(a.resourceVersion());
+    assertThat(store.list(configMaps(NS), ListOptions.all()).items()).hasSize(1);
+  }
+
+  @Test
   public void listAtAFutureRevisionIsATimeout() {
     store.create(cmKey(NS, "a"), configMap(NS, "a"));
     long future = store.currentRevision() + 100;

@@ -22,7 +22,7 @@ import java.util.List;
  */
 public final class LenientJson {
   /** The maximum nesting depth of a body. */
-  public static final int MAX_DEPTH = 10_000;
+  public static final int MAX_DEPTH = io.apiserver4j.core.DecodeLimits.MAX_DEPTH;
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .streamReadConstraints(StreamReadConstraints.builder()
@@ -39,7 +39,7 @@ public final class LenientJson {
 
   /** @throws DecodeException when the bytes are not one JSON value */
   public static Decoded read(byte[] json) {
-    try (JsonParser p = FACTORY.createParser(json)) {
+    try (JsonParser p = FACTORY.createParser(Json.replaceInvalidUtf8(json))) {
       JsonToken t = p.nextToken();
       if (t == null) {
         throw new DecodeException("unexpected end of JSON input");

@@ -5,10 +5,14 @@ import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.FieldSelector;
 import io.apiserver4j.storage.InitialEvents;
@@ -18,11 +22,14 @@ import io.apiserver4j.storage.ResourceVersionMatch;
 import io.apiserver4j.storage.StoredObject;
 import io.apiserver4j.storage.Watch;
 import io.apiserver4j.storage.WatchOptions;
+import java.math.BigInteger;
 import java.util.List;
 
 /** GET, LIST and WATCH: kube's {@code getResourceHandler}, {@code ListResource} and watch. */
 final class ReadHandler {
   private static final GroupKind LIST_OPTIONS = new GroupKind("meta.k8s.io", "ListOptions");
+  private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64)
+      .subtract(BigInteger.ONE);
 
   private final ScaleSupport scale;
 
@@ -31,6 +38,9 @@ final class ReadHandler {
   }
 
   ApiResponse get(Scope s) {
+    if (!s.request().resourceVersion().isEmpty()) {
+      parseResourceVersion(s.request().resourceVersion(), false);
+    }
     StoredObject stored = s.store().get(s.key())
         .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
     MapValue obj = StorageForm.fromStorage(s.def(), stored.object());
@@ -72,7 +82,7 @@ final class ReadHandler {
         .fieldSelector(lo.fieldSelector())
         .allowBookmarks(r.allowWatchBookmarks());
     if (!r.resourceVersion().isEmpty() && !r.resourceVersion().equals("0")) {
-      b.resourceVersion(parseResourceVersion(r.resourceVersion()));
+      b.resourceVersion(parseResourceVersion(r.resourceVersion(), false));
     }
     r.sendInitialEvents().ifPresent(send -> b.initialEvents(send ? InitialEvents.SEND
         : InitialEvents.SKIP));
@@ -105,7 +115,7 @@ final class ReadHandler {
           "resourceVersionMatch is forbidden unless resourceVersion is provided")));
     }
     if (!rv.isEmpty()) {
-      long v = parseResourceVersion(rv);
+      long v = parseResourceVersion(rv, true);
       if (r.resourceVersionMatch().orElse(null) == ResourceVersionMatch.EXACT) {
         b.exact(v);
       } else {
@@ -120,15 +130,32 @@ final class ReadHandler {
         || def.strategy().selectableFields().contains(field);
   }
 
-  static long parseResourceVersion(String rv) {
-    try {
-      long v = Long.parseLong(rv);
-      if (v >= 0) {
-        return v;
+  /**
+   * A {@code resourceVersion} as kube's storage versioner parses it (a Go {@code uint64}). A list
+   * validates its options first and answers 400 {@code invalid resource version: ...}; a get or a
+   * watch, served by kube's watch cache, returns the versioner's error unconverted: a 500 with no
+   * reason.
+   */
+  static long parseResourceVersion(String rv, boolean list) {
+    String problem = null;
+    for (int i = 0; i < rv.length() && problem == null; i++) {
+      if (rv.charAt(i) < '0' || rv.charAt(i) > '9') {
+        problem = "invalid syntax";
       }
-    } catch (NumberFormatException e) {
-      // reported below
     }
-    throw StatusErrors.badRequest("invalid resource version: " + rv);
+    if (problem == null && (rv.isEmpty() || new BigInteger(rv).compareTo(MAX_UINT64) > 0)) {
+      problem = rv.isEmpty() ? "invalid syntax" : "value out of range";
+    }
+    if (problem == null) {
+      BigInteger v = new BigInteger(rv);
+      // beyond a long no store has such a revision: the largest one stands for all of them
+      return v.bitLength() > 63 ? Long.MAX_VALUE : v.longValue();
+    }
+    String invalid = "resourceVersion: Invalid value: " + GoStrings.quote(rv)
+        + ": strconv.ParseUint: parsing " + GoStrings.quote(rv) + ": " + problem;
+    if (list) {
+      throw StatusErrors.badRequest("invalid resource version: " + invalid);
+    }
+    throw StatusException.of(Status.failure(StatusReason.UNKNOWN, invalid));
   }
 }

@@ -30,18 +30,22 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class SchemaChecker {
   private static final ConcurrentHashMap<Schema, ConcurrentHashMap<TypeRef, Atom>> CACHE =
       new ConcurrentHashMap<>();
+  private static final ConcurrentHashMap<Schema, ConcurrentHashMap<TypeRef, Boolean>> ANYTHING =
+      new ConcurrentHashMap<>();
 
   /** The checked object and what was found. */
   public record Result(MapValue object, List<String> unknownFields, List<String> typeErrors) {}
 
   private final Schema schema;
   private final ConcurrentHashMap<TypeRef, Atom> atoms;
+  private final ConcurrentHashMap<TypeRef, Boolean> anything;
   private final List<String> unknown = new ArrayList<>();
   private final List<String> typeErrors = new ArrayList<>();
 
   private SchemaChecker(Schema schema) {
     this.schema = schema;
     this.atoms = CACHE.computeIfAbsent(schema, s -> new ConcurrentHashMap<>());
+    this.anything = ANYTHING.computeIfAbsent(schema, s -> new ConcurrentHashMap<>());
   }
 
   /** Checks {@code object} against type {@code typeName} of {@code schema}. */
@@ -69,7 +73,8 @@ public final class SchemaChecker {
       return v;
     }
     Atom atom = atom(ref);
-    if (atom == null) {
+    if (atom == null || acceptsAnything(ref, new java.util.HashSet<>())) {
+      // nothing to report below (schemaless, int-or-string): values of any depth pass unwalked
       return v;
     }
     if (v instanceof MapValue m) {
@@ -107,6 +112,32 @@ public final class SchemaChecker {
       typeError(path, atom, v);
     }
     return v;
+  }
+
+  /**
+   * Whether every value fits {@code ref} with nothing unknown below it: an untyped scalar that
+   * may also be a list or a map of values that fit anything. Cached per schema.
+   */
+  private boolean acceptsAnything(TypeRef ref, java.util.Set<TypeRef> visiting) {
+    Boolean known = anything.get(ref);
+    if (known != null) {
+      return known;
+    }
+    if (!visiting.add(ref)) {
+      return true; // a recursive type accepts anything if the rest of it does
+    }
+    Atom a = atom(ref);
+    boolean result = a != null && a.scalar().isPresent()
+        && a.scalar().get().equals(ScalarType.UNTYPED)
+        && a.list().isPresent() && a.map().isPresent() && a.map().get().fields().isEmpty()
+        && !a.map().get().elementType().isNone()
+        && acceptsAnything(a.list().get().elementType(), visiting)
+        && acceptsAnything(a.map().get().elementType(), visiting);
+    visiting.remove(ref);
+    if (visiting.isEmpty()) {
+      anything.put(ref, result);
+    }
+    return result;
   }
 
   private Value walkMap(MapValue m, MapType type, String path) {

@@ -58,6 +58,8 @@ import org.eclipse.jetty.server.Request;
 import org.eclipse.jetty.server.Response;
 import org.eclipse.jetty.util.Callback;
 import org.eclipse.jetty.util.Fields;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Kubernetes REST API as a Jetty handler: authentication, authorization, the non-resource
@@ -323,36 +325,7 @@ public final class ApiHandler extends Handler.Abstract {
   }
 
   private void health(Exchange ex, String path, Fields query) {
-    String root = path.substring(1).split("/")[0];
-    boolean failing = shuttingDown && root.equals("readyz");
-    if (path.indexOf('/', 1) > 0) {
-      String check = path.substring(path.indexOf('/', 1) + 1);
-      boolean known = check.equals("ping") || check.equals("log")
-          || (check.equals("shutdown") && root.equals("readyz"));
-      if (!known) {
-        ex.sendText(404, "404 page not found\n");
-        return;
-      }
-      boolean fail = failing && check.equals("shutdown");
-      ex.sendText(fail ? 500 : 200, fail ? "internal server error: process is shutting down\n"
-          : "ok");
-      return;
-    }
-    if (query.get("verbose") != null) {
-      StringBuilder sb = new StringBuilder("[+]ping ok\n[+]log ok\n");
-      if (root.equals("readyz")) {
-        sb.append(failing ? "[-]shutdown failed: reason withheld\n" : "[+]shutdown ok\n");
-      }
-      sb.append(root).append(failing ? " check failed\n" : " check passed\n");
-      ex.sendText(failing ? 500 : 200, sb.toString());
-      return;
-    }
-    if (failing) {
-      ex.sendText(500, "[+]ping ok\n[+]log ok\n[-]shutdown failed: reason withheld\n"
-          + "readyz check failed\n");
-      return;
-    }
-    ex.sendText(200, "ok");
+    new HealthChecks(backend, () -> shuttingDown).serve(ex, path, query);
   }
 
   /**

@@ -20,4 +20,9 @@ public interface Backend {
    *     unknown resource, 410 for a compacted resource version, ...)
    */
   ApiWatch watch(ApiRequest request);
+
+  /** Why the storage cannot serve requests now, or empty when it can; never throws. */
+  default java.util.Optional<String> storageCheck() {
+    return java.util.Optional.empty();
+  }
 }

@@ -2,6 +2,7 @@ package io.apiserver4j.http.internal;
 
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
@@ -64,18 +65,26 @@ final class Exchange {
 
   void sendValue(int code, Value body, OutputFormat.Encoding encoding, String contentType,
       List<String> warnings) {
+    String type = contentType;
+    byte[] bytes;
     if (encoding == OutputFormat.Encoding.PROTOBUF) {
-      Optional<byte[]> bytes = ProtobufBodies.encode(body);
-      if (bytes.isPresent()) {
-        send(code, contentType, bytes.get(), warnings);
-      } else {
-        // what protobuf cannot carry goes as JSON, which every protobuf client also accepts
-        send(code, OutputFormat.Encoding.JSON.mediaType(),
-            encode(body, OutputFormat.Encoding.JSON), warnings);
-      }
+      Optional<byte[]> proto = ProtobufBodies.encode(body);
+      // what protobuf cannot carry goes as JSON, which every protobuf client also accepts
+      type = proto.isPresent() ? contentType : OutputFormat.Encoding.JSON.mediaType();
+      bytes = proto.isPresent() ? proto.get() : encode(body, OutputFormat.Encoding.JSON);
+    } else {
+      bytes = encode(body, encoding);
+    }
+    if (!claim()) {
       return;
     }
-    send(code, contentType, encode(body, encoding), warnings);
+    // kube's error writer tells clients when to retry (504 too large resource version, 429)
+    if (body instanceof MapValue m && "Status".equals(Nested.str(m, "kind"))
+        && Nested.map(m, "details").getOrNull("retryAfterSeconds")
+            instanceof io.apiserver4j.core.IntegerValue seconds && seconds.value() > 0) {
+      response.getHeaders().put("Retry-After", Long.toString(seconds.value()));
+    }
+    sendClaimed(code, type, bytes, warnings);
   }
 
   /** A Status error body, in JSON unless the client negotiated YAML or protobuf. */
@@ -87,6 +96,10 @@ final class Exchange {
     send(code, "text/plain; charset=utf-8", text.getBytes(StandardCharsets.UTF_8), List.of());
   }
 
+  /**
+   * An object or Status as kube's serializers write it: YAML, or JSON ended by a newline (Go's
+   * {@code json.Encoder}, and kube's streaming list encoder, end each document with one).
+   */
   static byte[] encode(Value body, OutputFormat.Encoding encoding) {
     if (encoding == OutputFormat.Encoding.PROTOBUF) {
       Optional<byte[]> bytes = ProtobufBodies.encode(body);
@@ -97,7 +110,10 @@ final class Exchange {
     if (encoding == OutputFormat.Encoding.YAML) {
       return Yaml.write(body).getBytes(StandardCharsets.UTF_8);
     }
-    return Json.writeBytes(body);
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(256);
+    Json.write(body, out);
+    out.write('\n');
+    return out.toByteArray();
   }
 
   /**

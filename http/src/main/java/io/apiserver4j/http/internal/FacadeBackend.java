@@ -28,4 +28,9 @@ public final class FacadeBackend implements Backend {
   public ApiWatch watch(ApiRequest request) {
     return server.watch(request);
   }
+
+  @Override
+  public java.util.Optional<String> storageCheck() {
+    return server.storageCheck();
+  }
 }

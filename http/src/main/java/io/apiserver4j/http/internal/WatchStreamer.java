@@ -24,13 +24,14 @@ import java.util.concurrent.Executor;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpHeader;
-import org.eclipse.jetty.util.Blocker;
 import org.eclipse.jetty.util.BufferUtil;
 import org.eclipse.jetty.util.Fields;
 import org.eclipse.jetty.websocket.api.Callback;
 import org.eclipse.jetty.websocket.api.Session;
 import org.eclipse.jetty.websocket.api.StatusCode;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Streams a watch as kube-apiserver does, one JSON {@code {"type":...,"object":...}} per event
@@ -47,24 +48,43 @@ import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
  * <p>With {@code as=Table} every object is a one-row Table, the first carrying the column
  * definitions. A watch that cannot start because its resource version is too old gets a single
  * ERROR event with the 410 Status, as in kube.
+ *
+ * <p>Slow consumers: the events waiting for a client are bounded by the watch's own buffer (the
+ * store ends a watch that falls that far behind, as kube's watch cache terminates unresponsive
+ * watchers), and one write may block at most the write timeout, and never past the watch's
+ * deadline: a client that stops reading has its connection closed and frees its thread.
  */
 public final class WatchStreamer {
   private static final Duration POLL = Duration.ofMillis(500);
+  private static final Logger LOG = LoggerFactory.getLogger(WatchStreamer.class);
 
   private final Set<ApiWatch> active = ConcurrentHashMap.newKeySet();
   private final Clock clock;
   private final Duration minTimeout;
   private final Executor executor;
   private final ServerWebSocketContainer webSockets;
+  private final Duration writeTimeout;
   private volatile boolean closed;
 
   public WatchStreamer(Clock clock, Duration minTimeout, Executor executor,
       ServerWebSocketContainer webSockets) {
+    this(clock, minTimeout, executor, webSockets, DEFAULT_WRITE_TIMEOUT);
+  }
+
+  /**
+   * @param writeTimeout how long one event may take to reach a client before the stream is cut
+   */
+  public WatchStreamer(Clock clock, Duration minTimeout, Executor executor,
+      ServerWebSocketContainer webSockets, Duration writeTimeout) {
     this.clock = clock;
     this.minTimeout = minTimeout;
     this.executor = executor;
     this.webSockets = webSockets;
+    this.writeTimeout = writeTimeout;
   }
+
+  /** The default bound on one event write to a watch client. */
+  public static final Duration DEFAULT_WRITE_TIMEOUT = Duration.ofSeconds(10);
 
   /** Ends every running watch (their streams end normally); later watches end at once. */
   public void closeAll() {
@@ -81,8 +101,8 @@ public final class WatchStreamer {
 
   /** Where encoded events go: an HTTP response or a WebSocket session. */
   private interface Sink {
-    /** Sends one event; false when the client is gone. */
-    boolean send(byte[] event);
+    /** Sends one event, waiting at most {@code wait}; false when the client is gone or slow. */
+    boolean send(byte[] event, Duration wait);
 
     /** Ends the stream normally. */
     void finish();
@@ -155,7 +175,7 @@ public final class WatchStreamer {
         return;
       }
       HttpSink sink = new HttpSink(ex, format);
-      sink.send(encoder.frame("ERROR", Exchange.statusValue(e.status())));
+      sink.send(encoder.frame("ERROR", Exchange.statusValue(e.status())), writeTimeout);
       sink.finish();
       return;
     }
@@ -207,7 +227,10 @@ public final class WatchStreamer {
         if (next.isEmpty()) {
           continue;
         }
-        if (!sink.send(encoder.encode(next.get()))) {
+        Duration left = Duration.between(clock.instant(), deadline);
+        Duration writeWait = left.compareTo(writeTimeout) < 0 ? left : writeTimeout;
+        if (writeWait.isNegative() || !sink.send(encoder.encode(next.get()), writeWait)) {
+          // the client is gone, stopped reading, or the watch's time ran out mid-write
           sink.abort();
           return;
         }
@@ -216,9 +239,9 @@ public final class WatchStreamer {
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       sink.finish();
-    } catch (RuntimeException e) {
+    } catch (RuntimeException | Error e) {
+      LOG.error("watch stream failed", e);
       sink.abort();
-      throw e;
     } finally {
       active.remove(watch);
       watch.close();
@@ -249,7 +272,7 @@ public final class WatchStreamer {
     public void onWebSocketOpen(Session session) {
       streamer.executor.execute(() -> streamer.pump(watch, encoder, new Sink() {
         @Override
-        public boolean send(byte[] event) {
+        public boolean send(byte[] event, Duration wait) {
           Callback.Completable done = new Callback.Completable();
           if (binary) {
             // a message is a frame: protobuf events go without their length prefix
@@ -260,8 +283,11 @@ public final class WatchStreamer {
                 done);
           }
           try {
-            done.get(30, TimeUnit.SECONDS);
+            done.get(wait.toNanos(), TimeUnit.NANOSECONDS);
             return true;
+          } catch (InterruptedException e) {
+            Thread.currentThread().interrupt();
+            return false;
           } catch (Exception e) {
             return false;
           }
@@ -303,17 +329,17 @@ public final class WatchStreamer {
               ? ProtobufBodies.WATCH_MEDIA_TYPE : format.contentType());
       ex.response.getHeaders().put(HttpHeader.CACHE_CONTROL, "no-cache, private");
       // an empty write commits the headers, so the client sees the 200 before the first event
-      write(BufferUtil.EMPTY_BUFFER, false);
+      write(BufferUtil.EMPTY_BUFFER, false, DEFAULT_WRITE_TIMEOUT);
     }
 
     @Override
-    public boolean send(byte[] event) {
-      return write(ByteBuffer.wrap(event), false);
+    public boolean send(byte[] event, Duration wait) {
+      return write(ByteBuffer.wrap(event), false, wait);
     }
 
     @Override
     public void finish() {
-      if (write(BufferUtil.EMPTY_BUFFER, true)) {
+      if (write(BufferUtil.EMPTY_BUFFER, true, DEFAULT_WRITE_TIMEOUT)) {
         ex.callback.succeeded();
       } else {
         abort();
@@ -322,15 +348,26 @@ public final class WatchStreamer {
 
     @Override
     public void abort() {
-      ex.callback.failed(new java.io.IOException("watch client went away"));
+      // a write may still be pending on a client that stopped reading: closing an HTTP/1
+      // connection fails it (HTTP/2 resets just this stream when the callback fails), so that
+      // nothing waits on this stream any more
+      if (ex.request.getConnectionMetaData().getHttpVersion().getVersion() < 20) {
+        ex.request.getConnectionMetaData().getConnection().getEndPoint().close();
+      }
+      ex.callback.failed(new java.io.IOException("watch client went away or stopped reading"));
     }
 
-    private boolean write(ByteBuffer buffer, boolean last) {
-      try (Blocker.Callback cb = Blocker.callback()) {
-        ex.response.write(last, buffer, cb);
-        cb.block();
+    private boolean write(ByteBuffer buffer, boolean last, Duration wait) {
+      java.util.concurrent.CompletableFuture<Void> done = new java.util.concurrent.CompletableFuture<>();
+      ex.response.write(last, buffer, org.eclipse.jetty.util.Callback.from(
+          () -> done.complete(null), done::completeExceptionally));
+      try {
+        done.get(wait.toNanos(), TimeUnit.NANOSECONDS);
         return true;
-      } catch (Exception e) {
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        return false;
+      } catch (java.util.concurrent.ExecutionException | java.util.concurrent.TimeoutException e) {
         return false;
       }
     }

@@ -25,6 +25,9 @@ import java.util.concurrent.atomic.AtomicLong;
  * they never reach a caller.
  */
 final class Compactor implements AutoCloseable {
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Compactor.class);
+  /** Whether the last background attempt failed (touched by the compactor thread only). */
+  private boolean failing;
   private final KV kv;
   private final EtcdKeys keys;
   private final EtcdCalls calls;
@@ -197,8 +200,19 @@ final class Compactor implements AutoCloseable {
           nextTick = clock.instant().plus(interval.period());
           tick();
         }
+        if (failing) {
+          failing = false;
+          LOG.info("etcd compaction works again");
+        }
       } catch (RuntimeException e) {
-        // etcd is unavailable or refused: the next period or write tries again
+        // etcd is unavailable or refused: the next period or write tries again; a streak of
+        // failures is logged once, with the first one's stack
+        if (!failing) {
+          failing = true;
+          LOG.warn("etcd compaction failed; retrying every period until it succeeds", e);
+        } else {
+          LOG.debug("etcd compaction failed again", e);
+        }
       }
     }
   }

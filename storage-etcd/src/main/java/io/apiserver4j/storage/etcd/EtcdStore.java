@@ -201,6 +201,31 @@ public final class EtcdStore implements Store {
     return Optional.of(state);
   }
 
+  /** How long a health check waits for etcd (kube's {@code --etcd-healthcheck-timeout}). */
+  static final Duration HEALTH_CHECK_TIMEOUT = Duration.ofSeconds(2);
+
+  /** A count-only read of one key, as kube's etcd health check reads its {@code health} key. */
+  @Override
+  public Optional<String> check() {
+    if (closed) {
+      return Optional.of("the etcd client is closed");
+    }
+    CompletableFuture<GetResponse> f;
+    try {
+      f = kv.get(keys.compactKey(), GetOption.builder().withCountOnly(true).build());
+      f.get(HEALTH_CHECK_TIMEOUT.toNanos(), TimeUnit.NANOSECONDS);
+      return Optional.empty();
+    } catch (java.util.concurrent.TimeoutException e) {
+      return Optional.of("etcd did not answer within " + HEALTH_CHECK_TIMEOUT.toSeconds() + "s");
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.of("interrupted while checking etcd");
+    } catch (ExecutionException | RuntimeException e) {
+      Throwable cause = e instanceof ExecutionException && e.getCause() != null ? e.getCause() : e;
+      return Optional.of("error getting data from etcd: " + cause.getMessage());
+    }
+  }
+
   @Override
   public long currentRevision() {
     checkOpen();

@@ -18,7 +18,9 @@ import io.etcd.jetcd.ByteSequence;
 final class ObjectCodec {
   private ObjectCodec() {}
 
+  /** @throws io.apiserver4j.core.InternalErrorException for an object that would not read back */
   static ByteSequence encode(MapValue object) {
+    StoredObjects.requireEncodable(object);
     return ByteSequence.from(Json.writeBytes(withoutResourceVersion(object)));
   }
 

@@ -1,0 +1,155 @@
+package io.apiserver4j.apiserver;
+
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs requests whose bodies nest deeply on a thread with a stack large enough for the schema
+ * walks (checking, validation, merging, field sets) at the decoders' depth limit of 10,000, so
+ * that a value kube-apiserver accepts never overflows the caller's stack. Shallow requests, the
+ * usual case, run on the caller's thread at no cost beyond a bounded scan of the body.
+ */
+final class DeepRequests {
+  private static final Logger LOG = LoggerFactory.getLogger(DeepRequests.class);
+  /** Bodies nesting deeper than this run on a deep-stack thread. */
+  static final int SHALLOW_DEPTH = 200;
+  /** Reserved (not committed) stack of a deep-request thread: ~25 KiB a level at 10,000 levels. */
+  static final long STACK_BYTES = 256L << 20;
+
+  private DeepRequests() {}
+
+  /** Whether {@code request}'s body may nest deeper than {@link #SHALLOW_DEPTH}. */
+  static boolean isDeep(ApiRequest request) {
+    byte[] raw = request.rawBodyUnsafe();
+    if (raw != null && rawDepthExceeds(raw, SHALLOW_DEPTH)) {
+      return true;
+    }
+    return request.body().map(v -> depthExceeds(v, SHALLOW_DEPTH)).orElse(false);
+  }
+
+  /**
+   * An upper bound on nesting in JSON or YAML text: brackets outside strings, and indentation
+   * (YAML block nesting takes at least one column a level).
+   */
+  static boolean rawDepthExceeds(byte[] raw, int limit) {
+    int depth = 0;
+    int indent = 0;
+    boolean lineStart = true;
+    boolean inString = false;
+    for (int i = 0; i < raw.length; i++) {
+      byte b = raw[i];
+      if (inString) {
+        if (b == '\\') {
+          i++;
+        } else if (b == '"') {
+          inString = false;
+        }
+        continue;
+      }
+      if (lineStart) {
+        if (b == ' ' || b == '-') {
+          if (++indent > limit) {
+            return true;
+          }
+          continue;
+        }
+        lineStart = false;
+      }
+      switch (b) {
+        case '"' -> inString = true;
+        case '{', '[' -> {
+          if (++depth > limit) {
+            return true;
+          }
+        }
+        case '}', ']' -> depth--;
+        case '\n' -> {
+          lineStart = true;
+          indent = 0;
+        }
+        default -> { }
+      }
+    }
+    return false;
+  }
+
+  /** Whether {@code root} nests deeper than {@code limit}; iterative, without boxing. */
+  static boolean depthExceeds(Value root, int limit) {
+    Value[] values = new Value[32];
+    int[] depths = new int[32];
+    int top = 0;
+    values[0] = root;
+    depths[0] = 0;
+    top = 1;
+    while (top > 0) {
+      top--;
+      Value v = values[top];
+      int d = depths[top];
+      values[top] = null;
+      int size = v instanceof MapValue m ? m.size() : v instanceof ListValue l ? l.size() : 0;
+      if (size == 0) {
+        continue;
+      }
+      if (d + 1 > limit) {
+        return true;
+      }
+      if (top + size > values.length) {
+        int n = Math.max(values.length * 2, top + size);
+        values = java.util.Arrays.copyOf(values, n);
+        depths = java.util.Arrays.copyOf(depths, n);
+      }
+      for (int i = 0; i < size; i++) {
+        Value child = v instanceof MapValue m ? m.valueAt(i) : ((ListValue) v).get(i);
+        if (child instanceof MapValue || child instanceof ListValue) {
+          values[top] = child;
+          depths[top] = d + 1;
+          top++;
+        }
+      }
+    }
+    return false;
+  }
+
+  /** Runs {@code work} on a new deep-stack thread and waits for it. */
+  static <T> T call(Supplier<T> work) {
+    AtomicReference<T> result = new AtomicReference<>();
+    AtomicReference<Throwable> failure = new AtomicReference<>();
+    Thread t = new Thread(null, () -> {
+      try {
+        result.set(work.get());
+      } catch (Throwable e) {
+        failure.set(e);
+      }
+    }, "apiserver4j-deep-request", STACK_BYTES);
+    t.setDaemon(true);
+    t.start();
+    boolean interrupted = false;
+    while (true) {
+      try {
+        t.join();
+        break;
+      } catch (InterruptedException e) {
+        interrupted = true;
+      }
+    }
+    if (interrupted) {
+      Thread.currentThread().interrupt();
+    }
+    Throwable e = failure.get();
+    if (e instanceof RuntimeException r) {
+      throw r;
+    }
+    if (e instanceof Error err) {
+      if (err instanceof StackOverflowError) {
+        LOG.error("a request overflowed the deep-request stack", err);
+      }
+      throw err;
+    }
+    return result.get();
+  }
+}

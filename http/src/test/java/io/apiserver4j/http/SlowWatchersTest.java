@@ -1,0 +1,119 @@
+package io.apiserver4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.ApiServer;
+import java.io.InputStream;
+import java.net.InetSocketAddress;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import java.util.concurrent.locks.LockSupport;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 17, item 2: a watch whose client stops reading does not pin a server thread. The client
+ * here is a real TCP connection that sends the watch request and never reads.
+ */
+class SlowWatchersTest {
+  private ApiServer api;
+  private HttpApiServer http;
+  private final HttpClient client = HttpClient.newBuilder()
+      .version(HttpClient.Version.HTTP_1_1).build();
+
+  @AfterEach
+  void stop() {
+    if (http != null) {
+      http.close();
+    }
+    if (api != null) {
+      api.close();
+    }
+  }
+
+  private URI start(HttpApiServer.Builder b) {
+    http = b.build();
+    http.start();
+    return http.url();
+  }
+
+  private void put(URI base, String name, int i, String payload) throws Exception {
+    String body = "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"" + name
+        + "\"},\"data\":{\"i\":\"" + i + "\",\"big\":\"" + payload + "\"}}";
+    HttpResponse<String> r = client.send(HttpRequest.newBuilder(
+        base.resolve("/api/v1/namespaces/default/configmaps/" + name + "?fieldManager=t"))
+        .header("Content-Type", "application/apply-patch+yaml")
+        .method("PATCH", HttpRequest.BodyPublishers.ofString(body)).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(r.statusCode()).as(r.body()).isIn(200, 201);
+  }
+
+  /** Opens a watch on a connection that never reads, with a tiny receive window. */
+  private Socket stalledWatch(URI base, String query) throws Exception {
+    Socket s = new Socket();
+    s.setReceiveBufferSize(1024);
+    s.connect(new InetSocketAddress(base.getHost(), base.getPort()));
+    s.getOutputStream().write(("GET /api/v1/namespaces/default/configmaps?watch=true" + query
+        + " HTTP/1.1\r\nHost: localhost\r\n\r\n").getBytes(StandardCharsets.US_ASCII));
+    s.getOutputStream().flush();
+    return s;
+  }
+
+  /** Waits for {@code condition}, failing after {@code limit}. */
+  private static void await(BooleanSupplier condition, Duration limit) {
+    long deadline = System.nanoTime() + limit.toNanos();
+    while (!condition.getAsBoolean()) {
+      assertThat(System.nanoTime() - deadline).as("condition not met in " + limit).isNegative();
+      LockSupport.parkNanos(1_000_000);
+    }
+  }
+
+  /** Fills the connection: 32 events of 512 KiB, far beyond any socket buffer. */
+  private void flood(URI base) throws Exception {
+    String payload = "x".repeat(512 * 1024);
+    for (int i = 0; i < 32; i++) {
+      put(base, "big", i, payload);
+    }
+  }
+
+  private static void assertClosedByServer(Socket s) throws Exception {
+    s.setSoTimeout(60_000);
+    InputStream in = s.getInputStream();
+    byte[] buf = new byte[64 * 1024];
+    while (in.read(buf) >= 0) {
+      // drain what the server had sent before it cut the stream
+    }
+  }
+
+  @Test
+  void aWatcherThatStopsReadingIsCutAfterTheWriteTimeout() throws Exception {
+    api = ApiServer.builder().build();
+    URI base = start(HttpApiServer.builder(api).watchWriteTimeout(Duration.ofSeconds(1)));
+    try (Socket stalled = stalledWatch(base, "")) {
+      await(() -> http.activeWatches() == 1, Duration.ofSeconds(30));
+      flood(base);
+      await(() -> http.activeWatches() == 0, Duration.ofSeconds(60));
+      assertClosedByServer(stalled);
+    }
+    // the server still serves watches and writes
+    put(base, "after", 0, "y");
+  }
+
+  @Test
+  void timeoutSecondsIsHonouredWhileAWriteIsBlocked() throws Exception {
+    api = ApiServer.builder().build();
+    URI base = start(HttpApiServer.builder(api).watchWriteTimeout(Duration.ofHours(1)));
+    try (Socket stalled = stalledWatch(base, "&timeoutSeconds=2")) {
+      await(() -> http.activeWatches() == 1, Duration.ofSeconds(30));
+      flood(base);
+      await(() -> http.activeWatches() == 0, Duration.ofSeconds(60));
+      assertClosedByServer(stalled);
+    }
+  }
+}
