@@ -1,5 +1,6 @@
 package io.apiserver4j.auth;
 
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
@@ -23,6 +24,8 @@ public final class Bootstrap {
       new GroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterroles");
   static final GroupVersionResource CLUSTER_ROLE_BINDINGS =
       new GroupVersionResource("rbac.authorization.k8s.io", "v1", "clusterrolebindings");
+  /** kube-apiserver's privileged loopback user, which writes the bootstrap policy. */
+  static final UserInfo LOOPBACK = UserInfo.of("system:apiserver", "system:masters");
   private static final List<String> READ = List.of("get", "list", "watch");
   private static final List<String> WRITE = List.of("create", "delete", "deletecollection",
       "patch", "update");
@@ -45,7 +48,7 @@ public final class Bootstrap {
 
   private static void create(ApiServer server, GroupVersionResource resource, MapValue object) {
     ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, resource)
-        .body(object).userAgent("kube-apiserver/v1.36.0").build());
+        .body(object).userAgent("kube-apiserver/v1.36.0").user(LOOPBACK).build());
     if (!r.isSuccess() && r.code() != 409) {
       r.orThrow();
     }

@@ -153,12 +153,18 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
       }
       ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE,
           Bootstrap.CLUSTER_ROLES).name(Meta.metaString(role, "name"))
-          .body(role.with("rules", rules)).userAgent(AGGREGATOR).build());
+          .body(role.with("rules", rules)).userAgent(AGGREGATOR).user(Bootstrap.LOOPBACK).build());
       if (!r.isSuccess()) {
         LOG.warn("aggregating ClusterRole {} failed: {}", Meta.metaString(role, "name"),
             r.body());
       }
     }
+  }
+
+  /** The rules of a role (aggregated if it is an aggregated ClusterRole); empty if missing. */
+  public List<Value> roleRules(String kind, String namespace, String name) {
+    RbacIndex.Binding ref = new RbacIndex.Binding(namespace, "", kind, name, List.of());
+    return current().role(ref).map(r -> Nested.list(r, "rules")).orElse(List.of());
   }
 
   /** The rules of {@link #rulesFor} and what could not be read. */

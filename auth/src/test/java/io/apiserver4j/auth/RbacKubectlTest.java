@@ -2,6 +2,7 @@ package io.apiserver4j.auth;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.http.Authenticators;
@@ -38,7 +39,9 @@ class RbacKubectlTest {
   static void start() throws Exception {
     store = InMemoryStore.create();
     rbac = RbacAuthorizer.over(store);
-    api = Reviews.install(ApiServer.builder().store(store), rbac).build();
+    api = Reviews.install(ApiServer.builder().store(store)
+        .admission(AdmissionChain.builder().add(new RbacEscalationCheck(rbac)).build()), rbac)
+        .build();
     rbac.aggregateInto(api);
     Bootstrap.ensure(api);
     // kubectl sends bearer tokens over TLS only
@@ -56,7 +59,7 @@ class RbacKubectlTest {
         http.kubeconfig().certificateAuthority(ca).token("admin-token").build());
     bob = new Kubectl(Files.createDirectories(dir.resolve("bob")),
         http.kubeconfig().certificateAuthority(ca).token("bob-token").build());
-    for (String ns : new String[] {"bind", "names", "rules", "agg"}) {
+    for (String ns : new String[] {"bind", "names", "rules", "agg", "esc"}) {
       admin.ok("create", "namespace", ns);
     }
   }
@@ -170,5 +173,31 @@ class RbacKubectlTest {
         .contains("leases");
     assertThat(bob.run("-n", "agg", "auth", "can-i", "list", "leases").stdout().trim())
         .isEqualTo("yes");
+  }
+
+  @Test
+  void rolesAndBindingsCannotGrantWhatTheWriterDoesNotHold() {
+    admin.ok("-n", "esc", "create", "rolebinding", "bob-admin", "--clusterrole=admin",
+        "--user=bob");
+
+    bob.ok("-n", "esc", "create", "role", "secret-reader", "--verb=get", "--resource=secrets");
+    Kubectl.Result role = bob.run("-n", "esc", "create", "role", "node-maker", "--verb=create",
+        "--resource=nodes");
+    assertThat(role.stderr()).contains("roles.rbac.authorization.k8s.io \"node-maker\" is"
+        + " forbidden: user \"bob\" (groups=[\"system:authenticated\"]) is attempting to grant"
+        + " RBAC permissions not currently held:\n{APIGroups:[\"\"], Resources:[\"nodes\"],"
+        + " Verbs:[\"create\"]}");
+    Kubectl.Result binding = bob.run("-n", "esc", "create", "rolebinding", "bob-root",
+        "--clusterrole=cluster-admin", "--user=bob");
+    assertThat(binding.stderr()).contains("rolebindings.rbac.authorization.k8s.io \"bob-root\""
+        + " is forbidden: user \"bob\" (groups=[\"system:authenticated\"]) is attempting to"
+        + " grant RBAC permissions not currently held:\n{APIGroups:[\"*\"], Resources:[\"*\"],"
+        + " Verbs:[\"*\"]}\n{NonResourceURLs:[\"*\"], Verbs:[\"*\"]}");
+
+    admin.ok("create", "clusterrole", "node-escalator", "--verb=escalate,bind",
+        "--resource=roles,clusterroles");
+    admin.ok("-n", "esc", "create", "rolebinding", "bob-escalates",
+        "--clusterrole=node-escalator", "--user=bob");
+    bob.ok("-n", "esc", "create", "role", "node-maker", "--verb=create", "--resource=nodes");
   }
 }

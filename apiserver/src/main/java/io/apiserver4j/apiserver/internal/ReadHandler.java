@@ -76,10 +76,10 @@ final class ReadHandler {
       throw Endpoints.methodNotAllowed();
     }
     ApiRequest r = s.request();
-    ListOptions lo = listOptions(s);
+    checkSelectable(s);
     WatchOptions.Builder b = WatchOptions.builder()
-        .labelSelector(lo.labelSelector())
-        .fieldSelector(lo.fieldSelector())
+        .labelSelector(r.labelSelector())
+        .fieldSelector(r.fieldSelector())
         .allowBookmarks(r.allowWatchBookmarks());
     if (!r.resourceVersion().isEmpty() && !r.resourceVersion().equals("0")) {
       b.resourceVersion(parseResourceVersion(r.resourceVersion(), false));
@@ -92,13 +92,17 @@ final class ReadHandler {
   }
 
   /** The list options of a list, watch or delete-collection. */
-  static ListOptions listOptions(Scope s) {
-    ApiRequest r = s.request();
-    for (FieldSelector.Term t : r.fieldSelector().terms()) {
+  private static void checkSelectable(Scope s) {
+    for (FieldSelector.Term t : s.request().fieldSelector().terms()) {
       if (!selectable(s.def(), t.field())) {
         throw StatusErrors.badRequest("field label not supported: " + t.field());
       }
     }
+  }
+
+  static ListOptions listOptions(Scope s) {
+    ApiRequest r = s.request();
+    checkSelectable(s);
     ListOptions.Builder b = ListOptions.builder()
         .labelSelector(r.labelSelector())
         .fieldSelector(r.fieldSelector());
