@@ -1,0 +1,249 @@
+package io.apiserver4j.apiserver.crd.internal;
+
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One level of a CRD version's {@code openAPIV3Schema} (apiextensions' {@code JSONSchemaProps}),
+ * parsed once: the value validations, the structural parts ({@code properties}, {@code items},
+ * {@code additionalProperties}) and the {@code x-kubernetes-*} extensions. Immutable.
+ */
+public final class SchemaNode {
+  /** One {@code x-kubernetes-validations} entry. */
+  public record Rule(String rule, String message, String messageExpression, String reason,
+      String fieldPath, boolean optionalOldSelf) {}
+
+  final String type;
+  final String format;
+  final boolean nullable;
+  final boolean intOrString;
+  final boolean preserveUnknownFields;
+  final boolean embeddedResource;
+  final Map<String, SchemaNode> properties;
+  final SchemaNode items;
+  final SchemaNode additionalProperties;
+  /** additionalProperties: false (forbidden in structural schemas, but validated as kube does). */
+  final boolean additionalPropertiesForbidden;
+  final List<String> required;
+  final List<Value> enumValues;
+  final Value defaultValue;
+  final Double maximum;
+  final boolean exclusiveMaximum;
+  final Double minimum;
+  final boolean exclusiveMinimum;
+  final Double multipleOf;
+  final Value multipleOfValue;
+  final Value maximumValue;
+  final Value minimumValue;
+  final Long maxLength;
+  final Long minLength;
+  final String pattern;
+  final Long maxItems;
+  final Long minItems;
+  final boolean uniqueItems;
+  final Long maxProperties;
+  final Long minProperties;
+  final List<SchemaNode> allOf;
+  final List<SchemaNode> anyOf;
+  final List<SchemaNode> oneOf;
+  final SchemaNode not;
+  final String listType;
+  final List<String> listMapKeys;
+  final String mapType;
+  final List<Rule> rules;
+  final MapValue raw;
+
+  private SchemaNode(MapValue m) {
+    raw = m;
+    type = str(m, "type");
+    format = str(m, "format");
+    nullable = bool(m, "nullable");
+    intOrString = bool(m, "x-kubernetes-int-or-string");
+    preserveUnknownFields = bool(m, "x-kubernetes-preserve-unknown-fields");
+    embeddedResource = bool(m, "x-kubernetes-embedded-resource");
+    Map<String, SchemaNode> props = new LinkedHashMap<>();
+    if (m.getOrNull("properties") instanceof MapValue p) {
+      p.forEach((k, v) -> props.put(k, parse(v)));
+    }
+    properties = Collections.unmodifiableMap(props);
+    items = m.getOrNull("items") instanceof MapValue i ? new SchemaNode(i) : null;
+    Value ap = m.getOrNull("additionalProperties");
+    additionalProperties = ap instanceof MapValue a ? new SchemaNode(a) : null;
+    additionalPropertiesForbidden = ap instanceof BooleanValue b && !b.value();
+    required = strings(m.getOrNull("required"));
+    enumValues = m.getOrNull("enum") instanceof ListValue l ? l.items() : List.of();
+    defaultValue = m.getOrNull("default");
+    maximumValue = number(m.getOrNull("maximum"));
+    minimumValue = number(m.getOrNull("minimum"));
+    multipleOfValue = number(m.getOrNull("multipleOf"));
+    maximum = asDouble(maximumValue);
+    minimum = asDouble(minimumValue);
+    multipleOf = asDouble(multipleOfValue);
+    exclusiveMaximum = bool(m, "exclusiveMaximum");
+    exclusiveMinimum = bool(m, "exclusiveMinimum");
+    maxLength = integer(m.getOrNull("maxLength"));
+    minLength = integer(m.getOrNull("minLength"));
+    pattern = m.getOrNull("pattern") instanceof StringValue s ? s.value() : null;
+    maxItems = integer(m.getOrNull("maxItems"));
+    minItems = integer(m.getOrNull("minItems"));
+    uniqueItems = bool(m, "uniqueItems");
+    maxProperties = integer(m.getOrNull("maxProperties"));
+    minProperties = integer(m.getOrNull("minProperties"));
+    allOf = nodes(m.getOrNull("allOf"));
+    anyOf = nodes(m.getOrNull("anyOf"));
+    oneOf = nodes(m.getOrNull("oneOf"));
+    not = m.getOrNull("not") instanceof MapValue n ? new SchemaNode(n) : null;
+    listType = str(m, "x-kubernetes-list-type");
+    listMapKeys = strings(m.getOrNull("x-kubernetes-list-map-keys"));
+    mapType = str(m, "x-kubernetes-map-type");
+    List<Rule> rs = new ArrayList<>();
+    if (m.getOrNull("x-kubernetes-validations") instanceof ListValue l) {
+      for (Value v : l.items()) {
+        if (v instanceof MapValue r) {
+          rs.add(new Rule(str(r, "rule"), str(r, "message"), str(r, "messageExpression"),
+              str(r, "reason"), str(r, "fieldPath"), bool(r, "optionalOldSelf")));
+        }
+      }
+    }
+    rules = List.copyOf(rs);
+  }
+
+  /** Parses a schema; anything but a map is the empty schema (which allows everything). */
+  public static SchemaNode parse(Value schema) {
+    return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty());
+  }
+
+  /** The schema as written in the CRD. */
+  public MapValue raw() {
+    return raw;
+  }
+
+  public String type() {
+    return type;
+  }
+
+  public Optional<SchemaNode> property(String name) {
+    return Optional.ofNullable(properties.get(name));
+  }
+
+  public Map<String, SchemaNode> properties() {
+    return properties;
+  }
+
+  public Optional<SchemaNode> items() {
+    return Optional.ofNullable(items);
+  }
+
+  public Optional<SchemaNode> additionalProperties() {
+    return Optional.ofNullable(additionalProperties);
+  }
+
+  public List<Rule> rules() {
+    return rules;
+  }
+
+  public boolean preserveUnknownFields() {
+    return preserveUnknownFields;
+  }
+
+  public boolean embeddedResource() {
+    return embeddedResource;
+  }
+
+  public boolean intOrString() {
+    return intOrString;
+  }
+
+  public String listType() {
+    return listType;
+  }
+
+  public List<String> listMapKeys() {
+    return listMapKeys;
+  }
+
+  public Optional<Value> defaultValue() {
+    return Optional.ofNullable(defaultValue);
+  }
+
+  public String format() {
+    return format;
+  }
+
+  /** The schema of the child {@code key} of an object: a property or additionalProperties. */
+  Optional<SchemaNode> child(String key) {
+    SchemaNode p = properties.get(key);
+    return Optional.ofNullable(p != null ? p : additionalProperties);
+  }
+
+  private static SchemaNode parse0(Value v) {
+    return parse(v);
+  }
+
+  private static List<SchemaNode> nodes(Value v) {
+    if (!(v instanceof ListValue l)) {
+      return List.of();
+    }
+    List<SchemaNode> out = new ArrayList<>();
+    for (Value item : l.items()) {
+      out.add(parse0(item));
+    }
+    return List.copyOf(out);
+  }
+
+  private static String str(MapValue m, String key) {
+    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
+  }
+
+  private static boolean bool(MapValue m, String key) {
+    return m.getOrNull(key) instanceof BooleanValue b && b.value();
+  }
+
+  private static List<String> strings(Value v) {
+    if (!(v instanceof ListValue l)) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (Value item : l.items()) {
+      if (item instanceof StringValue s) {
+        out.add(s.value());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static Value number(Value v) {
+    return v instanceof IntegerValue || v instanceof FloatValue ? v : null;
+  }
+
+  private static Double asDouble(Value v) {
+    if (v instanceof IntegerValue i) {
+      return (double) i.value();
+    }
+    if (v instanceof FloatValue f) {
+      return f.value();
+    }
+    return null;
+  }
+
+  private static Long integer(Value v) {
+    if (v instanceof IntegerValue i) {
+      return i.value();
+    }
+    if (v instanceof FloatValue f && f.value() == Math.rint(f.value())) {
+      return (long) f.value();
+    }
+    return null;
+  }
+}

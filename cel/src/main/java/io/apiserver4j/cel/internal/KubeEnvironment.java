@@ -1,0 +1,366 @@
+package io.apiserver4j.cel.internal;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.primitives.UnsignedLong;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelFunctionDecl;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelOverloadDecl;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.common.types.TypeParamType;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.CelRuntime;
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * The Kubernetes CEL environment on cel-java ({@code dev.cel:cel}): one {@link Cel} per set of
+ * variable names, built once, with kube's libraries added as function declarations and
+ * bindings. Values cross the boundary as plain Java objects (Long, Double, String, Boolean,
+ * List, Map, NullValue).
+ */
+public final class KubeEnvironment {
+  private static final Map<List<String>, Cel> ENVIRONMENTS = new ConcurrentHashMap<>();
+  private static final Map<String, Object> REGEXES = new ConcurrentHashMap<>();
+
+  private KubeEnvironment() {}
+
+  /** A compiled expression. */
+  public static final class Compiled {
+    private final CelRuntime.Program program;
+    private final Set<String> identifiers;
+
+    Compiled(CelRuntime.Program program, Set<String> identifiers) {
+      this.program = program;
+      this.identifiers = identifiers;
+    }
+
+    public Set<String> identifiers() {
+      return identifiers;
+    }
+
+    public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
+      Map<String, Object> vars = new HashMap<>();
+      bindings.forEach((k, v) -> vars.put(k, toCel(v)));
+      optionals.forEach((k, v) -> vars.put(k, v.map(KubeEnvironment::toCel)));
+      try {
+        return fromCel(program.eval(vars));
+      } catch (CelEvaluationException e) {
+        throw new CelException(CelException.Kind.EVALUATION, e.getMessage(), e);
+      } catch (RuntimeException e) {
+        throw new CelException(CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e);
+      }
+    }
+  }
+
+  /** Compiles; variables named in {@code optionals} are declared {@code optional_type(dyn)}. */
+  public static Compiled compile(String expression, List<String> variables,
+      List<String> optionals) {
+    List<String> key = new ArrayList<>(variables);
+    optionals.forEach(o -> key.add("?" + o));
+    Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
+    CelAbstractSyntaxTree ast;
+    try {
+      ast = cel.compile(expression).getAst();
+    } catch (CelValidationException e) {
+      throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
+    }
+    Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
+        .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
+        .map(n -> n.expr().ident().name())
+        .collect(Collectors.toUnmodifiableSet());
+    try {
+      return new Compiled(cel.createProgram(ast), identifiers);
+    } catch (CelEvaluationException e) {
+      throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
+    }
+  }
+
+  private static Cel build(List<String> variables) {
+    CelOptions options = CelOptions.current()
+        .enableOptionalSyntax(true)
+        .enableHeterogeneousNumericComparisons(true)
+        .enableTimestampEpoch(true)
+        .build();
+    var b = CelFactory.standardCelBuilder()
+        .setOptions(options)
+        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+        .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders())
+        .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options),
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders());
+    for (String v : variables) {
+      if (v.startsWith("?")) {
+        b.addVar(v.substring(1), dev.cel.common.types.OptionalType.create(SimpleType.DYN));
+      } else {
+        b.addVar(v, SimpleType.DYN);
+      }
+    }
+    addRegexLibrary(b);
+    addListsLibrary(b);
+    return b.build();
+  }
+
+  // --- kube's regex library: find, findAll ------------------------------------------------------
+
+  private static void addRegexLibrary(dev.cel.bundle.CelBuilder b) {
+    b.addFunctionDeclarations(
+        CelFunctionDecl.newFunctionDeclaration("find",
+            CelOverloadDecl.newMemberOverload("string_find_string", SimpleType.STRING,
+                SimpleType.STRING, SimpleType.STRING)),
+        CelFunctionDecl.newFunctionDeclaration("findAll",
+            CelOverloadDecl.newMemberOverload("string_find_all_string",
+                ListType.create(SimpleType.STRING), SimpleType.STRING, SimpleType.STRING),
+            CelOverloadDecl.newMemberOverload("string_find_all_string_int",
+                ListType.create(SimpleType.STRING), SimpleType.STRING, SimpleType.STRING,
+                SimpleType.INT)));
+    b.addFunctionBindings(
+        CelFunctionBinding.from("string_find_string", String.class, String.class,
+            (s, re) -> {
+              Matcher m = regex(re).matcher(s);
+              return m.find() ? m.group() : "";
+            }),
+        CelFunctionBinding.from("string_find_all_string", String.class, String.class,
+            (s, re) -> findAll(s, re, -1)),
+        CelFunctionBinding.from("string_find_all_string_int",
+            List.of(String.class, String.class, Long.class),
+            args -> findAll((String) args[0], (String) args[1], (Long) args[2])));
+  }
+
+  private static Pattern regex(String re) throws CelEvaluationException {
+    Object p = REGEXES.computeIfAbsent(re, r -> {
+      try {
+        return Pattern.compile(r);
+      } catch (PatternSyntaxException e) {
+        return e.getMessage();
+      }
+    });
+    if (p instanceof String msg) {
+      throw new CelEvaluationException(msg);
+    }
+    return (Pattern) p;
+  }
+
+  private static List<String> findAll(String s, String re, long limit)
+      throws CelEvaluationException {
+    Matcher m = regex(re).matcher(s);
+    List<String> out = new ArrayList<>();
+    while ((limit < 0 || out.size() < limit) && m.find()) {
+      out.add(m.group());
+    }
+    return ImmutableList.copyOf(out);
+  }
+
+  // --- kube's lists library: isSorted, sum, min, max, indexOf, lastIndexOf ----------------------
+
+  private static void addListsLibrary(dev.cel.bundle.CelBuilder b) {
+    TypeParamType t = TypeParamType.create("T");
+    ListType listT = ListType.create(t);
+    b.addFunctionDeclarations(
+        CelFunctionDecl.newFunctionDeclaration("isSorted",
+            CelOverloadDecl.newMemberOverload("list_is_sorted", SimpleType.BOOL, listT)),
+        CelFunctionDecl.newFunctionDeclaration("sum",
+            CelOverloadDecl.newMemberOverload("list_sum", t, listT)),
+        CelFunctionDecl.newFunctionDeclaration("min",
+            CelOverloadDecl.newMemberOverload("list_min", t, listT)),
+        CelFunctionDecl.newFunctionDeclaration("max",
+            CelOverloadDecl.newMemberOverload("list_max", t, listT)),
+        CelFunctionDecl.newFunctionDeclaration("indexOf",
+            CelOverloadDecl.newMemberOverload("list_index_of", SimpleType.INT, listT, t)),
+        CelFunctionDecl.newFunctionDeclaration("lastIndexOf",
+            CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, listT, t)));
+    b.addFunctionBindings(
+        CelFunctionBinding.from("list_is_sorted", List.class, l -> {
+          for (int i = 1; i < l.size(); i++) {
+            if (compare(l.get(i - 1), l.get(i)) > 0) {
+              return false;
+            }
+          }
+          return true;
+        }),
+        CelFunctionBinding.from("list_sum", List.class, l -> {
+          if (l.isEmpty()) {
+            return 0L;
+          }
+          Object acc = l.get(0);
+          for (int i = 1; i < l.size(); i++) {
+            acc = add(acc, l.get(i));
+          }
+          return acc;
+        }),
+        CelFunctionBinding.from("list_min", List.class, l -> extreme(l, -1)),
+        CelFunctionBinding.from("list_max", List.class, l -> extreme(l, 1)),
+        CelFunctionBinding.from("list_index_of", List.class, Object.class,
+            (l, x) -> (long) indexOf(l, x)),
+        CelFunctionBinding.from("list_last_index_of", List.class, Object.class,
+            (l, x) -> (long) lastIndexOf(l, x)));
+  }
+
+  private static int indexOf(List<?> l, Object x) {
+    for (int i = 0; i < l.size(); i++) {
+      if (celEquals(l.get(i), x)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int lastIndexOf(List<?> l, Object x) {
+    for (int i = l.size() - 1; i >= 0; i--) {
+      if (celEquals(l.get(i), x)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean celEquals(Object a, Object b) {
+    if (a instanceof Number && b instanceof Number) {
+      return compare(a, b) == 0;
+    }
+    return a.equals(b);
+  }
+
+  private static Object extreme(List<?> l, int sign) throws CelEvaluationException {
+    if (l.isEmpty()) {
+      throw new CelEvaluationException((sign < 0 ? "min" : "max")
+          + "(list) called on an empty list");
+    }
+    Object best = l.get(0);
+    for (Object o : l) {
+      if (Integer.signum(compare(o, best)) == sign) {
+        best = o;
+      }
+    }
+    return best;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static int compare(Object a, Object b) {
+    if (a instanceof Number x && b instanceof Number y) {
+      return Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    if (a instanceof Comparable c) {
+      return c.compareTo(b);
+    }
+    throw new IllegalArgumentException("no such overload");
+  }
+
+  private static Object add(Object a, Object b) throws CelEvaluationException {
+    if (a instanceof Long x && b instanceof Long y) {
+      try {
+        return Math.addExact(x, y);
+      } catch (ArithmeticException e) {
+        throw new CelEvaluationException("integer overflow");
+      }
+    }
+    if (a instanceof Double x && b instanceof Double y) {
+      return x + y;
+    }
+    if (a instanceof UnsignedLong x && b instanceof UnsignedLong y) {
+      return x.plus(y);
+    }
+    if (a instanceof String x && b instanceof String y) {
+      return x + y;
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      return ImmutableList.builder().addAll(x).addAll(y).build();
+    }
+    throw new CelEvaluationException("no such overload: sum");
+  }
+
+  // --- value conversion -------------------------------------------------------------------------
+
+  static Object toCel(Value v) {
+    if (v instanceof StringValue s) {
+      return s.value();
+    }
+    if (v instanceof IntegerValue i) {
+      return i.value();
+    }
+    if (v instanceof FloatValue f) {
+      return f.value();
+    }
+    if (v instanceof BooleanValue b) {
+      return b.value();
+    }
+    if (v instanceof ListValue l) {
+      List<Object> out = new ArrayList<>(l.size());
+      for (Value item : l.items()) {
+        out.add(toCel(item));
+      }
+      return ImmutableList.copyOf(out);
+    }
+    if (v instanceof MapValue m) {
+      Map<Object, Object> out = new LinkedHashMap<>();
+      m.forEach((k, item) -> out.put(k, toCel(item)));
+      return java.util.Collections.unmodifiableMap(out);
+    }
+    return com.google.protobuf.NullValue.NULL_VALUE;
+  }
+
+  static Value fromCel(Object o) {
+    if (o instanceof Boolean b) {
+      return Value.of(b);
+    }
+    if (o instanceof Long l) {
+      return Value.of(l);
+    }
+    if (o instanceof UnsignedLong u) {
+      return Value.of(u.longValue());
+    }
+    if (o instanceof Double d) {
+      return Value.of(d);
+    }
+    if (o instanceof String s) {
+      return Value.of(s);
+    }
+    if (o instanceof List<?> l) {
+      ListValue.Builder b = ListValue.builder(l.size());
+      for (Object item : l) {
+        b.add(fromCel(item));
+      }
+      return b.build();
+    }
+    if (o instanceof Map<?, ?> m) {
+      MapValue.Builder b = MapValue.builder();
+      m.forEach((k, v) -> b.put(String.valueOf(k), fromCel(v)));
+      return b.build();
+    }
+    if (o instanceof Optional<?> opt) {
+      return opt.map(KubeEnvironment::fromCel).orElse(Value.nullValue());
+    }
+    if (o == null || o instanceof com.google.protobuf.NullValue
+        || o instanceof dev.cel.common.values.NullValue) {
+      return Value.nullValue();
+    }
+    return Value.of(o.toString());
+  }
+}

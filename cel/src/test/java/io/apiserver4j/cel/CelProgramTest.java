@@ -1,0 +1,80 @@
+package io.apiserver4j.cel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.Value;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.CsvSource;
+import org.junit.jupiter.api.Test;
+
+/** Expressions from kube's CEL library tests (k8s.io/apiserver/pkg/cel/library). */
+class CelProgramTest {
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource(delimiter = '|', value = {
+      "self.size <= self.max | {\"size\": 3, \"max\": 10} | true",
+      "self.size <= self.max | {\"size\": 20, \"max\": 10} | false",
+      "'abc 123'.find('[0-9]+') == '123' | {} | true",
+      "'abc'.find('[0-9]+') == '' | {} | true",
+      "'123 abc 456'.findAll('[0-9]+') == ['123', '456'] | {} | true",
+      "'123 abc 456'.findAll('[0-9]+', 1) == ['123'] | {} | true",
+      "[1, 2, 3].isSorted() | {} | true",
+      "['b', 'a'].isSorted() | {} | false",
+      "[1, 2, 3].sum() == 6 | {} | true",
+      "[1.5, 2.5].sum() == 4.0 | {} | true",
+      "[3, 1, 2].min() == 1 && [3, 1, 2].max() == 3 | {} | true",
+      "[1, 2, 2, 3].indexOf(2) == 1 && [1, 2, 2, 3].lastIndexOf(2) == 2 | {} | true",
+      "'hello'.startsWith('he') && 'a,b'.split(',') == ['a', 'b'] | {} | true",
+      "'  x '.trim() == 'x' && 'abc'.upperAscii() == 'ABC' | {} | true",
+      "sets.contains([1, 2, 3], [1, 2]) | {} | true",
+      "self.all(k, v, v > 0) | {\"a\": 1, \"b\": 2} | true",
+      "(has(self.x) ? self.x : 'none') == 'none' | {} | true",
+      "self.?x.orValue(5) == 5 | {} | true",
+      "'abc'.matches('^a') | {} | true",
+  })
+  void evaluatesAsKube(String expression, String self, String expected) {
+    CelProgram p = CelProgram.compile(expression, List.of("self"));
+    Value result = p.evaluate(Map.of("self", Json.read(self)));
+    assertThat(Json.write(result)).isEqualTo(expected.replace('\'', '"'));
+  }
+
+  @Test
+  void compileErrorsAreReported() {
+    assertThatThrownBy(() -> CelProgram.compile("self.size <=", List.of("self")))
+        .isInstanceOf(CelException.class)
+        .satisfies(e -> assertThat(((CelException) e).kind()).isEqualTo(CelException.Kind.COMPILE));
+    assertThatThrownBy(() -> CelProgram.compile("nope == 1", List.of("self")))
+        .hasMessageContaining("undeclared reference to 'nope'");
+  }
+
+  @Test
+  void transitionRulesAreRecognised() {
+    assertThat(CelProgram.compile("self == oldSelf", List.of("self", "oldSelf"))
+        .references("oldSelf")).isTrue();
+    assertThat(CelProgram.compile("self == 'oldSelf'", List.of("self", "oldSelf"))
+        .references("oldSelf")).isFalse();
+  }
+
+  @Test
+  void optionalOldSelf() {
+    CelProgram p = CelProgram.compile("!oldSelf.hasValue() || self >= oldSelf.value()",
+        List.of("self"), List.of("oldSelf"));
+    assertThat(p.evaluate(Map.of("self", Value.of(1L)), Map.of("oldSelf", Optional.empty())))
+        .isEqualTo(Value.of(true));
+    assertThat(p.evaluate(Map.of("self", Value.of(1L)),
+        Map.of("oldSelf", Optional.of(Value.of(2L))))).isEqualTo(Value.of(false));
+  }
+
+  @Test
+  void runtimeErrorsAreEvaluationErrors() {
+    CelProgram p = CelProgram.compile("self.missing == 1", List.of("self"));
+    assertThatThrownBy(() -> p.evaluate(Map.of("self", Json.read("{}"))))
+        .isInstanceOf(CelException.class)
+        .hasMessageContaining("missing");
+  }
+}
