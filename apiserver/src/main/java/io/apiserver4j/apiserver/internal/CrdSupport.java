@@ -4,6 +4,7 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ScaleSubresource;
+import io.apiserver4j.apiserver.crd.CrdValidator;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
@@ -120,6 +121,7 @@ public final class CrdSupport {
       errs.add(FieldError.invalid("spec.versions", versions,
           "must have exactly one version marked as storage version"));
     }
+    errs.addAll(CrdValidator.validateDefinition(crd));
     return errs;
   }
 
@@ -144,6 +146,8 @@ public final class CrdSupport {
         continue;
       }
       GroupVersionKind gvk = new GroupVersionKind(group, str(version, "name"), kind);
+      // The schema is parsed and its CEL rules compiled once per served version.
+      CrdValidator validator = CrdValidator.of(crd, str(version, "name"));
       Value openApi = Paths.get(version, "schema", "openAPIV3Schema");
       CrdSchema crdSchema = OpenApiSchemas.fromCrdVersion(
           openApi == null ? Value.nullValue() : openApi, gvk);
@@ -163,6 +167,8 @@ public final class CrdSupport {
               .allowUnconditionalUpdate(false)
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
+              .defaulter(validator::applyDefaults)
+              .validator(validator::validateSchema)
               .build());
       if (Paths.get(version, "subresources", "scale") instanceof MapValue s) {
         String selector = str(s, "labelSelectorPath");

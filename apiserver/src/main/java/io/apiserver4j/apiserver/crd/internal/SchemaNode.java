@@ -1,5 +1,7 @@
 package io.apiserver4j.apiserver.crd.internal;
 
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.cel.CelProgram;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.IntegerValue;
@@ -23,6 +25,18 @@ public final class SchemaNode {
   /** One {@code x-kubernetes-validations} entry. */
   public record Rule(String rule, String message, String messageExpression, String reason,
       String fieldPath, boolean optionalOldSelf) {}
+
+  /**
+   * A rule compiled once with its schema: the program, or the compiler's message; the same for
+   * its messageExpression.
+   */
+  public record CompiledRule(Rule rule, Optional<CelProgram> program, String compileError,
+      Optional<CelProgram> messageProgram, String messageCompileError) {
+    /** Whether the rule refers to {@code oldSelf}: a transition rule. */
+    public boolean usesOldSelf() {
+      return program.map(p -> p.references("oldSelf")).orElse(false);
+    }
+  }
 
   final String type;
   final String format;
@@ -62,6 +76,7 @@ public final class SchemaNode {
   final List<String> listMapKeys;
   final String mapType;
   final List<Rule> rules;
+  final List<CompiledRule> compiledRules;
   final MapValue raw;
 
   private SchemaNode(MapValue m) {
@@ -117,6 +132,39 @@ public final class SchemaNode {
       }
     }
     rules = List.copyOf(rs);
+    List<CompiledRule> compiled = new ArrayList<>();
+    for (Rule r : rules) {
+      compiled.add(compile(r));
+    }
+    compiledRules = List.copyOf(compiled);
+  }
+
+  private static CompiledRule compile(Rule r) {
+    List<String> vars = r.optionalOldSelf() ? List.of("self") : List.of("self", "oldSelf");
+    List<String> optionals = r.optionalOldSelf() ? List.of("oldSelf") : List.of();
+    Optional<CelProgram> program = Optional.empty();
+    String error = "";
+    if (!r.rule().isBlank()) {
+      try {
+        program = Optional.of(CelProgram.compile(r.rule(), vars, optionals));
+      } catch (CelException e) {
+        error = e.getMessage();
+      }
+    }
+    Optional<CelProgram> message = Optional.empty();
+    String messageError = "";
+    if (!r.messageExpression().isBlank()) {
+      try {
+        message = Optional.of(CelProgram.compile(r.messageExpression(), vars, optionals));
+      } catch (CelException e) {
+        messageError = e.getMessage();
+      }
+    }
+    return new CompiledRule(r, program, error, message, messageError);
+  }
+
+  public List<CompiledRule> compiledRules() {
+    return compiledRules;
   }
 
   /** Parses a schema; anything but a map is the empty schema (which allows everything). */

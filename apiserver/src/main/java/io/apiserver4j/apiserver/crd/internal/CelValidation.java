@@ -1,0 +1,204 @@
+package io.apiserver4j.apiserver.crd.internal;
+
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code x-kubernetes-validations} of a custom resource, evaluated as apiextensions-apiserver's
+ * CEL validator does: on every level of the schema where the value is present, transition rules
+ * only where an old value correlates (unless {@code optionalOldSelf}), rules without
+ * {@code oldSelf} ratcheted on unchanged values, kube's messages
+ * ({@code failed rule: <rule>}, the message, or the messageExpression's result), reasons and
+ * field paths. Programs are compiled once with the schema ({@link SchemaNode}).
+ */
+public final class CelValidation {
+  private CelValidation() {}
+
+  public static void validate(SchemaNode s, Value v, Value old, String path,
+      List<FieldError> errs) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    rules(s, v, old, path, errs);
+    if (v instanceof MapValue m) {
+      MapValue om = old instanceof MapValue o ? o : null;
+      for (int i = 0; i < m.size(); i++) {
+        String k = m.keyAt(i);
+        Value ov = om == null ? null : om.getOrNull(k);
+        SchemaNode p = s.properties.get(k);
+        if (p != null) {
+          validate(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs);
+        } else if (s.additionalProperties != null) {
+          validate(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs);
+        }
+      }
+    } else if (v instanceof ListValue l && s.items != null) {
+      Map<Value, Value> oldItems = new HashMap<>();
+      if (old instanceof ListValue ol) {
+        for (Value item : ol.items()) {
+          Value key = SchemaValidation.correlationKey(s, item);
+          if (key != null) {
+            oldItems.putIfAbsent(key, item);
+          }
+        }
+      }
+      for (int i = 0; i < l.size(); i++) {
+        Value item = l.get(i);
+        Value key = SchemaValidation.correlationKey(s, item);
+        validate(s.items, item, key == null ? null : oldItems.get(key), path + "[" + i + "]",
+            errs);
+      }
+    }
+  }
+
+  private static void rules(SchemaNode s, Value v, Value old, String path,
+      List<FieldError> errs) {
+    String type = s.type.isEmpty() ? SchemaValidation.jsonType(v) : s.type;
+    for (SchemaNode.CompiledRule c : s.compiledRules) {
+      SchemaNode.Rule rule = c.rule();
+      if (rule.rule().isBlank()) {
+        continue;
+      }
+      String at = SchemaValidation.field(path);
+      if (c.program().isEmpty()) {
+        errs.add(FieldError.invalid(at, Value.of(type), "rule compile error: "
+            + c.compileError()));
+        continue;
+      }
+      boolean usesOldSelf = c.usesOldSelf();
+      if (usesOldSelf && old == null && !rule.optionalOldSelf()) {
+        continue;
+      }
+      // Ratcheting: an unchanged value is not held to rules that do not look at oldSelf.
+      if (!usesOldSelf && old != null && old.equals(v)) {
+        continue;
+      }
+      Map<String, Value> bindings = new HashMap<>();
+      bindings.put("self", v);
+      Map<String, Optional<Value>> optionals = new HashMap<>();
+      if (rule.optionalOldSelf()) {
+        optionals.put("oldSelf", Optional.ofNullable(old));
+      } else if (old != null) {
+        bindings.put("oldSelf", old);
+      }
+      Value result;
+      try {
+        result = c.program().get().evaluate(bindings, optionals);
+      } catch (CelException e) {
+        errs.add(FieldError.invalid(at, Value.of(type), e.getMessage() + " evaluating rule: "
+            + ruleErrorString(rule)));
+        continue;
+      }
+      if (result instanceof BooleanValue b && b.value()) {
+        continue;
+      }
+      String errPath = path;
+      if (!rule.fieldPath().isEmpty()) {
+        errPath = appendFieldPath(path, rule.fieldPath());
+      }
+      String detail = null;
+      if (c.messageProgram().isPresent()) {
+        try {
+          Value msg = c.messageProgram().get().evaluate(bindings, optionals);
+          if (msg instanceof StringValue str) {
+            String trimmed = str.value().trim();
+            if (trimmed.contains("\n")) {
+              errs.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
+                  "messageExpression should not contain line breaks"));
+              continue;
+            }
+            if (!trimmed.isEmpty()) {
+              detail = trimmed;
+            }
+          }
+        } catch (CelException e) {
+          // kube logs a failed messageExpression and falls back to the message.
+        }
+      }
+      if (detail == null) {
+        detail = rule.message().isEmpty() ? "failed rule: " + ruleErrorString(rule)
+            : rule.message().trim();
+      }
+      errs.add(error(SchemaValidation.field(errPath), v, detail, rule.reason()));
+    }
+  }
+
+  private static FieldError error(String path, Value v, String detail, String reason) {
+    boolean omit = v instanceof MapValue || v instanceof ListValue;
+    switch (reason) {
+      case "FieldValueForbidden":
+        return FieldError.forbidden(path, detail);
+      case "FieldValueRequired":
+        return FieldError.required(path, detail);
+      case "FieldValueDuplicate":
+        return omit ? new FieldError(FieldError.Type.DUPLICATE, path, Optional.empty(), "")
+            : FieldError.duplicate(path, v);
+      default:
+        return omit ? FieldError.invalidOmitValue(path, detail)
+            : FieldError.invalid(path, v, detail);
+    }
+  }
+
+  static String ruleErrorString(SchemaNode.Rule rule) {
+    return rule.message().isEmpty() ? rule.rule().trim() : rule.message().trim();
+  }
+
+  /** {@code path} followed by a rule's fieldPath ({@code .spec.x}, {@code .m['key']}). */
+  static String appendFieldPath(String path, String fieldPath) {
+    StringBuilder sb = new StringBuilder(path);
+    int i = 0;
+    String fp = fieldPath;
+    while (i < fp.length()) {
+      char c = fp.charAt(i);
+      if (c == '.') {
+        int end = i + 1;
+        while (end < fp.length() && fp.charAt(end) != '.' && fp.charAt(end) != '[') {
+          end++;
+        }
+        if (sb.length() > 0) {
+          sb.append('.');
+        }
+        sb.append(fp, i + 1, end);
+        i = end;
+      } else if (c == '[') {
+        int end = fp.indexOf(']', i);
+        if (end < 0) {
+          end = fp.length() - 1;
+        }
+        String inner = fp.substring(i + 1, end);
+        if (inner.startsWith("'") && inner.endsWith("'") && inner.length() >= 2) {
+          inner = inner.substring(1, inner.length() - 1);
+        }
+        if (!inner.isEmpty() && inner.chars().allMatch(Character::isDigit)) {
+          sb.append('[').append(inner).append(']');
+        } else {
+          if (sb.length() > 0) {
+            sb.append('.');
+          }
+          sb.append(inner);
+        }
+        i = end + 1;
+      } else {
+        int end = i;
+        while (end < fp.length() && fp.charAt(end) != '.' && fp.charAt(end) != '[') {
+          end++;
+        }
+        if (sb.length() > 0) {
+          sb.append('.');
+        }
+        sb.append(fp, i, end);
+        i = end;
+      }
+    }
+    return sb.toString();
+  }
+}

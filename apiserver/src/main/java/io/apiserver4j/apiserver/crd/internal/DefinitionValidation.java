@@ -1,0 +1,110 @@
+package io.apiserver4j.apiserver.crd.internal;
+
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The schema part of kube's CRD validation: structural invariants (a type on every specified
+ * level, items for arrays, an object at the root, no additionalProperties at the root, no
+ * {@code uniqueItems: true}), defaults that validate against their schema, and CEL rules that
+ * compile.
+ */
+public final class DefinitionValidation {
+  private enum Level { ROOT, ITEM, FIELD }
+
+  private DefinitionValidation() {}
+
+  public static List<FieldError> validate(MapValue crd) {
+    List<FieldError> errs = new ArrayList<>();
+    if (!(crd.getOrNull("spec") instanceof MapValue spec)
+        || !(spec.getOrNull("versions") instanceof ListValue versions)) {
+      return errs;
+    }
+    for (int i = 0; i < versions.size(); i++) {
+      if (versions.get(i) instanceof MapValue v && v.getOrNull("schema") instanceof MapValue sc
+          && sc.getOrNull("openAPIV3Schema") instanceof MapValue root) {
+        walk(SchemaNode.parse(root), Level.ROOT,
+            "spec.versions[" + i + "].schema.openAPIV3Schema", errs);
+      }
+    }
+    return errs;
+  }
+
+  private static void walk(SchemaNode s, Level level, String path, List<FieldError> errs) {
+    if (s.type.equals("array") && s.items == null) {
+      errs.add(FieldError.required(path + ".items", "must be specified"));
+    }
+    if (s.items != null) {
+      walk(s.items, Level.ITEM, path + ".items", errs);
+    }
+    for (Map.Entry<String, SchemaNode> p : s.properties.entrySet()) {
+      walk(p.getValue(), Level.FIELD, path + ".properties[" + p.getKey() + "]", errs);
+    }
+    if (s.additionalProperties != null) {
+      if (level == Level.ROOT) {
+        errs.add(FieldError.forbidden(path + ".additionalProperties", "must not be used at the root"));
+      }
+      walk(s.additionalProperties, Level.FIELD, path + ".additionalProperties", errs);
+    }
+    if (s.additionalPropertiesForbidden) {
+      errs.add(FieldError.forbidden(path + ".additionalProperties",
+          "additionalProperties cannot be set to false"));
+    }
+    if (s.uniqueItems) {
+      errs.add(FieldError.forbidden(path + ".uniqueItems",
+          "uniqueItems cannot be set to true since the runtime complexity becomes quadratic"));
+    }
+    if (s.embeddedResource && !s.type.equals("object")) {
+      errs.add(s.type.isEmpty()
+          ? FieldError.required(path + ".type",
+              "must be object if x-kubernetes-embedded-resource is true")
+          : FieldError.invalid(path + ".type", Value.of(s.type),
+              "must be object if x-kubernetes-embedded-resource is true"));
+    } else if (s.type.isEmpty() && !s.intOrString && !s.preserveUnknownFields) {
+      String msg = switch (level) {
+        case ROOT -> "must not be empty at the root";
+        case ITEM -> "must not be empty for specified array items";
+        case FIELD -> "must not be empty for specified object fields";
+      };
+      errs.add(FieldError.required(path + ".type", msg));
+    }
+    if (level == Level.ROOT && !s.type.isEmpty() && !s.type.equals("object")) {
+      errs.add(FieldError.invalid(path + ".type", Value.of(s.type), "must be object at the root"));
+    }
+    if (s.pattern != null && SchemaValidation.pattern(s.pattern) instanceof String error) {
+      errs.add(FieldError.invalid(path + ".pattern", Value.of(s.pattern), error));
+    }
+    if (s.defaultValue != null) {
+      if (level == Level.ROOT) {
+        errs.add(FieldError.forbidden(path + ".default", "must not be set at the root"));
+      } else {
+        for (FieldError e : SchemaValidation.validate(s, s.defaultValue, Optional.empty())) {
+          String field = e.field().equals("<nil>") ? path + ".default"
+              : path + ".default." + e.field();
+          errs.add(new FieldError(e.type(), field, e.badValue(), e.detail()));
+        }
+      }
+    }
+    for (int i = 0; i < s.compiledRules.size(); i++) {
+      SchemaNode.CompiledRule c = s.compiledRules.get(i);
+      String at = path + ".x-kubernetes-validations[" + i + "]";
+      if (c.rule().rule().isBlank()) {
+        errs.add(FieldError.required(at + ".rule", "rule is not specified"));
+      } else if (c.program().isEmpty()) {
+        errs.add(FieldError.invalid(at + ".rule", Value.of(c.rule().rule()),
+            "compilation failed: " + c.compileError()));
+      }
+      if (!c.messageCompileError().isEmpty()) {
+        errs.add(FieldError.invalid(at + ".messageExpression",
+            Value.of(c.rule().messageExpression()),
+            "messageExpression compilation failed: " + c.messageCompileError()));
+      }
+    }
+  }
+}
