@@ -84,14 +84,22 @@ public final class CrdValidator {
         requireNonNull(crd, "crd"));
   }
 
-  /** Validates {@code object} (a create) against the CRD version named by its apiVersion. */
+  /**
+   * Validates {@code object} (a create) against the CRD version named by its apiVersion, after
+   * applying the schema's defaults as the server does before validating.
+   */
   public static List<FieldError> validate(MapValue crd, MapValue object) {
-    return of(crd, versionOf(object)).validate(object);
+    CrdValidator v = of(crd, versionOf(object));
+    return v.validate(v.applyDefaults(object));
   }
 
-  /** Validates an update of {@code old} to {@code object}, ratcheting unchanged values. */
+  /**
+   * Validates an update of {@code old} to {@code object} (both defaulted first, as the server
+   * defaults bodies and stored objects), ratcheting unchanged values.
+   */
   public static List<FieldError> validate(MapValue crd, MapValue object, MapValue old) {
-    return of(crd, versionOf(object)).validateUpdate(object, old);
+    CrdValidator v = of(crd, versionOf(object));
+    return v.validateUpdate(v.applyDefaults(object), v.applyDefaults(old));
   }
 
   private static String versionOf(MapValue object) {
