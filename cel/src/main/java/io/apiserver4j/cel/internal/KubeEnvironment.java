@@ -125,6 +125,7 @@ public final class KubeEnvironment {
     }
     addRegexLibrary(b);
     addListsLibrary(b);
+    KubeLibraries.addAll(b);
     return b.build();
   }
 

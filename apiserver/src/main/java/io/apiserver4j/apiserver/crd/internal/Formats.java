@@ -109,6 +109,9 @@ final class Formats {
       case "cidr":
         return cidr(s);
       case "byte":
+        if (s.length() % 4 != 0 || !s.matches("[A-Za-z0-9+/]*={0,2}")) {
+          return false;
+        }
         try {
           Base64.getDecoder().decode(s);
           return true;
