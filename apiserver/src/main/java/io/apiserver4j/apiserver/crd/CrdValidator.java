@@ -66,7 +66,7 @@ public final class CrdValidator {
             openApi = legacy.getOrNull("openAPIV3Schema");
           }
           return new CrdValidator(new GroupVersionKind(group, version, kindName),
-              SchemaNode.parse(openApi == null ? MapValue.empty() : openApi), namespaced);
+              SchemaNode.parseShared(openApi == null ? MapValue.empty() : openApi), namespaced);
         }
       }
     }

@@ -29,7 +29,7 @@ public final class DefinitionValidation {
     for (int i = 0; i < versions.size(); i++) {
       if (versions.get(i) instanceof MapValue v && v.getOrNull("schema") instanceof MapValue sc
           && sc.getOrNull("openAPIV3Schema") instanceof MapValue root) {
-        walk(SchemaNode.parse(root), Level.ROOT,
+        walk(SchemaNode.parseShared(root), Level.ROOT,
             "spec.versions[" + i + "].schema.openAPIV3Schema", errs);
       }
     }

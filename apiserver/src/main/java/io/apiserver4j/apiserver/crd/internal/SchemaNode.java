@@ -172,6 +172,29 @@ public final class SchemaNode {
     return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty());
   }
 
+  // CRD schemas are parsed (and their rules compiled) when a CRD is validated, when its
+  // definitions are built and on each status write of the CRD: equal schemas share one parse.
+  private static final int CACHE_SIZE = 64;
+  private static final Map<Value, SchemaNode> CACHE = Collections.synchronizedMap(
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Value, SchemaNode> eldest) {
+          return size() > CACHE_SIZE;
+        }
+      });
+
+  /** Like {@link #parse}, sharing the result with earlier parses of an equal schema. */
+  public static SchemaNode parseShared(Value schema) {
+    SchemaNode cached = CACHE.get(schema);
+    if (cached == null) {
+      cached = parse(schema);
+      CACHE.put(schema, cached);
+    }
+    return cached;
+  }
+
   /** The schema as written in the CRD. */
   public MapValue raw() {
     return raw;
