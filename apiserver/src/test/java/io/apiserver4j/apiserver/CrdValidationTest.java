@@ -94,6 +94,16 @@ class CrdValidationTest {
   }
 
   @Test
+  void rejectsAStringForAnIntegerAsInvalidNotAsBadRequest() {
+    install();
+    ApiResponse r = f.create(GADGETS, "default", gadget("{size: \"three\"}"), "kubectl");
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(causes(r)).contains(
+        "spec.size: Invalid value: \"string\": spec.size in body must be of type integer: "
+            + "\"string\"");
+  }
+
+  @Test
   void rejectsAMissingRequiredField() {
     install();
     ApiResponse r = f.create(GADGETS, "default", gadget("{color: red}"), "kubectl");

@@ -151,7 +151,7 @@ public final class CrdSupport {
       Value openApi = Paths.get(version, "schema", "openAPIV3Schema");
       CrdSchema crdSchema = OpenApiSchemas.fromCrdVersion(
           openApi == null ? Value.nullValue() : openApi, gvk);
-      Schema schema = Schema.fromSmdValue(crdSchema.smdSchema());
+      Schema schema = Schema.fromSmdValue(untypedScalars(crdSchema.smdSchema()));
       ResourceDefinition.Builder b = ResourceDefinition.builder(gvk, plural)
           .namespaced(namespaced)
           .singular(str(crd, "spec", "names", "singular"))
@@ -178,6 +178,45 @@ public final class CrdSupport {
       out.add(b.build());
     }
     return out;
+  }
+
+  private static final Value UNTYPED = Value.of("untyped");
+
+  /**
+   * The merge schema of a custom resource with untyped scalars: kube decodes custom resources
+   * as unstructured JSON, so a scalar of the wrong type (a string for an integer, a fraction
+   * for an integer) is not a decoding error (400) but a schema validation error (422) that
+   * {@link CrdValidator} reports with kube's message. Scalars merge atomically either way.
+   */
+  static MapValue untypedScalars(MapValue smd) {
+    return (MapValue) untype(smd);
+  }
+
+  private static Value untype(Value v) {
+    if (v instanceof MapValue m) {
+      MapValue.Builder b = null;
+      for (int i = 0; i < m.size(); i++) {
+        String k = m.keyAt(i);
+        Value child = m.valueAt(i);
+        Value out = k.equals("scalar") && child instanceof StringValue ? UNTYPED : untype(child);
+        if (!out.equals(child)) {
+          b = b == null ? m.toBuilder() : b;
+          b.put(k, out);
+        }
+      }
+      return b == null ? m : b.build();
+    }
+    if (v instanceof ListValue l) {
+      ListValue.Builder b = ListValue.builder(l.size());
+      boolean changed = false;
+      for (Value item : l.items()) {
+        Value out = untype(item);
+        changed |= out != item;
+        b.add(out);
+      }
+      return changed ? b.build() : l;
+    }
+    return v;
   }
 
   /** Whether the CRD's condition {@code type} has status True. */
