@@ -82,13 +82,15 @@ public final class CelValidation {
       if (!usesOldSelf && old != null && old.equals(v)) {
         continue;
       }
+      boolean resource = path.isEmpty();
       Map<String, Value> bindings = new HashMap<>();
-      bindings.put("self", v);
+      bindings.put("self", CelView.of(s, v, resource));
       Map<String, Optional<Value>> optionals = new HashMap<>();
+      Value oldView = old == null ? null : CelView.of(s, old, resource);
       if (rule.optionalOldSelf()) {
-        optionals.put("oldSelf", Optional.ofNullable(old));
-      } else if (old != null) {
-        bindings.put("oldSelf", old);
+        optionals.put("oldSelf", Optional.ofNullable(oldView));
+      } else if (oldView != null) {
+        bindings.put("oldSelf", oldView);
       }
       Value result;
       try {
