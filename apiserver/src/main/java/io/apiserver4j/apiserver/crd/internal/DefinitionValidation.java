@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.crd.internal;
 
+import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -34,6 +35,90 @@ public final class DefinitionValidation {
       }
     }
     return errs;
+  }
+
+  /** kube's checks of x-kubernetes-map-type, -list-type and -list-map-keys. */
+  private static void extensions(SchemaNode s, String path, List<FieldError> errs) {
+    if (s.raw.getOrNull("x-kubernetes-preserve-unknown-fields") instanceof BooleanValue b
+        && !b.value()) {
+      errs.add(FieldError.invalid(path + ".x-kubernetes-preserve-unknown-fields", b,
+          "must be true or undefined"));
+    }
+    if (!s.mapType.isEmpty()) {
+      if (!s.type.equals("object")) {
+        errs.add(s.type.isEmpty()
+            ? FieldError.required(path + ".type", "must be object if x-kubernetes-map-type is specified")
+            : FieldError.invalid(path + ".type", Value.of(s.type),
+                "must be object if x-kubernetes-map-type is specified"));
+      }
+      if (!s.mapType.equals("atomic") && !s.mapType.equals("granular")) {
+        errs.add(FieldError.notSupported(path + ".x-kubernetes-map-type", Value.of(s.mapType),
+            List.of("atomic", "granular")));
+      }
+    }
+    if (!s.listType.isEmpty()) {
+      if (!s.type.equals("array")) {
+        errs.add(s.type.isEmpty()
+            ? FieldError.required(path + ".type", "must be array if x-kubernetes-list-type is specified")
+            : FieldError.invalid(path + ".type", Value.of(s.type),
+                "must be array if x-kubernetes-list-type is specified"));
+      } else if (s.listType.equals("set") && s.items != null) {
+        if (s.items.type.equals("array") && !s.items.listType.isEmpty()
+            && !s.items.listType.equals("atomic")) {
+          errs.add(FieldError.invalid(path + ".items.x-kubernetes-list-type",
+              Value.of(s.items.listType), "must be atomic as item of a list with"
+                  + " x-kubernetes-list-type=set"));
+        } else if (s.items.type.equals("object") && !s.items.mapType.equals("atomic")) {
+          errs.add(FieldError.invalid(path + ".items.x-kubernetes-map-type",
+              Value.of(s.items.mapType), "must be atomic as item of a list with"
+                  + " x-kubernetes-list-type=set"));
+        }
+      }
+      if (!List.of("atomic", "set", "map").contains(s.listType)) {
+        errs.add(FieldError.notSupported(path + ".x-kubernetes-list-type", Value.of(s.listType),
+            List.of("atomic", "set", "map")));
+      }
+    }
+    if (!s.listMapKeys.isEmpty()) {
+      if (s.listType.isEmpty()) {
+        errs.add(FieldError.required(path + ".x-kubernetes-list-type",
+            "must be map if x-kubernetes-list-map-keys is non-empty"));
+      } else if (!s.listType.equals("map")) {
+        errs.add(FieldError.invalid(path + ".x-kubernetes-list-type", Value.of(s.listType),
+            "must be map if x-kubernetes-list-map-keys is non-empty"));
+      }
+    }
+    if (s.listType.equals("map")) {
+      if (s.listMapKeys.isEmpty()) {
+        errs.add(FieldError.required(path + ".x-kubernetes-list-map-keys",
+            "must not be empty if x-kubernetes-list-type is map"));
+      }
+      if (s.items == null) {
+        errs.add(FieldError.required(path + ".items",
+            "must have a schema if x-kubernetes-list-type is map"));
+      } else if (!s.items.type.equals("object")) {
+        errs.add(FieldError.invalid(path + ".items.type", Value.of(s.items.type),
+            "must be object if parent array's x-kubernetes-list-type is map"));
+      } else {
+        java.util.Set<String> seen = new java.util.HashSet<>();
+        Value keys = s.raw.getOrNull("x-kubernetes-list-map-keys");
+        for (String k : s.listMapKeys) {
+          SchemaNode ks = s.items.properties.get(k);
+          if (ks == null) {
+            errs.add(FieldError.invalid(path + ".x-kubernetes-list-map-keys", keys,
+                "entries must all be names of item properties"));
+          } else if (ks.type.equals("array") || ks.type.equals("object")) {
+            errs.add(FieldError.invalid(path + ".items.properties[" + k + "].type",
+                Value.of(s.items.type),
+                "must be a scalar type if parent array's x-kubernetes-list-type is map"));
+          }
+          if (!seen.add(k)) {
+            errs.add(FieldError.invalid(path + ".x-kubernetes-list-map-keys", keys,
+                "must not contain duplicate entries"));
+          }
+        }
+      }
+    }
   }
 
   private static void walk(SchemaNode s, Level level, String path, List<FieldError> errs) {
@@ -77,6 +162,7 @@ public final class DefinitionValidation {
     if (level == Level.ROOT && !s.type.isEmpty() && !s.type.equals("object")) {
       errs.add(FieldError.invalid(path + ".type", Value.of(s.type), "must be object at the root"));
     }
+    extensions(s, path, errs);
     if (s.pattern != null && SchemaValidation.pattern(s.pattern) instanceof String error) {
       errs.add(FieldError.invalid(path + ".pattern", Value.of(s.pattern), error));
     }
@@ -84,12 +170,28 @@ public final class DefinitionValidation {
       if (level == Level.ROOT) {
         errs.add(FieldError.forbidden(path + ".default", "must not be set at the root"));
       } else {
-        for (FieldError e : SchemaValidation.validate(s, s.defaultValue, Optional.empty())) {
+        // kube validates a default as an object of its own schema, on the path of the default.
+        List<FieldError> defaultErrs = new ArrayList<>(
+            SchemaValidation.validate(s, s.defaultValue, Optional.empty()));
+        CelValidation.validate(s, s.defaultValue, null, "", defaultErrs);
+        for (FieldError e : defaultErrs) {
           String field = e.field().equals("<nil>") ? path + ".default"
               : path + ".default." + e.field();
           errs.add(new FieldError(e.type(), field, e.badValue(), e.detail()));
         }
+        if (defaultErrs.isEmpty()) {
+          List<String> unknown = new ArrayList<>();
+          Defaulting.prune(s, s.defaultValue, false, unknown::add);
+          if (!unknown.isEmpty()) {
+            errs.add(FieldError.invalid(path + ".default", s.defaultValue,
+                "must not have unknown fields"));
+          }
+        }
       }
+    }
+    if (s.additionalProperties != null && !s.properties.isEmpty()) {
+      errs.add(FieldError.forbidden(path + ".additionalProperties",
+          "additionalProperties and properties are mutual exclusive"));
     }
     for (int i = 0; i < s.compiledRules.size(); i++) {
       SchemaNode.CompiledRule c = s.compiledRules.get(i);
