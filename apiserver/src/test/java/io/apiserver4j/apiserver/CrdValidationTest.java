@@ -46,6 +46,12 @@ class CrdValidationTest {
                     size: {type: integer, minimum: 1}
                     color: {type: string, enum: [red, blue]}
                     max: {type: integer, default: 10}
+                    config: {type: object, x-kubernetes-preserve-unknown-fields: true}
+                    template:
+                      type: object
+                      x-kubernetes-embedded-resource: true
+                      properties:
+                        spec: {type: object, properties: {image: {type: string}}}
                 status:
                   type: object
                   properties:
@@ -143,6 +149,32 @@ class CrdValidationTest {
     assertThat(tooBig.code()).isEqualTo(422);
     assertThat(causes(tooBig))
         .containsExactly("spec: Invalid value: failed rule: self.size <= self.max");
+  }
+
+  @Test
+  void prunesUnknownFieldsButKeepsPreservedOnes() {
+    install();
+    ApiResponse r = f.create(GADGETS, "default", gadget("{size: 3, extra: 1, config: {any: "
+        + "{thing: 1}}, template: {apiVersion: v1, kind: Pod, metadata: {name: p, bogus: 1}, "
+        + "spec: {image: x, other: 2}}}"), "kubectl");
+    assertThat(r.code()).isEqualTo(201);
+    assertThat(at(r.body(), "spec", "extra")).isNull();
+    assertThat(at(r.body(), "spec", "config", "any", "thing")).isEqualTo(Value.of(1L));
+    assertThat(at(r.body(), "spec", "template", "spec", "other")).isNull();
+    assertThat(at(r.body(), "spec", "template", "metadata", "bogus")).isNull();
+    assertThat(at(r.body(), "spec", "template", "kind")).isEqualTo(Value.of("Pod"));
+    assertThat(r.warnings()).contains("unknown field \"spec.extra\"",
+        "unknown field \"spec.template.spec.other\"");
+  }
+
+  @Test
+  void validatesEmbeddedResources() {
+    install();
+    ApiResponse r = f.create(GADGETS, "default",
+        gadget("{size: 3, template: {metadata: {name: p}}}"), "kubectl");
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(causes(r)).containsExactlyInAnyOrder("spec.template.apiVersion: Required value",
+        "spec.template.kind: Required value");
   }
 
   @Test
