@@ -36,6 +36,9 @@ class CelProgramTest {
       "(has(self.x) ? self.x : 'none') == 'none' | {} | true",
       "self.?x.orValue(5) == 5 | {} | true",
       "'abc'.matches('^a') | {} | true",
+      "self.l == ['a', 'b'] && self.m == {'x': 1} && self.m.exists(k, k == 'x') | {\"l\": [\"a\", \"b\"], \"m\": {\"x\": 1}} | true",
+      "self == self && size(self.l) == 2 && 'b' in self.l && 'x' in self.m | {\"l\": [\"a\", \"b\"], \"m\": {\"x\": 1}} | true",
+      "self.l.map(x, x + '!') == ['a!', 'b!'] && self.l.filter(x, x == 'a').size() == 1 | {\"l\": [\"a\", \"b\"]} | true",
   })
   void evaluatesAsKube(String expression, String self, String expected) {
     CelProgram p = CelProgram.compile(expression, List.of("self"));

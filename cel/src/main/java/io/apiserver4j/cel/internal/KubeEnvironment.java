@@ -313,18 +313,89 @@ public final class KubeEnvironment {
       return b.value();
     }
     if (v instanceof ListValue l) {
-      List<Object> out = new ArrayList<>(l.size());
-      for (Value item : l.items()) {
-        out.add(toCel(item));
-      }
-      return ImmutableList.copyOf(out);
+      return new ValueList(l);
     }
     if (v instanceof MapValue m) {
-      Map<Object, Object> out = new LinkedHashMap<>();
-      m.forEach((k, item) -> out.put(k, toCel(item)));
-      return java.util.Collections.unmodifiableMap(out);
+      return new ValueMap(m);
     }
     return com.google.protobuf.NullValue.NULL_VALUE;
+  }
+
+  /** A read-only list view converting items on access: rules touch few of an object's fields. */
+  private static final class ValueList extends java.util.AbstractList<Object>
+      implements java.util.RandomAccess {
+    private final ListValue list;
+
+    ValueList(ListValue list) {
+      this.list = list;
+    }
+
+    @Override
+    public Object get(int index) {
+      return toCel(list.get(index));
+    }
+
+    @Override
+    public int size() {
+      return list.size();
+    }
+  }
+
+  /** A read-only map view converting values on access. */
+  private static final class ValueMap extends java.util.AbstractMap<Object, Object> {
+    private final MapValue map;
+
+    ValueMap(MapValue map) {
+      this.map = map;
+    }
+
+    @Override
+    public Object get(Object key) {
+      Value v = key instanceof String k ? map.getOrNull(k) : null;
+      return v == null ? null : toCel(v);
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return key instanceof String k && map.containsKey(k);
+    }
+
+    @Override
+    public int size() {
+      return map.size();
+    }
+
+    @Override
+    public java.util.Set<Map.Entry<Object, Object>> entrySet() {
+      return new java.util.AbstractSet<>() {
+        @Override
+        public java.util.Iterator<Map.Entry<Object, Object>> iterator() {
+          return new java.util.Iterator<>() {
+            private int i;
+
+            @Override
+            public boolean hasNext() {
+              return i < map.size();
+            }
+
+            @Override
+            public Map.Entry<Object, Object> next() {
+              if (i >= map.size()) {
+                throw new java.util.NoSuchElementException();
+              }
+              int at = i++;
+              return new java.util.AbstractMap.SimpleImmutableEntry<>(map.keyAt(at),
+                  toCel(map.valueAt(at)));
+            }
+          };
+        }
+
+        @Override
+        public int size() {
+          return map.size();
+        }
+      };
+    }
   }
 
   static Value fromCel(Object o) {

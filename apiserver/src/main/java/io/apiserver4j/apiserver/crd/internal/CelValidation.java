@@ -62,7 +62,12 @@ public final class CelValidation {
 
   private static void rules(SchemaNode s, Value v, Value old, String path,
       List<FieldError> errs) {
+    if (s.compiledRules.isEmpty()) {
+      return;
+    }
     String type = s.type.isEmpty() ? SchemaValidation.jsonType(v) : s.type;
+    Value selfView = null;
+    Value oldView = null;
     for (SchemaNode.CompiledRule c : s.compiledRules) {
       SchemaNode.Rule rule = c.rule();
       if (rule.rule().isBlank()) {
@@ -82,11 +87,13 @@ public final class CelValidation {
       if (!usesOldSelf && old != null && old.equals(v)) {
         continue;
       }
-      boolean resource = path.isEmpty();
-      Map<String, Value> bindings = new HashMap<>();
-      bindings.put("self", CelView.of(s, v, resource));
-      Map<String, Optional<Value>> optionals = new HashMap<>();
-      Value oldView = old == null ? null : CelView.of(s, old, resource);
+      if (selfView == null) {
+        selfView = CelView.of(s, v, path.isEmpty());
+        oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
+      }
+      Map<String, Value> bindings = new HashMap<>(4);
+      bindings.put("self", selfView);
+      Map<String, Optional<Value>> optionals = new HashMap<>(4);
       if (rule.optionalOldSelf()) {
         optionals.put("oldSelf", Optional.ofNullable(oldView));
       } else if (oldView != null) {

@@ -50,6 +50,9 @@ final class CelView {
   }
 
   static Value of(SchemaNode s, Value v, boolean resource) {
+    if (s.celPlain && !resource) {
+      return v;
+    }
     if (v instanceof MapValue m) {
       if (s.properties.isEmpty() && s.additionalProperties != null) {
         MapValue.Builder b = null;
@@ -68,7 +71,7 @@ final class CelView {
       for (int i = 0; i < m.size(); i++) {
         String k = m.keyAt(i);
         Value child = m.valueAt(i);
-        String name = escape(k);
+        String name = s.celNames.getOrDefault(k, k);
         Value out;
         if (isResource && k.equals("metadata") && child instanceof MapValue meta) {
           out = resourceMeta(meta);
@@ -79,7 +82,7 @@ final class CelView {
         if (b == null && (out != child || !name.equals(k))) {
           b = MapValue.builder(m.size());
           for (int j = 0; j < i; j++) {
-            b.put(escape(m.keyAt(j)), m.valueAt(j));
+            b.put(s.celNames.getOrDefault(m.keyAt(j), m.keyAt(j)), m.valueAt(j));
           }
         }
         if (b != null && !name.isEmpty()) {

@@ -77,6 +77,10 @@ public final class SchemaNode {
   final String mapType;
   final List<Rule> rules;
   final List<CompiledRule> compiledRules;
+  /** Whether CEL sees values of this schema as they are (no escaped names, no resources). */
+  final boolean celPlain;
+  /** The CEL names of the properties (kube's escaping); empty when not expressible. */
+  final Map<String, String> celNames;
   final MapValue raw;
 
   private SchemaNode(MapValue m) {
@@ -137,6 +141,17 @@ public final class SchemaNode {
       compiled.add(compile(r));
     }
     compiledRules = List.copyOf(compiled);
+    Map<String, String> names = new LinkedHashMap<>();
+    boolean plain = !embeddedResource;
+    for (Map.Entry<String, SchemaNode> p : properties.entrySet()) {
+      String escaped = CelView.escape(p.getKey());
+      names.put(p.getKey(), escaped);
+      plain &= escaped.equals(p.getKey()) && p.getValue().celPlain;
+    }
+    plain &= items == null || items.celPlain;
+    plain &= additionalProperties == null || additionalProperties.celPlain;
+    celNames = Collections.unmodifiableMap(names);
+    celPlain = plain;
   }
 
   private static CompiledRule compile(Rule r) {
