@@ -46,13 +46,24 @@ public final class CelProgram {
    */
   public static CelProgram compile(String expression, List<String> variables,
       List<String> optionalVariables) {
+    return compile(expression, variables, optionalVariables, Map.of());
+  }
+
+  /**
+   * Like {@link #compile(String, List, List)}, also checking that fields selected from the
+   * variables in {@code types} exist ({@code self.a.b}, {@code has(self.a)}); a missing one is
+   * a compile error with cel-go's message ({@code ERROR: <input>:1:5: undefined field 'x'}).
+   */
+  public static CelProgram compile(String expression, List<String> variables,
+      List<String> optionalVariables, Map<String, CelObjectType> types) {
     requireNonNull(expression, "expression");
     requireNonNull(variables, "variables");
     requireNonNull(optionalVariables, "optionalVariables");
+    requireNonNull(types, "types");
     List<String> all = new java.util.ArrayList<>(variables);
     all.addAll(optionalVariables);
     return new CelProgram(expression, List.copyOf(all),
-        KubeEnvironment.compile(expression, variables, optionalVariables));
+        KubeEnvironment.compile(expression, variables, optionalVariables, types));
   }
 
   public String expression() {

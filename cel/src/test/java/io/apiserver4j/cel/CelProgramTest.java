@@ -56,6 +56,30 @@ class CelProgramTest {
   }
 
   @Test
+  void undefinedFieldsAreCompileErrorsAsInCelGo() {
+    CelObjectType object = new CelObjectType() {
+      @Override
+      public Optional<CelObjectType> field(String name) {
+        return name.equals("size") ? Optional.of(CelObjectType.dynamic()) : Optional.empty();
+      }
+
+      @Override
+      public boolean open() {
+        return false;
+      }
+    };
+    assertThatThrownBy(() -> CelProgram.compile("self.sizee > 1 && has(self.size)",
+        List.of("self"), List.of(), Map.of("self", object)))
+        .isInstanceOf(CelException.class)
+        .hasMessage("ERROR: <input>:1:5: undefined field 'sizee'\n | self.sizee > 1 &&"
+            + " has(self.size)\n | ....^");
+    assertThatThrownBy(() -> CelProgram.compile("has(self.nope)", List.of("self"), List.of(),
+        Map.of("self", object))).hasMessageStartingWith("ERROR: <input>:1:4: undefined field 'nope'");
+    assertThat(CelProgram.compile("self.size.anything > 1 && self.all(x, x.y)", List.of("self"),
+        List.of(), Map.of("self", object)).references("self")).isTrue();
+  }
+
+  @Test
   void transitionRulesAreRecognised() {
     assertThat(CelProgram.compile("self == oldSelf", List.of("self", "oldSelf"))
         .references("oldSelf")).isTrue();

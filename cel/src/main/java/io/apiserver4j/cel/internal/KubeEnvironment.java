@@ -83,6 +83,12 @@ public final class KubeEnvironment {
   /** Compiles; variables named in {@code optionals} are declared {@code optional_type(dyn)}. */
   public static Compiled compile(String expression, List<String> variables,
       List<String> optionals) {
+    return compile(expression, variables, optionals, Map.of());
+  }
+
+  /** Compiles, checking field selections on the variables in {@code types}. */
+  public static Compiled compile(String expression, List<String> variables,
+      List<String> optionals, Map<String, io.apiserver4j.cel.CelObjectType> types) {
     List<String> key = new ArrayList<>(variables);
     optionals.forEach(o -> key.add("?" + o));
     Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
@@ -91,6 +97,9 @@ public final class KubeEnvironment {
       ast = cel.compile(expression).getAst();
     } catch (CelValidationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
+    }
+    if (!types.isEmpty()) {
+      FieldCheck.check(ast, expression, types);
     }
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)

@@ -1,6 +1,7 @@
 package io.apiserver4j.apiserver.crd.internal;
 
 import io.apiserver4j.cel.CelException;
+import io.apiserver4j.cel.CelObjectType;
 import io.apiserver4j.cel.CelProgram;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
@@ -82,9 +83,12 @@ public final class SchemaNode {
   /** The CEL names of the properties (kube's escaping); empty when not expressible. */
   final Map<String, String> celNames;
   final MapValue raw;
+  /** Whether values of this schema are resources (the root): apiVersion, kind, metadata. */
+  final boolean resource;
 
-  private SchemaNode(MapValue m) {
+  private SchemaNode(MapValue m, boolean resource) {
     raw = m;
+    this.resource = resource;
     type = str(m, "type");
     format = str(m, "format");
     nullable = bool(m, "nullable");
@@ -93,12 +97,12 @@ public final class SchemaNode {
     embeddedResource = bool(m, "x-kubernetes-embedded-resource");
     Map<String, SchemaNode> props = new LinkedHashMap<>();
     if (m.getOrNull("properties") instanceof MapValue p) {
-      p.forEach((k, v) -> props.put(k, parse(v)));
+      p.forEach((k, v) -> props.put(k, child(v)));
     }
     properties = Collections.unmodifiableMap(props);
-    items = m.getOrNull("items") instanceof MapValue i ? new SchemaNode(i) : null;
+    items = m.getOrNull("items") instanceof MapValue i ? new SchemaNode(i, false) : null;
     Value ap = m.getOrNull("additionalProperties");
-    additionalProperties = ap instanceof MapValue a ? new SchemaNode(a) : null;
+    additionalProperties = ap instanceof MapValue a ? new SchemaNode(a, false) : null;
     additionalPropertiesForbidden = ap instanceof BooleanValue b && !b.value();
     required = strings(m.getOrNull("required"));
     enumValues = m.getOrNull("enum") instanceof ListValue l ? l.items() : List.of();
@@ -122,7 +126,7 @@ public final class SchemaNode {
     allOf = nodes(m.getOrNull("allOf"));
     anyOf = nodes(m.getOrNull("anyOf"));
     oneOf = nodes(m.getOrNull("oneOf"));
-    not = m.getOrNull("not") instanceof MapValue n ? new SchemaNode(n) : null;
+    not = m.getOrNull("not") instanceof MapValue n ? new SchemaNode(n, false) : null;
     listType = str(m, "x-kubernetes-list-type");
     listMapKeys = strings(m.getOrNull("x-kubernetes-list-map-keys"));
     mapType = str(m, "x-kubernetes-map-type");
@@ -136,11 +140,6 @@ public final class SchemaNode {
       }
     }
     rules = List.copyOf(rs);
-    List<CompiledRule> compiled = new ArrayList<>();
-    for (Rule r : rules) {
-      compiled.add(compile(r));
-    }
-    compiledRules = List.copyOf(compiled);
     Map<String, String> names = new LinkedHashMap<>();
     boolean plain = !embeddedResource;
     for (Map.Entry<String, SchemaNode> p : properties.entrySet()) {
@@ -152,16 +151,63 @@ public final class SchemaNode {
     plain &= additionalProperties == null || additionalProperties.celPlain;
     celNames = Collections.unmodifiableMap(names);
     celPlain = plain;
+    List<CompiledRule> compiled = new ArrayList<>();
+    CelObjectType selfType = new CelType(this, resource || embeddedResource);
+    for (Rule r : rules) {
+      compiled.add(compile(r, selfType));
+    }
+    compiledRules = List.copyOf(compiled);
   }
 
-  private static CompiledRule compile(Rule r) {
+  /** The schema as CEL's field selection sees it (kube's DeclType, as far as fields go). */
+  private record CelType(SchemaNode node, boolean resource) implements CelObjectType {
+    private static final CelObjectType RESOURCE_META = new CelObjectType() {
+      @Override
+      public Optional<CelObjectType> field(String name) {
+        return name.equals("name") || name.equals("generateName")
+            ? Optional.of(CelObjectType.dynamic()) : Optional.empty();
+      }
+
+      @Override
+      public boolean open() {
+        return false;
+      }
+    };
+
+    @Override
+    public Optional<CelObjectType> field(String name) {
+      if (resource && (name.equals("apiVersion") || name.equals("kind"))) {
+        return Optional.of(CelObjectType.dynamic());
+      }
+      if (resource && name.equals("metadata")) {
+        return Optional.of(RESOURCE_META);
+      }
+      for (Map.Entry<String, String> e : node.celNames.entrySet()) {
+        if (e.getValue().equals(name)) {
+          SchemaNode child = node.properties.get(e.getKey());
+          return Optional.of(new CelType(child, child.embeddedResource));
+        }
+      }
+      return Optional.empty();
+    }
+
+    @Override
+    public boolean open() {
+      // Only objects with declared properties are closed; maps, untyped and preserved values,
+      // scalars and lists are left to the run time.
+      return !node.type.equals("object") || node.properties.isEmpty() || node.intOrString;
+    }
+  }
+
+  private static CompiledRule compile(Rule r, CelObjectType selfType) {
     List<String> vars = r.optionalOldSelf() ? List.of("self") : List.of("self", "oldSelf");
     List<String> optionals = r.optionalOldSelf() ? List.of("oldSelf") : List.of();
     Optional<CelProgram> program = Optional.empty();
     String error = "";
     if (!r.rule().isBlank()) {
       try {
-        program = Optional.of(CelProgram.compile(r.rule(), vars, optionals));
+        program = Optional.of(CelProgram.compile(r.rule(), vars, optionals,
+            Map.of("self", selfType, "oldSelf", selfType)));
       } catch (CelException e) {
         error = e.getMessage();
       }
@@ -170,7 +216,8 @@ public final class SchemaNode {
     String messageError = "";
     if (!r.messageExpression().isBlank()) {
       try {
-        message = Optional.of(CelProgram.compile(r.messageExpression(), vars, optionals));
+        message = Optional.of(CelProgram.compile(r.messageExpression(), vars, optionals,
+            Map.of("self", selfType, "oldSelf", selfType)));
       } catch (CelException e) {
         messageError = e.getMessage();
       }
@@ -184,7 +231,7 @@ public final class SchemaNode {
 
   /** Parses a schema; anything but a map is the empty schema (which allows everything). */
   public static SchemaNode parse(Value schema) {
-    return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty());
+    return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty(), true);
   }
 
   // CRD schemas are parsed (and their rules compiled) when a CRD is validated, when its
@@ -273,8 +320,8 @@ public final class SchemaNode {
     return Optional.ofNullable(p != null ? p : additionalProperties);
   }
 
-  private static SchemaNode parse0(Value v) {
-    return parse(v);
+  private static SchemaNode child(Value v) {
+    return new SchemaNode(v instanceof MapValue m ? m : MapValue.empty(), false);
   }
 
   private static List<SchemaNode> nodes(Value v) {
@@ -283,7 +330,7 @@ public final class SchemaNode {
     }
     List<SchemaNode> out = new ArrayList<>();
     for (Value item : l.items()) {
-      out.add(parse0(item));
+      out.add(child(item));
     }
     return List.copyOf(out);
   }
