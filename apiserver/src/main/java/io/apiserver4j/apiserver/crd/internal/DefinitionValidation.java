@@ -19,6 +19,9 @@ import java.util.Optional;
 public final class DefinitionValidation {
   private enum Level { ROOT, ITEM, FIELD }
 
+  private static final java.util.Set<String> REASONS = new java.util.TreeSet<>(List.of(
+      "FieldValueDuplicate", "FieldValueForbidden", "FieldValueInvalid", "FieldValueRequired"));
+
   private DefinitionValidation() {}
 
   public static List<FieldError> validate(MapValue crd) {
@@ -31,7 +34,7 @@ public final class DefinitionValidation {
       if (versions.get(i) instanceof MapValue v && v.getOrNull("schema") instanceof MapValue sc
           && sc.getOrNull("openAPIV3Schema") instanceof MapValue root) {
         walk(SchemaNode.parseShared(root), Level.ROOT,
-            "spec.versions[" + i + "].schema.openAPIV3Schema", errs);
+            "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
       }
     }
     return errs;
@@ -121,21 +124,31 @@ public final class DefinitionValidation {
     }
   }
 
-  private static void walk(SchemaNode s, Level level, String path, List<FieldError> errs) {
+  /**
+   * @param uncorrelatable the path of the highest ancestor below which old and new values do
+   *     not correlate (items of lists that are not list-type map, atomic maps); null if none
+   */
+  private static void walk(SchemaNode s, Level level, String path, String uncorrelatable,
+      List<FieldError> errs) {
     if (s.type.equals("array") && s.items == null) {
       errs.add(FieldError.required(path + ".items", "must be specified"));
     }
     if (s.items != null) {
-      walk(s.items, Level.ITEM, path + ".items", errs);
+      walk(s.items, Level.ITEM, path + ".items", uncorrelatable != null || s.listType.equals("map")
+          ? uncorrelatable : path, errs);
     }
+    String forProperties = uncorrelatable == null && s.mapType.equals("atomic") ? path
+        : uncorrelatable;
     for (Map.Entry<String, SchemaNode> p : s.properties.entrySet()) {
-      walk(p.getValue(), Level.FIELD, path + ".properties[" + p.getKey() + "]", errs);
+      walk(p.getValue(), Level.FIELD, path + ".properties[" + p.getKey() + "]", forProperties,
+          errs);
     }
     if (s.additionalProperties != null) {
       if (level == Level.ROOT) {
         errs.add(FieldError.forbidden(path + ".additionalProperties", "must not be used at the root"));
       }
-      walk(s.additionalProperties, Level.FIELD, path + ".additionalProperties", errs);
+      walk(s.additionalProperties, Level.FIELD, path + ".additionalProperties", forProperties,
+          errs);
     }
     if (s.additionalPropertiesForbidden) {
       errs.add(FieldError.forbidden(path + ".additionalProperties",
@@ -195,17 +208,61 @@ public final class DefinitionValidation {
     }
     for (int i = 0; i < s.compiledRules.size(); i++) {
       SchemaNode.CompiledRule c = s.compiledRules.get(i);
+      SchemaNode.Rule rule = c.rule();
       String at = path + ".x-kubernetes-validations[" + i + "]";
-      if (c.rule().rule().isBlank()) {
+      int before = errs.size();
+      String message = rule.message().trim();
+      MapValue raw = s.raw.getOrNull("x-kubernetes-validations") instanceof ListValue l
+          && l.get(i) instanceof MapValue m ? m : MapValue.empty();
+      if (rule.rule().isBlank()) {
         errs.add(FieldError.required(at + ".rule", "rule is not specified"));
-      } else if (c.program().isEmpty()) {
-        errs.add(FieldError.invalid(at + ".rule", Value.of(c.rule().rule()),
+      } else if (!rule.message().isEmpty() && message.isEmpty()) {
+        errs.add(FieldError.invalid(at + ".message", Value.of(rule.message()),
+            "must be non-empty if specified"));
+      } else if (message.contains("\n")) {
+        errs.add(FieldError.invalid(at + ".message", Value.of(rule.message()),
+            "must not contain line breaks"));
+      } else if (rule.rule().trim().contains("\n") && message.isEmpty()) {
+        errs.add(FieldError.required(at + ".message",
+            "message must be specified if rule contains line breaks"));
+      }
+      if (!rule.messageExpression().isEmpty() && rule.messageExpression().isBlank()) {
+        errs.add(FieldError.required(at + ".messageExpression",
+            "messageExpression must be non-empty if specified"));
+      }
+      if (raw.containsKey("reason") && !REASONS.contains(rule.reason())) {
+        errs.add(FieldError.notSupported(at + ".reason", Value.of(rule.reason()),
+            List.copyOf(REASONS)));
+      }
+      if (!rule.fieldPath().isEmpty() && rule.fieldPath().isBlank()) {
+        errs.add(FieldError.invalid(at + ".fieldPath", Value.of(rule.fieldPath()),
+            "must be non-empty if specified"));
+      }
+      if (rule.fieldPath().contains("\n")) {
+        errs.add(FieldError.invalid(at + ".fieldPath", Value.of(rule.fieldPath()),
+            "must not contain line breaks"));
+      }
+      if (errs.size() > before || rule.rule().isBlank()) {
+        continue;
+      }
+      // The CEL checks, as kube runs them once the rule is well-formed.
+      if (c.program().isEmpty()) {
+        errs.add(FieldError.invalid(at + ".rule", Value.of(rule.rule()),
             "compilation failed: " + c.compileError()));
       }
       if (!c.messageCompileError().isEmpty()) {
         errs.add(FieldError.invalid(at + ".messageExpression",
-            Value.of(c.rule().messageExpression()),
+            Value.of(rule.messageExpression()),
             "messageExpression compilation failed: " + c.messageCompileError()));
+      }
+      if (c.usesOldSelf()) {
+        if (uncorrelatable != null) {
+          errs.add(FieldError.invalid(at + ".rule", Value.of(rule.rule()), "oldSelf cannot be"
+              + " used on the uncorrelatable portion of the schema within " + uncorrelatable));
+        }
+      } else if (c.program().isPresent() && raw.containsKey("optionalOldSelf")) {
+        errs.add(FieldError.invalid(at + ".optionalOldSelf", raw.getOrNull("optionalOldSelf"),
+            "may not be set if oldSelf is not used in rule"));
       }
     }
   }
