@@ -40,6 +40,31 @@ public final class DefinitionValidation {
     return errs;
   }
 
+  /**
+   * kube's metadata invariants: an object wherever it is a resource's metadata, and at the
+   * root nothing but constraints on name and generateName.
+   */
+  private static void metadata(SchemaNode m, boolean resource, boolean root, String path,
+      List<FieldError> errs) {
+    if (resource && !m.type.equals("object")) {
+      errs.add(FieldError.invalid(path + ".type", Value.of(m.type), "must be object"));
+    }
+    if (!root) {
+      return;
+    }
+    boolean onlyNames = m.properties.keySet().stream()
+        .allMatch(k -> k.equals("name") || k.equals("generateName"));
+    for (String k : m.raw.asMap().keySet()) {
+      boolean allowed = k.equals("type") || k.equals("default")
+          || (k.equals("properties") && onlyNames);
+      if (!allowed) {
+        errs.add(FieldError.forbidden(path, "must not specify anything other than name and"
+            + " generateName, but metadata is implicitly specified"));
+        return;
+      }
+    }
+  }
+
   /** kube's checks of x-kubernetes-map-type, -list-type and -list-map-keys. */
   private static void extensions(SchemaNode s, String path, List<FieldError> errs) {
     if (s.raw.getOrNull("x-kubernetes-preserve-unknown-fields") instanceof BooleanValue b
@@ -176,6 +201,11 @@ public final class DefinitionValidation {
       errs.add(FieldError.invalid(path + ".type", Value.of(s.type), "must be object at the root"));
     }
     extensions(s, path, errs);
+    SchemaNode metadata = s.properties.get("metadata");
+    if (metadata != null) {
+      metadata(metadata, level == Level.ROOT || s.embeddedResource, level == Level.ROOT,
+          path + ".properties[metadata]", errs);
+    }
     if (s.pattern != null && SchemaValidation.pattern(s.pattern) instanceof String error) {
       errs.add(FieldError.invalid(path + ".pattern", Value.of(s.pattern), error));
     }
