@@ -98,6 +98,17 @@ class CelProgramTest {
   }
 
   @Test
+  void comprehensionsAreBounded() {
+    CelProgram p = CelProgram.compile(
+        "self.all(a, self.all(b, self.all(c, self.all(d, a + b + c + d >= 0))))",
+        List.of("self"));
+    Value list = Value.list(java.util.stream.LongStream.range(0, 40).mapToObj(Value::of)
+        .toList());
+    assertThatThrownBy(() -> p.evaluate(Map.of("self", list)))
+        .isInstanceOf(CelException.class);
+  }
+
+  @Test
   void runtimeErrorsAreEvaluationErrors() {
     CelProgram p = CelProgram.compile("self.missing == 1", List.of("self"));
     assertThatThrownBy(() -> p.evaluate(Map.of("self", Json.read("{}"))))

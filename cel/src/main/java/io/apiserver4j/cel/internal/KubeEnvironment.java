@@ -50,6 +50,9 @@ public final class KubeEnvironment {
   private static final Map<List<String>, Cel> ENVIRONMENTS = new ConcurrentHashMap<>();
   private static final Map<String, Object> REGEXES = new ConcurrentHashMap<>();
 
+  /** The most iterations one comprehension may run. */
+  public static final int MAX_ITERATIONS = 1_000_000;
+
   private KubeEnvironment() {}
 
   /** A compiled expression. */
@@ -117,6 +120,9 @@ public final class KubeEnvironment {
         .enableOptionalSyntax(true)
         .enableHeterogeneousNumericComparisons(true)
         .enableTimestampEpoch(true)
+        // A bound on hostile rules until runtime costs are tracked as kube does (its per-call
+        // limit is 1,000,000 cost units; a comprehension step costs at least one).
+        .comprehensionMaxIterations(MAX_ITERATIONS)
         .build();
     var b = CelFactory.standardCelBuilder()
         .setOptions(options)
