@@ -14,6 +14,23 @@ public interface CelObjectType {
   /** Whether any field may be selected (maps, untyped values, values that are not objects). */
   boolean open();
 
+  /** The type of a list's items, or of a map's values; empty when unknown. */
+  default Optional<CelObjectType> element() {
+    return Optional.empty();
+  }
+
+  /**
+   * How a string value of this type is seen by CEL, as kube's schema formats decide:
+   * {@link Scalar#TIMESTAMP} for {@code date} and {@code date-time}, {@link Scalar#DURATION} for
+   * {@code duration}, {@link Scalar#BYTES} for {@code byte} (base64), else {@link Scalar#PLAIN}.
+   */
+  default Scalar scalar() {
+    return Scalar.PLAIN;
+  }
+
+  /** String representations kube converts to CEL types. */
+  enum Scalar { PLAIN, TIMESTAMP, DURATION, BYTES }
+
   /** A type that allows every selection. */
   static CelObjectType dynamic() {
     return Dynamic.INSTANCE;

@@ -59,10 +59,13 @@ public final class KubeEnvironment {
   public static final class Compiled {
     private final CelRuntime.Program program;
     private final Set<String> identifiers;
+    private final Map<String, io.apiserver4j.cel.CelObjectType> types;
 
-    Compiled(CelRuntime.Program program, Set<String> identifiers) {
+    Compiled(CelRuntime.Program program, Set<String> identifiers,
+        Map<String, io.apiserver4j.cel.CelObjectType> types) {
       this.program = program;
       this.identifiers = identifiers;
+      this.types = Map.copyOf(types);
     }
 
     public Set<String> identifiers() {
@@ -71,8 +74,8 @@ public final class KubeEnvironment {
 
     public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
       Map<String, Object> vars = new HashMap<>();
-      bindings.forEach((k, v) -> vars.put(k, toCel(v)));
-      optionals.forEach((k, v) -> vars.put(k, v.map(KubeEnvironment::toCel)));
+      bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
+      optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
       try {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
@@ -109,7 +112,7 @@ public final class KubeEnvironment {
         .map(n -> n.expr().ident().name())
         .collect(Collectors.toUnmodifiableSet());
     try {
-      return new Compiled(cel.createProgram(ast), identifiers);
+      return new Compiled(cel.createProgram(ast), identifiers, types);
     } catch (CelEvaluationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }
@@ -315,8 +318,13 @@ public final class KubeEnvironment {
   // --- value conversion -------------------------------------------------------------------------
 
   static Object toCel(Value v) {
+    return toCel(v, null);
+  }
+
+  /** {@code v} as CEL sees it; {@code type} (nullable) converts formatted strings as kube does. */
+  static Object toCel(Value v, io.apiserver4j.cel.CelObjectType type) {
     if (v instanceof StringValue s) {
-      return s.value();
+      return type == null ? s.value() : KubeScalars.convert(s.value(), type.scalar());
     }
     if (v instanceof IntegerValue i) {
       return i.value();
@@ -328,10 +336,10 @@ public final class KubeEnvironment {
       return b.value();
     }
     if (v instanceof ListValue l) {
-      return new ValueList(l);
+      return new ValueList(l, type == null ? null : type.element().orElse(null));
     }
     if (v instanceof MapValue m) {
-      return new ValueMap(m);
+      return new ValueMap(m, type);
     }
     return com.google.protobuf.NullValue.NULL_VALUE;
   }
@@ -340,14 +348,16 @@ public final class KubeEnvironment {
   private static final class ValueList extends java.util.AbstractList<Object>
       implements java.util.RandomAccess {
     private final ListValue list;
+    private final io.apiserver4j.cel.CelObjectType items;
 
-    ValueList(ListValue list) {
+    ValueList(ListValue list, io.apiserver4j.cel.CelObjectType items) {
       this.list = list;
+      this.items = items;
     }
 
     @Override
     public Object get(int index) {
-      return toCel(list.get(index));
+      return toCel(list.get(index), items);
     }
 
     @Override
@@ -359,15 +369,25 @@ public final class KubeEnvironment {
   /** A read-only map view converting values on access. */
   private static final class ValueMap extends java.util.AbstractMap<Object, Object> {
     private final MapValue map;
+    private final io.apiserver4j.cel.CelObjectType type;
 
-    ValueMap(MapValue map) {
+    ValueMap(MapValue map, io.apiserver4j.cel.CelObjectType type) {
       this.map = map;
+      this.type = type;
+    }
+
+    private io.apiserver4j.cel.CelObjectType fieldType(String key) {
+      if (type == null) {
+        return null;
+      }
+      Optional<io.apiserver4j.cel.CelObjectType> t = type.element();
+      return t.isPresent() ? t.get() : type.field(key).orElse(null);
     }
 
     @Override
     public Object get(Object key) {
       Value v = key instanceof String k ? map.getOrNull(k) : null;
-      return v == null ? null : toCel(v);
+      return v == null ? null : toCel(v, fieldType((String) key));
     }
 
     @Override
@@ -400,7 +420,7 @@ public final class KubeEnvironment {
               }
               int at = i++;
               return new java.util.AbstractMap.SimpleImmutableEntry<>(map.keyAt(at),
-                  toCel(map.valueAt(at)));
+                  toCel(map.valueAt(at), fieldType(map.keyAt(at))));
             }
           };
         }

@@ -192,6 +192,30 @@ public final class SchemaNode {
     }
 
     @Override
+    public Optional<CelObjectType> element() {
+      SchemaNode e = node.type.equals("array") ? node.items
+          : node.properties.isEmpty() ? node.additionalProperties : null;
+      return e == null ? Optional.empty() : Optional.of(new CelType(e, e.embeddedResource));
+    }
+
+    @Override
+    public Scalar scalar() {
+      if (!node.type.equals("string")) {
+        return Scalar.PLAIN;
+      }
+      switch (node.format) {
+        case "date", "date-time":
+          return Scalar.TIMESTAMP;
+        case "duration":
+          return Scalar.DURATION;
+        case "byte":
+          return Scalar.BYTES;
+        default:
+          return Scalar.PLAIN;
+      }
+    }
+
+    @Override
     public boolean open() {
       // Only objects with declared properties are closed; maps, untyped and preserved values,
       // scalars and lists are left to the run time.
