@@ -22,14 +22,15 @@ public interface CelObjectType {
   /**
    * How a string value of this type is seen by CEL, as kube's schema formats decide:
    * {@link Scalar#TIMESTAMP} for {@code date} and {@code date-time}, {@link Scalar#DURATION} for
-   * {@code duration}, {@link Scalar#BYTES} for {@code byte} (base64), else {@link Scalar#PLAIN}.
+   * {@code duration}, {@link Scalar#BYTES} for {@code byte} (base64), {@link Scalar#DOUBLE} for
+   * {@code number} (integral JSON numbers are doubles), else {@link Scalar#PLAIN}.
    */
   default Scalar scalar() {
     return Scalar.PLAIN;
   }
 
   /** String representations kube converts to CEL types. */
-  enum Scalar { PLAIN, TIMESTAMP, DURATION, BYTES }
+  enum Scalar { PLAIN, TIMESTAMP, DURATION, BYTES, DOUBLE }
 
   /** A type that allows every selection. */
   static CelObjectType dynamic() {

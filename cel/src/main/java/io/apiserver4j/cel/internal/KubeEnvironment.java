@@ -327,7 +327,8 @@ public final class KubeEnvironment {
       return type == null ? s.value() : KubeScalars.convert(s.value(), type.scalar());
     }
     if (v instanceof IntegerValue i) {
-      return i.value();
+      return type != null && type.scalar() == io.apiserver4j.cel.CelObjectType.Scalar.DOUBLE
+          ? (Object) (double) i.value() : (Object) i.value();
     }
     if (v instanceof FloatValue f) {
       return f.value();

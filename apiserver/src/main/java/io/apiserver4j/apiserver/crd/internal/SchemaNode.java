@@ -200,6 +200,9 @@ public final class SchemaNode {
 
     @Override
     public Scalar scalar() {
+      if (node.type.equals("number")) {
+        return Scalar.DOUBLE;
+      }
       if (!node.type.equals("string")) {
         return Scalar.PLAIN;
       }
