@@ -212,6 +212,23 @@ class CrdValidationTest {
   }
 
   @Test
+  void ratchetedRulesAreWarningsAndChangedValuesErrors() {
+    MapValue crd = (MapValue) yaml(CRD);
+    CrdValidator v = CrdValidator.of(crd, "v1");
+    MapValue old = gadget("{size: 20, max: 10}");
+    MapValue relabelled = (MapValue) yaml("apiVersion: example.com/v1\nkind: Gadget\n"
+        + "metadata: {name: g1, labels: {a: b}}\nspec: {size: 20, max: 10}\n");
+    CrdValidator.Result unchanged = v.check(relabelled, java.util.Optional.of(old));
+    assertThat(unchanged.errors()).isEmpty();
+    assertThat(unchanged.warnings())
+        .containsExactly("spec: Invalid value: failed rule: self.size <= self.max");
+    CrdValidator.Result changed = v.check(gadget("{size: 21, max: 10}"),
+        java.util.Optional.of(old));
+    assertThat(changed.errors()).extracting(FieldError::toString)
+        .containsExactly("spec: Invalid value: failed rule: self.size <= self.max");
+  }
+
+  @Test
   void validatesWithoutAServer() {
     MapValue crd = (MapValue) yaml(CRD);
     MapValue object = (MapValue) yaml("apiVersion: example.com/v1\nkind: Gadget\n"

@@ -137,12 +137,30 @@ public final class CrdValidator {
    * run and unchanged values ratchet.
    */
   public List<FieldError> validateSchema(MapValue object, Optional<MapValue> old) {
+    return check(object, old).errors();
+  }
+
+  /**
+   * The outcome of the schema checks: errors, and the warnings kube returns for CEL rules
+   * that ratcheted (an unchanged value that fails a rule without oldSelf), formatted as kube
+   * formats them ({@code spec.x: Invalid value: "y": message}).
+   */
+  public record Result(List<FieldError> errors, List<String> warnings) {
+    public Result {
+      errors = List.copyOf(errors);
+      warnings = List.copyOf(warnings);
+    }
+  }
+
+  /** {@link #validateSchema} with the warnings of ratcheted rules. */
+  public Result check(MapValue object, Optional<MapValue> old) {
     requireNonNull(object, "object");
     requireNonNull(old, "old");
     Optional<Value> oldValue = old.map(o -> o);
     List<FieldError> errs = new ArrayList<>(SchemaValidation.validate(schema, object, oldValue));
-    CelValidation.validate(schema, object, old.orElse(null), "", errs);
-    return errs;
+    List<FieldError> warnings = new ArrayList<>();
+    CelValidation.validate(schema, object, old.orElse(null), "", errs, warnings);
+    return new Result(errs, warnings.stream().map(FieldError::toString).toList());
   }
 
   /**

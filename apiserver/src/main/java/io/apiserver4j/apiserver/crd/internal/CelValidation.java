@@ -7,6 +7,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -25,10 +26,25 @@ public final class CelValidation {
 
   public static void validate(SchemaNode s, Value v, Value old, String path,
       List<FieldError> errs) {
+    validate(s, v, old, path, errs, new ArrayList<>());
+  }
+
+  /**
+   * Validates, reporting errors of rules that ratchet (no oldSelf, value unchanged or inside an
+   * unchanged value) as warnings, as kube does.
+   */
+  public static void validate(SchemaNode s, Value v, Value old, String path,
+      List<FieldError> errs, List<FieldError> warnings) {
+    walk(s, v, old, path, errs, warnings, false);
+  }
+
+  private static void walk(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
+      List<FieldError> warnings, boolean unchangedAncestor) {
     if (v == null || v.isNull()) {
       return;
     }
-    rules(s, v, old, path, errs);
+    boolean unchanged = unchangedAncestor || (old != null && old.equals(v));
+    rules(s, v, old, path, errs, warnings, unchanged);
     if (v instanceof MapValue m) {
       MapValue om = old instanceof MapValue o ? o : null;
       for (int i = 0; i < m.size(); i++) {
@@ -36,9 +52,11 @@ public final class CelValidation {
         Value ov = om == null ? null : om.getOrNull(k);
         SchemaNode p = s.properties.get(k);
         if (p != null) {
-          validate(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs);
+          walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
+              unchanged);
         } else if (s.additionalProperties != null) {
-          validate(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs);
+          walk(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs, warnings,
+              unchanged);
         }
       }
     } else if (v instanceof ListValue l && s.items != null) {
@@ -54,14 +72,14 @@ public final class CelValidation {
       for (int i = 0; i < l.size(); i++) {
         Value item = l.get(i);
         Value key = SchemaValidation.correlationKey(s, item);
-        validate(s.items, item, key == null ? null : oldItems.get(key), path + "[" + i + "]",
-            errs);
+        walk(s.items, item, key == null ? null : oldItems.get(key), path + "[" + i + "]", errs,
+            warnings, unchanged);
       }
     }
   }
 
   private static void rules(SchemaNode s, Value v, Value old, String path,
-      List<FieldError> errs) {
+      List<FieldError> errs, List<FieldError> warnings, boolean unchanged) {
     if (s.compiledRules.isEmpty()) {
       return;
     }
@@ -83,10 +101,9 @@ public final class CelValidation {
       if (usesOldSelf && old == null && !rule.optionalOldSelf()) {
         continue;
       }
-      // Ratcheting: an unchanged value is not held to rules that do not look at oldSelf.
-      if (!usesOldSelf && old != null && old.equals(v)) {
-        continue;
-      }
+      // Ratcheting: an unchanged value is not held to rules that do not look at oldSelf; their
+      // errors become warnings.
+      List<FieldError> out = !usesOldSelf && unchanged ? warnings : errs;
       if (selfView == null) {
         selfView = CelView.of(s, v, path.isEmpty());
         oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
@@ -121,7 +138,7 @@ public final class CelValidation {
           if (msg instanceof StringValue str) {
             String trimmed = str.value().trim();
             if (trimmed.contains("\n")) {
-              errs.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
+              out.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
                   "messageExpression should not contain line breaks"));
               continue;
             }
@@ -137,7 +154,7 @@ public final class CelValidation {
         detail = rule.message().isEmpty() ? "failed rule: " + ruleErrorString(rule)
             : rule.message().trim();
       }
-      errs.add(error(SchemaValidation.field(errPath), v, detail, rule.reason()));
+      out.add(error(SchemaValidation.field(errPath), v, detail, rule.reason()));
     }
   }
 

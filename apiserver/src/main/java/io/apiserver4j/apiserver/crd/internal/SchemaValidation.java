@@ -325,7 +325,8 @@ public final class SchemaValidation {
       Map<Value, Value> oldByKey = old == null ? Map.of() : correlate(s, old);
       for (int i = 0; i < l.size(); i++) {
         Value item = l.get(i);
-        Value oldItem = old == null ? null : oldByKey.get(correlationKey(s, item));
+        Value key = old == null ? null : correlationKey(s, item);
+        Value oldItem = key == null ? null : oldByKey.get(key);
         validate(s.items, item, oldItem, path + "[" + i + "]", errs, oldItem != null);
       }
     }
