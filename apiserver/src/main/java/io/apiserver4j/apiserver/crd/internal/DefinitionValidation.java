@@ -116,6 +116,29 @@ public final class DefinitionValidation {
             "must be map if x-kubernetes-list-map-keys is non-empty"));
       }
     }
+    if ((s.listType.equals("map") || s.listType.equals("set")) && s.items != null) {
+      if (s.items.nullable) {
+        errs.add(FieldError.forbidden(path + ".items.nullable",
+            "cannot be nullable when x-kubernetes-list-type is " + s.listType));
+      }
+      if (s.listType.equals("map")) {
+        for (String k : s.listMapKeys) {
+          SchemaNode ks = s.items.properties.get(k);
+          if (ks == null) {
+            continue;
+          }
+          if (!s.items.required.contains(k) && ks.defaultValue == null) {
+            errs.add(FieldError.required(path + ".items.properties[" + k + "].default",
+                "this property is in x-kubernetes-list-map-keys, so it must have a default or be"
+                    + " a required property"));
+          }
+          if (ks.nullable) {
+            errs.add(FieldError.forbidden(path + ".items.properties[" + k + "].nullable",
+                "this property is in x-kubernetes-list-map-keys, so it cannot be nullable"));
+          }
+        }
+      }
+    }
     if (s.listType.equals("map")) {
       if (s.listMapKeys.isEmpty()) {
         errs.add(FieldError.required(path + ".x-kubernetes-list-map-keys",
