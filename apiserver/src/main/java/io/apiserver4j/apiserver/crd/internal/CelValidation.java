@@ -129,7 +129,7 @@ public final class CelValidation {
       }
       String errPath = path;
       if (!rule.fieldPath().isEmpty()) {
-        errPath = appendFieldPath(path, rule.fieldPath());
+        errPath = appendFieldPath(s, path, rule.fieldPath()).orElse(path);
       }
       String detail = null;
       if (c.messageProgram().isPresent()) {
@@ -178,53 +178,70 @@ public final class CelValidation {
     return rule.message().isEmpty() ? rule.rule().trim() : rule.message().trim();
   }
 
-  /** {@code path} followed by a rule's fieldPath ({@code .spec.x}, {@code .m['key']}). */
-  static String appendFieldPath(String path, String fieldPath) {
+  /**
+   * {@code path} followed by a rule's fieldPath ({@code .spec.x}, {@code ['a.b']}), resolved
+   * against the schema as kube's {@code ValidFieldPath}: named fields are children, keys of maps
+   * (additionalProperties) are {@code [key]}; empty when the path does not refer to a field.
+   */
+  static Optional<String> appendFieldPath(SchemaNode schema, String path, String fieldPath) {
     StringBuilder sb = new StringBuilder(path);
-    int i = 0;
+    SchemaNode s = schema;
     String fp = fieldPath;
+    int i = 0;
     while (i < fp.length()) {
       char c = fp.charAt(i);
+      String name;
       if (c == '.') {
         int end = i + 1;
         while (end < fp.length() && fp.charAt(end) != '.' && fp.charAt(end) != '[') {
           end++;
         }
-        if (sb.length() > 0) {
-          sb.append('.');
-        }
-        sb.append(fp, i + 1, end);
+        name = fp.substring(i + 1, end);
         i = end;
+        if (name.isEmpty()) {
+          return Optional.empty();
+        }
+        SchemaNode child = s.properties.get(name);
+        if (child == null) {
+          return Optional.empty();
+        }
+        sb.append(sb.length() > 0 ? "." : "").append(name);
+        s = child;
       } else if (c == '[') {
-        int end = fp.indexOf(']', i);
-        if (end < 0) {
-          end = fp.length() - 1;
+        if (i + 1 >= fp.length() || fp.charAt(i + 1) != '\'') {
+          return Optional.empty();
         }
-        String inner = fp.substring(i + 1, end);
-        if (inner.startsWith("'") && inner.endsWith("'") && inner.length() >= 2) {
-          inner = inner.substring(1, inner.length() - 1);
-        }
-        if (!inner.isEmpty() && inner.chars().allMatch(Character::isDigit)) {
-          sb.append('[').append(inner).append(']');
-        } else {
-          if (sb.length() > 0) {
-            sb.append('.');
+        int end = i + 2;
+        StringBuilder key = new StringBuilder();
+        while (end < fp.length() && fp.charAt(end) != '\'') {
+          if (fp.charAt(end) == '\\' && end + 1 < fp.length()) {
+            end++;
           }
-          sb.append(inner);
-        }
-        i = end + 1;
-      } else {
-        int end = i;
-        while (end < fp.length() && fp.charAt(end) != '.' && fp.charAt(end) != '[') {
+          key.append(fp.charAt(end));
           end++;
         }
-        if (sb.length() > 0) {
-          sb.append('.');
+        if (end + 1 >= fp.length() || fp.charAt(end + 1) != ']') {
+          return Optional.empty();
         }
-        sb.append(fp, i, end);
-        i = end;
+        i = end + 2;
+        name = key.toString();
+        if (!s.properties.isEmpty()) {
+          SchemaNode child = s.properties.get(name);
+          if (child == null) {
+            return Optional.empty();
+          }
+          sb.append(sb.length() > 0 ? "." : "").append(name);
+          s = child;
+        } else if (s.additionalProperties != null) {
+          sb.append('[').append(name).append(']');
+          s = s.additionalProperties;
+        } else {
+          return Optional.empty();
+        }
+      } else {
+        return Optional.empty();
       }
     }
-    return sb.toString();
+    return Optional.of(sb.toString());
   }
 }

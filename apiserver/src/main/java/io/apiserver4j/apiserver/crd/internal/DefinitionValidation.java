@@ -295,6 +295,11 @@ public final class DefinitionValidation {
         errs.add(FieldError.invalid(at + ".fieldPath", Value.of(rule.fieldPath()),
             "must not contain line breaks"));
       }
+      if (!rule.fieldPath().isBlank()
+          && CelValidation.appendFieldPath(s, "", rule.fieldPath().trim()).isEmpty()) {
+        errs.add(FieldError.invalid(at + ".fieldPath", Value.of(rule.fieldPath()),
+            "must be a valid path"));
+      }
       if (errs.size() > before || rule.rule().isBlank()) {
         continue;
       }
