@@ -129,6 +129,7 @@ public final class KubeEnvironment {
         .build();
     var b = CelFactory.standardCelBuilder()
         .setOptions(options)
+
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
         .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
             CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders())
