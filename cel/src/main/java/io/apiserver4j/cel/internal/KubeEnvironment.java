@@ -32,7 +32,6 @@ import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -122,7 +121,6 @@ public final class KubeEnvironment {
     CelOptions options = CelOptions.current()
         .enableOptionalSyntax(true)
         .enableHeterogeneousNumericComparisons(true)
-        .enableTimestampEpoch(true)
         // A bound on hostile rules until runtime costs are tracked as kube does (its per-call
         // limit is 1,000,000 cost units; a comprehension step costs at least one).
         .comprehensionMaxIterations(MAX_ITERATIONS)
@@ -132,9 +130,9 @@ public final class KubeEnvironment {
 
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
         .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
-            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders())
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options))
         .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options),
-            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders());
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options));
     for (String v : variables) {
       if (v.startsWith("?")) {
         b.addVar(v.substring(1), dev.cel.common.types.OptionalType.create(SimpleType.DYN));
