@@ -82,6 +82,9 @@ public final class SchemaNode {
   final boolean celPlain;
   /** The CEL names of the properties (kube's escaping); empty when not expressible. */
   final Map<String, String> celNames;
+  /** The CEL view of each property by its CEL name, and of items or map values. */
+  private final Map<String, CelObjectType> celFields;
+  private final Optional<CelObjectType> celElement;
   final MapValue raw;
   /** Whether values of this schema are resources (the root): apiVersion, kind, metadata. */
   final boolean resource;
@@ -151,6 +154,16 @@ public final class SchemaNode {
     plain &= additionalProperties == null || additionalProperties.celPlain;
     celNames = Collections.unmodifiableMap(names);
     celPlain = plain;
+    Map<String, CelObjectType> fields = new java.util.HashMap<>();
+    for (Map.Entry<String, String> e : names.entrySet()) {
+      SchemaNode child = properties.get(e.getKey());
+      fields.put(e.getValue(), new CelType(child, child.embeddedResource));
+    }
+    celFields = fields;
+    SchemaNode element = type.equals("array") ? items
+        : properties.isEmpty() ? additionalProperties : null;
+    celElement = element == null ? Optional.empty()
+        : Optional.of(new CelType(element, element.embeddedResource));
     List<CompiledRule> compiled = new ArrayList<>();
     CelObjectType selfType = new CelType(this, resource || embeddedResource);
     for (Rule r : rules) {
@@ -182,20 +195,12 @@ public final class SchemaNode {
       if (resource && name.equals("metadata")) {
         return Optional.of(RESOURCE_META);
       }
-      for (Map.Entry<String, String> e : node.celNames.entrySet()) {
-        if (e.getValue().equals(name)) {
-          SchemaNode child = node.properties.get(e.getKey());
-          return Optional.of(new CelType(child, child.embeddedResource));
-        }
-      }
-      return Optional.empty();
+      return Optional.ofNullable(node.celFields.get(name));
     }
 
     @Override
     public Optional<CelObjectType> element() {
-      SchemaNode e = node.type.equals("array") ? node.items
-          : node.properties.isEmpty() ? node.additionalProperties : null;
-      return e == null ? Optional.empty() : Optional.of(new CelType(e, e.embeddedResource));
+      return node.celElement;
     }
 
     @Override
