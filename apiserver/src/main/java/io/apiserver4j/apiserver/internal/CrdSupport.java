@@ -21,7 +21,9 @@ import java.util.Optional;
 
 /**
  * CustomResourceDefinitions: their validation, the resource definitions they serve, and the
- * status kube-apiserver's CRD controllers (naming, establishing, finalizing) write.
+ * status kube-apiserver's CRD controllers (naming, establishing, finalizing) write. Each served
+ * version's strategy validates, defaults (and, through its untyped merge schema, leaves type
+ * errors to) the {@link CrdValidator} built once for that version.
  */
 public final class CrdSupport {
   /** The finalizer kube-apiserver keeps on CRDs while their objects are being deleted. */

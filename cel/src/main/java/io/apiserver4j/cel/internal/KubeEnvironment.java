@@ -48,6 +48,7 @@ import java.util.stream.Collectors;
 public final class KubeEnvironment {
   private static final Map<List<String>, Cel> ENVIRONMENTS = new ConcurrentHashMap<>();
   private static final Map<String, Object> REGEXES = new ConcurrentHashMap<>();
+  private static final int MAX_CACHED_REGEXES = 1024;
 
   /** The most iterations one comprehension may run. */
   public static final int MAX_ITERATIONS = 1_000_000;
@@ -173,13 +174,18 @@ public final class KubeEnvironment {
   }
 
   private static Pattern regex(String re) throws CelEvaluationException {
-    Object p = REGEXES.computeIfAbsent(re, r -> {
+    Object p = REGEXES.get(re);
+    if (p == null) {
       try {
-        return Pattern.compile(r);
+        p = Pattern.compile(re);
       } catch (PatternSyntaxException e) {
-        return e.getMessage();
+        p = e.getMessage();
       }
-    });
+      // Patterns can come from the data: the cache is bounded.
+      if (REGEXES.size() < MAX_CACHED_REGEXES) {
+        REGEXES.put(re, p);
+      }
+    }
     if (p instanceof String msg) {
       throw new CelEvaluationException(msg);
     }

@@ -240,13 +240,19 @@ public final class SchemaValidation {
 
   /** The compiled RE2 pattern, or the Go error message when RE2 rejects it. */
   public static Object pattern(String pattern) {
-    return PATTERNS.computeIfAbsent(pattern, p -> {
+    Object p = PATTERNS.get(pattern);
+    if (p == null) {
       try {
-        return Pattern.compile(p);
+        p = Pattern.compile(pattern);
       } catch (PatternSyntaxException e) {
-        return e.getMessage();
+        p = e.getMessage();
       }
-    });
+      // Schemas come from clients: the cache is bounded.
+      if (PATTERNS.size() < 4096) {
+        PATTERNS.put(pattern, p);
+      }
+    }
+    return p;
   }
 
   private static void checkFormat(SchemaNode s, String str, String path, List<FieldError> errs) {
