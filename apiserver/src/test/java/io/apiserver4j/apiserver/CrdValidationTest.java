@@ -32,7 +32,9 @@ class CrdValidationTest {
         - name: v1
           served: true
           storage: true
-          subresources: {status: {}}
+          subresources:
+            status: {}
+            scale: {specReplicasPath: .spec.replicas, statusReplicasPath: .status.replicas}
           schema:
             openAPIV3Schema:
               type: object
@@ -44,6 +46,7 @@ class CrdValidationTest {
                   - rule: self.size <= self.max
                   properties:
                     size: {type: integer, minimum: 1}
+                    replicas: {type: integer, maximum: 5}
                     color: {type: string, enum: [red, blue]}
                     max: {type: integer, default: 10}
                     config: {type: object, x-kubernetes-preserve-unknown-fields: true}
@@ -56,6 +59,7 @@ class CrdValidationTest {
                   type: object
                   properties:
                     phase: {type: string, enum: [Pending, Ready]}
+                    replicas: {type: integer}
       """;
 
   static final GroupVersionResource GADGETS =
@@ -188,6 +192,19 @@ class CrdValidationTest {
     assertThat(r.code()).isEqualTo(422);
     assertThat(causes(r)).containsExactly(
         "status.phase: Unsupported value: \"Gone\": supported values: \"Pending\", \"Ready\"");
+  }
+
+  @Test
+  void validatesScaleWritesByTheSchema() {
+    install();
+    assertThat(f.create(GADGETS, "default", gadget("{size: 3, replicas: 1}"), "kubectl").code())
+        .isEqualTo(201);
+    ApiResponse r = f.server.handle(Fixtures.req(ApiRequest.Verb.PATCH, GADGETS, "default", "g1")
+        .subresource("scale").fieldManager("hpa")
+        .patch(PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":10}}").build());
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(causes(r)).contains("spec.replicas: Invalid value: 10: spec.replicas in body"
+        + " should be less than or equal to 5");
   }
 
   @Test
