@@ -74,6 +74,14 @@ public final class CelProgram {
     return variables;
   }
 
+  /**
+   * Whether the type checker allows the expression to evaluate to {@code typeName}
+   * ({@code "bool"}, {@code "string"}, ...): its result type is that type or dynamic.
+   */
+  public boolean mayEvaluateTo(String typeName) {
+    return compiled.mayEvaluateTo(requireNonNull(typeName, "typeName"));
+  }
+
   /** Whether the expression refers to the variable {@code name} (e.g. a transition rule). */
   public boolean references(String name) {
     return compiled.identifiers().contains(name);

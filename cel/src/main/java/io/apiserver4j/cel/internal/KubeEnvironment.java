@@ -60,12 +60,21 @@ public final class KubeEnvironment {
     private final CelRuntime.Program program;
     private final Set<String> identifiers;
     private final Map<String, io.apiserver4j.cel.CelObjectType> types;
+    private final dev.cel.common.types.CelType resultType;
 
     Compiled(CelRuntime.Program program, Set<String> identifiers,
-        Map<String, io.apiserver4j.cel.CelObjectType> types) {
+        Map<String, io.apiserver4j.cel.CelObjectType> types,
+        dev.cel.common.types.CelType resultType) {
       this.program = program;
       this.identifiers = identifiers;
       this.types = Map.copyOf(types);
+      this.resultType = resultType;
+    }
+
+    /** Whether the checked result type is {@code bool}, {@code string}, ... or dynamic. */
+    public boolean mayEvaluateTo(String typeName) {
+      return resultType.equals(SimpleType.DYN) || resultType.equals(SimpleType.ANY)
+          || resultType.name().equals(typeName);
     }
 
     public Set<String> identifiers() {
@@ -112,7 +121,7 @@ public final class KubeEnvironment {
         .map(n -> n.expr().ident().name())
         .collect(Collectors.toUnmodifiableSet());
     try {
-      return new Compiled(cel.createProgram(ast), identifiers, types);
+      return new Compiled(cel.createProgram(ast), identifiers, types, ast.getResultType());
     } catch (CelEvaluationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }

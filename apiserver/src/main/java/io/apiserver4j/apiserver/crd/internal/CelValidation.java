@@ -135,14 +135,12 @@ public final class CelValidation {
       if (c.messageProgram().isPresent()) {
         try {
           Value msg = c.messageProgram().get().evaluate(bindings, optionals);
+          // Like kube, a message that is not a non-empty single-line string of at most 5 KiB
+          // is ignored in favour of the rule's message.
           if (msg instanceof StringValue str) {
             String trimmed = str.value().trim();
-            if (trimmed.contains("\n")) {
-              out.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
-                  "messageExpression should not contain line breaks"));
-              continue;
-            }
-            if (!trimmed.isEmpty()) {
+            if (!trimmed.isEmpty() && !trimmed.contains("\n")
+                && trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 5 * 1024) {
               detail = trimmed;
             }
           }

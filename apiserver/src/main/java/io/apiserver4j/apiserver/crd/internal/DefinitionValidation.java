@@ -305,13 +305,11 @@ public final class DefinitionValidation {
       }
       // The CEL checks, as kube runs them once the rule is well-formed.
       if (c.program().isEmpty()) {
-        errs.add(FieldError.invalid(at + ".rule", Value.of(rule.rule()),
-            "compilation failed: " + c.compileError()));
+        errs.add(FieldError.invalid(at + ".rule", Value.of(rule.rule()), c.compileError()));
       }
       if (!c.messageCompileError().isEmpty()) {
         errs.add(FieldError.invalid(at + ".messageExpression",
-            Value.of(rule.messageExpression()),
-            "messageExpression compilation failed: " + c.messageCompileError()));
+            Value.of(rule.messageExpression()), c.messageCompileError()));
       }
       if (c.usesOldSelf()) {
         if (uncorrelatable != null) {

@@ -236,22 +236,31 @@ public final class SchemaNode {
     List<String> optionals = r.optionalOldSelf() ? List.of("oldSelf") : List.of();
     Optional<CelProgram> program = Optional.empty();
     String error = "";
+    Map<String, CelObjectType> types = Map.of("self", selfType, "oldSelf", selfType);
     if (!r.rule().isBlank()) {
       try {
-        program = Optional.of(CelProgram.compile(r.rule(), vars, optionals,
-            Map.of("self", selfType, "oldSelf", selfType)));
+        CelProgram p = CelProgram.compile(r.rule(), vars, optionals, types);
+        if (p.mayEvaluateTo("bool")) {
+          program = Optional.of(p);
+        } else {
+          error = "cel expression must evaluate to a bool";
+        }
       } catch (CelException e) {
-        error = e.getMessage();
+        error = "compilation failed: " + e.getMessage();
       }
     }
     Optional<CelProgram> message = Optional.empty();
     String messageError = "";
     if (!r.messageExpression().isBlank()) {
       try {
-        message = Optional.of(CelProgram.compile(r.messageExpression(), vars, optionals,
-            Map.of("self", selfType, "oldSelf", selfType)));
+        CelProgram p = CelProgram.compile(r.messageExpression(), vars, optionals, types);
+        if (p.mayEvaluateTo("string")) {
+          message = Optional.of(p);
+        } else {
+          messageError = "messageExpression must evaluate to a string";
+        }
       } catch (CelException e) {
-        messageError = e.getMessage();
+        messageError = "messageExpression compilation failed: " + e.getMessage();
       }
     }
     return new CompiledRule(r, program, error, message, messageError);
