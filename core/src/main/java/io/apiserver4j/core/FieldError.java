@@ -11,7 +11,8 @@ import java.util.stream.Collectors;
  *
  * @param type what is wrong
  * @param field the field path, e.g. {@code metadata.name}
- * @param badValue the offending value, when the type shows one
+ * @param badValue the offending value, when the type shows one; empty omits it from the message
+ *     (kube's {@code omitValue}), as kube does for object and array values
  * @param detail extra explanation; empty when none
  */
 public record FieldError(Type type, String field, Optional<Value> badValue, String detail) {
@@ -25,7 +26,7 @@ public record FieldError(Type type, String field, Optional<Value> badValue, Stri
     NOT_SUPPORTED("FieldValueNotSupported", "Unsupported value", true),
     FORBIDDEN("FieldValueForbidden", "Forbidden", false),
     TOO_LONG("FieldValueTooLong", "Too long", false),
-    TOO_MANY("FieldValueTooMany", "Too many", false),
+    TOO_MANY("FieldValueTooMany", "Too many", true),
     INTERNAL("InternalError", "Internal error", false),
     TYPE_INVALID("FieldValueTypeInvalid", "Invalid value", true);
 
@@ -59,6 +60,11 @@ public record FieldError(Type type, String field, Optional<Value> badValue, Stri
     return new FieldError(Type.INVALID, field, Optional.of(badValue), detail);
   }
 
+  /** Invalid value with the value left out of the message (kube's {@code omitValue}). */
+  public static FieldError invalidOmitValue(String field, String detail) {
+    return new FieldError(Type.INVALID, field, Optional.empty(), detail);
+  }
+
   public static FieldError forbidden(String field, String detail) {
     return new FieldError(Type.FORBIDDEN, field, Optional.empty(), detail);
   }
@@ -90,8 +96,8 @@ public record FieldError(Type type, String field, Optional<Value> badValue, Stri
   /** The message without the field, e.g. {@code Invalid value: "x": must be lowercase}. */
   public String body() {
     StringBuilder sb = new StringBuilder(type.text);
-    if (type.showsValue) {
-      sb.append(": ").append(badValue.map(FieldError::formatValue).orElse("null"));
+    if (type.showsValue && badValue.isPresent()) {
+      sb.append(": ").append(formatValue(badValue.get()));
     }
     if (!detail.isEmpty()) {
       sb.append(": ").append(detail);

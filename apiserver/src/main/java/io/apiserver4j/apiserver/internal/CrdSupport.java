@@ -6,6 +6,7 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ScaleSubresource;
+import io.apiserver4j.apiserver.crd.CrdValidator;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
@@ -22,7 +23,9 @@ import java.util.Optional;
 
 /**
  * CustomResourceDefinitions: their validation, the resource definitions they serve, and the
- * status kube-apiserver's CRD controllers (naming, establishing, finalizing) write.
+ * status kube-apiserver's CRD controllers (naming, establishing, finalizing) write. Each served
+ * version's strategy validates, defaults (and, through its untyped merge schema, leaves type
+ * errors to) the {@link CrdValidator} built once for that version.
  */
 public final class CrdSupport {
   /** The finalizer kube-apiserver keeps on CRDs while their objects are being deleted. */
@@ -122,6 +125,7 @@ public final class CrdSupport {
       errs.add(FieldError.invalid("spec.versions", versions,
           "must have exactly one version marked as storage version"));
     }
+    errs.addAll(CrdValidator.validateDefinition(crd));
     return errs;
   }
 
@@ -146,10 +150,12 @@ public final class CrdSupport {
         continue;
       }
       GroupVersionKind gvk = new GroupVersionKind(group, str(version, "name"), kind);
+      // The schema is parsed and its CEL rules compiled once per served version.
+      CrdValidator validator = CrdValidator.of(crd, str(version, "name"));
       Value openApi = Nested.getOrNull(version, "schema", "openAPIV3Schema");
       CrdSchema crdSchema = OpenApiSchemas.fromCrdVersion(
           openApi == null ? Value.nullValue() : openApi, gvk);
-      Schema schema = Schema.fromSmdValue(crdSchema.smdSchema());
+      Schema schema = Schema.fromSmdValue(untypedScalars(crdSchema.smdSchema()));
       ResourceDefinition.Builder b = ResourceDefinition.builder(gvk, plural)
           .namespaced(namespaced)
           .singular(str(crd, "spec", "names", "singular"))
@@ -165,6 +171,8 @@ public final class CrdSupport {
               .allowUnconditionalUpdate(false)
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
+              .defaulter(validator::applyDefaults)
+              .validator(validator::validateSchema)
               .build());
       if (Nested.getOrNull(version, "subresources", "scale") instanceof MapValue s) {
         String selector = str(s, "labelSelectorPath");
@@ -174,6 +182,45 @@ public final class CrdSupport {
       out.add(b.build());
     }
     return out;
+  }
+
+  private static final Value UNTYPED = Value.of("untyped");
+
+  /**
+   * The merge schema of a custom resource with untyped scalars: kube decodes custom resources
+   * as unstructured JSON, so a scalar of the wrong type (a string for an integer, a fraction
+   * for an integer) is not a decoding error (400) but a schema validation error (422) that
+   * {@link CrdValidator} reports with kube's message. Scalars merge atomically either way.
+   */
+  static MapValue untypedScalars(MapValue smd) {
+    return (MapValue) untype(smd);
+  }
+
+  private static Value untype(Value v) {
+    if (v instanceof MapValue m) {
+      MapValue.Builder b = null;
+      for (int i = 0; i < m.size(); i++) {
+        String k = m.keyAt(i);
+        Value child = m.valueAt(i);
+        Value out = k.equals("scalar") && child instanceof StringValue ? UNTYPED : untype(child);
+        if (!out.equals(child)) {
+          b = b == null ? m.toBuilder() : b;
+          b.put(k, out);
+        }
+      }
+      return b == null ? m : b.build();
+    }
+    if (v instanceof ListValue l) {
+      ListValue.Builder b = ListValue.builder(l.size());
+      boolean changed = false;
+      for (Value item : l.items()) {
+        Value out = untype(item);
+        changed |= out != item;
+        b.add(out);
+      }
+      return changed ? b.build() : l;
+    }
+    return v;
   }
 
   /** Whether the CRD's condition {@code type} has status True. */

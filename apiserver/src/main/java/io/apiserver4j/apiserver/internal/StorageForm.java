@@ -51,18 +51,21 @@ final class StorageForm {
 
   /**
    * A stored object as the endpoint serves it: at the endpoint's version. Custom resources are
-   * converted with conversion strategy None (only apiVersion changes) and pruned by the
-   * version's schema, as kube-apiserver's CRD storage codec does.
+   * converted with conversion strategy None (only apiVersion changes), pruned by the version's
+   * schema and defaulted, as kube-apiserver's CRD storage codec does.
    */
   static MapValue fromStorage(ResourceDefinition def, MapValue stored) {
     if (!def.customResource()) {
       return stored;
     }
     String want = def.kind().apiVersion();
-    if (Meta.string(stored, "apiVersion").equals(want)) {
-      return stored;
+    MapValue served = stored;
+    if (!Meta.string(stored, "apiVersion").equals(want)) {
+      served = SchemaChecker.check(def.schema(), def.schemaType(),
+          stored.with("apiVersion", Value.of(want))).object();
     }
-    MapValue converted = stored.with("apiVersion", Value.of(want));
-    return SchemaChecker.check(def.schema(), def.schemaType(), converted).object();
+    // kube defaults custom resources when it reads them: a default added to the schema later
+    // shows on objects stored before it (the same instance when there is nothing to default)
+    return def.strategy().defaulter().apply(served);
   }
 }

@@ -1,0 +1,245 @@
+package io.apiserver4j.apiserver.crd.internal;
+
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * {@code x-kubernetes-validations} of a custom resource, evaluated as apiextensions-apiserver's
+ * CEL validator does: on every level of the schema where the value is present, transition rules
+ * only where an old value correlates (unless {@code optionalOldSelf}), rules without
+ * {@code oldSelf} ratcheted on unchanged values, kube's messages
+ * ({@code failed rule: <rule>}, the message, or the messageExpression's result), reasons and
+ * field paths. Programs are compiled once with the schema ({@link SchemaNode}).
+ */
+public final class CelValidation {
+  private CelValidation() {}
+
+  public static void validate(SchemaNode s, Value v, Value old, String path,
+      List<FieldError> errs) {
+    validate(s, v, old, path, errs, new ArrayList<>());
+  }
+
+  /**
+   * Validates, reporting errors of rules that ratchet (no oldSelf, value unchanged or inside an
+   * unchanged value) as warnings, as kube does.
+   */
+  public static void validate(SchemaNode s, Value v, Value old, String path,
+      List<FieldError> errs, List<FieldError> warnings) {
+    walk(s, v, old, path, errs, warnings, false);
+  }
+
+  private static void walk(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
+      List<FieldError> warnings, boolean unchangedAncestor) {
+    if (v == null || v.isNull()) {
+      return;
+    }
+    boolean unchanged = unchangedAncestor || (old != null && old.equals(v));
+    rules(s, v, old, path, errs, warnings, unchanged);
+    if (v instanceof MapValue m) {
+      MapValue om = old instanceof MapValue o ? o : null;
+      for (int i = 0; i < m.size(); i++) {
+        String k = m.keyAt(i);
+        Value ov = om == null ? null : om.getOrNull(k);
+        SchemaNode p = s.properties.get(k);
+        if (p != null) {
+          walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
+              unchanged);
+        } else if (s.additionalProperties != null) {
+          walk(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs, warnings,
+              unchanged);
+        }
+      }
+    } else if (v instanceof ListValue l && s.items != null) {
+      Map<Value, Value> oldItems = new HashMap<>();
+      if (old instanceof ListValue ol) {
+        for (Value item : ol.items()) {
+          Value key = SchemaValidation.correlationKey(s, item);
+          if (key != null) {
+            oldItems.putIfAbsent(key, item);
+          }
+        }
+      }
+      for (int i = 0; i < l.size(); i++) {
+        Value item = l.get(i);
+        Value key = SchemaValidation.correlationKey(s, item);
+        walk(s.items, item, key == null ? null : oldItems.get(key), path + "[" + i + "]", errs,
+            warnings, unchanged);
+      }
+    }
+  }
+
+  private static void rules(SchemaNode s, Value v, Value old, String path,
+      List<FieldError> errs, List<FieldError> warnings, boolean unchanged) {
+    if (s.compiledRules.isEmpty()) {
+      return;
+    }
+    String type = s.type.isEmpty() ? SchemaValidation.jsonType(v) : s.type;
+    Value selfView = null;
+    Value oldView = null;
+    for (SchemaNode.CompiledRule c : s.compiledRules) {
+      SchemaNode.Rule rule = c.rule();
+      if (rule.rule().isBlank()) {
+        continue;
+      }
+      String at = SchemaValidation.field(path);
+      if (c.program().isEmpty()) {
+        errs.add(FieldError.invalid(at, Value.of(type), "rule compile error: "
+            + c.compileError()));
+        continue;
+      }
+      boolean usesOldSelf = c.usesOldSelf();
+      if (usesOldSelf && old == null && !rule.optionalOldSelf()) {
+        continue;
+      }
+      // Ratcheting: an unchanged value is not held to rules that do not look at oldSelf; their
+      // errors become warnings.
+      List<FieldError> out = !usesOldSelf && unchanged ? warnings : errs;
+      if (selfView == null) {
+        selfView = CelView.of(s, v, path.isEmpty());
+        oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
+      }
+      Map<String, Value> bindings = new HashMap<>(4);
+      bindings.put("self", selfView);
+      Map<String, Optional<Value>> optionals = new HashMap<>(4);
+      if (rule.optionalOldSelf()) {
+        optionals.put("oldSelf", Optional.ofNullable(oldView));
+      } else if (oldView != null) {
+        bindings.put("oldSelf", oldView);
+      }
+      Value result;
+      try {
+        result = c.program().get().evaluate(bindings, optionals);
+      } catch (CelException e) {
+        errs.add(FieldError.invalid(at, Value.of(type), e.getMessage() + " evaluating rule: "
+            + ruleErrorString(rule)));
+        continue;
+      }
+      if (result instanceof BooleanValue b && b.value()) {
+        continue;
+      }
+      String errPath = path;
+      if (!rule.fieldPath().isEmpty()) {
+        errPath = appendFieldPath(s, path, rule.fieldPath()).orElse(path);
+      }
+      String detail = null;
+      if (c.messageProgram().isPresent()) {
+        try {
+          Value msg = c.messageProgram().get().evaluate(bindings, optionals);
+          // Like kube, a message that is not a non-empty single-line string of at most 5 KiB
+          // is ignored in favour of the rule's message.
+          if (msg instanceof StringValue str) {
+            String trimmed = str.value().trim();
+            if (!trimmed.isEmpty() && !trimmed.contains("\n")
+                && trimmed.getBytes(java.nio.charset.StandardCharsets.UTF_8).length <= 5 * 1024) {
+              detail = trimmed;
+            }
+          }
+        } catch (CelException e) {
+          // kube logs a failed messageExpression and falls back to the message.
+        }
+      }
+      if (detail == null) {
+        detail = rule.message().isEmpty() ? "failed rule: " + ruleErrorString(rule)
+            : rule.message().trim();
+      }
+      out.add(error(SchemaValidation.field(errPath), v, detail, rule.reason()));
+    }
+  }
+
+  private static FieldError error(String path, Value v, String detail, String reason) {
+    boolean omit = v instanceof MapValue || v instanceof ListValue;
+    switch (reason) {
+      case "FieldValueForbidden":
+        return FieldError.forbidden(path, detail);
+      case "FieldValueRequired":
+        return FieldError.required(path, detail);
+      case "FieldValueDuplicate":
+        return omit ? new FieldError(FieldError.Type.DUPLICATE, path, Optional.empty(), "")
+            : FieldError.duplicate(path, v);
+      default:
+        return omit ? FieldError.invalidOmitValue(path, detail)
+            : FieldError.invalid(path, v, detail);
+    }
+  }
+
+  static String ruleErrorString(SchemaNode.Rule rule) {
+    return rule.message().isEmpty() ? rule.rule().trim() : rule.message().trim();
+  }
+
+  /**
+   * {@code path} followed by a rule's fieldPath ({@code .spec.x}, {@code ['a.b']}), resolved
+   * against the schema as kube's {@code ValidFieldPath}: named fields are children, keys of maps
+   * (additionalProperties) are {@code [key]}; empty when the path does not refer to a field.
+   */
+  static Optional<String> appendFieldPath(SchemaNode schema, String path, String fieldPath) {
+    StringBuilder sb = new StringBuilder(path);
+    SchemaNode s = schema;
+    String fp = fieldPath;
+    int i = 0;
+    while (i < fp.length()) {
+      char c = fp.charAt(i);
+      String name;
+      if (c == '.') {
+        int end = i + 1;
+        while (end < fp.length() && fp.charAt(end) != '.' && fp.charAt(end) != '[') {
+          end++;
+        }
+        name = fp.substring(i + 1, end);
+        i = end;
+        if (name.isEmpty()) {
+          return Optional.empty();
+        }
+        SchemaNode child = s.properties.get(name);
+        if (child == null) {
+          return Optional.empty();
+        }
+        sb.append(sb.length() > 0 ? "." : "").append(name);
+        s = child;
+      } else if (c == '[') {
+        if (i + 1 >= fp.length() || fp.charAt(i + 1) != '\'') {
+          return Optional.empty();
+        }
+        int end = i + 2;
+        StringBuilder key = new StringBuilder();
+        while (end < fp.length() && fp.charAt(end) != '\'') {
+          if (fp.charAt(end) == '\\' && end + 1 < fp.length()) {
+            end++;
+          }
+          key.append(fp.charAt(end));
+          end++;
+        }
+        if (end + 1 >= fp.length() || fp.charAt(end + 1) != ']') {
+          return Optional.empty();
+        }
+        i = end + 2;
+        name = key.toString();
+        if (!s.properties.isEmpty()) {
+          SchemaNode child = s.properties.get(name);
+          if (child == null) {
+            return Optional.empty();
+          }
+          sb.append(sb.length() > 0 ? "." : "").append(name);
+          s = child;
+        } else if (s.additionalProperties != null) {
+          sb.append('[').append(name).append(']');
+          s = s.additionalProperties;
+        } else {
+          return Optional.empty();
+        }
+      } else {
+        return Optional.empty();
+      }
+    }
+    return Optional.of(sb.toString());
+  }
+}

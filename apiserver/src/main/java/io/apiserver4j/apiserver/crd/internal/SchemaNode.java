@@ -1,0 +1,423 @@
+package io.apiserver4j.apiserver.crd.internal;
+
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.cel.CelObjectType;
+import io.apiserver4j.cel.CelProgram;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * One level of a CRD version's {@code openAPIV3Schema} (apiextensions' {@code JSONSchemaProps}),
+ * parsed once: the value validations, the structural parts ({@code properties}, {@code items},
+ * {@code additionalProperties}) and the {@code x-kubernetes-*} extensions. Immutable.
+ */
+public final class SchemaNode {
+  /** One {@code x-kubernetes-validations} entry. */
+  public record Rule(String rule, String message, String messageExpression, String reason,
+      String fieldPath, boolean optionalOldSelf) {}
+
+  /**
+   * A rule compiled once with its schema: the program, or the compiler's message; the same for
+   * its messageExpression.
+   */
+  public record CompiledRule(Rule rule, Optional<CelProgram> program, String compileError,
+      Optional<CelProgram> messageProgram, String messageCompileError) {
+    /** Whether the rule refers to {@code oldSelf}: a transition rule. */
+    public boolean usesOldSelf() {
+      return program.map(p -> p.references("oldSelf")).orElse(false);
+    }
+  }
+
+  final String type;
+  final String format;
+  final boolean nullable;
+  final boolean intOrString;
+  final boolean preserveUnknownFields;
+  final boolean embeddedResource;
+  final Map<String, SchemaNode> properties;
+  final SchemaNode items;
+  final SchemaNode additionalProperties;
+  /** additionalProperties: false (forbidden in structural schemas, but validated as kube does). */
+  final boolean additionalPropertiesForbidden;
+  final List<String> required;
+  final List<Value> enumValues;
+  final Value defaultValue;
+  final Double maximum;
+  final boolean exclusiveMaximum;
+  final Double minimum;
+  final boolean exclusiveMinimum;
+  final Double multipleOf;
+  final Value multipleOfValue;
+  final Value maximumValue;
+  final Value minimumValue;
+  final Long maxLength;
+  final Long minLength;
+  final String pattern;
+  final Long maxItems;
+  final Long minItems;
+  final boolean uniqueItems;
+  final Long maxProperties;
+  final Long minProperties;
+  final List<SchemaNode> allOf;
+  final List<SchemaNode> anyOf;
+  final List<SchemaNode> oneOf;
+  final SchemaNode not;
+  final String listType;
+  final List<String> listMapKeys;
+  final String mapType;
+  final List<Rule> rules;
+  final List<CompiledRule> compiledRules;
+  /** Whether CEL sees values of this schema as they are (no escaped names, no resources). */
+  final boolean celPlain;
+  /** The CEL names of the properties (kube's escaping); empty when not expressible. */
+  final Map<String, String> celNames;
+  /** The CEL view of each property by its CEL name, and of items or map values. */
+  private final Map<String, CelObjectType> celFields;
+  private final Optional<CelObjectType> celElement;
+  final MapValue raw;
+  /** Whether values of this schema are resources (the root): apiVersion, kind, metadata. */
+  final boolean resource;
+
+  private SchemaNode(MapValue m, boolean resource) {
+    raw = m;
+    this.resource = resource;
+    type = str(m, "type");
+    format = str(m, "format");
+    nullable = bool(m, "nullable");
+    intOrString = bool(m, "x-kubernetes-int-or-string");
+    preserveUnknownFields = bool(m, "x-kubernetes-preserve-unknown-fields");
+    embeddedResource = bool(m, "x-kubernetes-embedded-resource");
+    Map<String, SchemaNode> props = new LinkedHashMap<>();
+    if (m.getOrNull("properties") instanceof MapValue p) {
+      p.forEach((k, v) -> props.put(k, child(v)));
+    }
+    properties = Collections.unmodifiableMap(props);
+    items = m.getOrNull("items") instanceof MapValue i ? new SchemaNode(i, false) : null;
+    Value ap = m.getOrNull("additionalProperties");
+    additionalProperties = ap instanceof MapValue a ? new SchemaNode(a, false) : null;
+    additionalPropertiesForbidden = ap instanceof BooleanValue b && !b.value();
+    required = strings(m.getOrNull("required"));
+    enumValues = m.getOrNull("enum") instanceof ListValue l ? l.items() : List.of();
+    defaultValue = m.getOrNull("default");
+    maximumValue = number(m.getOrNull("maximum"));
+    minimumValue = number(m.getOrNull("minimum"));
+    multipleOfValue = number(m.getOrNull("multipleOf"));
+    maximum = asDouble(maximumValue);
+    minimum = asDouble(minimumValue);
+    multipleOf = asDouble(multipleOfValue);
+    exclusiveMaximum = bool(m, "exclusiveMaximum");
+    exclusiveMinimum = bool(m, "exclusiveMinimum");
+    maxLength = integer(m.getOrNull("maxLength"));
+    minLength = integer(m.getOrNull("minLength"));
+    pattern = m.getOrNull("pattern") instanceof StringValue s ? s.value() : null;
+    maxItems = integer(m.getOrNull("maxItems"));
+    minItems = integer(m.getOrNull("minItems"));
+    uniqueItems = bool(m, "uniqueItems");
+    maxProperties = integer(m.getOrNull("maxProperties"));
+    minProperties = integer(m.getOrNull("minProperties"));
+    allOf = nodes(m.getOrNull("allOf"));
+    anyOf = nodes(m.getOrNull("anyOf"));
+    oneOf = nodes(m.getOrNull("oneOf"));
+    not = m.getOrNull("not") instanceof MapValue n ? new SchemaNode(n, false) : null;
+    listType = str(m, "x-kubernetes-list-type");
+    listMapKeys = strings(m.getOrNull("x-kubernetes-list-map-keys"));
+    mapType = str(m, "x-kubernetes-map-type");
+    List<Rule> rs = new ArrayList<>();
+    if (m.getOrNull("x-kubernetes-validations") instanceof ListValue l) {
+      for (Value v : l.items()) {
+        if (v instanceof MapValue r) {
+          rs.add(new Rule(str(r, "rule"), str(r, "message"), str(r, "messageExpression"),
+              str(r, "reason"), str(r, "fieldPath"), bool(r, "optionalOldSelf")));
+        }
+      }
+    }
+    rules = List.copyOf(rs);
+    Map<String, String> names = new LinkedHashMap<>();
+    boolean plain = !embeddedResource;
+    for (Map.Entry<String, SchemaNode> p : properties.entrySet()) {
+      String escaped = CelView.escape(p.getKey());
+      names.put(p.getKey(), escaped);
+      plain &= escaped.equals(p.getKey()) && p.getValue().celPlain;
+    }
+    plain &= items == null || items.celPlain;
+    plain &= additionalProperties == null || additionalProperties.celPlain;
+    celNames = Collections.unmodifiableMap(names);
+    celPlain = plain;
+    Map<String, CelObjectType> fields = new java.util.HashMap<>();
+    for (Map.Entry<String, String> e : names.entrySet()) {
+      SchemaNode child = properties.get(e.getKey());
+      fields.put(e.getValue(), new CelType(child, child.embeddedResource));
+    }
+    celFields = fields;
+    SchemaNode element = type.equals("array") ? items
+        : properties.isEmpty() ? additionalProperties : null;
+    celElement = element == null ? Optional.empty()
+        : Optional.of(new CelType(element, element.embeddedResource));
+    List<CompiledRule> compiled = new ArrayList<>();
+    CelObjectType selfType = new CelType(this, resource || embeddedResource);
+    for (Rule r : rules) {
+      compiled.add(compile(r, selfType));
+    }
+    compiledRules = List.copyOf(compiled);
+  }
+
+  /** The schema as CEL's field selection sees it (kube's DeclType, as far as fields go). */
+  private record CelType(SchemaNode node, boolean resource) implements CelObjectType {
+    private static final CelObjectType RESOURCE_META = new CelObjectType() {
+      @Override
+      public Optional<CelObjectType> field(String name) {
+        return name.equals("name") || name.equals("generateName")
+            ? Optional.of(CelObjectType.dynamic()) : Optional.empty();
+      }
+
+      @Override
+      public boolean open() {
+        return false;
+      }
+    };
+
+    @Override
+    public Optional<CelObjectType> field(String name) {
+      if (resource && (name.equals("apiVersion") || name.equals("kind"))) {
+        return Optional.of(CelObjectType.dynamic());
+      }
+      if (resource && name.equals("metadata")) {
+        return Optional.of(RESOURCE_META);
+      }
+      return Optional.ofNullable(node.celFields.get(name));
+    }
+
+    @Override
+    public Optional<CelObjectType> element() {
+      return node.celElement;
+    }
+
+    @Override
+    public Scalar scalar() {
+      if (node.type.equals("number")) {
+        return Scalar.DOUBLE;
+      }
+      if (!node.type.equals("string")) {
+        return Scalar.PLAIN;
+      }
+      switch (node.format) {
+        case "date", "date-time":
+          return Scalar.TIMESTAMP;
+        case "duration":
+          return Scalar.DURATION;
+        case "byte":
+          return Scalar.BYTES;
+        default:
+          return Scalar.PLAIN;
+      }
+    }
+
+    @Override
+    public boolean open() {
+      // Only objects with declared properties are closed; maps, untyped and preserved values,
+      // scalars and lists are left to the run time.
+      return !node.type.equals("object") || node.properties.isEmpty() || node.intOrString;
+    }
+  }
+
+  private static CompiledRule compile(Rule r, CelObjectType selfType) {
+    List<String> vars = r.optionalOldSelf() ? List.of("self") : List.of("self", "oldSelf");
+    List<String> optionals = r.optionalOldSelf() ? List.of("oldSelf") : List.of();
+    Optional<CelProgram> program = Optional.empty();
+    String error = "";
+    Map<String, CelObjectType> types = Map.of("self", selfType, "oldSelf", selfType);
+    if (!r.rule().isBlank()) {
+      try {
+        CelProgram p = CelProgram.compile(r.rule(), vars, optionals, types);
+        if (p.mayEvaluateTo("bool")) {
+          program = Optional.of(p);
+        } else {
+          error = "cel expression must evaluate to a bool";
+        }
+      } catch (CelException e) {
+        error = "compilation failed: " + e.getMessage();
+      }
+    }
+    Optional<CelProgram> message = Optional.empty();
+    String messageError = "";
+    if (!r.messageExpression().isBlank()) {
+      try {
+        CelProgram p = CelProgram.compile(r.messageExpression(), vars, optionals, types);
+        if (p.mayEvaluateTo("string")) {
+          message = Optional.of(p);
+        } else {
+          messageError = "messageExpression must evaluate to a string";
+        }
+      } catch (CelException e) {
+        messageError = "messageExpression compilation failed: " + e.getMessage();
+      }
+    }
+    return new CompiledRule(r, program, error, message, messageError);
+  }
+
+  public List<CompiledRule> compiledRules() {
+    return compiledRules;
+  }
+
+  /** Parses a schema; anything but a map is the empty schema (which allows everything). */
+  public static SchemaNode parse(Value schema) {
+    return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty(), true);
+  }
+
+  // CRD schemas are parsed (and their rules compiled) when a CRD is validated, when its
+  // definitions are built and on each status write of the CRD: equal schemas share one parse.
+  private static final int CACHE_SIZE = 64;
+  private static final Map<Value, SchemaNode> CACHE = Collections.synchronizedMap(
+      new LinkedHashMap<>(16, 0.75f, true) {
+        private static final long serialVersionUID = 1L;
+
+        @Override
+        protected boolean removeEldestEntry(Map.Entry<Value, SchemaNode> eldest) {
+          return size() > CACHE_SIZE;
+        }
+      });
+
+  /** Like {@link #parse}, sharing the result with earlier parses of an equal schema. */
+  public static SchemaNode parseShared(Value schema) {
+    SchemaNode cached = CACHE.get(schema);
+    if (cached == null) {
+      cached = parse(schema);
+      CACHE.put(schema, cached);
+    }
+    return cached;
+  }
+
+  /** The schema as written in the CRD. */
+  public MapValue raw() {
+    return raw;
+  }
+
+  public String type() {
+    return type;
+  }
+
+  public Optional<SchemaNode> property(String name) {
+    return Optional.ofNullable(properties.get(name));
+  }
+
+  public Map<String, SchemaNode> properties() {
+    return properties;
+  }
+
+  public Optional<SchemaNode> items() {
+    return Optional.ofNullable(items);
+  }
+
+  public Optional<SchemaNode> additionalProperties() {
+    return Optional.ofNullable(additionalProperties);
+  }
+
+  public List<Rule> rules() {
+    return rules;
+  }
+
+  public boolean preserveUnknownFields() {
+    return preserveUnknownFields;
+  }
+
+  public boolean embeddedResource() {
+    return embeddedResource;
+  }
+
+  public boolean intOrString() {
+    return intOrString;
+  }
+
+  public String listType() {
+    return listType;
+  }
+
+  public List<String> listMapKeys() {
+    return listMapKeys;
+  }
+
+  public Optional<Value> defaultValue() {
+    return Optional.ofNullable(defaultValue);
+  }
+
+  public String format() {
+    return format;
+  }
+
+  /** The schema of the child {@code key} of an object: a property or additionalProperties. */
+  Optional<SchemaNode> child(String key) {
+    SchemaNode p = properties.get(key);
+    return Optional.ofNullable(p != null ? p : additionalProperties);
+  }
+
+  private static SchemaNode child(Value v) {
+    return new SchemaNode(v instanceof MapValue m ? m : MapValue.empty(), false);
+  }
+
+  private static List<SchemaNode> nodes(Value v) {
+    if (!(v instanceof ListValue l)) {
+      return List.of();
+    }
+    List<SchemaNode> out = new ArrayList<>();
+    for (Value item : l.items()) {
+      out.add(child(item));
+    }
+    return List.copyOf(out);
+  }
+
+  private static String str(MapValue m, String key) {
+    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
+  }
+
+  private static boolean bool(MapValue m, String key) {
+    return m.getOrNull(key) instanceof BooleanValue b && b.value();
+  }
+
+  private static List<String> strings(Value v) {
+    if (!(v instanceof ListValue l)) {
+      return List.of();
+    }
+    List<String> out = new ArrayList<>();
+    for (Value item : l.items()) {
+      if (item instanceof StringValue s) {
+        out.add(s.value());
+      }
+    }
+    return List.copyOf(out);
+  }
+
+  private static Value number(Value v) {
+    return v instanceof IntegerValue || v instanceof FloatValue ? v : null;
+  }
+
+  private static Double asDouble(Value v) {
+    if (v instanceof IntegerValue i) {
+      return (double) i.value();
+    }
+    if (v instanceof FloatValue f) {
+      return f.value();
+    }
+    return null;
+  }
+
+  private static Long integer(Value v) {
+    if (v instanceof IntegerValue i) {
+      return i.value();
+    }
+    if (v instanceof FloatValue f && f.value() == Math.rint(f.value())) {
+      return (long) f.value();
+    }
+    return null;
+  }
+}

@@ -1,0 +1,7 @@
+/**
+ * Custom resources as kube-apiserver validates them, usable without a server:
+ * {@link io.apiserver4j.apiserver.crd.CrdValidator} checks objects against a CRD version's
+ * structural schema and CEL rules, applies its defaults, prunes unknown fields, and checks the
+ * CRD's own schemas. The server uses the same validator for every served CRD version.
+ */
+package io.apiserver4j.apiserver.crd;

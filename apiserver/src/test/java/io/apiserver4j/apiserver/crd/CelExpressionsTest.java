@@ -1,0 +1,64 @@
+package io.apiserver4j.apiserver.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.crd.internal.CelValidation;
+import io.apiserver4j.apiserver.crd.internal.SchemaNode;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** kube's expectations of what rules see of custom resource values (cel-expression-cases). */
+class CelExpressionsTest {
+
+  static Stream<Arguments> cases() throws IOException {
+    try (InputStream in = CelExpressionsTest.class.getResourceAsStream(
+        "cel-expression-cases.yaml")) {
+      MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      List<Arguments> out = new ArrayList<>();
+      for (Value c : ((ListValue) doc.getOrNull("cases")).items()) {
+        MapValue m = (MapValue) c;
+        String name = ((StringValue) m.getOrNull("name")).value();
+        for (Value rule : ((ListValue) m.getOrNull("valid")).items()) {
+          out.add(Arguments.of(name + ": " + ((StringValue) rule).value(), m, rule, ""));
+        }
+        if (m.getOrNull("errors") instanceof MapValue errors) {
+          errors.forEach((rule, text) -> out.add(Arguments.of(name + ": " + rule, m,
+              Value.of(rule), ((StringValue) text).value())));
+        }
+      }
+      return out.stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void evaluatesAsKube(String name, MapValue c, StringValue rule, String error) {
+    if (c.getOrNull("differs") instanceof MapValue differs) {
+      Value reason = differs.getOrNull(rule.value());
+      org.junit.jupiter.api.Assumptions.assumeTrue(reason == null,
+          () -> "known difference: " + reason);
+    }
+    MapValue schema = ((MapValue) c.getOrNull("schema")).with("x-kubernetes-validations",
+        ListValue.of(List.of(MapValue.ofEntries("rule", rule))));
+    List<FieldError> errs = new ArrayList<>();
+    CelValidation.validate(SchemaNode.parse(schema), c.getOrNull("object"), null, "", errs);
+    if (error.isEmpty()) {
+      assertThat(errs).isEmpty();
+    } else {
+      assertThat(errs).singleElement().extracting(FieldError::detail).asString().contains(error);
+    }
+  }
+}

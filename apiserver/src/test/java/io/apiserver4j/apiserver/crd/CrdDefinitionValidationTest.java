@@ -1,0 +1,52 @@
+package io.apiserver4j.apiserver.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** kube's schema checks of a CRD (see crd-definition-cases.yaml). */
+class CrdDefinitionValidationTest {
+
+  static Stream<Arguments> cases() throws IOException {
+    try (InputStream in = CrdDefinitionValidationTest.class.getResourceAsStream(
+        "crd-definition-cases.yaml")) {
+      MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      List<Arguments> out = new ArrayList<>();
+      for (Value c : ((ListValue) doc.getOrNull("cases")).items()) {
+        MapValue m = (MapValue) c;
+        out.add(Arguments.of(((StringValue) m.getOrNull("name")).value(), m));
+      }
+      return out.stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void reportsKubesErrors(String name, MapValue c) {
+    MapValue version = MapValue.ofEntries("name", Value.of("v1"), "served", Value.of(true),
+        "storage", Value.of(true), "schema",
+        MapValue.ofEntries("openAPIV3Schema", c.getOrNull("schema")));
+    MapValue crd = MapValue.ofEntries("spec", MapValue.ofEntries("versions",
+        ListValue.of(List.of(version))));
+    List<String> expected = new ArrayList<>();
+    for (Value e : ((ListValue) c.getOrNull("errors")).items()) {
+      expected.add(((StringValue) e).value());
+    }
+    assertThat(CrdValidator.validateDefinition(crd).stream().map(FieldError::toString).toList())
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+}

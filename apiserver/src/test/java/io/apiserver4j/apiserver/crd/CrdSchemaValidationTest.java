@@ -1,0 +1,57 @@
+package io.apiserver4j.apiserver.crd;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.crd.internal.CelValidation;
+import io.apiserver4j.apiserver.crd.internal.SchemaNode;
+import io.apiserver4j.apiserver.crd.internal.SchemaValidation;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import java.io.IOException;
+import java.io.InputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** kube's expectations for custom resource validation (see the fixture's header). */
+class CrdSchemaValidationTest {
+
+  static Stream<Arguments> cases() throws IOException {
+    try (InputStream in = CrdSchemaValidationTest.class.getResourceAsStream(
+        "schema-validation-cases.yaml")) {
+      MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      List<Arguments> out = new ArrayList<>();
+      for (Value c : ((ListValue) doc.getOrNull("cases")).items()) {
+        MapValue m = (MapValue) c;
+        out.add(Arguments.of(((StringValue) m.getOrNull("name")).value(), m));
+      }
+      return out.stream();
+    }
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void reportsKubesErrors(String name, MapValue c) {
+    SchemaNode schema = SchemaNode.parse(c.getOrNull("schema"));
+    Value object = c.getOrNull("object");
+    Value old = c.getOrNull("oldObject");
+    List<FieldError> errs = new ArrayList<>(
+        SchemaValidation.validate(schema, object, Optional.ofNullable(old)));
+    CelValidation.validate(schema, object, old, "", errs);
+    List<String> expected = new ArrayList<>();
+    for (Value e : ((ListValue) c.getOrNull("errors")).items()) {
+      expected.add(((StringValue) e).value());
+    }
+    assertThat(errs.stream().map(FieldError::toString).toList())
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+}

@@ -1,0 +1,114 @@
+package io.apiserver4j.cel;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.cel.internal.KubeEnvironment;
+import io.apiserver4j.core.Value;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * A CEL expression compiled once in the Kubernetes CEL environment (the standard library,
+ * optionals, two-variable comprehensions, the strings, sets and lists extensions and kube's
+ * regex and lists libraries) and evaluated many times over apiserver4j values. Variables are
+ * dynamically typed.
+ *
+ * <p>Immutable and thread-safe.
+ */
+public final class CelProgram {
+  private final String expression;
+  private final List<String> variables;
+  private final KubeEnvironment.Compiled compiled;
+
+  private CelProgram(String expression, List<String> variables,
+      KubeEnvironment.Compiled compiled) {
+    this.expression = expression;
+    this.variables = variables;
+    this.compiled = compiled;
+  }
+
+  /**
+   * Compiles {@code expression} with the given variables declared.
+   *
+   * @throws CelException of kind {@link CelException.Kind#COMPILE} with the CEL compiler's
+   *     message when the expression does not parse or type-check
+   */
+  public static CelProgram compile(String expression, List<String> variables) {
+    return compile(expression, variables, List.of());
+  }
+
+  /**
+   * Compiles {@code expression} with {@code variables} declared as {@code dyn} and
+   * {@code optionalVariables} as {@code optional_type(dyn)} (kube's {@code optionalOldSelf}).
+   *
+   * @throws CelException of kind {@link CelException.Kind#COMPILE}
+   */
+  public static CelProgram compile(String expression, List<String> variables,
+      List<String> optionalVariables) {
+    return compile(expression, variables, optionalVariables, Map.of());
+  }
+
+  /**
+   * Like {@link #compile(String, List, List)}, also checking that fields selected from the
+   * variables in {@code types} exist ({@code self.a.b}, {@code has(self.a)}); a missing one is
+   * a compile error with cel-go's message ({@code ERROR: <input>:1:5: undefined field 'x'}).
+   */
+  public static CelProgram compile(String expression, List<String> variables,
+      List<String> optionalVariables, Map<String, CelObjectType> types) {
+    requireNonNull(expression, "expression");
+    requireNonNull(variables, "variables");
+    requireNonNull(optionalVariables, "optionalVariables");
+    requireNonNull(types, "types");
+    List<String> all = new java.util.ArrayList<>(variables);
+    all.addAll(optionalVariables);
+    return new CelProgram(expression, List.copyOf(all),
+        KubeEnvironment.compile(expression, variables, optionalVariables, types));
+  }
+
+  public String expression() {
+    return expression;
+  }
+
+  public List<String> variables() {
+    return variables;
+  }
+
+  /**
+   * Whether the type checker allows the expression to evaluate to {@code typeName}
+   * ({@code "bool"}, {@code "string"}, ...): its result type is that type or dynamic.
+   */
+  public boolean mayEvaluateTo(String typeName) {
+    return compiled.mayEvaluateTo(requireNonNull(typeName, "typeName"));
+  }
+
+  /** Whether the expression refers to the variable {@code name} (e.g. a transition rule). */
+  public boolean references(String name) {
+    return compiled.identifiers().contains(name);
+  }
+
+  /**
+   * Evaluates with the given variable values; a variable bound to an empty {@code Optional}
+   * (as a {@code Value}) is CEL's {@code optional.none()}. Absent variables are errors.
+   *
+   * @return the result as a value (bool, int, double, string, list, map or null)
+   * @throws CelException of kind {@link CelException.Kind#EVALUATION}
+   */
+  public Value evaluate(Map<String, Value> bindings) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings"), Map.of());
+  }
+
+  /**
+   * Like {@link #evaluate(Map)}, with some variables bound to CEL optionals
+   * ({@code optionalOldSelf}).
+   */
+  public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings"),
+        requireNonNull(optionals, "optionals"));
+  }
+
+  @Override
+  public String toString() {
+    return expression;
+  }
+}

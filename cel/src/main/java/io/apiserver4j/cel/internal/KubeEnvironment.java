@@ -1,0 +1,488 @@
+package io.apiserver4j.cel.internal;
+
+import com.google.common.collect.ImmutableList;
+import com.google.common.primitives.UnsignedLong;
+import com.google.re2j.Matcher;
+import com.google.re2j.Pattern;
+import com.google.re2j.PatternSyntaxException;
+import dev.cel.bundle.Cel;
+import dev.cel.bundle.CelFactory;
+import dev.cel.common.CelAbstractSyntaxTree;
+import dev.cel.common.CelFunctionDecl;
+import dev.cel.common.CelOptions;
+import dev.cel.common.CelOverloadDecl;
+import dev.cel.common.CelValidationException;
+import dev.cel.common.ast.CelExpr;
+import dev.cel.common.navigation.CelNavigableAst;
+import dev.cel.common.types.ListType;
+import dev.cel.common.types.SimpleType;
+import dev.cel.common.types.TypeParamType;
+import dev.cel.extensions.CelExtensions;
+import dev.cel.parser.CelStandardMacro;
+import dev.cel.runtime.CelEvaluationException;
+import dev.cel.runtime.CelFunctionBinding;
+import dev.cel.runtime.CelRuntime;
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.core.BooleanValue;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.stream.Collectors;
+
+/**
+ * The Kubernetes CEL environment on cel-java ({@code dev.cel:cel}): one {@link Cel} per set of
+ * variable names, built once, with kube's libraries added as function declarations and
+ * bindings. Values cross the boundary as plain Java objects (Long, Double, String, Boolean,
+ * List, Map, NullValue).
+ */
+public final class KubeEnvironment {
+  private static final Map<List<String>, Cel> ENVIRONMENTS = new ConcurrentHashMap<>();
+  private static final Map<String, Object> REGEXES = new ConcurrentHashMap<>();
+  private static final int MAX_CACHED_REGEXES = 1024;
+
+  /** The most iterations one comprehension may run. */
+  public static final int MAX_ITERATIONS = 1_000_000;
+
+  private KubeEnvironment() {}
+
+  /** A compiled expression. */
+  public static final class Compiled {
+    private final CelRuntime.Program program;
+    private final Set<String> identifiers;
+    private final Map<String, io.apiserver4j.cel.CelObjectType> types;
+    private final dev.cel.common.types.CelType resultType;
+
+    Compiled(CelRuntime.Program program, Set<String> identifiers,
+        Map<String, io.apiserver4j.cel.CelObjectType> types,
+        dev.cel.common.types.CelType resultType) {
+      this.program = program;
+      this.identifiers = identifiers;
+      this.types = Map.copyOf(types);
+      this.resultType = resultType;
+    }
+
+    /** Whether the checked result type is {@code bool}, {@code string}, ... or dynamic. */
+    public boolean mayEvaluateTo(String typeName) {
+      return resultType.equals(SimpleType.DYN) || resultType.equals(SimpleType.ANY)
+          || resultType.name().equals(typeName);
+    }
+
+    public Set<String> identifiers() {
+      return identifiers;
+    }
+
+    public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
+      Map<String, Object> vars = new HashMap<>();
+      bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
+      optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
+      try {
+        return fromCel(program.eval(vars));
+      } catch (CelEvaluationException e) {
+        throw new CelException(CelException.Kind.EVALUATION, e.getMessage(), e);
+      } catch (RuntimeException e) {
+        throw new CelException(CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e);
+      }
+    }
+  }
+
+  /** Compiles; variables named in {@code optionals} are declared {@code optional_type(dyn)}. */
+  public static Compiled compile(String expression, List<String> variables,
+      List<String> optionals) {
+    return compile(expression, variables, optionals, Map.of());
+  }
+
+  /** Compiles, checking field selections on the variables in {@code types}. */
+  public static Compiled compile(String expression, List<String> variables,
+      List<String> optionals, Map<String, io.apiserver4j.cel.CelObjectType> types) {
+    List<String> key = new ArrayList<>(variables);
+    optionals.forEach(o -> key.add("?" + o));
+    Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
+    CelAbstractSyntaxTree ast;
+    try {
+      ast = cel.compile(expression).getAst();
+    } catch (CelValidationException e) {
+      throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
+    }
+    if (!types.isEmpty()) {
+      FieldCheck.check(ast, expression, types);
+    }
+    Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
+        .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
+        .map(n -> n.expr().ident().name())
+        .collect(Collectors.toUnmodifiableSet());
+    try {
+      return new Compiled(cel.createProgram(ast), identifiers, types, ast.getResultType());
+    } catch (CelEvaluationException e) {
+      throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
+    }
+  }
+
+  private static Cel build(List<String> variables) {
+    CelOptions options = CelOptions.current()
+        .enableOptionalSyntax(true)
+        .enableHeterogeneousNumericComparisons(true)
+        // A bound on hostile rules until runtime costs are tracked as kube does (its per-call
+        // limit is 1,000,000 cost units; a comprehension step costs at least one).
+        .comprehensionMaxIterations(MAX_ITERATIONS)
+        .build();
+    var b = CelFactory.standardCelBuilder()
+        .setOptions(options)
+
+        .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+        .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options))
+        .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options),
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options));
+    for (String v : variables) {
+      if (v.startsWith("?")) {
+        b.addVar(v.substring(1), dev.cel.common.types.OptionalType.create(SimpleType.DYN));
+      } else {
+        b.addVar(v, SimpleType.DYN);
+      }
+    }
+    addRegexLibrary(b);
+    addListsLibrary(b);
+    KubeLibraries.addAll(b);
+    return b.build();
+  }
+
+  // --- kube's regex library: find, findAll ------------------------------------------------------
+
+  private static void addRegexLibrary(dev.cel.bundle.CelBuilder b) {
+    b.addFunctionDeclarations(
+        CelFunctionDecl.newFunctionDeclaration("find",
+            CelOverloadDecl.newMemberOverload("string_find_string", SimpleType.STRING,
+                SimpleType.STRING, SimpleType.STRING)),
+        CelFunctionDecl.newFunctionDeclaration("findAll",
+            CelOverloadDecl.newMemberOverload("string_find_all_string",
+                ListType.create(SimpleType.STRING), SimpleType.STRING, SimpleType.STRING),
+            CelOverloadDecl.newMemberOverload("string_find_all_string_int",
+                ListType.create(SimpleType.STRING), SimpleType.STRING, SimpleType.STRING,
+                SimpleType.INT)));
+    b.addFunctionBindings(
+        CelFunctionBinding.from("string_find_string", String.class, String.class,
+            (s, re) -> {
+              Matcher m = regex(re).matcher(s);
+              return m.find() ? m.group() : "";
+            }),
+        CelFunctionBinding.from("string_find_all_string", String.class, String.class,
+            (s, re) -> findAll(s, re, -1)),
+        CelFunctionBinding.from("string_find_all_string_int",
+            List.of(String.class, String.class, Long.class),
+            args -> findAll((String) args[0], (String) args[1], (Long) args[2])));
+  }
+
+  private static Pattern regex(String re) throws CelEvaluationException {
+    Object p = REGEXES.get(re);
+    if (p == null) {
+      try {
+        p = Pattern.compile(re);
+      } catch (PatternSyntaxException e) {
+        p = e.getMessage();
+      }
+      // Patterns can come from the data: the cache is bounded.
+      if (REGEXES.size() < MAX_CACHED_REGEXES) {
+        REGEXES.put(re, p);
+      }
+    }
+    if (p instanceof String msg) {
+      throw new CelEvaluationException(msg);
+    }
+    return (Pattern) p;
+  }
+
+  private static List<String> findAll(String s, String re, long limit)
+      throws CelEvaluationException {
+    Matcher m = regex(re).matcher(s);
+    List<String> out = new ArrayList<>();
+    while ((limit < 0 || out.size() < limit) && m.find()) {
+      out.add(m.group());
+    }
+    return ImmutableList.copyOf(out);
+  }
+
+  // --- kube's lists library: isSorted, sum, min, max, indexOf, lastIndexOf ----------------------
+
+  private static void addListsLibrary(dev.cel.bundle.CelBuilder b) {
+    TypeParamType t = TypeParamType.create("T");
+    ListType listT = ListType.create(t);
+    b.addFunctionDeclarations(
+        CelFunctionDecl.newFunctionDeclaration("isSorted",
+            CelOverloadDecl.newMemberOverload("list_is_sorted", SimpleType.BOOL, listT)),
+        CelFunctionDecl.newFunctionDeclaration("sum",
+            CelOverloadDecl.newMemberOverload("list_sum", t, listT)),
+        CelFunctionDecl.newFunctionDeclaration("min",
+            CelOverloadDecl.newMemberOverload("list_min", t, listT)),
+        CelFunctionDecl.newFunctionDeclaration("max",
+            CelOverloadDecl.newMemberOverload("list_max", t, listT)),
+        CelFunctionDecl.newFunctionDeclaration("indexOf",
+            CelOverloadDecl.newMemberOverload("list_index_of", SimpleType.INT, listT, t)),
+        CelFunctionDecl.newFunctionDeclaration("lastIndexOf",
+            CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, listT, t)));
+    b.addFunctionBindings(
+        CelFunctionBinding.from("list_is_sorted", List.class, l -> {
+          for (int i = 1; i < l.size(); i++) {
+            if (compare(l.get(i - 1), l.get(i)) > 0) {
+              return false;
+            }
+          }
+          return true;
+        }),
+        CelFunctionBinding.from("list_sum", List.class, l -> {
+          if (l.isEmpty()) {
+            return 0L;
+          }
+          Object acc = l.get(0);
+          for (int i = 1; i < l.size(); i++) {
+            acc = add(acc, l.get(i));
+          }
+          return acc;
+        }),
+        CelFunctionBinding.from("list_min", List.class, l -> extreme(l, -1)),
+        CelFunctionBinding.from("list_max", List.class, l -> extreme(l, 1)),
+        CelFunctionBinding.from("list_index_of", List.class, Object.class,
+            (l, x) -> (long) indexOf(l, x)),
+        CelFunctionBinding.from("list_last_index_of", List.class, Object.class,
+            (l, x) -> (long) lastIndexOf(l, x)));
+  }
+
+  private static int indexOf(List<?> l, Object x) {
+    for (int i = 0; i < l.size(); i++) {
+      if (celEquals(l.get(i), x)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static int lastIndexOf(List<?> l, Object x) {
+    for (int i = l.size() - 1; i >= 0; i--) {
+      if (celEquals(l.get(i), x)) {
+        return i;
+      }
+    }
+    return -1;
+  }
+
+  private static boolean celEquals(Object a, Object b) {
+    if (a instanceof Number && b instanceof Number) {
+      return compare(a, b) == 0;
+    }
+    return a.equals(b);
+  }
+
+  private static Object extreme(List<?> l, int sign) throws CelEvaluationException {
+    if (l.isEmpty()) {
+      throw new CelEvaluationException((sign < 0 ? "min" : "max")
+          + "(list) called on an empty list");
+    }
+    Object best = l.get(0);
+    for (Object o : l) {
+      if (Integer.signum(compare(o, best)) == sign) {
+        best = o;
+      }
+    }
+    return best;
+  }
+
+  @SuppressWarnings({"unchecked", "rawtypes"})
+  private static int compare(Object a, Object b) {
+    if (a instanceof Number x && b instanceof Number y) {
+      return Double.compare(x.doubleValue(), y.doubleValue());
+    }
+    if (a instanceof Comparable c) {
+      return c.compareTo(b);
+    }
+    throw new IllegalArgumentException("no such overload");
+  }
+
+  private static Object add(Object a, Object b) throws CelEvaluationException {
+    if (a instanceof Long x && b instanceof Long y) {
+      try {
+        return Math.addExact(x, y);
+      } catch (ArithmeticException e) {
+        throw new CelEvaluationException("integer overflow");
+      }
+    }
+    if (a instanceof Double x && b instanceof Double y) {
+      return x + y;
+    }
+    if (a instanceof UnsignedLong x && b instanceof UnsignedLong y) {
+      return x.plus(y);
+    }
+    if (a instanceof String x && b instanceof String y) {
+      return x + y;
+    }
+    if (a instanceof List<?> x && b instanceof List<?> y) {
+      return ImmutableList.builder().addAll(x).addAll(y).build();
+    }
+    throw new CelEvaluationException("no such overload: sum");
+  }
+
+  // --- value conversion -------------------------------------------------------------------------
+
+  static Object toCel(Value v) {
+    return toCel(v, null);
+  }
+
+  /** {@code v} as CEL sees it; {@code type} (nullable) converts formatted strings as kube does. */
+  static Object toCel(Value v, io.apiserver4j.cel.CelObjectType type) {
+    if (v instanceof StringValue s) {
+      return type == null ? s.value() : KubeScalars.convert(s.value(), type.scalar());
+    }
+    if (v instanceof IntegerValue i) {
+      return type != null && type.scalar() == io.apiserver4j.cel.CelObjectType.Scalar.DOUBLE
+          ? (Object) (double) i.value() : (Object) i.value();
+    }
+    if (v instanceof FloatValue f) {
+      return f.value();
+    }
+    if (v instanceof BooleanValue b) {
+      return b.value();
+    }
+    if (v instanceof ListValue l) {
+      return new ValueList(l, type == null ? null : type.element().orElse(null));
+    }
+    if (v instanceof MapValue m) {
+      return new ValueMap(m, type);
+    }
+    return com.google.protobuf.NullValue.NULL_VALUE;
+  }
+
+  /** A read-only list view converting items on access: rules touch few of an object's fields. */
+  private static final class ValueList extends java.util.AbstractList<Object>
+      implements java.util.RandomAccess {
+    private final ListValue list;
+    private final io.apiserver4j.cel.CelObjectType items;
+
+    ValueList(ListValue list, io.apiserver4j.cel.CelObjectType items) {
+      this.list = list;
+      this.items = items;
+    }
+
+    @Override
+    public Object get(int index) {
+      return toCel(list.get(index), items);
+    }
+
+    @Override
+    public int size() {
+      return list.size();
+    }
+  }
+
+  /** A read-only map view converting values on access. */
+  private static final class ValueMap extends java.util.AbstractMap<Object, Object> {
+    private final MapValue map;
+    private final io.apiserver4j.cel.CelObjectType type;
+
+    ValueMap(MapValue map, io.apiserver4j.cel.CelObjectType type) {
+      this.map = map;
+      this.type = type;
+    }
+
+    private io.apiserver4j.cel.CelObjectType fieldType(String key) {
+      if (type == null) {
+        return null;
+      }
+      Optional<io.apiserver4j.cel.CelObjectType> t = type.element();
+      return t.isPresent() ? t.get() : type.field(key).orElse(null);
+    }
+
+    @Override
+    public Object get(Object key) {
+      Value v = key instanceof String k ? map.getOrNull(k) : null;
+      return v == null ? null : toCel(v, fieldType((String) key));
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return key instanceof String k && map.containsKey(k);
+    }
+
+    @Override
+    public int size() {
+      return map.size();
+    }
+
+    @Override
+    public java.util.Set<Map.Entry<Object, Object>> entrySet() {
+      return new java.util.AbstractSet<>() {
+        @Override
+        public java.util.Iterator<Map.Entry<Object, Object>> iterator() {
+          return new java.util.Iterator<>() {
+            private int i;
+
+            @Override
+            public boolean hasNext() {
+              return i < map.size();
+            }
+
+            @Override
+            public Map.Entry<Object, Object> next() {
+              if (i >= map.size()) {
+                throw new java.util.NoSuchElementException();
+              }
+              int at = i++;
+              return new java.util.AbstractMap.SimpleImmutableEntry<>(map.keyAt(at),
+                  toCel(map.valueAt(at), fieldType(map.keyAt(at))));
+            }
+          };
+        }
+
+        @Override
+        public int size() {
+          return map.size();
+        }
+      };
+    }
+  }
+
+  static Value fromCel(Object o) {
+    if (o instanceof Boolean b) {
+      return Value.of(b);
+    }
+    if (o instanceof Long l) {
+      return Value.of(l);
+    }
+    if (o instanceof UnsignedLong u) {
+      return Value.of(u.longValue());
+    }
+    if (o instanceof Double d) {
+      return Value.of(d);
+    }
+    if (o instanceof String s) {
+      return Value.of(s);
+    }
+    if (o instanceof List<?> l) {
+      ListValue.Builder b = ListValue.builder(l.size());
+      for (Object item : l) {
+        b.add(fromCel(item));
+      }
+      return b.build();
+    }
+    if (o instanceof Map<?, ?> m) {
+      MapValue.Builder b = MapValue.builder();
+      m.forEach((k, v) -> b.put(String.valueOf(k), fromCel(v)));
+      return b.build();
+    }
+    if (o instanceof Optional<?> opt) {
+      return opt.map(KubeEnvironment::fromCel).orElse(Value.nullValue());
+    }
+    if (o == null || o instanceof com.google.protobuf.NullValue
+        || o instanceof dev.cel.common.values.NullValue) {
+      return Value.nullValue();
+    }
+    return Value.of(o.toString());
+  }
+}
