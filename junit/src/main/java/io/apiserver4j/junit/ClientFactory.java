@@ -7,8 +7,11 @@ package io.apiserver4j.junit;
  * entry), so adding a module such as {@code apiserver4j-junit-fabric8} to the test class path is
  * all it takes.
  *
- * <p>One client is made per server, on first use, and closed when the server stops.
- * Implementations must be thread-safe and have a public no-argument constructor.
+ * <p>One client is made per server, on first use, and closed when the server stops. A factory is
+ * instantiated once per test run (per JUnit engine execution, never in static state), so it may
+ * keep what its clients can share (thread pools, serializers) and release it in
+ * {@link #shutdown()}. Implementations must be thread-safe and have a public no-argument
+ * constructor.
  *
  * @param <T> the client type
  */
@@ -25,4 +28,7 @@ public interface ClientFactory<T> {
       c.close();
     }
   }
+
+  /** Releases what the clients shared, once the test run is over; by default nothing. */
+  default void shutdown() throws Exception {}
 }

@@ -141,12 +141,34 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     return TestServer.start(manifests, loader, factories(context));
   }
 
-  @SuppressWarnings("unchecked")
   private static Map<Class<?>, ClientFactory<?>> factories(ExtensionContext context) {
     ClassLoader loader = context.getTestClass().map(Class::getClassLoader)
         .orElseGet(() -> Thread.currentThread().getContextClassLoader());
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(FACTORIES,
-        k -> TestServer.loadFactories(loader), Map.class);
+        k -> new Factories(TestServer.loadFactories(loader)), Factories.class).byType();
+  }
+
+  /** The client factories of one test run, shut down when the run ends. */
+  private record Factories(Map<Class<?>, ClientFactory<?>> byType)
+      implements ExtensionContext.Store.CloseableResource {
+    @Override
+    public void close() throws Exception {
+      Exception failure = null;
+      for (ClientFactory<?> f : byType.values()) {
+        try {
+          f.shutdown();
+        } catch (Exception e) {
+          if (failure == null) {
+            failure = e;
+          } else {
+            failure.addSuppressed(e);
+          }
+        }
+      }
+      if (failure != null) {
+        throw failure;
+      }
+    }
   }
 
   private static Optional<TestServer> server(ExtensionContext context) {
