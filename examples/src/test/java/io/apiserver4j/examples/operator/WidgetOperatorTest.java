@@ -1,0 +1,35 @@
+package io.apiserver4j.examples.operator;
+
+import static io.apiserver4j.junit.ApiServerAssertions.assertThat;
+import static java.util.concurrent.TimeUnit.SECONDS;
+
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.junit.ApiServerTest;
+import io.apiserver4j.junit.WithManifests;
+import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import java.util.Map;
+import org.junit.jupiter.api.Test;
+
+@ApiServerTest
+@WithManifests("operator/widget-crd.yaml")
+class WidgetOperatorTest {
+  KubernetesClient client;
+  ApiServer api;
+
+  @Test
+  void reconcilesEachWidgetIntoAnOwnedConfigMap() {
+    try (WidgetOperator operator = WidgetOperator.start(client)) {
+      client.resource(new GenericKubernetesResourceBuilder().withApiVersion("example.com/v1")
+          .withKind("Widget").withNewMetadata().withName("w").endMetadata()
+          .withAdditionalProperties(Map.of("spec", Map.of("color", "blue"))).build()).create();
+
+      client.configMaps().withName("w-config").waitUntilCondition(
+          c -> c != null && "blue".equals(c.getData().get("color")), 10, SECONDS);
+      assertThat(api.resources("v1", "configmaps").namespace("default").get("w-config"))
+          .field(".data.color").isAppliedBy(WidgetOperator.MANAGER).and()
+          .field(".metadata.ownerReferences[uid=\"00000000-0000-4000-8000-000000000006\"]")
+          .isAppliedBy(WidgetOperator.MANAGER);
+    }
+  }
+}
