@@ -42,6 +42,16 @@ public @interface ApiServerTest {
   /** When servers are started and how tests are isolated; default {@link Lifecycle#PER_CLASS}. */
   Lifecycle lifecycle() default Lifecycle.PER_CLASS;
 
+  /**
+   * Whether to simulate kube-controller-manager's garbage collector beside the server: the
+   * dependents of a deleted owner (by {@code metadata.ownerReferences}) are deleted, and the
+   * {@code Orphan} and {@code Foreground} propagation policies complete (dependents orphaned, or
+   * deleted first while they have {@code blockOwnerDeletion}). Default off, as a bare
+   * kube-apiserver has no garbage collector: there, owners deleted with those policies keep their
+   * {@code orphan} or {@code foregroundDeletion} finalizer forever.
+   */
+  boolean garbageCollection() default false;
+
   /** When servers are started and how the tests of a class are isolated from each other. */
   enum Lifecycle {
     /** One server for the class; what a test writes is seen by the next. */

@@ -253,7 +253,7 @@ class LifecycleTest {
     java.nio.file.Files.writeString(dir.resolve("one.yaml"),
         "{apiVersion: v1, kind: ConfigMap, metadata: {name: from-file}}");
     try (io.apiserver4j.junit.internal.TestServer s = io.apiserver4j.junit.internal.TestServer
-        .start(List.of(dir + "/*.yaml"), getClass().getClassLoader(), Map.of())) {
+        .start(List.of(dir + "/*.yaml"), getClass().getClassLoader(), Map.of(), false)) {
       assertThat(s.api().resources("v1", "configmaps").namespace("default").find("from-file"))
           .isPresent();
       s.api().resources("v1", "configmaps").namespace("default").delete("from-file");

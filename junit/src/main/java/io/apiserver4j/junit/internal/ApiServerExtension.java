@@ -54,7 +54,7 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     if (context.getStore(NAMESPACE).get(SERVER, Held.class) != null) {
       return; // a @Nested class shares its enclosing class's server
     }
-    TestServer server = start(context, classManifests(context));
+    TestServer server = start(context, config, classManifests(context));
     context.getStore(NAMESPACE).put(SERVER, new Held(server));
     injectStaticFields(context.getRequiredTestClass(), server);
   }
@@ -69,7 +69,7 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     if (config.lifecycle() == Lifecycle.PER_METHOD) {
       List<String> manifests = new ArrayList<>(classManifests(context));
       manifests.addAll(methodManifests);
-      server = start(context, manifests);
+      server = start(context, config, manifests);
       context.getStore(NAMESPACE).put(SERVER, new Held(server));
       for (Class<?> c = context.getRequiredTestClass(); c != null; c = c.getSuperclass()) {
         for (Field f : c.getDeclaredFields()) {
@@ -136,9 +136,10 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     return out;
   }
 
-  private static TestServer start(ExtensionContext context, List<String> manifests) {
+  private static TestServer start(ExtensionContext context, ApiServerTest config,
+      List<String> manifests) {
     ClassLoader loader = context.getRequiredTestClass().getClassLoader();
-    return TestServer.start(manifests, loader, factories(context));
+    return TestServer.start(manifests, loader, factories(context), config.garbageCollection());
   }
 
   private static Map<Class<?>, ClientFactory<?>> factories(ExtensionContext context) {

@@ -55,13 +55,15 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   private final HttpApiServer http;
   private final TestKubeconfig kubeconfig;
   private final ClassLoader loader;
+  private final GarbageCollector garbageCollector;
   private final Map<Class<?>, ClientFactory<?>> factories;
   private final Map<Class<?>, Object> clients = new ConcurrentHashMap<>();
   private Baseline baseline;
 
   private record Baseline(Map<ObjectKey, MapValue> objects, Instant time, long uids) {}
 
-  private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories) {
+  private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
+      boolean garbageCollection) {
     this.loader = loader;
     this.factories = factories;
     this.store = InMemoryStore.create();
@@ -69,21 +71,34 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     ApiServer a = null;
     HttpApiServer h = null;
     Path file = null;
+    GarbageCollector gc = null;
     try {
-      a = ApiServer.builder().store(store).clock(clock)
+      GarbageCollector[] collector = new GarbageCollector[1];
+      Store served = garbageCollection ? new NotifyingStore(store, () -> collector[0].changed())
+          : store;
+      a = ApiServer.builder().store(served).clock(clock)
           .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random).build();
+      if (garbageCollection) {
+        gc = new GarbageCollector(a, store, Integer.toHexString(System.identityHashCode(this)));
+        collector[0] = gc;
+        gc.start();
+      }
       h = HttpApiServer.builder(a).clock(clock).shutdownTimeout(Duration.ofSeconds(1)).start();
       Kubeconfig config = h.kubeconfig().build();
       file = Files.createTempFile("apiserver4j-", ".kubeconfig");
       config.write(file);
       this.kubeconfig = new TestKubeconfig(file, config.toYaml());
     } catch (IOException | RuntimeException e) {
+      if (gc != null) {
+        gc.close();
+      }
       closeAll(h, a, store, file);
       throw e instanceof IOException io ? new UncheckedIOException(io)
           : (RuntimeException) e;
     }
     this.api = a;
     this.http = h;
+    this.garbageCollector = gc;
   }
 
   /**
@@ -91,8 +106,8 @@ public final class TestServer implements TestApiServer, AutoCloseable {
    * for {@link #reset()}.
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
-      Map<Class<?>, ClientFactory<?>> factories) {
-    TestServer s = new TestServer(loader, factories);
+      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection) {
+    TestServer s = new TestServer(loader, factories, garbageCollection);
     try {
       for (String ns : SYSTEM_NAMESPACES) {
         s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),
@@ -224,6 +239,9 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     clock.set(baseline.time());
     uidCounter.set(baseline.uids());
     random.setSeed(RANDOM_SEED + store.currentRevision());
+    if (garbageCollector != null) {
+      garbageCollector.changed();
+    }
   }
 
   private static boolean isCrd(ObjectKey k) {
@@ -234,6 +252,9 @@ public final class TestServer implements TestApiServer, AutoCloseable {
 
   @Override
   public void close() {
+    if (garbageCollector != null) {
+      garbageCollector.close();
+    }
     List<Throwable> failures = new ArrayList<>();
     for (Map.Entry<Class<?>, Object> c : clients.entrySet()) {
       try {
