@@ -9,16 +9,17 @@ import io.apiserver4j.junit.WithManifests;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
+import java.util.Objects;
 import org.junit.jupiter.api.Test;
 
-@ApiServerTest
+@ApiServerTest(garbageCollection = true)
 @WithManifests("operator/widget-crd.yaml")
 class WidgetOperatorTest {
   KubernetesClient client;
   ApiServer api;
 
   @Test
-  void reconcilesEachWidgetIntoAnOwnedConfigMap() {
+  void reconcilesEachWidgetIntoAnOwnedConfigMapThatIsCollectedWithIt() {
     try (WidgetOperator operator = WidgetOperator.start(client)) {
       client.resource(new GenericKubernetesResourceBuilder().withApiVersion("example.com/v1")
           .withKind("Widget").withNewMetadata().withName("w").endMetadata()
@@ -30,6 +31,9 @@ class WidgetOperatorTest {
           .field(".data.color").isAppliedBy(WidgetOperator.MANAGER).and()
           .field(".metadata.ownerReferences[uid=\"00000000-0000-4000-8000-000000000006\"]")
           .isAppliedBy(WidgetOperator.MANAGER);
+
+      client.genericKubernetesResources("example.com/v1", "Widget").withName("w").delete();
+      client.configMaps().withName("w-config").waitUntilCondition(Objects::isNull, 10, SECONDS);
     }
   }
 }
