@@ -8,9 +8,10 @@ import java.lang.annotation.RetentionPolicy;
 import java.lang.annotation.Target;
 
 /**
- * Manifests to create in every server {@link ApiServerTest} starts for the annotated class (or,
- * on a test method of a {@link ApiServerTest.Lifecycle#PER_METHOD} class, for that test in
- * addition to the class's).
+ * Manifests to create in every server {@link ApiServerTest} starts for the annotated class, or,
+ * on a test method, before that test (in addition to the class's; with
+ * {@link ApiServerTest.Lifecycle#PER_CLASS} they stay for the tests that follow, with
+ * {@link ApiServerTest.Lifecycle#RESET_PER_METHOD} the next reset removes them).
  *
  * <p>Each location is a class-path resource ({@code crds/widgets.yaml}) or, if no such resource
  * exists, a file path; its last segment may be a glob ({@code crds/*.yaml}), matched in name
