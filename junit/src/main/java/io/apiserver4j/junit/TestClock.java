@@ -66,10 +66,18 @@ public final class TestClock extends Clock {
     return ZoneOffset.UTC;
   }
 
-  /** Always UTC: the server writes UTC timestamps. */
+  /**
+   * This clock for UTC (the server writes UTC timestamps).
+   *
+   * @throws UnsupportedOperationException for another zone: a copy would not follow
+   *     {@link #advance}
+   */
   @Override
   public Clock withZone(ZoneId zone) {
-    throw new UnsupportedOperationException("a TestClock is always UTC");
+    if (zone.normalized().equals(ZoneOffset.UTC)) {
+      return this;
+    }
+    throw new UnsupportedOperationException("a TestClock is always UTC, not " + zone);
   }
 
   @Override

@@ -22,14 +22,13 @@ import io.kubernetes.client.openapi.JSON;
  * {@link ApiServerAssertions#assertThat(MapValue)}. Thread-safe.
  */
 public final class ClientJavaObjects {
-  private static final JSON CLIENT_JSON = new JSON();
 
   private ClientJavaObjects() {}
 
   /** The object as the in-process API takes it. */
   public static MapValue toValue(KubernetesObject object) {
     requireNonNull(object, "object");
-    Value v = Json.read(CLIENT_JSON.serialize(object));
+    Value v = Json.read(JSON.serialize(object));
     if (!(v instanceof MapValue m)) {
       throw new IllegalArgumentException("not a JSON object: " + object.getClass().getName());
     }
@@ -40,7 +39,7 @@ public final class ClientJavaObjects {
   public static <T extends KubernetesObject> T toObject(Value value, Class<T> type) {
     requireNonNull(value, "value");
     requireNonNull(type, "type");
-    return CLIENT_JSON.deserialize(Json.write(value), type);
+    return JSON.deserialize(Json.write(value), type);
   }
 
   /**
