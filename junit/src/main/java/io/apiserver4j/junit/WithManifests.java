@@ -15,7 +15,7 @@ import java.lang.annotation.Target;
  *
  * <p>Each location is a class-path resource ({@code crds/widgets.yaml}) or, if no such resource
  * exists, a file path; its last segment may be a glob ({@code crds/*.yaml}), matched in name
- * order. Each file may hold several YAML (or JSON) documents separated by {@code ---}; a
+ * order (in a jar, the directory needs its own entry, as Maven and Gradle write them). Each file may hold several YAML (or JSON) documents separated by {@code ---}; a
  * {@code List} document contributes its items. CustomResourceDefinitions are created first, and
  * the server waits until each is {@code Established} and served; then Namespaces, then the
  * rest, each in the order found. Objects without a namespace of a namespaced kind go to

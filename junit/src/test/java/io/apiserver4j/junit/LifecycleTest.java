@@ -107,6 +107,7 @@ class LifecycleTest {
       Assertions.assertThat(configMaps.find("scratch")).isEmpty();
       Assertions.assertThat(Nested.str(configMaps.get("settings"), "data", "a")).isEqualTo("1");
       Assertions.assertThat(widgets.find("w1")).isPresent();
+      Assertions.assertThat(widgets.find("w2")).isEmpty();
       Assertions.assertThat(server.api().registry().find(new io.apiserver4j.core
           .GroupVersionResource("example.com", "v1", "things"))).isEmpty();
       Assertions.assertThat(server.clock().instant()).isEqualTo(TestClock.DEFAULT_START);
@@ -118,6 +119,8 @@ class LifecycleTest {
       configMaps.apply("someone", "{apiVersion: v1, kind: ConfigMap, metadata: {name: settings},"
           + " data: {a: '2'}}", true);
       widgets.delete("w1");
+      widgets.create(Yaml.read("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w2}}"));
+      crds.delete("widgets.example.com");
       server.resources("v1", "namespaces").create(Yaml.read(
           "{apiVersion: v1, kind: Namespace, metadata: {name: extra}}"));
       crds.create(Yaml.read("""
@@ -260,6 +263,31 @@ class LifecycleTest {
       s.reset();
       assertThat(s.api().resources("v1", "configmaps").namespace("default").find("from-file"))
           .isPresent();
+    }
+  }
+
+  @Test
+  void manifestGlobsMatchInJars(@org.junit.jupiter.api.io.TempDir java.nio.file.Path dir)
+      throws Exception {
+    java.nio.file.Path jar = dir.resolve("manifests.jar");
+    try (java.util.jar.JarOutputStream out = new java.util.jar.JarOutputStream(
+        java.nio.file.Files.newOutputStream(jar))) {
+      out.putNextEntry(new java.util.jar.JarEntry("fixtures/")); // as Maven and Gradle write it
+      out.closeEntry();
+      for (String name : List.of("fixtures/b.yaml", "fixtures/a.yaml", "fixtures/skip.txt")) {
+        out.putNextEntry(new java.util.jar.JarEntry(name));
+        out.write(("{apiVersion: v1, kind: ConfigMap, metadata: {name: "
+            + name.substring(9, name.indexOf('.')) + "}}").getBytes(
+            java.nio.charset.StandardCharsets.UTF_8));
+        out.closeEntry();
+      }
+    }
+    try (java.net.URLClassLoader loader = new java.net.URLClassLoader(
+        new java.net.URL[] {jar.toUri().toURL()}, null);
+        io.apiserver4j.junit.internal.TestServer s = io.apiserver4j.junit.internal.TestServer
+            .start(List.of("fixtures/*.yaml"), loader, Map.of(), false)) {
+      assertThat(s.api().resources("v1", "configmaps").namespace("default").list())
+          .extracting(c -> Nested.str(c, "metadata", "name")).containsExactly("a", "b");
     }
   }
 }

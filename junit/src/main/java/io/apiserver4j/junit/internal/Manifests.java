@@ -42,6 +42,8 @@ import java.util.Optional;
 /** Finds manifests on the class path or the file system and creates their objects. */
 final class Manifests {
   static final Duration ESTABLISH_TIMEOUT = Duration.ofSeconds(30);
+  /** Serializes opening and closing zip file systems of jars, shared per JVM. */
+  private static final Object JARS = new Object();
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
@@ -247,28 +249,34 @@ final class Manifests {
       throw new IllegalArgumentException("bad class-path URL " + dirUrl, e);
     }
     if (uri.getScheme().equals("jar")) {
-      try {
-        FileSystem fs;
-        boolean opened = false;
-        try {
-          fs = FileSystems.getFileSystem(uri);
-        } catch (FileSystemNotFoundException e) {
-          fs = FileSystems.newFileSystem(uri, Map.of());
-          opened = true;
-        }
-        try {
-          String inJar = uri.toString().substring(uri.toString().indexOf("!/") + 1);
-          return list(fs.getPath(inJar), glob, dir);
-        } finally {
-          if (opened) {
-            fs.close();
-          }
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException("cannot read " + uri, e);
+      synchronized (JARS) {
+        return inJar(uri, glob, dir);
       }
     }
     return list(Path.of(uri), glob, dir);
+  }
+
+  private static List<Map.Entry<String, String>> inJar(URI uri, String glob, String dir) {
+    try {
+      FileSystem fs;
+      boolean opened = false;
+      try {
+        fs = FileSystems.getFileSystem(uri);
+      } catch (FileSystemNotFoundException e) {
+        fs = FileSystems.newFileSystem(uri, Map.of());
+        opened = true;
+      }
+      try {
+        String inJar = uri.toString().substring(uri.toString().indexOf("!/") + 1);
+        return list(fs.getPath(inJar), glob, dir);
+      } finally {
+        if (opened) {
+          fs.close();
+        }
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read " + uri, e);
+    }
   }
 
   private static List<Map.Entry<String, String>> list(Path dir, String glob, String prefix) {

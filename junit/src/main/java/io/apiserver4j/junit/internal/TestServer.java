@@ -58,6 +58,8 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   private final GarbageCollector garbageCollector;
   private final Map<Class<?>, ClientFactory<?>> factories;
   private final Map<Class<?>, Object> clients = new ConcurrentHashMap<>();
+  /** Every resource ever served, so a reset finds objects of custom resources deleted since. */
+  private final Set<GroupResource> served = ConcurrentHashMap.newKeySet();
   private Baseline baseline;
 
   private record Baseline(Map<ObjectKey, MapValue> objects, Instant time, long uids) {}
@@ -99,6 +101,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     this.api = a;
     this.http = h;
     this.garbageCollector = gc;
+    a.registry().addListener((change, definition) -> served.add(definition.groupResource()));
   }
 
   /**
@@ -192,6 +195,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     for (ResourceDefinition d : api.registry().all()) {
       out.add(d.groupResource());
     }
+    out.addAll(served);
     return out;
   }
 
