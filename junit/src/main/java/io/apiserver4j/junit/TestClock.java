@@ -11,10 +11,11 @@ import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * A clock that stands still until told to move: every timestamp the test server writes
- * ({@code creationTimestamp}, {@code deletionTimestamp}, managed-fields times) and the age
- * column of tables come from it, so tests can assert exact times and advance time for TTLs,
- * leases and graceful deletion instead of sleeping. It never goes backwards unless
- * {@link #set}.
+ * ({@code creationTimestamp}, {@code deletionTimestamp}, managed-fields times), the age
+ * column of tables and the deadlines of HTTP watches come from it, so tests can assert exact
+ * times and advance time for TTLs, leases and graceful deletion instead of sleeping (advancing
+ * it past a watch's timeout ends that watch, as time passing would). It never goes backwards
+ * unless {@link #set}.
  *
  * <p>Thread-safe.
  */

@@ -182,6 +182,30 @@ class LifecycleTest {
     }
   }
 
+  @ApiServerTest
+  @org.junit.jupiter.api.TestInstance(org.junit.jupiter.api.TestInstance.Lifecycle.PER_CLASS)
+  static class PerClassInstance {
+    ApiServer api;
+    String namespaceUid;
+
+    @org.junit.jupiter.api.BeforeAll
+    void instanceFieldsAreReadyInBeforeAll() {
+      namespaceUid = Nested.str(api.resources("v1", "namespaces").get("default"), "metadata",
+          "uid");
+    }
+
+    @Test
+    void test() {
+      Assertions.assertThat(namespaceUid).isEqualTo("00000000-0000-4000-8000-000000000001");
+    }
+  }
+
+  @Test
+  void instanceFieldsAreInjectedBeforeNonStaticBeforeAll() {
+    debug(run(PerClassInstance.class, Map.of())).testEvents()
+        .assertStatistics(s -> s.started(1).succeeded(1));
+  }
+
   @Test
   void perClassSharesOneServerAcrossTestsAndNestedClasses() {
     debug(run(PerClass.class, Map.of())).testEvents()

@@ -57,6 +57,9 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     TestServer server = start(context, config, classManifests(context));
     context.getStore(NAMESPACE).put(SERVER, new Held(server));
     injectStaticFields(context.getRequiredTestClass(), server);
+    // with @TestInstance(PER_CLASS) the instance exists already, for non-static @BeforeAll methods
+    context.getTestInstances().ifPresent(instances -> instances.getAllInstances()
+        .forEach(instance -> injectFields(instance, server)));
   }
 
   @Override
