@@ -56,6 +56,9 @@ final class GarbageCollector implements AutoCloseable {
   private final Store store;
   private final Thread thread;
   private final Object lock = new Object();
+  /** Held for each pass, and by {@link #whilePaused} so nothing is collected meanwhile. */
+  private final java.util.concurrent.locks.ReentrantLock passing =
+      new java.util.concurrent.locks.ReentrantLock();
   private boolean dirty = true;
   private boolean stopped;
 
@@ -122,14 +125,28 @@ final class GarbageCollector implements AutoCloseable {
         }
         dirty = false;
       }
+      passing.lock();
       try {
         pass();
       } catch (IllegalStateException e) {
         return; // the server or store closed under us
       } catch (RuntimeException e) {
         // a failed pass is retried on the next write, as the controller's work queue retries
+      } finally {
+        passing.unlock();
       }
     }
+  }
+
+  /** Runs {@code action} after the current pass and before the next one, then scans again. */
+  void whilePaused(Runnable action) {
+    passing.lock();
+    try {
+      action.run();
+    } finally {
+      passing.unlock();
+    }
+    changed();
   }
 
   private void pass() {

@@ -4,9 +4,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.AlreadyExistsException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.NotFoundException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubeconfig;
@@ -212,6 +214,19 @@ public final class TestServer implements TestApiServer, AutoCloseable {
 
   @Override
   public synchronized void reset() {
+    if (garbageCollector != null) {
+      garbageCollector.whilePaused(this::restore);
+    } else {
+      restore();
+    }
+  }
+
+  /**
+   * Writes the baseline back. Objects may still change meanwhile (an informer-driven controller
+   * a test left running), so a vanished object is not an error and a write is retried on a
+   * conflict.
+   */
+  private void restore() {
     Map<ObjectKey, MapValue> now = snapshot();
     Map<ObjectKey, MapValue> want = baseline.objects();
     List<ObjectKey> deletes = new ArrayList<>();
@@ -223,17 +238,19 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     // dependents before definitions: custom resources go before their CRDs
     deletes.sort((p, q) -> Boolean.compare(isCrd(p), isCrd(q)));
     for (ObjectKey k : deletes) {
-      store.delete(k, Preconditions.none());
+      try {
+        store.delete(k, Preconditions.none());
+      } catch (NotFoundException e) {
+        // deleted meanwhile: what the reset wanted
+      }
     }
     List<ObjectKey> writes = new ArrayList<>(want.keySet());
     writes.sort((p, q) -> Boolean.compare(!isCrd(p), !isCrd(q)));
     for (ObjectKey k : writes) {
       MapValue before = want.get(k);
       MapValue current = now.get(k);
-      if (current == null) {
-        store.create(k, Meta.withoutMeta(before, "resourceVersion"));
-      } else if (!current.equals(before)) {
-        store.update(k, Meta.withoutMeta(before, "resourceVersion"), Store.ANY_VERSION);
+      if (current == null || !current.equals(before)) {
+        put(k, Meta.withoutMeta(before, "resourceVersion"));
       }
     }
     if (!api.registry().awaitRevision(store.currentRevision(), REGISTRY_TIMEOUT)) {
@@ -243,8 +260,21 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     clock.set(baseline.time());
     uidCounter.set(baseline.uids());
     random.setSeed(RANDOM_SEED + store.currentRevision());
-    if (garbageCollector != null) {
-      garbageCollector.changed();
+  }
+
+  /** Creates or replaces the object at {@code key}, whatever happens to it meanwhile. */
+  private void put(ObjectKey key, MapValue object) {
+    while (true) {
+      try {
+        if (store.get(key).isPresent()) {
+          store.update(key, object, Store.ANY_VERSION);
+        } else {
+          store.create(key, object);
+        }
+        return;
+      } catch (NotFoundException | AlreadyExistsException e) {
+        // created or deleted between the read and the write: look again
+      }
     }
   }
 
