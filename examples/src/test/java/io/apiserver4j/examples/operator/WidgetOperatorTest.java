@@ -1,11 +1,11 @@
 package io.apiserver4j.examples.operator;
 
-import static io.apiserver4j.junit.ApiServerAssertions.assertThat;
+import static io.apiserver4j.junit.fabric8.Fabric8Objects.assertThat;
 import static java.util.concurrent.TimeUnit.SECONDS;
 
-import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.junit.ApiServerTest;
 import io.apiserver4j.junit.WithManifests;
+import io.fabric8.kubernetes.api.model.ConfigMap;
 import io.fabric8.kubernetes.api.model.GenericKubernetesResourceBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import java.util.Map;
@@ -16,7 +16,6 @@ import org.junit.jupiter.api.Test;
 @WithManifests("operator/widget-crd.yaml")
 class WidgetOperatorTest {
   KubernetesClient client;
-  ApiServer api;
 
   @Test
   void reconcilesEachWidgetIntoAnOwnedConfigMapThatIsCollectedWithIt() {
@@ -25,10 +24,9 @@ class WidgetOperatorTest {
           .withKind("Widget").withNewMetadata().withName("w").endMetadata()
           .withAdditionalProperties(Map.of("spec", Map.of("color", "blue"))).build()).create();
 
-      client.configMaps().withName("w-config").waitUntilCondition(
+      ConfigMap owned = client.configMaps().withName("w-config").waitUntilCondition(
           c -> c != null && "blue".equals(c.getData().get("color")), 10, SECONDS);
-      assertThat(api.resources("v1", "configmaps").namespace("default").get("w-config"))
-          .field(".data.color").isAppliedBy(WidgetOperator.MANAGER).and()
+      assertThat(owned).field(".data.color").isAppliedBy(WidgetOperator.MANAGER).and()
           .field(".metadata.ownerReferences[uid=\"00000000-0000-4000-8000-000000000006\"]")
           .isAppliedBy(WidgetOperator.MANAGER);
 
