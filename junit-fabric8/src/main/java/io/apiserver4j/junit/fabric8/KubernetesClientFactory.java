@@ -1,0 +1,59 @@
+package io.apiserver4j.junit.fabric8;
+
+import io.apiserver4j.junit.ClientFactory;
+import io.apiserver4j.junit.TestApiServer;
+import io.fabric8.kubernetes.client.Config;
+import io.fabric8.kubernetes.client.ConfigBuilder;
+import io.fabric8.kubernetes.client.KubernetesClient;
+import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
+import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
+import io.vertx.core.Vertx;
+
+/**
+ * Injects a fabric8 {@link KubernetesClient} into the fields and parameters of
+ * {@link io.apiserver4j.junit.ApiServerTest} classes: connected to the test server's URL, namespace
+ * {@code default}, ignoring the user's own kubeconfig and environment. Registered through
+ * {@code META-INF/services}; closed with the server.
+ *
+ * <p>The clients of one test run share a Vert.x instance and a {@link KubernetesSerialization}
+ * (fabric8 makes both per client by default, which costs more than starting a test server), so a
+ * server per test stays cheap.
+ */
+public final class KubernetesClientFactory implements ClientFactory<KubernetesClient> {
+  private Vertx vertx;
+  private VertxHttpClientFactory httpClients;
+  private KubernetesSerialization serialization;
+
+  @Override
+  public Class<KubernetesClient> type() {
+    return KubernetesClient.class;
+  }
+
+  @Override
+  public KubernetesClient create(TestApiServer server) {
+    Config config = new ConfigBuilder(Config.empty())
+        .withMasterUrl(server.url().toString())
+        .withNamespace("default")
+        .withRequestTimeout(30_000)
+        .build();
+    KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
+    synchronized (this) {
+      if (vertx == null) {
+        vertx = Vertx.vertx();
+        httpClients = new VertxHttpClientFactory(vertx);
+        serialization = new KubernetesSerialization();
+      }
+      builder.withHttpClientFactory(httpClients).withKubernetesSerialization(serialization);
+    }
+    return builder.build();
+  }
+
+  @Override
+  public synchronized void shutdown() {
+    if (vertx != null) {
+      vertx.close();
+      vertx = null;
+    }
+  }
+}

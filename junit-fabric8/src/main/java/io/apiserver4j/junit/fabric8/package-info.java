@@ -1,0 +1,7 @@
+/**
+ * fabric8 for {@link io.apiserver4j.junit.ApiServerTest}: an injected {@code KubernetesClient}
+ * ({@link io.apiserver4j.junit.fabric8.KubernetesClientFactory}, registered as a service) and
+ * model objects in the in-process API and its assertions
+ * ({@link io.apiserver4j.junit.fabric8.Fabric8Objects}).
+ */
+package io.apiserver4j.junit.fabric8;

@@ -1,0 +1,68 @@
+package io.apiserver4j.junit;
+
+import io.apiserver4j.junit.internal.ApiServerExtension;
+import java.lang.annotation.Documented;
+import java.lang.annotation.ElementType;
+import java.lang.annotation.Inherited;
+import java.lang.annotation.Retention;
+import java.lang.annotation.RetentionPolicy;
+import java.lang.annotation.Target;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/**
+ * Runs the annotated test class against an in-process API server: an
+ * {@link io.apiserver4j.apiserver.ApiServer} over a new in-memory store, served by an
+ * {@link io.apiserver4j.http.HttpApiServer} on a free loopback port, with a kubeconfig written
+ * to a temporary file.
+ *
+ * <p>Fields and parameters of these types are injected: {@link TestApiServer} (everything
+ * below, plus {@link TestApiServer#reset()}), {@link io.apiserver4j.apiserver.ApiServer},
+ * {@link io.apiserver4j.http.HttpApiServer}, {@link TestClock}, {@link TestKubeconfig}, and
+ * any client type a {@link ClientFactory} on the class path provides (the
+ * {@code apiserver4j-junit-fabric8} module adds fabric8's {@code KubernetesClient}, the
+ * {@code apiserver4j-junit-client-java} module the official client's {@code ApiClient}).
+ * Static fields are injected before {@code @BeforeAll} methods when the server is per class.
+ *
+ * <p>Like kube-apiserver, a new server has the namespaces {@code default}, {@code kube-system},
+ * {@code kube-public} and {@code kube-node-lease}. Timestamps come from a {@link TestClock}
+ * starting at {@link TestClock#DEFAULT_START}, uids are
+ * {@code 00000000-0000-4000-8000-000000000001}, {@code ...0002}, ..., and names generated from
+ * {@code generateName} use a fixed random seed, so a test sees the same values on every run.
+ * Manifests of {@link WithManifests} are loaded after the namespaces.
+ *
+ * <p>Servers are held in the JUnit extension context, never in static state, so test classes
+ * (and, with {@link Lifecycle#PER_METHOD}, test methods) may run in parallel.
+ */
+@Target({ElementType.TYPE, ElementType.ANNOTATION_TYPE})
+@Retention(RetentionPolicy.RUNTIME)
+@Documented
+@Inherited
+@ExtendWith(ApiServerExtension.class)
+public @interface ApiServerTest {
+  /** When servers are started and how tests are isolated; default {@link Lifecycle#PER_CLASS}. */
+  Lifecycle lifecycle() default Lifecycle.PER_CLASS;
+
+  /**
+   * Whether to simulate kube-controller-manager's garbage collector beside the server: the
+   * dependents of a deleted owner (by {@code metadata.ownerReferences}) are deleted, and the
+   * {@code Orphan} and {@code Foreground} propagation policies complete (dependents orphaned, or
+   * deleted first while they have {@code blockOwnerDeletion}). Default off, as a bare
+   * kube-apiserver has no garbage collector: there, owners deleted with those policies keep their
+   * {@code orphan} or {@code foregroundDeletion} finalizer forever.
+   */
+  boolean garbageCollection() default false;
+
+  /** When servers are started and how the tests of a class are isolated from each other. */
+  enum Lifecycle {
+    /** One server for the class; what a test writes is seen by the next. */
+    PER_CLASS,
+    /**
+     * One server for the class, its storage restored before each test to what it held once the
+     * manifests were loaded; the port, the kubeconfig and injected clients stay the same. The
+     * clock and the uid and name sequences are reset too.
+     */
+    RESET_PER_METHOD,
+    /** A new server (and port, kubeconfig and clients) for each test. */
+    PER_METHOD
+  }
+}

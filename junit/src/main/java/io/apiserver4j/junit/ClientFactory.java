@@ -1,0 +1,34 @@
+package io.apiserver4j.junit;
+
+/**
+ * Makes clients of one type connected to a test server, for injection into the fields and
+ * parameters of {@link ApiServerTest} classes. Implementations are found with
+ * {@link java.util.ServiceLoader} (a {@code META-INF/services/io.apiserver4j.junit.ClientFactory}
+ * entry), so adding a module such as {@code apiserver4j-junit-fabric8} to the test class path is
+ * all it takes.
+ *
+ * <p>One client is made per server, on first use, and closed when the server stops. A factory is
+ * instantiated once per test run (per JUnit engine execution, never in static state), so it may
+ * keep what its clients can share (thread pools, serializers) and release it in
+ * {@link #shutdown()}. Implementations must be thread-safe and have a public no-argument
+ * constructor.
+ *
+ * @param <T> the client type
+ */
+public interface ClientFactory<T> {
+  /** The injected type: fields and parameters of exactly this type are injected. */
+  Class<T> type();
+
+  /** A client connected to {@code server} (its URL, kubeconfig and default namespace). */
+  T create(TestApiServer server);
+
+  /** Releases what {@link #create} acquired; by default, closes an {@link AutoCloseable}. */
+  default void close(T client) throws Exception {
+    if (client instanceof AutoCloseable c) {
+      c.close();
+    }
+  }
+
+  /** Releases what the clients shared, once the test run is over; by default nothing. */
+  default void shutdown() throws Exception {}
+}

@@ -1,0 +1,64 @@
+package io.apiserver4j.junit;
+
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.http.HttpApiServer;
+import java.net.URI;
+
+/**
+ * One server started by {@link ApiServerTest}: the in-process {@link ApiServer}, its
+ * {@link HttpApiServer} on a loopback port, the clock, the kubeconfig and the clients of the
+ * {@link ClientFactory}s on the class path.
+ *
+ * <p>Thread-safe. Valid until the extension stops the server (after the class, or after the test
+ * with {@link ApiServerTest.Lifecycle#PER_METHOD}).
+ */
+public interface TestApiServer {
+  /** The in-process server: requests through it skip HTTP. */
+  ApiServer api();
+
+  /** The HTTP server. */
+  HttpApiServer http();
+
+  /** The base URL clients use, e.g. {@code http://127.0.0.1:41234}. */
+  default URI url() {
+    return http().url();
+  }
+
+  /** The clock of every timestamp the server writes. */
+  TestClock clock();
+
+  /** The kubeconfig file pointing at {@link #url()}. */
+  TestKubeconfig kubeconfig();
+
+  /** Shorthand for {@code api().resources(apiVersion, plural)}. */
+  default ResourceClient resources(String apiVersion, String plural) {
+    return api().resources(apiVersion, plural);
+  }
+
+  /**
+   * The client of {@code type} connected to this server, made by the {@link ClientFactory} of
+   * that type on first use and closed with the server.
+   *
+   * @throws IllegalArgumentException if no factory on the class path makes {@code type}
+   */
+  <T> T client(Class<T> type);
+
+  /**
+   * Creates the objects of manifests, as {@link WithManifests} does.
+   *
+   * @throws IllegalArgumentException if a location matches nothing or a document is not an object
+   * @throws io.apiserver4j.core.StatusException if the server rejects an object
+   */
+  void load(String... locations);
+
+  /**
+   * Restores the storage to what it held when the server was ready (its namespaces and
+   * {@link WithManifests} objects), and the clock and the uid and name sequences to where they
+   * were then. Objects written since are deleted or put back, custom resources follow their
+   * definitions; resourceVersions keep increasing, as they do in etcd, so a client's watch from
+   * before the reset sees the changes. It writes the storage directly, without admission,
+   * finalizers or graceful deletion.
+   */
+  void reset();
+}

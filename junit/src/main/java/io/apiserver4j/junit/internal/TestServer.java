@@ -1,0 +1,335 @@
+package io.apiserver4j.junit.internal;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.AlreadyExistsException;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.http.HttpApiServer;
+import io.apiserver4j.http.Kubeconfig;
+import io.apiserver4j.junit.ClientFactory;
+import io.apiserver4j.junit.TestApiServer;
+import io.apiserver4j.junit.TestClock;
+import io.apiserver4j.junit.TestKubeconfig;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.InMemoryStore;
+import io.apiserver4j.storage.ListOptions;
+import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Preconditions;
+import io.apiserver4j.storage.Store;
+import io.apiserver4j.storage.StoredObject;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.LinkedHashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Random;
+import java.util.ServiceLoader;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+
+/** The servers, clock, kubeconfig and clients of one {@code @ApiServerTest} scope. */
+public final class TestServer implements TestApiServer, AutoCloseable {
+  /** The namespaces kube-apiserver's bootstrap controller creates. */
+  static final List<String> SYSTEM_NAMESPACES =
+      List.of("default", "kube-system", "kube-public", "kube-node-lease");
+  private static final long RANDOM_SEED = 20260101L;
+  private static final Duration REGISTRY_TIMEOUT = Duration.ofSeconds(30);
+  private static final String CRD_GROUP = "apiextensions.k8s.io";
+
+  private final InMemoryStore store;
+  private final TestClock clock;
+  private final AtomicLong uidCounter = new AtomicLong();
+  private final Random random = new Random(RANDOM_SEED);
+  private final ApiServer api;
+  private final HttpApiServer http;
+  private final TestKubeconfig kubeconfig;
+  private final ClassLoader loader;
+  private final GarbageCollector garbageCollector;
+  private final Map<Class<?>, ClientFactory<?>> factories;
+  private final Map<Class<?>, Object> clients = new ConcurrentHashMap<>();
+  /** Every resource ever served, so a reset finds objects of custom resources deleted since. */
+  private final Set<GroupResource> served = ConcurrentHashMap.newKeySet();
+  private Baseline baseline;
+
+  private record Baseline(Map<ObjectKey, MapValue> objects, Instant time, long uids) {}
+
+  private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
+      boolean garbageCollection) {
+    this.loader = loader;
+    this.factories = factories;
+    this.store = InMemoryStore.create();
+    this.clock = TestClock.create();
+    ApiServer a = null;
+    HttpApiServer h = null;
+    Path file = null;
+    GarbageCollector gc = null;
+    try {
+      GarbageCollector[] collector = new GarbageCollector[1];
+      Store served = garbageCollection ? new NotifyingStore(store, () -> collector[0].changed())
+          : store;
+      a = ApiServer.builder().store(served).clock(clock)
+          .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random).build();
+      if (garbageCollection) {
+        gc = new GarbageCollector(a, store, Integer.toHexString(System.identityHashCode(this)));
+        collector[0] = gc;
+        gc.start();
+      }
+      h = HttpApiServer.builder(a).clock(clock).shutdownTimeout(Duration.ofSeconds(1)).start();
+      Kubeconfig config = h.kubeconfig().build();
+      file = Files.createTempFile("apiserver4j-", ".kubeconfig");
+      config.write(file);
+      this.kubeconfig = new TestKubeconfig(file, config.toYaml());
+    } catch (IOException | RuntimeException e) {
+      if (gc != null) {
+        gc.close();
+      }
+      closeAll(h, a, store, file);
+      throw e instanceof IOException io ? new UncheckedIOException(io)
+          : (RuntimeException) e;
+    }
+    this.api = a;
+    this.http = h;
+    this.garbageCollector = gc;
+    a.registry().addListener((change, definition) -> served.add(definition.groupResource()));
+  }
+
+  /**
+   * Starts a server with kube-apiserver's namespaces and the manifests, and records that state
+   * for {@link #reset()}.
+   */
+  public static TestServer start(List<String> manifests, ClassLoader loader,
+      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection) {
+    TestServer s = new TestServer(loader, factories, garbageCollection);
+    try {
+      for (String ns : SYSTEM_NAMESPACES) {
+        s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),
+            "kind", Value.of("Namespace"),
+            "metadata", MapValue.of(Map.of("name", Value.of(ns))))));
+      }
+      if (!manifests.isEmpty()) {
+        Manifests.create(s.api, Manifests.read(manifests, loader));
+      }
+      s.baseline = new Baseline(s.snapshot(), s.clock.instant(), s.uidCounter.get());
+      return s;
+    } catch (RuntimeException e) {
+      s.close();
+      throw e;
+    }
+  }
+
+  /** The client factories on the class path, by type. */
+  public static Map<Class<?>, ClientFactory<?>> loadFactories(ClassLoader loader) {
+    Map<Class<?>, ClientFactory<?>> out = new LinkedHashMap<>();
+    for (ClientFactory<?> f : ServiceLoader.load(ClientFactory.class, loader)) {
+      ClientFactory<?> clash = out.putIfAbsent(f.type(), f);
+      if (clash != null) {
+        throw new IllegalStateException("two client factories make " + f.type().getName() + ": "
+            + clash.getClass().getName() + " and " + f.getClass().getName());
+      }
+    }
+    return Map.copyOf(out);
+  }
+
+  /** A uid in UUID form, counting from 1. */
+  static String uid(long n) {
+    return String.format("00000000-0000-4000-8000-%012x", n);
+  }
+
+  @Override
+  public ApiServer api() {
+    return api;
+  }
+
+  @Override
+  public HttpApiServer http() {
+    return http;
+  }
+
+  @Override
+  public TestClock clock() {
+    return clock;
+  }
+
+  @Override
+  public TestKubeconfig kubeconfig() {
+    return kubeconfig;
+  }
+
+  /** Whether a factory makes {@code type}. */
+  public boolean makes(Class<?> type) {
+    return factories.containsKey(type);
+  }
+
+  @Override
+  public <T> T client(Class<T> type) {
+    requireNonNull(type, "type");
+    ClientFactory<?> f = factories.get(type);
+    if (f == null) {
+      throw new IllegalArgumentException("no ClientFactory on the class path makes "
+          + type.getName() + "; add apiserver4j-junit-fabric8 or apiserver4j-junit-client-java");
+    }
+    return type.cast(clients.computeIfAbsent(type, t -> f.create(this)));
+  }
+
+  @Override
+  public void load(String... locations) {
+    requireNonNull(locations, "locations");
+    Manifests.create(api, Manifests.read(List.of(locations), loader));
+  }
+
+  // ---------------------------------------------------------------- reset
+
+  private Set<GroupResource> storedResources() {
+    Set<GroupResource> out = new LinkedHashSet<>();
+    for (ResourceDefinition d : api.registry().all()) {
+      out.add(d.groupResource());
+    }
+    out.addAll(served);
+    return out;
+  }
+
+  private Map<ObjectKey, MapValue> snapshot() {
+    Map<ObjectKey, MapValue> out = new LinkedHashMap<>();
+    for (GroupResource gr : storedResources()) {
+      for (StoredObject o : store.list(CollectionKey.all(gr.group(), gr.resource()),
+          ListOptions.all()).items()) {
+        out.put(o.key(), o.object());
+      }
+    }
+    return out;
+  }
+
+  @Override
+  public synchronized void reset() {
+    if (garbageCollector != null) {
+      garbageCollector.whilePaused(this::restore);
+    } else {
+      restore();
+    }
+  }
+
+  /**
+   * Writes the baseline back. Objects may still change meanwhile (an informer-driven controller
+   * a test left running), so a vanished object is not an error and a write is retried on a
+   * conflict.
+   */
+  private void restore() {
+    Map<ObjectKey, MapValue> now = snapshot();
+    Map<ObjectKey, MapValue> want = baseline.objects();
+    List<ObjectKey> deletes = new ArrayList<>();
+    for (ObjectKey k : now.keySet()) {
+      if (!want.containsKey(k)) {
+        deletes.add(k);
+      }
+    }
+    // dependents before definitions: custom resources go before their CRDs
+    deletes.sort((p, q) -> Boolean.compare(isCrd(p), isCrd(q)));
+    for (ObjectKey k : deletes) {
+      try {
+        store.delete(k, Preconditions.none());
+      } catch (NotFoundException e) {
+        // deleted meanwhile: what the reset wanted
+      }
+    }
+    List<ObjectKey> writes = new ArrayList<>(want.keySet());
+    writes.sort((p, q) -> Boolean.compare(!isCrd(p), !isCrd(q)));
+    for (ObjectKey k : writes) {
+      MapValue before = want.get(k);
+      MapValue current = now.get(k);
+      if (current == null || !current.equals(before)) {
+        put(k, Meta.withoutMeta(before, "resourceVersion"));
+      }
+    }
+    if (!api.registry().awaitRevision(store.currentRevision(), REGISTRY_TIMEOUT)) {
+      throw new IllegalStateException("the resource registry did not follow the reset within "
+          + REGISTRY_TIMEOUT);
+    }
+    clock.set(baseline.time());
+    uidCounter.set(baseline.uids());
+    random.setSeed(RANDOM_SEED + store.currentRevision());
+  }
+
+  /** Creates or replaces the object at {@code key}, whatever happens to it meanwhile. */
+  private void put(ObjectKey key, MapValue object) {
+    while (true) {
+      try {
+        if (store.get(key).isPresent()) {
+          store.update(key, object, Store.ANY_VERSION);
+        } else {
+          store.create(key, object);
+        }
+        return;
+      } catch (NotFoundException | AlreadyExistsException e) {
+        // created or deleted between the read and the write: look again
+      }
+    }
+  }
+
+  private static boolean isCrd(ObjectKey k) {
+    return k.group().equals(CRD_GROUP) && k.resource().equals("customresourcedefinitions");
+  }
+
+  // ---------------------------------------------------------------- close
+
+  @Override
+  public void close() {
+    if (garbageCollector != null) {
+      garbageCollector.close();
+    }
+    List<Throwable> failures = new ArrayList<>();
+    for (Map.Entry<Class<?>, Object> c : clients.entrySet()) {
+      try {
+        closeClient(factories.get(c.getKey()), c.getValue());
+      } catch (Exception | LinkageError e) {
+        failures.add(e);
+      }
+    }
+    clients.clear();
+    closeAll(http, api, store, kubeconfig == null ? null : kubeconfig.path());
+    if (!failures.isEmpty()) {
+      IllegalStateException e = new IllegalStateException("closing the test clients failed");
+      failures.forEach(e::addSuppressed);
+      throw e;
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private static <T> void closeClient(ClientFactory<T> f, Object client) throws Exception {
+    f.close((T) client);
+  }
+
+  private static void closeAll(HttpApiServer h, ApiServer a, Store s, Path file) {
+    if (h != null) {
+      h.close();
+    }
+    if (a != null) {
+      a.close();
+    }
+    s.close();
+    if (file != null) {
+      try {
+        Files.deleteIfExists(file);
+      } catch (IOException e) {
+        // a temporary file left behind is harmless; the test outcome must not depend on it
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "TestApiServer[" + http.url() + "]";
+  }
+}
