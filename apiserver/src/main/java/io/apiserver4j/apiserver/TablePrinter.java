@@ -54,4 +54,28 @@ public interface TablePrinter {
       }
     };
   }
+
+  /**
+   * The cells of a row from Java values, as a printer returns them: strings, longs, ints and
+   * booleans; a null is a JSON null (kube's {@code <none>} cells are strings).
+   */
+  static List<Value> row(Object... cells) {
+    List<Value> out = new java.util.ArrayList<>(cells.length);
+    for (Object c : cells) {
+      if (c instanceof Value v) {
+        out.add(v);
+      } else if (c instanceof String str) {
+        out.add(Value.of(str));
+      } else if (c instanceof Long l) {
+        out.add(Value.of(l));
+      } else if (c instanceof Integer i) {
+        out.add(Value.of((long) i));
+      } else if (c instanceof Boolean b) {
+        out.add(Value.of(b));
+      } else {
+        out.add(Value.nullValue());
+      }
+    }
+    return out;
+  }
 }

@@ -153,7 +153,8 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
       }
       ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE,
           Bootstrap.CLUSTER_ROLES).name(Meta.metaString(role, "name"))
-          .body(role.with("rules", rules)).userAgent(AGGREGATOR).user(Bootstrap.LOOPBACK).build());
+          .body(role.with("rules", rules)).userAgent(AGGREGATOR).user(Bootstrap.LOOPBACK)
+          .build());
       if (!r.isSuccess()) {
         LOG.warn("aggregating ClusterRole {} failed: {}", Meta.metaString(role, "name"),
             r.body());

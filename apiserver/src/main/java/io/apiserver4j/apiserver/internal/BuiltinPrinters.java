@@ -15,6 +15,7 @@ import static io.apiserver4j.apiserver.internal.Cells.str;
 
 import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.apiserver.TablePrinter.Column;
+import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
@@ -897,7 +898,7 @@ final class BuiltinPrinters {
       try {
         Instant s = Instant.parse(start);
         Instant e = end.isEmpty() ? now : Instant.parse(end);
-        duration = Cells.human(Duration.between(s, e));
+        duration = GoDurations.human(Duration.between(s, e));
       } catch (DateTimeParseException ex) {
         duration = "<invalid>";
       }
@@ -1017,7 +1018,7 @@ final class BuiltinPrinters {
       conditions.add("Issued");
     }
     String duration = has(o, "spec", "expirationSeconds")
-        ? Cells.human(Duration.ofSeconds(integer(o, "spec", "expirationSeconds"))) : "<none>";
+        ? GoDurations.human(Duration.ofSeconds(integer(o, "spec", "expirationSeconds"))) : "<none>";
     return row(name(o), age(o, now), orNone(str(o, "spec", "signerName")),
         str(o, "spec", "username"), duration, String.join(",", conditions));
   }

@@ -4,6 +4,8 @@ import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
+import io.apiserver4j.apiserver.TablePrinter;
+import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
@@ -141,65 +143,14 @@ final class Cells {
       return "<unknown>";
     }
     try {
-      return human(Duration.between(Instant.parse(timestamp), now));
+      return GoDurations.human(Duration.between(Instant.parse(timestamp), now));
     } catch (DateTimeParseException e) {
       return "<invalid>";
     }
   }
 
-  /** apimachinery's {@code HumanDuration}: {@code 45s}, {@code 3m20s}, {@code 5h}, {@code 2d3h}. */
-  static String human(Duration d) {
-    long seconds = d.getSeconds();
-    if (seconds < -1) {
-      return "<invalid>";
-    } else if (seconds < 0) {
-      return "0s";
-    } else if (seconds < 60 * 2) {
-      return seconds + "s";
-    }
-    long minutes = seconds / 60;
-    if (minutes < 10) {
-      long s = seconds % 60;
-      return s == 0 ? minutes + "m" : minutes + "m" + s + "s";
-    } else if (minutes < 60 * 3) {
-      return minutes + "m";
-    }
-    long hours = seconds / 3600;
-    if (hours < 8) {
-      long m = minutes % 60;
-      return m == 0 ? hours + "h" : hours + "h" + m + "m";
-    } else if (hours < 48) {
-      return hours + "h";
-    } else if (hours < 24 * 8) {
-      long h = hours % 24;
-      return h == 0 ? hours / 24 + "d" : hours / 24 + "d" + h + "h";
-    } else if (hours < 24 * 365 * 2) {
-      return hours / 24 + "d";
-    } else if (hours < 24 * 365 * 8) {
-      long dy = (hours / 24) % 365;
-      return dy == 0 ? hours / 24 / 365 + "y" : hours / 24 / 365 + "y" + dy + "d";
-    }
-    return hours / 24 / 365 + "y";
-  }
-
-  /** Cells from Java values: strings, longs, ints and booleans; null becomes a JSON null. */
+  /** Cells from Java values; see {@link TablePrinter#row}. */
   static List<Value> row(Object... cells) {
-    List<Value> out = new ArrayList<>(cells.length);
-    for (Object c : cells) {
-      if (c instanceof Value v) {
-        out.add(v);
-      } else if (c instanceof String s) {
-        out.add(Value.of(s));
-      } else if (c instanceof Long l) {
-        out.add(Value.of(l));
-      } else if (c instanceof Integer i) {
-        out.add(Value.of((long) i));
-      } else if (c instanceof Boolean b) {
-        out.add(Value.of(b));
-      } else {
-        out.add(Value.nullValue());
-      }
-    }
-    return out;
+    return TablePrinter.row(cells);
   }
 }

@@ -1,5 +1,6 @@
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;

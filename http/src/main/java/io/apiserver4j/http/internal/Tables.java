@@ -1,5 +1,6 @@
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.TablePrinter;
@@ -221,26 +222,6 @@ public final class Tables {
     };
   }
 
-  private static List<Value> row(Object... cells) {
-    List<Value> out = new ArrayList<>(cells.length);
-    for (Object c : cells) {
-      if (c instanceof Value v) {
-        out.add(v);
-      } else if (c instanceof String s) {
-        out.add(Value.of(s));
-      } else if (c instanceof Long l) {
-        out.add(Value.of(l));
-      } else if (c instanceof Integer i) {
-        out.add(Value.of((long) i));
-      } else if (c instanceof Boolean b) {
-        out.add(Value.of(b));
-      } else {
-        out.add(Value.nullValue());
-      }
-    }
-    return out;
-  }
-
   private static String name(MapValue o) {
     return Nested.str(o, "metadata", "name");
   }
@@ -258,7 +239,7 @@ public final class Tables {
     return printer(List.of(NAME, new Column("Created At", "date", "",
             "CreationTimestamp is a timestamp representing the server time when this object"
                 + " was created.", 0)),
-        (o, now) -> row(name(o), Nested.str(o, "metadata", "creationTimestamp")));
+        (o, now) -> TablePrinter.row(name(o), Nested.str(o, "metadata", "creationTimestamp")));
   }
 
   private static Printer customResource(List<PrinterColumn> declared) {

@@ -1,4 +1,4 @@
-package io.apiserver4j.http.internal;
+package io.apiserver4j.core;
 
 import java.time.Duration;
 
@@ -112,7 +112,7 @@ public final class GoDurations {
   }
 
   private static String quote(String s) {
-    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
+    return GoStrings.quote(s);
   }
 
   /** apimachinery's {@code HumanDuration}: {@code 45s}, {@code 3m20s}, {@code 5h}, {@code 2d3h}. */
@@ -148,5 +148,55 @@ public final class GoDurations {
       return dy == 0 ? hours / 24 / 365 + "y" : hours / 24 / 365 + "y" + dy + "d";
     }
     return hours / 24 / 365 + "y";
+  }
+
+  /** Go's {@code time.Duration.String()} of {@code d} nanoseconds, e.g. {@code 1h2m3.5s}. */
+  public static String format(long d) {
+    if (d == 0) {
+      return "0s";
+    }
+    boolean neg = d < 0;
+    // Long.MIN_VALUE has no positive twin; work on the unsigned magnitude
+    long u = neg ? -d : d;
+    StringBuilder sb = new StringBuilder();
+    if (Long.compareUnsigned(u, 1_000_000_000L) < 0) {
+      String unit;
+      long scale;
+      if (u < 1_000L) {
+        return (neg ? "-" : "") + u + "ns";
+      } else if (u < 1_000_000L) {
+        unit = "µs";
+        scale = 1_000L;
+      } else {
+        unit = "ms";
+        scale = 1_000_000L;
+      }
+      sb.append(u / scale).append(fraction(u % scale, scale)).append(unit);
+    } else {
+      long secs = Long.divideUnsigned(u, 1_000_000_000L);
+      long frac = Long.remainderUnsigned(u, 1_000_000_000L);
+      long h = secs / 3600;
+      long m = secs / 60 % 60;
+      long s = secs % 60;
+      if (h > 0) {
+        sb.append(h).append('h');
+      }
+      if (h > 0 || m > 0) {
+        sb.append(m).append('m');
+      }
+      sb.append(s).append(fraction(frac, 1_000_000_000L)).append('s');
+    }
+    return (neg ? "-" : "") + sb;
+  }
+
+  private static String fraction(long rem, long scale) {
+    if (rem == 0) {
+      return "";
+    }
+    StringBuilder digits = new StringBuilder(Long.toString(scale + rem).substring(1));
+    while (digits.charAt(digits.length() - 1) == '0') {
+      digits.setLength(digits.length() - 1);
+    }
+    return "." + digits;
   }
 }

@@ -1,4 +1,4 @@
-package io.apiserver4j.http.internal;
+package io.apiserver4j.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
