@@ -46,15 +46,20 @@ class CelExpressionsTest {
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void evaluatesAsKube(String name, MapValue c, StringValue rule, String error) {
-    if (c.getOrNull("differs") instanceof MapValue differs) {
-      Value reason = differs.getOrNull(rule.value());
-      org.junit.jupiter.api.Assumptions.assumeTrue(reason == null,
-          () -> "known difference: " + reason);
-    }
     MapValue schema = ((MapValue) c.getOrNull("schema")).with("x-kubernetes-validations",
         ListValue.of(List.of(MapValue.ofEntries("rule", rule))));
     List<FieldError> errs = new ArrayList<>();
     CelValidation.validate(SchemaNode.parse(schema), c.getOrNull("object"), null, "", errs);
+    boolean asKube = error.isEmpty() ? errs.isEmpty()
+        : errs.size() == 1 && errs.get(0).detail().contains(error);
+    Value differs = c.getOrNull("differs") instanceof MapValue d ? d.getOrNull(rule.value())
+        : null;
+    if (differs != null) {
+      // a known difference of cel-java from cel-go is checked to still be one, so that a fix
+      // upstream shows here instead of staying hidden
+      assertThat(asKube).as("known difference (%s) no longer differs", differs).isFalse();
+      return;
+    }
     if (error.isEmpty()) {
       assertThat(errs).isEmpty();
     } else {
