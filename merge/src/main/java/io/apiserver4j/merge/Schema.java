@@ -64,6 +64,7 @@ public final class Schema {
   private final List<TypeDef> types;
   private final Map<String, TypeDef> byName;
   private final CompiledSchema compiled;
+  private int hash;
 
   private Schema(List<TypeDef> types) {
     this.types = Collections.unmodifiableList(new ArrayList<>(types));
@@ -182,7 +183,13 @@ public final class Schema {
 
   @Override
   public int hashCode() {
-    return types.hashCode();
+    // schemas key caches and hold hundreds of types: the hash is computed once, as String's
+    int h = hash;
+    if (h == 0) {
+      h = types.hashCode();
+      hash = h;
+    }
+    return h;
   }
 
   @Override

@@ -73,7 +73,7 @@ public final class SchemaChecker {
       return v;
     }
     Atom atom = atom(ref);
-    if (atom == null || acceptsAnything(ref, new java.util.HashSet<>())) {
+    if (atom == null || acceptsAnything(ref)) {
       // nothing to report below (schemaless, int-or-string): values of any depth pass unwalked
       return v;
     }
@@ -118,6 +118,11 @@ public final class SchemaChecker {
    * Whether every value fits {@code ref} with nothing unknown below it: an untyped scalar that
    * may also be a list or a map of values that fit anything. Cached per schema.
    */
+  private boolean acceptsAnything(TypeRef ref) {
+    Boolean known = anything.get(ref);
+    return known != null ? known : acceptsAnything(ref, new java.util.HashSet<>());
+  }
+
   private boolean acceptsAnything(TypeRef ref, java.util.Set<TypeRef> visiting) {
     Boolean known = anything.get(ref);
     if (known != null) {
