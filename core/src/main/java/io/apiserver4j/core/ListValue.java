@@ -88,6 +88,35 @@ public final class ListValue implements Value {
   }
 
   /** A builder; not thread-safe. */
+  /** A function of a list's items and their indexes, for {@link #map}. */
+  @FunctionalInterface
+  public interface ItemMapper {
+    Value apply(int index, Value item);
+  }
+
+  /**
+   * This list with {@code f} applied to every item, copied only if an item changed: when every
+   * result is the item itself, the result is this list (the walks over large objects rely on it
+   * to share unchanged subtrees and to tell that nothing changed).
+   */
+  public ListValue map(ItemMapper f) {
+    Builder b = null;
+    for (int i = 0; i < size(); i++) {
+      Value item = get(i);
+      Value out = f.apply(i, item);
+      if (out != item && b == null) {
+        b = builder(size());
+        for (int j = 0; j < i; j++) {
+          b.add(get(j));
+        }
+      }
+      if (b != null) {
+        b.add(out);
+      }
+    }
+    return b == null ? this : b.build();
+  }
+
   public static Builder builder() {
     return new Builder(8);
   }

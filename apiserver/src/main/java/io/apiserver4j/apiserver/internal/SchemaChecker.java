@@ -91,21 +91,7 @@ public final class SchemaChecker {
         return v;
       }
       TypeRef element = atom.list().get().elementType();
-      ListValue.Builder b = null;
-      for (int i = 0; i < l.size(); i++) {
-        Value item = l.get(i);
-        Value checked = walk(item, element, path + "[" + i + "]");
-        if (checked != item && b == null) {
-          b = ListValue.builder(l.size());
-          for (int j = 0; j < i; j++) {
-            b.add(l.get(j));
-          }
-        }
-        if (b != null) {
-          b.add(checked);
-        }
-      }
-      return b == null ? l : b.build();
+      return l.map((i, item) -> walk(item, element, path + "[" + i + "]"));
     }
     Optional<ScalarType> scalar = atom.scalar();
     if (scalar.isEmpty() || !fits(scalar.get(), v)) {

@@ -51,21 +51,7 @@ public final class TypedShape {
     }
     if (v instanceof ListValue l && atom.get().list().isPresent()) {
       TypeRef element = atom.get().list().get().elementType();
-      ListValue.Builder b = null;
-      for (int i = 0; i < l.size(); i++) {
-        Value item = l.get(i);
-        Value shaped = walk(item, element);
-        if (shaped != item && b == null) {
-          b = ListValue.builder(l.size());
-          for (int j = 0; j < i; j++) {
-            b.add(l.get(j));
-          }
-        }
-        if (b != null) {
-          b.add(shaped);
-        }
-      }
-      return b == null ? l : b.build();
+      return l.map((i, item) -> walk(item, element));
     }
     return v;
   }

@@ -92,21 +92,7 @@ final class CelView {
       return b == null ? m : b.build();
     }
     if (v instanceof ListValue l && s.items != null) {
-      ListValue.Builder b = null;
-      for (int i = 0; i < l.size(); i++) {
-        Value item = l.get(i);
-        Value out = of(s.items, item, false);
-        if (out != item && b == null) {
-          b = ListValue.builder(l.size());
-          for (int j = 0; j < i; j++) {
-            b.add(l.get(j));
-          }
-        }
-        if (b != null) {
-          b.add(out);
-        }
-      }
-      return b == null ? l : b.build();
+      return l.map((i, item) -> of(s.items, item, false));
     }
     return v;
   }

@@ -61,21 +61,7 @@ public final class Defaulting {
       return c == null ? r : c.build();
     }
     if (value instanceof ListValue l && s.items != null) {
-      ListValue.Builder b = null;
-      for (int i = 0; i < l.size(); i++) {
-        Value v = l.get(i);
-        Value d = applyDefaults(s.items, v);
-        if (d != v && b == null) {
-          b = ListValue.builder(l.size());
-          for (int j = 0; j < i; j++) {
-            b.add(l.get(j));
-          }
-        }
-        if (b != null) {
-          b.add(d);
-        }
-      }
-      return b == null ? l : b.build();
+      return l.map((i, v) -> applyDefaults(s.items, v));
     }
     return value;
   }
@@ -133,21 +119,7 @@ public final class Defaulting {
       return b == null ? m : b.build();
     }
     if (value instanceof ListValue l && s.items != null) {
-      ListValue.Builder b = null;
-      for (int i = 0; i < l.size(); i++) {
-        Value v = l.get(i);
-        Value out = prune(s.items, v, false, path + "[" + i + "]", pruned);
-        if (out != v && b == null) {
-          b = ListValue.builder(l.size());
-          for (int j = 0; j < i; j++) {
-            b.add(l.get(j));
-          }
-        }
-        if (b != null) {
-          b.add(out);
-        }
-      }
-      return b == null ? l : b.build();
+      return l.map((i, v) -> prune(s.items, v, false, path + "[" + i + "]", pruned));
     }
     return value;
   }
