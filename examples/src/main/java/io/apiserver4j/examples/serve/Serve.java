@@ -2,21 +2,37 @@ package io.apiserver4j.examples.serve;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.BootstrapObjects;
+import io.apiserver4j.auth.Bootstrap;
+import io.apiserver4j.auth.RbacAuthorizer;
+import io.apiserver4j.auth.RbacEscalationCheck;
+import io.apiserver4j.auth.Reviews;
+import io.apiserver4j.auth.TokenFile;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.http.Authenticator;
+import io.apiserver4j.http.Authenticators;
 import io.apiserver4j.http.HttpApiServer;
+import io.apiserver4j.http.Kubeconfig;
+import io.apiserver4j.http.TlsOptions;
 import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.Store;
 import io.apiserver4j.storage.etcd.CompactionPolicy;
 import io.apiserver4j.storage.etcd.EtcdStore;
+import java.io.IOException;
 import java.io.PrintStream;
+import java.io.UncheckedIOException;
+import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 
 /**
@@ -70,12 +86,33 @@ public final class Serve {
     }
   }
 
-  /** A started server; {@link #close()} stops HTTP, then the API server and its storage. */
-  record Running(ApiServer api, HttpApiServer http, int port) implements AutoCloseable {
+  /**
+   * A started server; {@link #close()} stops HTTP, then the API server and its storage.
+   *
+   * @param adminToken the bearer token of the {@code system:masters} admin when requests
+   *     authenticate (what the written kubeconfig carries)
+   */
+  record Running(ApiServer api, HttpApiServer http, int port, Optional<String> adminToken,
+      Optional<RbacAuthorizer> rbac) implements AutoCloseable {
     @Override
     public void close() {
       http.close();
       api.close();
+      rbac.ifPresent(RbacAuthorizer::close);
+    }
+
+    /** A kubeconfig for this server: the admin's token and the server certificate as CA. */
+    Kubeconfig kubeconfig(ServeOptions options) {
+      Kubeconfig.Builder b = http.kubeconfig();
+      adminToken.ifPresent(b::token);
+      options.security().tlsCert().ifPresent(cert -> {
+        try {
+          b.certificateAuthority(Files.readString(cert));
+        } catch (IOException e) {
+          throw new UncheckedIOException(e);
+        }
+      });
+      return b.build();
     }
   }
 
@@ -91,21 +128,51 @@ public final class Serve {
 
   /** Starts the server; the caller closes it. */
   static Running start(ServeOptions options) {
+    ServeOptions.Security security = options.security();
+    Store store = store(options);
+    Optional<RbacAuthorizer> rbac = security.rbac() ? Optional.of(RbacAuthorizer.over(store))
+        : Optional.empty();
     // NamespaceLifecycle is on in every kube-apiserver: writes into a missing or terminating
     // namespace are refused, and the system namespaces cannot be deleted
-    ApiServer api = ApiServer.builder()
-        .store(store(options))
-        .admission(namespaces -> AdmissionChain.builder()
-            .add(new NamespaceLifecycle(namespaces)).build())
-        .build();
+    ApiServer.Builder builder = ApiServer.builder()
+        .store(store)
+        .admission(namespaces -> {
+          AdmissionChain.Builder chain = AdmissionChain.builder()
+              .add(new NamespaceLifecycle(namespaces));
+          rbac.ifPresent(r -> chain.add(new RbacEscalationCheck(r)));
+          return chain.build();
+        });
+    rbac.ifPresent(r -> Reviews.install(builder, r));
+    ApiServer api = builder.build();
     try {
       createSystemNamespaces(api);
-      HttpApiServer http = HttpApiServer.builder(api).host(options.host()).port(options.port())
-          .build();
-      int port = http.start();
+      rbac.ifPresent(r -> {
+        r.aggregateInto(api);
+        Bootstrap.ensure(api);
+      });
+      HttpApiServer.Builder http = HttpApiServer.builder(api).host(options.host())
+          .port(options.port());
+      Optional<String> adminToken = Optional.empty();
+      if (security.authenticates()) {
+        // as kube-apiserver's loopback token: a random admin in system:masters
+        adminToken = Optional.of(UUID.randomUUID().toString());
+        Authenticator admin = Authenticators.bearerTokens(Map.of(adminToken.get(),
+            UserInfo.of("admin", "system:masters")));
+        http.authenticator(security.tokenFile().isPresent()
+            ? Authenticators.firstOf(admin, TokenFile.read(security.tokenFile().get())) : admin);
+      }
+      if (security.tlsCert().isPresent()) {
+        http.tls(TlsOptions.of(security.tlsCert().get(), security.tlsKey().orElseThrow()));
+      }
+      rbac.ifPresent(http::authorizer);
+      HttpApiServer server = http.build();
+      int port = server.start();
       // the rest of what kube-apiserver writes at start, now that its port is known
       BootstrapObjects.ensure(api, "127.0.0.1", port);
-      return new Running(api, http, port);
+      return new Running(api, server, port, adminToken, rbac);
+    } catch (IOException e) {
+      api.close();
+      throw new UncheckedIOException(e);
     } catch (RuntimeException e) {
       api.close();
       throw e;
@@ -133,7 +200,7 @@ public final class Serve {
     out.println("apiserver4j listening on " + http.url() + " (port " + port + "), storage: "
         + (options.etcd().isEmpty() ? "in memory" : "etcd " + options.etcd()));
     options.kubeconfig().ifPresent(file -> {
-      http.kubeconfig().build().write(file);
+      running.kubeconfig(options).write(file);
       out.println("kubeconfig written to " + file.toAbsolutePath()
           + "; try: kubectl --kubeconfig " + file + " get namespaces");
     });

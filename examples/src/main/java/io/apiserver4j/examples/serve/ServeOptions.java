@@ -17,15 +17,40 @@ import java.util.function.BiFunction;
  * @param host the address to bind
  * @param kubeconfig where to write a kubeconfig for the server, if anywhere
  * @param etcd etcd client URLs to store objects in; empty means in memory
+ * @param security who may do what: kube-apiserver's authorization and TLS flags
  */
 record ServeOptions(int port, String host, Optional<Path> kubeconfig, List<URI> etcd,
-    boolean help) {
+    boolean help, Security security) {
 
   static final ServeOptions DEFAULTS = new ServeOptions(8080, "127.0.0.1", Optional.empty(),
-      List.of(), false);
+      List.of(), false, Security.NONE);
 
   ServeOptions {
     etcd = List.copyOf(etcd);
+  }
+
+  /** Options without the security flags (as before them). */
+  ServeOptions(int port, String host, Optional<Path> kubeconfig, List<URI> etcd, boolean help) {
+    this(port, host, kubeconfig, etcd, help, Security.NONE);
+  }
+
+  /**
+   * kube-apiserver's {@code --authorization-mode} (AlwaysAllow or RBAC),
+   * {@code --token-auth-file}, {@code --tls-cert-file} and {@code --tls-private-key-file}.
+   */
+  record Security(boolean rbac, Optional<Path> tokenFile, Optional<Path> tlsCert,
+      Optional<Path> tlsKey) {
+    static final Security NONE = new Security(false, Optional.empty(), Optional.empty(),
+        Optional.empty());
+
+    /** Whether requests must authenticate (a token file or RBAC asks for it). */
+    boolean authenticates() {
+      return rbac || tokenFile.isPresent();
+    }
+  }
+
+  private ServeOptions with(Security s) {
+    return new ServeOptions(port, host, kubeconfig, etcd, help, s);
   }
 
   /** An option taking one value: its help text and how it changes the options. */
@@ -34,14 +59,33 @@ record ServeOptions(int port, String host, Optional<Path> kubeconfig, List<URI> 
 
   private static final Map<String, Option> OPTIONS = new TreeMap<>(Map.of(
       "--port", new Option("N", "port to listen on (default 8080; 0 picks a free port)",
-          (o, v) -> new ServeOptions(parsePort(v), o.host, o.kubeconfig, o.etcd, o.help)),
-      "--host", new Option("ADDRESS", "loopback address to bind (default 127.0.0.1)",
-          (o, v) -> new ServeOptions(o.port, v, o.kubeconfig, o.etcd, o.help)),
-      "--kubeconfig", new Option("FILE", "write a kubeconfig for this server to FILE",
-          (o, v) -> new ServeOptions(o.port, o.host, Optional.of(Path.of(v)), o.etcd, o.help)),
+          (o, v) -> new ServeOptions(parsePort(v), o.host, o.kubeconfig, o.etcd, o.help,
+              o.security)),
+      "--host", new Option("ADDRESS", "address to bind (default 127.0.0.1; others need"
+          + " authentication)",
+          (o, v) -> new ServeOptions(o.port, v, o.kubeconfig, o.etcd, o.help, o.security)),
+      "--kubeconfig", new Option("FILE", "write a kubeconfig for this server to FILE (with the"
+          + " admin's credentials when requests authenticate)",
+          (o, v) -> new ServeOptions(o.port, o.host, Optional.of(Path.of(v)), o.etcd, o.help,
+              o.security)),
       "--etcd", new Option("URL[,URL...]", "store objects in etcd at these client URLs"
           + " (default: in memory)",
-          (o, v) -> new ServeOptions(o.port, o.host, o.kubeconfig, parseUrls(v), o.help))));
+          (o, v) -> new ServeOptions(o.port, o.host, o.kubeconfig, parseUrls(v), o.help,
+              o.security)),
+      "--authorization-mode", new Option("MODE", "AlwaysAllow (default) or RBAC: roles and"
+          + " bindings decide, with kube's bootstrap policy; needs TLS",
+          (o, v) -> o.with(new Security(authorizationMode(v), o.security.tokenFile(),
+              o.security.tlsCert(), o.security.tlsKey()))),
+      "--token-auth-file", new Option("FILE", "bearer tokens, kube's CSV: token,user,uid,"
+          + "\"group1,group2\"; needs TLS",
+          (o, v) -> o.with(new Security(o.security.rbac(), Optional.of(Path.of(v)),
+              o.security.tlsCert(), o.security.tlsKey()))),
+      "--tls-cert-file", new Option("FILE", "serve HTTPS with this PEM certificate",
+          (o, v) -> o.with(new Security(o.security.rbac(), o.security.tokenFile(),
+              Optional.of(Path.of(v)), o.security.tlsKey()))),
+      "--tls-private-key-file", new Option("FILE", "the PEM private key of --tls-cert-file",
+          (o, v) -> o.with(new Security(o.security.rbac(), o.security.tokenFile(),
+              o.security.tlsCert(), Optional.of(Path.of(v)))))));
 
   /**
    * Parses {@code --name value} and {@code --name=value} arguments.
@@ -54,7 +98,7 @@ record ServeOptions(int port, String host, Optional<Path> kubeconfig, List<URI> 
     while (!rest.isEmpty()) {
       String arg = rest.remove(0);
       if (arg.equals("-h") || arg.equals("--help")) {
-        o = new ServeOptions(o.port, o.host, o.kubeconfig, o.etcd, true);
+        o = new ServeOptions(o.port, o.host, o.kubeconfig, o.etcd, true, o.security);
         continue;
       }
       String name = arg;
@@ -76,7 +120,27 @@ record ServeOptions(int port, String host, Optional<Path> kubeconfig, List<URI> 
       }
       o = option.apply.apply(o, value);
     }
+    Security sec = o.security;
+    if (sec.tlsCert().isPresent() != sec.tlsKey().isPresent()) {
+      throw new IllegalArgumentException("--tls-cert-file and --tls-private-key-file go together");
+    }
+    if (sec.authenticates() && sec.tlsCert().isEmpty()) {
+      throw new IllegalArgumentException((sec.rbac() ? "--authorization-mode=RBAC"
+          : "--token-auth-file") + " needs --tls-cert-file and --tls-private-key-file: kubectl"
+          + " sends bearer tokens only over TLS");
+    }
     return o;
+  }
+
+  private static boolean authorizationMode(String v) {
+    switch (v) {
+      case "AlwaysAllow":
+        return false;
+      case "RBAC":
+        return true;
+      default:
+        throw new IllegalArgumentException("--authorization-mode: AlwaysAllow or RBAC, got: " + v);
+    }
   }
 
   private static List<URI> parseUrls(String value) {
