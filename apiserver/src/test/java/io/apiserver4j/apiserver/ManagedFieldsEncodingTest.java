@@ -13,6 +13,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -336,8 +337,10 @@ class ManagedFieldsEncodingTest {
               f:securityContext: {}
               f:terminationGracePeriodSeconds: {}
         """));
-    assertThat(at(obj, "spec", "template", "metadata", "creationTimestamp"))
-        .isEqualTo(Value.nullValue());
+    // ObjectMeta.creationTimestamp is omitzero in 1.36 (apimachinery v0.36 types.go): a
+    // template's zero time is left out rather than written as null
+    assertThat(Nested.has(obj, "spec", "template", "metadata", "creationTimestamp")).isFalse();
+    assertThat(Nested.map(obj, "spec", "template", "metadata").isEmpty()).isFalse();
     assertThat(at(obj, "status")).isEqualTo(json("{}"));
   }
 }
