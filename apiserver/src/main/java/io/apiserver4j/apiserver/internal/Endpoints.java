@@ -40,6 +40,10 @@ final class Endpoints {
     ResourceDefinition def = registry.find(r.resource()).orElseThrow(Endpoints::resourceNotFound);
     Verb verb = r.verb();
     String sub = r.subresource();
+    if (sub.isEmpty() && !def.verbs().contains(kubeVerb(verb))) {
+      // kube registers no handler for a verb the resource's storage lacks
+      throw methodNotAllowed();
+    }
     if (!sub.isEmpty()) {
       if (!def.servesSubresource(sub)) {
         throw resourceNotFound();
@@ -61,6 +65,12 @@ final class Endpoints {
     checkPathSegment("resource name", r.name());
     checkPathSegment("namespace", r.namespace());
     return def;
+  }
+
+  /** The verb as discovery and authorization name it. */
+  static String kubeVerb(Verb verb) {
+    return verb == Verb.DELETE_COLLECTION ? "deletecollection"
+        : verb.name().toLowerCase(java.util.Locale.ROOT);
   }
 
   private static void checkPathSegment(String what, String value) {
