@@ -17,6 +17,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.http.Authenticator;
 import io.apiserver4j.http.Authenticators;
+import io.apiserver4j.http.Authorizer;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubeconfig;
 import io.apiserver4j.http.TlsOptions;
@@ -142,7 +143,8 @@ public final class Serve {
           rbac.ifPresent(r -> chain.add(new RbacEscalationCheck(r)));
           return chain.build();
         });
-    rbac.ifPresent(r -> Reviews.install(builder, r));
+    // the review resources answer as the server authorizes: RBAC, or everything allowed
+    Reviews.install(builder, rbac.isPresent() ? rbac.get() : Authorizer.allowAll());
     ApiServer api = builder.build();
     try {
       createSystemNamespaces(api);
