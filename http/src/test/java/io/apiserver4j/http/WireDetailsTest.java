@@ -171,5 +171,17 @@ class WireDetailsTest {
     assertThat(details.getOrNull("retryAfterSeconds")).isEqualTo(Value.of(1L));
     assertThat(details.getOrNull("causes").toString()).contains("ResourceVersionTooLarge");
     assertThat(r.headers().firstValue("Retry-After")).hasValue("1");
+
+    // a GET of one object reads from the same cache: it waits, then the same 504
+    send("POST", "/api/v1/namespaces/default/configmaps", "application/json",
+        "{\"metadata\":{\"name\":\"future\"}}".getBytes(StandardCharsets.UTF_8));
+    HttpResponse<String> get = send("GET",
+        "/api/v1/namespaces/default/configmaps/future?resourceVersion=999999999", null, null);
+    assertThat(get.statusCode()).isEqualTo(504);
+    assertThat(str(json(get), "message")).startsWith(
+        "Timeout: Too large resource version: 999999999, current: ");
+    HttpResponse<String> current = send("GET",
+        "/api/v1/namespaces/default/configmaps/future?resourceVersion=1", null, null);
+    assertThat(current.statusCode()).isEqualTo(200);
   }
 }

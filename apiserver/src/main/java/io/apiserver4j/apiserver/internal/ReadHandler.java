@@ -38,16 +38,26 @@ final class ReadHandler {
   }
 
   ApiResponse get(Scope s) {
-    if (!s.request().resourceVersion().isEmpty()) {
-      parseResourceVersion(s.request().resourceVersion(), false);
-    }
-    StoredObject stored = s.store().get(s.key())
+    String rv = s.request().resourceVersion();
+    long notOlderThan = rv.isEmpty() ? 0 : parseResourceVersion(rv, false);
+    StoredObject stored = (notOlderThan > 0 ? atLeast(s, notOlderThan) : s.store().get(s.key()))
         .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
     MapValue obj = StorageForm.fromStorage(s.def(), stored.object());
     if (s.subresource().equals("scale")) {
       obj = scale.scaleOf(s.def(), obj);
     }
     return new ApiResponse(200, obj, s.warnings().list());
+  }
+
+  /**
+   * The object as of a state at least as new as {@code revision}: kube's watch cache waits for
+   * it (up to 3 s, then 504 Too large resource version), which the store's list does.
+   */
+  private static java.util.Optional<StoredObject> atLeast(Scope s, long revision) {
+    ListResult r = s.store().list(s.collection(), ListOptions.builder()
+        .fieldSelector(FieldSelector.equal("metadata.name", s.name()))
+        .notOlderThan(revision).build());
+    return r.items().stream().filter(o -> s.key().equals(o.key())).findFirst();
   }
 
   ApiResponse list(Scope s) {
