@@ -2,9 +2,9 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.InternalErrorException;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
 import java.util.ArrayList;

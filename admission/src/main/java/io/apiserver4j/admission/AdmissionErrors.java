@@ -2,11 +2,11 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.ForbiddenException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusDetails;
 import io.apiserver4j.core.StatusErrors;

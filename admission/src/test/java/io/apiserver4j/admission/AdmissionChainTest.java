@@ -4,8 +4,6 @@ import static io.apiserver4j.admission.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.ForbiddenException;
@@ -13,6 +11,8 @@ import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.InternalErrorException;
 import io.apiserver4j.core.InvalidException;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusCause;
 import io.apiserver4j.core.StatusErrors;
@@ -24,9 +24,9 @@ import java.util.List;
 import java.util.function.BiFunction;
 import java.util.function.Consumer;
 import java.util.function.Predicate;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
-import org.junit.jupiter.api.Test;
 
 class AdmissionChainTest {
 

@@ -67,6 +67,23 @@ public final class ResourceStrategy {
      * @return field errors; empty when valid
      */
     List<FieldError> validate(MapValue object, Optional<MapValue> old);
+
+    /**
+     * The validation with the warnings the write raises (kube's {@code WarningsOnCreate} and
+     * {@code WarningsOnUpdate}, e.g. a ratcheted CEL rule of a custom resource); none unless a
+     * validator says otherwise.
+     */
+    default Verdict check(MapValue object, Optional<MapValue> old) {
+      return new Verdict(validate(object, old), List.of());
+    }
+  }
+
+  /** What a {@link Validator} found: errors refuse the write, warnings go to the client. */
+  public record Verdict(List<FieldError> errors, List<String> warnings) {
+    public Verdict {
+      errors = List.copyOf(errors);
+      warnings = List.copyOf(warnings);
+    }
   }
 
   /** Extra preparation of an object before validation (kube's {@code PrepareForCreate/Update}). */

@@ -1,10 +1,14 @@
 package io.apiserver4j.apiserver;
 
+import static io.apiserver4j.apiserver.Fixtures.req;
 import static io.apiserver4j.apiserver.Fixtures.CRDS;
 import static io.apiserver4j.apiserver.Fixtures.at;
 import static io.apiserver4j.apiserver.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.apiserver.ApiRequest.Verb;
+import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.Json;
 import io.apiserver4j.apiserver.crd.CrdValidator;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.FieldError;
@@ -264,5 +268,31 @@ class CrdValidationTest {
     CrdValidator.PruneResult pruned = v.prune(gadget("{size: 3, extra: 1}"));
     assertThat(pruned.unknownFields()).containsExactly("spec.extra");
     assertThat(at(pruned.object(), "spec", "extra")).isNull();
+  }
+
+  @Test
+  void aRuleAddedLaterRatchetsOnUnchangedFieldsWithAWarning() {
+    install();
+    assertThat(f.create(GADGETS, "default", gadget("{size: 5, color: red}"), "kubectl").code())
+        .isEqualTo(201);
+    MapValue crd = f.get(CRDS, "", "gadgets.example.com").orThrow();
+    MapValue tightened = (MapValue) yaml(Json.write(crd).replace(
+        "\"size\":{\"type\":\"integer\",\"minimum\":1}",
+        "\"size\":{\"type\":\"integer\",\"minimum\":1,\"x-kubernetes-validations\":"
+            + "[{\"rule\":\"self <= 3\"}]}"));
+    assertThat(tightened).isNotEqualTo(crd);
+    f.server.handle(req(Verb.UPDATE, CRDS, "", "gadgets.example.com").body(tightened).build())
+        .orThrow();
+
+    MapValue g1 = f.get(GADGETS, "default", "g1").orThrow();
+    ApiResponse unchangedSize = f.server.handle(req(Verb.UPDATE, GADGETS, "default", "g1")
+        .body(Nested.set(g1, Value.of("blue"), "spec", "color")).build());
+    ApiResponse changedSize = f.server.handle(req(Verb.UPDATE, GADGETS, "default", "g1")
+        .body(Nested.set(unchangedSize.orThrow(), Value.of(4L), "spec", "size")).build());
+
+    // kube ratchets CEL rules of unchanged values: the write passes, the failure is a warning
+    assertThat(unchangedSize.code()).isEqualTo(200);
+    assertThat(unchangedSize.warnings()).anyMatch(w -> w.contains("failed rule: self <= 3"));
+    assertThat(changedSize.code()).isEqualTo(422);
   }
 }

@@ -13,10 +13,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.patch.PatchType;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.ArrayList;

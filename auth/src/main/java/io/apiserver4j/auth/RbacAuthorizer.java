@@ -1,11 +1,11 @@
 package io.apiserver4j.auth;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.auth.internal.PolicyRules;
-import io.apiserver4j.auth.internal.RbacIndex;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.auth.internal.PolicyRules;
+import io.apiserver4j.auth.internal.RbacIndex;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

@@ -4,8 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.core.Yaml;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Yaml;
 import io.apiserver4j.http.AuthorizationAttributes;
 import io.apiserver4j.http.AuthorizationDecision;
 import io.apiserver4j.storage.InMemoryStore;

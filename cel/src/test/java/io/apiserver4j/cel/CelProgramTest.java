@@ -8,9 +8,9 @@ import io.apiserver4j.core.Value;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 /** Expressions from kube's CEL library tests (k8s.io/apiserver/pkg/cel/library). */
 class CelProgramTest {

@@ -1,13 +1,11 @@
 package io.apiserver4j.dryrun;
 
-import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
-
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;

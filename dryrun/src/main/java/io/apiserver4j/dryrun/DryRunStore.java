@@ -2,8 +2,8 @@ package io.apiserver4j.dryrun;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;
 import io.apiserver4j.storage.ListResult;

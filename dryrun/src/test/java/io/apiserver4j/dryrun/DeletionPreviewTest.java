@@ -9,9 +9,9 @@ import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
 import io.apiserver4j.dryrun.DeletionPreview.Outcome;
 import java.time.Instant;
 import java.util.Optional;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
-import org.junit.jupiter.api.Test;
 
 class DeletionPreviewTest {
   private static final Instant NOW = Instant.parse("2024-05-06T07:08:09.750Z");

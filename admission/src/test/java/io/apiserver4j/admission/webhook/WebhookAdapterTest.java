@@ -10,12 +10,12 @@ import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.TestObjects;
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.InternalErrorException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusDetails;
 import io.apiserver4j.core.StatusException;
@@ -26,9 +26,9 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Function;
+import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
-import org.junit.jupiter.api.Test;
 
 class WebhookAdapterTest {
   private static final WebhookRule CONFIGMAP_CREATES = WebhookRule.of(Set.of(Operation.CREATE),

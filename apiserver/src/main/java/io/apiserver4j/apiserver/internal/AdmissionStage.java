@@ -1,6 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.Operation;
@@ -8,6 +7,7 @@ import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import java.util.Optional;
 import java.util.function.Predicate;

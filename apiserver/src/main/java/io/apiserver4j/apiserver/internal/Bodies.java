@@ -1,6 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.DecodeException;
@@ -8,6 +7,7 @@ import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;

@@ -1,7 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -12,6 +10,8 @@ import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;

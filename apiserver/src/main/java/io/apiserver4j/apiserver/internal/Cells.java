@@ -1,11 +1,11 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
-import io.apiserver4j.apiserver.TablePrinter;
-import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;

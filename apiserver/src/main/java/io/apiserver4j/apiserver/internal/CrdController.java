@@ -1,7 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -9,9 +7,11 @@ import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.NotFoundException;
-import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;

@@ -1,7 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -12,6 +10,8 @@ import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
@@ -172,7 +172,19 @@ public final class CrdSupport {
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
               .defaulter(validator::applyDefaults)
-              .validator(validator::validateSchema)
+              .validator(new ResourceStrategy.Validator() {
+                @Override
+                public List<FieldError> validate(MapValue object, Optional<MapValue> old) {
+                  return validator.validateSchema(object, old);
+                }
+
+                // ratcheted CEL rules warn, as kube's custom resource strategy does
+                @Override
+                public ResourceStrategy.Verdict check(MapValue object, Optional<MapValue> old) {
+                  CrdValidator.Result r = validator.check(object, old);
+                  return new ResourceStrategy.Verdict(r.errors(), r.warnings());
+                }
+              })
               .build());
       if (Nested.getOrNull(version, "subresources", "scale") instanceof MapValue s) {
         String selector = str(s, "labelSelectorPath");

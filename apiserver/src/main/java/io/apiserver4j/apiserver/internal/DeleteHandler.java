@@ -1,12 +1,12 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.NotFoundException;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusDetails;

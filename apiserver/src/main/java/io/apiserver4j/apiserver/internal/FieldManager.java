@@ -1,12 +1,12 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.ConflictException;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusCause;
 import io.apiserver4j.core.StatusDetails;

@@ -1,6 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.CreateAuthorizer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.AlreadyExistsException;
@@ -9,6 +8,7 @@ import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.NotFoundException;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;

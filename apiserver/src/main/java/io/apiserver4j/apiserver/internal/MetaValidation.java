@@ -1,6 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
@@ -8,6 +7,7 @@ import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.LabelValidation;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.ManagedFields;

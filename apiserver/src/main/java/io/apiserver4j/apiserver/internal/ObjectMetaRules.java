@@ -1,12 +1,12 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
 import java.time.Instant;
@@ -173,7 +173,9 @@ final class ObjectMetaRules {
     r = StorageForm.typed(def, prepareForCreate(def, omitEmpty(def, r)));
     List<FieldError> errs = new ArrayList<>(
         MetaValidation.objectMeta(r, def.namespaced(), def.strategy().nameValidation()));
-    errs.addAll(def.strategy().validator().validate(r, Optional.empty()));
+    ResourceStrategy.Verdict verdict = def.strategy().validator().check(r, Optional.empty());
+    errs.addAll(verdict.errors());
+    verdict.warnings().forEach(s::warn);
     if (!errs.isEmpty()) {
       throw StatusErrors.invalid(def.kind().groupKind(), Meta.metaString(r, "name"), errs);
     }
@@ -256,7 +258,9 @@ final class ObjectMetaRules {
     }
     List<FieldError> errs = new ArrayList<>(MetaValidation.objectMetaUpdate(r, old,
         def.namespaced(), def.strategy().nameValidation()));
-    errs.addAll(def.strategy().validator().validate(r, Optional.of(old)));
+    ResourceStrategy.Verdict verdict = def.strategy().validator().check(r, Optional.of(old));
+    errs.addAll(verdict.errors());
+    verdict.warnings().forEach(s::warn);
     if (!errs.isEmpty()) {
       throw StatusErrors.invalid(def.kind().groupKind(), Meta.metaString(r, "name"), errs);
     }

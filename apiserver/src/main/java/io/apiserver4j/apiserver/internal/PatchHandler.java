@@ -1,6 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -8,12 +7,13 @@ import io.apiserver4j.apiserver.patch.PatchSchema;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.apiserver.patch.Patches;
 import io.apiserver4j.apiserver.patch.ResourceOrigin;
-import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.Json;
+import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.dryrun.OptionsKind;

@@ -1,7 +1,5 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
@@ -13,6 +11,8 @@ import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;

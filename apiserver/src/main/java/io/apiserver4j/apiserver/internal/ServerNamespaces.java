@@ -1,16 +1,16 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.admission.plugins.NamespacePhase;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.storage.Store;
 import io.apiserver4j.storage.ObjectKey;
+import io.apiserver4j.storage.Store;
 import java.util.Optional;
 import java.util.function.Function;
 

@@ -1,9 +1,9 @@
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
 

@@ -2,11 +2,11 @@ package io.apiserver4j.apiserver.patch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.DecodeLimits;
 import io.apiserver4j.core.Json;
+import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
 

@@ -1,8 +1,8 @@
 package io.apiserver4j.examples.serve;
 
 import io.apiserver4j.admission.AdmissionChain;
-import io.apiserver4j.admission.plugins.NamespaceLifecycle;
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.admission.plugins.NamespaceLifecycle;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;

@@ -2,8 +2,8 @@ package io.apiserver4j.http.internal;
 
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
-import io.apiserver4j.apiserver.ResourceRegistry;
 import io.apiserver4j.apiserver.ApiWatch;
+import io.apiserver4j.apiserver.ResourceRegistry;
 
 /** What the HTTP layer needs from the request pipeline. */
 public interface Backend {

@@ -1,6 +1,5 @@
 package io.apiserver4j.http.internal;
 
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
@@ -8,6 +7,7 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceRegistry;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;

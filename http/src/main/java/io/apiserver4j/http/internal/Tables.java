@@ -1,16 +1,16 @@
 package io.apiserver4j.http.internal;
 
-import io.apiserver4j.core.GoDurations;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.TablePrinter;
+import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.core.BooleanValue;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;

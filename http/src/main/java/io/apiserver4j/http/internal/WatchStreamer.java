@@ -1,6 +1,5 @@
 package io.apiserver4j.http.internal;
 
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ApiWatchEvent;
@@ -8,6 +7,7 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GoneException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
 import java.io.ByteArrayOutputStream;

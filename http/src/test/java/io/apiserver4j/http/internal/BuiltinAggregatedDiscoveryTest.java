@@ -2,11 +2,11 @@ package io.apiserver4j.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.BuiltinResources;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.io.IOException;
 import java.nio.file.Files;

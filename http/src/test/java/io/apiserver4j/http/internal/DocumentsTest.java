@@ -2,13 +2,13 @@ package io.apiserver4j.http.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupVersion;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
 import java.util.List;
