@@ -215,7 +215,9 @@ class ClientErrorsAndLimitsTest {
 
     ApiResponse r = f.server.handle(raw(Verb.CREATE, "", big).build());
 
-    assertThat(r.code()).isEqualTo(201);
+    // past the lifted 3 MiB body limit, the ConfigMap's own 1 MiB data limit answers
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(str(r.body(), "message")).endsWith("Too long: may not be more than 1048576 bytes");
     org.assertj.core.api.Assertions.assertThatThrownBy(
         () -> ApiServer.builder().maxRequestBodyBytes(-1))
         .isInstanceOf(IllegalArgumentException.class)

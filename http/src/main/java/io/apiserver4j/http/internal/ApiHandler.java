@@ -50,6 +50,7 @@ import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
 import java.util.concurrent.TimeUnit;
 import org.eclipse.jetty.http.HttpField;
+import org.eclipse.jetty.http.HttpHeader;
 import org.eclipse.jetty.io.Content;
 import org.eclipse.jetty.io.EndPoint;
 import org.eclipse.jetty.server.Handler;
@@ -111,6 +112,11 @@ public final class ApiHandler extends Handler.Abstract {
     try {
       serve(ex);
     } catch (StatusException e) {
+      if (!ex.bodyRead && request.getLength() != 0) {
+        // the unread body is left on the connection, which the server then closes: saying so
+        // keeps clients from sending their next request on it
+        response.getHeaders().put(HttpHeader.CONNECTION, "close");
+      }
       ex.sendStatus(e.status(), errorEncoding, List.of());
     } catch (RuntimeException | Error e) {
       LOG.error("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
@@ -420,6 +426,7 @@ public final class ApiHandler extends Handler.Abstract {
     if (verb == ApiRequest.Verb.CREATE || verb == ApiRequest.Verb.UPDATE
         || verb == ApiRequest.Verb.PATCH) {
       byte[] body = readBody(ex.request);
+      ex.bodyRead = true;
       String contentType = header(ex.request, "Content-Type");
       if (verb == ApiRequest.Verb.PATCH) {
         // the server reads the patch type from the content type
@@ -432,6 +439,7 @@ public final class ApiHandler extends Handler.Abstract {
       }
     } else if (verb == ApiRequest.Verb.DELETE || verb == ApiRequest.Verb.DELETE_COLLECTION) {
       byte[] body = readBody(ex.request);
+      ex.bodyRead = true;
       if (body.length > 0) {
         QueryParameters.applyDeleteOptions(b, deleteOptions(body,
             header(ex.request, "Content-Type")));

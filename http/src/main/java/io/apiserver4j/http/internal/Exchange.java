@@ -24,6 +24,8 @@ import org.eclipse.jetty.util.Callback;
 final class Exchange {
   final Request request;
   final Response response;
+  /** Whether the handler took the request body off the connection (or tried to). */
+  boolean bodyRead;
   final Callback callback;
   private final AtomicBoolean answered = new AtomicBoolean();
 
