@@ -1,6 +1,7 @@
 package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import io.apiserver4j.apiserver.ApiServer;
 import java.io.InputStream;
@@ -12,8 +13,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,13 +64,27 @@ class SlowWatchersTest {
     return s;
   }
 
-  /** Waits for {@code condition}, failing after {@code limit}. */
-  private static void await(BooleanSupplier condition, Duration limit) {
-    long deadline = System.nanoTime() + limit.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime() - deadline).as("condition not met in " + limit).isNegative();
-      LockSupport.parkNanos(1_000_000);
+  /**
+   * Reads the watch response's status line: the watch is being served. The client stops
+   * reading after it.
+   */
+  private static void awaitWatchOpen(Socket s) throws Exception {
+    s.setSoTimeout(30_000);
+    InputStream in = s.getInputStream();
+    StringBuilder line = new StringBuilder();
+    for (int c = in.read(); c >= 0 && c != '\n'; c = in.read()) {
+      line.append((char) c);
     }
+    assertThat(line.toString()).startsWith("HTTP/1.1 200");
+  }
+
+  /** Waits until the server has ended every watch (it cut the stalled one). */
+  private void awaitNoActiveWatch() {
+    assertTimeoutPreemptively(Duration.ofSeconds(60), () -> {
+      while (http.activeWatches() != 0) {
+        Thread.onSpinWait();
+      }
+    }, "the server still streams to the stalled watcher");
   }
 
   /** Fills the connection: 32 events of 512 KiB, far beyond any socket buffer. */
@@ -96,9 +109,9 @@ class SlowWatchersTest {
     api = ApiServer.builder().build();
     URI base = start(HttpApiServer.builder(api).watchWriteTimeout(Duration.ofSeconds(1)));
     try (Socket stalled = stalledWatch(base, "")) {
-      await(() -> http.activeWatches() == 1, Duration.ofSeconds(30));
+      awaitWatchOpen(stalled);
       flood(base);
-      await(() -> http.activeWatches() == 0, Duration.ofSeconds(60));
+      awaitNoActiveWatch();
       assertClosedByServer(stalled);
     }
     // the server still serves watches and writes
@@ -110,9 +123,9 @@ class SlowWatchersTest {
     api = ApiServer.builder().build();
     URI base = start(HttpApiServer.builder(api).watchWriteTimeout(Duration.ofHours(1)));
     try (Socket stalled = stalledWatch(base, "&timeoutSeconds=2")) {
-      await(() -> http.activeWatches() == 1, Duration.ofSeconds(30));
+      awaitWatchOpen(stalled);
       flood(base);
-      await(() -> http.activeWatches() == 0, Duration.ofSeconds(60));
+      awaitNoActiveWatch();
       assertClosedByServer(stalled);
     }
   }

@@ -9,8 +9,8 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.ProtobufCodec;
 import java.util.List;
 import java.util.Optional;
-import java.util.logging.Level;
-import java.util.logging.Logger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) at the HTTP edge,
@@ -25,7 +25,7 @@ import java.util.logging.Logger;
 final class ProtobufBodies {
   static final String MEDIA_TYPE = ProtobufCodec.MEDIA_TYPE;
   static final String WATCH_MEDIA_TYPE = ProtobufCodec.WATCH_MEDIA_TYPE;
-  private static final Logger LOG = Logger.getLogger(ProtobufBodies.class.getName());
+  private static final Logger LOG = LoggerFactory.getLogger(ProtobufBodies.class);
 
   private ProtobufBodies() {}
 
@@ -72,8 +72,7 @@ final class ProtobufBodies {
     try {
       return Optional.of(codec.encode(object));
     } catch (IllegalArgumentException e) {
-      LOG.log(Level.WARNING, apiVersion + " " + kind + " cannot be written as protobuf: "
-          + e.getMessage());
+      LOG.warn("{} {} cannot be written as protobuf: {}", apiVersion, kind, e.getMessage());
       return Optional.empty();
     }
   }
