@@ -37,7 +37,7 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
       + " (linux/amd64) kubernetes/clusterrole-aggregation-controller";
   private final RbacIndex index;
   private volatile ApiServer aggregationTarget;
-  private RbacIndex.Snapshot aggregated;
+  private volatile RbacIndex.Snapshot aggregated;
 
   private RbacAuthorizer(Store store) {
     this.index = new RbacIndex(store);
@@ -83,8 +83,7 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
       AuthorizationAttributes a, Set<String> errors) {
     Optional<MapValue> role = s.role(b);
     if (role.isEmpty()) {
-      errors.add((b.roleKind().equals("ClusterRole") ? "clusterrole" : "role")
-          + ".rbac.authorization.k8s.io \"" + b.roleName() + "\" not found");
+      errors.add(notFound(b));
       return false;
     }
     for (Value rule : Nested.list(role.get(), "rules")) {
@@ -93,6 +92,12 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
       }
     }
     return false;
+  }
+
+  /** The error of a binding whose role is missing, as kube's rule resolver words it. */
+  private static String notFound(RbacIndex.Binding b) {
+    return (b.roleKind().equals("ClusterRole") ? "clusterrole" : "role")
+        + ".rbac.authorization.k8s.io \"" + b.roleName() + "\" not found";
   }
 
   // apimachinery's utilerrors aggregate: one error as is, several as [a, b]
@@ -116,8 +121,7 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
     for (RbacIndex.Binding b : bindings) {
       Optional<MapValue> role = s.role(b);
       if (role.isEmpty()) {
-        errors.add((b.roleKind().equals("ClusterRole") ? "clusterrole" : "role")
-            + ".rbac.authorization.k8s.io \"" + b.roleName() + "\" not found");
+        errors.add(notFound(b));
         continue;
       }
       rules.addAll(Nested.list(role.get(), "rules"));
@@ -128,7 +132,8 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
   private RbacIndex.Snapshot current() {
     RbacIndex.Snapshot s = index.current();
     ApiServer target = aggregationTarget;
-    if (target != null) {
+    // the lock is taken only when the RBAC objects changed since the last aggregation
+    if (target != null && aggregated != s) {
       synchronized (this) {
         if (aggregated != s) {
           aggregated = s;

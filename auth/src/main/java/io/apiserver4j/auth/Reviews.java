@@ -10,12 +10,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.http.AuthorizationAttributes;
 import io.apiserver4j.http.AuthorizationDecision;
 import io.apiserver4j.http.Authorizer;
-import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -104,10 +102,10 @@ public final class Reviews {
     Map<String, List<String>> extra = new LinkedHashMap<>();
     MapValue e = Nested.map(spec, "extra");
     for (int i = 0; i < e.size(); i++) {
-      extra.put(e.keyAt(i), strings(Nested.list(e.valueAt(i))));
+      extra.put(e.keyAt(i), Meta.stringList(e.valueAt(i)));
     }
     return new UserInfo(Nested.str(spec, "user"), Nested.str(spec, "uid"),
-        strings(Nested.list(spec, "groups")), extra);
+        Meta.stringList(spec.getOrNull("groups")), extra);
   }
 
   private static MapValue userInfo(UserInfo user) {
@@ -157,16 +155,6 @@ public final class Reviews {
           : "[" + String.join(", ", r.errors()) + "]"));
     }
     return review.with("status", status.build());
-  }
-
-  private static List<String> strings(List<Value> values) {
-    List<String> out = new ArrayList<>();
-    for (Value v : values) {
-      if (v instanceof StringValue s) {
-        out.add(s.value());
-      }
-    }
-    return out;
   }
 
   private static ListValue list(List<String> values) {

@@ -84,6 +84,25 @@ public final class StatusErrors {
         subject + " is forbidden: " + reason, details(gr, name)));
   }
 
+  /**
+   * kube's {@code forbiddenMessage} of a denied resource request, with what could pass for HTML
+   * escaped as kube-apiserver's error writer does: {@code User "bob" cannot create resource
+   * "configmaps" in API group "" in the namespace "default"}.
+   */
+  public static String forbiddenMessage(String user, String verb, String group, String resource,
+      String subresource, String namespace) {
+    String res = subresource.isEmpty() ? resource : resource + "/" + subresource;
+    return sanitize("User " + GoStrings.quote(user) + " cannot " + verb + " resource "
+        + GoStrings.quote(res) + " in API group " + GoStrings.quote(group)
+        + (namespace.isEmpty() ? " at the cluster scope"
+            : " in the namespace " + GoStrings.quote(namespace)));
+  }
+
+  /** kube's error-writer sanitizer: {@code &}, {@code <} and {@code >} as HTML entities. */
+  public static String sanitize(String message) {
+    return message.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+  }
+
   /** 405: {@code <action> is not supported on resources of kind "<gr>"}. */
   public static MethodNotAllowedException methodNotSupported(GroupResource gr, String action) {
     return new MethodNotAllowedException(Status.failure(StatusReason.METHOD_NOT_ALLOWED,

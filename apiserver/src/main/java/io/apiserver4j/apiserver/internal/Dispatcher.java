@@ -140,7 +140,9 @@ public final class Dispatcher {
 
   private Scope resolve(ApiRequest r, Warnings warnings) {
     ResourceDefinition def = endpoints.resolve(r);
-    String manager = WriteOptionRules.managerOrUserAgent(r.fieldManager(), r.userAgent());
+    // only writes are recorded under a manager
+    String manager = r.verb().isWrite()
+        ? WriteOptionRules.managerOrUserAgent(r.fieldManager(), r.userAgent()) : "";
     return new Scope(r, def, r.namespace(), r.name(), r.subresource(), clock.instant(), manager,
         r.dryRun().isDryRun() ? dryRun : storage, warnings);
   }

@@ -4,7 +4,6 @@ import io.apiserver4j.apiserver.CreateAuthorizer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.AlreadyExistsException;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
@@ -160,13 +159,10 @@ final class GuaranteedWrite {
           s.subresource(), s.namespace(), s.name());
       if (deny.isPresent()) {
         ResourceDefinition def = s.def();
-        String resource = def.plural() + (s.subresource().isEmpty() ? "" : "/" + s.subresource());
-        String where = def.namespaced() ? "in the namespace " + GoStrings.quote(s.namespace())
-            : "at the cluster scope";
-        throw StatusErrors.forbidden(def.groupResource(), s.name(), "User "
-            + GoStrings.quote(s.request().user().name()) + " cannot create resource "
-            + GoStrings.quote(resource) + " in API group " + GoStrings.quote(def.kind().group())
-            + " " + where + (deny.get().isEmpty() ? "" : ": " + deny.get()));
+        throw StatusErrors.forbidden(def.groupResource(), s.name(),
+            StatusErrors.forbiddenMessage(s.request().user().name(), "create",
+                def.kind().group(), def.plural(), s.subresource(), s.objectNamespace())
+            + (deny.get().isEmpty() ? "" : ": " + deny.get()));
       }
     }
   }

@@ -16,7 +16,7 @@ import java.time.Instant;
  * read it (and add warnings).
  *
  * @param manager the field manager of non-apply writes: {@code fieldManager}, or kube's prefix
- *     of the User-Agent
+ *     of the User-Agent; empty for reads
  */
 record Scope(ApiRequest request, ResourceDefinition def, String namespace, String name,
     String subresource, Instant now, String manager, Storage storage, Warnings warnings) {

@@ -7,7 +7,6 @@ import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.dryrun.OptionsKind;
 import io.apiserver4j.fieldpath.ManagedFields;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -53,7 +52,7 @@ final class WriteOptionRules {
       if (!GoStrings.isPrint(cp)) {
         continue;
       }
-      int len = new String(Character.toChars(cp)).getBytes(StandardCharsets.UTF_8).length;
+      int len = cp < 0x80 ? 1 : cp < 0x800 ? 2 : cp < 0x10000 ? 3 : 4; // its UTF-8 bytes
       if (bytes + len > ManagedFields.MAX_MANAGER_BYTES) {
         break;
       }

@@ -1,8 +1,8 @@
 package io.apiserver4j.auth.internal;
 
 import io.apiserver4j.core.GoStrings;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -116,12 +116,6 @@ public final class Covers {
   }
 
   private static List<String> strings(Value rule, String field) {
-    List<String> out = new ArrayList<>();
-    for (Value v : Nested.list(rule, field)) {
-      if (v instanceof StringValue s) {
-        out.add(s.value());
-      }
-    }
-    return out;
+    return Meta.stringList(Nested.getOrNull(rule, field));
   }
 }

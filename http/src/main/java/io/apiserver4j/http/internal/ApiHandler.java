@@ -11,6 +11,7 @@ import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.DecodeLimits;
 import io.apiserver4j.core.GoDurations;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersion;
 import io.apiserver4j.core.GroupVersionResource;
@@ -208,19 +209,11 @@ public final class ApiHandler extends Handler.Abstract {
 
   /** kube-apiserver's 403 for a denied request ({@code responsewriters.ForbiddenStatusError}). */
   static StatusException forbidden(AuthorizationAttributes a, String reason) {
-    String msg;
-    if (!a.resourceRequest()) {
-      msg = "User \"" + a.user().name() + "\" cannot " + a.verb() + " path \"" + a.path() + "\"";
-    } else {
-      String resource = a.subresource().isEmpty() ? a.resource()
-          : a.resource() + "/" + a.subresource();
-      msg = "User \"" + a.user().name() + "\" cannot " + a.verb() + " resource \"" + resource
-          + "\" in API group \"" + a.apiGroup() + "\""
-          + (a.namespace().isEmpty() ? " at the cluster scope"
-              : " in the namespace \"" + a.namespace() + "\"");
-    }
-    // kube escapes what could pass for HTML
-    msg = msg.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;");
+    String msg = a.resourceRequest()
+        ? StatusErrors.forbiddenMessage(a.user().name(), a.verb(), a.apiGroup(), a.resource(),
+            a.subresource(), a.namespace())
+        : StatusErrors.sanitize("User " + GoStrings.quote(a.user().name()) + " cannot "
+            + a.verb() + " path " + GoStrings.quote(a.path()));
     if (!reason.isEmpty()) {
       msg = msg + ": " + reason;
     }
