@@ -63,8 +63,17 @@ public final class ApiServer implements AutoCloseable {
     defs.addAll(b.resources);
     for (ResourceDefinition def : defs) {
       ResourceStrategy.VirtualCreate create = b.virtualCreates.get(def.groupResource());
-      registry.add(create == null ? def : def.toBuilder()
-          .strategy(def.strategy().toBuilder().virtualCreate(create).build()).build());
+      java.util.Map<String, ResourceStrategy.SubresourceCreate> subCreates =
+          b.subresourceCreates.getOrDefault(def.groupResource(), java.util.Map.of());
+      if (create != null || !subCreates.isEmpty()) {
+        ResourceStrategy.Builder strategy = def.strategy().toBuilder();
+        if (create != null) {
+          strategy.virtualCreate(create);
+        }
+        subCreates.forEach(strategy::subresourceCreate);
+        def = def.toBuilder().strategy(strategy.build()).build();
+      }
+      registry.add(def);
     }
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
@@ -190,6 +199,9 @@ public final class ApiServer implements AutoCloseable {
     private final List<ResourceDefinition> resources = new ArrayList<>();
     private final java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate>
         virtualCreates = new java.util.HashMap<>();
+    private final java.util.Map<io.apiserver4j.core.GroupResource,
+        java.util.Map<String, ResourceStrategy.SubresourceCreate>> subresourceCreates =
+        new java.util.HashMap<>();
     private Store store;
     private Clock clock = Clock.systemUTC();
     private boolean clockSet;
@@ -231,6 +243,19 @@ public final class ApiServer implements AutoCloseable {
     public Builder virtualCreate(io.apiserver4j.core.GroupResource resource,
         ResourceStrategy.VirtualCreate create) {
       virtualCreates.put(requireNonNull(resource, "resource"), requireNonNull(create, "create"));
+      return this;
+    }
+
+    /**
+     * Answers POST on {@code subresource} of the named objects of {@code resource} with
+     * {@code create}, storing nothing: how kube's {@code serviceaccounts/token} is served. The
+     * body is decoded as the kind discovery lists for the subresource.
+     */
+    public Builder subresourceCreate(io.apiserver4j.core.GroupResource resource,
+        String subresource, ResourceStrategy.SubresourceCreate create) {
+      subresourceCreates.computeIfAbsent(requireNonNull(resource, "resource"),
+          r -> new java.util.HashMap<>()).put(requireNonNull(subresource, "subresource"),
+          requireNonNull(create, "create"));
       return this;
     }
 

@@ -248,13 +248,17 @@ public final class ResourceDefinition {
     return Optional.ofNullable(printer);
   }
 
-  /** The subresources served: {@code status} and/or {@code scale}. */
-  /** Whether the server serves {@code subresource} of this resource (status, scale). */
+  /**
+   * Whether the server serves {@code subresource} of this resource: status, scale, or one its
+   * strategy creates (e.g. {@code serviceaccounts/token}).
+   */
   public boolean servesSubresource(String subresource) {
     return (subresource.equals("status") && hasStatus)
-        || (subresource.equals("scale") && scale != null);
+        || (subresource.equals("scale") && scale != null)
+        || strategy.subresourceCreate(subresource).isPresent();
   }
 
+  /** The subresources served: {@code status} and/or {@code scale}. */
   public List<String> subresources() {
     if (hasStatus && scale != null) {
       return List.of("status", "scale");

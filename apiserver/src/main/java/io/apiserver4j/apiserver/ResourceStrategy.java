@@ -118,6 +118,18 @@ public final class ResourceStrategy {
   }
 
   /**
+   * The create of a named object's subresource that computes an answer from the object and
+   * stores nothing (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token}): given the
+   * requesting user, the request's namespace, the parent object's name and the decoded body (of
+   * the subresource's own kind), the object to answer with 201.
+   */
+  @FunctionalInterface
+  public interface SubresourceCreate {
+    MapValue create(io.apiserver4j.admission.UserInfo user, String namespace, String name,
+        MapValue object);
+  }
+
+  /**
    * The grace period of a delete of a kind that deletes gracefully (kube's
    * {@code CheckGracefulDelete}): the requested period or a default, possibly overridden (kube
    * deletes pods that never reached a node at once).
@@ -149,6 +161,7 @@ public final class ResourceStrategy {
   private final boolean returnDeletedObject;
   private final Set<String> omitEmptyFields;
   private final VirtualCreate virtualCreate;
+  private final java.util.Map<String, SubresourceCreate> subresourceCreates;
   private final Set<String> selectableFields;
 
   private ResourceStrategy(Builder b) {
@@ -167,6 +180,7 @@ public final class ResourceStrategy {
     this.returnDeletedObject = b.returnDeletedObject;
     this.omitEmptyFields = b.omitEmptyFields;
     this.virtualCreate = b.virtualCreate;
+    this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
     this.selectableFields = b.selectableFields;
   }
 
@@ -201,6 +215,7 @@ public final class ResourceStrategy {
     b.returnDeletedObject = returnDeletedObject;
     b.omitEmptyFields = omitEmptyFields;
     b.virtualCreate = virtualCreate;
+    b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
     b.selectableFields = selectableFields;
     return b;
   }
@@ -286,6 +301,11 @@ public final class ResourceStrategy {
     return Optional.ofNullable(virtualCreate);
   }
 
+  /** How a create of {@code subresource} of a named object is answered, if it is served. */
+  public Optional<SubresourceCreate> subresourceCreate(String subresource) {
+    return Optional.ofNullable(subresourceCreates.get(subresource));
+  }
+
   /**
    * The fields a field selector may name besides {@code metadata.name} and
    * {@code metadata.namespace} (kube's {@code GetAttrs} of the kind).
@@ -330,9 +350,18 @@ public final class ResourceStrategy {
     private boolean returnDeletedObject;
     private Set<String> omitEmptyFields = Set.of();
     private VirtualCreate virtualCreate;
+    private java.util.Map<String, SubresourceCreate> subresourceCreates =
+        new java.util.HashMap<>();
     private Set<String> selectableFields = Set.of();
 
     private Builder() {}
+
+    /** Serves POST on {@code subresource} of named objects with {@code create}. */
+    public Builder subresourceCreate(String subresource, SubresourceCreate create) {
+      subresourceCreates.put(requireNonNull(subresource, "subresource"),
+          requireNonNull(create, "create"));
+      return this;
+    }
 
     public Builder virtualCreate(VirtualCreate create) {
       this.virtualCreate = requireNonNull(create, "create");

@@ -66,6 +66,17 @@ public final class BuiltinKinds {
         t -> SmdPatchSchema.of(SCHEMA, t, DATA.patchTags()));
   }
 
+  /** The schema type of the kind {@code subresource} of built-in {@code resource} carries. */
+  static java.util.Optional<String> subresourceSchemaType(
+      io.apiserver4j.core.GroupVersionResource resource, String subresource) {
+    for (KubeResource r : KubeApi.resources()) {
+      if (r.resource().equals(resource)) {
+        return r.subresource(subresource).flatMap(KubeSubresource::schemaTypeIfDefined);
+      }
+    }
+    return java.util.Optional.empty();
+  }
+
   /** The built-in definitions, in registration order (kube-apiserver's group order). */
   public static List<ResourceDefinition> definitions() {
     return DEFINITIONS;

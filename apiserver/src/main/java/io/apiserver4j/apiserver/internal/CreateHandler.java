@@ -2,6 +2,7 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.dryrun.OptionsKind;
@@ -23,11 +24,11 @@ final class CreateHandler {
   }
 
   ApiResponse create(Scope s) {
-    if (!s.subresource().isEmpty()) {
-      throw Endpoints.methodNotAllowed();
-    }
     WriteOptionRules.check(s.request(), OptionsKind.CREATE_OPTIONS, Optional.empty());
     ResourceDefinition def = s.def();
+    if (!s.subresource().isEmpty()) {
+      return createSubresource(s, def);
+    }
     MapValue requested = bodies.decodeObject(s, def.kind(), def.schema(), def.schemaType(),
         def.strategy().defaulter());
     if (def.strategy().virtualCreate().isPresent()) {
@@ -46,5 +47,21 @@ final class CreateHandler {
     MapValue created = write.create(s, obj).object();
     return new ApiResponse(201, s.storage().createdResponse().apply(requested, created),
         s.warnings().list());
+  }
+
+  /** kube's create handler over a {@code NamedCreater}: the body is the subresource's kind. */
+  private ApiResponse createSubresource(Scope s, ResourceDefinition def) {
+    ResourceStrategy.SubresourceCreate create = def.strategy().subresourceCreate(s.subresource())
+        .orElseThrow(Endpoints::methodNotAllowed);
+    ResourceDefinition.Subresource sub = def.discoverySubresources().stream()
+        .filter(d -> d.name().equals(s.subresource())).findFirst()
+        .orElseThrow(() -> new IllegalStateException("no kind for " + def.groupResource() + "/"
+            + s.subresource()));
+    String schemaType = BuiltinKinds.subresourceSchemaType(def.resource(), s.subresource())
+        .orElseThrow(() -> new IllegalStateException("no schema for " + def.groupResource()
+            + "/" + s.subresource()));
+    MapValue requested = bodies.decodeObject(s, sub.kind(), def.schema(), schemaType, o -> o);
+    MapValue answer = create.create(s.request().user(), s.namespace(), s.name(), requested);
+    return new ApiResponse(201, answer, s.warnings().list());
   }
 }

@@ -48,7 +48,9 @@ final class Endpoints {
       if (!def.servesSubresource(sub)) {
         throw resourceNotFound();
       }
-      if (verb != Verb.GET && verb != Verb.UPDATE && verb != Verb.PATCH) {
+      boolean creates = def.strategy().subresourceCreate(sub).isPresent();
+      if (creates ? verb != Verb.CREATE
+          : verb != Verb.GET && verb != Verb.UPDATE && verb != Verb.PATCH) {
         throw methodNotAllowed();
       }
     }
@@ -58,7 +60,7 @@ final class Endpoints {
       throw resourceNotFound();
     }
     boolean named = verb == Verb.GET || verb == Verb.UPDATE || verb == Verb.PATCH
-        || verb == Verb.DELETE;
+        || verb == Verb.DELETE || (verb == Verb.CREATE && !sub.isEmpty());
     if (named ? r.name().isEmpty() : !r.name().isEmpty() && verb != Verb.WATCH) {
       throw methodNotAllowed();
     }

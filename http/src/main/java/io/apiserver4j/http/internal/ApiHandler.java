@@ -399,7 +399,7 @@ public final class ApiHandler extends Handler.Abstract {
       }
       namespace = "";
     }
-    if (!sub.isEmpty() && !def.subresources().contains(sub)) {
+    if (!sub.isEmpty() && !def.servesSubresource(sub)) {
       throw genericNotFound();
     }
     String method = ex.request.getMethod();
@@ -474,7 +474,8 @@ public final class ApiHandler extends Handler.Abstract {
         }
         return collection ? ApiRequest.Verb.LIST : ApiRequest.Verb.GET;
       case "POST":
-        if (collection && !allNamespaces) {
+        // a named object's subresource may be created (kube's NamedCreater: serviceaccounts/token)
+        if (collection ? !allNamespaces : !sub.isEmpty()) {
           return ApiRequest.Verb.CREATE;
         }
         break;
