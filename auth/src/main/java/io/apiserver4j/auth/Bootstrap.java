@@ -15,9 +15,10 @@ import java.util.List;
  * The bootstrap RBAC policy kube-apiserver writes at start (its {@code rbac/bootstrap-roles}
  * post-start hook): the user-facing roles cluster-admin, admin, edit and view (the last three
  * aggregated from {@code system:aggregate-to-*}), system:discovery, system:basic-user,
- * system:public-info-viewer and system:auth-delegator, and their bindings — cluster-admin to
- * {@code system:masters}, the discovery, basic-user and public-info roles to authenticated (and,
- * for public info, unauthenticated) users. Objects that exist are left as they are.
+ * system:public-info-viewer, system:auth-delegator and system:service-account-issuer-discovery,
+ * and their bindings — cluster-admin to {@code system:masters}, the discovery, basic-user and
+ * public-info roles to authenticated (and, for public info, unauthenticated) users, issuer
+ * discovery to service accounts. Objects that exist are left as they are.
  */
 public final class Bootstrap {
   static final GroupVersionResource CLUSTER_ROLES =
@@ -44,6 +45,8 @@ public final class Bootstrap {
     create(server, CLUSTER_ROLE_BINDINGS, binding("system:discovery", "system:authenticated"));
     create(server, CLUSTER_ROLE_BINDINGS, binding("system:public-info-viewer",
         "system:authenticated", "system:unauthenticated"));
+    create(server, CLUSTER_ROLE_BINDINGS, binding("system:service-account-issuer-discovery",
+        "system:serviceaccounts"));
   }
 
   private static void create(ApiServer server, GroupVersionResource resource, MapValue object) {
@@ -129,6 +132,9 @@ public final class Bootstrap {
         "/version", "/version/")))));
     out.add(role("system:public-info-viewer", List.of(urls(List.of("get"), List.of("/healthz",
         "/livez", "/readyz", "/version", "/version/")))));
+    out.add(role("system:service-account-issuer-discovery", List.of(urls(List.of("get"),
+        List.of("/.well-known/openid-configuration", "/.well-known/openid-configuration/",
+            "/openid/v1/jwks", "/openid/v1/jwks/")))));
     out.add(aggregated("view", List.of("rbac.authorization.k8s.io/aggregate-to-edit"),
         "rbac.authorization.k8s.io/aggregate-to-view"));
     return out;

@@ -141,7 +141,7 @@ public final class HttpApiServer implements AutoCloseable {
         config.watchWriteTimeout);
     ServerSettings settings = new ServerSettings(config.authenticator, config.anonymous,
         config.authorizer, UNSECURED, config.maxRequestBodyBytes, config.requestTimeout,
-        config.minWatchTimeout, config.clock, config.gitVersion);
+        config.minWatchTimeout, config.clock, config.gitVersion, Map.copyOf(config.documents));
     handler = new ApiHandler(backend, settings, timers, watches);
     server.setHandler(new GracefulHandler(handler));
     server.setErrorHandler(new GoErrorHandler());
@@ -261,9 +261,30 @@ public final class HttpApiServer implements AutoCloseable {
     private Clock clock = Clock.systemUTC();
     private String gitVersion = "v1.32.0";
     private int maxThreads = 400;
+    private final Map<String, java.util.function.Function<URI, NonResourceDocument>> documents =
+        new java.util.LinkedHashMap<>();
 
     private Builder(Backend backend) {
       this.backend = backend;
+    }
+
+    /**
+     * Serves GET {@code path} (a non-resource URL, authorized as one) with the document
+     * {@code document} computes from the server's base URL, as kube-apiserver serves
+     * {@code /.well-known/openid-configuration} and {@code /openid/v1/jwks}.
+     *
+     * @throws IllegalArgumentException if {@code path} is not absolute or already served
+     */
+    public Builder nonResourceDocument(String path,
+        java.util.function.Function<URI, NonResourceDocument> document) {
+      requireNonNull(path, "path");
+      requireNonNull(document, "document");
+      if (!path.startsWith("/") || path.startsWith("/api/") || path.startsWith("/apis/")
+          || path.equals("/api") || path.equals("/apis") || documents.containsKey(path)) {
+        throw new IllegalArgumentException("cannot serve a document at " + path);
+      }
+      documents.put(path, document);
+      return this;
     }
 
     /** The address to bind; default {@code 127.0.0.1}. */

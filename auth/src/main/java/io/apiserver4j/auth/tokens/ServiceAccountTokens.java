@@ -14,6 +14,9 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.http.AuthenticationRequest;
 import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.Authenticator;
+import io.apiserver4j.http.HttpApiServer;
+import io.apiserver4j.http.NonResourceDocument;
+import io.apiserver4j.core.Json;
 import io.apiserver4j.storage.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
@@ -56,6 +59,10 @@ public final class ServiceAccountTokens {
   private static final GroupResource TOKEN_REVIEWS =
       new GroupResource("authentication.k8s.io", "tokenreviews");
   private static final String INVALID_BEARER_TOKEN = "invalid bearer token";
+  private static final String CONFIG_PATH = "/.well-known/openid-configuration";
+  private static final String JWKS_PATH = "/openid/v1/jwks";
+  private static final org.slf4j.Logger LOG =
+      org.slf4j.LoggerFactory.getLogger(ServiceAccountTokens.class);
 
   private final List<String> issuers;
   private final List<String> apiAudiences;
@@ -143,6 +150,41 @@ public final class ServiceAccountTokens {
       }
       return AuthenticationResult.noCredentials();
     };
+  }
+
+  /**
+   * Serves kube's service account issuer discovery on {@code http}:
+   * {@code /.well-known/openid-configuration} and {@code /openid/v1/jwks} (each also with a
+   * trailing slash), with kube's content types and one hour of caching. As kube-apiserver, it
+   * serves nothing when the first issuer is not an https URL without query or fragment (the
+   * OpenID discovery specification requires one), and logs why.
+   */
+  public HttpApiServer.Builder serveDiscovery(HttpApiServer.Builder http) {
+    String issuer = issuers.get(0);
+    java.net.URI uri;
+    try {
+      uri = new java.net.URI(issuer);
+    } catch (java.net.URISyntaxException e) {
+      LOG.warn("not serving service account issuer discovery: issuer {} is not a URL", issuer);
+      return http;
+    }
+    if (!"https".equals(uri.getScheme()) || uri.getRawQuery() != null
+        || uri.getRawFragment() != null) {
+      LOG.warn("not serving service account issuer discovery: issuer URL must use https"
+          + " scheme without query or fragment, got: {}", issuer);
+      return http;
+    }
+    Map<String, String> cache = Map.of("Cache-Control", "public, max-age=3600");
+    java.util.function.Function<java.net.URI, NonResourceDocument> config = base ->
+        new NonResourceDocument("application/json", cache, Json.writeBytes(
+            openIdConfiguration("https://" + base.getRawAuthority() + JWKS_PATH)));
+    byte[] keySet = Json.writeBytes(jwks());
+    java.util.function.Function<java.net.URI, NonResourceDocument> keys = base ->
+        new NonResourceDocument("application/jwk-set+json", cache, keySet);
+    return http.nonResourceDocument(CONFIG_PATH, config)
+        .nonResourceDocument(CONFIG_PATH + "/", config)
+        .nonResourceDocument(JWKS_PATH, keys)
+        .nonResourceDocument(JWKS_PATH + "/", keys);
   }
 
   /**

@@ -79,7 +79,7 @@ class ServiceAccountTokensKubectlTest {
     rbac.aggregateInto(api);
     Bootstrap.ensure(api);
     TestCertificates pki = TestCertificates.create(Files.createDirectories(dir.resolve("pki")));
-    http = HttpApiServer.builder(api)
+    http = tokens.serveDiscovery(HttpApiServer.builder(api))
         .tls(TlsOptions.of(pki.serverCert, pki.serverKey))
         .authenticator(Authenticators.firstOf(staticTokens, tokens.authenticator()))
         .authorizer(rbac)
@@ -293,6 +293,122 @@ class ServiceAccountTokensKubectlTest {
         "--bound-object-name=other-pod").stderr())
         .contains("error: failed to create token: cannot bind token for serviceaccount \"app\""
             + " to pod running with different serviceaccount name.");
+  }
+
+  @Test
+  void nodeInformationAndNodeBindingFollowKube() {
+    admin.ok("create", "namespace", "nodes");
+    admin.ok("-n", "nodes", "create", "serviceaccount", "kubelet-ish");
+    admin.file("node.yaml", """
+        apiVersion: v1
+        kind: Node
+        metadata: {name: worker-1}
+        """);
+    admin.ok("apply", "-f", admin.dir().resolve("node.yaml").toString());
+    String nodeUid = admin.ok("get", "node", "worker-1", "-o", "jsonpath={.metadata.uid}");
+    admin.file("scheduled.yaml", """
+        apiVersion: v1
+        kind: Pod
+        metadata: {name: scheduled, namespace: nodes}
+        spec:
+          serviceAccountName: kubelet-ish
+          nodeName: worker-1
+          containers: [{name: c, image: busybox}]
+        """);
+    admin.ok("apply", "-f", admin.dir().resolve("scheduled.yaml").toString());
+    String podUid = admin.ok("-n", "nodes", "get", "pod", "scheduled", "-o",
+        "jsonpath={.metadata.uid}");
+    String saUid = admin.ok("-n", "nodes", "get", "sa", "kubelet-ish", "-o",
+        "jsonpath={.metadata.uid}");
+
+    // kubelet's projected tokens ask for 3607 seconds: kube signs a year and warns after 3607
+    MapValue projected = tokenRequest("nodes", "kubelet-ish", """
+        {"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{
+         "expirationSeconds":3607,"boundObjectRef":{"apiVersion":"v1","kind":"Pod",
+         "name":"scheduled","uid":"%s"}}}""".formatted(podUid));
+    MapValue claims = claimsOf(projected);
+    long iat = Nested.integer(claims, "iat");
+    assertThat(Nested.integer(claims, "exp") - iat).isEqualTo(365L * 24 * 3600);
+    assertThat(Json.write(claims.getOrNull("kubernetes.io"))).isEqualTo("{\"namespace\":"
+        + "\"nodes\",\"node\":{\"name\":\"worker-1\",\"uid\":\"" + nodeUid + "\"},\"pod\":"
+        + "{\"name\":\"scheduled\",\"uid\":\"" + podUid + "\"},\"serviceaccount\":{\"name\":"
+        + "\"kubelet-ish\",\"uid\":\"" + saUid + "\"},\"warnafter\":" + (iat + 3607) + "}");
+    assertThat(Nested.str(projected, "status", "expirationTimestamp")).isEqualTo(
+        io.apiserver4j.core.Meta.formatTime(Instant.ofEpochSecond(iat + 3607)));
+    assertThat(Json.write(Nested.map(review(Nested.str(projected, "status", "token")), "user",
+        "extra"))).isEqualTo("{\"authentication.kubernetes.io/credential-id\":[\"JTI="
+        + Nested.str(claims, "jti") + "\"],\"authentication.kubernetes.io/node-name\":"
+        + "[\"worker-1\"],\"authentication.kubernetes.io/node-uid\":[\"" + nodeUid + "\"],"
+        + "\"authentication.kubernetes.io/pod-name\":[\"scheduled\"],"
+        + "\"authentication.kubernetes.io/pod-uid\":[\"" + podUid + "\"]}");
+
+    MapValue nodeBound = tokenRequest("nodes", "kubelet-ish", """
+        {"apiVersion":"authentication.k8s.io/v1","kind":"TokenRequest","spec":{
+         "audiences":["agent"],"boundObjectRef":{"apiVersion":"v1","kind":"Node",
+         "name":"worker-1"}}}""");
+    assertThat(Json.write(nodeBound.getOrNull("spec"))).isEqualTo("{\"audiences\":[\"agent\"],"
+        + "\"expirationSeconds\":3600,\"boundObjectRef\":{\"apiVersion\":\"v1\",\"kind\":"
+        + "\"Node\",\"name\":\"worker-1\"}}");
+    String token = Nested.str(nodeBound, "status", "token");
+    assertThat(Json.write(claimsOf(nodeBound).getOrNull("kubernetes.io"))).isEqualTo(
+        "{\"namespace\":\"nodes\",\"node\":{\"name\":\"worker-1\",\"uid\":\"" + nodeUid
+        + "\"},\"serviceaccount\":{\"name\":\"kubelet-ish\",\"uid\":\"" + saUid + "\"}}");
+    assertThat(Nested.bool(review(token, "agent"), "authenticated")).isTrue();
+    admin.ok("delete", "node", "worker-1");
+    assertThat(Nested.str(review(token, "agent"), "error")).isEqualTo("[invalid bearer token,"
+        + " service account token has been invalidated]");
+  }
+
+  @Test
+  void issuerDiscoveryServesTheSigningKeys() throws Exception {
+    admin.ok("create", "namespace", "oidc");
+    admin.ok("-n", "oidc", "create", "serviceaccount", "app");
+    String token = admin.ok("-n", "oidc", "create", "token", "app").trim();
+    // served to service accounts through kube's bootstrap role
+    MapValue config = (MapValue) Json.read(admin.ok("--token=" + token, "get", "--raw",
+        "/.well-known/openid-configuration"));
+    assertThat(Json.write(config)).isEqualTo("{\"issuer\":\"" + ISSUER + "\",\"jwks_uri\":"
+        + "\"https://127.0.0.1:" + http.port() + "/openid/v1/jwks\",\"response_types_supported\":"
+        + "[\"id_token\"],\"subject_types_supported\":[\"public\"],"
+        + "\"id_token_signing_alg_values_supported\":[\"RS256\"]}");
+    MapValue jwks = (MapValue) Json.read(admin.ok("--token=" + token, "get", "--raw",
+        "/openid/v1/jwks"));
+    MapValue key = (MapValue) Nested.list(jwks, "keys").get(0);
+    assertThat(Nested.list(jwks, "keys")).hasSize(1);
+    assertThat(key.keyAt(0)).isEqualTo("use");
+    assertThat(Nested.str(key, "kty")).isEqualTo("RSA");
+    assertThat(Nested.str(key, "kid")).isEqualTo(kid);
+    assertThat(Nested.str(key, "alg")).isEqualTo("RS256");
+    assertThat(Nested.str(key, "e")).isEqualTo("AQAB");
+    // the modulus as openssl prints it
+    Path modulus = dir.resolve("modulus.txt");
+    openssl("rsa", "-pubin", "-in", dir.resolve("sa.pub").toString(), "-noout", "-modulus",
+        "-out", modulus.toString());
+    String hex = Files.readString(modulus).trim().replace("Modulus=", "");
+    assertThat(new java.math.BigInteger(1, Base64.getUrlDecoder().decode(Nested.str(key, "n")))
+        .toString(16)).isEqualToIgnoringCase(hex.replaceFirst("^0+", ""));
+  }
+
+  @Test
+  void theTokenSubresourceOnlyCreates() {
+    Kubectl.Result get = admin.run("get", "--raw",
+        "/api/v1/namespaces/default/serviceaccounts/default/token");
+    assertThat(get.stderr()).contains("MethodNotAllowed");
+    Kubectl.Result statusPost = admin.run("create", "--raw",
+        "/api/v1/namespaces/default/pods/x/status", "-f",
+        admin.file("empty.json", "{}").toString());
+    assertThat(statusPost.stderr()).contains("MethodNotAllowed");
+  }
+
+  private static MapValue tokenRequest(String namespace, String sa, String body) {
+    Path f = admin.file("tr-" + IDS.incrementAndGet() + ".json", body);
+    return (MapValue) Json.read(admin.ok("create", "--raw", "/api/v1/namespaces/" + namespace
+        + "/serviceaccounts/" + sa + "/token", "-f", f.toString()));
+  }
+
+  private static MapValue claimsOf(MapValue tokenRequest) {
+    return (MapValue) Json.read(decode(Nested.str(tokenRequest, "status", "token")
+        .split("\\.")[1]));
   }
 
   /** POSTs a TokenReview and returns its status. */

@@ -247,6 +247,15 @@ public final class ApiHandler extends Handler.Abstract {
       discoveryRoot(ex, path.equals("/api"));
       return;
     }
+    java.util.function.Function<java.net.URI, io.apiserver4j.http.NonResourceDocument> document =
+        settings.documents().get(path);
+    if (document != null) {
+      requireGet(get);
+      io.apiserver4j.http.NonResourceDocument d = document.apply(baseUrl(ex.request));
+      d.headers().forEach((k, v) -> ex.response.getHeaders().put(k, v));
+      ex.send(200, d.contentType(), d.body(), List.of());
+      return;
+    }
     List<String> segs = segments(path);
     DiscoveryDocuments discovery = metadata.discovery();
     if (segs.size() == 2 && segs.get(0).equals("apis")) {
@@ -353,6 +362,12 @@ public final class ApiHandler extends Handler.Abstract {
     DiscoveryDocuments d = metadata.discovery();
     sendJson(ex, 200, legacyCore ? d.apiVersions(serverAddress(ex.request)) : d.apiGroupList(),
         "application/json");
+  }
+
+  /** The base URL the client reached the server at. */
+  private static java.net.URI baseUrl(Request request) {
+    return java.net.URI.create(request.getHttpURI().getScheme() + "://"
+        + serverAddress(request));
   }
 
   private static String serverAddress(Request request) {

@@ -3,9 +3,13 @@ package io.apiserver4j.http.internal;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.http.Authenticator;
 import io.apiserver4j.http.Authorizer;
+import io.apiserver4j.http.NonResourceDocument;
+import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * The HTTP layer's settings, fixed when the server starts.
@@ -17,7 +21,9 @@ import java.util.Optional;
  * @param minWatchTimeout watches without {@code timeoutSeconds} end after a random duration
  *     between this and twice this, as kube's {@code --min-request-timeout}
  * @param gitVersion the version {@code /version} reports, e.g. {@code v1.32.0}
+ * @param documents further non-resource GET documents by path, given the server's base URL
  */
 public record ServerSettings(Optional<Authenticator> authenticator, boolean anonymous,
     Authorizer authorizer, UserInfo unauthenticatedUser, long maxRequestBodyBytes,
-    Duration requestTimeout, Duration minWatchTimeout, Clock clock, String gitVersion) {}
+    Duration requestTimeout, Duration minWatchTimeout, Clock clock, String gitVersion,
+    Map<String, Function<URI, NonResourceDocument>> documents) {}
