@@ -121,12 +121,14 @@ public final class ResourceStrategy {
    * The create of a named object's subresource that computes an answer from the object and
    * stores nothing (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token}): given the
    * requesting user, the request's namespace, the parent object's name and the decoded body (of
-   * the subresource's own kind), the object to answer with 201.
+   * the subresource's own kind) after mutating admission, the object to answer with 201.
+   * {@code validation} runs validating admission on the object it is given (kube's
+   * {@code createValidation}) and throws the refusal as a Status error.
    */
   @FunctionalInterface
   public interface SubresourceCreate {
     MapValue create(io.apiserver4j.admission.UserInfo user, String namespace, String name,
-        MapValue object);
+        MapValue object, java.util.function.Consumer<MapValue> validation);
   }
 
   /**

@@ -61,7 +61,9 @@ final class CreateHandler {
         .orElseThrow(() -> new IllegalStateException("no schema for " + def.groupResource()
             + "/" + s.subresource()));
     MapValue requested = bodies.decodeObject(s, sub.kind(), def.schema(), schemaType, o -> o);
-    MapValue answer = create.create(s.request().user(), s.namespace(), s.name(), requested);
+    requested = admission.mutate(s, sub.kind(), s.name(), requested, null);
+    MapValue answer = create.create(s.request().user(), s.namespace(), s.name(), requested,
+        o -> admission.validate(s, sub.kind(), s.name(), o, null));
     return new ApiResponse(201, answer, s.warnings().list());
   }
 }

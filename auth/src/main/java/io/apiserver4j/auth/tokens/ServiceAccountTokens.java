@@ -124,7 +124,8 @@ public final class ServiceAccountTokens {
   public ApiServer.Builder install(ApiServer.Builder server, Authenticator... otherTokens) {
     List<Authenticator> others = List.of(otherTokens);
     server.subresourceCreate(SERVICE_ACCOUNTS, "token",
-        (user, namespace, name, request) -> requests.create(namespace, name, request));
+        (user, namespace, name, request, validation) -> requests.create(namespace, name,
+            request, validation));
     server.virtualCreate(TOKEN_REVIEWS, (user, namespace, review) -> review(namespace, review,
         others));
     return server;

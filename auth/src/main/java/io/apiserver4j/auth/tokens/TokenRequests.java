@@ -14,6 +14,7 @@ import io.apiserver4j.core.Value;
 import java.time.Instant;
 import java.util.List;
 import java.util.Optional;
+import java.util.function.Consumer;
 
 /**
  * POST {@code serviceaccounts/<name>/token} as kube's {@code TokenREST.Create}: checks the
@@ -35,7 +36,8 @@ final class TokenRequests {
     this.tokens = tokens;
   }
 
-  MapValue create(String namespace, String name, MapValue request) {
+  MapValue create(String namespace, String name, MapValue request,
+      Consumer<MapValue> validation) {
     if (namespace.isEmpty()) {
       throw StatusErrors.badRequest("namespace is required");
     }
@@ -62,11 +64,13 @@ final class TokenRequests {
     Instant now = tokens.clock().instant();
     Instant issuedAt = Instant.ofEpochSecond(now.getEpochSecond());
     validate(expirationSeconds);
+    MapValue ref = spec.getOrNull("boundObjectRef") instanceof MapValue m ? m : null;
+    // validating admission sees the request as kube completes it: names, audiences, time
+    validation.accept(response(request, sa, audiences, expirationSeconds, ref, now, null));
 
     MapValue pod = null;
     MapValue node = null;
     MapValue secret = null;
-    MapValue ref = spec.getOrNull("boundObjectRef") instanceof MapValue m ? m : null;
     if (ref != null) {
       String refName = Nested.str(ref, "name");
       GroupVersionKind gvk = refKind(ref);
@@ -115,28 +119,32 @@ final class TokenRequests {
     String token = tokens.sign(claims(sa, pod, secret, node, issuedAt, exp, warnAfter,
         audiences));
 
-    MapValue metadata = MapValue.builder()
-        .put("name", Value.of(Meta.metaString(sa, "name")))
-        .put("namespace", Value.of(Meta.metaString(sa, "namespace")))
-        .put("creationTimestamp", Value.of(Meta.formatTime(now)))
-        .build();
-    MapValue.Builder outSpec = MapValue.builder()
+    return response(request, sa, audiences, expirationSeconds, ref, now, MapValue.builder()
+        .put("token", Value.of(token))
+        .put("expirationTimestamp", Value.of(Meta.formatTime(now.plusSeconds(expirationSeconds))))
+        .build());
+  }
+
+  /** The TokenRequest completed as kube's: metadata from the ServiceAccount, spec, status. */
+  private static MapValue response(MapValue request, MapValue sa, List<String> audiences,
+      long expirationSeconds, MapValue ref, Instant now, MapValue status) {
+    // the request's own metadata (labels, annotations) stays, as kube answers a copy of it
+    MapValue metadata = Nested.map(request, "metadata")
+        .with("name", Value.of(Meta.metaString(sa, "name")))
+        .with("namespace", Value.of(Meta.metaString(sa, "namespace")))
+        .with("creationTimestamp", Value.of(Meta.formatTime(now)));
+    MapValue.Builder spec = MapValue.builder()
         .put("audiences", strings(audiences))
         .put("expirationSeconds", Value.of(expirationSeconds));
     if (ref != null) {
-      outSpec.put("boundObjectRef", ref);
+      spec.put("boundObjectRef", ref);
     }
-    return MapValue.builder()
+    MapValue.Builder out = MapValue.builder()
         .put("kind", Value.of("TokenRequest"))
         .put("apiVersion", Value.of("authentication.k8s.io/v1"))
         .put("metadata", metadata)
-        .put("spec", outSpec.build())
-        .put("status", MapValue.builder()
-            .put("token", Value.of(token))
-            .put("expirationTimestamp", Value.of(Meta.formatTime(
-                now.plusSeconds(expirationSeconds))))
-            .build())
-        .build();
+        .put("spec", spec.build());
+    return status == null ? out.build() : out.put("status", status).build();
   }
 
   private static void validate(long expirationSeconds) {

@@ -2,7 +2,11 @@ package io.apiserver4j.auth.tokens;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.admission.SideEffects;
+import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.auth.Bootstrap;
@@ -28,6 +32,7 @@ import java.time.Instant;
 import java.util.Base64;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -74,7 +79,8 @@ class ServiceAccountTokensKubectlTest {
     Authenticator staticTokens = Authenticators.bearerTokens(Map.of(
         "admin-token", UserInfo.of("admin", "system:masters")));
     api = tokens.install(Reviews.install(ApiServer.builder().store(store)
-        .admission(AdmissionChain.builder().add(new RbacEscalationCheck(rbac)).build()), rbac),
+        .admission(AdmissionChain.builder().add(new RbacEscalationCheck(rbac))
+            .add(new DenyAudience()).build()), rbac),
         staticTokens).build();
     rbac.aggregateInto(api);
     Bootstrap.ensure(api);
@@ -409,6 +415,52 @@ class ServiceAccountTokensKubectlTest {
   private static MapValue claimsOf(MapValue tokenRequest) {
     return (MapValue) Json.read(decode(Nested.str(tokenRequest, "status", "token")
         .split("\\.")[1]));
+  }
+
+  @Test
+  void admissionSeesTheTokenRequest() {
+    admin.ok("create", "namespace", "admit");
+    admin.ok("-n", "admit", "create", "serviceaccount", "app");
+    Kubectl.Result denied = admin.run("-n", "admit", "create", "token", "app",
+        "--audience=denied");
+    assertThat(denied.stderr()).contains("error: failed to create token:")
+        .contains("audience \"denied\" refused");
+    AdmissionAttributes seen = DenyAudience.SEEN.get();
+    assertThat(seen.resource().resource()).isEqualTo("serviceaccounts");
+    assertThat(seen.subresource()).isEqualTo("token");
+    assertThat(seen.kind().kind()).isEqualTo("TokenRequest");
+    assertThat(seen.namespace()).isEqualTo("admit");
+    assertThat(seen.name()).isEqualTo("app");
+    assertThat(Nested.str(seen.object().orElseThrow(), "metadata", "name")).isEqualTo("app");
+  }
+
+  /** Refuses TokenRequests for the audience "denied", remembering what it saw. */
+  static final class DenyAudience implements ValidatingPlugin {
+    static final AtomicReference<AdmissionAttributes> SEEN = new AtomicReference<>();
+
+    @Override
+    public String name() {
+      return "DenyAudience";
+    }
+
+    @Override
+    public SideEffects sideEffects() {
+      return SideEffects.NONE;
+    }
+
+    @Override
+    public boolean handles(AdmissionAttributes a) {
+      return a.subresource().equals("token");
+    }
+
+    @Override
+    public void validate(AdmissionAttributes a) {
+      if (Nested.list(a.object().orElseThrow(), "spec", "audiences").contains(
+          io.apiserver4j.core.Value.of("denied"))) {
+        SEEN.set(a);
+        throw AdmissionErrors.forbidden(a, "audience \"denied\" refused");
+      }
+    }
   }
 
   /** POSTs a TokenReview and returns its status. */

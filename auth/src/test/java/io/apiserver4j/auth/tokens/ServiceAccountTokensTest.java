@@ -166,7 +166,7 @@ class ServiceAccountTokensTest {
   }
 
   private static String issue(ServiceAccountTokens tokens) {
-    return Nested.str(new TokenRequests(tokens).create("ns", "app", MapValue.empty()), "status",
+    return Nested.str(new TokenRequests(tokens).create("ns", "app", MapValue.empty(), o -> { }), "status",
         "token");
   }
 
