@@ -16,6 +16,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.stream.Collectors;
 
 /**
@@ -29,7 +30,7 @@ final class TokenVerifier {
   private static final long LEEWAY_SECONDS = 60;
 
   /** The outcome for one token. */
-  sealed interface Outcome {}
+  sealed interface Outcome permits NotOurs, Invalid, Valid, Verified {}
 
   /** Not a JWT of one of our issuers: other authenticators may know it. */
   record NotOurs() implements Outcome {}
@@ -40,13 +41,42 @@ final class TokenVerifier {
   /** Valid: the service account's user and the audiences it was accepted for. */
   record Valid(UserInfo user, List<String> audiences) implements Outcome {}
 
+  /** How many verified signatures are remembered. */
+  private static final int VERIFIED_CAPACITY = 4096;
+
   private final ServiceAccountTokens tokens;
+  /**
+   * The claims of tokens whose signature verified. A signature's validity depends only on the
+   * token and the (fixed) keys, so it is checked once; times, audiences and the objects the
+   * token names are checked on every use, which keeps revocation immediate.
+   */
+  private final Map<String, MapValue> verified = new ConcurrentHashMap<>();
 
   TokenVerifier(ServiceAccountTokens tokens) {
     this.tokens = tokens;
   }
 
   Outcome verify(String token, List<String> requestedAudiences) {
+    MapValue claims = verified.get(token);
+    if (claims == null) {
+      Outcome signature = verifySignature(token);
+      if (!(signature instanceof Verified v)) {
+        return signature;
+      }
+      claims = v.claims();
+      if (verified.size() >= VERIFIED_CAPACITY) {
+        // crude but bounded: tokens in use are verified again once
+        verified.clear();
+      }
+      verified.put(token, claims);
+    }
+    return checkClaims(claims, requestedAudiences);
+  }
+
+  /** The signature checked: the claims, or why the token is not (validly) ours. */
+  private record Verified(MapValue claims) implements Outcome {}
+
+  private Outcome verifySignature(String token) {
     Optional<MapValue> unverified = Jwt.unverifiedPayload(token);
     if (unverified.isEmpty() || !tokens.issuers().contains(str(unverified.get(), "iss"))) {
       return new NotOurs();
@@ -60,17 +90,20 @@ final class TokenVerifier {
     if (keys.isEmpty()) {
       return new Invalid("invalid signature, no keys found");
     }
-    boolean verified = false;
+    boolean signed = false;
     for (PublicKey key : keys) {
       if (Jwt.verify(jwt, key)) {
-        verified = true;
+        signed = true;
         break;
       }
     }
-    if (!verified) {
+    if (!signed) {
       return new Invalid("go-jose/go-jose: error in cryptographic primitive");
     }
-    MapValue claims = jwt.payload();
+    return new Verified(jwt.payload());
+  }
+
+  private Outcome checkClaims(MapValue claims, List<String> requestedAudiences) {
     String issuer = str(claims, "iss");
     if (!tokens.issuers().contains(issuer)) {
       return new Invalid("token issuer " + GoStrings.quote(issuer) + " is invalid");
