@@ -156,12 +156,32 @@ final class ServeOptions {
     StringBuilder sb = new StringBuilder("usage: apiserver4j-server [flags]   (scripts/serve)\n\n"
         + "Serves the Kubernetes API with the built-in kinds, as kube-apiserver.\n\nflags:\n");
     for (Flag<?> f : TABLE) {
-      String left = f.name() + (f.isBoolean() ? "" : " " + f.valueName());
-      String right = f.help() + defaultText(f)
-          + (f.aliases().isEmpty() ? "" : " (also " + String.join(", ", f.aliases()) + ")");
-      sb.append(String.format("  %-34s %s%n", left, right));
+      sb.append("  ").append(f.name()).append(f.isBoolean() ? "" : " " + f.valueName())
+          .append('\n');
+      wrap(sb, f.help() + defaultText(f)
+          + (f.aliases().isEmpty() ? "" : " (also " + String.join(", ", f.aliases()) + ")"));
     }
     return sb.toString();
+  }
+
+  /** Appends {@code text} indented, in lines of at most 80 columns. */
+  private static void wrap(StringBuilder sb, String text) {
+    String indent = "      ";
+    int column = 0;
+    for (String word : text.split(" ")) {
+      if (column > 0 && column + 1 + word.length() > 80) {
+        sb.append('\n');
+        column = 0;
+      }
+      if (column == 0) {
+        sb.append(indent).append(word);
+        column = indent.length() + word.length();
+      } else {
+        sb.append(' ').append(word);
+        column += 1 + word.length();
+      }
+    }
+    sb.append('\n');
   }
 
   private static String defaultText(Flag<?> f) {

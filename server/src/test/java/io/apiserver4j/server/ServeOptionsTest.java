@@ -108,9 +108,11 @@ class ServeOptionsTest {
       assertThat(usage).contains("  " + f.name());
       f.aliases().forEach(a -> assertThat(usage).contains(a));
     }
-    assertThat(usage).contains("--secure-port PORT").contains("[default 8080]")
-        .contains("(also --port)").contains("--etcd-servers URL[,URL...]")
-        .contains("--authorization-mode AlwaysAllow|RBAC").contains("--kubeconfig FILE");
+    assertThat(usage).contains("  --secure-port PORT\n").contains("[default 8080]")
+        .contains("(also --port)").contains("  --etcd-servers URL[,URL...]\n")
+        .contains("  --authorization-mode AlwaysAllow|RBAC\n").contains("  --kubeconfig FILE\n")
+        .contains("  --help\n      show this help (also -h)\n");
+    assertThat(usage.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
     assertThat(ServeOptions.flags()).extracting(Flag::name).containsExactly("--secure-port",
         "--bind-address", "--etcd-servers", "--authorization-mode", "--token-auth-file",
         "--tls-cert-file", "--tls-private-key-file", "--kubeconfig", "--help");
