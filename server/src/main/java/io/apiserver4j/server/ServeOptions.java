@@ -18,8 +18,9 @@ import java.util.function.Consumer;
  * The command line of the server, with kube-apiserver's flag names.
  *
  * <p>Each flag is one constant below, registered in the table by {@link #define}: adding a flag
- * is adding one constant (and reading it where the server is built, with {@link #get}). Checks
- * between flags are one {@link #require} each. The parsed options are immutable.
+ * is adding one constant (above {@link #HELP}, which the help lists last) and reading it where the
+ * server is built, with {@link #get}. Checks between flags are one {@link #require} each. The
+ * parsed options are immutable.
  */
 final class ServeOptions {
   private static final List<Flag<?>> TABLE = new ArrayList<>();
@@ -73,6 +74,15 @@ final class ServeOptions {
   }
 
   private static <T> Flag<T> define(Flag<T> flag) {
+    List<String> names = new ArrayList<>(flag.aliases());
+    names.add(flag.name());
+    for (Flag<?> f : TABLE) {
+      for (String n : names) {
+        if (f.name().equals(n) || f.aliases().contains(n)) {
+          throw new IllegalStateException("flag " + n + " is declared twice");
+        }
+      }
+    }
     TABLE.add(flag);
     return flag;
   }
