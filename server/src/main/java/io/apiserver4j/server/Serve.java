@@ -63,10 +63,7 @@ public final class Serve {
   private Serve() {}
 
   public static void main(String[] args) throws InterruptedException {
-    // Jetty's start-up chatter is noise here; warnings and errors still show
-    if (System.getProperty("org.eclipse.jetty.LEVEL") == null) {
-      System.setProperty("org.eclipse.jetty.LEVEL", "WARN");
-    }
+    // Jetty's own start-up lines are kept to warnings by jetty-logging.properties
     int code = execute(args, System.out, System.err);
     if (code != 0) {
       System.exit(code);
