@@ -147,6 +147,24 @@ public final class ApiServer implements AutoCloseable {
     }
   }
 
+  /**
+   * How many objects of {@code resource} the storage holds, in all namespaces (what
+   * kube-apiserver's {@code apiserver_storage_objects} reports); reads one object, not all.
+   */
+  public long storedObjects(io.apiserver4j.core.GroupResource resource) {
+    requireNonNull(resource, "resource");
+    checkOpen();
+    io.apiserver4j.storage.ListResult page = store.list(
+        io.apiserver4j.storage.CollectionKey.all(resource.group(), resource.resource()),
+        io.apiserver4j.storage.ListOptions.builder().limit(1).build());
+    return page.items().size() + page.remainingItemCount().orElse(0L);
+  }
+
+  /** The storage, as text for logs (its {@code Store}'s {@code toString()}). */
+  public String storageDescription() {
+    return store.toString();
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;

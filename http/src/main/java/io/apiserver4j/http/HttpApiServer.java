@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.http.internal.ApiHandler;
+import io.apiserver4j.http.internal.RequestMetrics;
 import io.apiserver4j.http.internal.Backend;
 import io.apiserver4j.http.internal.FacadeBackend;
 import io.apiserver4j.http.internal.GoErrorHandler;
@@ -39,6 +40,8 @@ import org.eclipse.jetty.server.handler.GracefulHandler;
 import org.eclipse.jetty.util.ssl.SslContextFactory;
 import org.eclipse.jetty.util.thread.QueuedThreadPool;
 import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The Kubernetes REST API of an {@link ApiServer} over HTTP, on Jetty: HTTP/1.1 and HTTP/2
@@ -57,6 +60,13 @@ import org.eclipse.jetty.websocket.server.ServerWebSocketContainer;
  * runs as {@code system:unsecured} (group {@code system:masters}), like kube-apiserver's old
  * insecure port; such a server refuses to bind anything but a loopback address.
  *
+ * <p>Observability as kube-apiserver's: {@code /metrics} serves {@code apiserver_request_total},
+ * {@code apiserver_request_duration_seconds} and {@code apiserver_storage_objects} in the
+ * Prometheus text format (a non-resource URL, authorized as such); each request ends with one
+ * line in kube's {@code httplog} form on the SLF4J logger {@code io.apiserver4j.http.httplog}
+ * at DEBUG; start-up logs one INFO line with the address and the storage. Jetty logs through
+ * SLF4J under {@code org.eclipse.jetty}: set that logger to WARN to keep its start-up lines out.
+ *
  * <p>Thread-safe. {@link #start()} once; {@link #close()} is idempotent.
  */
 public final class HttpApiServer implements AutoCloseable {
@@ -66,8 +76,11 @@ public final class HttpApiServer implements AutoCloseable {
   private static final UserInfo UNSECURED = new UserInfo("system:unsecured", "",
       List.of("system:masters", "system:authenticated"), Map.of());
 
+  private static final Logger LOG = LoggerFactory.getLogger(HttpApiServer.class);
+
   private final Builder config;
   private final Backend backend;
+  private final RequestMetrics metrics = new RequestMetrics();
   private Server server;
   private ServerConnector connector;
   private ApiHandler handler;
@@ -142,7 +155,7 @@ public final class HttpApiServer implements AutoCloseable {
     ServerSettings settings = new ServerSettings(config.authenticator, config.anonymous,
         config.authorizer, UNSECURED, config.maxRequestBodyBytes, config.requestTimeout,
         config.minWatchTimeout, config.clock, config.gitVersion, Map.copyOf(config.documents));
-    handler = new ApiHandler(backend, settings, timers, watches);
+    handler = new ApiHandler(backend, settings, timers, watches, metrics);
     server.setHandler(new GracefulHandler(handler));
     server.setErrorHandler(new GoErrorHandler());
     server.setStopTimeout(config.shutdownTimeout.toMillis());
@@ -156,6 +169,9 @@ public final class HttpApiServer implements AutoCloseable {
       throw new IllegalStateException("cannot start the HTTP server: " + e.getMessage(), e);
     }
     boundPort = connector.getLocalPort();
+    LOG.info("apiserver4j serving on {} ({}), storage: {}", url(),
+        config.authenticator.isPresent() ? "authenticating" : "every request as system:unsecured",
+        backend.storageDescription());
     return boundPort;
   }
 

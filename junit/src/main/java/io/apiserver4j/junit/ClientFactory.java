@@ -19,6 +19,15 @@ public interface ClientFactory<T> {
   /** The injected type: fields and parameters of exactly this type are injected. */
   Class<T> type();
 
+  /**
+   * Loads and builds, ahead of the first {@link #create}, what does not depend on a server
+   * (thread pools, serializers, their classes). Called once per test run on a background thread
+   * while the first server starts, so that the two cold starts overlap; by default nothing.
+   * Must be safe to run concurrently with {@link #create} and {@link #shutdown()}; a failure is
+   * logged and left to {@link #create} to report.
+   */
+  default void prepare() throws Exception {}
+
   /** A client connected to {@code server} (its URL, kubeconfig and default namespace). */
   T create(TestApiServer server);
 

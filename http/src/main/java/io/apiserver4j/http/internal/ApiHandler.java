@@ -90,11 +90,13 @@ public final class ApiHandler extends Handler.Abstract {
   private final ScheduledExecutorService timers;
   private final WatchStreamer watches;
   private final Metadata metadata;
+  private final RequestMetrics metrics;
   private volatile boolean shuttingDown;
 
   public ApiHandler(Backend backend, ServerSettings settings, ScheduledExecutorService timers,
-      WatchStreamer watches) {
+      WatchStreamer watches, RequestMetrics metrics) {
     this.backend = backend;
+    this.metrics = metrics;
     this.settings = settings;
     this.timers = timers;
     this.watches = watches;
@@ -108,7 +110,10 @@ public final class ApiHandler extends Handler.Abstract {
 
   @Override
   public boolean handle(Request request, Response response, Callback callback) {
-    Exchange ex = new Exchange(request, response, callback);
+    // the request is logged and counted when it ends, whoever ends it
+    RequestObserver observer = new RequestObserver(request, response, callback, metrics);
+    Exchange ex = new Exchange(request, response, observer);
+    ex.observer = observer;
     OutputFormat.Encoding errorEncoding = errorEncoding(request);
     try {
       serve(ex);
@@ -151,6 +156,7 @@ public final class ApiHandler extends Handler.Abstract {
     String watch = query.getValue("watch");
     RequestInfo info = RequestInfo.parse(method, path,
         watch != null && QueryParameters.bool(watch));
+    ex.observer.info(info);
 
     UserInfo user = authenticate(ex);
     if (user == null) {
@@ -238,6 +244,12 @@ public final class ApiHandler extends Handler.Abstract {
     if (path.equals("/healthz") || path.equals("/livez") || path.equals("/readyz")
         || path.startsWith("/healthz/") || path.startsWith("/livez/")
         || path.startsWith("/readyz/")) {
+      if (info.path().equals(path)) {
+        // as kube's healthz.InstallPathHandler: the root check only, path as subresource
+        ex.observer.instrument(new RequestMetrics.Labels(
+            RequestVerbs.forMetrics(method, info, ""), RequestVerbs.dryRun(
+                query.getValues("dryRun")), "", "", "", path, "", ""));
+      }
       requireGet(get);
       health(ex, path, query);
       return;
@@ -254,6 +266,12 @@ public final class ApiHandler extends Handler.Abstract {
       io.apiserver4j.http.NonResourceDocument d = document.apply(baseUrl(ex.request));
       d.headers().forEach((k, v) -> ex.response.getHeaders().put(k, v));
       ex.send(200, d.contentType(), d.body(), List.of());
+      return;
+    }
+    if (path.equals("/metrics")) {
+      requireGet(get);
+      ex.send(200, RequestMetrics.CONTENT_TYPE,
+          metrics.render(backend.storedObjects()).getBytes(StandardCharsets.UTF_8), List.of());
       return;
     }
     List<String> segs = segments(path);
@@ -329,6 +347,18 @@ public final class ApiHandler extends Handler.Abstract {
     if (!get) {
       throw StatusException.of(GENERIC_METHOD_NOT_ALLOWED);
     }
+  }
+
+  /**
+   * The scope label kube's installer gives an endpoint: {@code resource} for one object or a
+   * create, {@code namespace} for a collection in a namespace, {@code cluster} otherwise.
+   */
+  private static String metricsScope(ResourceDefinition def, String namespace, String name,
+      String method) {
+    if (!name.isEmpty() || method.equals("POST")) {
+      return "resource";
+    }
+    return def.namespaced() && !namespace.isEmpty() ? "namespace" : "cluster";
   }
 
   private void health(Exchange ex, String path, Fields query) {
@@ -418,6 +448,11 @@ public final class ApiHandler extends Handler.Abstract {
       throw genericNotFound();
     }
     String method = ex.request.getMethod();
+    // an installed endpoint from here on: kube-apiserver counts it in its request metrics
+    ex.observer.instrument(new RequestMetrics.Labels(
+        RequestVerbs.forMetrics(method, info, header(ex.request, "Content-Type")),
+        RequestVerbs.dryRun(query.getValues("dryRun")), info.group(), info.version(),
+        info.resource(), sub, metricsScope(def, namespace, name, method), "apiserver"));
     ApiRequest.Verb verb = verbOf(method, def, namespace, name, sub, info.verb());
 
     OutputFormat format = info.verb().equals("watch")

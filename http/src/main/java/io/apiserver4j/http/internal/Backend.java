@@ -21,6 +21,16 @@ public interface Backend {
    */
   ApiWatch watch(ApiRequest request);
 
+  /** How many objects of each stored resource the storage holds; -1 where counting failed. */
+  default java.util.Map<io.apiserver4j.core.GroupResource, Long> storedObjects() {
+    return java.util.Map.of();
+  }
+
+  /** The storage, as text for the start-up log line. */
+  default String storageDescription() {
+    return "unknown";
+  }
+
   /** Why the storage cannot serve requests now, or empty when it can; never throws. */
   default java.util.Optional<String> storageCheck() {
     return java.util.Optional.empty();

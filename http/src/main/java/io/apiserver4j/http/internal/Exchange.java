@@ -27,6 +27,8 @@ final class Exchange {
   /** Whether the handler took the request body off the connection (or tried to). */
   boolean bodyRead;
   final Callback callback;
+  /** Logs and counts the request when it ends; set by the handler before routing. */
+  RequestObserver observer;
   private final AtomicBoolean answered = new AtomicBoolean();
 
   Exchange(Request request, Response response, Callback callback) {

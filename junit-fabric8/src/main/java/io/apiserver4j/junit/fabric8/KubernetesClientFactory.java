@@ -39,14 +39,27 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
         .build();
     KubernetesClientBuilder builder = new KubernetesClientBuilder().withConfig(config);
     synchronized (this) {
-      if (vertx == null) {
-        vertx = Vertx.vertx();
-        httpClients = new VertxHttpClientFactory(vertx);
-        serialization = new KubernetesSerialization();
-      }
+      shared();
       builder.withHttpClientFactory(httpClients).withKubernetesSerialization(serialization);
     }
     return builder.build();
+  }
+
+  /** Starts Vert.x and fabric8's serialization (the slow part of a first client) early. */
+  @Override
+  public synchronized void prepare() {
+    shared();
+    // the model classes a first request loads
+    serialization.asJson(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+        .withNewMetadata().withName("prepare").endMetadata().build());
+  }
+
+  private void shared() {
+    if (vertx == null) {
+      vertx = Vertx.vertx();
+      httpClients = new VertxHttpClientFactory(vertx);
+      serialization = new KubernetesSerialization();
+    }
   }
 
   @Override

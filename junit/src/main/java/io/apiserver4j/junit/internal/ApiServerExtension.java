@@ -24,6 +24,8 @@ import org.junit.jupiter.api.extension.ParameterContext;
 import org.junit.jupiter.api.extension.ParameterResolutionException;
 import org.junit.jupiter.api.extension.ParameterResolver;
 import org.junit.platform.commons.support.AnnotationSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The extension behind {@link ApiServerTest}. Servers live in the extension context's store
@@ -34,6 +36,7 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
   private static final Namespace NAMESPACE = Namespace.create(ApiServerExtension.class);
   private static final String SERVER = "server";
   private static final String FACTORIES = "factories";
+  private static final Logger LOG = LoggerFactory.getLogger(ApiServerExtension.class);
   private static final List<Class<?>> BUILT_IN_TYPES = List.of(TestApiServer.class,
       ApiServer.class, HttpApiServer.class, TestClock.class, TestKubeconfig.class);
 
@@ -149,7 +152,27 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     ClassLoader loader = context.getTestClass().map(Class::getClassLoader)
         .orElseGet(() -> Thread.currentThread().getContextClassLoader());
     return context.getRoot().getStore(NAMESPACE).getOrComputeIfAbsent(FACTORIES,
-        k -> new Factories(TestServer.loadFactories(loader)), Factories.class).byType();
+        k -> prepared(TestServer.loadFactories(loader)), Factories.class).byType();
+  }
+
+  /**
+   * The factories, each preparing on a background thread: a client library's cold start (class
+   * loading, thread pools) then overlaps the first server's instead of following it.
+   */
+  private static Factories prepared(Map<Class<?>, ClientFactory<?>> byType) {
+    for (ClientFactory<?> f : byType.values()) {
+      Thread t = new Thread(() -> {
+        try {
+          f.prepare();
+        } catch (Exception | LinkageError e) {
+          // create() meets the same failure and reports it to the test that needs the client
+          LOG.warn("preparing {} failed", f.getClass().getName(), e);
+        }
+      }, "apiserver4j-prepare-" + f.type().getSimpleName());
+      t.setDaemon(true);
+      t.start();
+    }
+    return new Factories(byType);
   }
 
   /** The client factories of one test run, shut down when the run ends. */

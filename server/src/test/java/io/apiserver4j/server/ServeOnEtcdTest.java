@@ -1,4 +1,4 @@
-package io.apiserver4j.examples.serve;
+package io.apiserver4j.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -9,13 +9,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.util.List;
-import java.util.Optional;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
-/** {@code scripts/serve --etcd URL}: objects live in a real etcd and outlive the server. */
+/** {@code scripts/serve --etcd-servers URL}: objects live in a real etcd and outlive the server. */
 class ServeOnEtcdTest {
   private static EtcdServer etcd;
   private final HttpClient client = HttpClient.newHttpClient();
@@ -31,7 +29,7 @@ class ServeOnEtcdTest {
   }
 
   private ServeOptions options() {
-    return new ServeOptions(0, "127.0.0.1", Optional.empty(), List.of(etcd.clientUri()), false);
+    return ServeOptions.parse("--secure-port=0", "--etcd-servers", etcd.clientUri().toString());
   }
 
   private HttpResponse<String> send(int port, String method, String path, String body)

@@ -1,4 +1,4 @@
-package io.apiserver4j.examples.serve;
+package io.apiserver4j.server;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -28,7 +28,7 @@ class ServeRbacTest {
   static void start() throws Exception {
     TestCertificates pki = TestCertificates.create(Files.createDirectories(dir.resolve("pki")));
     Path tokens = Files.writeString(dir.resolve("tokens.csv"), "bob-token,bob,uid-bob,\"dev\"\n");
-    ServeOptions options = ServeOptions.parse("--port", "0", "--authorization-mode=RBAC",
+    ServeOptions options = ServeOptions.parse("--secure-port", "0", "--authorization-mode=RBAC",
         "--token-auth-file", tokens.toString(), "--tls-cert-file", pki.serverCert.toString(),
         "--tls-private-key-file", pki.serverKey.toString());
     running = Serve.start(options);
@@ -64,6 +64,6 @@ class ServeRbacTest {
         .hasMessage("--authorization-mode=RBAC needs --tls-cert-file and --tls-private-key-file:"
             + " kubectl sends bearer tokens only over TLS");
     assertThatThrownBy(() -> ServeOptions.parse("--authorization-mode", "Webhook"))
-        .hasMessage("--authorization-mode: AlwaysAllow or RBAC, got: Webhook");
+        .hasMessage("--authorization-mode: one of AlwaysAllow, RBAC, got: Webhook");
   }
 }

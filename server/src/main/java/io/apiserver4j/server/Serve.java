@@ -1,4 +1,4 @@
-package io.apiserver4j.examples.serve;
+package io.apiserver4j.server;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
@@ -28,6 +28,7 @@ import io.apiserver4j.storage.etcd.EtcdStore;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
+import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
 import java.util.List;
@@ -35,42 +36,58 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
- * The main job behind {@code scripts/serve}: an API server with the built-in kinds, its objects
- * in memory or in etcd ({@code --etcd URL}), served over HTTP on loopback for kubectl and other
- * clients, until Ctrl-C.
+ * The runnable server ({@code apiserver4j-server.jar}, what {@code scripts/serve} runs): an API
+ * server with the built-in kinds, its objects in memory or in etcd ({@code --etcd-servers}),
+ * served over HTTP(S) for kubectl and other clients, until Ctrl-C. Flags are kube-apiserver's;
+ * {@code --help} lists them.
  *
  * <pre>
- * ./scripts/serve --port 8080 --kubeconfig /tmp/apiserver4j.kubeconfig
- * kubectl --kubeconfig /tmp/apiserver4j.kubeconfig get namespaces
+ * java -jar server/target/apiserver4j-server.jar --secure-port 8080 --kubeconfig /tmp/a4j.kubeconfig
+ * kubectl --kubeconfig /tmp/a4j.kubeconfig get namespaces
  * </pre>
+ *
+ * <p>Exit codes: 0 after {@code --help} or a clean stop, 1 when the server cannot start, 2 for
+ * a bad command line (the error and the usage on stderr).
  */
 public final class Serve {
+  /** The exit code of a bad command line, as Go's flag package and kube-apiserver use. */
+  static final int USAGE_ERROR = 2;
+  private static final Logger LOG = LoggerFactory.getLogger(Serve.class);
   private static final GroupVersionResource NAMESPACES =
       new GroupVersionResource("", "v1", "namespaces");
 
   private Serve() {}
 
   public static void main(String[] args) throws InterruptedException {
-    // Jetty's start-up chatter is noise here; warnings and errors still show
-    if (System.getProperty("org.eclipse.jetty.LEVEL") == null) {
-      System.setProperty("org.eclipse.jetty.LEVEL", "WARN");
+    // Jetty's own start-up lines are kept to warnings by jetty-logging.properties
+    int code = execute(args, System.out, System.err);
+    if (code != 0) {
+      System.exit(code);
     }
+  }
+
+  /** Parses {@code args} and serves until stopped; returns the process's exit code. */
+  static int execute(String[] args, PrintStream out, PrintStream err)
+      throws InterruptedException {
     ServeOptions options;
     try {
       options = ServeOptions.parse(args);
     } catch (IllegalArgumentException e) {
-      System.err.println("serve: " + e.getMessage());
-      System.err.print(ServeOptions.usage());
-      System.exit(2);
-      return;
+      err.println("apiserver4j-server: " + e.getMessage());
+      err.println("run with --help to list the flags");
+      err.flush();
+      return USAGE_ERROR;
     }
-    if (options.help()) {
-      System.out.print(ServeOptions.usage());
-      return;
+    if (options.get(ServeOptions.HELP)) {
+      out.print(ServeOptions.usage());
+      out.flush();
+      return 0;
     }
-    run(options, System.out);
+    return run(options, out, err);
   }
 
   /** The namespaces kube-apiserver's bootstrap controller creates, so kubectl finds them. */
@@ -106,7 +123,7 @@ public final class Serve {
     Kubeconfig kubeconfig(ServeOptions options) {
       Kubeconfig.Builder b = http.kubeconfig();
       adminToken.ifPresent(b::token);
-      options.security().tlsCert().ifPresent(cert -> {
+      options.get(ServeOptions.TLS_CERT_FILE).ifPresent(cert -> {
         try {
           b.certificateAuthority(Files.readString(cert));
         } catch (IOException e) {
@@ -119,19 +136,18 @@ public final class Serve {
 
   /** The store the options ask for; etcd compacts every five minutes, as kube-apiserver does. */
   static Store store(ServeOptions options) {
-    if (options.etcd().isEmpty()) {
+    if (options.get(ServeOptions.ETCD_SERVERS).isEmpty()) {
       return InMemoryStore.create();
     }
-    return EtcdStore.builder().endpoints(options.etcd())
+    return EtcdStore.builder().endpoints(options.get(ServeOptions.ETCD_SERVERS))
         .compactionPolicy(CompactionPolicy.interval(Duration.ofMinutes(5)))
         .build();
   }
 
   /** Starts the server; the caller closes it. */
   static Running start(ServeOptions options) {
-    ServeOptions.Security security = options.security();
     Store store = store(options);
-    Optional<RbacAuthorizer> rbac = security.rbac() ? Optional.of(RbacAuthorizer.over(store))
+    Optional<RbacAuthorizer> rbac = options.rbac() ? Optional.of(RbacAuthorizer.over(store))
         : Optional.empty();
     // NamespaceLifecycle is on in every kube-apiserver: writes into a missing or terminating
     // namespace are refused, and the system namespaces cannot be deleted
@@ -152,19 +168,20 @@ public final class Serve {
         r.aggregateInto(api);
         Bootstrap.ensure(api);
       });
-      HttpApiServer.Builder http = HttpApiServer.builder(api).host(options.host())
-          .port(options.port());
+      HttpApiServer.Builder http = HttpApiServer.builder(api)
+          .host(options.get(ServeOptions.BIND_ADDRESS)).port(options.get(ServeOptions.SECURE_PORT));
       Optional<String> adminToken = Optional.empty();
-      if (security.authenticates()) {
+      if (options.authenticates()) {
         // as kube-apiserver's loopback token: a random admin in system:masters
         adminToken = Optional.of(UUID.randomUUID().toString());
         Authenticator admin = Authenticators.bearerTokens(Map.of(adminToken.get(),
             UserInfo.of("admin", "system:masters")));
-        http.authenticator(security.tokenFile().isPresent()
-            ? Authenticators.firstOf(admin, TokenFile.read(security.tokenFile().get())) : admin);
+        http.authenticator(options.get(ServeOptions.TOKEN_AUTH_FILE).isPresent()
+            ? Authenticators.firstOf(admin, TokenFile.read(options.get(ServeOptions.TOKEN_AUTH_FILE).get())) : admin);
       }
-      if (security.tlsCert().isPresent()) {
-        http.tls(TlsOptions.of(security.tlsCert().get(), security.tlsKey().orElseThrow()));
+      if (options.get(ServeOptions.TLS_CERT_FILE).isPresent()) {
+        http.tls(TlsOptions.of(options.get(ServeOptions.TLS_CERT_FILE).get(),
+            options.get(ServeOptions.TLS_PRIVATE_KEY_FILE).orElseThrow()));
       }
       rbac.ifPresent(http::authorizer);
       HttpApiServer server = http.build();
@@ -181,27 +198,27 @@ public final class Serve {
     }
   }
 
-  static void run(ServeOptions options, PrintStream out) throws InterruptedException {
+  private static int run(ServeOptions options, PrintStream out, PrintStream err)
+      throws InterruptedException {
     Running running;
     try {
       running = start(options);
     } catch (RuntimeException e) {
-      System.err.println("serve: " + e.getMessage()
+      LOG.error("cannot start the server", e);
+      err.println("apiserver4j-server: cannot start: " + e.getMessage()
           + (e.getCause() != null ? " (" + e.getCause().getMessage() + ")" : ""));
-      System.exit(1);
-      return;
+      return 1;
     }
-    HttpApiServer http = running.http();
-    int port = running.port();
     CountDownLatch stopped = new CountDownLatch(1);
     Runtime.getRuntime().addShutdownHook(new Thread(() -> {
       out.println("shutting down");
       running.close();
       stopped.countDown();
     }, "serve-shutdown"));
-    out.println("apiserver4j listening on " + http.url() + " (port " + port + "), storage: "
-        + (options.etcd().isEmpty() ? "in memory" : "etcd " + options.etcd()));
-    options.kubeconfig().ifPresent(file -> {
+    List<URI> etcd = options.get(ServeOptions.ETCD_SERVERS);
+    out.println("apiserver4j listening on " + running.http().url() + " (port " + running.port()
+        + "), storage: " + (etcd.isEmpty() ? "in memory" : "etcd " + etcd));
+    options.get(ServeOptions.KUBECONFIG).ifPresent(file -> {
       running.kubeconfig(options).write(file);
       out.println("kubeconfig written to " + file.toAbsolutePath()
           + "; try: kubectl --kubeconfig " + file + " get namespaces");
@@ -209,5 +226,6 @@ public final class Serve {
     out.println("press Ctrl-C to stop");
     out.flush();
     stopped.await();
+    return 0;
   }
 }

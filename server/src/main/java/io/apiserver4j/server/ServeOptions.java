@@ -1,0 +1,208 @@
+package io.apiserver4j.server;
+
+import static java.util.Objects.requireNonNull;
+
+import java.net.URI;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.Collections;
+import java.util.HashMap;
+import java.util.IdentityHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.function.Consumer;
+
+/**
+ * The command line of the server, with kube-apiserver's flag names.
+ *
+ * <p>Each flag is one constant below, registered in the table by {@link #define}: adding a flag
+ * is adding one constant (above {@link #HELP}, which the help lists last) and reading it where the
+ * server is built, with {@link #get}. Checks between flags are one {@link #require} each. The
+ * parsed options are immutable.
+ */
+final class ServeOptions {
+  private static final List<Flag<?>> TABLE = new ArrayList<>();
+  private static final List<Consumer<ServeOptions>> CHECKS = new ArrayList<>();
+
+  static final Flag<Integer> SECURE_PORT = define(Flag.port("--secure-port", 8080,
+      "port to serve on; 0 picks a free one (HTTP unless --tls-cert-file is given)")
+      .alias("--port"));
+  static final Flag<String> BIND_ADDRESS = define(Flag.string("--bind-address", "ADDRESS",
+      "127.0.0.1", "address to listen on; other than loopback, requests should authenticate")
+      .alias("--host"));
+  static final Flag<List<URI>> ETCD_SERVERS = define(Flag.urls(
+      "--etcd-servers", "store objects in etcd at these client URLs (default: in memory)")
+      .alias("--etcd"));
+  static final Flag<String> AUTHORIZATION_MODE = define(Flag.choice("--authorization-mode",
+      "AlwaysAllow", Set.of("AlwaysAllow", "RBAC"),
+      "RBAC: roles and bindings decide, with kube's bootstrap policy (needs TLS)"));
+  static final Flag<Optional<Path>> TOKEN_AUTH_FILE = define(Flag.file(
+      "--token-auth-file", "bearer tokens in kube's CSV form: token,user,uid,\"group1,group2\""
+          + " (needs TLS)"));
+  static final Flag<Optional<Path>> TLS_CERT_FILE = define(Flag.file(
+      "--tls-cert-file", "serve HTTPS with this PEM certificate (chain)"));
+  static final Flag<Optional<Path>> TLS_PRIVATE_KEY_FILE = define(Flag.file(
+      "--tls-private-key-file", "the PEM private key of --tls-cert-file"));
+  static final Flag<Optional<Path>> KUBECONFIG = define(Flag.file("--kubeconfig",
+      "write a kubeconfig for this server to FILE (the admin's credentials when requests"
+          + " authenticate)"));
+  static final Flag<Boolean> HELP = define(Flag.bool("--help", false, "show this help")
+      .alias("-h"));
+
+  static {
+    require(o -> {
+      if (o.get(TLS_CERT_FILE).isPresent() != o.get(TLS_PRIVATE_KEY_FILE).isPresent()) {
+        throw new IllegalArgumentException(
+            "--tls-cert-file and --tls-private-key-file go together");
+      }
+    });
+    require(o -> {
+      if (o.authenticates() && o.get(TLS_CERT_FILE).isEmpty()) {
+        throw new IllegalArgumentException((o.rbac() ? "--authorization-mode=RBAC"
+            : "--token-auth-file") + " needs --tls-cert-file and --tls-private-key-file:"
+            + " kubectl sends bearer tokens only over TLS");
+      }
+    });
+  }
+
+  private final Map<Flag<?>, Object> values;
+
+  private ServeOptions(Map<Flag<?>, Object> values) {
+    this.values = Collections.unmodifiableMap(values);
+  }
+
+  private static <T> Flag<T> define(Flag<T> flag) {
+    List<String> names = new ArrayList<>(flag.aliases());
+    names.add(flag.name());
+    for (Flag<?> f : TABLE) {
+      for (String n : names) {
+        if (f.name().equals(n) || f.aliases().contains(n)) {
+          throw new IllegalStateException("flag " + n + " is declared twice");
+        }
+      }
+    }
+    TABLE.add(flag);
+    return flag;
+  }
+
+  private static void require(Consumer<ServeOptions> check) {
+    CHECKS.add(check);
+  }
+
+  /** Every flag, in the order of the help. */
+  static List<Flag<?>> flags() {
+    return List.copyOf(TABLE);
+  }
+
+  /** The value of {@code flag}: as given, else its default. */
+  <T> T get(Flag<T> flag) {
+    requireNonNull(flag, "flag");
+    @SuppressWarnings("unchecked")
+    T v = (T) values.get(flag);
+    return v != null ? v : flag.defaultValue();
+  }
+
+  /** Whether the command line gave {@code flag}. */
+  boolean isSet(Flag<?> flag) {
+    return values.containsKey(flag);
+  }
+
+  /** Whether requests must authenticate (a token file or RBAC asks for it). */
+  boolean authenticates() {
+    return rbac() || get(TOKEN_AUTH_FILE).isPresent();
+  }
+
+  boolean rbac() {
+    return get(AUTHORIZATION_MODE).equals("RBAC");
+  }
+
+  /**
+   * Parses {@code --name value} and {@code --name=value} arguments.
+   *
+   * @throws IllegalArgumentException naming the bad argument
+   */
+  static ServeOptions parse(String... args) {
+    Map<String, Flag<?>> byName = new HashMap<>();
+    for (Flag<?> f : TABLE) {
+      byName.put(f.name(), f);
+      f.aliases().forEach(a -> byName.put(a, f));
+    }
+    Map<Flag<?>, Object> values = new IdentityHashMap<>();
+    for (int i = 0; i < args.length; i++) {
+      String arg = args[i];
+      String name = arg;
+      String value = null;
+      int eq = arg.indexOf('=');
+      if (arg.startsWith("-") && eq > 0) {
+        name = arg.substring(0, eq);
+        value = arg.substring(eq + 1);
+      }
+      Flag<?> flag = byName.get(name);
+      if (flag == null) {
+        throw new IllegalArgumentException(arg.startsWith("-") ? "unknown flag: " + name
+            : "unexpected argument: " + arg + " (flags start with --)");
+      }
+      if (value == null) {
+        if (flag.isBoolean()) {
+          value = "true";
+        } else if (i + 1 < args.length) {
+          value = args[++i];
+        } else {
+          throw new IllegalArgumentException(name + " needs a value (" + flag.valueName() + ")");
+        }
+      }
+      values.put(flag, flag.parse(value));
+    }
+    ServeOptions o = new ServeOptions(values);
+    if (!o.get(HELP)) {
+      CHECKS.forEach(c -> c.accept(o));
+    }
+    return o;
+  }
+
+  static String usage() {
+    StringBuilder sb = new StringBuilder("usage: apiserver4j-server [flags]   (scripts/serve)\n\n"
+        + "Serves the Kubernetes API with the built-in kinds, as kube-apiserver.\n\nflags:\n");
+    for (Flag<?> f : TABLE) {
+      sb.append("  ").append(f.name()).append(f.isBoolean() ? "" : " " + f.valueName())
+          .append('\n');
+      wrap(sb, f.help() + defaultText(f)
+          + (f.aliases().isEmpty() ? "" : " (also " + String.join(", ", f.aliases()) + ")"));
+    }
+    return sb.toString();
+  }
+
+  /** Appends {@code text} indented, in lines of at most 80 columns. */
+  private static void wrap(StringBuilder sb, String text) {
+    String indent = "      ";
+    int column = 0;
+    for (String word : text.split(" ")) {
+      if (column > 0 && column + 1 + word.length() > 80) {
+        sb.append('\n');
+        column = 0;
+      }
+      if (column == 0) {
+        sb.append(indent).append(word);
+        column = indent.length() + word.length();
+      } else {
+        sb.append(' ').append(word);
+        column += 1 + word.length();
+      }
+    }
+    sb.append('\n');
+  }
+
+  private static String defaultText(Flag<?> f) {
+    Object d = f.defaultValue();
+    boolean none = d instanceof Optional<?> opt && opt.isEmpty()
+        || d instanceof List<?> l && l.isEmpty() || Boolean.FALSE.equals(d);
+    return none ? "" : " [default " + d + "]";
+  }
+
+  @Override
+  public String toString() {
+    return "ServeOptions" + values;
+  }
+}

@@ -1,0 +1,159 @@
+package io.apiserver4j.server;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+
+class ServeOptionsTest {
+
+  @Test
+  void defaults() {
+    ServeOptions o = ServeOptions.parse();
+    assertThat(o.get(ServeOptions.SECURE_PORT)).isEqualTo(8080);
+    assertThat(o.get(ServeOptions.BIND_ADDRESS)).isEqualTo("127.0.0.1");
+    assertThat(o.get(ServeOptions.ETCD_SERVERS)).isEmpty();
+    assertThat(o.get(ServeOptions.KUBECONFIG)).isEmpty();
+    assertThat(o.get(ServeOptions.AUTHORIZATION_MODE)).isEqualTo("AlwaysAllow");
+    assertThat(o.get(ServeOptions.HELP)).isFalse();
+    assertThat(o.isSet(ServeOptions.SECURE_PORT)).isFalse();
+    assertThat(o.authenticates()).isFalse();
+  }
+
+  @Test
+  void kubeApiserverNamesWithSeparateOrJoinedValues() {
+    ServeOptions o = ServeOptions.parse("--secure-port", "9000", "--kubeconfig=/tmp/k.yaml",
+        "--bind-address=localhost");
+    assertThat(o.get(ServeOptions.SECURE_PORT)).isEqualTo(9000);
+    assertThat(o.isSet(ServeOptions.SECURE_PORT)).isTrue();
+    assertThat(o.get(ServeOptions.KUBECONFIG)).contains(Path.of("/tmp/k.yaml"));
+    assertThat(o.get(ServeOptions.BIND_ADDRESS)).isEqualTo("localhost");
+  }
+
+  @Test
+  void theOlderNamesStillWork() {
+    ServeOptions o = ServeOptions.parse("--port", "9001", "--host=0.0.0.0",
+        "--etcd", "http://127.0.0.1:2379");
+    assertThat(o.get(ServeOptions.SECURE_PORT)).isEqualTo(9001);
+    assertThat(o.get(ServeOptions.BIND_ADDRESS)).isEqualTo("0.0.0.0");
+    assertThat(o.get(ServeOptions.ETCD_SERVERS))
+        .containsExactly(URI.create("http://127.0.0.1:2379"));
+  }
+
+  @Test
+  void helpIsABooleanFlag() {
+    assertThat(ServeOptions.parse("-h").get(ServeOptions.HELP)).isTrue();
+    assertThat(ServeOptions.parse("--help").get(ServeOptions.HELP)).isTrue();
+    assertThat(ServeOptions.parse("--help=false").get(ServeOptions.HELP)).isFalse();
+    // --help answers even when other flags would not pass their checks
+    assertThat(ServeOptions.parse("--authorization-mode=RBAC", "--help").get(ServeOptions.HELP))
+        .isTrue();
+    assertThatThrownBy(() -> ServeOptions.parse("--help=maybe"))
+        .hasMessage("--help is true or false, got: maybe");
+  }
+
+  @Test
+  void badArgumentsAreNamed() {
+    assertThatThrownBy(() -> ServeOptions.parse("--bogus"))
+        .hasMessage("unknown flag: --bogus");
+    assertThatThrownBy(() -> ServeOptions.parse("--bogus=1"))
+        .hasMessage("unknown flag: --bogus");
+    assertThatThrownBy(() -> ServeOptions.parse("serve"))
+        .hasMessage("unexpected argument: serve (flags start with --)");
+    assertThatThrownBy(() -> ServeOptions.parse("--secure-port"))
+        .hasMessage("--secure-port needs a value (PORT)");
+    assertThatThrownBy(() -> ServeOptions.parse("--secure-port", "eighty"))
+        .hasMessage("--secure-port must be a number: eighty");
+    assertThatThrownBy(() -> ServeOptions.parse("--port", "70000"))
+        .hasMessage("--secure-port out of range (0-65535): 70000");
+    assertThatThrownBy(() -> ServeOptions.parse("--kubeconfig="))
+        .hasMessage("--kubeconfig needs a file name");
+  }
+
+  @Test
+  void etcdServersTakesOneOrMoreClientUrls() {
+    assertThat(ServeOptions.parse("--etcd-servers", "http://127.0.0.1:2379")
+        .get(ServeOptions.ETCD_SERVERS)).containsExactly(URI.create("http://127.0.0.1:2379"));
+    assertThat(ServeOptions.parse("--etcd-servers=http://a:1,https://b:2")
+        .get(ServeOptions.ETCD_SERVERS))
+        .containsExactly(URI.create("http://a:1"), URI.create("https://b:2"));
+    assertThatThrownBy(() -> ServeOptions.parse("--etcd-servers", "127.0.0.1:2379"))
+        .hasMessage("--etcd-servers: expected http://HOST:PORT (or https), got: 127.0.0.1:2379");
+    assertThatThrownBy(() -> ServeOptions.parse("--etcd", "http://host"))
+        .hasMessage("--etcd-servers: expected http://HOST:PORT (or https), got: http://host");
+  }
+
+  @Test
+  void tlsFilesGoTogether() {
+    assertThatThrownBy(() -> ServeOptions.parse("--tls-cert-file", "/c.pem"))
+        .hasMessage("--tls-cert-file and --tls-private-key-file go together");
+    ServeOptions o = ServeOptions.parse("--tls-cert-file", "/c.pem",
+        "--tls-private-key-file", "/k.pem", "--token-auth-file", "/t.csv");
+    assertThat(o.authenticates()).isTrue();
+    assertThat(o.get(ServeOptions.TOKEN_AUTH_FILE)).isEqualTo(Optional.of(Path.of("/t.csv")));
+  }
+
+  @Test
+  void usageListsEveryFlagWithItsAliasesAndDefault() {
+    String usage = ServeOptions.usage();
+    for (Flag<?> f : ServeOptions.flags()) {
+      assertThat(usage).contains("  " + f.name());
+      f.aliases().forEach(a -> assertThat(usage).contains(a));
+    }
+    assertThat(usage).contains("  --secure-port PORT\n").contains("[default 8080]")
+        .contains("(also --port)").contains("  --etcd-servers URL[,URL...]\n")
+        .contains("  --authorization-mode AlwaysAllow|RBAC\n").contains("  --kubeconfig FILE\n")
+        .contains("  --help\n      show this help (also -h)\n");
+    assertThat(usage.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
+    assertThat(ServeOptions.flags()).extracting(Flag::name).containsExactly("--secure-port",
+        "--bind-address", "--etcd-servers", "--authorization-mode", "--token-auth-file",
+        "--tls-cert-file", "--tls-private-key-file", "--kubeconfig", "--help");
+  }
+
+  @Test
+  void helpPrintsTheUsageAndExitsZero() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertThat(Serve.execute(new String[] {"--help"}, print(out), print(err))).isZero();
+    assertThat(out.toString(StandardCharsets.UTF_8)).isEqualTo(ServeOptions.usage());
+    assertThat(err.size()).isZero();
+  }
+
+  @Test
+  void aBadFlagIsReportedOnStderrWithExitCodeTwo() throws Exception {
+    ByteArrayOutputStream out = new ByteArrayOutputStream();
+    ByteArrayOutputStream err = new ByteArrayOutputStream();
+    assertThat(Serve.execute(new String[] {"--secure-port=x"}, print(out), print(err)))
+        .isEqualTo(2);
+    assertThat(out.size()).isZero();
+    assertThat(err.toString(StandardCharsets.UTF_8)).isEqualTo(
+        "apiserver4j-server: --secure-port must be a number: x\n"
+            + "run with --help to list the flags\n");
+  }
+
+  /** The real process: what a shell script sees. */
+  @Test
+  void theProcessExitsTwoOnABadFlag() throws Exception {
+    Path java = Path.of(System.getProperty("java.home"), "bin", "java");
+    Process p = new ProcessBuilder(java.toString(), "-cp", System.getProperty("java.class.path"),
+        Serve.class.getName(), "--no-such-flag").redirectOutput(ProcessBuilder.Redirect.DISCARD)
+        .start();
+    String stderr = new String(p.getErrorStream().readAllBytes(), StandardCharsets.UTF_8);
+    assertThat(p.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(p.exitValue()).isEqualTo(2);
+    assertThat(stderr).contains("apiserver4j-server: unknown flag: --no-such-flag\n"
+        + "run with --help to list the flags\n");
+  }
+
+  private static PrintStream print(ByteArrayOutputStream out) {
+    return new PrintStream(out, true, StandardCharsets.UTF_8);
+  }
+}
