@@ -67,12 +67,13 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
   @Override
   public AuthorizationDecision authorize(AuthorizationAttributes a) {
     UserInfo user = a.user();
+    // also keeps aggregated roles current for every request, whoever makes it
+    RbacIndex.Snapshot s = current();
     // kube-apiserver puts its privileged-group authorizer before RBAC: system:masters may do
     // anything, with no reason given, whatever the bindings say
     if (user.groups().contains(SYSTEM_MASTERS)) {
       return AuthorizationDecision.allow();
     }
-    RbacIndex.Snapshot s = current();
     Set<String> errors = new LinkedHashSet<>();
     for (RbacIndex.Binding b : s.clusterBindings(user.name(), user.groups())) {
       if (allows(s, b, a, errors)) {

@@ -252,7 +252,8 @@ class AuditPolicyTest {
     assertThatThrownBy(() -> AuditPolicy.read(file))
         .hasMessage("loaded illegal policy with 0 rules: from file " + file);
     Path json = Files.writeString(dir.resolve("policy.json"),
-        "{\"apiVersion\":\"audit.k8s.io/v1\",\"kind\":\"Policy\",\"rules\":[{\"level\":\"Request\"}]}");
+        "{\"apiVersion\":\"audit.k8s.io/v1\",\"kind\":\"Policy\","
+            + "\"rules\":[{\"level\":\"Request\"}]}");
     assertThat(AuditPolicy.read(json).levelOf(path(UserInfo.of("a"), "/healthz")))
         .isEqualTo(AuditLevel.REQUEST);
   }

@@ -175,15 +175,17 @@ public final class ApiHandler extends Handler.Abstract {
     RequestInfo info = RequestInfo.parse(method, path,
         watch != null && QueryParameters.bool(watch));
 
-    AuditStart audit = new AuditStart(auditId, received, request.getHttpURI().getPathQuery(),
-        Audits.sourceIps(request), Audits.userAgent(header(request, "User-Agent")),
-        attributes(UserInfo.empty(), info, path), info.verb().equals("watch"), Optional.empty());
+    // null when auditing is off: the request pays nothing for it
+    AuditStart audit = settings.auditor() == NO_AUDIT ? null : new AuditStart(auditId, received,
+        request.getHttpURI().getPathQuery(), Audits.sourceIps(request),
+        Audits.userAgent(header(request, "User-Agent")), attributes(UserInfo.empty(), info, path),
+        info.verb().equals("watch"), Optional.empty());
     UserInfo authenticated = authenticate(ex, audit);
     if (authenticated == null) {
       return;
     }
-    if (settings.auditor() != NO_AUDIT) {
-      ex.audit = beginAudit(ex, new AuditStart(audit.auditId(), received, audit.requestUri(),
+    if (audit != null) {
+      ex.audit = beginAudit(ex, new AuditStart(auditId, received, audit.requestUri(),
           audit.sourceIps(), audit.userAgent(), attributes(authenticated, info, path),
           audit.longRunning(), Optional.empty()));
       if (ex.answered()) {
@@ -235,7 +237,10 @@ public final class ApiHandler extends Handler.Abstract {
     }
   }
 
-  /** The user of the request, or null after answering 401. */
+  /**
+   * The user of the request, or null after answering 401 (audited when {@code audit} is not
+   * null).
+   */
   private UserInfo authenticate(Exchange ex, AuditStart audit) {
     if (settings.authenticator().isEmpty()) {
       return settings.unauthenticatedUser();
@@ -264,7 +269,7 @@ public final class ApiHandler extends Handler.Abstract {
     if (result instanceof AuthenticationResult.NoCredentials && settings.anonymous()) {
       return new UserInfo("system:anonymous", "", List.of("system:unauthenticated"), Map.of());
     }
-    if (settings.auditor() != NO_AUDIT) {
+    if (audit != null) {
       // kube's failed-authentication audit: the policy sees no user, the 401 is ResponseStarted
       ex.audit = beginAudit(ex, new AuditStart(audit.auditId(), audit.received(),
           audit.requestUri(), audit.sourceIps(), audit.userAgent(), audit.attributes(), true,
