@@ -4,6 +4,8 @@ import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.auth.RbacAuthorizer;
 import io.apiserver4j.http.Authenticators;
+import io.apiserver4j.http.AuthorizationAttributes;
+import io.apiserver4j.http.AuthorizationDecision;
 import io.apiserver4j.http.Authorizer;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.storage.InMemoryStore;
@@ -11,6 +13,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
@@ -33,7 +36,8 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code system:masters}, with the server authorizing through {@link RbacAuthorizer} over
  * 1,000 Roles and 1,000 RoleBindings (plus 1,000 ClusterRoles and ClusterRoleBindings for other
  * users), against {@code AlwaysAllow} in the same run ({@code authorization} parameter). The
- * user's permission comes from the last RoleBinding written.
+ * user's permission comes from the last RoleBinding written. {@code authorizeOnly} times the
+ * authorizer's decision for the same request in process.
  *
  * <p>Run from the repository root:
  * {@code java -jar benchmarks/target/benchmarks.jar RbacAuthorizationBenchmark}
@@ -56,6 +60,8 @@ public class RbacAuthorizationBenchmark {
   HttpApiServer http;
   HttpClient client;
   HttpRequest get;
+  Authorizer authorizer;
+  AuthorizationAttributes attributes;
 
   @Setup(Level.Trial)
   public void start() {
@@ -96,7 +102,14 @@ public class RbacAuthorizationBenchmark {
         "{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",\"metadata\":{\"name\":\"cm\","
             + "\"namespace\":\"bench\"},\"data\":{\"key\":\"value\"}}");
     String user = "user-" + (ROLES - 1);
-    Authorizer authorizer = authorization.equals("RBAC") ? rbac : Authorizer.allowAll();
+    authorizer = authorization.equals("RBAC") ? rbac : Authorizer.allowAll();
+    UserInfo requester = new UserInfo(user, "", List.of("group-x", "cluster-group-x",
+        "system:authenticated"), Map.of());
+    attributes = new AuthorizationAttributes(requester, "get", true, "", "v1", "configmaps", "",
+        "bench", "cm", "/api/v1/namespaces/bench/configmaps/cm");
+    if (!(authorizer.authorize(attributes) instanceof AuthorizationDecision.Allow)) {
+      throw new IllegalStateException("the benchmark user may not read the ConfigMap");
+    }
     http = HttpApiServer.builder(api)
         .authenticator(Authenticators.bearerTokens(Map.of("token",
             UserInfo.of(user, "group-x", "cluster-group-x"))))
@@ -128,6 +141,15 @@ public class RbacAuthorizationBenchmark {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
+  }
+
+  /**
+   * The authorizer's decision alone, in process, for the same request: what authorization adds
+   * to each GET (the noise of a loaded machine hides less of it than the HTTP comparison).
+   */
+  @Benchmark
+  public AuthorizationDecision authorizeOnly() {
+    return authorizer.authorize(attributes);
   }
 
   @Benchmark
