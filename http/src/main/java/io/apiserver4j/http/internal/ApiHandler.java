@@ -200,12 +200,10 @@ public final class ApiHandler extends Handler.Abstract {
     AuthorizationAttributes attributes = attributes(user, info, path);
     AuthorizationDecision decision = settings.authorizer().authorize(attributes);
     if (decision instanceof AuthorizationDecision.Deny deny) {
-      ex.audit.add(DECISION, "forbid");
-      ex.audit.add(REASON, deny.reason());
+      annotateDecision(ex, "forbid", deny.reason());
       throw forbidden(attributes, deny.reason());
     }
-    ex.audit.add(DECISION, "allow");
-    ex.audit.add(REASON, ((AuthorizationDecision.Allow) decision).reason());
+    annotateDecision(ex, "allow", ((AuthorizationDecision.Allow) decision).reason());
     if (!info.resourceRequest()) {
       serveNonResource(ex, info, query);
       return;
@@ -220,6 +218,14 @@ public final class ApiHandler extends Handler.Abstract {
     return new AuthorizationAttributes(user, info.verb(), info.resourceRequest(), info.group(),
         info.version(), info.resource(), info.subresource(), info.namespace(), info.name(),
         path);
+  }
+
+  /** kube's authorization filter records its decision in the audit event. */
+  private static void annotateDecision(Exchange ex, String decision, String reason) {
+    if (ex.audit != AuditRecorder.NONE) {
+      ex.audit.add(DECISION, decision);
+      ex.audit.add(REASON, reason);
+    }
   }
 
   /**
