@@ -346,8 +346,8 @@ class AuditHttpTest {
     String uriJson = uri.replace("&", "\\u0026");
     assertThat(r.statusCode()).isEqualTo(200);
     String id = r.headers().firstValue("Audit-Id").orElseThrow();
-    AuditEvent complete = events.await(event(AuditStage.RESPONSE_COMPLETE, "watch", uri));
-    assertThat(complete.auditId()).isEqualTo(id);
+    AuditEvent complete = events.await(event(AuditStage.RESPONSE_COMPLETE, "watch", uri)
+        .and(x -> x.auditId().equals(id)));
     List<AuditEvent> all = events.of(id);
     assertThat(all).extracting(AuditEvent::stage).containsExactly(AuditStage.REQUEST_RECEIVED,
         AuditStage.RESPONSE_STARTED, AuditStage.RESPONSE_COMPLETE);
@@ -360,6 +360,39 @@ class AuditHttpTest {
     assertThat(masked(all.get(2))).isEqualTo(head("Metadata", "ResponseComplete", uriJson, "watch")
         + user + "," + ref + "\"responseStatus\":{\"metadata\":{},\"code\":200}," + TIMES
         + "," + ALLOWED + "}");
+  }
+
+  @Test
+  void aWatchOverWebSocketStartsWithTheUpgradeAndCompletesWhenTheStreamEnds() throws Exception {
+    String uri = "/api/v1/namespaces/meta/configmaps?watch=true&timeoutSeconds=1";
+    java.util.concurrent.CompletableFuture<Integer> closed =
+        new java.util.concurrent.CompletableFuture<>();
+    client.newWebSocketBuilder().header("Authorization", "Bearer admin-token")
+        .header("Audit-ID", "websocket-watch")
+        .buildAsync(URI.create(http.url().toString().replace("https:", "wss:") + uri),
+            new java.net.http.WebSocket.Listener() {
+              @Override
+              public java.util.concurrent.CompletionStage<?> onClose(
+                  java.net.http.WebSocket webSocket, int statusCode, String reason) {
+                closed.complete(statusCode);
+                return null;
+              }
+
+              @Override
+              public void onError(java.net.http.WebSocket webSocket, Throwable error) {
+                closed.completeExceptionally(error);
+              }
+            }).join();
+    assertThat(closed.get(30, java.util.concurrent.TimeUnit.SECONDS)).isEqualTo(1000);
+    AuditEvent complete = events.await(x -> x.auditId().equals("websocket-watch")
+        && x.stage() == AuditStage.RESPONSE_COMPLETE);
+    assertThat(events.of("websocket-watch")).extracting(AuditEvent::stage)
+        .containsExactly(AuditStage.REQUEST_RECEIVED, AuditStage.RESPONSE_STARTED,
+            AuditStage.RESPONSE_COMPLETE);
+    // kube's audit writer records the hijacked connection's 101
+    assertThat(Json.write(complete.responseStatus().orElseThrow()))
+        .isEqualTo("{\"metadata\":{},\"code\":101}");
+    assertThat(complete.verb()).isEqualTo("watch");
   }
 
   @Test
