@@ -33,6 +33,7 @@ public final class AdmissionAttributes {
   private final UserInfo userInfo;
   private final MapValue options;
   private final boolean dryRun;
+  private final AuditAnnotations auditAnnotations;
 
   private AdmissionAttributes(Builder b) {
     this.operation = b.operation;
@@ -46,6 +47,7 @@ public final class AdmissionAttributes {
     this.userInfo = b.userInfo;
     this.options = b.options;
     this.dryRun = b.dryRun;
+    this.auditAnnotations = b.auditAnnotations;
   }
 
   public static Builder builder() {
@@ -116,6 +118,14 @@ public final class AdmissionAttributes {
     return dryRun;
   }
 
+  /**
+   * Where plugins add audit annotations for this request (kube's
+   * {@code Attributes.AddAnnotation}); discards them unless the server audits the request.
+   */
+  public AuditAnnotations auditAnnotations() {
+    return auditAnnotations;
+  }
+
   /** A copy whose object is {@code newObject}; the same instance when it already is. */
   public AdmissionAttributes withObject(MapValue newObject) {
     requireNonNull(newObject, "newObject");
@@ -147,6 +157,7 @@ public final class AdmissionAttributes {
     private UserInfo userInfo = UserInfo.empty();
     private MapValue options = MapValue.empty();
     private boolean dryRun;
+    private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
 
     private Builder() {}
 
@@ -162,6 +173,7 @@ public final class AdmissionAttributes {
       this.userInfo = a.userInfo;
       this.options = a.options;
       this.dryRun = a.dryRun;
+      this.auditAnnotations = a.auditAnnotations;
     }
 
     public Builder operation(Operation operation) {
@@ -227,6 +239,11 @@ public final class AdmissionAttributes {
 
     public Builder dryRun(boolean dryRun) {
       this.dryRun = dryRun;
+      return this;
+    }
+
+    public Builder auditAnnotations(AuditAnnotations annotations) {
+      this.auditAnnotations = requireNonNull(annotations, "auditAnnotations");
       return this;
     }
 

@@ -2,6 +2,7 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.admission.AuditAnnotations;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
@@ -71,6 +72,7 @@ public final class ApiRequest {
   private final String userAgent;
   private final UserInfo user;
   private final CreateAuthorizer createAuthorizer;
+  private final AuditAnnotations auditAnnotations;
 
   private ApiRequest(Builder b) {
     this.verb = b.verb;
@@ -101,6 +103,7 @@ public final class ApiRequest {
     this.userAgent = b.userAgent;
     this.user = b.user;
     this.createAuthorizer = b.createAuthorizer;
+    this.auditAnnotations = b.auditAnnotations;
   }
 
   /** A builder for a request with {@code verb} on the endpoint of {@code resource}. */
@@ -245,6 +248,11 @@ public final class ApiRequest {
     return createAuthorizer;
   }
 
+  /** Where admission adds this request's audit annotations; discarded by default. */
+  public AuditAnnotations auditAnnotations() {
+    return auditAnnotations;
+  }
+
   /** The {@code User-Agent} header; empty when absent. */
   public String userAgent() {
     return userAgent;
@@ -300,6 +308,7 @@ public final class ApiRequest {
     private String userAgent = "";
     private UserInfo user = UserInfo.empty();
     private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
+    private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
 
     private Builder(Verb verb, GroupVersionResource resource) {
       this.verb = verb;
@@ -335,6 +344,7 @@ public final class ApiRequest {
       this.userAgent = r.userAgent;
       this.user = r.user;
       this.createAuthorizer = r.createAuthorizer;
+      this.auditAnnotations = r.auditAnnotations;
     }
 
     public Builder verb(Verb v) {
@@ -503,6 +513,11 @@ public final class ApiRequest {
 
     public Builder createAuthorizer(CreateAuthorizer a) {
       this.createAuthorizer = requireNonNull(a, "createAuthorizer");
+      return this;
+    }
+
+    public Builder auditAnnotations(AuditAnnotations a) {
+      this.auditAnnotations = requireNonNull(a, "auditAnnotations");
       return this;
     }
 

@@ -7,6 +7,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.auth.internal.PolicyRules;
 import io.apiserver4j.auth.internal.RbacIndex;
 import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
@@ -28,7 +29,10 @@ import org.slf4j.LoggerFactory;
  * ClusterRoleBindings in a store: a request is allowed when a rule of a role bound to the user
  * (by name, group or service account) allows it — cluster role bindings everywhere, role
  * bindings in their namespace. A denial carries kube's reason: empty, or {@code RBAC: } and the
- * bindings whose role is missing. Writes through the server are seen by the next request.
+ * bindings whose role is missing; an allowance names its binding, role and subject (kube's
+ * {@code RBAC: allowed by ...}), and {@code system:masters} is allowed before any binding is
+ * consulted, as kube's privileged-group authorizer does. Writes through the server are seen by
+ * the next request.
  * Thread-safe; close it to stop following the store.
  */
 public final class RbacAuthorizer implements Authorizer, AutoCloseable {
@@ -38,6 +42,8 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
   private final RbacIndex index;
   private volatile ApiServer aggregationTarget;
   private volatile RbacIndex.Snapshot aggregated;
+
+  private static final String SYSTEM_MASTERS = "system:masters";
 
   private RbacAuthorizer(Store store) {
     this.index = new RbacIndex(store);
@@ -60,18 +66,26 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
 
   @Override
   public AuthorizationDecision authorize(AuthorizationAttributes a) {
-    RbacIndex.Snapshot s = current();
     UserInfo user = a.user();
+    // also keeps aggregated roles current for every request, whoever makes it
+    RbacIndex.Snapshot s = current();
+    // kube-apiserver puts its privileged-group authorizer before RBAC: system:masters may do
+    // anything, with no reason given, whatever the bindings say
+    if (user.groups().contains(SYSTEM_MASTERS)) {
+      return AuthorizationDecision.allow();
+    }
     Set<String> errors = new LinkedHashSet<>();
     for (RbacIndex.Binding b : s.clusterBindings(user.name(), user.groups())) {
       if (allows(s, b, a, errors)) {
-        return AuthorizationDecision.allow();
+        return AuthorizationDecision.allow("RBAC: allowed by ClusterRoleBinding "
+            + GoStrings.quote(b.name()) + describe(b, user));
       }
     }
     if (a.resourceRequest() && !a.namespace().isEmpty()) {
       for (RbacIndex.Binding b : s.bindings(a.namespace(), user.name(), user.groups())) {
         if (allows(s, b, a, errors)) {
-          return AuthorizationDecision.allow();
+          return AuthorizationDecision.allow("RBAC: allowed by RoleBinding "
+              + GoStrings.quote(b.name() + "/" + b.namespace()) + describe(b, user));
         }
       }
     }
@@ -92,6 +106,31 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
       }
     }
     return false;
+  }
+
+  /**
+   * The rest of kube's allow reason ({@code clusterRoleBindingDescriber}): the role and the
+   * first subject of the binding that names the user.
+   */
+  private static String describe(RbacIndex.Binding b, UserInfo user) {
+    String subject = "";
+    for (Value s : b.subjects()) {
+      String kind = Nested.str(s, "kind");
+      String name = Nested.str(s, "name");
+      if (kind.equals("ServiceAccount")) {
+        String ns = Nested.str(s, "namespace");
+        ns = ns.isEmpty() ? b.namespace() : ns;
+        if (user.name().equals("system:serviceaccount:" + ns + ":" + name)) {
+          subject = kind + " " + GoStrings.quote(name + "/" + ns);
+          break;
+        }
+      } else if ((kind.equals("User") && user.name().equals(name))
+          || (kind.equals("Group") && user.groups().contains(name))) {
+        subject = kind + " " + GoStrings.quote(name);
+        break;
+      }
+    }
+    return " of " + b.roleKind() + " " + GoStrings.quote(b.roleName()) + " to " + subject;
   }
 
   /** The error of a binding whose role is missing, as kube's rule resolver words it. */

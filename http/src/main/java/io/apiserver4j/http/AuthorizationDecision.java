@@ -4,8 +4,19 @@ import static java.util.Objects.requireNonNull;
 
 /** An {@link Authorizer}'s answer. */
 public sealed interface AuthorizationDecision {
-  /** The request may proceed. */
-  record Allow() implements AuthorizationDecision {}
+  /**
+   * The request may proceed; a non-empty {@code reason} (e.g. the RBAC binding that allowed it)
+   * is recorded in the audit annotation {@code authorization.k8s.io/reason}.
+   */
+  record Allow(String reason) implements AuthorizationDecision {
+    public Allow {
+      requireNonNull(reason, "reason");
+    }
+
+    public Allow() {
+      this("");
+    }
+  }
 
   /**
    * The request is refused with 403; a non-empty {@code reason} is appended to the message as
@@ -19,6 +30,10 @@ public sealed interface AuthorizationDecision {
 
   static AuthorizationDecision allow() {
     return new Allow();
+  }
+
+  static AuthorizationDecision allow(String reason) {
+    return new Allow(reason);
   }
 
   static AuthorizationDecision deny(String reason) {

@@ -154,7 +154,8 @@ public final class HttpApiServer implements AutoCloseable {
         config.watchWriteTimeout);
     ServerSettings settings = new ServerSettings(config.authenticator, config.anonymous,
         config.authorizer, UNSECURED, config.maxRequestBodyBytes, config.requestTimeout,
-        config.minWatchTimeout, config.clock, config.gitVersion, Map.copyOf(config.documents));
+        config.minWatchTimeout, config.clock, config.gitVersion, Map.copyOf(config.documents),
+        config.auditor);
     handler = new ApiHandler(backend, settings, timers, watches, metrics);
     server.setHandler(new GracefulHandler(handler));
     server.setErrorHandler(new GoErrorHandler());
@@ -268,6 +269,7 @@ public final class HttpApiServer implements AutoCloseable {
     private Optional<Authenticator> authenticator = Optional.empty();
     private boolean anonymous;
     private Authorizer authorizer = Authorizer.allowAll();
+    private Auditor auditor = Auditor.none();
     private long maxRequestBodyBytes = DEFAULT_MAX_REQUEST_BODY_BYTES;
     private Duration requestTimeout = Duration.ofSeconds(60);
     private Duration minWatchTimeout = Duration.ofMinutes(30);
@@ -340,6 +342,16 @@ public final class HttpApiServer implements AutoCloseable {
 
     public Builder authorizer(Authorizer a) {
       this.authorizer = requireNonNull(a, "authorizer");
+      return this;
+    }
+
+    /**
+     * Audits every request as kube-apiserver's audit filter (policy, events, sinks: see
+     * {@code io.apiserver4j.auth.audit.Audit}); default none. Every response carries its
+     * {@code Audit-Id} header either way.
+     */
+    public Builder auditor(Auditor a) {
+      this.auditor = requireNonNull(a, "auditor");
       return this;
     }
 

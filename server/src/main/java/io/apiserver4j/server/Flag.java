@@ -80,6 +80,22 @@ final class Flag<T> {
     });
   }
 
+  /** A non-negative integer. */
+  static Flag<Integer> count(String name, int defaultValue, String help) {
+    return of(name, "N", defaultValue, help, v -> {
+      int n;
+      try {
+        n = Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + " must be a number: " + v);
+      }
+      if (n < 0) {
+        throw new IllegalArgumentException(name + " must not be negative: " + v);
+      }
+      return n;
+    });
+  }
+
   /** A boolean: {@code --name} alone is true, else {@code --name=true|false}. */
   static Flag<Boolean> bool(String name, boolean defaultValue, String help) {
     return new Flag<>(name, List.of(), "", help, defaultValue, v -> {

@@ -12,6 +12,10 @@ import io.apiserver4j.auth.RbacAuthorizer;
 import io.apiserver4j.auth.RbacEscalationCheck;
 import io.apiserver4j.auth.Reviews;
 import io.apiserver4j.auth.TokenFile;
+import io.apiserver4j.auth.audit.Audit;
+import io.apiserver4j.auth.audit.AuditLogSink;
+import io.apiserver4j.auth.audit.AuditPolicy;
+import io.apiserver4j.auth.tokens.ServiceAccountTokens;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
@@ -31,6 +35,7 @@ import java.io.UncheckedIOException;
 import java.net.URI;
 import java.nio.file.Files;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -111,12 +116,19 @@ public final class Serve {
    *     authenticate (what the written kubeconfig carries)
    */
   record Running(ApiServer api, HttpApiServer http, int port, Optional<String> adminToken,
-      Optional<RbacAuthorizer> rbac) implements AutoCloseable {
+      Optional<RbacAuthorizer> rbac, Optional<AuditLogSink> auditLog) implements AutoCloseable {
     @Override
     public void close() {
       http.close();
       api.close();
       rbac.ifPresent(RbacAuthorizer::close);
+      auditLog.ifPresent(log -> {
+        try {
+          log.close();
+        } catch (IOException e) {
+          LOG.warn("cannot close the audit log", e);
+        }
+      });
     }
 
     /** A kubeconfig for this server: the admin's token and the server certificate as CA. */
@@ -144,6 +156,40 @@ public final class Serve {
         .build();
   }
 
+  private static Optional<Authenticator> tokenFile(ServeOptions options) {
+    Optional<java.nio.file.Path> file = options.get(ServeOptions.TOKEN_AUTH_FILE);
+    try {
+      return file.isPresent() ? Optional.of(TokenFile.read(file.get())) : Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException("cannot read --token-auth-file " + file.get(), e);
+    }
+  }
+
+  /**
+   * The audit log kube-apiserver's {@code --audit-*} flags ask for: auditing is on when both a
+   * policy and a log path are given, as in kube.
+   */
+  static Optional<AuditLogSink> auditLog(ServeOptions options) {
+    String path = options.get(ServeOptions.AUDIT_LOG_PATH);
+    if (path.isEmpty() || options.get(ServeOptions.AUDIT_POLICY_FILE).isEmpty()) {
+      return Optional.empty();
+    }
+    return Optional.of(AuditLogSink.builder(path)
+        .maxSizeMegabytes(options.get(ServeOptions.AUDIT_LOG_MAXSIZE))
+        .maxBackups(options.get(ServeOptions.AUDIT_LOG_MAXBACKUP))
+        .maxAgeDays(options.get(ServeOptions.AUDIT_LOG_MAXAGE))
+        .build());
+  }
+
+  /** ServiceAccount tokens as kube-apiserver's {@code --service-account-*} flags configure them. */
+  static ServiceAccountTokens serviceAccountTokens(ServeOptions options, Store store) {
+    ServiceAccountTokens.Builder b = ServiceAccountTokens.builder(store)
+        .issuer(options.get(ServeOptions.SERVICE_ACCOUNT_ISSUER));
+    options.get(ServeOptions.SERVICE_ACCOUNT_SIGNING_KEY_FILE).ifPresent(b::signingKeyFile);
+    options.get(ServeOptions.SERVICE_ACCOUNT_KEY_FILE).ifPresent(b::verificationKeyFile);
+    return b.build();
+  }
+
   /** Starts the server; the caller closes it. */
   static Running start(ServeOptions options) {
     Store store = store(options);
@@ -161,6 +207,9 @@ public final class Serve {
         });
     // the review resources answer as the server authorizes: RBAC, or everything allowed
     Reviews.install(builder, rbac.isPresent() ? rbac.get() : Authorizer.allowAll());
+    Optional<Authenticator> tokenFile = tokenFile(options);
+    ServiceAccountTokens tokens = serviceAccountTokens(options, store);
+    tokens.install(builder, tokenFile.stream().toArray(Authenticator[]::new));
     ApiServer api = builder.build();
     try {
       createSystemNamespaces(api);
@@ -176,22 +225,30 @@ public final class Serve {
         adminToken = Optional.of(UUID.randomUUID().toString());
         Authenticator admin = Authenticators.bearerTokens(Map.of(adminToken.get(),
             UserInfo.of("admin", "system:masters")));
-        http.authenticator(options.get(ServeOptions.TOKEN_AUTH_FILE).isPresent()
-            ? Authenticators.firstOf(admin, TokenFile.read(options.get(ServeOptions.TOKEN_AUTH_FILE).get())) : admin);
+        List<Authenticator> chain = new ArrayList<>(List.of(admin));
+        if (options.get(ServeOptions.CLIENT_CA_FILE).isPresent()) {
+          chain.add(Authenticators.clientCertificates());
+        }
+        tokenFile.ifPresent(chain::add);
+        chain.add(tokens.authenticator());
+        http.authenticator(Authenticators.firstOf(chain.toArray(Authenticator[]::new)))
+            .anonymous(options.get(ServeOptions.ANONYMOUS_AUTH));
       }
       if (options.get(ServeOptions.TLS_CERT_FILE).isPresent()) {
-        http.tls(TlsOptions.of(options.get(ServeOptions.TLS_CERT_FILE).get(),
-            options.get(ServeOptions.TLS_PRIVATE_KEY_FILE).orElseThrow()));
+        TlsOptions tls = TlsOptions.of(options.get(ServeOptions.TLS_CERT_FILE).get(),
+            options.get(ServeOptions.TLS_PRIVATE_KEY_FILE).orElseThrow());
+        http.tls(options.get(ServeOptions.CLIENT_CA_FILE).map(tls::withClientCa).orElse(tls));
       }
+      tokens.serveDiscovery(http);
+      Optional<AuditLogSink> auditLog = auditLog(options);
+      auditLog.ifPresent(log -> http.auditor(Audit.of(
+          AuditPolicy.read(options.get(ServeOptions.AUDIT_POLICY_FILE).orElseThrow()), log)));
       rbac.ifPresent(http::authorizer);
       HttpApiServer server = http.build();
       int port = server.start();
       // the rest of what kube-apiserver writes at start, now that its port is known
       BootstrapObjects.ensure(api, "127.0.0.1", port);
-      return new Running(api, server, port, adminToken, rbac);
-    } catch (IOException e) {
-      api.close();
-      throw new UncheckedIOException(e);
+      return new Running(api, server, port, adminToken, rbac, auditLog);
     } catch (RuntimeException e) {
       api.close();
       throw e;

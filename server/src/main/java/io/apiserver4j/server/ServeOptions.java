@@ -45,6 +45,31 @@ final class ServeOptions {
       "--tls-cert-file", "serve HTTPS with this PEM certificate (chain)"));
   static final Flag<Optional<Path>> TLS_PRIVATE_KEY_FILE = define(Flag.file(
       "--tls-private-key-file", "the PEM private key of --tls-cert-file"));
+  static final Flag<Optional<Path>> CLIENT_CA_FILE = define(Flag.file("--client-ca-file",
+      "authenticate client certificates signed by a CA of this PEM bundle: the common name is"
+          + " the user, the organizations its groups (needs TLS)"));
+  static final Flag<Boolean> ANONYMOUS_AUTH = define(Flag.bool("--anonymous-auth", true,
+      "when requests authenticate, let those without credentials in as system:anonymous (group"
+          + " system:unauthenticated), for the authorizer to judge; false answers them 401"));
+  static final Flag<String> SERVICE_ACCOUNT_ISSUER = define(Flag.string(
+      "--service-account-issuer", "URL", "https://kubernetes.default.svc.cluster.local",
+      "the issuer (iss) of ServiceAccount tokens, also their default audience"));
+  static final Flag<Optional<Path>> SERVICE_ACCOUNT_SIGNING_KEY_FILE = define(Flag.file(
+      "--service-account-signing-key-file", "the PEM private key that signs ServiceAccount"
+          + " tokens (default: a key generated at start, so tokens end with the process)"));
+  static final Flag<Optional<Path>> SERVICE_ACCOUNT_KEY_FILE = define(Flag.file(
+      "--service-account-key-file", "PEM public keys or certificates that verify"
+          + " ServiceAccount tokens (default: the signing key)"));
+  static final Flag<Optional<Path>> AUDIT_POLICY_FILE = define(Flag.file("--audit-policy-file",
+      "an audit.k8s.io/v1 Policy; with --audit-log-path, requests are audited as it says"));
+  static final Flag<String> AUDIT_LOG_PATH = define(Flag.string("--audit-log-path", "FILE", "",
+      "write audit events as JSON lines to FILE (- for standard output)"));
+  static final Flag<Integer> AUDIT_LOG_MAXSIZE = define(Flag.count("--audit-log-maxsize", 100,
+      "megabytes of an audit log file before it is rotated"));
+  static final Flag<Integer> AUDIT_LOG_MAXBACKUP = define(Flag.count("--audit-log-maxbackup",
+      100, "rotated audit log files to keep (0: all)"));
+  static final Flag<Integer> AUDIT_LOG_MAXAGE = define(Flag.count("--audit-log-maxage", 366,
+      "days to keep rotated audit log files (0: forever)"));
   static final Flag<Optional<Path>> KUBECONFIG = define(Flag.file("--kubeconfig",
       "write a kubeconfig for this server to FILE (the admin's credentials when requests"
           + " authenticate)"));
@@ -61,7 +86,8 @@ final class ServeOptions {
     require(o -> {
       if (o.authenticates() && o.get(TLS_CERT_FILE).isEmpty()) {
         throw new IllegalArgumentException((o.rbac() ? "--authorization-mode=RBAC"
-            : "--token-auth-file") + " needs --tls-cert-file and --tls-private-key-file:"
+            : o.get(TOKEN_AUTH_FILE).isPresent() ? "--token-auth-file" : "--client-ca-file")
+            + " needs --tls-cert-file and --tls-private-key-file:"
             + " kubectl sends bearer tokens only over TLS");
       }
     });
@@ -111,7 +137,7 @@ final class ServeOptions {
 
   /** Whether requests must authenticate (a token file or RBAC asks for it). */
   boolean authenticates() {
-    return rbac() || get(TOKEN_AUTH_FILE).isPresent();
+    return rbac() || get(TOKEN_AUTH_FILE).isPresent() || get(CLIENT_CA_FILE).isPresent();
   }
 
   boolean rbac() {

@@ -115,7 +115,11 @@ class ServeOptionsTest {
     assertThat(usage.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
     assertThat(ServeOptions.flags()).extracting(Flag::name).containsExactly("--secure-port",
         "--bind-address", "--etcd-servers", "--authorization-mode", "--token-auth-file",
-        "--tls-cert-file", "--tls-private-key-file", "--kubeconfig", "--help");
+        "--tls-cert-file", "--tls-private-key-file", "--client-ca-file", "--anonymous-auth",
+        "--service-account-issuer", "--service-account-signing-key-file",
+        "--service-account-key-file", "--audit-policy-file", "--audit-log-path",
+        "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage", "--kubeconfig",
+        "--help");
   }
 
   @Test

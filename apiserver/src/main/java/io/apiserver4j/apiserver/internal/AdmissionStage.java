@@ -40,6 +40,7 @@ final class AdmissionStage {
         .namespace(s.objectNamespace())
         .userInfo(s.request().user())
         .dryRun(s.dryRun())
+        .auditAnnotations(s.request().auditAnnotations())
         .options(OperationOptions.of(op, s.dryRun(), s.request().fieldManager()));
     if (object != null) {
       b.object(object);

@@ -28,6 +28,9 @@ import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
+import io.apiserver4j.http.AuditRecorder;
+import io.apiserver4j.http.AuditStart;
+import io.apiserver4j.http.Auditor;
 import io.apiserver4j.http.AuthenticationRequest;
 import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.AuthorizationAttributes;
@@ -39,6 +42,7 @@ import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.security.cert.X509Certificate;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.HashMap;
@@ -46,6 +50,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -85,6 +90,12 @@ public final class ApiHandler extends Handler.Abstract {
       "the server does not allow this method on the requested resource",
       Optional.of(StatusDetails.of("", "", "")));
 
+  private static final String AUDIT_ID = "Audit-ID";
+  private static final String AUDIT_ID_RESPONSE = "Audit-Id";
+  private static final String DECISION = "authorization.k8s.io/decision";
+  private static final String REASON = "authorization.k8s.io/reason";
+  private static final Auditor NO_AUDIT = Auditor.none();
+
   private final Backend backend;
   private final ServerSettings settings;
   private final ScheduledExecutorService timers;
@@ -115,8 +126,15 @@ public final class ApiHandler extends Handler.Abstract {
     Exchange ex = new Exchange(request, response, observer);
     ex.observer = observer;
     OutputFormat.Encoding errorEncoding = errorEncoding(request);
+    Instant received = settings.clock().instant();
+    // kube's audit-init filter: every response names its audit ID, audited or not
+    String auditId = header(request, AUDIT_ID);
+    if (auditId.isEmpty()) {
+      auditId = UUID.randomUUID().toString();
+    }
+    response.getHeaders().put(AUDIT_ID_RESPONSE, auditId);
     try {
-      serve(ex);
+      serve(ex, auditId, received);
     } catch (StatusException e) {
       if (!ex.bodyRead && request.getLength() != 0) {
         // the unread body is left on the connection, which the server then closes: saying so
@@ -126,8 +144,13 @@ public final class ApiHandler extends Handler.Abstract {
       ex.sendStatus(e.status(), errorEncoding, List.of());
     } catch (RuntimeException | Error e) {
       LOG.error("internal error serving {} {}", request.getMethod(), request.getHttpURI(), e);
+      ex.audit.panic(e);
       ex.sendStatus(StatusErrors.internal(String.valueOf(e.getMessage())).status(),
           errorEncoding, List.of());
+    } finally {
+      if (!ex.auditDetached) {
+        ex.audit.complete();
+      }
     }
     return true;
   }
@@ -140,7 +163,7 @@ public final class ApiHandler extends Handler.Abstract {
     }
   }
 
-  private void serve(Exchange ex) {
+  private void serve(Exchange ex, String auditId, Instant received) {
     Request request = ex.request;
     String path = request.getHttpURI().getDecodedPath();
     if (path == null || path.isEmpty()) {
@@ -158,18 +181,35 @@ public final class ApiHandler extends Handler.Abstract {
         watch != null && QueryParameters.bool(watch));
     ex.observer.info(info);
 
-    UserInfo user = authenticate(ex);
-    if (user == null) {
+    // null when auditing is off: the request pays nothing for it
+    AuditStart audit = settings.auditor() == NO_AUDIT ? null : new AuditStart(auditId, received,
+        request.getHttpURI().getPathQuery(), Audits.sourceIps(request),
+        Audits.userAgent(header(request, "User-Agent")), attributes(UserInfo.empty(), info, path),
+        info.verb().equals("watch"), Optional.empty());
+    UserInfo authenticated = authenticate(ex, audit);
+    if (authenticated == null) {
       return;
     }
-    user = Impersonation.apply(request.getHeaders(), user, settings.authorizer());
-    AuthorizationAttributes attributes = new AuthorizationAttributes(user, info.verb(),
-        info.resourceRequest(), info.group(), info.version(), info.resource(),
-        info.subresource(), info.namespace(), info.name(), path);
+    if (audit != null) {
+      ex.audit = beginAudit(ex, new AuditStart(auditId, received, audit.requestUri(),
+          audit.sourceIps(), audit.userAgent(), attributes(authenticated, info, path),
+          audit.longRunning(), Optional.empty()));
+      if (ex.answered()) {
+        return;
+      }
+    }
+    UserInfo user = Impersonation.apply(request.getHeaders(), authenticated,
+        settings.authorizer());
+    if (user != authenticated) {
+      ex.audit.impersonated(user);
+    }
+    AuthorizationAttributes attributes = attributes(user, info, path);
     AuthorizationDecision decision = settings.authorizer().authorize(attributes);
     if (decision instanceof AuthorizationDecision.Deny deny) {
+      annotateDecision(ex, "forbid", deny.reason());
       throw forbidden(attributes, deny.reason());
     }
+    annotateDecision(ex, "allow", ((AuthorizationDecision.Allow) decision).reason());
     if (!info.resourceRequest()) {
       serveNonResource(ex, info, query);
       return;
@@ -179,8 +219,41 @@ public final class ApiHandler extends Handler.Abstract {
 
   // ---- authentication and authorization ----------------------------------------------------
 
-  /** The user of the request, or null after answering 401. */
-  private UserInfo authenticate(Exchange ex) {
+  private static AuthorizationAttributes attributes(UserInfo user, RequestInfo info,
+      String path) {
+    return new AuthorizationAttributes(user, info.verb(), info.resourceRequest(), info.group(),
+        info.version(), info.resource(), info.subresource(), info.namespace(), info.name(),
+        path);
+  }
+
+  /** kube's authorization filter records its decision in the audit event. */
+  private static void annotateDecision(Exchange ex, String decision, String reason) {
+    if (ex.audit != AuditRecorder.NONE) {
+      ex.audit.add(DECISION, decision);
+      ex.audit.add(REASON, reason);
+    }
+  }
+
+  /**
+   * The request's audit, or {@link AuditRecorder#NONE} after answering 500 when the auditor
+   * could not store the first event (kube's audit filter refuses such requests).
+   */
+  private AuditRecorder beginAudit(Exchange ex, AuditStart start) {
+    try {
+      return settings.auditor().begin(start);
+    } catch (RuntimeException e) {
+      LOG.error("failed to store audit event of {}", start.requestUri(), e);
+      ex.sendText(500, StatusErrors.sanitize("Internal Server Error: "
+          + GoStrings.quote(start.requestUri()) + ": failed to store audit event") + "\n");
+      return AuditRecorder.NONE;
+    }
+  }
+
+  /**
+   * The user of the request, or null after answering 401 (audited when {@code audit} is not
+   * null).
+   */
+  private UserInfo authenticate(Exchange ex, AuditStart audit) {
     if (settings.authenticator().isEmpty()) {
       return settings.unauthenticatedUser();
     }
@@ -207,6 +280,12 @@ public final class ApiHandler extends Handler.Abstract {
     }
     if (result instanceof AuthenticationResult.NoCredentials && settings.anonymous()) {
       return new UserInfo("system:anonymous", "", List.of("system:unauthenticated"), Map.of());
+    }
+    if (audit != null) {
+      // kube's failed-authentication audit: the policy sees no user, the 401 is ResponseStarted
+      ex.audit = beginAudit(ex, new AuditStart(audit.auditId(), audit.received(),
+          audit.requestUri(), audit.sourceIps(), audit.userAgent(), audit.attributes(), true,
+          Optional.of(Audits.authenticationMethods(ex.request, certs))));
     }
     ex.sendStatus(StatusErrors.unauthorized("Unauthorized").status(), errorEncoding(ex.request),
         List.of());
@@ -463,7 +542,8 @@ public final class ApiHandler extends Handler.Abstract {
         .name(name)
         .subresource(sub)
         .userAgent(header(ex.request, "User-Agent"))
-        .user(user);
+        .user(user)
+        .auditAnnotations(ex.audit);
     QueryParameters.apply(b, verb, queryParameters(query));
 
     if (verb == ApiRequest.Verb.CREATE || verb == ApiRequest.Verb.UPDATE
@@ -474,18 +554,23 @@ public final class ApiHandler extends Handler.Abstract {
       if (verb == ApiRequest.Verb.PATCH) {
         // the server reads the patch type from the content type
         b.rawBody(body, contentType);
+        ex.audit.requestPatch(() -> Audits.decode(body, "application/json"));
       } else if (isProtobuf(contentType)) {
-        b.rawBody(Json.writeBytes(ProtobufBodies.decode(body, BODY_MEDIA_TYPES)),
-            "application/json");
+        Value decoded = ProtobufBodies.decode(body, BODY_MEDIA_TYPES);
+        b.rawBody(Json.writeBytes(decoded), "application/json");
+        ex.audit.requestObject(() -> decoded);
       } else {
-        b.rawBody(body, bodyMediaType(contentType));
+        String mediaType = bodyMediaType(contentType);
+        b.rawBody(body, mediaType);
+        ex.audit.requestObject(() -> Audits.decode(body, mediaType));
       }
     } else if (verb == ApiRequest.Verb.DELETE || verb == ApiRequest.Verb.DELETE_COLLECTION) {
       byte[] body = readBody(ex.request);
       ex.bodyRead = true;
       if (body.length > 0) {
-        QueryParameters.applyDeleteOptions(b, deleteOptions(body,
-            header(ex.request, "Content-Type")));
+        Value options = deleteOptions(body, header(ex.request, "Content-Type"));
+        QueryParameters.applyDeleteOptions(b, options);
+        ex.audit.requestObject(() -> options);
       }
     }
     // A PUT or an apply that creates its object needs create permission too; the server asks
@@ -752,6 +837,7 @@ public final class ApiHandler extends Handler.Abstract {
   // ---- helpers -----------------------------------------------------------------------------
 
   private static void sendJson(Exchange ex, int code, Value body, String contentType) {
+    ex.audit.responseObject(body);
     ex.send(code, contentType, Json.writeBytes(body), List.of());
   }
 

@@ -6,6 +6,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
+import io.apiserver4j.http.AuditRecorder;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -29,6 +30,10 @@ final class Exchange {
   final Callback callback;
   /** Logs and counts the request when it ends; set by the handler before routing. */
   RequestObserver observer;
+  /** The request's audit; set once the user is known. */
+  volatile AuditRecorder audit = AuditRecorder.NONE;
+  /** Whether a stream outlives the handler and completes the audit itself (WebSocket). */
+  volatile boolean auditDetached;
   private final AtomicBoolean answered = new AtomicBoolean();
 
   Exchange(Request request, Response response, Callback callback) {
@@ -56,6 +61,7 @@ final class Exchange {
 
   /** Sends a complete response after {@link #claim()} succeeded. */
   void sendClaimed(int code, String contentType, byte[] body, List<String> warnings) {
+    audit.responseStarted(code);
     response.setStatus(code);
     if (contentType != null) {
       response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
@@ -82,6 +88,7 @@ final class Exchange {
     if (!claim()) {
       return;
     }
+    audit.responseObject(body);
     // kube's error writer tells clients when to retry (504 too large resource version, 429)
     if (body instanceof MapValue m && "Status".equals(Nested.str(m, "kind"))
         && Nested.map(m, "details").getOrNull("retryAfterSeconds")

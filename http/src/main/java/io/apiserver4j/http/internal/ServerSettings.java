@@ -1,6 +1,7 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.http.Auditor;
 import io.apiserver4j.http.Authenticator;
 import io.apiserver4j.http.Authorizer;
 import io.apiserver4j.http.NonResourceDocument;
@@ -22,8 +23,9 @@ import java.util.function.Function;
  *     between this and twice this, as kube's {@code --min-request-timeout}
  * @param gitVersion the version {@code /version} reports, e.g. {@code v1.32.0}
  * @param documents further non-resource GET documents by path, given the server's base URL
+ * @param auditor audits requests ({@link Auditor#none()} when auditing is off)
  */
 public record ServerSettings(Optional<Authenticator> authenticator, boolean anonymous,
     Authorizer authorizer, UserInfo unauthenticatedUser, long maxRequestBodyBytes,
     Duration requestTimeout, Duration minWatchTimeout, Clock clock, String gitVersion,
-    Map<String, Function<URI, NonResourceDocument>> documents) {}
+    Map<String, Function<URI, NonResourceDocument>> documents, Auditor auditor) {}

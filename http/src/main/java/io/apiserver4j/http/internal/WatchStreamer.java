@@ -10,6 +10,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.http.AuditRecorder;
 import java.io.ByteArrayOutputStream;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -189,11 +190,16 @@ public final class WatchStreamer {
     }
     if (isWebSocket(ex) && webSockets != null) {
       boolean upgraded;
+      // the stream outlives this thread: its end completes the audit
+      ex.auditDetached = true;
       try {
-        upgraded = webSockets.upgrade((req, resp, cb) -> new WatchSocket(this, watch,
-            encoder, format.encoding() == OutputFormat.Encoding.PROTOBUF, timeout), ex.request,
-            ex.response, ex.callback);
+        upgraded = webSockets.upgrade((req, resp, cb) -> {
+          ex.audit.responseStarted(101);
+          return new WatchSocket(this, watch, encoder,
+              format.encoding() == OutputFormat.Encoding.PROTOBUF, timeout, ex.audit);
+        }, ex.request, ex.response, ex.callback);
       } catch (RuntimeException e) {
+        ex.auditDetached = false;
         active.remove(watch);
         watch.close();
         throw e;
@@ -201,11 +207,12 @@ public final class WatchStreamer {
       if (upgraded) {
         return;
       }
+      ex.auditDetached = false;
     }
     ex.request.addFailureListener(t -> watch.close());
     // long silences are normal for a watch: an idle timeout must not fail it
     ex.request.addIdleTimeoutListener(t -> false);
-    pump(watch, encoder, new HttpSink(ex, format), timeout);
+    pump(watch, encoder, new HttpSink(ex, format), timeout, () -> { });
   }
 
   private static boolean isWebSocket(Exchange ex) {
@@ -214,7 +221,8 @@ public final class WatchStreamer {
   }
 
   /** Moves events from the watch to the sink until the deadline or the end of either. */
-  private void pump(ApiWatch watch, Encoder encoder, Sink sink, Duration timeout) {
+  private void pump(ApiWatch watch, Encoder encoder, Sink sink, Duration timeout,
+      Runnable ended) {
     try {
       Instant deadline = clock.instant().plus(timeout);
       while (!watch.isClosed()) {
@@ -245,6 +253,7 @@ public final class WatchStreamer {
     } finally {
       active.remove(watch);
       watch.close();
+      ended.run();
     }
   }
 
@@ -258,14 +267,16 @@ public final class WatchStreamer {
     private final Encoder encoder;
     private final boolean binary;
     private final Duration timeout;
+    private final AuditRecorder audit;
 
     WatchSocket(WatchStreamer streamer, ApiWatch watch, Encoder encoder, boolean binary,
-        Duration timeout) {
+        Duration timeout, AuditRecorder audit) {
       this.streamer = streamer;
       this.watch = watch;
       this.encoder = encoder;
       this.binary = binary;
       this.timeout = timeout;
+      this.audit = audit;
     }
 
     @Override
@@ -302,7 +313,7 @@ public final class WatchStreamer {
         public void abort() {
           session.disconnect();
         }
-      }, timeout));
+      }, timeout, audit::complete));
     }
 
     @Override
@@ -322,6 +333,7 @@ public final class WatchStreamer {
 
     HttpSink(Exchange ex, OutputFormat format) {
       this.ex = ex;
+      ex.audit.responseStarted(200);
       ex.response.setStatus(200);
       // as kube: JSON streams are application/json, others name the stream
       ex.response.getHeaders().put(HttpHeader.CONTENT_TYPE,
