@@ -101,7 +101,7 @@ class KubectlApiResourcesTest {
 
   @Test
   void listsExactlyTheResourcesOfKubernetes136() throws IOException {
-    String out = kubectl.ok("api-resources", "-o", "wide", "--no-headers=false");
+    String out = kubectl.ok("api-resources", "-o", "wide");
     List<String> rows = out.lines().toList();
     String header = rows.get(0);
     int shortAt = header.indexOf("SHORTNAMES");
@@ -116,7 +116,7 @@ class KubectlApiResourcesTest {
       Line line = new Line(cut(row, 0, shortAt), cut(row, shortAt, versionAt),
           cut(row, versionAt, namespacedAt), cut(row, namespacedAt, kindAt).equals("true"),
           cut(row, kindAt, verbsAt),
-          new TreeSet<>(List.of(verbs.replace("[", "").replace("]", "").split(" "))),
+          new TreeSet<>(List.of(verbs.replace("[", "").replace("]", "").split("[ ,]+"))),
           categoriesAt < 0 ? "" : cut(row, categoriesAt, row.length()));
       actual.put(group(line.apiVersion()) + "/" + line.name(), line);
     }
