@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.BuiltinKinds;
+import io.apiserver4j.apiserver.internal.DefaultVirtualCreates;
 import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apiserver.internal.Registry;
 import io.apiserver4j.core.GroupVersionResource;
@@ -61,8 +62,13 @@ public final class ApiServer implements AutoCloseable {
       defs.addAll(BuiltinKinds.definitions());
     }
     defs.addAll(b.resources);
+    // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
+    // authenticator, for the review resources the embedder does not answer itself
+    java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate> defaults =
+        b.builtins ? DefaultVirtualCreates.of(this::handle) : java.util.Map.of();
     for (ResourceDefinition def : defs) {
-      ResourceStrategy.VirtualCreate create = b.virtualCreates.get(def.groupResource());
+      ResourceStrategy.VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
+          defaults.get(def.groupResource()));
       registry.add(create == null ? def : def.toBuilder()
           .strategy(def.strategy().toBuilder().virtualCreate(create).build()).build());
     }
