@@ -3,11 +3,8 @@ package io.apiserver4j.http;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiServer;
-import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -48,42 +45,14 @@ class KubectlApiResourcesTest {
       String kind, TreeSet<String> verbs, String categories) {}
 
   /** The reference table, without the versions kubectl does not show (autoscaling/v1). */
-  static Map<String, Line> expected() throws IOException {
-    Path readme = Path.of(System.getProperty("apiserver4j.shared", "../shared"))
-        .resolve("api/README.md");
+  static Map<String, Line> expected() {
     Map<String, Line> out = new LinkedHashMap<>();
-    boolean inTable = false;
-    for (String row : Files.readAllLines(readme)) {
-      if (row.startsWith("| group/version | resource | kind |")) {
-        inTable = true;
-        continue;
-      }
-      if (!inTable || row.startsWith("|---")) {
-        continue;
-      }
-      if (!row.startsWith("|")) {
-        break;
-      }
-      String[] c = Arrays.stream(row.substring(1, row.length() - 1).split("\\|"))
-          .map(String::trim).toArray(String[]::new);
-      String shortAndCategories = c[5];
-      String shortNames = "";
-      String categories = "";
-      int bracket = shortAndCategories.indexOf('[');
-      String shortPart = bracket < 0 ? shortAndCategories
-          : shortAndCategories.substring(0, bracket).trim();
-      if (bracket >= 0) {
-        categories = shortAndCategories.substring(bracket + 1,
-            shortAndCategories.indexOf(']'));
-      }
-      if (!shortPart.equals("—")) {
-        shortNames = shortPart;
-      }
-      Line line = new Line(c[1], shortNames, c[0], c[3].equals("Namespaced"), c[2],
-          new TreeSet<>(List.of(c[4].split(","))), categories);
-      String key = group(c[0]) + "/" + c[1];
+    for (Kube136Table.Row r : Kube136Table.rows()) {
+      Line line = new Line(r.plural(), String.join(",", r.shortNames()), r.apiVersion(),
+          r.namespaced(), r.kind(), r.verbs(), String.join(",", r.categories()));
+      String key = r.group() + "/" + r.plural();
       // kubectl shows a resource once, at its group's preferred version (autoscaling/v2)
-      if (!out.containsKey(key) || preferred(c[0], out.get(key).apiVersion())) {
+      if (!out.containsKey(key) || preferred(r.apiVersion(), out.get(key).apiVersion())) {
         out.put(key, line);
       }
     }
@@ -100,7 +69,7 @@ class KubectlApiResourcesTest {
   }
 
   @Test
-  void listsExactlyTheResourcesOfKubernetes136() throws IOException {
+  void listsExactlyTheResourcesOfKubernetes136() {
     String out = kubectl.ok("api-resources", "-o", "wide");
     List<String> rows = out.lines().toList();
     String header = rows.get(0);
