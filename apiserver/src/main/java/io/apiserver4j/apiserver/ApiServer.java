@@ -36,6 +36,11 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
+ * <p>A new server starts as kube-apiserver does: it writes what kube-apiserver's start-up hooks
+ * write when it is missing (the system namespaces, the {@code kubernetes} Service, the APIServices
+ * of the served group versions, see {@link Builder#bootstrap}); its CRDs' group versions get
+ * APIServices while they are served.
+ *
  * <p>Several servers may share one store (as kube-apiserver instances share etcd): each serves
  * what the others write, custom resources included, since every server lists the
  * CustomResourceDefinitions in the store when it is built and keeps watching them in the
