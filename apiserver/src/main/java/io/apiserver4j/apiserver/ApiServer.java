@@ -82,14 +82,15 @@ public final class ApiServer implements AutoCloseable {
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer);
     try {
-      if (registry.find(CRDS).isPresent()) {
-        pipeline.followCrds();
-      }
       if (b.bootstrap) {
         // what kube-apiserver's post-start hooks write: the aggregator's APIServices, the
-        // system namespaces, the kubernetes Service and the rest of its bootstrap objects
+        // system namespaces, the kubernetes Service and the rest of its bootstrap objects;
+        // before the CRD watch starts, which then has none of these writes to go through
         pipeline.registerApiServices();
         BootstrapObjects.ensureServed(this, b.advertiseAddress, b.securePort);
+      }
+      if (registry.find(CRDS).isPresent()) {
+        pipeline.followCrds();
       }
     } catch (RuntimeException e) {
       pipeline.stopFollowingCrds();
