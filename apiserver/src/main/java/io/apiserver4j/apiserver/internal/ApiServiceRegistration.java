@@ -127,7 +127,8 @@ final class ApiServiceRegistration implements WriteListener {
     p.put("node.k8s.io/v1", new Priority(16300, 15));
     p.put("node.k8s.io/v1alpha1", new Priority(16300, 1));
     p.put("node.k8s.io/v1beta1", new Priority(16300, 9));
-    // resource.k8s.io/v1 (GA in 1.34) ranks above its betas, as every GA version of the table
+    // resource.k8s.io/v1 (GA in 1.34): its entry was not in the kube sources at hand; it is
+    // ranked above its betas as the table ranks every GA version (flowcontrol v1: 21)
     p.put("resource.k8s.io/v1", new Priority(16200, 21));
     p.put("resource.k8s.io/v1beta2", new Priority(16200, 15));
     p.put("resource.k8s.io/v1beta1", new Priority(16200, 9));
