@@ -92,7 +92,9 @@ class DefaultVirtualCreatesTest {
 
   @Test
   void aBindingAssignsItsPodOnce() {
-    try (ApiServer server = ApiServer.builder().bootstrap(false).build()) {
+    try (ApiServer server = ApiServer.builder().bootstrap(false)
+        .clock(java.time.Clock.fixed(java.time.Instant.parse("2025-01-01T00:00:00Z"),
+            java.time.ZoneOffset.UTC)).build()) {
       server.resources(PODS).namespace("default").create(Yaml.read("""
           apiVersion: v1
           kind: Pod
@@ -114,6 +116,9 @@ class DefaultVirtualCreatesTest {
       MapValue pod = server.resources(PODS).namespace("default").get("p");
       assertThat(Nested.str(pod, "spec", "nodeName")).isEqualTo("node-a");
       assertThat(Nested.str(pod, "metadata", "annotations", "scheduled-by")).isEqualTo("test");
+      assertThat(Json.write(Nested.list(pod, "status", "conditions").get(0)))
+          .isEqualTo("{\"type\":\"PodScheduled\",\"status\":\"True\",\"lastProbeTime\":null,"
+              + "\"lastTransitionTime\":\"2025-01-01T00:00:00Z\"}");
 
       ApiResponse again = create(server, BINDINGS, "default", binding);
       assertThat(again.code()).isEqualTo(409);

@@ -247,7 +247,9 @@ class AllResourcesTest {
         events.add("CLOSED " + cause);
       }
     })) {
-      assertThat(events.poll(10, TimeUnit.SECONDS)).isEqualTo("ADDED " + name);
+      // a bound on the wait for the event, not a timing assertion
+      assertThat(events.poll(30, TimeUnit.SECONDS)).as("first watch event of %s", row)
+          .isEqualTo("ADDED " + name);
     }
 
     assertThat(tableColumns(row, "res=" + row.plural())).as("table columns of %s", row)

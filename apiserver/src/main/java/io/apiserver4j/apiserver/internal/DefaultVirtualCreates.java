@@ -16,6 +16,7 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
+import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -37,8 +38,12 @@ public final class DefaultVirtualCreates {
 
   private DefaultVirtualCreates() {}
 
-  /** By resource, the default answers; {@code loopback} serves the Binding's pod update. */
-  public static Map<GroupResource, VirtualCreate> of(Function<ApiRequest, ApiResponse> loopback) {
+  /**
+   * By resource, the default answers; {@code loopback} serves the Binding's pod update, stamped
+   * by {@code clock}.
+   */
+  public static Map<GroupResource, VirtualCreate> of(Function<ApiRequest, ApiResponse> loopback,
+      Clock clock) {
     Map<GroupResource, VirtualCreate> m = new LinkedHashMap<>();
     m.put(new GroupResource(AUTHZ, "selfsubjectaccessreviews"),
         (user, ns, review) -> accessReview(review, "SelfSubjectAccessReview", false, ""));
@@ -53,7 +58,7 @@ public final class DefaultVirtualCreates {
             userInfo(user))));
     m.put(new GroupResource(AUTHN, "tokenreviews"), (user, ns, review) -> tokenReview(review));
     m.put(new GroupResource("", "bindings"),
-        (user, ns, binding) -> bind(loopback, user, ns, binding));
+        (user, ns, binding) -> bind(loopback, clock, user, ns, binding));
     return m;
   }
 
@@ -125,10 +130,20 @@ public final class DefaultVirtualCreates {
 
   /**
    * kube's BindingREST: the pod named by the Binding gets {@code spec.nodeName} (a conflict if
-   * it already has one) and the Binding's annotations; the answer is a Success Status.
+   * it already has one), the Binding's annotations and the condition PodScheduled; the answer is
+   * a Success Status.
    */
-  private static MapValue bind(Function<ApiRequest, ApiResponse> loopback, UserInfo user,
-      String namespace, MapValue binding) {
+  private static boolean scheduled(MapValue pod) {
+    for (Value c : Nested.list(pod, "status", "conditions")) {
+      if (Nested.str(c, "type").equals("PodScheduled") && Nested.str(c, "status").equals("True")) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  private static MapValue bind(Function<ApiRequest, ApiResponse> loopback, Clock clock,
+      UserInfo user, String namespace, MapValue binding) {
     String pod = Meta.metaString(binding, "name");
     String targetKind = Nested.str(binding, "target", "kind");
     String node = Nested.str(binding, "target", "name");
@@ -154,9 +169,24 @@ public final class DefaultVirtualCreates {
     }
     MapValue patch = MapValue.ofEntries("metadata", meta.build(),
         "spec", MapValue.ofEntries("nodeName", Value.of(node)));
-    loopback.apply(ApiRequest.builder(ApiRequest.Verb.PATCH, PODS).namespace(namespace)
-        .name(pod).user(user).patch(PatchType.MERGE_PATCH, Json.write(patch)).build())
-        .orThrow();
+    MapValue bound = loopback.apply(ApiRequest.builder(ApiRequest.Verb.PATCH, PODS)
+        .namespace(namespace).name(pod).user(user)
+        .patch(PatchType.MERGE_PATCH, Json.write(patch)).build()).orThrow();
+    // and, as kube's assignPod, the condition PodScheduled (a status field, so its own write)
+    if (!scheduled(bound)) {
+      String now = Meta.formatTime(clock.instant());
+      MapValue condition = MapValue.ofEntries("type", Value.of("PodScheduled"),
+          "status", Value.of("True"), "lastProbeTime", Value.nullValue(),
+          "lastTransitionTime", Value.of(now));
+      ListValue.Builder conditions = ListValue.builder();
+      Nested.list(bound, "status", "conditions").stream()
+          .filter(c -> !Nested.str(c, "type").equals("PodScheduled")).forEach(conditions::add);
+      conditions.add(condition);
+      loopback.apply(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace(namespace)
+          .name(pod).subresource("status").user(user)
+          .body(Nested.set(bound, conditions.build(), "status", "conditions")).build())
+          .orThrow();
+    }
     return MapValue.ofEntries("kind", Value.of("Status"), "apiVersion", Value.of("v1"),
         "metadata", MapValue.empty(), "status", Value.of("Success"),
         "code", Value.of(201));
