@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.BuiltinKinds;
+import io.apiserver4j.apiserver.internal.DefaultVirtualCreates;
 import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apiserver.internal.Registry;
 import io.apiserver4j.core.GroupVersionResource;
@@ -35,6 +36,11 @@ import java.util.function.Supplier;
  * }
  * }</pre>
  *
+ * <p>A new server starts as kube-apiserver does: it writes what kube-apiserver's start-up hooks
+ * write when it is missing (the system namespaces, the {@code kubernetes} Service, the APIServices
+ * of the served group versions, see {@link Builder#bootstrap}); its CRDs' group versions get
+ * APIServices while they are served.
+ *
  * <p>Several servers may share one store (as kube-apiserver instances share etcd): each serves
  * what the others write, custom resources included, since every server lists the
  * CustomResourceDefinitions in the store when it is built and keeps watching them in the
@@ -61,8 +67,13 @@ public final class ApiServer implements AutoCloseable {
       defs.addAll(BuiltinKinds.definitions());
     }
     defs.addAll(b.resources);
+    // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
+    // authenticator, for the review resources the embedder does not answer itself
+    java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate> defaults =
+        b.builtins ? DefaultVirtualCreates.of(this::handle, b.clock) : java.util.Map.of();
     for (ResourceDefinition def : defs) {
-      ResourceStrategy.VirtualCreate create = b.virtualCreates.get(def.groupResource());
+      ResourceStrategy.VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
+          defaults.get(def.groupResource()));
       java.util.Map<String, ResourceStrategy.SubresourceCreate> subCreates =
           b.subresourceCreates.getOrDefault(def.groupResource(), java.util.Map.of());
       if (create != null || !subCreates.isEmpty()) {
@@ -79,15 +90,23 @@ public final class ApiServer implements AutoCloseable {
     this.store = b.store == null ? InMemoryStore.create() : b.store;
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer);
-    if (registry.find(CRDS).isPresent()) {
-      try {
-        pipeline.followCrds();
-      } catch (RuntimeException e) {
-        if (ownsStore) {
-          store.close();
-        }
-        throw e;
+    try {
+      if (b.bootstrap) {
+        // what kube-apiserver's post-start hooks write: the aggregator's APIServices, the
+        // system namespaces, the kubernetes Service and the rest of its bootstrap objects;
+        // before the CRD watch starts, which then has none of these writes to go through
+        pipeline.registerApiServices();
+        BootstrapObjects.ensureServed(this, b.advertiseAddress, b.securePort);
       }
+      if (registry.find(CRDS).isPresent()) {
+        pipeline.followCrds();
+      }
+    } catch (RuntimeException e) {
+      pipeline.stopFollowingCrds();
+      if (ownsStore) {
+        store.close();
+      }
+      throw e;
     }
   }
 
@@ -236,13 +255,16 @@ public final class ApiServer implements AutoCloseable {
     private boolean maxBodySet;
     private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
     private boolean createAuthorizerSet;
+    private boolean bootstrap = true;
+    private boolean bootstrapSet;
+    private String advertiseAddress = BootstrapObjects.DEFAULT_ADVERTISE_ADDRESS;
+    private int securePort = BootstrapObjects.DEFAULT_SECURE_PORT;
+    private boolean advertiseSet;
 
     private Builder() {}
 
     /**
-     * Whether the built-in kinds (Namespace, ConfigMap, Secret, Service, Pod, Deployment,
-     * StatefulSet, DaemonSet, Job, ServiceAccount, Event, CustomResourceDefinition) are served.
-     * Default: true.
+     * Whether the built-in kinds (the 68 resources of Kubernetes 1.36) are served. Default: true.
      */
     public Builder builtinResources(boolean enabled) {
       if (builtinsSet) {
@@ -389,12 +411,50 @@ public final class ApiServer implements AutoCloseable {
     }
 
     /**
+     * Whether the server starts as kube-apiserver does, writing what its start-up hooks write
+     * when it is missing from the store: an APIService per served group version (and per
+     * version of each stored CRD), the namespaces {@code default}, {@code kube-system},
+     * {@code kube-public} and {@code kube-node-lease}, the {@code kubernetes} Service with its
+     * endpoints, and the other {@link BootstrapObjects}, each only if its kind is served.
+     * Default: true; false for an empty store (e.g. tests that count objects).
+     */
+    public Builder bootstrap(boolean enabled) {
+      if (bootstrapSet) {
+        throw new IllegalStateException("bootstrap was already set");
+      }
+      bootstrapSet = true;
+      this.bootstrap = enabled;
+      return this;
+    }
+
+    /**
+     * Where the bootstrap {@code kubernetes} Endpoints and EndpointSlice point (kube-apiserver's
+     * {@code --advertise-address} and {@code --secure-port}). Default: 127.0.0.1 and 6443.
+     *
+     * @throws IllegalArgumentException if the port is not in 1..65535
+     */
+    public Builder advertise(String address, int port) {
+      if (advertiseSet) {
+        throw new IllegalStateException("advertise was already set");
+      }
+      requireNonNull(address, "address");
+      if (port < 1 || port > 65535) {
+        throw new IllegalArgumentException("advertise port must be a port number: " + port);
+      }
+      advertiseSet = true;
+      this.advertiseAddress = address;
+      this.securePort = port;
+      return this;
+    }
+
+    /**
      * Builds the server; when it serves CustomResourceDefinitions it lists those in the store
      * (serving the established ones) and starts a background watch of them, ended by
      * {@link ApiServer#close()}.
      *
      * @throws IllegalArgumentException if a definition clashes with a built-in kind
-     * @throws StatusException if the store cannot list the CustomResourceDefinitions
+     * @throws StatusException if the store cannot list the CustomResourceDefinitions or refuses
+     *     a bootstrap object
      */
     public ApiServer build() {
       if (builtins) {

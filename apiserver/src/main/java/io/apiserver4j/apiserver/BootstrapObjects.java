@@ -20,12 +20,20 @@ import java.util.List;
  * policy, which kube writes when RBAC authorizes, is the auth module's {@code Bootstrap}.
  *
  * <p>{@link #ensure} creates those that are missing through the server, as kube-apiserver's
- * bootstrap controllers do through its loopback client, and leaves existing ones alone.
+ * bootstrap controllers do through its loopback client, and leaves existing ones alone except
+ * the {@code kubernetes} Service, Endpoints and EndpointSlice, whose ports and addresses are
+ * brought back to the server's, as kube's endpoint reconciler does. A server built with
+ * {@link ApiServer.Builder#bootstrap} (the default) has already written them once.
  * Thread-safe (stateless).
  */
 public final class BootstrapObjects {
   /** The first address of kube-apiserver's default service IP range, 10.0.0.0/24. */
   public static final String KUBERNETES_SERVICE_IP = "10.0.0.1";
+
+  /** Where a server's {@code kubernetes} endpoints point unless told otherwise. */
+  static final String DEFAULT_ADVERTISE_ADDRESS = "127.0.0.1";
+  /** kube-apiserver's default {@code --secure-port}. */
+  static final int DEFAULT_SECURE_PORT = 6443;
 
   private static final String USER_AGENT = "kube-apiserver/v1.36.0 (linux/amd64) kubernetes";
 
@@ -83,14 +91,30 @@ public final class BootstrapObjects {
    */
   public static List<String> ensure(ApiServer server, String advertiseAddress, int securePort) {
     requireNonNull(server, "server");
+    return ensure(server, advertiseAddress, securePort, true);
+  }
+
+  /** As {@link #ensure}, skipping the objects whose kind the server does not serve. */
+  static List<String> ensureServed(ApiServer server, String advertiseAddress, int securePort) {
+    return ensure(server, advertiseAddress, securePort, false);
+  }
+
+  private static List<String> ensure(ApiServer server, String advertiseAddress, int securePort,
+      boolean requireServed) {
     List<String> created = new ArrayList<>();
     for (MapValue o : objects(advertiseAddress, securePort)) {
       String apiVersion = str(o, "apiVersion");
       ResourceDefinition def = server.registry().all().stream()
           .filter(d -> d.kind().apiVersion().equals(apiVersion)
               && d.kind().kind().equals(str(o, "kind")))
-          .findFirst().orElseThrow(() -> new IllegalStateException(
-              "the server does not serve " + apiVersion + " " + str(o, "kind")));
+          .findFirst().orElse(null);
+      if (def == null) {
+        if (requireServed) {
+          throw new IllegalStateException("the server does not serve " + apiVersion + " "
+              + str(o, "kind"));
+        }
+        continue;
+      }
       MapValue meta = (MapValue) o.getOrNull("metadata");
       String namespace = str(meta, "namespace");
       ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, def.resource())
@@ -99,9 +123,46 @@ public final class BootstrapObjects {
         created.add(str(o, "kind") + "/" + namespace + "/" + str(meta, "name"));
       } else if (r.failure().orElseThrow().reason() != StatusReason.ALREADY_EXISTS) {
         r.orThrow();
+      } else if (str(meta, "name").equals("kubernetes")) {
+        reconcile(server, def, namespace, o);
       }
     }
     return List.copyOf(created);
+  }
+
+  /** The fields of the kubernetes Service and its endpoints that say where the server is. */
+  private static final List<String> SERVER_LOCATION = List.of("subsets", "addressType",
+      "endpoints", "ports");
+
+  private static void reconcile(ApiServer server, ResourceDefinition def, String namespace,
+      MapValue wanted) {
+    String name = str((MapValue) wanted.getOrNull("metadata"), "name");
+    ApiResponse got = server.handle(ApiRequest.builder(ApiRequest.Verb.GET, def.resource())
+        .namespace(namespace).name(name).userAgent(USER_AGENT).build());
+    if (!got.isSuccess()) {
+      return;
+    }
+    MapValue current = got.body();
+    MapValue updated = current;
+    if (wanted.getOrNull("spec") instanceof MapValue spec) {
+      // the Service: only its ports follow the server, as kube's service reconciliation
+      MapValue curSpec = current.getOrNull("spec") instanceof MapValue m ? m : MapValue.empty();
+      if (!java.util.Objects.equals(spec.getOrNull("ports"), curSpec.getOrNull("ports"))) {
+        updated = updated.with("spec", curSpec.with("ports", spec.getOrNull("ports")));
+      }
+    } else {
+      for (String field : SERVER_LOCATION) {
+        Value v = wanted.getOrNull(field);
+        if (v != null && !v.equals(current.getOrNull(field))) {
+          updated = updated.with(field, v);
+        }
+      }
+    }
+    if (!updated.equals(current)) {
+      server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, def.resource())
+          .namespace(namespace).name(name).body(updated).userAgent(USER_AGENT).build())
+          .orThrow();
+    }
   }
 
   private static MapValue priorityClass(String name, long value, String description) {

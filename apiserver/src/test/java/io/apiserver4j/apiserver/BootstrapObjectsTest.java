@@ -12,7 +12,7 @@ class BootstrapObjectsTest {
 
   @Test
   void createsWhatKubeApiserverWritesAtStartOnce() {
-    try (ApiServer server = ApiServer.builder().build()) {
+    try (ApiServer server = ApiServer.builder().bootstrap(false).build()) {
       List<String> created = BootstrapObjects.ensure(server, "192.168.0.10", 6443);
 
       assertThat(created).contains("Namespace//default", "Namespace//kube-system",

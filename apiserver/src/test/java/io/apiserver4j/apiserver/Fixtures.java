@@ -49,7 +49,8 @@ final class Fixtures {
 
   /** A server from {@code b} with the fixture's clock and uid source. */
   Fixtures(ApiServer.Builder b) {
-    server = b.clock(clock).uidSource(() -> "uid-" + uids.incrementAndGet()).build();
+    // the scenarios count objects, uids and revisions from an empty store
+    server = b.bootstrap(false).clock(clock).uidSource(() -> "uid-" + uids.incrementAndGet()).build();
   }
 
   static MapValue yaml(String text) {

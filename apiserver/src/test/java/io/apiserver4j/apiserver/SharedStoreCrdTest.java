@@ -264,12 +264,14 @@ class SharedStoreCrdTest {
     assertThat(createWidget(b, "late").code()).isEqualTo(404);
     assertThat(b.handle(req(Verb.GET, CRDS, "", "widgets.example.com").build()).code())
         .isEqualTo(404);
-    // A, which deleted the CRD, deleted each object once, then the CRD; B deleted nothing
+    // A, which deleted the CRD, deleted each object once, then the CRD and the APIService
+    // registered for its group version (kube's crdRegistrationController); B deleted nothing
     assertThat(storeA.deletes).extracting(ObjectKey::resource, ObjectKey::name)
         .containsExactlyInAnyOrder(org.assertj.core.groups.Tuple.tuple("widgets", "red"),
             org.assertj.core.groups.Tuple.tuple("widgets", "blue"),
             org.assertj.core.groups.Tuple.tuple("customresourcedefinitions",
-                "widgets.example.com"));
+                "widgets.example.com"),
+            org.assertj.core.groups.Tuple.tuple("apiservices", "v1.example.com"));
     assertThat(storeB.deletes).isEmpty();
     assertThat(onB.events()).containsExactly(WIDGETS_ADDED, WIDGETS_REMOVED);
   }
@@ -348,8 +350,9 @@ class SharedStoreCrdTest {
     assertThat(a.registry().find(GADGETS)).isEmpty();
     assertThat(onB.await(WIDGETS_REMOVED, WAIT)).isTrue();
     assertThat(onB.await(GADGETS_REMOVED, WAIT)).isTrue();
+    // with the last CRD of example.com/v1 its APIService goes (kube's crdRegistrationController)
     assertThat(storeA.deletes).extracting(ObjectKey::name).containsExactlyInAnyOrder("red", "g",
-        "widgets.example.com", "gadgets.example.com");
+        "widgets.example.com", "gadgets.example.com", "v1.example.com");
     assertThat(storeB.deletes).isEmpty();
   }
 

@@ -3,8 +3,6 @@ package io.apiserver4j.server;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
-import io.apiserver4j.apiserver.ApiRequest;
-import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.BootstrapObjects;
 import io.apiserver4j.auth.Bootstrap;
@@ -16,9 +14,6 @@ import io.apiserver4j.auth.audit.Audit;
 import io.apiserver4j.auth.audit.AuditLogSink;
 import io.apiserver4j.auth.audit.AuditPolicy;
 import io.apiserver4j.auth.tokens.ServiceAccountTokens;
-import io.apiserver4j.core.GroupVersionResource;
-import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Value;
 import io.apiserver4j.http.Authenticator;
 import io.apiserver4j.http.Authenticators;
 import io.apiserver4j.http.Authorizer;
@@ -62,8 +57,6 @@ public final class Serve {
   /** The exit code of a bad command line, as Go's flag package and kube-apiserver use. */
   static final int USAGE_ERROR = 2;
   private static final Logger LOG = LoggerFactory.getLogger(Serve.class);
-  private static final GroupVersionResource NAMESPACES =
-      new GroupVersionResource("", "v1", "namespaces");
 
   private Serve() {}
 
@@ -93,20 +86,6 @@ public final class Serve {
       return 0;
     }
     return run(options, out, err);
-  }
-
-  /** The namespaces kube-apiserver's bootstrap controller creates, so kubectl finds them. */
-  static void createSystemNamespaces(ApiServer api) {
-    for (String ns : List.of("default", "kube-system", "kube-public", "kube-node-lease")) {
-      ApiResponse r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES)
-          .body(MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Namespace"),
-              "metadata", MapValue.ofEntries("name", Value.of(ns))))
-          .fieldManager("apiserver4j-serve")
-          .build());
-      if (!r.isSuccess() && r.code() != 409) {
-        throw new IllegalStateException("cannot create namespace " + ns + ": " + r.body());
-      }
-    }
   }
 
   /**
@@ -212,7 +191,6 @@ public final class Serve {
     tokens.install(builder, tokenFile.stream().toArray(Authenticator[]::new));
     ApiServer api = builder.build();
     try {
-      createSystemNamespaces(api);
       rbac.ifPresent(r -> {
         r.aggregateInto(api);
         Bootstrap.ensure(api);

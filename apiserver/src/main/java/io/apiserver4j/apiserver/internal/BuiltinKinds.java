@@ -221,6 +221,13 @@ public final class BuiltinKinds {
     for (String kind : List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")) {
       out.put(new GroupVersionKind("rbac.authorization.k8s.io", "v1", kind), rbac);
     }
+    // kube-aggregator's ValidateAPIService: the name is a path segment equal to version.group
+    // ("v1." for the core group)
+    out.put(new GroupVersionKind("apiregistration.k8s.io", "v1", "APIService"),
+        ResourceStrategy.builder()
+            .nameValidation(NameValidation.PATH_SEGMENT)
+            .validator((o, old) -> validateApiService(o))
+            .build());
     out.put(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
         ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.NON_METADATA)
@@ -229,6 +236,31 @@ public final class BuiltinKinds {
             .validator((o, old) -> CrdSupport.validate(o))
             .build());
     return out;
+  }
+
+  static List<FieldError> validateApiService(MapValue apiService) {
+    List<FieldError> errs = new ArrayList<>();
+    String version = Nested.str(apiService, "spec", "version");
+    String required = version + "." + Nested.str(apiService, "spec", "group");
+    String name = Meta.metaString(apiService, "name");
+    if (!name.isEmpty() && !name.equals(required)) {
+      errs.add(FieldError.invalid("metadata.name", Value.of(name),
+          "must be `spec.version+\".\"+spec.group`: \"" + required + "\""));
+    }
+    long groupPriority = Nested.integer(apiService, "spec", "groupPriorityMinimum");
+    if (groupPriority <= 0 || groupPriority > 20000) {
+      errs.add(FieldError.invalid("spec.groupPriorityMinimum", Value.of(groupPriority),
+          "must be positive and less than 20000"));
+    }
+    long versionPriority = Nested.integer(apiService, "spec", "versionPriority");
+    if (versionPriority <= 0 || versionPriority > 1000) {
+      errs.add(FieldError.invalid("spec.versionPriority", Value.of(versionPriority),
+          "must be positive and less than 1000"));
+    }
+    if (version.isEmpty()) {
+      errs.add(FieldError.required("spec.version", ""));
+    }
+    return errs;
   }
 
   private static GroupVersionKind core(String kind) {

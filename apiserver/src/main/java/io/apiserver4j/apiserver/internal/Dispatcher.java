@@ -46,6 +46,7 @@ public final class Dispatcher {
   private final PatchHandler patches;
   private final ReadHandler reads;
   private final DeleteHandler deletes;
+  private final ApiServiceRegistration apiServices;
 
   public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
       Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
@@ -77,7 +78,8 @@ public final class Dispatcher {
     deletes.register(CrdController.CRD_RESOURCE.groupResource(), crds::delete);
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
-    this.storage = Storage.real(store, crds.andThen(namespaceController));
+    this.apiServices = new ApiServiceRegistration(store, registry, this::handle, clock);
+    this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
@@ -90,6 +92,14 @@ public final class Dispatcher {
   public void followCrds() {
     crdInformer.start();
     registry.followedBy(crdInformer);
+  }
+
+  /**
+   * Registers the APIServices of the served group versions and of the stored CRDs, as
+   * kube-apiserver's aggregator does when it starts (nothing when APIServices are not served).
+   */
+  public void registerApiServices() {
+    apiServices.registerOnStart();
   }
 
   /** Stops following CustomResourceDefinitions; waits for the background watch to end. */

@@ -26,8 +26,10 @@ class WidgetOperatorTest {
 
       ConfigMap owned = client.configMaps().withName("w-config").waitUntilCondition(
           c -> c != null && "blue".equals(c.getData().get("color")), 10, SECONDS);
+      // uids: the four namespaces, the CRD, the APIService kube registers for its group
+      // version, then the widget
       assertThat(owned).field(".data.color").isAppliedBy(WidgetOperator.MANAGER).and()
-          .field(".metadata.ownerReferences[uid=\"00000000-0000-4000-8000-000000000006\"]")
+          .field(".metadata.ownerReferences[uid=\"00000000-0000-4000-8000-000000000007\"]")
           .isAppliedBy(WidgetOperator.MANAGER);
 
       client.genericKubernetesResources("example.com/v1", "Widget").withName("w").delete();
