@@ -378,4 +378,118 @@ class AdmissionWebhookTest {
     assertThat(webhooks.received("/deny")).hasSize(2);
     assertThat(Nested.bool(request(webhooks.received("/deny").get(1)), "dryRun")).isTrue();
   }
+
+  private static ApiResponse createConfig(MapValue c) {
+    return api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE,
+        new GroupVersionResource("admissionregistration.k8s.io", "v1",
+            "validatingwebhookconfigurations")).body(c).build());
+  }
+
+  private static MapValue withWebhookField(MapValue c, String field, Value value) {
+    return Nested.updateListItems(c, w -> value == null ? w.without(field)
+        : w.with(field, value), "webhooks");
+  }
+
+  @Test
+  void configurationsAreValidatedWithKubesMessages() {
+    String prefix = "ValidatingWebhookConfiguration.admissionregistration.k8s.io \"v.example.com\""
+        + " is invalid: ";
+    MapValue valid = config("ValidatingWebhookConfiguration", "v.example.com", "/x", "");
+    assertThat(message(createConfig(withWebhookField(valid, "admissionReviewVersions", null))))
+        .isEqualTo(prefix + "webhooks[0].admissionReviewVersions: Required value: must specify"
+            + " one of v1, v1beta1");
+    assertThat(message(createConfig(withWebhookField(valid, "sideEffects", null))))
+        .isEqualTo(prefix + "webhooks[0].sideEffects: Required value: must specify one of"
+            + " None, NoneOnDryRun");
+    assertThat(message(createConfig(withWebhookField(valid, "timeoutSeconds", Value.of(31)))))
+        .isEqualTo(prefix + "webhooks[0].timeoutSeconds: Invalid value: 31: the timeout value"
+            + " must be between 1 and 30 seconds");
+    assertThat(message(createConfig(withWebhookField(valid, "name", Value.of("short.name")))))
+        .isEqualTo(prefix + "webhooks[0].name: Invalid value: \"short.name\": should be a"
+            + " domain with at least three segments separated by dots");
+    assertThat(message(createConfig(withWebhookField(valid, "clientConfig",
+        Json.read("{\"url\":\"http://127.0.0.1/x\"}")))))
+        .isEqualTo(prefix + "webhooks[0].clientConfig.url: Invalid value: \"http\": 'https' is"
+            + " the only allowed URL scheme; desired format: https://host[/path]");
+    MapValue twice = valid.with("webhooks", io.apiserver4j.core.ListValue.of(List.of(
+        Nested.list(valid, "webhooks").get(0), Nested.list(valid, "webhooks").get(0))));
+    assertThat(message(createConfig(twice)))
+        .isEqualTo(prefix + "webhooks[1].name: Duplicate value: \"v.example.com\"");
+    assertThat(api.resources(AR, "validatingwebhookconfigurations").list()).isEmpty();
+  }
+
+  @Test
+  void configurationsGetKubesDefaults() {
+    mutating("m.example.com", "/x", "");
+    MapValue hook = (MapValue) Nested.list(
+        api.resources(AR, "mutatingwebhookconfigurations").get("m.example.com"), "webhooks")
+        .get(0);
+    assertThat(Nested.str(hook, "failurePolicy")).isEqualTo("Fail");
+    assertThat(Nested.str(hook, "matchPolicy")).isEqualTo("Equivalent");
+    assertThat(Nested.str(hook, "reinvocationPolicy")).isEqualTo("Never");
+    assertThat(Nested.integer(hook, "timeoutSeconds")).isEqualTo(10);
+    assertThat(Json.write(hook.getOrNull("namespaceSelector"))).isEqualTo("{}");
+    assertThat(Json.write(hook.getOrNull("objectSelector"))).isEqualTo("{}");
+    assertThat(Nested.str((MapValue) Nested.list(hook, "rules").get(0), "scope"))
+        .isEqualTo("*");
+  }
+
+  private static final String GADGET_CRD = """
+      apiVersion: apiextensions.k8s.io/v1
+      kind: CustomResourceDefinition
+      metadata: {name: gadgets.example.com}
+      spec:
+        group: example.com
+        names: {plural: gadgets, singular: gadget, kind: Gadget}
+        scope: Namespaced
+        versions:
+        - name: v2
+          served: true
+          storage: false
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+        - name: v1
+          served: true
+          storage: true
+          schema:
+            openAPIV3Schema: {type: object, x-kubernetes-preserve-unknown-fields: true}
+      """;
+
+  @Test
+  void equivalentMatchPolicySendsTheMatchedVersionAndExactSkips() {
+    String ns = namespace("equivalent");
+    api.resources("apiextensions.k8s.io/v1", "customresourcedefinitions")
+        .create(Yaml.read(GADGET_CRD));
+    webhooks.handle("/gadgets", WebhookServer::allow);
+    MapValue c = Nested.updateListItems(
+        config("ValidatingWebhookConfiguration", "gadgets.example.com", "/gadgets", ""),
+        w -> w.with("rules", Json.read("[{\"operations\":[\"CREATE\"],\"apiGroups\":"
+            + "[\"example.com\"],\"apiVersions\":[\"v1\"],\"resources\":[\"gadgets\"]}]")),
+        "webhooks");
+    api.resources(AR, "validatingwebhookconfigurations").create(c);
+    try {
+      api.resources("example.com/v2", "gadgets").namespace(ns).create(Json.read(
+          "{\"apiVersion\":\"example.com/v2\",\"kind\":\"Gadget\",\"metadata\":"
+              + "{\"name\":\"g1\"},\"spec\":{\"size\":1}}"));
+      MapValue req = request(webhooks.received("/gadgets").get(0));
+      assertThat(Json.write(req.getOrNull("kind")))
+          .isEqualTo("{\"group\":\"example.com\",\"version\":\"v1\",\"kind\":\"Gadget\"}");
+      assertThat(Json.write(req.getOrNull("requestKind")))
+          .isEqualTo("{\"group\":\"example.com\",\"version\":\"v2\",\"kind\":\"Gadget\"}");
+      assertThat(Nested.str(req, "resource", "version")).isEqualTo("v1");
+      assertThat(Nested.str(req, "requestResource", "version")).isEqualTo("v2");
+      assertThat(Nested.str(req, "object", "apiVersion")).isEqualTo("example.com/v1");
+
+      api.resources(AR, "validatingwebhookconfigurations").delete("gadgets.example.com");
+      api.resources(AR, "validatingwebhookconfigurations").create(
+          withWebhookField(c, "matchPolicy", Value.of("Exact")));
+      api.resources("example.com/v2", "gadgets").namespace(ns).create(Json.read(
+          "{\"apiVersion\":\"example.com/v2\",\"kind\":\"Gadget\",\"metadata\":"
+              + "{\"name\":\"g2\"}}"));
+      assertThat(webhooks.received("/gadgets")).hasSize(1);
+    } finally {
+      api.resources("apiextensions.k8s.io/v1", "customresourcedefinitions")
+          .delete("gadgets.example.com");
+    }
+  }
 }
