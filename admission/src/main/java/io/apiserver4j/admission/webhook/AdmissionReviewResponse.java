@@ -130,12 +130,13 @@ public record AdmissionReviewResponse(
     }
     boolean v1 = version.equals(AdmissionReviewRequest.V1);
     if (v1 && expectedUid.isPresent() && !expectedUid.get().equals(str(r, "uid"))) {
-      throw WebhookCallException.invalidResponse("expected response.uid=\"" + expectedUid.get() + "\", got \""
-          + str(r, "uid") + "\"");
+      throw WebhookCallException.invalidResponse("expected response.uid=\"" + expectedUid.get()
+          + "\", got \"" + str(r, "uid") + "\"");
     }
     if (v1 && (!"admission.k8s.io/v1".equals(str(m, "apiVersion"))
         || !"AdmissionReview".equals(str(m, "kind")))) {
-      throw WebhookCallException.invalidResponse("expected webhook response of admission.k8s.io/v1, Kind="
+      throw WebhookCallException.invalidResponse(
+          "expected webhook response of admission.k8s.io/v1, Kind="
           + "AdmissionReview, got " + gvkString(str(m, "apiVersion"), str(m, "kind")));
     }
     boolean allowed = r.getOrNull("allowed") instanceof BooleanValue b && b.value();
@@ -150,18 +151,23 @@ public record AdmissionReviewResponse(
     boolean hasPatchType = patchType != null && !patchType.isNull();
     Optional<ListValue> patch = Optional.empty();
     if (!mutating) {
-      if (hasPatch) {
-        throw WebhookCallException.invalidResponse("validating webhook may not return response.patch");
+      // v1beta1 validating responses had their patch ignored
+      if (v1 && hasPatch) {
+        throw WebhookCallException.invalidResponse(
+            "validating webhook may not return response.patch");
       }
       if (v1 && hasPatchType) {
-        throw WebhookCallException.invalidResponse("validating webhook may not return response.patchType");
+        throw WebhookCallException.invalidResponse(
+            "validating webhook may not return response.patchType");
       }
     } else {
       if (v1 && hasPatch && !hasPatchType) {
-        throw WebhookCallException.invalidResponse("webhook returned response.patch but not response.patchType");
+        throw WebhookCallException.invalidResponse(
+            "webhook returned response.patch but not response.patchType");
       }
       if (v1 && !hasPatch && hasPatchType) {
-        throw WebhookCallException.invalidResponse("webhook returned response.patchType but not response.patch");
+        throw WebhookCallException.invalidResponse(
+            "webhook returned response.patchType but not response.patch");
       }
       if (v1 && hasPatchType && !(patchType instanceof StringValue t && !t.value().isEmpty())) {
         throw WebhookCallException.invalidResponse("webhook returned invalid response.patchType of "
@@ -177,7 +183,8 @@ public record AdmissionReviewResponse(
     }
     Map<String, String> annotations = new LinkedHashMap<>();
     if (r.getOrNull("auditAnnotations") instanceof MapValue a) {
-      a.forEach((k, v) -> annotations.put(k, v instanceof StringValue s ? s.value() : Json.write(v)));
+      a.forEach((k, v) -> annotations.put(k,
+          v instanceof StringValue s ? s.value() : Json.write(v)));
     }
     List<String> warnings = new ArrayList<>();
     if (r.getOrNull("warnings") instanceof ListValue w) {

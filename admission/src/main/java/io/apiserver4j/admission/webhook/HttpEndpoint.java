@@ -26,6 +26,7 @@ import java.util.Collection;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.ExecutionException;
 import javax.net.ssl.SSLContext;
 import javax.net.ssl.SSLHandshakeException;
 import javax.net.ssl.TrustManagerFactory;
@@ -150,7 +151,7 @@ final class HttpEndpoint implements WebhookEndpoint {
   }
 
   private static Throwable unwrap(Throwable t) {
-    while ((t instanceof CompletionException || t instanceof java.util.concurrent.ExecutionException)
+    while ((t instanceof CompletionException || t instanceof ExecutionException)
         && t.getCause() != null) {
       t = t.getCause();
     }
