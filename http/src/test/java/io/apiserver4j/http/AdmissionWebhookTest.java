@@ -492,4 +492,39 @@ class AdmissionWebhookTest {
           .delete("gadgets.example.com");
     }
   }
+
+  @Test
+  void dryRunsAreRefusedForSomeAndUnknownSideEffectsAsKube() {
+    // v1 objects cannot declare them: they are stored directly, as older servers left them
+    io.apiserver4j.storage.InMemoryStore store = io.apiserver4j.storage.InMemoryStore.create();
+    for (String sideEffects : List.of("Some", "Unknown", "")) {
+      String name = (sideEffects.isEmpty() ? "nil" : sideEffects.toLowerCase()) + ".example.com";
+      MapValue c = config("ValidatingWebhookConfiguration", name, "/allow", "");
+      c = Nested.updateListItems(c, w -> sideEffects.isEmpty() ? w.without("sideEffects")
+          : w.with("sideEffects", Value.of(sideEffects)), "webhooks");
+      store.create(new io.apiserver4j.storage.ObjectKey("admissionregistration.k8s.io",
+          "validatingwebhookconfigurations", "", name), c);
+    }
+    webhooks.handle("/allow", WebhookServer::allow);
+    try (ApiServer old = ApiServer.builder().store(store).build()) {
+      ApiResponse dry = old.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CONFIGMAPS)
+          .namespace("default").body(configMap("default", "cm", "{}")).dryRun(true).build());
+      // the first refusal in webhook order (configurations by name: nil, some, unknown)
+      assertThat(dry.code()).isEqualTo(500);
+      assertThat(message(dry)).isEqualTo("Internal error occurred: failed calling webhook"
+          + " \"nil.example.com\": Webhook SideEffects is nil");
+      old.resources(AR, "validatingwebhookconfigurations").delete("nil.example.com");
+      ApiResponse some = old.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CONFIGMAPS)
+          .namespace("default").body(configMap("default", "cm", "{}")).dryRun(true).build());
+      assertThat(some.code()).isEqualTo(400);
+      assertThat(message(some))
+          .isEqualTo("admission webhook \"some.example.com\" does not support dry run");
+      assertThat(webhooks.received("/allow")).isEmpty();
+
+      ApiResponse real = old.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CONFIGMAPS)
+          .namespace("default").body(configMap("default", "cm", "{}")).build());
+      assertThat(real.isSuccess()).as(message(real)).isTrue();
+      assertThat(webhooks.received("/allow")).hasSize(2);
+    }
+  }
 }
