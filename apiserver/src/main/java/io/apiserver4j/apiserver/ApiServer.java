@@ -74,6 +74,7 @@ public final class ApiServer implements AutoCloseable {
       try {
         pipeline.followCrds();
       } catch (RuntimeException e) {
+        pipeline.stopFollowingCrds();
         if (ownsStore) {
           store.close();
         }

@@ -57,9 +57,16 @@ public final class Dispatcher {
     this.endpoints = new Endpoints(registry);
     ServerNamespaces namespaces = new ServerNamespaces(store);
     this.configurationSources = new ServerConfigurationSources(store, registry);
-    AdmissionChain chain = ConfiguredAdmission.append(Objects.requireNonNull(
-        admissionFactory.apply(namespaces), "the admission factory returned null"),
-        registry, configurationSources);
+    AdmissionChain chain;
+    try {
+      chain = ConfiguredAdmission.append(Objects.requireNonNull(
+          admissionFactory.apply(namespaces), "the admission factory returned null"),
+          registry, configurationSources);
+    } catch (RuntimeException e) {
+      // the sources already started stop with the server that will not be
+      configurationSources.close();
+      throw e;
+    }
     this.crdInformer = new CrdInformer(store, registry);
     AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
     Bodies bodies = new Bodies(maxBodyBytes);
