@@ -34,6 +34,7 @@ public final class AdmissionAttributes {
   private final MapValue options;
   private final boolean dryRun;
   private final AuditAnnotations auditAnnotations;
+  private final AdmissionContext context;
 
   private AdmissionAttributes(Builder b) {
     this.operation = b.operation;
@@ -48,6 +49,7 @@ public final class AdmissionAttributes {
     this.options = b.options;
     this.dryRun = b.dryRun;
     this.auditAnnotations = b.auditAnnotations;
+    this.context = b.context == null ? AdmissionContext.create() : b.context;
   }
 
   public static Builder builder() {
@@ -126,6 +128,14 @@ public final class AdmissionAttributes {
     return auditAnnotations;
   }
 
+  /**
+   * The request's context: warnings, audit annotations and reinvocation state, shared by every
+   * attributes of the request (copies keep it).
+   */
+  public AdmissionContext context() {
+    return context;
+  }
+
   /** A copy whose object is {@code newObject}; the same instance when it already is. */
   public AdmissionAttributes withObject(MapValue newObject) {
     requireNonNull(newObject, "newObject");
@@ -158,6 +168,7 @@ public final class AdmissionAttributes {
     private MapValue options = MapValue.empty();
     private boolean dryRun;
     private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
+    private AdmissionContext context;
 
     private Builder() {}
 
@@ -174,6 +185,7 @@ public final class AdmissionAttributes {
       this.options = a.options;
       this.dryRun = a.dryRun;
       this.auditAnnotations = a.auditAnnotations;
+      this.context = a.context;
     }
 
     public Builder operation(Operation operation) {
@@ -244,6 +256,12 @@ public final class AdmissionAttributes {
 
     public Builder auditAnnotations(AuditAnnotations annotations) {
       this.auditAnnotations = requireNonNull(annotations, "auditAnnotations");
+      return this;
+    }
+
+    /** The request's context; a fresh one when not set. */
+    public Builder context(AdmissionContext context) {
+      this.context = requireNonNull(context, "context");
       return this;
     }
 

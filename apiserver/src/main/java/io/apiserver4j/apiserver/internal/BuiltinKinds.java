@@ -228,6 +228,14 @@ public final class BuiltinKinds {
             .nameValidation(NameValidation.PATH_SEGMENT)
             .validator((o, old) -> validateApiService(o))
             .build());
+    for (boolean mutating : new boolean[] {false, true}) {
+      out.put(new GroupVersionKind("admissionregistration.k8s.io", "v1",
+          (mutating ? "Mutating" : "Validating") + "WebhookConfiguration"),
+          ResourceStrategy.builder()
+              .defaulter(o -> WebhookConfigurationRules.defaults(o, mutating))
+              .validator((o, old) -> WebhookConfigurationRules.validate(o, old, mutating))
+              .build());
+    }
     out.put(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
         ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.NON_METADATA)

@@ -41,6 +41,7 @@ public final class Dispatcher {
   private final Storage storage;
   private final Storage dryRun;
   private final CrdInformer crdInformer;
+  private final ServerConfigurationSources configurationSources;
   private final CreateHandler creates;
   private final UpdateHandler updates;
   private final PatchHandler patches;
@@ -56,8 +57,17 @@ public final class Dispatcher {
     this.clock = clock;
     this.endpoints = new Endpoints(registry);
     ServerNamespaces namespaces = new ServerNamespaces(store);
-    AdmissionChain chain = Objects.requireNonNull(admissionFactory.apply(namespaces),
-        "the admission factory returned null");
+    this.configurationSources = new ServerConfigurationSources(store, registry);
+    AdmissionChain chain;
+    try {
+      chain = ConfiguredAdmission.append(Objects.requireNonNull(
+          admissionFactory.apply(namespaces), "the admission factory returned null"),
+          registry, configurationSources);
+    } catch (RuntimeException e) {
+      // the sources already started stop with the server that will not be
+      configurationSources.close();
+      throw e;
+    }
     this.crdInformer = new CrdInformer(store, registry);
     AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
     Bodies bodies = new Bodies(maxBodyBytes);
@@ -79,7 +89,8 @@ public final class Dispatcher {
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
     this.apiServices = new ApiServiceRegistration(store, registry, this::handle, clock);
-    this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices));
+    this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices)
+        .andThen(configurationSources));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
@@ -102,9 +113,13 @@ public final class Dispatcher {
     apiServices.registerOnStart();
   }
 
-  /** Stops following CustomResourceDefinitions; waits for the background watch to end. */
+  /**
+   * Stops following CustomResourceDefinitions and the objects that configure admission; waits
+   * for the background watches to end.
+   */
   public void stopFollowingCrds() {
     crdInformer.close();
+    configurationSources.close();
   }
 
   /** Runs a request (any verb but WATCH); every failure becomes a Status response. */
