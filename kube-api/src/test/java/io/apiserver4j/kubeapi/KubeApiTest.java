@@ -124,6 +124,24 @@ class KubeApiTest {
         .containsEntry("containers", Value.nullValue());
   }
 
+  @Test
+  void goTypesAreTheGoFieldTypes() {
+    // k8s.io/api apps/v1 DeploymentSpec.Replicas *int32, core/v1 Secret.Data map[string][]byte,
+    // LinuxContainerUser.SupplementalGroups []int64, apimachinery ObjectMeta.Generation int64,
+    // apiextensions JSONSchemaProps.Maximum *float64
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.apps.v1.DeploymentSpec"))
+        .containsEntry("replicas", "int32").doesNotContainKey("selector");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.Secret"))
+        .containsExactly(java.util.Map.entry("data", "map[string][]uint8"));
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.LinuxContainerUser"))
+        .containsEntry("supplementalGroups", "[]int64");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"))
+        .containsEntry("generation", "int64");
+    assertThat(KubeApi.schema().goTypes().get(
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"))
+        .containsEntry("maximum", "float64");
+  }
+
   private static KubeResource find(String group, String plural) {
     return KubeApi.resources().stream()
         .filter(r -> r.kind().group().equals(group) && r.plural().equals(plural))

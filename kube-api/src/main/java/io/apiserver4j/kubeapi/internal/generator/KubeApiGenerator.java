@@ -341,7 +341,65 @@ public final class KubeApiGenerator {
         .put("types", typeList.build())
         .put("patch", patchTags(types.keySet()))
         .put("zeros", zeros(types, converted, kinds))
+        .put("go", goTypes(types.keySet()))
         .build();
+  }
+
+  /**
+   * The Go type of every field whose Go type SMD does not say, by type and field: integers
+   * ({@code int32}, {@code int64}), floats ({@code float64}) and byte slices ({@code []uint8},
+   * base64 in JSON), also as elements of slices ({@code []int64}) and maps
+   * ({@code map[string][]uint8}). Read from the swagger formats, which kube-openapi derives from
+   * the Go types; strings, booleans, structs and the named types SMD names (IntOrString,
+   * Quantity, Time) need no entry.
+   */
+  private MapValue goTypes(Set<String> typeNames) {
+    MapValue.Builder out = MapValue.builder();
+    for (String name : typeNames) {
+      MapValue def = swagger.getOrNull(name) instanceof MapValue m ? m : null;
+      if (def == null || !(def.getOrNull("properties") instanceof MapValue props)) {
+        continue;
+      }
+      MapValue.Builder fields = MapValue.builder();
+      for (String field : new TreeSet<>(props.asMap().keySet())) {
+        String go = goType((MapValue) props.getOrNull(field));
+        if (!go.isEmpty()) {
+          fields.put(field, Value.of(go));
+        }
+      }
+      MapValue f = fields.build();
+      if (!f.isEmpty()) {
+        out.put(name, f);
+      }
+    }
+    return out.build();
+  }
+
+  // kube-openapi's formats for Go's numeric types and []byte; "" for anything else
+  private static String goType(MapValue property) {
+    if (property.getOrNull("$ref") != null) {
+      return "";
+    }
+    String format = str(property, "format");
+    switch (str(property, "type")) {
+      case "integer":
+        return format.equals("int32") ? "int32" : "int64";
+      case "number":
+        return format.equals("float") ? "float32" : "float64";
+      case "string":
+        return format.equals("byte") ? "[]uint8" : "";
+      case "array": {
+        String item = property.getOrNull("items") instanceof MapValue i ? goType(i) : "";
+        return item.isEmpty() ? "" : "[]" + item;
+      }
+      case "object": {
+        String element = property.getOrNull("additionalProperties") instanceof MapValue a
+            ? goType(a) : "";
+        return element.isEmpty() ? "" : "map[string]" + element;
+      }
+      default:
+        return "";
+    }
   }
 
   private static void collectNamed(Value v, Deque<String> out) {
