@@ -96,8 +96,11 @@ final class PatchHandler {
     if (!(patched instanceof MapValue patchedMap)) {
       throw invalidPatch(patched, "Object 'Kind' is missing in '" + Json.write(patched) + "'");
     }
-    SchemaChecker.Result checked = SchemaChecker.check(def.schema(), def.schemaType(),
-        StorageForm.withTypeMeta(patchedMap, def.kind()));
+    MapValue typed = StorageForm.withTypeMeta(patchedMap, def.kind());
+    if (GoDecoding.applies(def.schema())) {
+      typed = GoDecoding.patched(patch.type(), def.schemaType(), typed, patch.body());
+    }
+    SchemaChecker.Result checked = SchemaChecker.check(def.schema(), def.schemaType(), typed);
     if (!checked.typeErrors().isEmpty()) {
       throw invalidPatch(patchedMap, checked.typeErrors().get(0));
     }
