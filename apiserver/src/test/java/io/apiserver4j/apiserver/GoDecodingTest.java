@@ -104,7 +104,8 @@ class GoDecodingTest {
     byte[] bytes = body.getBytes(StandardCharsets.UTF_8);
     String patch = c.get("patch", "");
     ApiRequest.Builder r = switch (verb) {
-      case "create" -> req(Verb.CREATE, gvr, "default", "").rawBody(bytes, "application/json");
+      case "create" -> req(Verb.CREATE, gvr, "default", "").rawBody(bytes,
+          c.get("contentType", "application/json"));
       case "update" -> req(Verb.UPDATE, gvr, "default", "d").rawBody(bytes, "application/json");
       case "status", "scale" -> req(Verb.UPDATE, gvr, "default", "d").subresource(verb)
           .rawBody(bytes, "application/json");

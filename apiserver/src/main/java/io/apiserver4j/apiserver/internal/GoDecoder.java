@@ -187,6 +187,8 @@ final class GoDecoder {
         };
         if (!fits) {
           typeError(what(v, k != Kind.STRING && k != Kind.BOOL), t.goName());
+        } else if (k.isInteger() && v instanceof FloatValue f) {
+          return Value.of(GoParsing.parseGoInt64(literals.text(f)));
         }
         return v;
       }
@@ -239,10 +241,18 @@ final class GoDecoder {
 
     private boolean numberFits(Value v, Kind k) {
       if (k.isInteger()) {
-        if (!(v instanceof IntegerValue i)) {
-          return false; // a float literal never parses as an integer (1e3, 1.0)
+        long n;
+        if (v instanceof IntegerValue i) {
+          n = i.value();
+        } else {
+          // Go parses the literal: 1e3 and 1.0 are no integers; a float read from YAML is
+          // written to JSON first, and 1000 is one
+          Long parsed = GoParsing.parseGoInt64(literals.text((FloatValue) v));
+          if (parsed == null) {
+            return false;
+          }
+          n = parsed;
         }
-        long n = i.value();
         return k == Kind.INT64 || (k == Kind.INT32 ? n == (int) n : n >= 0 && n <= 255);
       }
       if (v instanceof FloatValue f) {

@@ -77,15 +77,27 @@ final class GoDecoding {
   }
 
   /** The result of a JSON, merge or strategic merge patch of built-in type {@code typeName}. */
-  static MapValue patched(PatchType type, String typeName, MapValue patched, Value patch) {
+  static MapValue patched(PatchType type, String typeName, MapValue patched, Value patch,
+      byte[] raw) {
     boolean strategic = type == PatchType.STRATEGIC_MERGE_PATCH;
     GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, patched,
-        strategic ? GoDecoder.Mode.UNSTRUCTURED : GoDecoder.Mode.JSON, NumberLiterals.NONE);
+        strategic ? GoDecoder.Mode.UNSTRUCTURED : GoDecoder.Mode.JSON,
+        strategic ? NumberLiterals.NONE : literals(raw));
     if (r.error().isPresent()) {
       throw invalidPatch(strategic ? GoFormat.plusV(patch) : Json.write(patched),
           r.error().get());
     }
     return r.object();
+  }
+
+  // JSON and merge patches keep the patch's number literals as written (json-patch copies
+  // them raw): the decoder quotes them
+  private static NumberLiterals literals(byte[] raw) {
+    try {
+      return LenientJson.read(raw, false).numbers();
+    } catch (RuntimeException e) {
+      return NumberLiterals.NONE; // the patch was parsed already; nothing to add
+    }
   }
 
   /** kube's error for a patched object that does not decode: 422 on field {@code patch}. */

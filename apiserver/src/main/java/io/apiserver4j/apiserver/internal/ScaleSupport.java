@@ -120,7 +120,7 @@ final class ScaleSupport {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
         patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinKinds.SCALE_TYPE,
-            m, patch.body()), s.manager(), s.now());
+            m, patch.body(), patch.raw()), s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);
     });
