@@ -33,6 +33,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class GoDecodingTest {
   static final GroupVersionResource SECRETS = new GroupVersionResource("", "v1", "secrets");
   static final GroupVersionResource EVENTS = new GroupVersionResource("", "v1", "events");
+  static final GroupVersionResource QUOTAS =
+      new GroupVersionResource("", "v1", "resourcequotas");
 
   static final Map<String, String> OBJECTS = Map.of(
       "deployment", "{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"metadata\":{\"name\":"
@@ -48,6 +50,8 @@ class GoDecodingTest {
           + "\"reportingComponent\":\"c\",\"reportingInstance\":\"i\","
           + "\"firstTimestamp\":\"2024-01-02T03:04:05+01:00\","
           + "\"eventTime\":\"2024-01-02T03:04:05.123456+01:00\"}",
+      "quota", "{\"apiVersion\":\"v1\",\"kind\":\"ResourceQuota\",\"metadata\":{\"name\":"
+          + "\"q\"},\"spec\":{\"hard\":{\"cpu\":\"2\",\"memory\":\"1Gi\"}}}",
       "scale", "{\"apiVersion\":\"autoscaling/v1\",\"kind\":\"Scale\",\"metadata\":{\"name\":"
           + "\"d\",\"namespace\":\"default\"},\"spec\":{\"replicas\":2}}");
 
@@ -94,6 +98,7 @@ class GoDecodingTest {
     GroupVersionResource gvr = switch (object) {
       case "secret" -> SECRETS;
       case "event" -> EVENTS;
+      case "quota" -> QUOTAS;
       default -> DEPLOYMENTS;
     };
     if (!verb.equals("create") && !verb.equals("apply")) {

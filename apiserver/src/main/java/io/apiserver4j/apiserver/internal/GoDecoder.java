@@ -282,6 +282,13 @@ final class GoDecoder {
       if (v instanceof IntegerValue i && i.value() == (int) i.value()) {
         return v;
       }
+      if (v instanceof FloatValue f) {
+        // a float read from YAML was written to JSON first: 1.0 became 1
+        Long n = GoParsing.parseGoInt64(literals.text(f));
+        if (n != null && n == n.intValue()) {
+          return Value.of(n);
+        }
+      }
       throw new Fatal("json: cannot unmarshal " + what(v, true) + " into Go value of type int32");
     }
 
@@ -299,8 +306,9 @@ final class GoDecoder {
       if (error != null) {
         throw new Fatal(error);
       }
-      // a Quantity is always written as a JSON string
-      return v instanceof StringValue ? v : Value.of(text);
+      // a Quantity is always written as a JSON string, in its canonical form
+      String written = GoParsing.canonicalQuantity(text);
+      return v instanceof StringValue str && str.value().equals(written) ? v : Value.of(written);
     }
 
     private Value time(Value v, boolean micro) {

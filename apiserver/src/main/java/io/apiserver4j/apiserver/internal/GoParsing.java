@@ -182,6 +182,136 @@ final class GoParsing {
     return validSuffix(str.substring(suffixStart)) ? null : QUANTITY_SUFFIX;
   }
 
+  /**
+   * How kube writes back a quantity that parsed ({@code Quantity.MarshalJSON}): the string as
+   * given when {@code ParseQuantity} found it canonical already (its fast path), else the
+   * canonical form: {@code 0.5} is {@code 500m}, {@code 1.5k} is {@code 1500}, {@code 2048Ki}
+   * is {@code 2Mi}; values are rounded up to a nano unit, binary ones capped at 2^63-1.
+   */
+  static String canonicalQuantity(String str) {
+    if (str.equals("0")) {
+      return str;
+    }
+    boolean positive = true;
+    int pos = 0;
+    int end = str.length();
+    if (str.charAt(0) == '-' || str.charAt(0) == '+') {
+      positive = str.charAt(0) == '+';
+      pos++;
+    }
+    while (pos < end && str.charAt(pos) == '0') {
+      pos++;
+    }
+    int numStart = pos;
+    while (pos < end && isDigit(str.charAt(pos))) {
+      pos++;
+    }
+    String num = str.substring(numStart, pos);
+    if (num.isEmpty()) {
+      num = "0";
+    }
+    String denom = "";
+    if (pos < end && str.charAt(pos) == '.') {
+      int d = ++pos;
+      while (pos < end && isDigit(str.charAt(pos))) {
+        pos++;
+      }
+      denom = str.substring(d, pos);
+    }
+    String suffix = str.substring(pos);
+    int base = 10;
+    int exponent;
+    char format; // 'S' DecimalSI, 'B' BinarySI, 'E' DecimalExponent
+    int dec = "num kMGTPE".indexOf(suffix.isEmpty() ? ' ' : suffix.length() == 1
+        ? suffix.charAt(0) : '?');
+    if (suffix.isEmpty()) {
+      exponent = 0;
+      format = 'S';
+    } else if (suffix.length() == 1 && dec >= 0) {
+      exponent = (dec - 3) * 3;
+      format = 'S';
+    } else if (suffix.length() == 2 && suffix.charAt(1) == 'i'
+        && "KMGTPE".indexOf(suffix.charAt(0)) >= 0) {
+      base = 2;
+      exponent = ("KMGTPE".indexOf(suffix.charAt(0)) + 1) * 10;
+      format = 'B';
+    } else {
+      exponent = (int) (long) parseGoInt64(suffix.substring(1));
+      format = 'E';
+    }
+    String shifted = num + denom;
+    if (format != 'B') {
+      int precision = 18 - (num.length() + denom.length());
+      int scale = exponent - denom.length();
+      if (precision >= 0 && scale >= -9 && parseGoInt64(shifted) != null && scale % 3 == 0
+          && !shifted.endsWith("000") && shifted.charAt(0) != '0') {
+        return str;
+      }
+    } else if (denom.isEmpty()) {
+      int precision = 15 - num.length() - (int) ((float) exponent * 3 / 10) - 1;
+      Long value = parseGoInt64(shifted);
+      if (precision >= 0 && value != null && exponent % 10 == 0 && (value & 0x07) != 0
+          && multiplyFits(value, exponent)) {
+        return str;
+      }
+    }
+    java.math.BigDecimal amount = new java.math.BigDecimal(num + (denom.isEmpty() ? ""
+        : "." + denom));
+    amount = base == 10 ? amount.scaleByPowerOfTen(exponent)
+        : amount.multiply(new java.math.BigDecimal(java.math.BigInteger.ONE.shiftLeft(exponent)));
+    if (amount.signum() != 0 && amount.scale() > 9) {
+      amount = amount.setScale(9, java.math.RoundingMode.UP);
+    }
+    java.math.BigDecimal max = new java.math.BigDecimal(Long.MAX_VALUE);
+    if (format == 'B' && amount.compareTo(max) > 0) {
+      amount = max;
+    }
+    if (format == 'B' && amount.compareTo(java.math.BigDecimal.ONE) < 0 && amount.signum() > 0) {
+      format = 'S';
+    }
+    if (amount.signum() == 0) {
+      return "0";
+    }
+    String sign = positive ? "" : "-";
+    if (format == 'B') {
+      boolean integral = amount.stripTrailingZeros().scale() <= 0;
+      if (amount.compareTo(java.math.BigDecimal.valueOf(1024)) < 0 || !integral) {
+        format = 'S';
+      } else {
+        java.math.BigInteger v = amount.toBigIntegerExact();
+        java.math.BigInteger k = java.math.BigInteger.valueOf(1024);
+        int times = 0;
+        while (v.compareTo(k) >= 0 && v.mod(k).signum() == 0) {
+          v = v.divide(k);
+          times++;
+        }
+        String[] binary = {"", "Ki", "Mi", "Gi", "Ti", "Pi", "Ei"};
+        return sign + v + (times < binary.length ? binary[times] : "");
+      }
+    }
+    java.math.BigDecimal stripped = amount.stripTrailingZeros();
+    java.math.BigInteger mantissa = stripped.unscaledValue();
+    int exp = -stripped.scale();
+    while (exp % 3 != 0) {
+      mantissa = mantissa.multiply(java.math.BigInteger.TEN);
+      exp--;
+    }
+    String out;
+    if (format == 'E') {
+      out = exp == 0 ? "" : "e" + exp;
+    } else {
+      int index = exp / 3 + 3;
+      // beyond the table Go finds no suffix and writes the mantissa alone
+      out = index >= 0 && index < 10 && index != 3 ? String.valueOf("num kMGTPE".charAt(index))
+          : "";
+    }
+    return sign + mantissa + out;
+  }
+
+  private static boolean multiplyFits(long value, int exponent) {
+    return exponent < 63 && Math.abs(value) <= (Long.MAX_VALUE >> exponent);
+  }
+
   private static boolean validSuffix(String s) {
     switch (s) {
       case "": case "n": case "u": case "m": case "k": case "M": case "G": case "T": case "P":
