@@ -9,9 +9,6 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.merge.Atom;
-import io.apiserver4j.merge.MapType;
-import io.apiserver4j.merge.StructField;
 import io.apiserver4j.merge.TypeRef;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
@@ -121,23 +118,22 @@ final class GoDecoder {
     }
 
     private Value struct(MapValue m, GoType t) {
-      Optional<Atom> atom = types.atom(t.ref());
-      if (atom.isEmpty() || atom.get().map().isEmpty()) {
-        return m;
-      }
-      MapType type = atom.get().map().get();
+      GoType.StructInfo info = types.struct(t);
       MapValue out = m;
       String outer = struct;
       for (int i = 0; i < m.size(); i++) {
         String key = m.keyAt(i);
-        Optional<StructField> f = type.findField(key);
-        if (f.isEmpty()) {
+        GoType field = info.fields().get(key);
+        if (field == null) {
           continue; // unknown: Go skips it without looking at it
         }
-        fieldStack.addLast(key);
-        struct = t.structName();
         Value child = m.valueAt(i);
-        Value decoded = value(child, types.field(t, key, f.get().type()));
+        if (child.isNull()) {
+          continue;
+        }
+        fieldStack.addLast(key);
+        struct = info.name();
+        Value decoded = value(child, field);
         fieldStack.removeLast();
         struct = outer;
         if (decoded != child) {

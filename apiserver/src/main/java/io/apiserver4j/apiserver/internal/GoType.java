@@ -36,12 +36,21 @@ record GoType(Kind kind, String goName, TypeRef ref, String code) {
 
   private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
 
+  /**
+   * A struct's fields and their Go types, resolved once.
+   *
+   * @param name the Go struct's own name ({@code DeploymentSpec}), as decoding errors print it
+   */
+  record StructInfo(String name, Map<String, GoType> fields) {}
+
   /** Resolves Go types of one schema, cached; thread-safe. */
   static final class Resolver {
     private final Schema schema;
     private final Map<String, Map<String, String>> goTypes;
     private final ConcurrentHashMap<TypeRef, GoType> byRef = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<TypeRef, Optional<Atom>> atoms = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<TypeRef, StructInfo> structs = new ConcurrentHashMap<>();
+    private final ConcurrentHashMap<GoType, GoType> elements = new ConcurrentHashMap<>();
 
     Resolver(Schema schema, Map<String, Map<String, String>> goTypes) {
       this.schema = schema;
@@ -57,6 +66,19 @@ record GoType(Kind kind, String goName, TypeRef ref, String code) {
       return of(TypeRef.named(typeName));
     }
 
+    /** The fields of struct type {@code t}; none when the schema does not know it. */
+    StructInfo struct(GoType t) {
+      StructInfo known = structs.get(t.ref());
+      if (known == null) {
+        Map<String, GoType> fields = new java.util.HashMap<>();
+        atom(t.ref()).flatMap(Atom::map).ifPresent(m -> m.fields().forEach(f ->
+            fields.put(f.name(), field(t, f.name(), f.type()))));
+        known = new StructInfo(t.structName(), Map.copyOf(fields));
+        structs.put(t.ref(), known);
+      }
+      return known;
+    }
+
     /** The Go type of field {@code field} (SMD type {@code ref}) of struct {@code owner}. */
     GoType field(GoType owner, String field, TypeRef ref) {
       String code = owner.ref().namedType().map(goTypes::get).map(f -> f.get(field))
@@ -66,6 +88,15 @@ record GoType(Kind kind, String goName, TypeRef ref, String code) {
 
     /** The element type of a slice or the value type of a map. */
     GoType element(GoType container) {
+      GoType known = elements.get(container);
+      if (known == null) {
+        known = resolveElement(container);
+        elements.put(container, known);
+      }
+      return known;
+    }
+
+    private GoType resolveElement(GoType container) {
       if (!container.code().isEmpty()) {
         return ofCode(container.code(), elementRef(container.ref()));
       }
