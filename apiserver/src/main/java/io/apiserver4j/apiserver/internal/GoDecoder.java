@@ -313,6 +313,9 @@ final class GoDecoder {
         throw new Fatal("json: cannot unmarshal " + what(v, false)
             + " into Go value of type string");
       }
+      if (GoParsing.isCanonicalTime(s.value(), micro)) {
+        return v;
+      }
       GoParsing.ParsedTime p = GoParsing.parseTime(micro ? GoParsing.RFC3339_MICRO
           : GoParsing.RFC3339, s.value());
       if (p.error() != null) {

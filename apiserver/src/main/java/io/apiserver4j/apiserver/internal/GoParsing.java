@@ -503,6 +503,32 @@ final class GoParsing {
         offset), null);
   }
 
+  /**
+   * Whether {@code v} is a valid time already in the form kube writes
+   * ({@code 2006-01-02T15:04:05Z}, or with six fraction digits for MicroTime): the common case,
+   * checked without parsing.
+   */
+  static boolean isCanonicalTime(String v, boolean micro) {
+    int len = micro ? 27 : 20;
+    if (v.length() != len || v.charAt(len - 1) != 'Z' || v.charAt(4) != '-' || v.charAt(7) != '-'
+        || v.charAt(10) != 'T' || v.charAt(13) != ':' || v.charAt(16) != ':'
+        || (micro && v.charAt(19) != '.')) {
+      return false;
+    }
+    for (int i = 0; i < len - 1; i++) {
+      if (i != 4 && i != 7 && i != 10 && i != 13 && i != 16 && i != 19 && !isDigit(v.charAt(i))) {
+        return false;
+      }
+    }
+    int year = Integer.parseInt(v, 0, 4, 10);
+    int month = Integer.parseInt(v, 5, 7, 10);
+    int day = Integer.parseInt(v, 8, 10, 10);
+    return month >= 1 && month <= 12 && day >= 1
+        && day <= java.time.YearMonth.of(year, month).lengthOfMonth()
+        && Integer.parseInt(v, 11, 13, 10) < 24 && Integer.parseInt(v, 14, 16, 10) < 60
+        && Integer.parseInt(v, 17, 19, 10) < 60;
+  }
+
   // Go's getnum: one or two digits, exactly two when fixed; {value, length} or null
   private static int[] getnum(String s, boolean fixed) {
     if (s.isEmpty() || !isDigit(s.charAt(0))) {

@@ -77,4 +77,17 @@ class GoParsingTest {
       assertThat(GoParsing.formatTime(t.time(), false)).isEqualTo(expected);
     }
   }
+
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({"2006-01-02T15:04:05Z,false,true", "2006-02-29T15:04:05Z,false,false",
+      "2006-01-02T24:04:05Z,false,false", "2006-01-02T15:04:05.000001Z,true,true",
+      "2006-01-02T15:04:05.000001Z,false,false", "2006-01-02T15:04:05Z,true,false"})
+  void canonicalTimesAreRecognizedWithoutParsing(String v, boolean micro, boolean canonical) {
+    assertThat(GoParsing.isCanonicalTime(v, micro)).isEqualTo(canonical);
+    GoParsing.ParsedTime parsed = GoParsing.parseTime(micro ? GoParsing.RFC3339_MICRO
+        : GoParsing.RFC3339, v);
+    if (canonical) {
+      assertThat(GoParsing.formatTime(parsed.time(), micro)).isEqualTo(v);
+    }
+  }
 }
