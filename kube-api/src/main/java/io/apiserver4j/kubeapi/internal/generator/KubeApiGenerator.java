@@ -50,7 +50,8 @@ import java.util.zip.GZIPOutputStream;
  *       converted from the swagger definitions as kube-openapi's schema converter does), the
  *       strategic merge patch tags of their fields (swagger's
  *       {@code x-kubernetes-patch-strategy}/{@code -merge-key}, including {@code retainKeys}),
- *       and the zero values Go writes for fields it always encodes (see {@link #zeros}).
+ *       the zero values Go writes for fields it always encodes (see {@link #zeros}), and the Go
+ *       numeric and byte types SMD leaves out (swagger's formats, see {@link #goTypes}).
  *   <li>{@code openapi.json.gz}: the swagger definitions (descriptions, formats, enums, required
  *       fields, extensions) of the served kinds, their lists and the types they use, for the
  *       server's OpenAPI documents.
