@@ -260,7 +260,11 @@ final class GoParsing {
     amount = base == 10 ? amount.scaleByPowerOfTen(exponent)
         : amount.multiply(new java.math.BigDecimal(java.math.BigInteger.ONE.shiftLeft(exponent)));
     if (amount.signum() != 0 && amount.scale() > 9) {
-      amount = amount.setScale(9, java.math.RoundingMode.UP);
+      // below a nano unit it rounds up to one; checked first, so that a tiny exponent
+      // (1e-2000000000) costs nothing
+      amount = amount.precision() - amount.scale() < -9
+          ? java.math.BigDecimal.valueOf(amount.signum(), 9)
+          : amount.setScale(9, java.math.RoundingMode.UP);
     }
     java.math.BigDecimal max = new java.math.BigDecimal(Long.MAX_VALUE);
     if (format == 'B' && amount.compareTo(max) > 0) {

@@ -19,7 +19,11 @@ class GoParsingTest {
       "1u,1u", "1080u,1080u",
       // TestQuantityParseEmit
       "1Ki,1Ki", "1Mi,1Mi", "1024Mi,1Gi", "1000M,1G", ".001Ki,1024m", ".000001Ki,1024u",
-      ".000000001Ki,1024n", ".000000000001Ki,2n", "-1024Mi,-1Gi", "-.001Ki,-1024m"})
+      ".000000001Ki,1024n", ".000000000001Ki,2n", "-1024Mi,-1Gi", "-.001Ki,-1024m",
+      // rounded up to a nano unit (ParseQuantity's Round(..., Nano, RoundUp)), also when tiny;
+      // an exponent given keeps the DecimalExponent format
+      "1e-10,1e-9", "1e-2000000000,1e-9", "-1e-2000000000,-1e-9", "0.0000000001,1n",
+      "1.0000000001,1000000001n"})
   void quantitiesAreWrittenAsKubeWritesThem(String in, String written) {
     assertThat(GoParsing.quantityError(in)).isNull();
     assertThat(GoParsing.canonicalQuantity(in)).isEqualTo(written);
