@@ -132,7 +132,7 @@ class KubeApiTest {
     assertThat(KubeApi.schema().goTypes().get("io.k8s.api.apps.v1.DeploymentSpec"))
         .containsEntry("replicas", "int32").doesNotContainKey("selector");
     assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.Secret"))
-        .containsExactly(java.util.Map.entry("data", "map[string][]uint8"));
+        .containsEntry("data", "map[string][]uint8");
     assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.LinuxContainerUser"))
         .containsEntry("supplementalGroups", "[]int64");
     assertThat(KubeApi.schema().goTypes().get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"))
@@ -140,6 +140,16 @@ class KubeApiTest {
     assertThat(KubeApi.schema().goTypes().get(
         "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"))
         .containsEntry("maximum", "float64");
+    // core/v1 ContainerPort.Protocol Protocol, Capabilities.Add []Capability,
+    // ResourceRequirements.Limits ResourceList; ObjectMeta.UID types.UID
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.ContainerPort"))
+        .containsEntry("protocol", "v1.Protocol").containsEntry("containerPort", "int32");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.Capabilities"))
+        .containsEntry("add", "[]v1.Capability");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.ResourceRequirements"))
+        .containsEntry("limits", "v1.ResourceList");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"))
+        .containsEntry("uid", "types.UID");
   }
 
   private static KubeResource find(String group, String plural) {

@@ -118,16 +118,31 @@ record GoType(Kind kind, String goName, TypeRef ref, String code) {
       if (code.startsWith("[]") && !code.equals("[]uint8")) {
         return new GoType(Kind.SLICE, code, ref, code.substring(2));
       }
-      if (code.startsWith("map[string]")) {
-        return new GoType(Kind.MAP, code, ref, code.substring("map[string]".length()));
+      if (code.startsWith("map[")) {
+        int depth = 0;
+        int i = 3;
+        for (; i < code.length(); i++) {
+          char c = code.charAt(i);
+          if (c == '[') {
+            depth++;
+          } else if (c == ']' && --depth == 0) {
+            break;
+          }
+        }
+        return new GoType(Kind.MAP, code, ref, code.substring(i + 1));
       }
       switch (code) {
         case "int32": return new GoType(Kind.INT32, code, ref, "");
+        case "int64": return new GoType(Kind.INT64, code, ref, "");
         case "uint8": return new GoType(Kind.UINT8, code, ref, "");
         case "float32": return new GoType(Kind.FLOAT32, code, ref, "");
         case "float64": return new GoType(Kind.FLOAT64, code, ref, "");
         case "[]uint8": return new GoType(Kind.BYTES, code, ref, "");
-        default: return new GoType(Kind.INT64, code, ref, "");
+        default:
+          // a named type (v1.Protocol, v1.ResourceList, resource.Quantity): decoded as what
+          // the schema says it is, named as Go names it
+          GoType derived = of(ref);
+          return new GoType(derived.kind(), code, ref, derived.code());
       }
     }
 
