@@ -213,7 +213,7 @@ final class GoDecoder {
             return Value.of((double) i.value());
           }
           if (!(v instanceof FloatValue)) {
-            fail("unrecognized type: " + t.goName());
+            fail("unrecognized type: " + kindName(k));
           }
           return v;
         default:
@@ -226,7 +226,7 @@ final class GoDecoder {
             }
             n = (long) f.value();
           } else {
-            fail("unrecognized type: " + t.goName());
+            fail("unrecognized type: " + kindName(k)); // Go prints the reflect.Kind here
             return v;
           }
           // reflect's Convert keeps the low bits, as a Go conversion does
@@ -419,6 +419,16 @@ final class GoDecoder {
 
   private static boolean isNumber(Value v) {
     return v instanceof IntegerValue || v instanceof FloatValue;
+  }
+
+  private static String kindName(Kind k) {
+    return switch (k) {
+      case INT32 -> "int32";
+      case UINT8 -> "uint8";
+      case FLOAT32 -> "float32";
+      case FLOAT64 -> "float64";
+      default -> "int64";
+    };
   }
 
   /** The {@code reflect.Kind} of a value of {@code map[string]interface{}} in Go. */
