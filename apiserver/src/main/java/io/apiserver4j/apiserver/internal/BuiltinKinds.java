@@ -42,6 +42,8 @@ public final class BuiltinKinds {
   private static final KubeSchema DATA = KubeApi.schema();
   private static final Schema SCHEMA = Schema.fromSmdValue(DATA.smd());
   private static final TypedShape SHAPE = new TypedShape(SCHEMA, DATA.zeros());
+  private static final GoDecoder DECODER =
+      new GoDecoder(new GoType.Resolver(SCHEMA, DATA.goTypes()));
   private static final List<ResourceDefinition> DEFINITIONS = build();
 
   /** The Go-struct shape of built-in objects. */
@@ -50,6 +52,11 @@ public final class BuiltinKinds {
   }
 
   private BuiltinKinds() {}
+
+  /** Decodes built-in objects into their Go types, as kube's decoders do. */
+  static GoDecoder decoder() {
+    return DECODER;
+  }
 
   /** The schema of all built-in types (SMD format). */
   public static Schema schema() {

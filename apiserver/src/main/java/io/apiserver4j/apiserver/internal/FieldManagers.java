@@ -46,8 +46,9 @@ final class FieldManagers {
       b.ignoredFields(def.kind().apiVersion(), reset);
     }
     ResourceStrategy.Defaulter defaulter = def.strategy().defaulter();
+    java.util.function.UnaryOperator<MapValue> decode = GoDecoding.applyDecoder(def);
     return new FieldManager(def.kind(), subresource, def.schema().type(def.schemaType()),
-        b.build(), o -> StorageForm.typed(def, defaulter.apply(o)),
+        b.build(), o -> StorageForm.typed(def, defaulter.apply(decode.apply(o))),
         StorageForm.zeroObject(def));
   }
 

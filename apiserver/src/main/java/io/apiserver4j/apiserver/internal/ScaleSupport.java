@@ -55,7 +55,8 @@ final class ScaleSupport {
 
   static FieldManager newFieldManager() {
     return new FieldManager(SCALE_GVK, "scale",
-        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(), m -> m,
+        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(),
+        m -> GoDecoding.applied(BuiltinKinds.SCALE_TYPE, m),
         StorageForm.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
             StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)));
   }
@@ -118,7 +119,8 @@ final class ScaleSupport {
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.update(oldScale, m, s.manager(), s.now());
+        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinKinds.SCALE_TYPE,
+            m, patch.body(), patch.raw()), s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);
     });
