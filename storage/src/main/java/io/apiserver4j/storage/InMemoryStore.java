@@ -294,7 +294,9 @@ public final class InMemoryStore implements Store {
     StoredObjects.requireNoResourceVersion(object);
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
-    long bytes = HeapEstimate.of(object);
+    CompactObject compact = encode(object);
+    long bytes = compact.heapBytes() + VERSION_OVERHEAD;
+    StoredObject stored;
     writeLock.lock();
     try {
       checkOpen();
@@ -303,13 +305,32 @@ public final class InMemoryStore implements Store {
         throw StoreErrors.alreadyExists(key);
       }
       long rev = revision + 1;
-      Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
+      stored = StoredObject.compact(key, compact, rev, null);
+      Version v = new Version(rev, stored, false, head);
       r.objects.put(k, v);
       commit(r, new HistoryEvent(rev, v, null, bytes, clock.millis()));
-      return v.value;
     } finally {
       writeLock.unlock();
     }
+    return remembered(stored, object);
+  }
+
+  /** What an object costs beside its encoding: its version, state and key (estimated). */
+  private static final long VERSION_OVERHEAD = 160;
+
+  /** The object in its stored form; checks first that it can be stored at all. */
+  private static CompactObject encode(MapValue object) {
+    StoredObjects.requireEncodable(object);
+    return CompactObject.encode(StoredObjects.withResourceVersion(object, ""));
+  }
+
+  /**
+   * The written state with the writer's tree as its decoded object, so that reading it back
+   * soon after needs no decoding (the tree is dropped when nobody holds it).
+   */
+  private static StoredObject remembered(StoredObject stored, MapValue written) {
+    stored.remember(StoredObjects.withResourceVersion(written, stored.resourceVersion()));
+    return stored;
   }
 
   @Override
@@ -325,10 +346,12 @@ public final class InMemoryStore implements Store {
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
     // the (possibly large) equality check runs before taking the lock, against the state seen then
+    CompactObject compact = encode(object);
+    long bytes = compact.heapBytes() + VERSION_OVERHEAD;
     Version seen = r.objects.get(k);
     boolean unchangedFromSeen = seen != null && !seen.deleted
-        && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
-    long bytes = HeapEstimate.of(object);
+        && unchanged(seen.value, compact, object);
+    StoredObject stored;
     writeLock.lock();
     try {
       checkOpen();
@@ -342,18 +365,29 @@ public final class InMemoryStore implements Store {
       preconditions.check(head.value);
       boolean unchanged = head == seen
           ? unchangedFromSeen
-          : StoredObjects.sameIgnoringResourceVersion(head.value, object);
+          : unchanged(head.value, compact, object);
       if (unchanged) {
         return head.value;
       }
       long rev = revision + 1;
-      Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
+      stored = StoredObject.compact(key, compact, rev, null);
+      Version v = new Version(rev, stored, false, head);
       r.objects.put(k, v);
       commit(r, new HistoryEvent(rev, v, head.value, bytes, clock.millis()));
-      return v.value;
     } finally {
       writeLock.unlock();
     }
+    return remembered(stored, object);
+  }
+
+  /**
+   * Whether writing {@code object} would change nothing: the same encoding (kube's storage
+   * compares the encoded bytes), or an equal object apart from its resourceVersion.
+   */
+  private static boolean unchanged(StoredObject current, CompactObject encoded, MapValue object) {
+    CompactObject c = current.compactForm();
+    return (c != null && c.sameBytes(encoded))
+        || StoredObjects.sameIgnoringResourceVersion(current, object);
   }
 
   @Override
@@ -375,8 +409,12 @@ public final class InMemoryStore implements Store {
       }
       preconditions.check(head.value);
       long rev = revision + 1;
-      Version tombstone = new Version(rev, StoredObjects.stored(key, head.value.object(), rev),
-          true, head);
+      // the tombstone shares the encoding of the state it ends, at the deletion revision
+      CompactObject last = head.value.compactForm();
+      StoredObject ended = last != null
+          ? StoredObject.compact(key, last, rev, null)
+          : StoredObjects.stored(key, head.value.object(), rev);
+      Version tombstone = new Version(rev, ended, true, head);
       r.objects.put(k, tombstone);
       // a tombstone shares its object with the state it ends
       commit(r, new HistoryEvent(rev, tombstone, head.value, HeapEstimate.SHARED,
