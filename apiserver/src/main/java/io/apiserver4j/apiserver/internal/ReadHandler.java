@@ -4,6 +4,7 @@ import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
@@ -66,6 +67,14 @@ final class ReadHandler {
         .put("resourceVersion", Value.of(Long.toString(result.resourceVersion())));
     result.continueToken().ifPresent(t -> meta.put("continue", Value.of(t)));
     result.remainingItemCount().ifPresent(n -> meta.put("remainingItemCount", Value.of(n)));
+    if (!s.def().customResource()) {
+      // a built-in item is its stored object without type meta: written as stored, one by one
+      return ApiResponse.of(StreamedList.of(listOf(s.def(), List.of(), meta.build()),
+          result.items(), item -> item.without("apiVersion").without("kind"),
+          java.util.Optional.of(StoredObject.TypeMeta.OMIT)), s.warnings().list());
+    }
+    // custom resources are converted, pruned and defaulted when read: done before answering,
+    // so that a failure is still an error answer
     List<MapValue> items = result.items().stream()
         .map(o -> StorageForm.fromStorage(s.def(), o.object())).toList();
     return new ApiResponse(200, listOf(s.def(), items, meta.build()), s.warnings().list());

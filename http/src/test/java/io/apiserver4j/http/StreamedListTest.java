@@ -1,0 +1,158 @@
+package io.apiserver4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiRequest.Verb;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Issue 17, item 4: lists are streamed item by item as kube 1.33+ streams JSON lists, and answer
+ * exactly what the list object built in one piece says.
+ */
+class StreamedListTest {
+  private static final GroupVersionResource CONFIG_MAPS =
+      new GroupVersionResource("", "v1", "configmaps");
+  private static final String PATH = "/api/v1/namespaces/streamed/configmaps";
+  static ApiServer api;
+  static HttpApiServer http;
+  static URI base;
+  static HttpClient client;
+
+  @BeforeAll
+  static void start() throws Exception {
+    api = ApiServer.builder().build();
+    http = HttpApiServer.builder(api).build();
+    http.start();
+    base = http.url();
+    client = HttpClient.newBuilder().version(HttpClient.Version.HTTP_1_1).build();
+    send("POST", "/api/v1/namespaces", "application/json",
+        "{\"metadata\":{\"name\":\"streamed\"}}");
+    for (int i = 0; i < 7; i++) {
+      // kind before apiVersion, none, or apiVersion first; escapes Go writes as \\u003c etc.
+      String typeMeta = switch (i % 3) {
+        case 0 -> "\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",";
+        case 1 -> "";
+        default -> "\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\",";
+      };
+      HttpResponse<String> r = send("POST", PATH, "application/json", "{" + typeMeta
+          + "\"metadata\":{\"name\":\"cm-" + i + "\",\"labels\":{\"n\":\"" + i + "\"}},"
+          + "\"data\":{\"k\":\"<&> \\u2028 é " + i + "\",\"x\":\"" + "y".repeat(i * 100)
+          + "\"}}");
+      assertThat(r.statusCode()).isEqualTo(201);
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    http.close();
+    api.close();
+  }
+
+  static HttpResponse<String> send(String method, String path, String contentType, String body)
+      throws Exception {
+    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
+        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
+            : HttpRequest.BodyPublishers.ofString(body));
+    if (contentType != null) {
+      b.header("Content-Type", contentType);
+    }
+    return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  static HttpResponse<String> get(String pathAndQuery, String accept) throws Exception {
+    return client.send(HttpRequest.newBuilder(base.resolve(pathAndQuery)).header("Accept", accept)
+        .GET().build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+  }
+
+  @Test
+  void aJsonListIsStreamedAsTheListObjectWritesIt() throws Exception {
+    HttpResponse<String> list = get(PATH, "application/json");
+    assertThat(list.statusCode()).isEqualTo(200);
+    // streamed: no length known up front, so the answer is chunked
+    assertThat(list.headers().firstValue("Content-Length")).isEmpty();
+    assertThat(list.headers().firstValue("Content-Type")).hasValue("application/json");
+    MapValue in = api.handle(ApiRequest.builder(Verb.LIST, CONFIG_MAPS).namespace("streamed")
+        .build()).orThrow();
+    assertThat(list.body()).isEqualTo(Json.write(in) + "\n");
+    MapValue body = (MapValue) Json.read(list.body());
+    ListValue items = (ListValue) body.getOrNull("items");
+    assertThat(items.size()).isEqualTo(7);
+    for (Value item : items.items()) {
+      // kube's typed list items carry no type meta
+      assertThat(((MapValue) item).containsKey("kind")).isFalse();
+      assertThat(((MapValue) item).containsKey("apiVersion")).isFalse();
+    }
+    // each item as a GET answers it, apart from the type meta
+    MapValue one = (MapValue) Json.read(get(PATH + "/cm-3", "application/json").body());
+    assertThat(items.get(3)).isEqualTo(one.without("apiVersion").without("kind"));
+    assertThat(list.body()).contains("\\u003c\\u0026\\u003e \\u2028 é 3");
+  }
+
+  @Test
+  void theSameListInYamlSaysTheSame() throws Exception {
+    MapValue json = (MapValue) Json.read(get(PATH, "application/json").body());
+    MapValue yaml = (MapValue) Yaml.read(get(PATH, "application/yaml").body());
+    assertThat(yaml).isEqualTo(json);
+  }
+
+  @Test
+  void pagesWithLimitAndContinueAreStreamedToo() throws Exception {
+    List<Value> all = new ArrayList<>();
+    String query = "?limit=3";
+    int pages = 0;
+    while (true) {
+      HttpResponse<String> page = get(PATH + query, "application/json");
+      assertThat(page.statusCode()).isEqualTo(200);
+      MapValue body = (MapValue) Json.read(page.body());
+      MapValue meta = (MapValue) body.getOrNull("metadata");
+      all.addAll(((ListValue) body.getOrNull("items")).items());
+      pages++;
+      if (!(meta.getOrNull("continue") instanceof io.apiserver4j.core.StringValue c)) {
+        assertThat(meta.containsKey("remainingItemCount")).isFalse();
+        break;
+      }
+      // kube: remainingItemCount with a continue token when nothing is filtered
+      assertThat(meta.getOrNull("remainingItemCount")).isEqualTo(Value.of(7L - all.size()));
+      query = "?limit=3&continue=" + java.net.URLEncoder.encode(c.value(),
+          StandardCharsets.UTF_8);
+    }
+    assertThat(pages).isEqualTo(3);
+    MapValue full = (MapValue) Json.read(get(PATH, "application/json").body());
+    assertThat(all).isEqualTo(((ListValue) full.getOrNull("items")).items());
+  }
+
+  @Test
+  void aFilteredListStreamsOnlyTheMatches() throws Exception {
+    MapValue body = (MapValue) Json.read(get(PATH + "?labelSelector=n%3D4", "application/json")
+        .body());
+    ListValue items = (ListValue) body.getOrNull("items");
+    assertThat(items.size()).isEqualTo(1);
+    assertThat(((MapValue) ((MapValue) items.get(0)).getOrNull("metadata")).getOrNull("name"))
+        .isEqualTo(Value.of("cm-4"));
+  }
+
+  @Test
+  void anEmptyListHasEmptyItems() throws Exception {
+    HttpResponse<String> list = get("/api/v1/namespaces/none-here/configmaps",
+        "application/json");
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(list.body()).contains("\"items\":[]");
+  }
+}
