@@ -38,6 +38,11 @@ public final class WatchFilter {
     return new WatchFilter(requireNonNull(options, "options"));
   }
 
+  /** Whether every object matches (no selectors): callers can skip decoding objects. */
+  public boolean selectsEverything() {
+    return labels.isEverything() && fields.isEverything();
+  }
+
   /** Whether {@code object} matches both selectors. */
   public boolean selects(MapValue object) {
     return labels.matches(object) && fields.matches(object);
