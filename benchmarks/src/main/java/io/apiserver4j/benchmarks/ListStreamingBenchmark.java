@@ -49,6 +49,7 @@ import org.openjdk.jmh.annotations.Warmup;
 @Warmup(iterations = 3, time = 2)
 @Measurement(iterations = 5, time = 2)
 @Fork(value = 1, jvmArgsAppend = {"-Xms2g", "-Xmx2g"})
+@State(Scope.Benchmark)
 public class ListStreamingBenchmark {
   private static final String PATH = "/api/v1/namespaces/" + ConfigMapCorpus.NAMESPACE
       + "/configmaps";

@@ -345,49 +345,59 @@ public final class InMemoryStore implements Store {
     }
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
-    // the (possibly large) equality check runs before taking the lock, against the state seen then
-    CompactObject compact = encode(object);
-    long bytes = compact.heapBytes() + VERSION_OVERHEAD;
-    Version seen = r.objects.get(k);
-    boolean unchangedFromSeen = seen != null && !seen.deleted
-        && unchanged(seen.value, compact, object);
-    StoredObject stored;
-    writeLock.lock();
-    try {
-      checkOpen();
-      Version head = r.objects.get(k);
-      if (head == null || head.deleted) {
-        throw StoreErrors.notFound(key);
+    // the (possibly large) equality check and the encoding run before taking the lock, against
+    // the state seen then; a no-op needs no encoding
+    CompactObject compact = null;
+    while (true) {
+      Version seen = r.objects.get(k);
+      boolean live = seen != null && !seen.deleted;
+      boolean unchangedFromSeen = live
+          && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
+      if (!unchangedFromSeen) {
+        if (compact == null) {
+          compact = encode(object);
+        }
+        unchangedFromSeen = live && sameBytes(seen.value, compact);
       }
-      if (expectedResourceVersion != ANY_VERSION && head.revision != expectedResourceVersion) {
-        throw StoreErrors.conflict(key);
+      StoredObject stored;
+      writeLock.lock();
+      try {
+        checkOpen();
+        Version head = r.objects.get(k);
+        if (head == null || head.deleted) {
+          throw StoreErrors.notFound(key);
+        }
+        if (expectedResourceVersion != ANY_VERSION && head.revision != expectedResourceVersion) {
+          throw StoreErrors.conflict(key);
+        }
+        preconditions.check(head.value);
+        if (head != seen && compact == null) {
+          continue; // changed meanwhile: compare and encode again, outside the lock
+        }
+        boolean unchanged = head == seen
+            ? unchangedFromSeen
+            : StoredObjects.sameIgnoringResourceVersion(head.value, object)
+                || sameBytes(head.value, compact);
+        if (unchanged) {
+          return head.value;
+        }
+        long rev = revision + 1;
+        stored = StoredObject.compact(key, compact, rev, null);
+        Version v = new Version(rev, stored, false, head);
+        r.objects.put(k, v);
+        commit(r, new HistoryEvent(rev, v, head.value, compact.heapBytes() + VERSION_OVERHEAD,
+            clock.millis()));
+      } finally {
+        writeLock.unlock();
       }
-      preconditions.check(head.value);
-      boolean unchanged = head == seen
-          ? unchangedFromSeen
-          : unchanged(head.value, compact, object);
-      if (unchanged) {
-        return head.value;
-      }
-      long rev = revision + 1;
-      stored = StoredObject.compact(key, compact, rev, null);
-      Version v = new Version(rev, stored, false, head);
-      r.objects.put(k, v);
-      commit(r, new HistoryEvent(rev, v, head.value, bytes, clock.millis()));
-    } finally {
-      writeLock.unlock();
+      return remembered(stored, object);
     }
-    return remembered(stored, object);
   }
 
-  /**
-   * Whether writing {@code object} would change nothing: the same encoding (kube's storage
-   * compares the encoded bytes), or an equal object apart from its resourceVersion.
-   */
-  private static boolean unchanged(StoredObject current, CompactObject encoded, MapValue object) {
+  /** Whether {@code current} has this encoding: kube's storage skips a write of equal bytes. */
+  private static boolean sameBytes(StoredObject current, CompactObject encoded) {
     CompactObject c = current.compactForm();
-    return (c != null && c.sameBytes(encoded))
-        || StoredObjects.sameIgnoringResourceVersion(current, object);
+    return c != null && c.sameBytes(encoded);
   }
 
   @Override
