@@ -62,7 +62,8 @@ final class CompactObject {
         second = b.value().intern();
       }
     }
-    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    Buffer out = BUFFER.get();
+    out.reset();
     int rvAt = -1;
     try (JsonGenerator g = Json.generator(out)) {
       g.writeStartObject();
@@ -92,6 +93,7 @@ final class CompactObject {
       throw new UncheckedIOException(e);
     }
     byte[] bytes = out.toByteArray();
+    out.release();
     int rvOffset = -1;
     if (rvAt >= 0) {
       // the generator writes the name, then ':' and the value: find the empty quotes after it
@@ -99,6 +101,24 @@ final class CompactObject {
       rvOffset = q < 0 ? -1 : q + 1;
     }
     return new CompactObject(first, second, apiVersionFirst, bytes, rvOffset);
+  }
+
+  private static final ThreadLocal<Buffer> BUFFER = ThreadLocal.withInitial(Buffer::new);
+
+  /** A thread's encoding buffer, reused so that encoding copies the bytes once. */
+  private static final class Buffer extends ByteArrayOutputStream {
+    /** Larger buffers are not kept for the next encoding. */
+    private static final int KEEP = 256 * 1024;
+
+    Buffer() {
+      super(4096);
+    }
+
+    void release() {
+      if (buf.length > KEEP) {
+        buf = new byte[4096];
+      }
+    }
   }
 
   private static int indexOf(byte[] bytes, byte[] what, int from) {

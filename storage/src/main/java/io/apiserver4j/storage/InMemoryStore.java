@@ -410,6 +410,8 @@ public final class InMemoryStore implements Store {
       throw StoreErrors.notFound(key);
     }
     String k = key.relativeKey();
+    StoredObject ended;
+    StoredObject last;
     writeLock.lock();
     try {
       checkOpen();
@@ -420,19 +422,22 @@ public final class InMemoryStore implements Store {
       preconditions.check(head.value);
       long rev = revision + 1;
       // the tombstone shares the encoding of the state it ends, at the deletion revision
-      CompactObject last = head.value.compactForm();
-      StoredObject ended = last != null
-          ? StoredObject.compact(key, last, rev, null)
+      CompactObject encoded = head.value.compactForm();
+      StoredObject state = encoded != null
+          ? StoredObject.compact(key, encoded, rev, null)
           : StoredObjects.stored(key, head.value.object(), rev);
-      Version tombstone = new Version(rev, ended, true, head);
+      Version tombstone = new Version(rev, state, true, head);
       r.objects.put(k, tombstone);
       // a tombstone shares its object with the state it ends
       commit(r, new HistoryEvent(rev, tombstone, head.value, HeapEstimate.SHARED,
           clock.millis()));
-      return tombstone.value;
+      ended = tombstone.value;
+      last = head.value;
     } finally {
       writeLock.unlock();
     }
+    MapValue tree = last.objectIfDecoded();
+    return tree == null || ended.compactForm() == null ? ended : remembered(ended, tree);
   }
 
   /** Records and publishes a write; the caller holds the lock and has linked the version. */

@@ -65,6 +65,15 @@ public final class StoredObject {
     decoded = new WeakReference<>(tree);
   }
 
+  /** The object if it is at hand without decoding, else null. */
+  MapValue objectIfDecoded() {
+    if (object != null) {
+      return object;
+    }
+    WeakReference<MapValue> ref = decoded;
+    return ref == null ? null : ref.get();
+  }
+
   /** The encoded form, or null when this state is held as a tree. */
   CompactObject compactForm() {
     return compact;
