@@ -1,6 +1,7 @@
 package io.apiserver4j.storage;
 
 import com.fasterxml.jackson.core.JsonGenerator;
+import io.apiserver4j.core.DecodeLimits;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
@@ -21,6 +22,9 @@ import java.util.Arrays;
  * object (a tombstone and the state it ends). Immutable.
  */
 final class CompactObject {
+  /** Whatever was stored reads back: no size limit (nesting was checked on the way in). */
+  private static final DecodeLimits STORED =
+      DecodeLimits.DEFAULT.withMaxDocumentChars(Integer.MAX_VALUE - 8);
   private static final byte[] EMPTY_RV = "\"\"".getBytes(StandardCharsets.US_ASCII);
 
   /** Top-level apiVersion and kind, in their order, when they lead the object; else null. */
@@ -136,7 +140,7 @@ final class CompactObject {
 
   /** The object with {@code metadata.resourceVersion} set to {@code revision}. */
   MapValue decode(long revision) {
-    MapValue rest = (MapValue) Json.read(json);
+    MapValue rest = (MapValue) Json.read(json, STORED);
     MapValue top = rest;
     if (first != null) {
       MapValue.Builder b = MapValue.builder(rest.size() + 2);

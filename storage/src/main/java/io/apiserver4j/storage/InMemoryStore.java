@@ -26,6 +26,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * away as etcd's compaction does, so watches and continue tokens can reach back that far and get
  * 410 Expired beyond it. {@link #compact(long)} compacts explicitly.
  *
+ * <p>Objects are kept as compact JSON (a tree of small Java objects costs several times its JSON
+ * on the heap): a write encodes once, outside the lock; a read decodes, unless the tree written
+ * or last decoded is still held by someone (it is weakly kept); a list item is written from the
+ * bytes ({@link StoredObject#writeJson}). As kube's storage, an update that encodes to the stored
+ * bytes writes nothing.
+ *
  * <p>Thread-safe. Time (for bookmarks only) comes from the injected {@link InstantSource}.
  */
 public final class InMemoryStore implements Store {
