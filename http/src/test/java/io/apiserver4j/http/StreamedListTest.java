@@ -149,6 +149,38 @@ class StreamedListTest {
   }
 
   @Test
+  void aHeadOfAListAnswersWithoutABody() throws Exception {
+    HttpResponse<String> head = client.send(HttpRequest.newBuilder(base.resolve(PATH))
+        .method("HEAD", HttpRequest.BodyPublishers.noBody()).build(),
+        HttpResponse.BodyHandlers.ofString());
+    assertThat(head.statusCode()).isEqualTo(200);
+    assertThat(head.body()).isEmpty();
+    // the connection stays usable
+    assertThat(get(PATH, "application/json").statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void aClientThatGoesAwayMidListLeavesTheServerServing() throws Exception {
+    // its own namespace, so the other tests' lists stay as they are
+    send("POST", "/api/v1/namespaces", "application/json", "{\"metadata\":{\"name\":\"bulk\"}}");
+    for (int i = 0; i < 300; i++) {
+      send("POST", "/api/v1/namespaces/bulk/configmaps", "application/json",
+          "{\"metadata\":{\"name\":\"bulk-" + i + "\"},\"data\":{\"v\":\""
+              + "z".repeat(10_000) + "\"}}");
+    }
+    try (java.net.Socket s = new java.net.Socket(base.getHost(), base.getPort())) {
+      s.getOutputStream().write(("GET /api/v1/namespaces/bulk/configmaps HTTP/1.1\r\n"
+          + "Host: localhost\r\n\r\n").getBytes(StandardCharsets.ISO_8859_1));
+      byte[] start = s.getInputStream().readNBytes(16);
+      assertThat(new String(start, StandardCharsets.ISO_8859_1)).startsWith("HTTP/1.1 200");
+    }
+    HttpResponse<String> list = get(PATH + "?labelSelector=n%3D1", "application/json");
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(((ListValue) ((MapValue) Json.read(list.body())).getOrNull("items")).size())
+        .isEqualTo(1);
+  }
+
+  @Test
   void anEmptyListHasEmptyItems() throws Exception {
     HttpResponse<String> list = get("/api/v1/namespaces/none-here/configmaps",
         "application/json");
