@@ -46,6 +46,9 @@ public final class InMemoryStore implements Store {
   /** How long a read of a future resourceVersion waits for it (kube's watch cache: 3 s). */
   public static final java.time.Duration FRESHNESS_TIMEOUT = java.time.Duration.ofSeconds(3);
 
+  /** What an object costs beside its encoding: its version, state and key (estimated). */
+  private static final long VERSION_OVERHEAD = 160;
+
   private final ReentrantLock writeLock = new ReentrantLock();
   private final ReentrantLock freshnessLock = new ReentrantLock();
   private final java.util.concurrent.locks.Condition revisionAdvanced = freshnessLock.newCondition();
@@ -320,9 +323,6 @@ public final class InMemoryStore implements Store {
     }
     return remembered(stored, object);
   }
-
-  /** What an object costs beside its encoding: its version, state and key (estimated). */
-  private static final long VERSION_OVERHEAD = 160;
 
   /** The object in its stored form; checks first that it can be stored at all. */
   private static CompactObject encode(MapValue object) {
