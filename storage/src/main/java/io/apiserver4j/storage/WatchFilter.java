@@ -63,8 +63,10 @@ public final class WatchFilter {
    */
   public List<WatchEvent> initialEvents(List<StoredObject> snapshot, long at) {
     List<WatchEvent> events = new ArrayList<>();
+    // without selectors, nothing is decoded before each event is written
+    boolean everything = selectsEverything();
     for (StoredObject o : snapshot) {
-      if (selects(o.object())) {
+      if (everything || selects(o.object())) {
         events.add(new WatchEvent.ObjectChange(WatchEvent.Type.ADDED, o));
       }
     }
