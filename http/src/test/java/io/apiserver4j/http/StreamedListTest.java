@@ -181,6 +181,49 @@ class StreamedListTest {
   }
 
   @Test
+  void aListOfCustomResourcesIsStreamedAsReadWithTheirDefaults() throws Exception {
+    String version = "{\"name\":\"v1\",\"served\":true,\"storage\":true,\"schema\":"
+        + "{\"openAPIV3Schema\":{\"type\":\"object\",\"properties\":{\"spec\":"
+        + "{\"type\":\"object\",\"properties\":{\"size\":{\"type\":\"integer\"}%s}}}}}}";
+    String crd = "{\"apiVersion\":\"apiextensions.k8s.io/v1\",\"kind\":"
+        + "\"CustomResourceDefinition\",\"metadata\":{\"name\":\"gizmos.stream.example.org\"},"
+        + "\"spec\":{\"group\":\"stream.example.org\",\"scope\":\"Namespaced\",\"names\":"
+        + "{\"plural\":\"gizmos\",\"singular\":\"gizmo\",\"kind\":\"Gizmo\"},"
+        + "\"versions\":[" + version.formatted("") + "]}}";
+    assertThat(send("POST", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions",
+        "application/json", crd).statusCode()).isEqualTo(201);
+    String gizmos = "/apis/stream.example.org/v1/namespaces/streamed/gizmos";
+    for (int i = 0; i < 3; i++) {
+      assertThat(send("POST", gizmos, "application/json", "{\"apiVersion\":"
+          + "\"stream.example.org/v1\",\"kind\":\"Gizmo\",\"metadata\":{\"name\":\"g" + i
+          + "\"},\"spec\":{\"size\":" + i + "}}").statusCode()).isEqualTo(201);
+    }
+    // a default added later shows on objects stored before it: kube defaults when it reads
+    HttpResponse<String> patched = send("PATCH",
+        "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/gizmos.stream.example.org",
+        "application/merge-patch+json", "{\"spec\":{\"versions\":[" + version.formatted(
+            ",\"color\":{\"type\":\"string\",\"default\":\"blue\"}") + "]}}");
+    assertThat(patched.statusCode()).as(patched.body()).isEqualTo(200);
+    HttpResponse<String> list = get(gizmos, "application/json");
+    assertThat(list.statusCode()).isEqualTo(200);
+    assertThat(list.headers().firstValue("Content-Length")).isEmpty();
+    MapValue body = (MapValue) Json.read(list.body());
+    ListValue items = (ListValue) body.getOrNull("items");
+    assertThat(items.size()).isEqualTo(3);
+    for (Value item : items.items()) {
+      MapValue m = (MapValue) item;
+      // unstructured list items keep their type meta
+      assertThat(m.getOrNull("kind")).isEqualTo(Value.of("Gizmo"));
+      assertThat(((MapValue) m.getOrNull("spec")).getOrNull("color"))
+          .isEqualTo(Value.of("blue"));
+    }
+    MapValue in = api.handle(ApiRequest.builder(Verb.LIST,
+        new GroupVersionResource("stream.example.org", "v1", "gizmos")).namespace("streamed")
+        .build()).orThrow();
+    assertThat(list.body()).isEqualTo(Json.write(in) + "\n");
+  }
+
+  @Test
   void anEmptyListHasEmptyItems() throws Exception {
     HttpResponse<String> list = get("/api/v1/namespaces/none-here/configmaps",
         "application/json");

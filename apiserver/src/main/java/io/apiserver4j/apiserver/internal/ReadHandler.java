@@ -73,11 +73,11 @@ final class ReadHandler {
           result.items(), item -> item.without("apiVersion").without("kind"),
           java.util.Optional.of(StoredObject.TypeMeta.OMIT)), s.warnings().list());
     }
-    // custom resources are converted, pruned and defaulted when read: done before answering,
-    // so that a failure is still an error answer
-    List<MapValue> items = result.items().stream()
-        .map(o -> StorageForm.fromStorage(s.def(), o.object())).toList();
-    return new ApiResponse(200, listOf(s.def(), items, meta.build()), s.warnings().list());
+    // a custom resource is converted, pruned and defaulted as it is read: item by item
+    ResourceDefinition def = s.def();
+    return ApiResponse.of(StreamedList.of(listOf(def, List.of(), meta.build()), result.items(),
+        item -> StorageForm.fromStorage(def, item), java.util.Optional.empty()),
+        s.warnings().list());
   }
 
   /** A list object of the endpoint's kind; built-in items drop their type meta, as kube's. */
