@@ -5,6 +5,7 @@ import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.QueryParameters;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.apiserver.patch.ResourceOrigin;
 import io.apiserver4j.core.BooleanValue;
@@ -793,6 +794,13 @@ public final class ApiHandler extends Handler.Abstract {
 
   private void respond(Exchange ex, ApiResponse response, ResourceDefinition def,
       OutputFormat format, Fields query) {
+    Optional<StreamedList> streamed = response.streamedList();
+    if (streamed.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+        && format.conversion() == OutputFormat.Conversion.NONE) {
+      ex.sendJsonList(response.code(), streamed.get(), format.contentType(),
+          response.warnings());
+      return;
+    }
     MapValue body = response.body();
     boolean isStatus = "Status".equals(Nested.str(body, "kind"))
         && "v1".equals(Nested.str(body, "apiVersion"));
