@@ -82,6 +82,11 @@ public final class CelProgram {
     return compiled.mayEvaluateTo(requireNonNull(typeName, "typeName"));
   }
 
+  /** The checked result type as CEL names it ({@code bool}, {@code dyn}, ...). */
+  public String resultTypeName() {
+    return compiled.resultTypeName();
+  }
+
   /** Whether the expression refers to the variable {@code name} (e.g. a transition rule). */
   public boolean references(String name) {
     return compiled.identifiers().contains(name);
@@ -105,6 +110,16 @@ public final class CelProgram {
   public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
     return compiled.evaluate(requireNonNull(bindings, "bindings"),
         requireNonNull(optionals, "optionals"));
+  }
+
+  /**
+   * Like {@link #evaluate(Map, Map)}, with some variables bound to maps whose entries are
+   * computed when read ({@code variables} of admission policies).
+   */
+  public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals,
+      Map<String, CelLazyMap> lazyMaps) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings"),
+        requireNonNull(optionals, "optionals"), requireNonNull(lazyMaps, "lazyMaps"));
   }
 
   @Override

@@ -77,21 +77,43 @@ public final class KubeEnvironment {
           || resultType.name().equals(typeName);
     }
 
+    public String resultTypeName() {
+      return resultType.name();
+    }
+
     public Set<String> identifiers() {
       return identifiers;
     }
 
     public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
+      return evaluate(bindings, optionals, Map.of());
+    }
+
+    public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals,
+        Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps) {
       Map<String, Object> vars = new HashMap<>();
       bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
       optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
+      lazyMaps.forEach((k, v) -> vars.put(k, new LazyMap(v)));
       try {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
-        throw new CelException(CelException.Kind.EVALUATION, e.getMessage(), e);
+        throw lazyFailure(e).orElseGet(
+            () -> new CelException(CelException.Kind.EVALUATION, e.getMessage(), e));
       } catch (RuntimeException e) {
-        throw new CelException(CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e);
+        throw lazyFailure(e).orElseGet(() -> new CelException(CelException.Kind.EVALUATION,
+            String.valueOf(e.getMessage()), e));
       }
+    }
+
+    /** A lazy map's failure keeps its own message, however the runtime wrapped it. */
+    private static Optional<CelException> lazyFailure(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof CelException ce) {
+          return Optional.of(ce);
+        }
+      }
+      return Optional.empty();
     }
   }
 
@@ -445,6 +467,39 @@ public final class KubeEnvironment {
           return map.size();
         }
       };
+    }
+  }
+
+  /** A map view computing its values when read (see {@link io.apiserver4j.cel.CelLazyMap}). */
+  private static final class LazyMap extends java.util.AbstractMap<Object, Object> {
+    private final io.apiserver4j.cel.CelLazyMap lazy;
+
+    LazyMap(io.apiserver4j.cel.CelLazyMap lazy) {
+      this.lazy = lazy;
+    }
+
+    @Override
+    public Object get(Object key) {
+      return key instanceof String k && lazy.keys().contains(k) ? toCel(lazy.get(k)) : null;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return key instanceof String k && lazy.keys().contains(k);
+    }
+
+    @Override
+    public int size() {
+      return lazy.keys().size();
+    }
+
+    @Override
+    public java.util.Set<Map.Entry<Object, Object>> entrySet() {
+      java.util.Set<Map.Entry<Object, Object>> out = new java.util.LinkedHashSet<>();
+      for (String k : lazy.keys()) {
+        out.add(new java.util.AbstractMap.SimpleImmutableEntry<>(k, toCel(lazy.get(k))));
+      }
+      return out;
     }
   }
 

@@ -1,0 +1,105 @@
+package io.apiserver4j.admission.policy;
+
+import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.cel.CelException;
+import io.apiserver4j.cel.CelLazyMap;
+import io.apiserver4j.cel.CelProgram;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * The CEL variables of one evaluation (one request, binding and parameter object):
+ * {@code object}, {@code oldObject}, {@code request}, {@code params}, {@code namespaceObject}
+ * and the lazily computed {@code variables}, each computed at most once. Used by one thread.
+ */
+final class PolicyActivation {
+  /** Names every policy expression may use (params only when the policy has a paramKind). */
+  static final List<String> BASE_VARIABLES =
+      List.of("object", "oldObject", "request", "namespaceObject", "variables");
+  static final List<String> WITH_PARAMS =
+      List.of("object", "oldObject", "request", "namespaceObject", "variables", "params");
+
+  private final Map<String, Value> bindings;
+  private final Map<String, CelLazyMap> lazy;
+
+  PolicyActivation(Map<String, Value> bindings, List<String> variableNames,
+      List<PolicyExpression> variableExpressions) {
+    this.bindings = bindings;
+    this.lazy = Map.of("variables",
+        new Variables(variableNames, variableExpressions, this));
+  }
+
+  static PolicyActivation of(AdmissionAttributes a, Value request, Value params,
+      Value namespaceObject, List<String> variableNames, List<PolicyExpression> variables) {
+    Map<String, Value> b = new HashMap<>(8);
+    b.put("object", a.object().<Value>map(o -> o).orElse(Value.nullValue()));
+    b.put("oldObject", a.oldObject().<Value>map(o -> o).orElse(Value.nullValue()));
+    b.put("request", request);
+    b.put("params", params);
+    b.put("namespaceObject", namespaceObject);
+    return new PolicyActivation(b, variableNames, variables);
+  }
+
+  Value evaluate(CelProgram program) {
+    return program.evaluate(bindings, Map.of(), lazy);
+  }
+
+  /** {@code variables}: each computed on first read and kept, failures included. */
+  private static final class Variables implements CelLazyMap {
+    private static final Object EVALUATING = new Object();
+
+    private final List<String> names;
+    private final List<PolicyExpression> expressions;
+    private final PolicyActivation activation;
+    private final Map<String, Object> results = new HashMap<>();
+
+    Variables(List<String> names, List<PolicyExpression> expressions,
+        PolicyActivation activation) {
+      this.names = names;
+      this.expressions = expressions;
+      this.activation = activation;
+    }
+
+    @Override
+    public List<String> keys() {
+      return names;
+    }
+
+    @Override
+    public Value get(String key) {
+      Object r = results.get(key);
+      if (r == EVALUATING) {
+        throw new CelException(CelException.Kind.EVALUATION,
+            "composited variable \"" + key + "\" refers to itself", null);
+      }
+      if (r == null) {
+        results.put(key, EVALUATING);
+        try {
+          r = expressions.get(names.indexOf(key)).evaluateVariable(key, activation);
+        } catch (CelException e) {
+          r = e;
+        }
+        results.put(key, r);
+      }
+      if (r instanceof CelException e) {
+        throw e;
+      }
+      return (Value) r;
+    }
+  }
+
+  /** A list value of strings. */
+  static Value strings(List<String> items) {
+    ListValue.Builder b = ListValue.builder(items.size());
+    items.forEach(s -> b.add(Value.of(s)));
+    return b.build();
+  }
+
+  static MapValue emptyMap() {
+    return MapValue.empty();
+  }
+}

@@ -1,0 +1,346 @@
+package io.apiserver4j.admission.policy;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.NullValue;
+import io.apiserver4j.core.Status;
+import io.apiserver4j.core.StatusCause;
+import io.apiserver4j.core.StatusDetails;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The ValidatingAdmissionPolicies and ValidatingAdmissionPolicyBindings
+ * (admissionregistration.k8s.io/v1) of one configuration snapshot, compiled, and their
+ * evaluation of a request as kube-apiserver's {@code ValidatingAdmissionPolicy} plugin.
+ *
+ * <p>For each policy whose {@code matchConstraints} match, each of its bindings whose
+ * {@code matchResources} match (all when unset) is evaluated with each parameter object its
+ * {@code paramRef} selects: matchConditions, validations and auditAnnotations. A failed
+ * validation is acted on as the binding's {@code validationActions} say: {@code Deny} fails
+ * the request with kube's {@code ValidatingAdmissionPolicy 'p' with binding 'b' denied request:
+ * <message>} (reason and code from the validation's {@code reason}, Invalid 422 by default);
+ * {@code Warn} adds the warning {@code Validation failed for ValidatingAdmissionPolicy 'p' with
+ * binding 'b': <message>}; {@code Audit} adds the
+ * {@code validation.policy.admission.k8s.io/validation_failure} audit annotation. Errors
+ * (expressions that fail or do not compile, missing parameters) deny unless the policy's
+ * {@code failurePolicy} is {@code Ignore}.
+ *
+ * <p>Expressions are compiled when the snapshot is built; {@link #update} reuses the compiled
+ * form of every policy whose spec did not change. Immutable and thread-safe.
+ */
+public final class ValidatingAdmissionPolicies {
+  private static final ValidatingAdmissionPolicies EMPTY =
+      new ValidatingAdmissionPolicies(List.of(), Map.of());
+  /** kube's {@code maxAuditAnnotationValueLength}. */
+  private static final int MAX_AUDIT_VALUE = 10 * 1024;
+  private static final String VALIDATION_FAILURE =
+      "validation.policy.admission.k8s.io/validation_failure";
+
+  private final List<CompiledValidatingPolicy> policies;
+  private final Map<String, List<MapValue>> bindingsByPolicy;
+
+  private ValidatingAdmissionPolicies(List<CompiledValidatingPolicy> policies,
+      Map<String, List<MapValue>> bindingsByPolicy) {
+    this.policies = policies;
+    this.bindingsByPolicy = bindingsByPolicy;
+  }
+
+  /** No policies: admits everything. */
+  public static ValidatingAdmissionPolicies empty() {
+    return EMPTY;
+  }
+
+  /** Compiles the policies and indexes the bindings of a snapshot. */
+  public static ValidatingAdmissionPolicies of(List<MapValue> policies,
+      List<MapValue> bindings) {
+    return EMPTY.update(policies, bindings);
+  }
+
+  /**
+   * The policies of a newer snapshot, reusing this instance's compiled form of every policy
+   * whose name and spec are unchanged.
+   */
+  public ValidatingAdmissionPolicies update(List<MapValue> policies, List<MapValue> bindings) {
+    requireNonNull(policies, "policies");
+    requireNonNull(bindings, "bindings");
+    Map<String, CompiledValidatingPolicy> previous = new HashMap<>();
+    this.policies.forEach(p -> previous.put(p.name(), p));
+    List<CompiledValidatingPolicy> compiled = new ArrayList<>(policies.size());
+    for (MapValue p : policies) {
+      CompiledValidatingPolicy old = previous.get(Meta.metaString(p, "name"));
+      compiled.add(old != null && old.spec().equals(CompiledValidatingPolicy.map(
+          p.getOrNull("spec"))) ? old : new CompiledValidatingPolicy(p));
+    }
+    compiled.sort(Comparator.comparing(CompiledValidatingPolicy::name));
+    Map<String, List<MapValue>> byPolicy = new HashMap<>();
+    List<MapValue> sorted = new ArrayList<>(bindings);
+    sorted.sort(Comparator.comparing(b -> Meta.metaString(b, "name")));
+    for (MapValue b : sorted) {
+      String policyName = CompiledValidatingPolicy.string(
+          CompiledValidatingPolicy.map(b.getOrNull("spec")), "policyName");
+      byPolicy.computeIfAbsent(policyName, k -> new ArrayList<>()).add(b);
+    }
+    byPolicy.replaceAll((k, v) -> List.copyOf(v));
+    return new ValidatingAdmissionPolicies(List.copyOf(compiled), Map.copyOf(byPolicy));
+  }
+
+  /** Whether there is no policy with a binding (the request path can skip the stage). */
+  public boolean isEmpty() {
+    return bindingsByPolicy.isEmpty() || policies.isEmpty();
+  }
+
+  /**
+   * Validates a request: the request's final object (after mutating admission), old object,
+   * user and dry-run flag are what expressions see.
+   *
+   * @return the warnings and audit annotations of an admitted request
+   * @throws StatusException the first denial, with kube's message, reason and code
+   */
+  public PolicyOutcome validate(AdmissionAttributes attributes, PolicyContext context) {
+    requireNonNull(attributes, "attributes");
+    requireNonNull(context, "context");
+    if (isEmpty()) {
+      return PolicyOutcome.empty();
+    }
+    Dispatch d = new Dispatch(attributes, context);
+    for (CompiledValidatingPolicy policy : policies) {
+      List<MapValue> bindings = bindingsByPolicy.getOrDefault(policy.name(), List.of());
+      if (bindings.isEmpty()) {
+        continue;
+      }
+      d.policy(policy, bindings);
+    }
+    if (d.denied != null) {
+      throw d.denied;
+    }
+    return new PolicyOutcome(d.warnings, d.annotations);
+  }
+
+  /** The state of one request's evaluation (kube's {@code dispatcher.Dispatch}). */
+  private static final class Dispatch {
+    private final AdmissionAttributes a;
+    private final PolicyContext context;
+    private final List<String> warnings = new ArrayList<>();
+    private final Map<String, String> annotations = new LinkedHashMap<>();
+    private StatusException denied;
+    private Value request;
+    private Value namespaceObject;
+
+    Dispatch(AdmissionAttributes a, PolicyContext context) {
+      this.a = a;
+      this.context = context;
+    }
+
+    void policy(CompiledValidatingPolicy policy, List<MapValue> bindings) {
+      boolean matches;
+      try {
+        matches = context.matches(policy.matchConstraints(), a);
+      } catch (StatusException e) {
+        configError(policy, null, e.getMessage());
+        return;
+      }
+      if (!matches) {
+        return;
+      }
+      Map<String, List<String>> collected = new LinkedHashMap<>();
+      for (MapValue binding : bindings) {
+        binding(policy, binding, collected);
+      }
+      collected.forEach((key, values) ->
+          annotations.putIfAbsent(policy.name() + "/" + key, String.join(", ", values)));
+    }
+
+    private void binding(CompiledValidatingPolicy policy, MapValue binding,
+        Map<String, List<String>> collected) {
+      MapValue spec = CompiledValidatingPolicy.map(binding.getOrNull("spec"));
+      Value matchResources = spec.getOrNull("matchResources");
+      if (matchResources instanceof MapValue mr) {
+        try {
+          if (!context.matches(mr, a)) {
+            return;
+          }
+        } catch (StatusException e) {
+          configError(policy, binding, e.getMessage());
+          return;
+        }
+      }
+      List<Value> params;
+      try {
+        params = params(policy, spec);
+      } catch (ParamException e) {
+        configError(policy, binding, e.getMessage());
+        return;
+      }
+      String bindingName = Meta.metaString(binding, "name");
+      List<String> actions = Meta.stringList(spec.getOrNull("validationActions"));
+      for (Value param : params) {
+        CompiledValidatingPolicy.Result result =
+            policy.validate(a, request(), param, namespaceObject());
+        for (int i = 0; i < result.decisions().size(); i++) {
+          CompiledValidatingPolicy.Decision decision = result.decisions().get(i);
+          if (!decision.deny()) {
+            continue;
+          }
+          for (String action : actions) {
+            switch (action) {
+              case "Deny" -> deny(policy.name(), bindingName, decision.message(),
+                  decision.reason());
+              case "Warn" -> warnings.add("Validation failed for ValidatingAdmissionPolicy '"
+                  + policy.name() + "' with binding '" + bindingName + "': "
+                  + decision.message());
+              case "Audit" -> annotations.putIfAbsent(VALIDATION_FAILURE,
+                  validationFailure(policy.name(), bindingName, i, decision.message(),
+                      actions));
+              default -> { }
+            }
+          }
+        }
+        for (CompiledValidatingPolicy.AnnotationResult an : result.annotations()) {
+          if (an.error() != null) {
+            deny(policy.name(), bindingName, an.error(), null);
+            continue;
+          }
+          String value = an.value().length() > MAX_AUDIT_VALUE
+              ? an.value().substring(0, MAX_AUDIT_VALUE) : an.value();
+          List<String> values = collected.computeIfAbsent(an.key(), k -> new ArrayList<>());
+          if (!values.contains(value)) {
+            values.add(value);
+          }
+        }
+      }
+    }
+
+    /** kube's {@code CollectParams}: the parameter objects a binding selects. */
+    private List<Value> params(CompiledValidatingPolicy policy, MapValue bindingSpec) {
+      Optional<CompiledValidatingPolicy.ParamKind> kind = policy.paramKind();
+      Value refValue = bindingSpec.getOrNull("paramRef");
+      if (kind.isEmpty() || !(refValue instanceof MapValue ref)) {
+        return List.of(Value.nullValue());
+      }
+      ParamSource source = context.params(kind.get().apiVersion(), kind.get().kind())
+          .orElseThrow(() -> new ParamException("paramKind kind `" + kind.get()
+              + "` not known"));
+      String refNamespace = CompiledValidatingPolicy.string(ref, "namespace");
+      String namespace = "";
+      if (source.namespaced()) {
+        namespace = !refNamespace.isEmpty() ? refNamespace : a.namespace();
+        if (namespace.isEmpty()) {
+          throw new ParamException("cannot use namespaced paramRef in policy binding that"
+              + " matches cluster-scoped resources");
+        }
+      } else if (!refNamespace.isEmpty()) {
+        throw new ParamException(
+            "paramRef.namespace must not be provided for a cluster-scoped `paramKind`");
+      }
+      String name = CompiledValidatingPolicy.string(ref, "name");
+      Value selector = ref.getOrNull("selector");
+      boolean hasSelector = selector != null && !(selector instanceof NullValue);
+      List<Value> params = new ArrayList<>();
+      if (!name.isEmpty()) {
+        if (hasSelector) {
+          throw new ParamException("paramRef.name and paramRef.selector are mutually exclusive");
+        }
+        source.get(namespace, name).ifPresent(params::add);
+      } else if (hasSelector) {
+        try {
+          params.addAll(source.list(namespace, CompiledValidatingPolicy.map(selector)));
+        } catch (StatusException e) {
+          throw new ParamException(e.getMessage());
+        }
+      } else {
+        throw new ParamException("one of name or selector must be provided");
+      }
+      if (params.isEmpty() && "Deny".equals(
+          CompiledValidatingPolicy.string(ref, "parameterNotFoundAction"))) {
+        throw new ParamException(
+            "no params found for policy binding with `Deny` parameterNotFoundAction");
+      }
+      return params;
+    }
+
+    private Value request() {
+      if (request == null) {
+        request = PolicyInputs.request(a);
+      }
+      return request;
+    }
+
+    private Value namespaceObject() {
+      if (namespaceObject == null) {
+        String ns = PolicyInputs.isNamespace(a.kind()) ? "" : a.namespace();
+        namespaceObject = ns.isEmpty() ? Value.nullValue()
+            : context.namespace(ns).map(PolicyInputs::namespaceObject)
+                .orElse(Value.nullValue());
+      }
+      return namespaceObject;
+    }
+
+    private void configError(CompiledValidatingPolicy policy, MapValue binding, String error) {
+      if (!policy.failClosed()) {
+        return;
+      }
+      deny(policy.name(), binding == null ? null : Meta.metaString(binding, "name"),
+          (binding == null ? "failed to configure policy: " : "failed to configure binding: ")
+              + error, null);
+    }
+
+    /** Keeps the first denial, built as kube's dispatcher builds it. */
+    private void deny(String policy, String binding, String message, StatusReason reason) {
+      if (denied != null) {
+        return;
+      }
+      String text = binding == null
+          ? "ValidatingAdmissionPolicy '" + policy + "' denied request: " + message
+          : "ValidatingAdmissionPolicy '" + policy + "' with binding '" + binding
+              + "' denied request: " + message;
+      Status forbidden = AdmissionErrors.forbidden(a, text).status();
+      StatusReason r = reason == null ? StatusReason.INVALID : reason;
+      StatusDetails details = forbidden.details().orElse(StatusDetails.of("", "", ""));
+      List<StatusCause> causes = new ArrayList<>(details.causes());
+      causes.add(new StatusCause("", text, ""));
+      denied = StatusException.of(new Status(Status.Outcome.FAILURE, code(r), r,
+          forbidden.message(), Optional.of(details.withCauses(causes))));
+    }
+
+    private static int code(StatusReason r) {
+      return switch (r) {
+        case FORBIDDEN, UNAUTHORIZED, REQUEST_ENTITY_TOO_LARGE -> r.code();
+        default -> 422;
+      };
+    }
+
+    private static String validationFailure(String policy, String binding, int index,
+        String message, List<String> actions) {
+      ListValue.Builder acts = ListValue.builder(actions.size());
+      actions.forEach(x -> acts.add(Value.of(x)));
+      MapValue entry = MapValue.ofEntries("message", Value.of(message),
+          "policy", Value.of(policy), "binding", Value.of(binding),
+          "expressionIndex", Value.of((long) index), "validationActions", acts.build());
+      return Json.write(Value.list(entry));
+    }
+  }
+
+  /** A binding whose parameters cannot be resolved. */
+  private static final class ParamException extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    ParamException(String message) {
+      super(message, null, false, false);
+    }
+  }
+}
