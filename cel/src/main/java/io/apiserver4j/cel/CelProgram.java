@@ -113,13 +113,14 @@ public final class CelProgram {
   }
 
   /**
-   * Like {@link #evaluate(Map, Map)}, with some variables bound to maps whose entries are
-   * computed when read ({@code variables} of admission policies).
+   * Evaluates an admission policy expression: {@code bindings}, maps whose entries are computed
+   * when read ({@code variables}), and kube's authorizer library bound to {@code authorizer}
+   * (used when the expression was compiled with a variable named {@code authorizer}).
    */
-  public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals,
-      Map<String, CelLazyMap> lazyMaps) {
-    return compiled.evaluate(requireNonNull(bindings, "bindings"),
-        requireNonNull(optionals, "optionals"), requireNonNull(lazyMaps, "lazyMaps"));
+  public Value evaluate(Map<String, Value> bindings, Map<String, CelLazyMap> lazyMaps,
+      CelAuthorizer.ForRequest authorizer) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings"), Map.of(),
+        requireNonNull(lazyMaps, "lazyMaps"), requireNonNull(authorizer, "authorizer"));
   }
 
   @Override

@@ -1,6 +1,7 @@
 package io.apiserver4j.admission.policy;
 
 import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -65,8 +66,8 @@ final class CompiledValidatingPolicy {
         ? Optional.of(new ParamKind(string(pk, "apiVersion"), string(pk, "kind")))
         : Optional.empty();
     this.matchConstraints = map(spec.getOrNull("matchConstraints"));
-    List<String> declared = paramKind.isPresent()
-        ? PolicyActivation.WITH_PARAMS : PolicyActivation.BASE_VARIABLES;
+    List<String> declared = PolicyActivation.declared(paramKind.isPresent(), true);
+    List<String> declaredNoAuthz = PolicyActivation.declared(paramKind.isPresent(), false);
 
     List<String> varNames = new ArrayList<>();
     List<PolicyExpression> vars = new ArrayList<>();
@@ -91,7 +92,7 @@ final class CompiledValidatingPolicy {
           PolicyExpression.compile(string(v, "expression"), declared, "bool"),
           string(v, "message"),
           messageExpression.isEmpty() ? null
-              : PolicyExpression.compile(messageExpression, declared, "string"),
+              : PolicyExpression.compile(messageExpression, declaredNoAuthz, "string"),
           reason.isEmpty() ? StatusReason.INVALID : StatusReason.fromWireName(reason)));
     }
     this.validations = List.copyOf(vs);
@@ -99,7 +100,7 @@ final class CompiledValidatingPolicy {
     List<AuditAnnotation> as = new ArrayList<>();
     for (MapValue a : maps(spec.getOrNull("auditAnnotations"))) {
       as.add(new AuditAnnotation(string(a, "key"), PolicyExpression.compile(
-          string(a, "valueExpression"), declared, "string", "null_type")));
+          string(a, "valueExpression"), declaredNoAuthz, "string", "null_type")));
     }
     this.auditAnnotations = List.copyOf(as);
   }
@@ -134,9 +135,10 @@ final class CompiledValidatingPolicy {
    * Evaluates the match conditions, validations and audit annotations for one parameter object
    * ({@code params}: null when the binding has none).
    */
-  Result validate(AdmissionAttributes a, Value request, Value params, Value namespaceObject) {
-    PolicyActivation activation =
-        PolicyActivation.of(a, request, params, namespaceObject, variableNames, variables);
+  Result validate(AdmissionAttributes a, Value request, Value params, Value namespaceObject,
+      CelAuthorizer.ForRequest authorizer) {
+    PolicyActivation activation = PolicyActivation.of(a, request, params, namespaceObject,
+        variableNames, variables, authorizer);
     if (!matchConditions.isEmpty()) {
       List<String> errors = new ArrayList<>();
       for (PolicyExpression c : matchConditions) {

@@ -1,6 +1,7 @@
 package io.apiserver4j.admission.policy;
 
 import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelLazyMap;
 import io.apiserver4j.cel.CelProgram;
@@ -17,35 +18,49 @@ import java.util.Map;
  * and the lazily computed {@code variables}, each computed at most once. Used by one thread.
  */
 final class PolicyActivation {
-  /** Names every policy expression may use (params only when the policy has a paramKind). */
-  static final List<String> BASE_VARIABLES =
-      List.of("object", "oldObject", "request", "namespaceObject", "variables");
-  static final List<String> WITH_PARAMS =
-      List.of("object", "oldObject", "request", "namespaceObject", "variables", "params");
+  /**
+   * The variables an expression may use, as kube declares them: {@code params} only when the
+   * policy has a paramKind, {@code authorizer} for validations, conditions and variables but not
+   * for messageExpressions and audit annotations.
+   */
+  static List<String> declared(boolean params, boolean authorizer) {
+    List<String> names = new java.util.ArrayList<>(
+        List.of("object", "oldObject", "request", "namespaceObject", "variables"));
+    if (params) {
+      names.add("params");
+    }
+    if (authorizer) {
+      names.add("authorizer");
+    }
+    return List.copyOf(names);
+  }
 
   private final Map<String, Value> bindings;
   private final Map<String, CelLazyMap> lazy;
+  private final CelAuthorizer.ForRequest authorizer;
 
   PolicyActivation(Map<String, Value> bindings, List<String> variableNames,
-      List<PolicyExpression> variableExpressions) {
+      List<PolicyExpression> variableExpressions, CelAuthorizer.ForRequest authorizer) {
     this.bindings = bindings;
+    this.authorizer = authorizer;
     this.lazy = Map.of("variables",
         new Variables(variableNames, variableExpressions, this));
   }
 
   static PolicyActivation of(AdmissionAttributes a, Value request, Value params,
-      Value namespaceObject, List<String> variableNames, List<PolicyExpression> variables) {
+      Value namespaceObject, List<String> variableNames, List<PolicyExpression> variables,
+      CelAuthorizer.ForRequest authorizer) {
     Map<String, Value> b = new HashMap<>(8);
     b.put("object", a.object().<Value>map(o -> o).orElse(Value.nullValue()));
     b.put("oldObject", a.oldObject().<Value>map(o -> o).orElse(Value.nullValue()));
     b.put("request", request);
     b.put("params", params);
     b.put("namespaceObject", namespaceObject);
-    return new PolicyActivation(b, variableNames, variables);
+    return new PolicyActivation(b, variableNames, variables, authorizer);
   }
 
   Value evaluate(CelProgram program) {
-    return program.evaluate(bindings, Map.of(), lazy);
+    return program.evaluate(bindings, lazy, authorizer);
   }
 
   /** {@code variables}: each computed on first read and kept, failures included. */

@@ -1,6 +1,7 @@
 package io.apiserver4j.admission.policy;
 
 import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.MapValue;
 import java.util.Optional;
 
@@ -29,4 +30,12 @@ public interface PolicyContext {
    *     a bad selector); the policy's failurePolicy then decides
    */
   boolean matches(MapValue matchResources, AdmissionAttributes attributes);
+
+  /**
+   * What {@code authorizer} in expressions asks, for the request's user; allows everything
+   * unless the server has an authorizer.
+   */
+  default CelAuthorizer authorizer(AdmissionAttributes attributes) {
+    return CelAuthorizer.allowAll();
+  }
 }

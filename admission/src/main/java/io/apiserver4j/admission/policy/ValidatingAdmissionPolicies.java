@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -39,6 +40,8 @@ import java.util.Optional;
  * {@code validation.policy.admission.k8s.io/validation_failure} audit annotation. Errors
  * (expressions that fail or do not compile, missing parameters) deny unless the policy's
  * {@code failurePolicy} is {@code Ignore}.
+ *
+ * <p>Requests for the policy and binding resources themselves are never evaluated, as in kube.
  *
  * <p>Expressions are compiled when the snapshot is built; {@link #update} reuses the compiled
  * form of every policy whose spec did not change. Immutable and thread-safe.
@@ -114,7 +117,7 @@ public final class ValidatingAdmissionPolicies {
   public PolicyOutcome validate(AdmissionAttributes attributes, PolicyContext context) {
     requireNonNull(attributes, "attributes");
     requireNonNull(context, "context");
-    if (isEmpty()) {
+    if (isEmpty() || PolicyExemptions.exempt(attributes.resource().groupResource())) {
       return PolicyOutcome.empty();
     }
     Dispatch d = new Dispatch(attributes, context);
@@ -140,6 +143,7 @@ public final class ValidatingAdmissionPolicies {
     private StatusException denied;
     private Value request;
     private Value namespaceObject;
+    private CelAuthorizer.ForRequest authorizer;
 
     Dispatch(AdmissionAttributes a, PolicyContext context) {
       this.a = a;
@@ -190,7 +194,7 @@ public final class ValidatingAdmissionPolicies {
       List<String> actions = Meta.stringList(spec.getOrNull("validationActions"));
       for (Value param : params) {
         CompiledValidatingPolicy.Result result =
-            policy.validate(a, request(), param, namespaceObject());
+            policy.validate(a, request(), param, namespaceObject(), authorizer());
         for (int i = 0; i < result.decisions().size(); i++) {
           CompiledValidatingPolicy.Decision decision = result.decisions().get(i);
           if (!decision.deny()) {
@@ -271,6 +275,15 @@ public final class ValidatingAdmissionPolicies {
             "no params found for policy binding with `Deny` parameterNotFoundAction");
       }
       return params;
+    }
+
+    private CelAuthorizer.ForRequest authorizer() {
+      if (authorizer == null) {
+        authorizer = new CelAuthorizer.ForRequest(context.authorizer(a),
+            a.resource().group(), a.resource().resource(), a.subresource(), a.namespace(),
+            a.name());
+      }
+      return authorizer;
     }
 
     private Value request() {

@@ -11,7 +11,7 @@ import java.util.Optional;
  * A policy context over a list of ConfigMap parameter objects, where every policy matches (the
  * matching itself is tested with the matching package).
  */
-final class TestContext implements PolicyContext {
+class TestContext implements PolicyContext {
   private final List<MapValue> configMaps;
   private final Map<String, MapValue> namespaces;
 

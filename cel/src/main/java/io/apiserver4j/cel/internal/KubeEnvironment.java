@@ -86,15 +86,25 @@ public final class KubeEnvironment {
     }
 
     public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
-      return evaluate(bindings, optionals, Map.of());
+      return evaluate(bindings, optionals, Map.of(), null);
     }
 
+    /** {@code authorizer} may be null when the expression declares none. */
     public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals,
-        Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps) {
+        Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+        io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
       Map<String, Object> vars = new HashMap<>();
       bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
       optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
       lazyMaps.forEach((k, v) -> vars.put(k, new LazyMap(v)));
+      if (authorizer != null) {
+        AuthzLibrary.AuthorizerValue authz =
+            new AuthzLibrary.AuthorizerValue(authorizer.authorizer(), "");
+        vars.put("authorizer", authz);
+        vars.put(AuthzLibrary.REQUEST_RESOURCE, new AuthzLibrary.ResourceCheckValue(authz,
+            authorizer.group(), authorizer.resource(), authorizer.subresource(),
+            authorizer.namespace(), authorizer.name()));
+      }
       try {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
@@ -166,6 +176,9 @@ public final class KubeEnvironment {
         .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options),
             CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options));
     for (String v : variables) {
+      if (v.equals("authorizer")) {
+        continue; // typed by the authorizer library
+      }
       if (v.startsWith("?")) {
         b.addVar(v.substring(1), dev.cel.common.types.OptionalType.create(SimpleType.DYN));
       } else {
@@ -174,6 +187,7 @@ public final class KubeEnvironment {
     }
     addRegexLibrary(b);
     addListsLibrary(b);
+    AuthzLibrary.add(b, variables);
     KubeLibraries.addAll(b);
     return b.build();
   }
