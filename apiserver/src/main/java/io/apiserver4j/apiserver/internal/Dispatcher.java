@@ -41,6 +41,7 @@ public final class Dispatcher {
   private final Storage storage;
   private final Storage dryRun;
   private final CrdInformer crdInformer;
+  private final ServerConfigurationSources configurationSources;
   private final CreateHandler creates;
   private final UpdateHandler updates;
   private final PatchHandler patches;
@@ -58,6 +59,7 @@ public final class Dispatcher {
     AdmissionChain chain = Objects.requireNonNull(admissionFactory.apply(namespaces),
         "the admission factory returned null");
     this.crdInformer = new CrdInformer(store, registry);
+    this.configurationSources = new ServerConfigurationSources(store, registry);
     AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
     Bodies bodies = new Bodies(maxBodyBytes);
     FieldManagers fieldManagers = new FieldManagers(registry);
@@ -77,7 +79,8 @@ public final class Dispatcher {
     deletes.register(CrdController.CRD_RESOURCE.groupResource(), crds::delete);
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
-    this.storage = Storage.real(store, crds.andThen(namespaceController));
+    this.storage = Storage.real(store,
+        crds.andThen(namespaceController).andThen(configurationSources));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
@@ -92,9 +95,13 @@ public final class Dispatcher {
     registry.followedBy(crdInformer);
   }
 
-  /** Stops following CustomResourceDefinitions; waits for the background watch to end. */
+  /**
+   * Stops following CustomResourceDefinitions and the objects that configure admission; waits
+   * for the background watches to end.
+   */
   public void stopFollowingCrds() {
     crdInformer.close();
+    configurationSources.close();
   }
 
   /** Runs a request (any verb but WATCH); every failure becomes a Status response. */
