@@ -1,6 +1,7 @@
 package io.apiserver4j.admission.policy;
 
 import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.matching.MatchCriteria;
 import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -26,7 +27,7 @@ final class CompiledValidatingPolicy {
   private final MapValue spec;
   private final boolean failClosed;
   private final Optional<ParamKind> paramKind;
-  private final MapValue matchConstraints;
+  private final MatchCriteria matchConstraints;
   private final List<PolicyExpression> matchConditions;
   private final List<String> variableNames;
   private final List<PolicyExpression> variables;
@@ -65,7 +66,7 @@ final class CompiledValidatingPolicy {
         instanceof NullValue)
         ? Optional.of(new ParamKind(string(pk, "apiVersion"), string(pk, "kind")))
         : Optional.empty();
-    this.matchConstraints = map(spec.getOrNull("matchConstraints"));
+    this.matchConstraints = MatchCriteria.forPolicy(map(spec.getOrNull("matchConstraints")));
     List<String> declared = PolicyActivation.declared(paramKind.isPresent(), true);
     List<String> declaredNoAuthz = PolicyActivation.declared(paramKind.isPresent(), false);
 
@@ -122,7 +123,7 @@ final class CompiledValidatingPolicy {
     return paramKind;
   }
 
-  MapValue matchConstraints() {
+  MatchCriteria matchConstraints() {
     return matchConstraints;
   }
 

@@ -5,8 +5,6 @@ import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelLazyMap;
 import io.apiserver4j.cel.CelProgram;
-import io.apiserver4j.core.ListValue;
-import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import java.util.HashMap;
 import java.util.List;
@@ -105,16 +103,5 @@ final class PolicyActivation {
       }
       return (Value) r;
     }
-  }
-
-  /** A list value of strings. */
-  static Value strings(List<String> items) {
-    ListValue.Builder b = ListValue.builder(items.size());
-    items.forEach(s -> b.add(Value.of(s)));
-    return b.build();
-  }
-
-  static MapValue emptyMap() {
-    return MapValue.empty();
   }
 }

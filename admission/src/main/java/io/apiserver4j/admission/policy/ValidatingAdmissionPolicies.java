@@ -4,6 +4,9 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.admission.matching.AdmissionRequests;
+import io.apiserver4j.admission.matching.Match;
+import io.apiserver4j.admission.matching.MatchCriteria;
 import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
@@ -55,10 +58,22 @@ public final class ValidatingAdmissionPolicies {
       "validation.policy.admission.k8s.io/validation_failure";
 
   private final List<CompiledValidatingPolicy> policies;
-  private final Map<String, List<MapValue>> bindingsByPolicy;
+  private final Map<String, List<Binding>> bindingsByPolicy;
+
+  /** A binding with its matchResources parsed once. */
+  private record Binding(String name, MapValue spec, Optional<MatchCriteria> matchResources,
+      List<String> actions) {
+    static Binding of(MapValue binding) {
+      MapValue spec = CompiledValidatingPolicy.map(binding.getOrNull("spec"));
+      return new Binding(Meta.metaString(binding, "name"), spec,
+          spec.getOrNull("matchResources") instanceof MapValue mr
+              ? Optional.of(MatchCriteria.forPolicy(mr)) : Optional.empty(),
+          Meta.stringList(spec.getOrNull("validationActions")));
+    }
+  }
 
   private ValidatingAdmissionPolicies(List<CompiledValidatingPolicy> policies,
-      Map<String, List<MapValue>> bindingsByPolicy) {
+      Map<String, List<Binding>> bindingsByPolicy) {
     this.policies = policies;
     this.bindingsByPolicy = bindingsByPolicy;
   }
@@ -90,13 +105,13 @@ public final class ValidatingAdmissionPolicies {
           p.getOrNull("spec"))) ? old : new CompiledValidatingPolicy(p));
     }
     compiled.sort(Comparator.comparing(CompiledValidatingPolicy::name));
-    Map<String, List<MapValue>> byPolicy = new HashMap<>();
+    Map<String, List<Binding>> byPolicy = new HashMap<>();
     List<MapValue> sorted = new ArrayList<>(bindings);
     sorted.sort(Comparator.comparing(b -> Meta.metaString(b, "name")));
     for (MapValue b : sorted) {
-      String policyName = CompiledValidatingPolicy.string(
-          CompiledValidatingPolicy.map(b.getOrNull("spec")), "policyName");
-      byPolicy.computeIfAbsent(policyName, k -> new ArrayList<>()).add(b);
+      Binding binding = Binding.of(b);
+      String policyName = CompiledValidatingPolicy.string(binding.spec(), "policyName");
+      byPolicy.computeIfAbsent(policyName, k -> new ArrayList<>()).add(binding);
     }
     byPolicy.replaceAll((k, v) -> List.copyOf(v));
     return new ValidatingAdmissionPolicies(List.copyOf(compiled), Map.copyOf(byPolicy));
@@ -122,7 +137,7 @@ public final class ValidatingAdmissionPolicies {
     }
     Dispatch d = new Dispatch(attributes, context);
     for (CompiledValidatingPolicy policy : policies) {
-      List<MapValue> bindings = bindingsByPolicy.getOrDefault(policy.name(), List.of());
+      List<Binding> bindings = bindingsByPolicy.getOrDefault(policy.name(), List.of());
       if (bindings.isEmpty()) {
         continue;
       }
@@ -141,6 +156,7 @@ public final class ValidatingAdmissionPolicies {
     private final List<String> warnings = new ArrayList<>();
     private final Map<String, String> annotations = new LinkedHashMap<>();
     private StatusException denied;
+    private Match requestMatch;
     private Value request;
     private Value namespaceObject;
     private CelAuthorizer.ForRequest authorizer;
@@ -150,32 +166,31 @@ public final class ValidatingAdmissionPolicies {
       this.context = context;
     }
 
-    void policy(CompiledValidatingPolicy policy, List<MapValue> bindings) {
-      boolean matches;
+    void policy(CompiledValidatingPolicy policy, List<Binding> bindings) {
+      Optional<Match> match;
       try {
-        matches = context.matches(policy.matchConstraints(), a);
+        match = policy.matchConstraints().match(a, context.namespaces(), context.equivalents());
       } catch (StatusException e) {
         configError(policy, null, e.getMessage());
         return;
       }
-      if (!matches) {
+      if (match.isEmpty()) {
         return;
       }
       Map<String, List<String>> collected = new LinkedHashMap<>();
-      for (MapValue binding : bindings) {
-        binding(policy, binding, collected);
+      for (Binding binding : bindings) {
+        binding(policy, match.get(), binding, collected);
       }
       collected.forEach((key, values) ->
           annotations.putIfAbsent(policy.name() + "/" + key, String.join(", ", values)));
     }
 
-    private void binding(CompiledValidatingPolicy policy, MapValue binding,
+    private void binding(CompiledValidatingPolicy policy, Match match, Binding binding,
         Map<String, List<String>> collected) {
-      MapValue spec = CompiledValidatingPolicy.map(binding.getOrNull("spec"));
-      Value matchResources = spec.getOrNull("matchResources");
-      if (matchResources instanceof MapValue mr) {
+      if (binding.matchResources().isPresent()) {
         try {
-          if (!context.matches(mr, a)) {
+          if (binding.matchResources().get()
+              .match(a, context.namespaces(), context.equivalents()).isEmpty()) {
             return;
           }
         } catch (StatusException e) {
@@ -185,16 +200,16 @@ public final class ValidatingAdmissionPolicies {
       }
       List<Value> params;
       try {
-        params = params(policy, spec);
+        params = params(policy, binding.spec());
       } catch (ParamException e) {
         configError(policy, binding, e.getMessage());
         return;
       }
-      String bindingName = Meta.metaString(binding, "name");
-      List<String> actions = Meta.stringList(spec.getOrNull("validationActions"));
+      String bindingName = binding.name();
+      List<String> actions = binding.actions();
       for (Value param : params) {
         CompiledValidatingPolicy.Result result =
-            policy.validate(a, request(), param, namespaceObject(), authorizer());
+            policy.validate(a, request(match), param, namespaceObject(), authorizer());
         for (int i = 0; i < result.decisions().size(); i++) {
           CompiledValidatingPolicy.Decision decision = result.decisions().get(i);
           if (!decision.deny()) {
@@ -286,9 +301,11 @@ public final class ValidatingAdmissionPolicies {
       return authorizer;
     }
 
-    private Value request() {
-      if (request == null) {
-        request = PolicyInputs.request(a);
+    /** The {@code request} variable; kube builds it with the resource the policy matched. */
+    private Value request(Match match) {
+      if (request == null || !match.equals(requestMatch)) {
+        request = AdmissionRequests.celRequest(a, match);
+        requestMatch = match;
       }
       return request;
     }
@@ -297,17 +314,17 @@ public final class ValidatingAdmissionPolicies {
       if (namespaceObject == null) {
         String ns = PolicyInputs.isNamespace(a.kind()) ? "" : a.namespace();
         namespaceObject = ns.isEmpty() ? Value.nullValue()
-            : context.namespace(ns).map(PolicyInputs::namespaceObject)
+            : context.namespaces().namespace(ns).map(PolicyInputs::namespaceObject)
                 .orElse(Value.nullValue());
       }
       return namespaceObject;
     }
 
-    private void configError(CompiledValidatingPolicy policy, MapValue binding, String error) {
+    private void configError(CompiledValidatingPolicy policy, Binding binding, String error) {
       if (!policy.failClosed()) {
         return;
       }
-      deny(policy.name(), binding == null ? null : Meta.metaString(binding, "name"),
+      deny(policy.name(), binding == null ? null : binding.name(),
           (binding == null ? "failed to configure policy: " : "failed to configure binding: ")
               + error, null);
     }

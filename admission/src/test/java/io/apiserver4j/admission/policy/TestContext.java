@@ -1,6 +1,6 @@
 package io.apiserver4j.admission.policy;
 
-import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.matching.NamespaceLookup;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import java.util.List;
@@ -8,8 +8,7 @@ import java.util.Map;
 import java.util.Optional;
 
 /**
- * A policy context over a list of ConfigMap parameter objects, where every policy matches (the
- * matching itself is tested with the matching package).
+ * A policy context over a list of ConfigMap parameter objects and a map of namespaces.
  */
 class TestContext implements PolicyContext {
   private final List<MapValue> configMaps;
@@ -25,8 +24,8 @@ class TestContext implements PolicyContext {
   }
 
   @Override
-  public Optional<MapValue> namespace(String name) {
-    return Optional.ofNullable(namespaces.get(name));
+  public NamespaceLookup namespaces() {
+    return name -> Optional.ofNullable(namespaces.get(name));
   }
 
   @Override
@@ -59,10 +58,5 @@ class TestContext implements PolicyContext {
             .toList();
       }
     });
-  }
-
-  @Override
-  public boolean matches(MapValue matchResources, AdmissionAttributes attributes) {
-    return true;
   }
 }

@@ -91,13 +91,17 @@ class ValidatingAdmissionPoliciesTest {
 
   static AdmissionAttributes create(MapValue object) {
     String kind = Meta.string(object, "kind");
+    GroupVersionKind gvk = GroupVersionKind.of(Meta.string(object, "apiVersion"), kind);
     String namespace = Meta.metaString(object, "namespace");
-    // Test data uses kinds whose resource is the plural with "s" (Endpoints gives "endpointss").
-    String resource = kind.toLowerCase() + "s";
+    // Test data uses kinds whose resource is the plural with "s" (Endpoints gives "endpointss"),
+    // or "ies" after a "y".
+    String lower = kind.toLowerCase();
+    String resource = lower.endsWith("y") ? lower.substring(0, lower.length() - 1) + "ies"
+        : lower + "s";
     return AdmissionAttributes.builder()
         .operation(Operation.CREATE)
-        .resource(new GroupVersionResource("", "v1", resource))
-        .kind(new GroupVersionKind("", "v1", kind))
+        .resource(new GroupVersionResource(gvk.group(), gvk.version(), resource))
+        .kind(gvk)
         .name(Meta.metaString(object, "name"))
         .namespace(namespace)
         .object(object)
