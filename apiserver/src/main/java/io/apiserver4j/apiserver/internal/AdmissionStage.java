@@ -20,13 +20,24 @@ import java.util.function.Predicate;
 final class AdmissionStage {
   private final AdmissionChain chain;
   private final Predicate<GroupResource> terminatingCrd;
+  private final PolicyStage policies;
 
   /**
    * @param terminatingCrd whether a custom resource's CRD is being deleted (no new objects then)
    */
   AdmissionStage(AdmissionChain chain, Predicate<GroupResource> terminatingCrd) {
+    this(chain, terminatingCrd, null);
+  }
+
+  /**
+   * @param policies the ValidatingAdmissionPolicy stage, run after the in-JVM validating
+   *     plugins; null for none
+   */
+  AdmissionStage(AdmissionChain chain, Predicate<GroupResource> terminatingCrd,
+      PolicyStage policies) {
     this.chain = chain;
     this.terminatingCrd = terminatingCrd;
+    this.policies = policies;
   }
 
   private static AdmissionAttributes attributes(Scope s, Operation op, GroupVersionKind kind,
@@ -79,7 +90,11 @@ final class AdmissionStage {
   /** Validating admission of a create ({@code old} null) or an update of object {@code name}. */
   void validate(Scope s, GroupVersionKind kind, String name, MapValue object, MapValue old) {
     Operation op = old == null ? Operation.CREATE : Operation.UPDATE;
-    chain.validate(attributes(s, op, kind, name, object, old));
+    AdmissionAttributes attrs = attributes(s, op, kind, name, object, old);
+    chain.validate(attrs);
+    if (policies != null) {
+      policies.validate(s, attrs);
+    }
   }
 
   /** Delete admission (mutating without object, then validating) of {@code existing}. */
@@ -88,5 +103,8 @@ final class AdmissionStage {
         Meta.metaString(existing, "name"), null, existing);
     chain.admitWithoutObject(attrs);
     chain.validate(attrs);
+    if (policies != null) {
+      policies.validate(s, attrs);
+    }
   }
 }

@@ -60,7 +60,8 @@ public final class Dispatcher {
         "the admission factory returned null");
     this.crdInformer = new CrdInformer(store, registry);
     this.configurationSources = new ServerConfigurationSources(store, registry);
-    AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
+    AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating,
+        new PolicyStage(configurationSources, registry));
     Bodies bodies = new Bodies(maxBodyBytes);
     FieldManagers fieldManagers = new FieldManagers(registry);
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,

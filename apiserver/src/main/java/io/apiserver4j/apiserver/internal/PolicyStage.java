@@ -1,0 +1,128 @@
+package io.apiserver4j.apiserver.internal;
+
+import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.matching.ConfigurationSource;
+import io.apiserver4j.admission.matching.ConfigurationSources;
+import io.apiserver4j.admission.matching.EquivalentResources;
+import io.apiserver4j.admission.matching.LabelSelectors;
+import io.apiserver4j.admission.matching.NamespaceLookup;
+import io.apiserver4j.admission.policy.ParamSource;
+import io.apiserver4j.admission.policy.PolicyContext;
+import io.apiserver4j.admission.policy.PolicyOutcome;
+import io.apiserver4j.admission.policy.ValidatingAdmissionPolicies;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.storage.LabelSelector;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.atomic.AtomicReference;
+
+/**
+ * The ValidatingAdmissionPolicy stage: policies and bindings read from the server's
+ * configuration sources, compiled again only when they change, evaluated after the in-JVM
+ * validating plugins and before validating webhooks (kube-apiserver's order). Parameters of any
+ * served kind (custom resources included) come from a configuration source of their resource.
+ * Warnings go to the response; thread-safe.
+ */
+final class PolicyStage implements PolicyContext {
+  private static final String GROUP = "admissionregistration.k8s.io";
+  private static final GroupResource POLICIES =
+      new GroupResource(GROUP, "validatingadmissionpolicies");
+  private static final GroupResource BINDINGS =
+      new GroupResource(GROUP, "validatingadmissionpolicybindings");
+
+  private final ConfigurationSources sources;
+  private final Registry registry;
+  private final AtomicReference<Compiled> compiled = new AtomicReference<>();
+
+  /** The policies of one pair of snapshots. */
+  private record Compiled(ConfigurationSource.Snapshot policies,
+      ConfigurationSource.Snapshot bindings, ValidatingAdmissionPolicies value) {}
+
+  PolicyStage(ConfigurationSources sources, Registry registry) {
+    this.sources = sources;
+    this.registry = registry;
+  }
+
+  /** Validates a request (all verbs with an admission phase), adding the policies' warnings. */
+  void validate(Scope s, AdmissionAttributes attributes) {
+    ValidatingAdmissionPolicies policies = current();
+    if (policies.isEmpty()) {
+      return;
+    }
+    PolicyOutcome outcome = policies.validate(attributes, this);
+    outcome.warnings().forEach(s::warn);
+  }
+
+  private ValidatingAdmissionPolicies current() {
+    ConfigurationSource.Snapshot p = sources.source(POLICIES).snapshot();
+    ConfigurationSource.Snapshot b = sources.source(BINDINGS).snapshot();
+    Compiled c = compiled.get();
+    if (c != null && c.policies() == p && c.bindings() == b) {
+      return c.value();
+    }
+    // compiled once per change of a policy's spec: unchanged policies are reused
+    ValidatingAdmissionPolicies base = c == null ? ValidatingAdmissionPolicies.empty() : c.value();
+    Compiled fresh = new Compiled(p, b, base.update(p.objects(), b.objects()));
+    compiled.set(fresh);
+    return fresh.value();
+  }
+
+  @Override
+  public NamespaceLookup namespaces() {
+    return sources.namespaces();
+  }
+
+  @Override
+  public EquivalentResources equivalents() {
+    return sources.equivalents();
+  }
+
+  @Override
+  public Optional<ParamSource> params(String apiVersion, String kind) {
+    Optional<ResourceDefinition> def;
+    try {
+      def = registry.findByKind(GroupVersionKind.of(apiVersion, kind));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
+    return def.map(d -> new SourceParams(d.namespaced(), sources.source(d.groupResource())));
+  }
+
+  /** Parameter objects read from the configuration source of their resource. */
+  private record SourceParams(boolean namespaced, ConfigurationSource source)
+      implements ParamSource {
+    @Override
+    public Optional<MapValue> get(String namespace, String name) {
+      for (MapValue o : source.snapshot().objects()) {
+        if (Meta.metaString(o, "namespace").equals(namespace)
+            && Meta.metaString(o, "name").equals(name)) {
+          return Optional.of(o);
+        }
+      }
+      return Optional.empty();
+    }
+
+    @Override
+    public List<MapValue> list(String namespace, MapValue labelSelector) {
+      LabelSelector selector;
+      try {
+        selector = LabelSelectors.parse(labelSelector);
+      } catch (IllegalArgumentException e) {
+        throw StatusErrors.badRequest(e.getMessage());
+      }
+      List<MapValue> out = new ArrayList<>();
+      for (MapValue o : source.snapshot().objects()) {
+        if (Meta.metaString(o, "namespace").equals(namespace) && selector.matches(o)) {
+          out.add(o);
+        }
+      }
+      return out;
+    }
+  }
+}
