@@ -113,14 +113,12 @@ public final class CelProgram {
   }
 
   /**
-   * Evaluates an admission policy expression: {@code bindings}, maps whose entries are computed
-   * when read ({@code variables}), and kube's authorizer library bound to {@code authorizer}
-   * (used when the expression was compiled with a variable named {@code authorizer}).
+   * Evaluates with prepared bindings (see {@link CelBindings}).
+   *
+   * @throws CelException of kind {@link CelException.Kind#EVALUATION}
    */
-  public Value evaluate(Map<String, Value> bindings, Map<String, CelLazyMap> lazyMaps,
-      CelAuthorizer.ForRequest authorizer) {
-    return compiled.evaluate(requireNonNull(bindings, "bindings"), Map.of(),
-        requireNonNull(lazyMaps, "lazyMaps"), requireNonNull(authorizer, "authorizer"));
+  public Value evaluate(CelBindings bindings) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings").prepared());
   }
 
   @Override

@@ -2,6 +2,7 @@ package io.apiserver4j.admission.policy;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.cel.CelAuthorizer;
+import io.apiserver4j.cel.CelBindings;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelLazyMap;
 import io.apiserver4j.cel.CelProgram;
@@ -33,16 +34,13 @@ final class PolicyActivation {
     return List.copyOf(names);
   }
 
-  private final Map<String, Value> bindings;
-  private final Map<String, CelLazyMap> lazy;
-  private final CelAuthorizer.ForRequest authorizer;
+  private final CelBindings bindings;
 
-  PolicyActivation(Map<String, Value> bindings, List<String> variableNames,
+  PolicyActivation(Map<String, Value> values, List<String> variableNames,
       List<PolicyExpression> variableExpressions, CelAuthorizer.ForRequest authorizer) {
-    this.bindings = bindings;
-    this.authorizer = authorizer;
-    this.lazy = Map.of("variables",
-        new Variables(variableNames, variableExpressions, this));
+    Map<String, CelLazyMap> lazy =
+        Map.of("variables", new Variables(variableNames, variableExpressions, this));
+    this.bindings = CelBindings.of(values, lazy, authorizer);
   }
 
   static PolicyActivation of(AdmissionAttributes a, Value request, Value params,
@@ -58,7 +56,7 @@ final class PolicyActivation {
   }
 
   Value evaluate(CelProgram program) {
-    return program.evaluate(bindings, lazy, authorizer);
+    return program.evaluate(bindings);
   }
 
   /** {@code variables}: each computed on first read and kept, failures included. */

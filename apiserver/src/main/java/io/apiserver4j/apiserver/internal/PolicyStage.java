@@ -13,13 +13,16 @@ import io.apiserver4j.admission.policy.ValidatingAdmissionPolicies;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.storage.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
@@ -39,6 +42,7 @@ final class PolicyStage implements PolicyContext {
   private final ConfigurationSources sources;
   private final Registry registry;
   private final AtomicReference<Compiled> compiled = new AtomicReference<>();
+  private final EquivalentResources equivalents;
 
   /** The policies of one pair of snapshots. */
   private record Compiled(ConfigurationSource.Snapshot policies,
@@ -47,6 +51,7 @@ final class PolicyStage implements PolicyContext {
   PolicyStage(ConfigurationSources sources, Registry registry) {
     this.sources = sources;
     this.registry = registry;
+    this.equivalents = new CachedEquivalents();
   }
 
   /** Validates a request (all verbs with an admission phase), adding the policies' warnings. */
@@ -80,7 +85,38 @@ final class PolicyStage implements PolicyContext {
 
   @Override
   public EquivalentResources equivalents() {
-    return sources.equivalents();
+    return equivalents;
+  }
+
+  /**
+   * The sources' equivalents, remembered until the registry changes: every request a policy's
+   * rules do not name directly asks for them once per policy.
+   */
+  private final class CachedEquivalents implements EquivalentResources {
+    private record Key(GroupVersionResource resource, String subresource) {}
+
+    private record Cache(List<ResourceDefinition> registryState,
+        Map<Key, List<GroupVersionResource>> lists) {}
+
+    private final EquivalentResources delegate = sources.equivalents();
+    private volatile Cache cache = new Cache(List.of(), Map.of());
+
+    @Override
+    public List<GroupVersionResource> equivalents(GroupVersionResource r, String sub) {
+      List<ResourceDefinition> state = registry.all();
+      Cache c = cache;
+      if (c.registryState() != state) {
+        c = new Cache(state, new ConcurrentHashMap<>());
+        cache = c;
+      }
+      return c.lists().computeIfAbsent(new Key(r, sub),
+          k -> List.copyOf(delegate.equivalents(r, sub)));
+    }
+
+    @Override
+    public Optional<GroupVersionKind> kindFor(GroupVersionResource r, String sub) {
+      return delegate.kindFor(r, sub);
+    }
   }
 
   @Override

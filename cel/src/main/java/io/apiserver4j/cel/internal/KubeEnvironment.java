@@ -96,15 +96,20 @@ public final class KubeEnvironment {
       Map<String, Object> vars = new HashMap<>();
       bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
       optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
-      lazyMaps.forEach((k, v) -> vars.put(k, new LazyMap(v)));
-      if (authorizer != null) {
-        AuthzLibrary.AuthorizerValue authz =
-            new AuthzLibrary.AuthorizerValue(authorizer.authorizer(), "");
-        vars.put("authorizer", authz);
-        vars.put(AuthzLibrary.REQUEST_RESOURCE, new AuthzLibrary.ResourceCheckValue(authz,
-            authorizer.group(), authorizer.resource(), authorizer.subresource(),
-            authorizer.namespace(), authorizer.name()));
+      putLazyAndAuthorizer(vars, lazyMaps, authorizer);
+      return run(name -> Optional.ofNullable(vars.get(name)));
+    }
+
+    /** Evaluates with bindings prepared once for several programs. */
+    public Value evaluate(Prepared prepared) {
+      if (!types.isEmpty()) {
+        // typed variables convert formatted strings per program
+        return evaluate(prepared.values, Map.of(), prepared.lazyMaps, prepared.authorizer);
       }
+      return run(prepared.resolver);
+    }
+
+    private Value run(dev.cel.runtime.CelVariableResolver vars) {
       try {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
@@ -124,6 +129,45 @@ public final class KubeEnvironment {
         }
       }
       return Optional.empty();
+    }
+  }
+
+  /** Variable values converted once, for several evaluations. */
+  public static final class Prepared {
+    final Map<String, Value> values;
+    final Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps;
+    final io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer;
+    final dev.cel.runtime.CelVariableResolver resolver;
+
+    Prepared(Map<String, Value> values, Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+        io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
+      this.values = values;
+      this.lazyMaps = lazyMaps;
+      this.authorizer = authorizer;
+      Map<String, Object> vars = new HashMap<>();
+      values.forEach((k, v) -> vars.put(k, toCel(v, null)));
+      putLazyAndAuthorizer(vars, lazyMaps, authorizer);
+      this.resolver = name -> Optional.ofNullable(vars.get(name));
+    }
+  }
+
+  public static Prepared prepare(Map<String, Value> values,
+      Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+      io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
+    return new Prepared(values, lazyMaps, authorizer);
+  }
+
+  private static void putLazyAndAuthorizer(Map<String, Object> vars,
+      Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+      io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
+    lazyMaps.forEach((k, v) -> vars.put(k, new LazyMap(v)));
+    if (authorizer != null) {
+      AuthzLibrary.AuthorizerValue authz =
+          new AuthzLibrary.AuthorizerValue(authorizer.authorizer(), "");
+      vars.put("authorizer", authz);
+      vars.put(AuthzLibrary.REQUEST_RESOURCE, new AuthzLibrary.ResourceCheckValue(authz,
+          authorizer.group(), authorizer.resource(), authorizer.subresource(),
+          authorizer.namespace(), authorizer.name()));
     }
   }
 
