@@ -33,6 +33,8 @@ final class CompiledValidatingPolicy {
   private final List<PolicyExpression> variables;
   private final List<Validation> validations;
   private final List<AuditAnnotation> auditAnnotations;
+  private final boolean readsRequest;
+  private final boolean readsNamespace;
 
   record ParamKind(String apiVersion, String kind) {
     /** As Go prints the generated type ({@code &ParamKind{APIVersion:v1,Kind:ConfigMap,}}). */
@@ -104,6 +106,27 @@ final class CompiledValidatingPolicy {
           string(a, "valueExpression"), declaredNoAuthz, "string", "null_type")));
     }
     this.auditAnnotations = List.copyOf(as);
+    List<PolicyExpression> all = new ArrayList<>(variables);
+    all.addAll(matchConditions);
+    validations.forEach(v -> {
+      all.add(v.expression());
+      if (v.messageExpression() != null) {
+        all.add(v.messageExpression());
+      }
+    });
+    auditAnnotations.forEach(a -> all.add(a.valueExpression()));
+    this.readsRequest = all.stream().anyMatch(e -> e.references("request"));
+    this.readsNamespace = all.stream().anyMatch(e -> e.references("namespaceObject"));
+  }
+
+  /** Whether any expression reads {@code request}: it is built only then. */
+  boolean readsRequest() {
+    return readsRequest;
+  }
+
+  /** Whether any expression reads {@code namespaceObject}: the namespace is read only then. */
+  boolean readsNamespace() {
+    return readsNamespace;
   }
 
   String name() {

@@ -53,6 +53,11 @@ final class PolicyExpression {
     return expression;
   }
 
+  /** Whether the compiled expression reads variable {@code name}. */
+  boolean references(String name) {
+    return program != null && program.references(name);
+  }
+
   /** The compile error without kube's evaluation prefix; null when it compiled. */
   String compileError() {
     return compileError;

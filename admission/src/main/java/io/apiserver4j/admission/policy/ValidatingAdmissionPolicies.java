@@ -209,7 +209,8 @@ public final class ValidatingAdmissionPolicies {
       List<String> actions = binding.actions();
       for (Value param : params) {
         CompiledValidatingPolicy.Result result =
-            policy.validate(a, request(match), param, namespaceObject(), authorizer());
+            policy.validate(a, policy.readsRequest() ? request(match) : Value.nullValue(), param,
+                policy.readsNamespace() ? namespaceObject() : Value.nullValue(), authorizer());
         for (int i = 0; i < result.decisions().size(); i++) {
           CompiledValidatingPolicy.Decision decision = result.decisions().get(i);
           if (!decision.deny()) {
