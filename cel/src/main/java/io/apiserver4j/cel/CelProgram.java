@@ -66,6 +66,20 @@ public final class CelProgram {
         KubeEnvironment.compile(expression, variables, optionalVariables, types));
   }
 
+  /**
+   * Compiles a MutatingAdmissionPolicy expression: as {@link #compile(String, List)}, where the
+   * object constructions kube's mutation environment allows ({@code Object{...}},
+   * {@code Object.spec{...}}, {@code JSONPatch{...}}) evaluate to maps of their fields.
+   *
+   * @throws CelException of kind {@link CelException.Kind#COMPILE}
+   */
+  public static CelProgram compileMutation(String expression, List<String> variables) {
+    requireNonNull(expression, "expression");
+    requireNonNull(variables, "variables");
+    return new CelProgram(expression, List.copyOf(variables),
+        KubeEnvironment.compile(expression, variables, List.of(), Map.of(), true));
+  }
+
   public String expression() {
     return expression;
   }

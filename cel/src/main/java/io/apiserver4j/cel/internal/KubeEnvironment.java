@@ -180,12 +180,26 @@ public final class KubeEnvironment {
   /** Compiles, checking field selections on the variables in {@code types}. */
   public static Compiled compile(String expression, List<String> variables,
       List<String> optionals, Map<String, io.apiserver4j.cel.CelObjectType> types) {
+    return compile(expression, variables, optionals, types, false);
+  }
+
+  /**
+   * Compiles; with {@code objectsAsMaps}, MutatingAdmissionPolicy object constructions
+   * ({@code Object{..}}, {@code JSONPatch{..}}) build maps.
+   */
+  public static Compiled compile(String expression, List<String> variables,
+      List<String> optionals, Map<String, io.apiserver4j.cel.CelObjectType> types,
+      boolean objectsAsMaps) {
     List<String> key = new ArrayList<>(variables);
     optionals.forEach(o -> key.add("?" + o));
     Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
     CelAbstractSyntaxTree ast;
     try {
-      ast = cel.compile(expression).getAst();
+      if (objectsAsMaps) {
+        ast = cel.check(StructsAsMaps.rewrite(cel.parse(expression).getAst())).getAst();
+      } else {
+        ast = cel.compile(expression).getAst();
+      }
     } catch (CelValidationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }
@@ -232,6 +246,7 @@ public final class KubeEnvironment {
     addRegexLibrary(b);
     addListsLibrary(b);
     AuthzLibrary.add(b, variables);
+    JsonPatchLibrary.add(b);
     KubeLibraries.addAll(b);
     return b.build();
   }
