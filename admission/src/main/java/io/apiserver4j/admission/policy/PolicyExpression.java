@@ -27,9 +27,20 @@ final class PolicyExpression {
    */
   static PolicyExpression compile(String expression, List<String> variables,
       String... returnTypes) {
+    return compile(false, expression, variables, returnTypes);
+  }
+
+  /** A mutation's expression: object constructions ({@code Object{..}}, {@code JSONPatch{..}}). */
+  static PolicyExpression compileMutation(String expression, List<String> variables) {
+    return compile(true, expression, variables);
+  }
+
+  private static PolicyExpression compile(boolean mutation, String expression,
+      List<String> variables, String... returnTypes) {
     CelProgram program;
     try {
-      program = CelProgram.compile(expression, variables);
+      program = mutation ? CelProgram.compileMutation(expression, variables)
+          : CelProgram.compile(expression, variables);
     } catch (CelException e) {
       return new PolicyExpression(expression, null, "compilation failed: " + e.getMessage());
     }

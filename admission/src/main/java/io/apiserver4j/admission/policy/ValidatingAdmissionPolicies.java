@@ -12,7 +12,6 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.NullValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusCause;
 import io.apiserver4j.core.StatusDetails;
@@ -200,8 +199,8 @@ public final class ValidatingAdmissionPolicies {
       }
       List<Value> params;
       try {
-        params = params(policy, binding.spec());
-      } catch (ParamException e) {
+        params = Params.collect(policy.paramKind(), binding.spec(), a.namespace(), context);
+      } catch (Params.ParamException e) {
         configError(policy, binding, e.getMessage());
         return;
       }
@@ -243,54 +242,6 @@ public final class ValidatingAdmissionPolicies {
           }
         }
       }
-    }
-
-    /** kube's {@code CollectParams}: the parameter objects a binding selects. */
-    private List<Value> params(CompiledValidatingPolicy policy, MapValue bindingSpec) {
-      Optional<CompiledValidatingPolicy.ParamKind> kind = policy.paramKind();
-      Value refValue = bindingSpec.getOrNull("paramRef");
-      if (kind.isEmpty() || !(refValue instanceof MapValue ref)) {
-        return List.of(Value.nullValue());
-      }
-      ParamSource source = context.params(kind.get().apiVersion(), kind.get().kind())
-          .orElseThrow(() -> new ParamException("paramKind kind `" + kind.get()
-              + "` not known"));
-      String refNamespace = CompiledValidatingPolicy.string(ref, "namespace");
-      String namespace = "";
-      if (source.namespaced()) {
-        namespace = !refNamespace.isEmpty() ? refNamespace : a.namespace();
-        if (namespace.isEmpty()) {
-          throw new ParamException("cannot use namespaced paramRef in policy binding that"
-              + " matches cluster-scoped resources");
-        }
-      } else if (!refNamespace.isEmpty()) {
-        throw new ParamException(
-            "paramRef.namespace must not be provided for a cluster-scoped `paramKind`");
-      }
-      String name = CompiledValidatingPolicy.string(ref, "name");
-      Value selector = ref.getOrNull("selector");
-      boolean hasSelector = selector != null && !(selector instanceof NullValue);
-      List<Value> params = new ArrayList<>();
-      if (!name.isEmpty()) {
-        if (hasSelector) {
-          throw new ParamException("paramRef.name and paramRef.selector are mutually exclusive");
-        }
-        source.get(namespace, name).ifPresent(params::add);
-      } else if (hasSelector) {
-        try {
-          params.addAll(source.list(namespace, CompiledValidatingPolicy.map(selector)));
-        } catch (StatusException e) {
-          throw new ParamException(e.getMessage());
-        }
-      } else {
-        throw new ParamException("one of name or selector must be provided");
-      }
-      if (params.isEmpty() && "Deny".equals(
-          CompiledValidatingPolicy.string(ref, "parameterNotFoundAction"))) {
-        throw new ParamException(
-            "no params found for policy binding with `Deny` parameterNotFoundAction");
-      }
-      return params;
     }
 
     private CelAuthorizer.ForRequest authorizer() {
@@ -363,15 +314,6 @@ public final class ValidatingAdmissionPolicies {
           "policy", Value.of(policy), "binding", Value.of(binding),
           "expressionIndex", Value.of((long) index), "validationActions", acts.build());
       return Json.write(Value.list(entry));
-    }
-  }
-
-  /** A binding whose parameters cannot be resolved. */
-  private static final class ParamException extends RuntimeException {
-    private static final long serialVersionUID = 1L;
-
-    ParamException(String message) {
-      super(message, null, false, false);
     }
   }
 }
