@@ -30,8 +30,9 @@ final class AdmissionStage {
   }
 
   /**
-   * @param policies the ValidatingAdmissionPolicy stage, run after the in-JVM validating
-   *     plugins; null for none
+   * @param policies the admission policy stage: MutatingAdmissionPolicies run after the in-JVM
+   *     mutating plugins, ValidatingAdmissionPolicies after the in-JVM validating plugins; null
+   *     for none
    */
   AdmissionStage(AdmissionChain chain, Predicate<GroupResource> terminatingCrd,
       PolicyStage policies) {
@@ -73,7 +74,11 @@ final class AdmissionStage {
       throw StatusErrors.forbidden(s.groupResource(), name,
           "create not allowed while custom resource definition is terminating");
     }
-    MapValue after = chain.admit(attributes(s, op, kind, name, object, old));
+    AdmissionAttributes attrs = attributes(s, op, kind, name, object, old);
+    MapValue after = chain.admit(attrs);
+    if (policies != null) {
+      after = policies.mutate(attrs.withObject(after));
+    }
     if (after == object) {
       return after;
     }

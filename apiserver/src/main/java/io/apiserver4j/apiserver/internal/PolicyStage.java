@@ -6,6 +6,7 @@ import io.apiserver4j.admission.matching.ConfigurationSources;
 import io.apiserver4j.admission.matching.EquivalentResources;
 import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.admission.matching.NamespaceLookup;
+import io.apiserver4j.admission.policy.MutatingAdmissionPolicies;
 import io.apiserver4j.admission.policy.ParamSource;
 import io.apiserver4j.admission.policy.PolicyContext;
 import io.apiserver4j.admission.policy.PolicyOutcome;
@@ -26,9 +27,9 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * The ValidatingAdmissionPolicy stage: policies and bindings read from the server's
- * configuration sources, compiled again only when they change, evaluated after the in-JVM
- * validating plugins and before validating webhooks (kube-apiserver's order). Parameters of any
+ * The admission policy stage: Mutating- and ValidatingAdmissionPolicies and their bindings read
+ * from the server's configuration sources, compiled again only when they change, run after the
+ * in-JVM plugins of their phase and before the webhooks (kube-apiserver's order). Parameters of any
  * served kind (custom resources included) come from a configuration source of their resource.
  * Warnings go to the response; thread-safe.
  */
@@ -38,20 +39,46 @@ final class PolicyStage implements PolicyContext {
       new GroupResource(GROUP, "validatingadmissionpolicies");
   private static final GroupResource BINDINGS =
       new GroupResource(GROUP, "validatingadmissionpolicybindings");
+  private static final GroupResource MUTATING_POLICIES =
+      new GroupResource(GROUP, "mutatingadmissionpolicies");
+  private static final GroupResource MUTATING_BINDINGS =
+      new GroupResource(GROUP, "mutatingadmissionpolicybindings");
 
   private final ConfigurationSources sources;
   private final Registry registry;
   private final AtomicReference<Compiled> compiled = new AtomicReference<>();
+  private final AtomicReference<CompiledMutating> compiledMutating = new AtomicReference<>();
   private final EquivalentResources equivalents;
 
   /** The policies of one pair of snapshots. */
   private record Compiled(ConfigurationSource.Snapshot policies,
       ConfigurationSource.Snapshot bindings, ValidatingAdmissionPolicies value) {}
 
+  /** The mutating policies of one pair of snapshots. */
+  private record CompiledMutating(ConfigurationSource.Snapshot policies,
+      ConfigurationSource.Snapshot bindings, MutatingAdmissionPolicies value) {}
+
   PolicyStage(ConfigurationSources sources, Registry registry) {
     this.sources = sources;
     this.registry = registry;
     this.equivalents = new CachedEquivalents();
+  }
+
+  /**
+   * Mutates the object of a create or update with the MutatingAdmissionPolicies (after the
+   * in-JVM mutating plugins, before mutating webhooks).
+   */
+  MapValue mutate(AdmissionAttributes attributes) {
+    ConfigurationSource.Snapshot p = sources.source(MUTATING_POLICIES).snapshot();
+    ConfigurationSource.Snapshot b = sources.source(MUTATING_BINDINGS).snapshot();
+    CompiledMutating c = compiledMutating.get();
+    if (c == null || c.policies() != p || c.bindings() != b) {
+      MutatingAdmissionPolicies base = c == null ? MutatingAdmissionPolicies.empty() : c.value();
+      c = new CompiledMutating(p, b, base.update(p.objects(), b.objects()));
+      compiledMutating.set(c);
+    }
+    return c.value().isEmpty() ? attributes.object().orElseThrow()
+        : c.value().admit(attributes, this);
   }
 
   /** Validates a request (all verbs with an admission phase), adding the policies' warnings. */

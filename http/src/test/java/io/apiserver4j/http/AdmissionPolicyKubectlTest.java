@@ -12,12 +12,12 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 
 /**
- * A ValidatingAdmissionPolicy and its binding applied with kubectl deny kubectl's create and
+ * Admission policies applied with kubectl: a ValidatingAdmissionPolicy denies kubectl's create and
  * server-side dry run with the text kube-apiserver gives (kubectl prints an Invalid status as
  * {@code The <resource> "<name>" is invalid: : <cause>}, as in the ValidatingAdmissionPolicy
- * documentation's example).
+ * documentation's example); a MutatingAdmissionPolicy changes what kubectl creates.
  */
-class ValidatingAdmissionPolicyKubectlTest {
+class AdmissionPolicyKubectlTest {
   @TempDir
   static Path dir;
   static ApiServer api;
@@ -105,5 +105,55 @@ class ValidatingAdmissionPolicyKubectlTest {
     Path fine = kubectl.file("fine.yaml", configMap("fine", "  a: '1'\n"));
     assertThat(kubectl.ok("create", "-f", fine.toString())).contains("configmap/fine created");
     assertThat(api.resources("v1", "configmaps").namespace("vap").find("big")).isEmpty();
+  }
+
+  private static final String MUTATING = """
+      apiVersion: admissionregistration.k8s.io/v1
+      kind: MutatingAdmissionPolicy
+      metadata:
+        name: team-label.example.com
+      spec:
+        matchConstraints:
+          resourceRules:
+          - apiGroups: [""]
+            apiVersions: ["v1"]
+            operations: ["CREATE"]
+            resources: ["configmaps"]
+        matchConditions:
+        - name: unlabelled
+          expression: "!has(object.metadata.labels) || !('team' in object.metadata.labels)"
+        mutations:
+        - patchType: ApplyConfiguration
+          applyConfiguration:
+            expression: "Object{metadata: Object.metadata{labels: {'team': 'blue'}}}"
+        - patchType: JSONPatch
+          jsonPatch:
+            expression: >
+              [JSONPatch{op: 'add', path: '/metadata/annotations',
+                value: {'example.com/by': object.metadata.labels.team}}]
+      ---
+      apiVersion: admissionregistration.k8s.io/v1
+      kind: MutatingAdmissionPolicyBinding
+      metadata:
+        name: team-label-binding.example.com
+      spec:
+        policyName: team-label.example.com
+        matchResources:
+          namespaceSelector:
+            matchLabels:
+              policies: demo
+      """;
+
+  @Test
+  void appliedMutatingPolicyChangesCreatedObjects() {
+    kubectl.ok("apply", "-f", kubectl.file("mutating.yaml", MUTATING).toString());
+    Path cm = kubectl.file("labelled.yaml", configMap("labelled", "  a: '1'\n"));
+    kubectl.ok("create", "-f", cm.toString());
+    MapValue stored = api.resources("v1", "configmaps").namespace("vap").get("labelled");
+    assertThat(io.apiserver4j.core.Meta.labels(stored)).containsEntry("team", "blue");
+    assertThat(io.apiserver4j.core.Meta.annotations(stored))
+        .containsEntry("example.com/by", "blue");
+    assertThat(kubectl.ok("get", "-n", "vap", "configmap", "labelled", "-o",
+        "jsonpath={.metadata.labels.team}")).isEqualTo("blue");
   }
 }
