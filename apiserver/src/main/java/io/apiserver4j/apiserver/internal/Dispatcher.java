@@ -81,7 +81,8 @@ public final class Dispatcher {
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
     this.storage = Storage.real(store,
-        crds.andThen(namespaceController).andThen(configurationSources));
+        crds.andThen(namespaceController).andThen(configurationSources)
+            .andThen(new PolicyStatusController(registry, this::handle)));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
