@@ -33,6 +33,7 @@ public final class AdmissionAttributes {
   private final UserInfo userInfo;
   private final MapValue options;
   private final boolean dryRun;
+  private final AdmissionContext context;
 
   private AdmissionAttributes(Builder b) {
     this.operation = b.operation;
@@ -46,6 +47,7 @@ public final class AdmissionAttributes {
     this.userInfo = b.userInfo;
     this.options = b.options;
     this.dryRun = b.dryRun;
+    this.context = b.context == null ? AdmissionContext.create() : b.context;
   }
 
   public static Builder builder() {
@@ -116,6 +118,14 @@ public final class AdmissionAttributes {
     return dryRun;
   }
 
+  /**
+   * The request's context: warnings, audit annotations and reinvocation state, shared by every
+   * attributes of the request (copies keep it).
+   */
+  public AdmissionContext context() {
+    return context;
+  }
+
   /** A copy whose object is {@code newObject}; the same instance when it already is. */
   public AdmissionAttributes withObject(MapValue newObject) {
     requireNonNull(newObject, "newObject");
@@ -147,6 +157,7 @@ public final class AdmissionAttributes {
     private UserInfo userInfo = UserInfo.empty();
     private MapValue options = MapValue.empty();
     private boolean dryRun;
+    private AdmissionContext context;
 
     private Builder() {}
 
@@ -162,6 +173,7 @@ public final class AdmissionAttributes {
       this.userInfo = a.userInfo;
       this.options = a.options;
       this.dryRun = a.dryRun;
+      this.context = a.context;
     }
 
     public Builder operation(Operation operation) {
@@ -227,6 +239,12 @@ public final class AdmissionAttributes {
 
     public Builder dryRun(boolean dryRun) {
       this.dryRun = dryRun;
+      return this;
+    }
+
+    /** The request's context; a fresh one when not set. */
+    public Builder context(AdmissionContext context) {
+      this.context = requireNonNull(context, "context");
       return this;
     }
 

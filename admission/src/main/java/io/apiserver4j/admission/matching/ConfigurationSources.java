@@ -21,4 +21,9 @@ public interface ConfigurationSources {
 
   /** The served resources' equivalents, for {@link MatchPolicy#EQUIVALENT}. */
   EquivalentResources equivalents();
+
+  /** Converts objects to the version an equivalent match names. */
+  default ObjectConverter converter() {
+    return ObjectConverter.API_VERSION;
+  }
 }

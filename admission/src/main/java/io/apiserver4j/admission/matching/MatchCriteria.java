@@ -124,7 +124,8 @@ public final class MatchCriteria {
 
   private static MatchPolicy policy(Value v) {
     Value p = Nested.getOrNull(v, "matchPolicy");
-    return p instanceof StringValue s ? MatchPolicy.fromWireName(s.value()) : MatchPolicy.EQUIVALENT;
+    return p instanceof StringValue s ? MatchPolicy.fromWireName(s.value())
+        : MatchPolicy.EQUIVALENT;
   }
 
   public List<Rule> rules() {

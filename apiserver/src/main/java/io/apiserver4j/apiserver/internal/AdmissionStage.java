@@ -2,6 +2,7 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.AdmissionContext;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.core.GroupResource;
@@ -20,30 +21,19 @@ import java.util.function.Predicate;
 final class AdmissionStage {
   private final AdmissionChain chain;
   private final Predicate<GroupResource> terminatingCrd;
-  private final PolicyStage policies;
 
   /**
    * @param terminatingCrd whether a custom resource's CRD is being deleted (no new objects then)
    */
   AdmissionStage(AdmissionChain chain, Predicate<GroupResource> terminatingCrd) {
-    this(chain, terminatingCrd, null);
-  }
-
-  /**
-   * @param policies the admission policy stage: MutatingAdmissionPolicies run after the in-JVM
-   *     mutating plugins, ValidatingAdmissionPolicies after the in-JVM validating plugins; null
-   *     for none
-   */
-  AdmissionStage(AdmissionChain chain, Predicate<GroupResource> terminatingCrd,
-      PolicyStage policies) {
     this.chain = chain;
     this.terminatingCrd = terminatingCrd;
-    this.policies = policies;
   }
 
   private static AdmissionAttributes attributes(Scope s, Operation op, GroupVersionKind kind,
-      String name, MapValue object, MapValue oldObject) {
+      String name, MapValue object, MapValue oldObject, AdmissionContext context) {
     AdmissionAttributes.Builder b = AdmissionAttributes.builder()
+        .context(context)
         .operation(op)
         .resource(s.def().resource())
         .subresource(s.subresource())
@@ -74,10 +64,12 @@ final class AdmissionStage {
       throw StatusErrors.forbidden(s.groupResource(), name,
           "create not allowed while custom resource definition is terminating");
     }
-    AdmissionAttributes attrs = attributes(s, op, kind, name, object, old);
-    MapValue after = chain.admit(attrs);
-    if (policies != null) {
-      after = policies.mutate(attrs.withObject(after));
+    AdmissionContext context = AdmissionContext.create();
+    MapValue after;
+    try {
+      after = chain.admit(attributes(s, op, kind, name, object, old, context));
+    } finally {
+      report(s, context);
     }
     if (after == object) {
       return after;
@@ -95,21 +87,29 @@ final class AdmissionStage {
   /** Validating admission of a create ({@code old} null) or an update of object {@code name}. */
   void validate(Scope s, GroupVersionKind kind, String name, MapValue object, MapValue old) {
     Operation op = old == null ? Operation.CREATE : Operation.UPDATE;
-    AdmissionAttributes attrs = attributes(s, op, kind, name, object, old);
-    chain.validate(attrs);
-    if (policies != null) {
-      policies.validate(s, attrs);
+    AdmissionContext context = AdmissionContext.create();
+    try {
+      chain.validate(attributes(s, op, kind, name, object, old, context));
+    } finally {
+      report(s, context);
     }
+  }
+
+  /** Passes what admission raised on to the response: warnings (as kube, also on failures). */
+  private static void report(Scope s, AdmissionContext context) {
+    context.warnings().forEach(s::warn);
   }
 
   /** Delete admission (mutating without object, then validating) of {@code existing}. */
   void admitDelete(Scope s, MapValue existing) {
+    AdmissionContext context = AdmissionContext.create();
     AdmissionAttributes attrs = attributes(s, Operation.DELETE, s.def().kind(),
-        Meta.metaString(existing, "name"), null, existing);
-    chain.admitWithoutObject(attrs);
-    chain.validate(attrs);
-    if (policies != null) {
-      policies.validate(s, attrs);
+        Meta.metaString(existing, "name"), null, existing, context);
+    try {
+      chain.admitWithoutObject(attrs);
+      chain.validate(attrs);
+    } finally {
+      report(s, context);
     }
   }
 }

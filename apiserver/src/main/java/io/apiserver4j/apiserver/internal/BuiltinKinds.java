@@ -210,6 +210,14 @@ public final class BuiltinKinds {
     for (String kind : List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")) {
       out.put(new GroupVersionKind("rbac.authorization.k8s.io", "v1", kind), rbac);
     }
+    for (boolean mutating : new boolean[] {false, true}) {
+      out.put(new GroupVersionKind("admissionregistration.k8s.io", "v1",
+          (mutating ? "Mutating" : "Validating") + "WebhookConfiguration"),
+          ResourceStrategy.builder()
+              .defaulter(o -> WebhookConfigurationRules.defaults(o, mutating))
+              .validator((o, old) -> WebhookConfigurationRules.validate(o, old, mutating))
+              .build());
+    }
     out.put(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
         ResourceStrategy.builder()
             .generationPolicy(GenerationPolicy.NON_METADATA)

@@ -56,12 +56,12 @@ public final class Dispatcher {
     this.clock = clock;
     this.endpoints = new Endpoints(registry);
     ServerNamespaces namespaces = new ServerNamespaces(store);
-    AdmissionChain chain = Objects.requireNonNull(admissionFactory.apply(namespaces),
-        "the admission factory returned null");
-    this.crdInformer = new CrdInformer(store, registry);
     this.configurationSources = new ServerConfigurationSources(store, registry);
-    AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating,
-        new PolicyStage(configurationSources, registry));
+    AdmissionChain chain = ConfiguredAdmission.append(Objects.requireNonNull(
+        admissionFactory.apply(namespaces), "the admission factory returned null"),
+        registry, configurationSources);
+    this.crdInformer = new CrdInformer(store, registry);
+    AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
     Bodies bodies = new Bodies(maxBodyBytes);
     FieldManagers fieldManagers = new FieldManagers(registry);
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,

@@ -1,6 +1,9 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.MutatingPlugin;
+import io.apiserver4j.admission.SideEffects;
+import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.admission.matching.ConfigurationSource;
 import io.apiserver4j.admission.matching.ConfigurationSources;
 import io.apiserver4j.admission.matching.EquivalentResources;
@@ -31,9 +34,10 @@ import java.util.concurrent.atomic.AtomicReference;
  * from the server's configuration sources, compiled again only when they change, run after the
  * in-JVM plugins of their phase and before the webhooks (kube-apiserver's order). Parameters of any
  * served kind (custom resources included) come from a configuration source of their resource.
- * Warnings go to the response; thread-safe.
+ * An admission plugin of both phases; warnings and audit annotations go to the request's
+ * context. Thread-safe.
  */
-final class PolicyStage implements PolicyContext {
+final class PolicyStage implements PolicyContext, MutatingPlugin, ValidatingPlugin {
   private static final String GROUP = "admissionregistration.k8s.io";
   private static final GroupResource POLICIES =
       new GroupResource(GROUP, "validatingadmissionpolicies");
@@ -64,11 +68,32 @@ final class PolicyStage implements PolicyContext {
     this.equivalents = new CachedEquivalents();
   }
 
+  /** Whether the server serves admission policies at all. */
+  static boolean served(Registry registry) {
+    return !registry.versionsOf(POLICIES).isEmpty()
+        || !registry.versionsOf(MUTATING_POLICIES).isEmpty();
+  }
+
+  @Override
+  public String name() {
+    return "AdmissionPolicies";
+  }
+
+  @Override
+  public SideEffects sideEffects() {
+    return SideEffects.NONE;
+  }
+
   /**
    * Mutates the object of a create or update with the MutatingAdmissionPolicies (after the
    * in-JVM mutating plugins, before mutating webhooks).
    */
-  MapValue mutate(AdmissionAttributes attributes) {
+  @Override
+  public MapValue admit(AdmissionAttributes attributes, MapValue object) {
+    return mutate(attributes.withObject(object));
+  }
+
+  private MapValue mutate(AdmissionAttributes attributes) {
     ConfigurationSource.Snapshot p = sources.source(MUTATING_POLICIES).snapshot();
     ConfigurationSource.Snapshot b = sources.source(MUTATING_BINDINGS).snapshot();
     CompiledMutating c = compiledMutating.get();
@@ -81,14 +106,19 @@ final class PolicyStage implements PolicyContext {
         : c.value().admit(attributes, this);
   }
 
-  /** Validates a request (all verbs with an admission phase), adding the policies' warnings. */
-  void validate(Scope s, AdmissionAttributes attributes) {
+  /**
+   * Validates a request (all verbs with an admission phase) with the ValidatingAdmissionPolicies,
+   * adding their warnings and audit annotations to the request's context.
+   */
+  @Override
+  public void validate(AdmissionAttributes attributes) {
     ValidatingAdmissionPolicies policies = current();
     if (policies.isEmpty()) {
       return;
     }
     PolicyOutcome outcome = policies.validate(attributes, this);
-    outcome.warnings().forEach(s::warn);
+    outcome.warnings().forEach(attributes.context()::addWarning);
+    outcome.auditAnnotations().forEach(attributes.context()::addAuditAnnotation);
   }
 
   private ValidatingAdmissionPolicies current() {

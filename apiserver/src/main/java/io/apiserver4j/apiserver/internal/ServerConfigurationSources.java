@@ -17,16 +17,18 @@ import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.Store;
 import io.apiserver4j.storage.StoredObject;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * The server's {@link ConfigurationSources}: one {@link ConfigurationInformer} per resource asked
  * for, started on first use and told of this server's writes of that resource (a
- * {@link WriteListener}); namespaces read from storage; equivalents from the served versions of
- * a resource. Thread-safe; {@link #close()} stops every informer.
+ * {@link WriteListener}); namespaces followed the same way once a selector needs them, a miss
+ * read from storage; equivalents from the served versions of a resource. Thread-safe; {@link #close()} stops every informer.
  */
 final class ServerConfigurationSources implements ConfigurationSources, WriteListener {
   private static final GroupResource NAMESPACES = new GroupResource("", "namespaces");
@@ -35,6 +37,7 @@ final class ServerConfigurationSources implements ConfigurationSources, WriteLis
   private final Registry registry;
   private final Map<GroupResource, ConfigurationInformer> informers = new ConcurrentHashMap<>();
   private volatile boolean closed;
+  private volatile Supplier<Map<String, MapValue>> namespaceIndex;
 
   ServerConfigurationSources(Store store, Registry registry) {
     this.store = store;
@@ -72,7 +75,21 @@ final class ServerConfigurationSources implements ConfigurationSources, WriteLis
     if (name.isEmpty()) {
       return Optional.empty();
     }
-    // storage, not a cache: a namespace created just before is found, as kube's fallback read
+    Supplier<Map<String, MapValue>> index = namespaceIndex;
+    if (index == null) {
+      // followed from the first namespace selector on, like kube's namespace lister
+      index = source(NAMESPACES).derived(s -> {
+        Map<String, MapValue> byName = new HashMap<>();
+        s.objects().forEach(o -> byName.put(Meta.metaString(o, "name"), o));
+        return byName;
+      });
+      namespaceIndex = index;
+    }
+    MapValue known = index.get().get(name);
+    if (known != null) {
+      return Optional.of(known);
+    }
+    // as kube, a miss is read from storage: the namespace may be newer than what was followed
     return store.get(new ObjectKey("", NAMESPACES.resource(), "", name))
         .map(StoredObject::object);
   }
