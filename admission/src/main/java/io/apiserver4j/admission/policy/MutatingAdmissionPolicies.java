@@ -8,11 +8,11 @@ import io.apiserver4j.admission.matching.AdmissionRequests;
 import io.apiserver4j.admission.matching.Match;
 import io.apiserver4j.admission.matching.MatchCriteria;
 import io.apiserver4j.cel.CelAuthorizer;
+import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.NullValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusCause;
 import io.apiserver4j.core.StatusDetails;
@@ -219,7 +219,7 @@ public final class MutatingAdmissionPolicies {
         }
         for (Value param : params) {
           current = invoke(policy, binding, match.get(), current, param, namespaceObject,
-              authorizer, errors);
+              authorizer, context, errors);
         }
       }
     }
@@ -232,7 +232,7 @@ public final class MutatingAdmissionPolicies {
   /** One policy with one binding and parameter: conditions, then every mutation in order. */
   private static AdmissionAttributes invoke(Policy policy, Binding binding, Match match,
       AdmissionAttributes a, Value param, Value namespaceObject,
-      CelAuthorizer.ForRequest authorizer, List<String> errors) {
+      CelAuthorizer.ForRequest authorizer, PolicyContext context, List<String> errors) {
     Value request = AdmissionRequests.celRequest(a, match);
     PolicyActivation conditions = PolicyActivation.of(a, request, param, namespaceObject,
         policy.variableNames(), policy.variables(), authorizer);
@@ -263,7 +263,7 @@ public final class MutatingAdmissionPolicies {
       MapValue mutated;
       try {
         mutated = m.jsonPatch() ? jsonPatch(object, e.value())
-            : applyConfiguration(object, e.value());
+            : applyConfiguration(context, match.kind(), object, e.value());
       } catch (IllegalArgumentException ex) {
         fail(policy, binding, ex.getMessage(), errors);
         continue;
@@ -297,30 +297,13 @@ public final class MutatingAdmissionPolicies {
     }
   }
 
-  /**
-   * Merges an {@code Object{...}} into the object, as structured-merge-diff merges a value
-   * without a schema: maps field by field, everything else replaced.
-   */
-  private static MapValue applyConfiguration(MapValue object, Value patch) {
+  private static MapValue applyConfiguration(PolicyContext context, GroupVersionKind kind,
+      MapValue object, Value patch) {
     if (!(patch instanceof MapValue m)) {
       throw new IllegalArgumentException("unsupported return type from ApplyConfiguration"
           + " expression: " + patch.kind().name().toLowerCase());
     }
-    return (MapValue) merge(object, m);
-  }
-
-  private static Value merge(Value live, Value patch) {
-    if (!(live instanceof MapValue l) || !(patch instanceof MapValue p)) {
-      return patch;
-    }
-    MapValue out = l;
-    for (int i = 0; i < p.size(); i++) {
-      String key = p.keyAt(i);
-      Value v = p.valueAt(i);
-      Value existing = out.getOrNull(key);
-      out = out.with(key, existing == null || v instanceof NullValue ? v : merge(existing, v));
-    }
-    return out;
+    return context.applyConfiguration(kind, object, m);
   }
 
   private static void fail(Policy policy, Binding binding, String message, List<String> errors) {

@@ -19,8 +19,11 @@ import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.merge.ParseableType;
+import io.apiserver4j.merge.ValidationException;
 import io.apiserver4j.storage.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
@@ -133,6 +136,28 @@ final class PolicyStage implements PolicyContext, MutatingPlugin, ValidatingPlug
     Compiled fresh = new Compiled(p, b, base.update(p.objects(), b.objects()));
     compiled.set(fresh);
     return fresh.value();
+  }
+
+  /**
+   * Merges with the kind's schema, as kube merges an apply configuration with
+   * structured-merge-diff: associative lists item by item by their keys, atomic values replaced.
+   */
+  @Override
+  public MapValue applyConfiguration(GroupVersionKind kind, MapValue object, MapValue patch) {
+    Optional<ResourceDefinition> def = registry.findByKind(kind);
+    if (def.isEmpty()) {
+      return PolicyContext.super.applyConfiguration(kind, object, patch);
+    }
+    try {
+      ParseableType type = def.get().schema().type(def.get().schemaType());
+      Value merged = type.fromValue(object).merge(type.fromValue(patch)).value();
+      if (!(merged instanceof MapValue m)) {
+        throw new IllegalArgumentException("error applying patch: the result is not an object");
+      }
+      return m;
+    } catch (ValidationException | IllegalArgumentException e) {
+      throw new IllegalArgumentException("error applying patch: " + e.getMessage(), e);
+    }
   }
 
   @Override
