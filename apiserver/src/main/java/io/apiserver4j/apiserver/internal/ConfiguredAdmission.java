@@ -6,8 +6,9 @@ import io.apiserver4j.admission.webhook.ConfiguredWebhooks;
 
 /**
  * The admission kube-apiserver configures through API objects, after the embedder's plugins and
- * in kube's order: in the mutating phase the mutating admission webhooks, in the validating
- * phase the validating admission webhooks (each phase runs the chain's plugins in the order
+ * in kube's order: in the mutating phase the MutatingAdmissionPolicies then the mutating
+ * admission webhooks, in the validating phase the ValidatingAdmissionPolicies then the
+ * validating admission webhooks (each phase runs the chain's plugins in the order
  * added). Added only when the server serves the configuring resources.
  */
 final class ConfiguredAdmission {
@@ -16,6 +17,10 @@ final class ConfiguredAdmission {
   static AdmissionChain append(AdmissionChain chain, Registry registry,
       ConfigurationSources sources) {
     AdmissionChain.Builder b = chain.newBuilder();
+    // admission policies before webhooks in each phase, as kube-apiserver orders its plugins
+    if (PolicyStage.served(registry)) {
+      b.add(new PolicyStage(sources, registry));
+    }
     if (!registry.versionsOf(ConfiguredWebhooks.MUTATING_CONFIGURATIONS).isEmpty()) {
       b.add(ConfiguredWebhooks.mutating(sources));
     }

@@ -90,7 +90,8 @@ public final class Dispatcher {
     namespaces.connect(this::handle);
     this.apiServices = new ApiServiceRegistration(store, registry, this::handle, clock);
     this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices)
-        .andThen(configurationSources));
+        .andThen(configurationSources)
+        .andThen(new PolicyStatusController(registry, this::handle)));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
