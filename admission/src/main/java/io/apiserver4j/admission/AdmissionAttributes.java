@@ -2,6 +2,7 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -35,6 +36,7 @@ public final class AdmissionAttributes {
   private final boolean dryRun;
   private final AuditAnnotations auditAnnotations;
   private final AdmissionContext context;
+  private final CelAuthorizer authorizer;
 
   private AdmissionAttributes(Builder b) {
     this.operation = b.operation;
@@ -50,6 +52,7 @@ public final class AdmissionAttributes {
     this.dryRun = b.dryRun;
     this.auditAnnotations = b.auditAnnotations;
     this.context = b.context == null ? AdmissionContext.create() : b.context;
+    this.authorizer = b.authorizer;
   }
 
   public static Builder builder() {
@@ -136,6 +139,14 @@ public final class AdmissionAttributes {
     return context;
   }
 
+  /**
+   * What the request's user may do, for CEL's {@code authorizer} in policies and match
+   * conditions; allows everything unless the server authorizes requests.
+   */
+  public CelAuthorizer authorizer() {
+    return authorizer;
+  }
+
   /** A copy whose object is {@code newObject}; the same instance when it already is. */
   public AdmissionAttributes withObject(MapValue newObject) {
     requireNonNull(newObject, "newObject");
@@ -169,6 +180,7 @@ public final class AdmissionAttributes {
     private boolean dryRun;
     private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
     private AdmissionContext context;
+    private CelAuthorizer authorizer = CelAuthorizer.allowAll();
 
     private Builder() {}
 
@@ -186,6 +198,7 @@ public final class AdmissionAttributes {
       this.dryRun = a.dryRun;
       this.auditAnnotations = a.auditAnnotations;
       this.context = a.context;
+      this.authorizer = a.authorizer;
     }
 
     public Builder operation(Operation operation) {
@@ -256,6 +269,12 @@ public final class AdmissionAttributes {
 
     public Builder auditAnnotations(AuditAnnotations annotations) {
       this.auditAnnotations = requireNonNull(annotations, "auditAnnotations");
+      return this;
+    }
+
+    /** The request user's authorizer; allows everything when not set. */
+    public Builder authorizer(CelAuthorizer authorizer) {
+      this.authorizer = requireNonNull(authorizer, "authorizer");
       return this;
     }
 

@@ -41,6 +41,7 @@ final class AdmissionStage {
         .name(name)
         .namespace(s.objectNamespace())
         .userInfo(s.request().user())
+        .authorizer(s.request().authorizer())
         .dryRun(s.dryRun())
         .auditAnnotations(s.request().auditAnnotations())
         .options(OperationOptions.of(op, s.dryRun(), s.request().fieldManager()));

@@ -12,6 +12,7 @@ import io.apiserver4j.admission.matching.NamespaceLookup;
 import io.apiserver4j.admission.policy.MutatingAdmissionPolicies;
 import io.apiserver4j.admission.policy.ParamSource;
 import io.apiserver4j.admission.policy.PolicyContext;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.admission.policy.PolicyOutcome;
 import io.apiserver4j.admission.policy.ValidatingAdmissionPolicies;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -142,6 +143,11 @@ final class PolicyStage implements PolicyContext, MutatingPlugin, ValidatingPlug
    * Merges with the kind's schema, as kube merges an apply configuration with
    * structured-merge-diff: associative lists item by item by their keys, atomic values replaced.
    */
+  @Override
+  public CelAuthorizer authorizer(AdmissionAttributes attributes) {
+    return attributes.authorizer();
+  }
+
   @Override
   public MapValue applyConfiguration(GroupVersionKind kind, MapValue object, MapValue patch) {
     Optional<ResourceDefinition> def = registry.findByKind(kind);
