@@ -189,6 +189,14 @@ final class ObjectMetaRules {
   private static MapValue prepareForUpdate(ResourceDefinition def, String subresource,
       MapValue obj, MapValue old) {
     ResourceStrategy s = def.strategy();
+    Optional<ResourceStrategy.SubresourceUpdate> own = s.subresourceUpdate(subresource);
+    if (own.isPresent()) {
+      MapValue r = own.get().prepare().prepare(obj, Optional.of(old));
+      if (bumpsGeneration(def, r, old)) {
+        r = Meta.withMeta(r, "generation", Value.of(Meta.generation(old) + 1));
+      }
+      return r;
+    }
     if (subresource.equals("status")) {
       Value status = obj.getOrNull("status");
       MapValue meta = Meta.metadata(obj);
@@ -258,7 +266,10 @@ final class ObjectMetaRules {
     }
     List<FieldError> errs = new ArrayList<>(MetaValidation.objectMetaUpdate(r, old,
         def.namespaced(), def.strategy().nameValidation()));
-    ResourceStrategy.Verdict verdict = def.strategy().validator().check(r, Optional.of(old));
+    ResourceStrategy.Validator validator = def.strategy().subresourceUpdate(s.subresource())
+        .map(ResourceStrategy.SubresourceUpdate::validator)
+        .orElse(def.strategy().validator());
+    ResourceStrategy.Verdict verdict = validator.check(r, Optional.of(old));
     errs.addAll(verdict.errors());
     verdict.warnings().forEach(s::warn);
     if (!errs.isEmpty()) {
