@@ -178,6 +178,15 @@ public final class ResourceStrategy {
   }
 
   /**
+   * kube's {@code PrepareForUpdate} of a subresource strategy: the object to store, from the
+   * updated one, the stored one and the request's time (for the timestamps it fills in).
+   */
+  @FunctionalInterface
+  public interface UpdatePreparer {
+    MapValue prepare(MapValue object, MapValue old, java.time.Instant now);
+  }
+
+  /**
    * A subresource that reads and writes the parent object itself, as {@code status} does, with
    * its own rules (kube's subresource strategies, e.g. {@code pods/ephemeralcontainers},
    * {@code pods/resize}, {@code certificatesigningrequests/approval}): GET returns the object,
@@ -185,7 +194,8 @@ public final class ResourceStrategy {
    * main resource's {@code PrepareForUpdate}, {@code validator} instead of its validation, and
    * {@code resetFields} ignored by the field manager.
    */
-  public record SubresourceUpdate(Preparer prepare, Validator validator, FieldSet resetFields) {
+  public record SubresourceUpdate(UpdatePreparer prepare, Validator validator,
+      FieldSet resetFields) {
     public SubresourceUpdate {
       requireNonNull(prepare, "prepare");
       requireNonNull(validator, "validator");

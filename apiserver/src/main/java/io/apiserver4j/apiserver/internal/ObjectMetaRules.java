@@ -187,11 +187,11 @@ final class ObjectMetaRules {
    * and moves generation per the strategy; the status endpoint keeps everything but status.
    */
   private static MapValue prepareForUpdate(ResourceDefinition def, String subresource,
-      MapValue obj, MapValue old) {
+      MapValue obj, MapValue old, java.time.Instant now) {
     ResourceStrategy s = def.strategy();
     Optional<ResourceStrategy.SubresourceUpdate> own = s.subresourceUpdate(subresource);
     if (own.isPresent()) {
-      MapValue r = own.get().prepare().prepare(obj, Optional.of(old));
+      MapValue r = own.get().prepare().prepare(obj, old, now);
       if (bumpsGeneration(def, r, old)) {
         r = Meta.withMeta(r, "generation", Value.of(Meta.generation(old) + 1));
       }
@@ -251,7 +251,7 @@ final class ObjectMetaRules {
     ResourceDefinition def = s.def();
     MapValue r = omitEmpty(def, ensureNamespace(obj, s.objectNamespace()));
     r = Meta.copyMeta(r, old, "generation");
-    r = StorageForm.typed(def, prepareForUpdate(def, s.subresource(), r, old));
+    r = StorageForm.typed(def, prepareForUpdate(def, s.subresource(), r, old, s.now()));
     if (Meta.metaString(r, "uid").isEmpty()) {
       r = Meta.copyMeta(r, old, "uid");
     }

@@ -20,7 +20,11 @@ final class SpecialSubresources {
         return strategy.toBuilder()
             .subresourceCreate("eviction", new PodEviction())
             .subresourceCreate("binding", new PodBinding())
+            .subresourceUpdate("ephemeralcontainers", PodUpdateSubresources.ephemeralContainers())
+            .subresourceUpdate("resize", PodUpdateSubresources.resize())
             .build();
+      case "certificates.k8s.io/certificatesigningrequests":
+        return strategy.toBuilder().subresourceUpdate("approval", CsrApproval.rules()).build();
       case "policy/poddisruptionbudgets":
         // kube's PDB strategy keeps a generation, which eviction compares with the status's
         // observedGeneration
