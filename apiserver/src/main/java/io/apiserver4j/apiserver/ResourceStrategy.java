@@ -128,6 +128,14 @@ public final class ResourceStrategy {
   @FunctionalInterface
   public interface SubresourceCreate {
     MapValue create(CreateCall call);
+
+    /**
+     * Other API versions of the body's kind accepted and decoded as the subresource's own
+     * (kube's {@code GroupVersionAcceptor}); none by default.
+     */
+    default Set<String> acceptedApiVersions() {
+      return Set.of();
+    }
   }
 
   /**

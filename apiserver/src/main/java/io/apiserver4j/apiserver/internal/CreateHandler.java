@@ -72,7 +72,8 @@ final class CreateHandler {
     String schemaType = BuiltinKinds.subresourceSchemaType(def.resource(), s.subresource())
         .orElseThrow(() -> new IllegalStateException("no schema for " + def.groupResource()
             + "/" + s.subresource()));
-    MapValue requested = bodies.decodeObject(s, sub.kind(), def.schema(), schemaType, o -> o);
+    MapValue requested = bodies.decodeObject(s, sub.kind(), create.acceptedApiVersions(),
+        def.schema(), schemaType, o -> o);
     return answer(s, run(s, create, sub.kind(), s.name(), requested));
   }
 

@@ -47,6 +47,12 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
   private static final String VIOLATION =
       "Cannot evict pod as it would violate the pod's disruption budget.";
 
+  /** kube's EvictionREST accepts policy/v1beta1 Evictions too (older clients send them). */
+  @Override
+  public java.util.Set<String> acceptedApiVersions() {
+    return java.util.Set.of("policy/v1beta1");
+  }
+
   @Override
   public MapValue create(ResourceStrategy.CreateCall call) {
     MapValue eviction = call.object();
