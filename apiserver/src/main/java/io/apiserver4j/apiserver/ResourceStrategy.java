@@ -462,9 +462,12 @@ public final class ResourceStrategy {
       return this;
     }
 
-    /** Serves GET, PUT and PATCH on {@code subresource} of named objects with {@code rules}. */
+    /**
+     * Serves GET, PUT and PATCH on {@code subresource} of named objects with {@code rules}; for
+     * {@code status}, the rules replace the common status rules (kube's own status strategy).
+     */
     public Builder subresourceUpdate(String subresource, SubresourceUpdate rules) {
-      if (subresource.isEmpty() || subresource.equals("status") || subresource.equals("scale")) {
+      if (subresource.isEmpty() || subresource.equals("scale")) {
         throw new IllegalArgumentException("subresource " + "\"" + subresource + "\""
             + " cannot have update rules");
       }

@@ -90,4 +90,31 @@ class CsrApprovalTest {
         + " values: \"True\", status.conditions[2].type: Unsupported value: \"Other\": supported"
         + " values: \"Approved\", \"Denied\", \"Failed\"]");
   }
+
+  @Test
+  void theStatusSubresourceKeepsApprovalToTheApprovalSubresource() {
+    create();
+    approval("[{\"type\":\"Approved\",\"status\":\"True\",\"reason\":\"R\"}]", "")
+        .orThrow();
+
+    ApiResponse issued = server.handle(ApiRequest.builder(Verb.PATCH, CSRS).name("csr")
+        .subresource("status").patch(PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":"
+            + "\"/status/conditions/0/reason\",\"value\":\"Changed\"},{\"op\":\"add\",\"path\":"
+            + "\"/status/certificate\",\"value\":\"Q0VSVA==\"}]").build());
+    ApiResponse denied = server.handle(ApiRequest.builder(Verb.PATCH, CSRS).name("csr")
+        .subresource("status").patch(PatchType.JSON_PATCH, "[{\"op\":\"add\",\"path\":"
+            + "\"/status/conditions/-\",\"value\":{\"type\":\"Denied\",\"status\":\"True\"}}]")
+        .build());
+
+    // the stored Approved condition is kept as it was; the certificate is written
+    assertThat(issued.code()).isEqualTo(200);
+    assertThat(Nested.str((MapValue) Nested.list(issued.body(), "status", "conditions").get(0),
+        "reason")).isEqualTo("R");
+    assertThat(Nested.str(issued.body(), "status", "certificate")).isEqualTo("Q0VSVA==");
+    assertThat(denied.code()).isEqualTo(422);
+    assertThat(Nested.str(denied.body(), "message")).isEqualTo("CertificateSigningRequest"
+        + ".certificates.k8s.io \"csr\" is invalid: [status.conditions[1].type: Invalid value:"
+        + " \"Denied\": Approved and Denied conditions are mutually exclusive, status.conditions:"
+        + " Forbidden: updates may not add a condition of type \"Denied\"]");
+  }
 }

@@ -46,6 +46,58 @@ final class CsrApproval {
         FieldPath.of(new FieldName("status"), new FieldName("certificate"))));
   }
 
+  /**
+   * {@code certificatesigningrequests/status} as kube's {@code csrStatusStrategy}: the spec is
+   * kept, the Approved and Denied conditions are kept as stored when their count is unchanged
+   * ({@code preserveConditionInstances}), condition times are filled in; validation as kube's
+   * {@code ValidateCertificateSigningRequestStatusUpdate}: the approval rules, and no Approved
+   * or Denied condition added (that is the approval subresource's job).
+   */
+  static ResourceStrategy.SubresourceUpdate statusRules() {
+    return new ResourceStrategy.SubresourceUpdate((csr, o, now) -> {
+      MapValue r = o.with("metadata", io.apiserver4j.core.Meta.metadata(csr));
+      Value status = csr.getOrNull("status");
+      r = status == null ? r.without("status") : r.with("status", status);
+      List<Value> conditions = new ArrayList<>(Nested.list(r, "status", "conditions"));
+      List<Value> old = Nested.list(o, "status", "conditions");
+      if (conditions.isEmpty()) {
+        return r;
+      }
+      for (String type : List.of("Approved", "Denied")) {
+        List<Integer> was = indices(old, type);
+        List<Integer> is = indices(conditions, type);
+        if (was.size() == is.size()) {
+          for (int i = 0; i < was.size(); i++) {
+            conditions.set(is.get(i), old.get(was.get(i)));
+          }
+        }
+      }
+      return Nested.set(r, timestamps(conditions, old,
+          now.truncatedTo(ChronoUnit.SECONDS).toString()), "status", "conditions");
+    }, (csr, old) -> {
+      List<FieldError> errs = new ArrayList<>(validate(csr, old));
+      List<Value> now = Nested.list(csr, "status", "conditions");
+      List<Value> before = Nested.list(old.orElseThrow(), "status", "conditions");
+      for (String type : List.of("Approved", "Denied")) {
+        if (count(now, type) > count(before, type)) {
+          errs.add(FieldError.forbidden("status.conditions",
+              "updates may not add a condition of type \"" + type + "\""));
+        }
+      }
+      return errs;
+    }, FieldSet.of(FieldPath.of(new FieldName("spec"))));
+  }
+
+  private static List<Integer> indices(List<Value> conditions, String type) {
+    List<Integer> out = new ArrayList<>();
+    for (int i = 0; i < conditions.size(); i++) {
+      if (Nested.str(conditions.get(i), "type").equals(type)) {
+        out.add(i);
+      }
+    }
+    return out;
+  }
+
   /** kube's {@code populateConditionTimestamps}. */
   private static ListValue timestamps(List<Value> conditions, List<Value> old, String now) {
     ListValue.Builder out = ListValue.builder(conditions.size());

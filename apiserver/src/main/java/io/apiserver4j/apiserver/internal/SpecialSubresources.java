@@ -24,7 +24,8 @@ final class SpecialSubresources {
             .subresourceUpdate("resize", PodUpdateSubresources.resize())
             .build();
       case "certificates.k8s.io/certificatesigningrequests":
-        return strategy.toBuilder().subresourceUpdate("approval", CsrApproval.rules()).build();
+        return strategy.toBuilder().subresourceUpdate("approval", CsrApproval.rules())
+            .subresourceUpdate("status", CsrApproval.statusRules()).build();
       case "policy/poddisruptionbudgets":
         // kube's PDB strategy keeps a generation, which eviction compares with the status's
         // observedGeneration
