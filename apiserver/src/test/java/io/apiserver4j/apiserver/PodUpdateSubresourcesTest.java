@@ -131,8 +131,8 @@ class PodUpdateSubresourcesTest {
         + "\"128Mi\"}}}]}}");
 
     assertThat(r.code()).isEqualTo(422);
-    assertThat(Nested.str(r.body(), "message")).endsWith("Pod QOS Class may not change as a"
-        + " result of resizing");
+    assertThat(Nested.str(r.body(), "message")).isEqualTo("Pod \"p\" is invalid: spec: Invalid"
+        + " value: \"Burstable\": Pod QOS Class may not change as a result of resizing");
   }
 
   @Test

@@ -26,7 +26,7 @@ import org.junit.jupiter.api.Test;
  * The special subresources are authorized as their own resources, as kube-apiserver does: an
  * eviction is {@code create} on {@code pods/eviction} (deleting pods is not enough, and the
  * eviction's own reads and writes need nothing more), a binding {@code create} on
- * {@code pods/binding}, a resize {@code patch} on {@code pods/resize}.
+ * {@code pods/binding}.
  */
 class SubresourceAuthorizationTest {
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");

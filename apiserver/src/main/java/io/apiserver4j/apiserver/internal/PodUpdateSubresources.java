@@ -201,7 +201,8 @@ final class PodUpdateSubresources {
       oldQos = qosClass(old);
     }
     if (!oldQos.equals(qosClass(pod))) {
-      errs.add(FieldError.invalid("spec", Value.of(Nested.str(pod, "status", "qosClass")),
+      // kube shows the stored status.qosClass, which the resized pod keeps
+      errs.add(FieldError.invalid("spec", Value.of(oldQos),
           "Pod QOS Class may not change as a result of resizing"));
     }
     List<FieldError> ordering = new ArrayList<>();
