@@ -161,4 +161,29 @@ class SpecialSubresourcesHttpTest {
     assertThat(deny.exitCode()).isNotZero();
     assertThat(deny.toString()).contains("certificate signing request \"csr-1\" is already Approved");
   }
+
+  @Test
+  void kubectlDebugAddsAnEphemeralContainerAndKubectlPatchResizes() {
+    namespace("debug");
+    ok(Verb.CREATE, PODS, "debug", "", "", "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
+        + "\"name\":\"p\"},\"spec\":{\"containers\":[{\"name\":\"app\",\"image\":\"nginx\","
+        + "\"resources\":{\"requests\":{\"cpu\":\"100m\"},\"limits\":{\"cpu\":\"200m\"}}}]}}");
+
+    Kubectl.Result debug = kubectl.run("-n", "debug", "debug", "p", "--image=busybox",
+        "-c", "dbg", "--target=app");
+    Kubectl.Result resize = kubectl.run("-n", "debug", "patch", "pod", "p",
+        "--subresource=resize", "-p", "{\"spec\":{\"containers\":[{\"name\":\"app\","
+            + "\"resources\":{\"limits\":{\"cpu\":\"300m\"}}}]}}");
+
+    assertThat(debug.exitCode()).as(debug.toString()).isZero();
+    MapValue pod = ok(Verb.GET, PODS, "debug", "p", "", null);
+    MapValue dbg = (MapValue) Nested.list(pod, "spec", "ephemeralContainers").get(0);
+    assertThat(Nested.str(dbg, "name")).isEqualTo("dbg");
+    assertThat(Nested.str(dbg, "targetContainerName")).isEqualTo("app");
+    assertThat(resize.exitCode()).as(resize.toString()).isZero();
+    assertThat(resize.out()).contains("pod/p patched");
+    pod = ok(Verb.GET, PODS, "debug", "p", "", null);
+    assertThat(Nested.str((MapValue) Nested.list(pod, "spec", "containers").get(0), "resources",
+        "limits", "cpu")).isEqualTo("300m");
+  }
 }
