@@ -112,6 +112,9 @@ class PodEvictionTest {
     assertThat(Nested.str(condition, "status")).isEqualTo("False");
     assertThat(Nested.str(condition, "reason")).isEqualTo("InsufficientPods");
     assertThat(Nested.getOrNull(condition, "observedGeneration")).isEqualTo(Value.of(1L));
+    // written by kube-apiserver's loopback client
+    assertThat(Json.write(Nested.getOrNull(pdb, "metadata", "managedFields")))
+        .contains("\"manager\":\"kube-apiserver\",\"operation\":\"Update\"");
     assertThat(call(Verb.GET, PODS, "p", "", null).code()).isEqualTo(404);
   }
 
@@ -242,6 +245,9 @@ class PodEvictionTest {
     assertThat(Nested.getOrNull(pod, "metadata", "deletionGracePeriodSeconds"))
         .isEqualTo(Value.of(60L));
     MapValue target = (MapValue) Nested.list(pod, "status", "conditions").get(1);
+    // a store update, as kube's: no managed fields entry for the condition
+    assertThat(Json.write(Nested.getOrNull(pod, "metadata", "managedFields")))
+        .doesNotContain("DisruptionTarget");
     assertThat(Json.write(target)).isEqualTo("{\"type\":\"DisruptionTarget\",\"status\":"
         + "\"True\",\"lastTransitionTime\":\"2026-01-02T03:04:05Z\","
         + "\"reason\":\"EvictionByEvictionAPI\",\"message\":\"Eviction API: evicting\"}");

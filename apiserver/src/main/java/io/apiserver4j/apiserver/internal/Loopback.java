@@ -19,10 +19,13 @@ import java.util.function.Function;
  */
 record Loopback(Function<ApiRequest, ApiResponse> server, UserInfo user) {
   static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
+  private static final String USER_AGENT = "kube-apiserver/v1.36.0";
 
   ApiRequest.Builder request(Verb verb, GroupVersionResource resource, String namespace,
       String name) {
-    ApiRequest.Builder b = ApiRequest.builder(verb, resource).namespace(namespace).user(user);
+    // kube's loopback client names itself so: its writes are managed by "kube-apiserver"
+    ApiRequest.Builder b = ApiRequest.builder(verb, resource).namespace(namespace).user(user)
+        .userAgent(USER_AGENT);
     return name.isEmpty() ? b : b.name(name);
   }
 

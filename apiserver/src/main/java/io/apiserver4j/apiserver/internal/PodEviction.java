@@ -74,7 +74,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
       Optional<String> rv = requestedRv.isEmpty() && shouldEnforceResourceVersion(pod)
           ? Optional.of(Meta.metaString(pod, "resourceVersion")) : requestedRv;
       try {
-        markAndDelete(server, call, pod, options, rv, dryRun);
+        markAndDelete(server, call, options, rv, dryRun);
         return success();
       } catch (ConflictException e) {
         if (requestedRv.isPresent() || attempt + 1 >= RETRIES) {
@@ -107,7 +107,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
       }
     }
     try {
-      markAndDelete(server, call, pod, options, rv, dryRun);
+      markAndDelete(server, call, options, rv, dryRun);
     } catch (ConflictException e) {
       if (pinned && requestedRv.isEmpty()) {
         throw stillProcessing(budgetName);
@@ -284,25 +284,27 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
    * resourceVersion then moves to the marked pod's), and is deleted with the options.
    */
   private static void markAndDelete(Loopback server, ResourceStrategy.CreateCall call,
-      MapValue pod, MapValue options, Optional<String> rv, boolean dryRun) {
+      MapValue options, Optional<String> rv, boolean dryRun) {
     String namespace = call.namespace();
     Optional<String> deleteRv = rv;
     if (!dryRun) {
-      MapValue latest = server.get(Loopback.PODS, namespace, call.name());
-      String uid = Nested.str(options, "preconditions", "uid");
-      if (!uid.isEmpty() && !uid.equals(Meta.metaString(latest, "uid"))) {
-        throw podConflict(call.name(), "the UID in the precondition (" + uid + ") does not"
-            + " match the UID in record (" + Meta.metaString(latest, "uid") + "). The object"
-            + " might have been deleted and then recreated");
-      }
-      String latestRv = Meta.metaString(latest, "resourceVersion");
-      if (rv.isPresent() && !rv.get().isEmpty() && !rv.get().equals(latestRv)) {
-        throw podConflict(call.name(), "the ResourceVersion in the precondition (" + rv.get()
-            + ") does not match the ResourceVersion in record (" + latestRv + "). The object"
-            + " might have been modified");
-      }
-      MapValue marked = server.call(server.request(Verb.UPDATE, Loopback.PODS, namespace,
-          call.name()).subresource("status").body(withDisruptionTarget(latest, call.now())));
+      // kube's store update on the latest pod: no admission, no managed fields
+      MapValue marked = call.storage().update(Loopback.PODS, call.name(), Optional.empty(),
+          Optional.empty(), latest -> {
+            String uid = Nested.str(options, "preconditions", "uid");
+            if (!uid.isEmpty() && !uid.equals(Meta.metaString(latest, "uid"))) {
+              throw podConflict(call.name(), "the UID in the precondition (" + uid + ") does"
+                  + " not match the UID in record (" + Meta.metaString(latest, "uid") + ")."
+                  + " The object might have been deleted and then recreated");
+            }
+            String latestRv = Meta.metaString(latest, "resourceVersion");
+            if (rv.isPresent() && !rv.get().isEmpty() && !rv.get().equals(latestRv)) {
+              throw podConflict(call.name(), "the ResourceVersion in the precondition ("
+                  + rv.get() + ") does not match the ResourceVersion in record (" + latestRv
+                  + "). The object might have been modified");
+            }
+            return withDisruptionTarget(latest, call.now());
+          });
       if (rv.isPresent()) {
         deleteRv = Optional.of(Meta.metaString(marked, "resourceVersion"));
       }
