@@ -103,6 +103,21 @@ class PodUpdateSubresourcesTest {
         + " Container, spec.ephemeralContainers[0].targetContainerName: Not found: \"nope\"]");
   }
 
+  @Test
+  void ephemeralContainerNamesAreDns1123Labels() {
+    create("");
+
+    ApiResponse r = patch("ephemeralcontainers", PatchType.MERGE_PATCH,
+        "{\"spec\":{\"ephemeralContainers\":[{\"name\":\"Debug\",\"image\":\"busybox\"}]}}");
+
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(Nested.str(r.body(), "message")).isEqualTo("Pod \"p\" is invalid:"
+        + " spec.ephemeralContainers[0].name: Invalid value: \"Debug\": a lowercase RFC 1123"
+        + " label must consist of lower case alphanumeric characters or '-', and must start and"
+        + " end with an alphanumeric character (e.g. 'my-name',  or '123-abc', regex used for"
+        + " validation is '[a-z0-9]([-a-z0-9]*[a-z0-9])?')");
+  }
+
   private static final String BURSTABLE = ",\"resources\":{\"requests\":{\"cpu\":\"100m\","
       + "\"memory\":\"64Mi\"},\"limits\":{\"cpu\":\"200m\",\"memory\":\"128Mi\"}}";
 

@@ -143,6 +143,10 @@ final class PodUpdateSubresources {
       String name = Nested.str(c, "name");
       if (name.isEmpty()) {
         errs.add(FieldError.required(at + ".name", ""));
+      } else if (!MetaValidation.dns1123Label(name).isEmpty()) {
+        for (String e : MetaValidation.dns1123Label(name)) {
+          errs.add(FieldError.invalid(at + ".name", Value.of(name), e));
+        }
       } else if (!names.add(name)) {
         errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
       }
