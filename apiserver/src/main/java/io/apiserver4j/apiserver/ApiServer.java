@@ -70,7 +70,7 @@ public final class ApiServer implements AutoCloseable {
     // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
     // authenticator, for the review resources the embedder does not answer itself
     java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate> defaults =
-        b.builtins ? DefaultVirtualCreates.of(this::handle, b.clock) : java.util.Map.of();
+        b.builtins ? DefaultVirtualCreates.of() : java.util.Map.of();
     for (ResourceDefinition def : defs) {
       ResourceStrategy.VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
           defaults.get(def.groupResource()));

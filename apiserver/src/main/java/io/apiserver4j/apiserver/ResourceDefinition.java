@@ -250,12 +250,14 @@ public final class ResourceDefinition {
 
   /**
    * Whether the server serves {@code subresource} of this resource: status, scale, or one its
-   * strategy creates (e.g. {@code serviceaccounts/token}).
+   * strategy creates (e.g. {@code serviceaccounts/token}) or updates with its own rules (e.g.
+   * {@code pods/resize}).
    */
   public boolean servesSubresource(String subresource) {
     return (subresource.equals("status") && hasStatus)
         || (subresource.equals("scale") && scale != null)
-        || strategy.subresourceCreate(subresource).isPresent();
+        || (!subresource.isEmpty() && strategy.subresourceCreate(subresource).isPresent())
+        || strategy.subresourceUpdate(subresource).isPresent();
   }
 
   /** The subresources served: {@code status} and/or {@code scale}. */

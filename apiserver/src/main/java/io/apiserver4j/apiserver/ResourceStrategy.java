@@ -118,17 +118,97 @@ public final class ResourceStrategy {
   }
 
   /**
-   * The create of a named object's subresource that computes an answer from the object and
-   * stores nothing (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token}): given the
-   * requesting user, the request's namespace, the parent object's name and the decoded body (of
-   * the subresource's own kind) after mutating admission, the object to answer with 201.
-   * {@code validation} runs validating admission on the object it is given (kube's
-   * {@code createValidation}) and throws the refusal as a Status error.
+   * The create of a named object's subresource that computes an answer and stores nothing of its
+   * own kind (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token},
+   * {@code pods/eviction}, {@code pods/binding}); registered under {@code ""}, the create of
+   * the resource itself (kube's legacy {@code bindings}), named by the body. The answer is
+   * returned with 201 unless it is a {@code Status}, whose code it keeps. Failures are thrown as
+   * Status errors.
    */
   @FunctionalInterface
   public interface SubresourceCreate {
-    MapValue create(io.apiserver4j.admission.UserInfo user, String namespace, String name,
-        MapValue object, java.util.function.Consumer<MapValue> validation);
+    MapValue create(CreateCall call);
+
+    /**
+     * Other API versions of the body's kind accepted and decoded as the subresource's own
+     * (kube's {@code GroupVersionAcceptor}); none by default.
+     */
+    default Set<String> acceptedApiVersions() {
+      return Set.of();
+    }
+  }
+
+  /**
+   * One call of a {@link SubresourceCreate}.
+   *
+   * @param user the requesting user
+   * @param namespace the request's namespace
+   * @param name the parent object's name (for {@code ""}: the body's name)
+   * @param object the decoded body (of the subresource's own kind) after mutating admission
+   * @param validation runs validating admission on the object it is given (kube's
+   *     {@code createValidation}) and throws the refusal as a Status error
+   * @param dryRun the request's {@code dryRun}
+   * @param now the time of the request
+   * @param server the server as a loopback client: what the handler reads and writes goes
+   *     through it, as kube's handlers use their stores and loopback clients
+   * @param storage writes below the strategies, as kube's handlers that update their
+   *     parent's storage directly (pods/binding)
+   */
+  public record CreateCall(io.apiserver4j.admission.UserInfo user, String namespace, String name,
+      MapValue object, java.util.function.Consumer<MapValue> validation,
+      io.apiserver4j.dryrun.DryRun dryRun, java.time.Instant now,
+      java.util.function.Function<ApiRequest, ApiResponse> server, StorageUpdate storage) {
+    public CreateCall {
+      requireNonNull(user, "user");
+      requireNonNull(namespace, "namespace");
+      requireNonNull(name, "name");
+      requireNonNull(object, "object");
+      requireNonNull(validation, "validation");
+      requireNonNull(dryRun, "dryRun");
+      requireNonNull(now, "now");
+      requireNonNull(server, "server");
+      requireNonNull(storage, "storage");
+    }
+  }
+
+  /**
+   * kube's storage-level {@code GuaranteedUpdate} of one object of a served resource in the
+   * request's namespace: {@code change} runs on the current object (again after a lost race)
+   * and its result is stored as it is — no strategy, no admission, no managed fields; nothing is
+   * written on a dry run. Throws kube's 404 for a missing object and 409 for a failed
+   * precondition; a {@code change} refuses by throwing a Status error.
+   */
+  @FunctionalInterface
+  public interface StorageUpdate {
+    MapValue update(io.apiserver4j.core.GroupVersionResource resource, String name,
+        Optional<String> uid, Optional<String> resourceVersion,
+        java.util.function.UnaryOperator<MapValue> change);
+  }
+
+  /**
+   * kube's {@code PrepareForUpdate} of a subresource strategy: the object to store, from the
+   * updated one, the stored one and the request's time (for the timestamps it fills in).
+   */
+  @FunctionalInterface
+  public interface UpdatePreparer {
+    MapValue prepare(MapValue object, MapValue old, java.time.Instant now);
+  }
+
+  /**
+   * A subresource that reads and writes the parent object itself, as {@code status} does, with
+   * its own rules (kube's subresource strategies, e.g. {@code pods/ephemeralcontainers},
+   * {@code pods/resize}, {@code certificatesigningrequests/approval}): GET returns the object,
+   * PUT and PATCH write it through the usual update path, with {@code prepare} instead of the
+   * main resource's {@code PrepareForUpdate}, {@code validator} instead of its validation, and
+   * {@code resetFields} ignored by the field manager.
+   */
+  public record SubresourceUpdate(UpdatePreparer prepare, Validator validator,
+      FieldSet resetFields) {
+    public SubresourceUpdate {
+      requireNonNull(prepare, "prepare");
+      requireNonNull(validator, "validator");
+      requireNonNull(resetFields, "resetFields");
+    }
   }
 
   /**
@@ -164,6 +244,7 @@ public final class ResourceStrategy {
   private final Set<String> omitEmptyFields;
   private final VirtualCreate virtualCreate;
   private final java.util.Map<String, SubresourceCreate> subresourceCreates;
+  private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
   private final Set<String> selectableFields;
 
   private ResourceStrategy(Builder b) {
@@ -183,6 +264,7 @@ public final class ResourceStrategy {
     this.omitEmptyFields = b.omitEmptyFields;
     this.virtualCreate = b.virtualCreate;
     this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
+    this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
     this.selectableFields = b.selectableFields;
   }
 
@@ -218,6 +300,7 @@ public final class ResourceStrategy {
     b.omitEmptyFields = omitEmptyFields;
     b.virtualCreate = virtualCreate;
     b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
+    b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
     b.selectableFields = selectableFields;
     return b;
   }
@@ -308,6 +391,11 @@ public final class ResourceStrategy {
     return Optional.ofNullable(subresourceCreates.get(subresource));
   }
 
+  /** The rules of {@code subresource} when it writes the parent object, if it is served. */
+  public Optional<SubresourceUpdate> subresourceUpdate(String subresource) {
+    return Optional.ofNullable(subresourceUpdates.get(subresource));
+  }
+
   /**
    * The fields a field selector may name besides {@code metadata.name} and
    * {@code metadata.namespace} (kube's {@code GetAttrs} of the kind).
@@ -322,6 +410,10 @@ public final class ResourceStrategy {
    * {@code spec} (plus the extra status reset fields) on {@code status}, nothing on {@code scale}.
    */
   public FieldSet resetFields(String subresource, boolean hasStatus) {
+    SubresourceUpdate update = subresourceUpdates.get(subresource);
+    if (update != null) {
+      return update.resetFields();
+    }
     if (subresource.equals("status")) {
       return FieldSet.of(path("spec")).union(extraStatusResetFields);
     }
@@ -354,14 +446,32 @@ public final class ResourceStrategy {
     private VirtualCreate virtualCreate;
     private java.util.Map<String, SubresourceCreate> subresourceCreates =
         new java.util.HashMap<>();
+    private java.util.Map<String, SubresourceUpdate> subresourceUpdates =
+        new java.util.HashMap<>();
     private Set<String> selectableFields = Set.of();
 
     private Builder() {}
 
-    /** Serves POST on {@code subresource} of named objects with {@code create}. */
+    /**
+     * Serves POST on {@code subresource} of named objects with {@code create} ({@code ""}: the
+     * creates of the resource itself).
+     */
     public Builder subresourceCreate(String subresource, SubresourceCreate create) {
       subresourceCreates.put(requireNonNull(subresource, "subresource"),
           requireNonNull(create, "create"));
+      return this;
+    }
+
+    /**
+     * Serves GET, PUT and PATCH on {@code subresource} of named objects with {@code rules}; for
+     * {@code status}, the rules replace the common status rules (kube's own status strategy).
+     */
+    public Builder subresourceUpdate(String subresource, SubresourceUpdate rules) {
+      if (subresource.isEmpty() || subresource.equals("scale")) {
+        throw new IllegalArgumentException("subresource " + "\"" + subresource + "\""
+            + " cannot have update rules");
+      }
+      subresourceUpdates.put(subresource, requireNonNull(rules, "rules"));
       return this;
     }
 

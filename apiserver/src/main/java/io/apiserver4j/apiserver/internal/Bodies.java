@@ -109,6 +109,16 @@ final class Bodies {
    */
   MapValue decodeObject(Scope s, GroupVersionKind expected, Schema schema, String schemaTypeName,
       ResourceStrategy.Defaulter defaulter) {
+    return decodeObject(s, expected, java.util.Set.of(), schema, schemaTypeName, defaulter);
+  }
+
+  /**
+   * As {@link #decodeObject(Scope, GroupVersionKind, Schema, String, ResourceStrategy.Defaulter)},
+   * also accepting the kind at the API versions {@code alsoAccepted}, decoded as
+   * {@code expected} (kube's {@code GroupVersionAcceptor}, e.g. policy/v1beta1 Evictions).
+   */
+  MapValue decodeObject(Scope s, GroupVersionKind expected, java.util.Set<String> alsoAccepted,
+      Schema schema, String schemaTypeName, ResourceStrategy.Defaulter defaulter) {
     boolean builtin = GoDecoding.applies(schema);
     Body body = read(s, expected, builtin);
     if (!(body.value() instanceof MapValue m)) {
@@ -136,7 +146,8 @@ final class Bodies {
           + kind + ") to (" + internalPackage(expected.group()) + "." + expected.kind()
           + "): unknown conversion");
     }
-    if (!apiVersion.isEmpty() && !apiVersion.equals(expected.apiVersion())) {
+    if (!apiVersion.isEmpty() && !apiVersion.equals(expected.apiVersion())
+        && !alsoAccepted.contains(apiVersion)) {
       throw StatusErrors.badRequest("the API version in the data (" + apiVersion
           + ") does not match the expected API version (" + expected.apiVersion() + ")");
     }

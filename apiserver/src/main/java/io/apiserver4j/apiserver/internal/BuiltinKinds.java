@@ -104,7 +104,9 @@ public final class BuiltinKinds {
           .storageVersionHash(r.storageVersionHash())
           .schema(SCHEMA, r.schemaType())
           .status(r.subresource("status").isPresent())
-          .strategy(strategies.getOrDefault(r.kind(), ResourceStrategy.defaults()));
+          .strategy(SpecialSubresources.attach(new io.apiserver4j.core.GroupResource(
+              r.kind().group(), r.plural()),
+              strategies.getOrDefault(r.kind(), ResourceStrategy.defaults())));
       if (r.subresource("scale").isPresent()) {
         b.scale(ScaleSubresource.builtinWorkload());
       }

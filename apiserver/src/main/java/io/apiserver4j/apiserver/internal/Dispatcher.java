@@ -75,7 +75,8 @@ public final class Dispatcher {
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,
         createAuthorizer);
     ScaleSupport scale = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
-    this.creates = new CreateHandler(bodies, fieldManagers, admission, write);
+    this.creates = new CreateHandler(bodies, fieldManagers, admission, write, this::handle,
+        registry);
     this.updates = new UpdateHandler(bodies, fieldManagers, admission, write, scale);
     this.patches = new PatchHandler(bodies, fieldManagers, admission, write, scale);
     this.reads = new ReadHandler(scale);

@@ -155,8 +155,12 @@ final class ScaleSupport {
       }
       MapValue updated = Nested.set(parent, replicas == null ? Value.of(0L) : replicas,
           Nested.parseDotted(sub.specReplicasPath()));
-      updated = Meta.withMetaString(updated, "resourceVersion",
-          Meta.metaString(newScale, "resourceVersion"));
+      // kube's scaleUpdatedObjectInfo: a Scale's resourceVersion is a precondition; without
+      // one the update is unconditional, for built-in and custom resources alike
+      String rv = Meta.metaString(newScale, "resourceVersion");
+      if (!rv.isEmpty()) {
+        updated = Meta.withMetaString(updated, "resourceVersion", rv);
+      }
       return FieldManager.encode(updated, toParent(def, Meta.metaValue(parent,
           "managedFields"), Meta.metaValue(newScale, "managedFields")));
     };
