@@ -70,7 +70,7 @@ class PodBindingTest {
     assertThat(Json.write(Nested.getOrNull(pod, "metadata", "annotations")))
         .isEqualTo("{\"a\":\"1\",\"b\":\"2\"}");
     assertThat(Json.write(Nested.getOrNull(pod, "status", "conditions"))).isEqualTo(
-        "[{\"type\":\"PodScheduled\",\"status\":\"True\",\"lastTransitionTime\":"
+        "[{\"type\":\"PodScheduled\",\"status\":\"True\",\"lastProbeTime\":null,\"lastTransitionTime\":"
             + "\"2026-01-02T03:04:05Z\"}]");
     assertThat(Nested.str(pod, "metadata", "resourceVersion")).isNotEqualTo(rv);
   }

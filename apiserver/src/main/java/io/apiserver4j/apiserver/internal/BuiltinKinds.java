@@ -129,6 +129,8 @@ public final class BuiltinKinds {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(core("Namespace"), ResourceStrategy.builder()
         .nameValidation(NameValidation.DNS1123_LABEL)
+        // kube's SetDefaults_Namespace: the immutable label selectors can rely on
+        .defaulter(BuiltinKinds::labelNamespaceName)
         .selectableFields("status.phase")
         .prepareForCreate((o, old) -> {
           MapValue r = Nested.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
@@ -278,6 +280,13 @@ public final class BuiltinKinds {
       errs.add(FieldError.required("spec.version", ""));
     }
     return errs;
+  }
+
+  /** Labels a named Namespace {@code kubernetes.io/metadata.name: <name>}, as kube does. */
+  static MapValue labelNamespaceName(MapValue ns) {
+    String name = Meta.metaString(ns, "name");
+    return name.isEmpty() ? ns
+        : Nested.set(ns, Value.of(name), "metadata", "labels", "kubernetes.io/metadata.name");
   }
 
   private static GroupVersionKind core(String kind) {

@@ -82,10 +82,14 @@ final class PodBinding implements ResourceStrategy.SubresourceCreate {
         "metadata", MapValue.empty(), "status", Value.of("Success"));
   }
 
-  /** kube's {@code UpdatePodCondition} with {@code PodScheduled=True}. */
+  /**
+   * kube's {@code UpdatePodCondition} with {@code PodScheduled=True}; its zero lastProbeTime is
+   * written as Go writes a zero metav1.Time, {@code null}.
+   */
   private static ListValue scheduled(MapValue pod, String time) {
     MapValue condition = MapValue.ofEntries("type", Value.of("PodScheduled"),
-        "status", Value.of("True"), "lastTransitionTime", Value.of(time));
+        "status", Value.of("True"), "lastProbeTime", Value.nullValue(),
+        "lastTransitionTime", Value.of(time));
     ListValue.Builder out = ListValue.builder(4);
     boolean found = false;
     for (Value c : Nested.list(pod, "status", "conditions")) {
