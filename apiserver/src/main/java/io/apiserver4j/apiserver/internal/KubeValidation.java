@@ -159,6 +159,25 @@ final class KubeValidation {
     }
   }
 
+  /**
+   * Whether {@code LabelSelectorAsSelector} accepts the selector: known operators, values for
+   * In and NotIn, none for Exists and DoesNotExist.
+   */
+  static boolean convertibleSelector(MapValue selector) {
+    for (MapValue e : items(selector.getOrNull("matchExpressions"))) {
+      int values = e.getOrNull("values") instanceof ListValue l ? l.size() : 0;
+      boolean ok = switch (str(e, "operator")) {
+        case "In", "NotIn" -> values > 0;
+        case "Exists", "DoesNotExist" -> values == 0;
+        default -> false;
+      };
+      if (!ok) {
+        return false;
+      }
+    }
+    return true;
+  }
+
   /** Whether a selector selects nothing-in-particular (no labels, no expressions). */
   static boolean isEmptySelector(MapValue selector) {
     return mapIsEmpty(selector, "matchLabels")

@@ -330,6 +330,11 @@ final class WorkloadStrategies {
       }
     }
     boolean check = selector != null && !KubeValidation.isEmptySelector(selector);
+    if (selector != null && !KubeValidation.convertibleSelector(selector)) {
+      // LabelSelectorAsSelector failed: the template is validated but not matched
+      errs.add(FieldError.invalid("spec.selector", selector, "invalid label selector"));
+      check = false;
+    }
     template(spec, check && KubeValidation.selectorMatches(selector, labels(spec)), check,
         workload, errs);
   }
