@@ -47,6 +47,7 @@ final class ServiceStrategies {
         .prepareForCreate((o, old) -> normalizeClusterIps(o, null))
         .prepareForUpdate((o, old) -> prepareUpdate(o, old.orElseThrow()))
         .validator(ServiceStrategies::validateService)
+        .allocator(ServiceAllocator.INSTANCE)
         .build());
   }
 
