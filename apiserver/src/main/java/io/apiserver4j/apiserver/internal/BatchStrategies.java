@@ -217,6 +217,9 @@ final class BatchStrategies {
             "cannot use TZ or CRON_TZ in schedule, use timeZone field instead"));
       }
     }
+    if (spec.getOrNull("timeZone") instanceof io.apiserver4j.core.StringValue tz) {
+      timeZone(tz, errs);
+    }
     KubeValidation.nonNegative(spec.getOrNull("startingDeadlineSeconds"),
         "spec.startingDeadlineSeconds", errs);
     KubeValidation.requiredEnum(spec, "concurrencyPolicy", "spec.concurrencyPolicy",
@@ -236,6 +239,25 @@ final class BatchStrategies {
     KubeValidation.nonNegative(spec.getOrNull("failedJobsHistoryLimit"),
         "spec.failedJobsHistoryLimit", errs);
     return errs;
+  }
+
+  /** {@code validateTimeZone}: an explicit IANA zone the server knows. */
+  private static void timeZone(io.apiserver4j.core.StringValue tz, List<FieldError> errs) {
+    String zone = tz.value();
+    if (zone.isEmpty()) {
+      errs.add(FieldError.invalid("spec.timeZone", tz, "timeZone must be nil or non-empty string"));
+      return;
+    }
+    if (zone.equalsIgnoreCase("Local")) {
+      errs.add(FieldError.invalid("spec.timeZone", tz, "timeZone must be an explicit time zone as"
+          + " defined in https://www.iana.org/time-zones"));
+      return;
+    }
+    try {
+      java.time.ZoneId.of(zone);
+    } catch (java.time.DateTimeException e) {
+      errs.add(FieldError.invalid("spec.timeZone", tz, "unknown time zone " + zone));
+    }
   }
 
   // --- cron --------------------------------------------------------------------------------

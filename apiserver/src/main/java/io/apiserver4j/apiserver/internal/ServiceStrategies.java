@@ -11,7 +11,6 @@ import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
@@ -183,7 +182,6 @@ final class ServiceStrategies {
         byName.put(str(p, "name"), p.getOrNull("nodePort") instanceof IntegerValue n
             ? n.value() : 0L);
       }
-      MapValue base = r;
       r = Nested.updateListItems(r, p -> {
         Value np = p.getOrNull("nodePort");
         if (np instanceof IntegerValue n && n.value() != 0) {
@@ -192,7 +190,6 @@ final class ServiceStrategies {
         long oldVal = byName.getOrDefault(str(p, "name"), 0L);
         return oldVal != 0 && !used.contains(oldVal) ? p.with("nodePort", Value.of(oldVal)) : p;
       }, "spec", "ports");
-      assert base != null;
     }
     if (needsHealthCheckNodePort(old) && needsHealthCheckNodePort(r)
         && !(Nested.getOrNull(r, "spec", "healthCheckNodePort") instanceof IntegerValue h
@@ -562,9 +559,5 @@ final class ServiceStrategies {
     } else if (!before.isEmpty() && !before.get(0).equals(now.get(0))) {
       errs.add(FieldError.invalid("spec.clusterIPs[0]", nowValue, "may not change once set"));
     }
-  }
-
-  static String name(MapValue svc) {
-    return Meta.metaString(svc, "name");
   }
 }
