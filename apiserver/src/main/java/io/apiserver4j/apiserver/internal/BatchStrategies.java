@@ -149,7 +149,7 @@ final class BatchStrategies {
       }
       KubeValidation.immutable(spec.getOrNull("selector"), before.getOrNull("selector"),
           "spec.selector", errs);
-      KubeValidation.immutable(spec.getOrNull("template"), before.getOrNull("template"),
+      KubeValidation.immutable(schedulingAsBefore(spec, prev), before.getOrNull("template"),
           "spec.template", errs);
       for (String f : List.of("completionMode", "podFailurePolicy", "backoffLimitPerIndex",
           "managedBy")) {
@@ -157,6 +157,30 @@ final class BatchStrategies {
       }
     });
     return errs;
+  }
+
+  /**
+   * The new template with the scheduling directives of the old one when kube lets them change:
+   * a Job suspended and never started (kube's {@code AllowMutableSchedulingDirectives}, what
+   * queueing controllers use to place a Job before they resume it).
+   */
+  private static Value schedulingAsBefore(MapValue spec, MapValue oldJob) {
+    Value template = spec.getOrNull("template");
+    boolean suspended = Nested.getOrNull(oldJob, "spec", "suspend") instanceof BooleanValue b
+        && b.value();
+    if (!suspended || Nested.getOrNull(oldJob, "status", "startTime") != null
+        || !(template instanceof MapValue t)) {
+      return template;
+    }
+    MapValue before = Nested.map(oldJob, "spec", "template");
+    MapValue r = t;
+    for (String[] path : new String[][] {{"metadata", "labels"}, {"metadata", "annotations"},
+        {"spec", "nodeSelector"}, {"spec", "tolerations"}, {"spec", "affinity"},
+        {"spec", "schedulingGates"}}) {
+      Value v = Nested.getOrNull(before, path);
+      r = v == null ? Nested.remove(r, path) : Nested.set(r, v, path);
+    }
+    return r;
   }
 
   /** {@code validateJobSpec}: what a Job and a CronJob's job template share. */
