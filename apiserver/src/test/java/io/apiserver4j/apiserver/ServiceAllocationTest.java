@@ -86,6 +86,21 @@ class ServiceAllocationTest {
   }
 
   @Test
+  void serverSideApplyAllocatesOnCreateAndKeepsTheAddressOnLaterApplies() {
+    String manifest = "apiVersion: v1\nkind: Service\nmetadata: {name: web, namespace: default}"
+        + "\nspec: {type: NodePort, ports: [{port: 80}]}";
+    ApiResponse first = f.apply(SERVICES, "default", "web", "kubectl", manifest);
+    ApiResponse again = f.apply(SERVICES, "default", "web", "kubectl", manifest.replace(
+        "port: 80", "port: 80, name: http"));
+
+    assertThat(first.code()).as(message(first)).isEqualTo(201);
+    assertThat(again.code()).as(message(again)).isEqualTo(200);
+    assertThat(str(again.body(), "spec", "clusterIP"))
+        .isEqualTo(str(first.body(), "spec", "clusterIP")).isNotEmpty();
+    assertThat(nodePort(again.body(), 0)).isEqualTo(nodePort(first.body(), 0));
+  }
+
+  @Test
   void aHeadlessServiceHoldsNoAddress() {
     ApiResponse r = create(f, "h", "{clusterIP: None, selector: {app: a}}");
 
