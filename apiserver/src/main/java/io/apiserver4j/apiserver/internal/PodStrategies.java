@@ -321,6 +321,7 @@ final class PodStrategies {
         errs);
     KubeValidation.requiredEnum(s, "dnsPolicy", path + ".dnsPolicy", DNS_POLICIES, errs);
     errs.addAll(MetaValidation.labels(s.getOrNull("nodeSelector"), path + ".nodeSelector"));
+    validateTolerations(items(s.getOrNull("tolerations")), path + ".tolerations", errs);
     String sa = str(s, "serviceAccountName");
     if (!sa.isEmpty()) {
       for (String msg : MetaValidation.dns1123Subdomain(sa)) {
@@ -344,6 +345,53 @@ final class PodStrategies {
         for (String msg : MetaValidation.dns1123Label(v)) {
           errs.add(FieldError.invalid(path + "." + key, Value.of(v), msg));
         }
+      }
+    }
+  }
+
+  /** {@code ValidateTolerations}: keys, operators and their values, effects. */
+  private static void validateTolerations(List<MapValue> tolerations, String path,
+      List<FieldError> errs) {
+    for (int i = 0; i < tolerations.size(); i++) {
+      MapValue t = tolerations.get(i);
+      String at = index(path, i);
+      String key = str(t, "key");
+      String op = str(t, "operator");
+      String effect = str(t, "effect");
+      if (!key.isEmpty()) {
+        for (String msg : MetaValidation.qualifiedName(key)) {
+          errs.add(FieldError.invalid(at + ".key", Value.of(key), msg));
+        }
+      }
+      if (key.isEmpty() && !op.equals("Exists")) {
+        errs.add(FieldError.invalid(at + ".operator", Value.of(op), "operator must be Exists"
+            + " when `key` is empty, which means \"match all values and all keys\""));
+      }
+      if (t.getOrNull("tolerationSeconds") instanceof IntegerValue && !effect.equals("NoExecute")) {
+        errs.add(FieldError.invalid(at + ".effect", Value.of(effect),
+            "effect must be 'NoExecute' when `tolerationSeconds` is set"));
+      }
+      switch (op) {
+        case "Equal", "" -> {
+          List<String> msgs = MetaValidation.labelValue(str(t, "value"));
+          if (!msgs.isEmpty()) {
+            errs.add(FieldError.invalid(at + ".operator", Value.of(str(t, "value")),
+                String.join(";", msgs)));
+          }
+        }
+        case "Exists" -> {
+          if (!str(t, "value").isEmpty()) {
+            errs.add(FieldError.invalid(at + ".operator", t,
+                "value must be empty when `operator` is 'Exists'"));
+          }
+        }
+        default -> errs.add(FieldError.notSupported(at + ".operator", Value.of(op),
+            List.of("Equal", "Exists")));
+      }
+      if (!effect.isEmpty() && !List.of("NoSchedule", "PreferNoSchedule", "NoExecute")
+          .contains(effect)) {
+        errs.add(FieldError.notSupported(at + ".effect", Value.of(effect),
+            List.of("NoSchedule", "PreferNoSchedule", "NoExecute")));
       }
     }
   }
