@@ -226,6 +226,40 @@ public final class ResourceStrategy {
     long resolve(MapValue object, java.util.OptionalLong requested);
   }
 
+  /**
+   * Values an object takes from a pool that every object of the resource shares, as kube's
+   * Service registry allocates cluster IPs and node ports before it validates a Service. The pool
+   * is what the other stored objects hold, so it survives restarts and a delete frees what the
+   * deleted object held. Runs before preparation and validation on create and on update.
+   */
+  @FunctionalInterface
+  public interface Allocator {
+    /**
+     * @param object the object about to be prepared, validated and stored
+     * @param old the stored object on updates
+     * @param allocation the pool and the request's options
+     * @return the object with the values it was given
+     * @throws io.apiserver4j.core.StatusException (Invalid) when a requested value is taken or
+     *     out of range
+     */
+    MapValue allocate(MapValue object, Optional<MapValue> old, Allocation allocation);
+  }
+
+  /** What an {@link Allocator} allocates from. */
+  public interface Allocation {
+    /** Every stored object of the resource, in all namespaces, but the one being written. */
+    List<MapValue> others();
+
+    /** Whether the request is a dry run (kube's dry-run allocators hold nothing). */
+    boolean dryRun();
+
+    /**
+     * A server setting by its kube-apiserver flag name (e.g.
+     * {@code service-cluster-ip-range}); empty when the server has no value for it.
+     */
+    Optional<String> setting(String flag);
+  }
+
   private static final ResourceStrategy DEFAULT = builder().build();
 
   private final boolean allowCreateOnUpdate;
@@ -246,6 +280,7 @@ public final class ResourceStrategy {
   private final java.util.Map<String, SubresourceCreate> subresourceCreates;
   private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
   private final Set<String> selectableFields;
+  private final Allocator allocator;
 
   private ResourceStrategy(Builder b) {
     this.allowCreateOnUpdate = b.allowCreateOnUpdate;
@@ -266,6 +301,7 @@ public final class ResourceStrategy {
     this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
     this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
     this.selectableFields = b.selectableFields;
+    this.allocator = b.allocator;
   }
 
   /** The strategy of a plain namespaced or cluster-scoped kind: see the builder's defaults. */
@@ -302,6 +338,7 @@ public final class ResourceStrategy {
     b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
     b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
     b.selectableFields = selectableFields;
+    b.allocator = allocator;
     return b;
   }
 
@@ -366,6 +403,11 @@ public final class ResourceStrategy {
   /** The default grace period, for kinds that delete gracefully (Pod). */
   public Optional<GracePeriod> gracePeriod() {
     return Optional.ofNullable(gracePeriod);
+  }
+
+  /** The allocator of the kind's shared values, for kinds that have one (Service). */
+  public Optional<Allocator> allocator() {
+    return Optional.ofNullable(allocator);
   }
 
   /** Whether a delete returns the deleted object rather than a {@code Status}. */
@@ -449,8 +491,14 @@ public final class ResourceStrategy {
     private java.util.Map<String, SubresourceUpdate> subresourceUpdates =
         new java.util.HashMap<>();
     private Set<String> selectableFields = Set.of();
+    private Allocator allocator;
 
     private Builder() {}
+
+    public Builder allocator(Allocator a) {
+      this.allocator = requireNonNull(a, "allocator");
+      return this;
+    }
 
     /**
      * Serves POST on {@code subresource} of named objects with {@code create} ({@code ""}: the

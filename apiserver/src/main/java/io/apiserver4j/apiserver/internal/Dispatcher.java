@@ -53,6 +53,15 @@ public final class Dispatcher {
       Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
       GeneratedValuesPolicy generatedValues, long maxBodyBytes,
       CreateAuthorizer createAuthorizer) {
+    this(registry, store, clock, uids, random, admissionFactory, generatedValues, maxBodyBytes,
+        createAuthorizer, java.util.Map.of());
+  }
+
+  /** @param settings server settings by kube-apiserver flag name, for allocators */
+  public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
+      Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
+      GeneratedValuesPolicy generatedValues, long maxBodyBytes,
+      CreateAuthorizer createAuthorizer, java.util.Map<String, String> settings) {
     this.registry = registry;
     this.clock = clock;
     this.endpoints = new Endpoints(registry);
@@ -73,7 +82,7 @@ public final class Dispatcher {
     Bodies bodies = new Bodies(maxBodyBytes);
     FieldManagers fieldManagers = new FieldManagers(registry);
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,
-        createAuthorizer);
+        createAuthorizer, settings);
     ScaleSupport scale = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
     this.creates = new CreateHandler(bodies, fieldManagers, admission, write, this::handle,
         registry);

@@ -181,7 +181,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
     for (MapValue budget : server.list(PDBS, Meta.metaString(pod, "namespace"))) {
       // a missing selector selects nothing; an empty one every pod (policy/v1)
       if (Nested.getOrNull(budget, "spec", "selector") instanceof MapValue selector
-          && BuiltinKinds.selectorMatches(selector, labels == null ? MapValue.empty()
+          && KubeValidation.selectorMatches(selector, labels == null ? MapValue.empty()
               : labels)) {
         out.add(budget);
       }

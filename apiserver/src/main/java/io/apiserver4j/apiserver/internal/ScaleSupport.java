@@ -76,7 +76,7 @@ final class ScaleSupport {
     MapValue.Builder st = MapValue.builder().put("replicas", Value.of(status));
     if (s.labelSelectorPath().isPresent()) {
       Value sel = Nested.getOrNull(parent, Nested.parseDotted(s.labelSelectorPath().get()));
-      String selector = sel instanceof MapValue m ? BuiltinKinds.formatSelector(m)
+      String selector = sel instanceof MapValue m ? KubeValidation.formatSelector(m)
           : sel instanceof StringValue str ? str.value() : "";
       if (!selector.isEmpty()) {
         st.put("selector", Value.of(selector));
