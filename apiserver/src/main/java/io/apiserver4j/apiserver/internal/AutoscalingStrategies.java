@@ -216,7 +216,9 @@ final class AutoscalingStrategies {
     if (present.size() != 1) {
       // Go walks a set here; sorted for stable messages
       TreeSet<String> others = new TreeSet<>(present);
-      others.remove(expected);
+      if (expected != null) {
+        others.remove(expected);
+      }
       for (String other : others) {
         errs.add(FieldError.forbidden(at + "." + other,
             "must populate the given metric source only"));

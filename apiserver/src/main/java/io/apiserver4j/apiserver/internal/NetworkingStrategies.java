@@ -529,8 +529,12 @@ final class NetworkingStrategies {
       }
     }
     if (old.isPresent()) {
-      GroupValidation.immutable(errs, "spec.parentRef", Nested.getOrNull(ip, "spec", "parentRef"),
-          Nested.getOrNull(old.get(), "spec", "parentRef"));
+      MapValue now = Nested.mapOrNull(ip, "spec", "parentRef");
+      MapValue before = Nested.mapOrNull(old.get(), "spec", "parentRef");
+      if (!java.util.Objects.equals(now, before)) {
+        errs.add(GroupValidation.invalidGo("spec.parentRef", goParentRef(now),
+            GroupValidation.IMMUTABLE));
+      }
       return errs;
     }
     MapValue ref = Nested.mapOrNull(ip, "spec", "parentRef");
@@ -554,6 +558,21 @@ final class NetworkingStrategies {
       }
     }
     return errs;
+  }
+
+  // Go's %#v of kube's internal ParentReference, which kube prints in the immutable error
+  private static String goParentRef(MapValue ref) {
+    if (ref == null) {
+      return "null";
+    }
+    StringBuilder sb = new StringBuilder("networking.ParentReference{");
+    String[] fields = {"Group", "Resource", "Namespace", "Name"};
+    for (int i = 0; i < fields.length; i++) {
+      String key = Character.toLowerCase(fields[i].charAt(0)) + fields[i].substring(1);
+      sb.append(i == 0 ? "" : ", ").append(fields[i]).append(':')
+          .append(io.apiserver4j.core.GoStrings.quote(str(ref, key)));
+    }
+    return sb.append('}').toString();
   }
 
   private static boolean hasLeadingZero(String v4) {
