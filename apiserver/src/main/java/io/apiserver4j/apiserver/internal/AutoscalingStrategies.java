@@ -262,6 +262,8 @@ final class AutoscalingStrategies {
         String name = str(src, "name");
         if (name.isEmpty()) {
           errs.add(FieldError.required(at + ".name", "must specify a resource name"));
+        } else if (kind.equals("containerResource")) {
+          containerResourceName(errs, name, at + ".name");
         }
         if (kind.equals("containerResource")) {
           String container = str(src, "container");
@@ -283,6 +285,23 @@ final class AutoscalingStrategies {
               "may not set both a target raw value and a target utilization"));
         }
       }
+    }
+  }
+
+  /** core's {@code ValidateContainerResourceName}. */
+  private static void containerResourceName(List<FieldError> errs, String name, String at) {
+    for (String msg : MetaValidation.qualifiedName(name)) {
+      errs.add(FieldError.invalid(at, Value.of(name), msg));
+    }
+    if (!name.contains("/")) {
+      if (!List.of("cpu", "memory", "ephemeral-storage").contains(name)
+          && !name.startsWith("hugepages-")) {
+        errs.add(FieldError.invalid(at, Value.of(name), "must be a standard resource for containers"));
+      }
+    } else if (!name.contains("kubernetes.io/") && (name.startsWith("requests.")
+        || !MetaValidation.qualifiedName("requests." + name).isEmpty())) {
+      errs.add(FieldError.invalid(at, Value.of(name),
+          "doesn't follow extended resource name standard"));
     }
   }
 

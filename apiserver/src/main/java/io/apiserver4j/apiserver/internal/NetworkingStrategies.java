@@ -107,8 +107,9 @@ final class NetworkingStrategies {
       errs.add(GroupValidation.invalidGo("spec", "[]networking.IngressRule(nil)",
           "either `defaultBackend` or `rules` must be specified"));
     }
+    boolean relaxedNames = old.map(NetworkingStrategies::hasRelaxedServiceName).orElse(false);
     if (has(spec, "defaultBackend")) {
-      backend(errs, map(spec, "defaultBackend"), "spec.defaultBackend");
+      backend(errs, map(spec, "defaultBackend"), "spec.defaultBackend", relaxedNames);
     }
     boolean allowInvalidWildcard = old.map(NetworkingStrategies::hasInvalidWildcardRule)
         .orElse(false);
@@ -134,7 +135,7 @@ final class NetworkingStrategies {
         }
       }
       if (!wildcard || !allowInvalidWildcard) {
-        ruleValue(errs, rule, at);
+        ruleValue(errs, rule, at, relaxedNames);
       }
     }
     List<Value> tls = list(spec, "tls");
@@ -203,10 +204,35 @@ final class NetworkingStrategies {
     return errs;
   }
 
+  // a stored Ingress naming a Service that is a DNS-1123 label but not a DNS-1035 one keeps
+  // kube's relaxed Service name rule (RelaxedServiceNameValidation is off by default)
+  private static boolean hasRelaxedServiceName(MapValue old) {
+    List<Value> backends = new ArrayList<>();
+    MapValue spec = Nested.mapOrNull(old, "spec");
+    if (map(spec, "defaultBackend") != null) {
+      backends.add(map(spec, "defaultBackend"));
+    }
+    for (Value rule : list(spec, "rules")) {
+      for (Value path : list(map(rule, "http"), "paths")) {
+        backends.add(map(path, "backend"));
+      }
+    }
+    for (Value b : backends) {
+      MapValue service = map(b, "service");
+      if (service != null) {
+        String n = str(service, "name");
+        if (MetaValidation.dns1123Label(n).isEmpty() && !MetaValidation.dns1035Label(n).isEmpty()) {
+          return true;
+        }
+      }
+    }
+    return false;
+  }
+
   private static boolean hasInvalidWildcardRule(MapValue old) {
     for (Value rule : list(Nested.mapOrNull(old, "spec"), "rules")) {
       List<FieldError> errs = new ArrayList<>();
-      ruleValue(errs, rule, "");
+      ruleValue(errs, rule, "", false);
       if (str(rule, "host").contains("*") && !errs.isEmpty()) {
         return true;
       }
@@ -214,7 +240,8 @@ final class NetworkingStrategies {
     return false;
   }
 
-  private static void ruleValue(List<FieldError> errs, Value rule, String at) {
+  private static void ruleValue(List<FieldError> errs, Value rule, String at,
+      boolean relaxedNames) {
     MapValue http = map(rule, "http");
     if (http == null) {
       return;
@@ -256,11 +283,12 @@ final class NetworkingStrategies {
         }
         default -> errs.add(FieldError.notSupported(p + ".pathType", t, PATH_TYPES));
       }
-      backend(errs, map(path, "backend"), p + ".backend");
+      backend(errs, map(path, "backend"), p + ".backend", relaxedNames);
     }
   }
 
-  private static void backend(List<FieldError> errs, MapValue backend, String at) {
+  private static void backend(List<FieldError> errs, MapValue backend, String at,
+      boolean relaxedNames) {
     boolean hasResource = has(backend, "resource");
     boolean hasService = has(backend, "service");
     if (hasResource && hasService) {
@@ -280,7 +308,8 @@ final class NetworkingStrategies {
     if (name.isEmpty()) {
       errs.add(FieldError.required(at + ".service.name", ""));
     } else {
-      for (String msg : MetaValidation.dns1035Label(name)) {
+      for (String msg : relaxedNames ? MetaValidation.dns1123Label(name)
+          : MetaValidation.dns1035Label(name)) {
         errs.add(FieldError.invalid(at + ".service.name", Value.of(name), msg));
       }
     }
