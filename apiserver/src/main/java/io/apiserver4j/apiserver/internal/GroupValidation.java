@@ -83,6 +83,22 @@ final class GroupValidation {
 
   /** {@code ValidateLabelSelector} of metav1 (a null selector is valid). */
   static void labelSelector(List<FieldError> errs, Value selector, String path) {
+    labelSelector(errs, selector, path, false);
+  }
+
+  /** Whether a stored selector has a label value kube no longer accepts (update ratcheting). */
+  static boolean hasInvalidLabelValue(Value selector) {
+    List<FieldError> errs = new ArrayList<>();
+    labelSelector(errs, selector, "", false);
+    return !errs.isEmpty();
+  }
+
+  /**
+   * {@code ValidateLabelSelector} with kube's {@code AllowInvalidLabelValueInSelector} option,
+   * set on updates of objects whose stored selector already had such values.
+   */
+  static void labelSelector(List<FieldError> errs, Value selector, String path,
+      boolean allowInvalidValues) {
     if (!(selector instanceof MapValue sel)) {
       return;
     }
@@ -113,7 +129,7 @@ final class GroupValidation {
       for (String msg : MetaValidation.qualifiedName(key)) {
         errs.add(FieldError.invalid(at + ".key", Value.of(key), msg));
       }
-      for (int j = 0; j < values.size(); j++) {
+      for (int j = 0; j < values.size() && !allowInvalidValues; j++) {
         String v = values.get(j) instanceof StringValue s ? s.value() : "";
         for (String msg : MetaValidation.labelValue(v)) {
           errs.add(FieldError.invalid(at + ".values[" + j + "]", Value.of(v), msg));

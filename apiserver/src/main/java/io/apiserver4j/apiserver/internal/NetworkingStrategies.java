@@ -420,8 +420,10 @@ final class NetworkingStrategies {
         }
       }
     });
+    boolean allowInvalid = old.map(o -> GroupValidation.hasInvalidLabelValue(
+        Nested.getOrNull(o, "spec", "podSelector"))).orElse(false);
     GroupValidation.labelSelector(errs, spec == null ? null : spec.getOrNull("podSelector"),
-        "spec.podSelector");
+        "spec.podSelector", allowInvalid);
     for (String dir : List.of("ingress:from", "egress:to")) {
       String[] d = dir.split(":");
       List<Value> rules = list(spec, d[0]);
@@ -433,7 +435,7 @@ final class NetworkingStrategies {
         }
         List<Value> peers = list(rules.get(i), d[1]);
         for (int j = 0; j < peers.size(); j++) {
-          peer(errs, peers.get(j), at + "." + d[1] + "[" + j + "]", oldCidrs);
+          peer(errs, peers.get(j), at + "." + d[1] + "[" + j + "]", oldCidrs, allowInvalid);
         }
       }
     }
@@ -487,16 +489,18 @@ final class NetworkingStrategies {
     }
   }
 
-  private static void peer(List<FieldError> errs, Value peer, String at, Set<String> oldCidrs) {
+  private static void peer(List<FieldError> errs, Value peer, String at, Set<String> oldCidrs,
+      boolean allowInvalid) {
     int count = 0;
     if (has(peer, "podSelector")) {
       count++;
-      GroupValidation.labelSelector(errs, map(peer, "podSelector"), at + ".podSelector");
+      GroupValidation.labelSelector(errs, map(peer, "podSelector"), at + ".podSelector",
+          allowInvalid);
     }
     if (has(peer, "namespaceSelector")) {
       count++;
       GroupValidation.labelSelector(errs, map(peer, "namespaceSelector"),
-          at + ".namespaceSelector");
+          at + ".namespaceSelector", allowInvalid);
     }
     MapValue ipb = map(peer, "ipBlock");
     if (ipb != null) {
@@ -550,6 +554,9 @@ final class NetworkingStrategies {
       byte[] parsed = GroupValidation.parseIp(name);
       if (parsed == null) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name), GroupValidation.INVALID_IP));
+      } else if (name.contains(":") && name.contains(".")) {
+        errs.add(FieldError.invalid("metadata.name", Value.of(name),
+            "must not be an IPv4-mapped IPv6 address"));
       } else if (!name.contains(":") && hasLeadingZero(name)) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name), "must not have leading 0s"));
       } else if (name.contains(":") && !name.equals(canonicalIpv6(parsed))) {

@@ -46,8 +46,10 @@ final class PolicyStrategies {
     if (max != null) {
       GroupValidation.positiveIntOrPercentMax100(errs, max, "spec.maxUnavailable");
     }
+    boolean allowInvalid = old.map(o -> GroupValidation.hasInvalidLabelValue(
+        Nested.getOrNull(o, "spec", "selector"))).orElse(false);
     GroupValidation.labelSelector(errs, spec == null ? null : spec.getOrNull("selector"),
-        "spec.selector");
+        "spec.selector", allowInvalid);
     if (spec != null && spec.getOrNull("unhealthyPodEvictionPolicy") instanceof StringValue p
         && !EVICTION_POLICIES.contains(p.value())) {
       errs.add(FieldError.notSupported("spec.unhealthyPodEvictionPolicy", p, EVICTION_POLICIES));
