@@ -166,4 +166,22 @@ class GroupKindsThroughServerTest {
     assertThat(str(r.body(), "message")).isEqualTo("Event.events.k8s.io \"e\" is invalid:"
         + " eventTime: Required value");
   }
+
+  @Test
+  void pdbStatusIsValidatedOnTheStatusSubresource() {
+    MapValue created = f.create(PDBS, "default", yaml("""
+        apiVersion: policy/v1
+        kind: PodDisruptionBudget
+        metadata: {name: p}
+        spec: {minAvailable: 1, selector: {matchLabels: {app: a}}}
+        """), "kubectl").orThrow();
+
+    ApiResponse r = f.server.handle(req(Verb.UPDATE, PDBS, "default", "p").subresource("status")
+        .body(created.with("status", yaml("{disruptionsAllowed: -1, currentHealthy: 0,"
+            + " desiredHealthy: 1, expectedPods: 1}"))).fieldManager("controller").build());
+
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(str(r.body(), "message")).isEqualTo("PodDisruptionBudget.policy \"p\" is invalid:"
+        + " status.disruptionsAllowed: Invalid value: -1: must be greater than or equal to 0");
+  }
 }
