@@ -197,6 +197,14 @@ public final class BuiltinKinds {
             .defaulter(BuiltinKinds::defaultCrd)
             .validator((o, old) -> CrdSupport.validate(o))
             .build());
+    out.putAll(NetworkingStrategies.strategies());
+    out.putAll(PolicyStrategies.strategies());
+    out.putAll(AutoscalingStrategies.strategies());
+    out.putAll(CoordinationStrategies.strategies());
+    out.putAll(SchedulingStrategies.strategies());
+    out.putAll(NodeStrategies.strategies());
+    out.putAll(DiscoveryStrategies.strategies());
+    out.putAll(EventsStrategies.strategies());
     return out;
   }
 
