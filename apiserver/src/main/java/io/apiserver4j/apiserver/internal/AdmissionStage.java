@@ -76,6 +76,8 @@ final class AdmissionStage {
     if (after == object) {
       return after;
     }
+    // as kube decodes what a webhook or policy patched: the object is defaulted again
+    after = s.def().strategy().defaulter().apply(after);
     Optional<String> error = FieldManager.managedFieldsError(after);
     if (error.isPresent()) {
       s.warn(".metadata.managedFields was in an invalid state after admission; this could be"
