@@ -171,6 +171,7 @@ public final class CrdSupport {
               .allowUnconditionalUpdate(false)
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
+              .selectableFields(selectableFields(version))
               .defaulter(validator::applyDefaults)
               .validator(new ResourceStrategy.Validator() {
                 @Override
@@ -194,6 +195,16 @@ public final class CrdSupport {
       out.add(b.build());
     }
     return out;
+  }
+
+  /** A version's selectableFields as field selector labels ({@code .spec.color} -> spec.color). */
+  static String[] selectableFields(MapValue version) {
+    List<String> out = new ArrayList<>();
+    for (Value f : Nested.list(version, "selectableFields")) {
+      String path = Nested.str(f, "jsonPath");
+      out.add(path.startsWith(".") ? path.substring(1) : path);
+    }
+    return out.toArray(String[]::new);
   }
 
   private static final Value UNTYPED = Value.of("untyped");

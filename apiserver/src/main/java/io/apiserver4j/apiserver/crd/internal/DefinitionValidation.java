@@ -31,13 +31,73 @@ public final class DefinitionValidation {
       return errs;
     }
     for (int i = 0; i < versions.size(); i++) {
+      MapValue root = null;
       if (versions.get(i) instanceof MapValue v && v.getOrNull("schema") instanceof MapValue sc
-          && sc.getOrNull("openAPIV3Schema") instanceof MapValue root) {
+          && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+        root = r;
         walk(SchemaNode.parseShared(root), Level.ROOT,
             "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
       }
+      if (versions.get(i) instanceof MapValue v
+          && v.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
+        String at = "spec.versions[" + i + "].selectableFields";
+        if (root == null) {
+          // kube's text, negation included
+          errs.add(FieldError.invalid(at, Value.of(""),
+              "may only be set when `version.schema.openAPIV3Schema` is not included"));
+        } else {
+          selectableFields(fields, SchemaNode.parseShared(root), at, errs);
+        }
+      }
     }
     return errs;
+  }
+
+  /** kube's {@code MaxSelectableFields}. */
+  static final int MAX_SELECTABLE_FIELDS = 8;
+
+  /**
+   * kube's checks of a version's selectableFields: each a path to a field of the schema outside
+   * metadata, of type string, boolean or integer, no path twice, at most 8.
+   */
+  private static void selectableFields(ListValue fields, SchemaNode root, String at,
+      List<FieldError> errs) {
+    java.util.Set<String> unique = new java.util.HashSet<>();
+    for (int i = 0; i < fields.size(); i++) {
+      String path = at + "[" + i + "].jsonPath";
+      String jsonPath = fields.get(i) instanceof MapValue f
+          && f.getOrNull("jsonPath") instanceof io.apiserver4j.core.StringValue s ? s.value() : "";
+      if (jsonPath.isEmpty()) {
+        errs.add(FieldError.required(path, ""));
+        continue;
+      }
+      FieldPath found;
+      try {
+        found = FieldPath.resolve(root, jsonPath);
+      } catch (IllegalArgumentException e) {
+        errs.add(FieldError.invalid(path, Value.of(jsonPath),
+            "is an invalid path: " + e.getMessage()));
+        continue;
+      }
+      if (found.root().equals("metadata")) {
+        errs.add(FieldError.invalid(path, Value.of(jsonPath), "must not point to fields in"
+            + " metadata"));
+      }
+      String type = found.schema() == null ? "" : found.schema().type;
+      if (!type.equals("string") && !type.equals("boolean") && !type.equals("integer")) {
+        errs.add(FieldError.invalid(path, Value.of(jsonPath), "must point to a field of type"
+            + " string, boolean or integer. Enum string fields and strings with formats are"
+            + " allowed."));
+      }
+      if (!unique.add(found.path())) {
+        errs.add(FieldError.duplicate(path, Value.of(jsonPath)));
+      }
+    }
+    if (unique.size() > MAX_SELECTABLE_FIELDS) {
+      errs.add(new FieldError(FieldError.Type.TOO_MANY, at,
+          Optional.of(Value.of((long) unique.size())),
+          "must have at most " + MAX_SELECTABLE_FIELDS + " items"));
+    }
   }
 
   /**
