@@ -45,6 +45,7 @@ public final class ResourceDefinition {
   private final String storageVersionHash;
   private final List<Subresource> discoverySubresources;
   private final TablePrinter printer;
+  private final List<String> warnings;
 
   private ResourceDefinition(Builder b) {
     this.kind = b.kind;
@@ -69,6 +70,7 @@ public final class ResourceDefinition {
         ? servedSubresources(b.kind, b.hasStatus, b.scale != null)
         : b.discoverySubresources;
     this.printer = b.printer;
+    this.warnings = List.copyOf(b.warnings);
   }
 
   private static final List<String> STORAGE_VERBS = List.of("create", "delete",
@@ -139,6 +141,7 @@ public final class ResourceDefinition {
     b.storageVersionHash = storageVersionHash;
     b.discoverySubresources = discoverySubresources;
     b.printer = printer;
+    b.warnings = warnings;
     return b;
   }
 
@@ -244,6 +247,14 @@ public final class ResourceDefinition {
    * How objects print as tables ({@code kubectl get}); empty for kube's default columns
    * ({@code Name}, {@code Created At}) or, for custom resources, the CRD's printer columns.
    */
+  /**
+   * The warnings every request to this resource raises, as kube's for a deprecated custom
+   * resource version; empty for most resources.
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
+
   public Optional<TablePrinter> printer() {
     return Optional.ofNullable(printer);
   }
@@ -295,6 +306,7 @@ public final class ResourceDefinition {
     private String storageVersionHash;
     private List<Subresource> discoverySubresources;
     private TablePrinter printer;
+    private List<String> warnings = List.of();
 
     private Builder(GroupVersionKind kind, String plural) {
       this.kind = kind;
@@ -389,6 +401,12 @@ public final class ResourceDefinition {
     /** The table printer (default: none, kube's default columns). */
     public Builder printer(TablePrinter p) {
       this.printer = requireNonNull(p, "printer");
+      return this;
+    }
+
+    /** Warnings every request to the resource raises (a deprecated version's). */
+    public Builder warnings(List<String> w) {
+      this.warnings = List.copyOf(w);
       return this;
     }
 
