@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
@@ -98,6 +99,21 @@ public final class ResourceStrategy {
   }
 
   /**
+   * Converts an object to another served version of its resource ({@code apiVersion}), as a
+   * CRD's conversion strategy does. The default is kube's strategy None: only apiVersion
+   * changes.
+   */
+  @FunctionalInterface
+  public interface Converter {
+    /**
+     * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
+     */
+    MapValue convert(MapValue object, String apiVersion);
+
+    Converter NONE = (o, apiVersion) -> o.with("apiVersion", Value.of(apiVersion));
+  }
+
+  /**
    * kube's defaulting of a kind (the {@code SetDefaults_*} functions): fills in fields the client
    * left out. It runs on every decoded body, on the result of every patch and on the result of
    * every apply, so it must be idempotent.
@@ -159,6 +175,7 @@ public final class ResourceStrategy {
   private final Preparer prepareForUpdate;
   private final Validator validator;
   private final Defaulter defaulter;
+  private final Converter converter;
   private final GracePeriod gracePeriod;
   private final boolean returnDeletedObject;
   private final Set<String> omitEmptyFields;
@@ -178,6 +195,7 @@ public final class ResourceStrategy {
     this.prepareForUpdate = b.prepareForUpdate;
     this.validator = b.validator;
     this.defaulter = b.defaulter;
+    this.converter = b.converter;
     this.gracePeriod = b.gracePeriod;
     this.returnDeletedObject = b.returnDeletedObject;
     this.omitEmptyFields = b.omitEmptyFields;
@@ -213,6 +231,7 @@ public final class ResourceStrategy {
     b.prepareForUpdate = prepareForUpdate;
     b.validator = validator;
     b.defaulter = defaulter;
+    b.converter = converter;
     b.gracePeriod = gracePeriod;
     b.returnDeletedObject = returnDeletedObject;
     b.omitEmptyFields = omitEmptyFields;
@@ -274,6 +293,10 @@ public final class ResourceStrategy {
 
   public Validator validator() {
     return validator;
+  }
+
+  public Converter converter() {
+    return converter;
   }
 
   public Defaulter defaulter() {
@@ -348,6 +371,7 @@ public final class ResourceStrategy {
     private Preparer prepareForUpdate = (o, old) -> o;
     private Validator validator = (o, old) -> List.of();
     private Defaulter defaulter = o -> o;
+    private Converter converter = Converter.NONE;
     private GracePeriod gracePeriod;
     private boolean returnDeletedObject;
     private Set<String> omitEmptyFields = Set.of();
@@ -428,6 +452,12 @@ public final class ResourceStrategy {
 
     public Builder validator(Validator v) {
       this.validator = requireNonNull(v, "validator");
+      return this;
+    }
+
+    /** How objects convert between the served versions (default: apiVersion rewritten). */
+    public Builder converter(Converter c) {
+      this.converter = requireNonNull(c, "converter");
       return this;
     }
 

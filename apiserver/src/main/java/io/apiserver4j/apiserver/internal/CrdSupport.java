@@ -130,8 +130,62 @@ public final class CrdSupport {
       errs.add(FieldError.invalid("spec.versions", versions,
           "must have exactly one version marked as storage version"));
     }
+    conversion(Nested.mapOrNull(crd, "spec", "conversion"), errs);
     errs.addAll(CrdValidator.validateDefinition(crd));
     return errs;
+  }
+
+  /**
+   * kube's checks of {@code spec.conversion}, with its paths (those of the internal type:
+   * {@code webhookClientConfig}, {@code conversionReviewVersions}).
+   */
+  private static void conversion(MapValue conversion, List<FieldError> errs) {
+    if (conversion == null) {
+      return;
+    }
+    String strategy = str(conversion, "strategy");
+    if (strategy.isEmpty()) {
+      errs.add(FieldError.required("spec.conversion.strategy", ""));
+    } else if (!strategy.equals("None") && !strategy.equals("Webhook")) {
+      errs.add(FieldError.notSupported("spec.conversion.strategy", Value.of(strategy),
+          List.of("None", "Webhook")));
+    }
+    MapValue clientConfig = Nested.mapOrNull(conversion, "webhook", "clientConfig");
+    List<String> reviews = Meta.stringList(
+        Nested.getOrNull(conversion, "webhook", "conversionReviewVersions"));
+    if (!strategy.equals("Webhook")) {
+      if (clientConfig != null) {
+        errs.add(FieldError.forbidden("spec.conversion.webhookClientConfig",
+            "should not be set when strategy is not set to Webhook"));
+      }
+      if (!reviews.isEmpty()) {
+        errs.add(FieldError.forbidden("spec.conversion.conversionReviewVersions",
+            "should not be set when strategy is not set to Webhook"));
+      }
+      return;
+    }
+    if (clientConfig == null) {
+      errs.add(FieldError.required("spec.conversion.webhookClientConfig",
+          "required when strategy is set to Webhook"));
+    } else if (Nested.has(clientConfig, "url") == Nested.has(clientConfig, "service")) {
+      errs.add(FieldError.required("spec.conversion.webhookClientConfig",
+          "exactly one of url or service is required"));
+    }
+    String at = "spec.conversion.conversionReviewVersions";
+    if (reviews.isEmpty()) {
+      errs.add(FieldError.required(at, ""));
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < reviews.size(); i++) {
+      String v = reviews.get(i);
+      if (!seen.add(v)) {
+        errs.add(FieldError.invalid(at + "[" + i + "]", Value.of(v), "duplicate version"));
+        continue;
+      }
+      for (String msg : MetaValidation.dns1035Label(v)) {
+        errs.add(FieldError.invalid(at + "[" + i + "]", Value.of(v), msg));
+      }
+    }
   }
 
   /** The definitions a CRD serves (its served versions); empty when it is malformed. */
@@ -150,6 +204,11 @@ public final class CrdSupport {
         storageVersion = str(m, "name");
       }
     }
+    // one client for all versions: the webhook converts between any two of them
+    ResourceStrategy.Converter converter = str(crd, "spec", "conversion", "strategy")
+        .equals("Webhook") && Nested.getOrNull(crd, "spec", "conversion", "webhook")
+            instanceof MapValue webhook
+        ? ConversionWebhook.of(webhook) : ResourceStrategy.Converter.NONE;
     for (Value v : versions.items()) {
       if (!(v instanceof MapValue version) || !bool(version, "served")) {
         continue;
@@ -177,6 +236,7 @@ public final class CrdSupport {
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
               .selectableFields(selectableFields(version))
+              .converter(converter)
               .defaulter(validator::applyDefaults)
               .validator(new ResourceStrategy.Validator() {
                 @Override
