@@ -68,6 +68,40 @@ class CrdSelectableFieldsTest {
   }
 
   @Test
+  void fieldsAllVersionsShareAreCheckedOnTheSpec() {
+    // kube's v1 -> internal conversion sets identical per-version fields once on the spec
+    MapValue same = crd("Namespaced", """
+        - name: version
+          served: true
+          storage: true
+          schema: {openAPIV3Schema: {type: object, properties: {foo: {type: string}}}}
+          selectableFields: [{jsonPath: .foo}, {jsonPath: .xyz}]
+        - name: version2
+          served: true
+          storage: false
+          schema: {openAPIV3Schema: {type: object, properties: {foo: {type: string}}}}
+          selectableFields: [{jsonPath: .foo}, {jsonPath: .xyz}]
+        """);
+    assertThat(errors(same)).containsExactly("spec.selectableFields[1].jsonPath: Invalid value:"
+        + " \".xyz\": is an invalid path: does not refer to a valid field");
+    // with different schemas the spec has none to check them against
+    MapValue differentSchemas = crd("Namespaced", """
+        - name: version
+          served: true
+          storage: true
+          schema: {openAPIV3Schema: {type: object, properties: {foo: {type: string}}}}
+          selectableFields: [{jsonPath: .foo}]
+        - name: version2
+          served: true
+          storage: false
+          schema: {openAPIV3Schema: {type: object, properties: {foo: {type: integer}}}}
+          selectableFields: [{jsonPath: .foo}]
+        """);
+    assertThat(errors(differentSchemas)).containsExactly("spec.selectableFields: Invalid value:"
+        + " \"\": may only be set when validations.schema is included");
+  }
+
+  @Test
   void fieldsMustBeStringsBooleansOrIntegers() {
     MapValue crd = crd("Namespaced", """
         - name: version
@@ -76,11 +110,22 @@ class CrdSelectableFieldsTest {
           schema:
             openAPIV3Schema:
               type: object
+              properties: {foo: {type: string}, obj: {type: object}}
+          selectableFields: [{jsonPath: .foo}, {jsonPath: .obj}]
+        - name: version2
+          served: true
+          storage: false
+          schema:
+            openAPIV3Schema:
+              type: object
               properties: {foo: {type: integer}, obj: {type: object}, bool: {type: boolean}}
           selectableFields: [{jsonPath: .obj}, {jsonPath: .foo}, {jsonPath: .bool}]
         """);
     assertThat(errors(crd)).containsExactly(
-        "spec.versions[0].selectableFields[0].jsonPath: Invalid value: \".obj\": must point to a"
+        "spec.versions[0].selectableFields[1].jsonPath: Invalid value: \".obj\": must point to a"
+            + " field of type string, boolean or integer. Enum string fields and strings with"
+            + " formats are allowed.",
+        "spec.versions[1].selectableFields[0].jsonPath: Invalid value: \".obj\": must point to a"
             + " field of type string, boolean or integer. Enum string fields and strings with"
             + " formats are allowed.");
   }
@@ -105,7 +150,8 @@ class CrdSelectableFieldsTest {
           selectableFields: [%s {jsonPath: .a1}, {jsonPath: .metadata.name},
             {jsonPath: ".list[0]"}, {jsonPath: a1}, {jsonPath: .}, {jsonPath: ""}]
         """.formatted(props, fields));
-    String at = "spec.versions[0].selectableFields";
+    // a single version's fields are the spec's in kube's internal form, and reported there
+    String at = "spec.selectableFields";
     assertThat(errors(crd)).containsExactly(
         at + "[9].jsonPath: Duplicate value: \".a1\"",
         at + "[10].jsonPath: Invalid value: \".metadata.name\": must not point to fields in"
@@ -128,7 +174,18 @@ class CrdSelectableFieldsTest {
           storage: true
           selectableFields: [{jsonPath: .foo}]
         """);
-    assertThat(errors(crd)).containsExactly("spec.versions[0].selectableFields: Invalid value:"
+    assertThat(errors(crd)).containsExactly("spec.selectableFields: Invalid value: \"\": may"
+        + " only be set when validations.schema is included");
+    MapValue two = crd("Namespaced", """
+        - name: version
+          served: true
+          storage: true
+          selectableFields: [{jsonPath: .foo}]
+        - name: version2
+          served: true
+          storage: false
+        """);
+    assertThat(errors(two)).containsExactly("spec.versions[0].selectableFields: Invalid value:"
         + " \"\": may only be set when `version.schema.openAPIV3Schema` is not included");
   }
 

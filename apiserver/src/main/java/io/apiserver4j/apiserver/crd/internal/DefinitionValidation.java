@@ -27,7 +27,7 @@ public final class DefinitionValidation {
   public static List<FieldError> validate(MapValue crd) {
     List<FieldError> errs = new ArrayList<>();
     if (!(crd.getOrNull("spec") instanceof MapValue spec)
-        || !(spec.getOrNull("versions") instanceof ListValue versions)) {
+        || !(spec.getOrNull("versions") instanceof ListValue versions) || versions.isEmpty()) {
       return errs;
     }
     for (int i = 0; i < versions.size(); i++) {
@@ -38,7 +38,7 @@ public final class DefinitionValidation {
         walk(SchemaNode.parseShared(root), Level.ROOT,
             "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
       }
-      if (versions.get(i) instanceof MapValue v
+      if (!identical(versions, "selectableFields") && versions.get(i) instanceof MapValue v
           && v.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
         String at = "spec.versions[" + i + "].selectableFields";
         if (root == null) {
@@ -50,7 +50,31 @@ public final class DefinitionValidation {
         }
       }
     }
+    // kube validates its internal form, where what all versions share is set once on the spec
+    if (identical(versions, "selectableFields") && versions.get(0) instanceof MapValue first
+        && first.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
+      Value schema = identical(versions, "schema") ? first.getOrNull("schema") : null;
+      if (schema instanceof MapValue sc && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+        selectableFields(fields, SchemaNode.parseShared(r), "spec.selectableFields", errs);
+      } else {
+        errs.add(FieldError.invalid("spec.selectableFields", Value.of(""),
+            "may only be set when validations.schema is included"));
+      }
+    }
     return errs;
+  }
+
+  /** Whether all versions have the same {@code field} (kube then sets it on the spec). */
+  private static boolean identical(ListValue versions, String field) {
+    Value first = versions.get(0) instanceof MapValue m ? m.getOrNull(field) : null;
+    for (Value v : versions.items()) {
+      Value x = v instanceof MapValue m ? m.getOrNull(field) : null;
+      if (!java.util.Objects.equals(x == null || x.isNull() ? null : x,
+          first == null || first.isNull() ? null : first)) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** kube's {@code MaxSelectableFields}. */
