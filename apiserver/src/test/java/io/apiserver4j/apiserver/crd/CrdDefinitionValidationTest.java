@@ -49,4 +49,26 @@ class CrdDefinitionValidationTest {
     assertThat(CrdValidator.validateDefinition(crd).stream().map(FieldError::toString).toList())
         .containsExactlyInAnyOrderElementsOf(expected);
   }
+
+  private static MapValue twoVersions(String schema0, String schema1) {
+    return (MapValue) Yaml.read("""
+        spec:
+          versions:
+          - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: %s}}
+          - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: %s}}
+        """.formatted(schema0, schema1));
+  }
+
+  @org.junit.jupiter.api.Test
+  void schemasOfVersionsAreReportedWhereKubesInternalFormHasThem() {
+    // apiextensions v1 -> internal conversion: identical schemas become spec.validation
+    String bad = "{type: object, properties: {a: {type: array}}}";
+    assertThat(CrdValidator.validateDefinition(twoVersions(bad, bad)).stream()
+        .map(FieldError::toString).toList()).containsExactly(
+        "spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified");
+    assertThat(CrdValidator.validateDefinition(twoVersions("{type: object}", bad)).stream()
+        .map(FieldError::toString).toList()).containsExactly(
+        "spec.versions[1].schema.openAPIV3Schema.properties[a].items: Required value: must be"
+            + " specified");
+  }
 }

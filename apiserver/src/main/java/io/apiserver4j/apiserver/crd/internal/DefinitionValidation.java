@@ -30,13 +30,18 @@ public final class DefinitionValidation {
         || !(spec.getOrNull("versions") instanceof ListValue versions) || versions.isEmpty()) {
       return errs;
     }
+    // kube validates its internal form, where what all versions share is set once on the spec
+    // (a schema as spec.validation)
+    boolean sharedSchema = identical(versions, "schema");
     for (int i = 0; i < versions.size(); i++) {
       MapValue root = null;
       if (versions.get(i) instanceof MapValue v && v.getOrNull("schema") instanceof MapValue sc
           && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
         root = r;
-        walk(SchemaNode.parseShared(root), Level.ROOT,
-            "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
+        if (!sharedSchema) {
+          walk(SchemaNode.parseShared(root), Level.ROOT,
+              "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
+        }
       }
       if (!identical(versions, "selectableFields") && versions.get(i) instanceof MapValue v
           && v.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
@@ -50,7 +55,11 @@ public final class DefinitionValidation {
         }
       }
     }
-    // kube validates its internal form, where what all versions share is set once on the spec
+    if (sharedSchema && versions.get(0) instanceof MapValue v0
+        && v0.getOrNull("schema") instanceof MapValue sc
+        && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+      walk(SchemaNode.parseShared(r), Level.ROOT, "spec.validation.openAPIV3Schema", null, errs);
+    }
     if (identical(versions, "selectableFields") && versions.get(0) instanceof MapValue first
         && first.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
       Value schema = identical(versions, "schema") ? first.getOrNull("schema") : null;
