@@ -60,6 +60,18 @@ public final class DefinitionValidation {
         && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
       walk(SchemaNode.parseShared(r), Level.ROOT, "spec.validation.openAPIV3Schema", null, errs);
     }
+    boolean sharedColumns = identical(versions, "additionalPrinterColumns");
+    for (int i = 0; i < versions.size(); i++) {
+      if ((i == 0 || !sharedColumns) && versions.get(i) instanceof MapValue v
+          && v.getOrNull("additionalPrinterColumns") instanceof ListValue columns) {
+        String at = sharedColumns ? "spec.additionalPrinterColumns"
+            : "spec.versions[" + i + "].additionalPrinterColumns";
+        for (int j = 0; j < columns.size(); j++) {
+          printerColumn(columns.get(j) instanceof MapValue c ? c : MapValue.empty(),
+              at + "[" + j + "]", errs);
+        }
+      }
+    }
     if (identical(versions, "selectableFields") && versions.get(0) instanceof MapValue first
         && first.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
       Value schema = identical(versions, "schema") ? first.getOrNull("schema") : null;
@@ -71,6 +83,38 @@ public final class DefinitionValidation {
       }
     }
     return errs;
+  }
+
+  private static final String COLUMN_TYPES = "must be one of boolean,date,integer,number,string";
+  private static final String COLUMN_FORMATS =
+      "must be one of byte,date,date-time,double,float,int32,int64,password";
+
+  /** kube's ValidateCustomResourceColumnDefinition (its field name JSONPath included). */
+  private static void printerColumn(MapValue c, String at, List<FieldError> errs) {
+    String name = c.getOrNull("name") instanceof io.apiserver4j.core.StringValue n ? n.value() : "";
+    String type = c.getOrNull("type") instanceof io.apiserver4j.core.StringValue t ? t.value() : "";
+    String format = c.getOrNull("format") instanceof io.apiserver4j.core.StringValue f
+        ? f.value() : "";
+    String path = c.getOrNull("jsonPath") instanceof io.apiserver4j.core.StringValue p
+        ? p.value() : "";
+    if (name.isEmpty()) {
+      errs.add(FieldError.required(at + ".name", ""));
+    }
+    if (type.isEmpty()) {
+      errs.add(FieldError.required(at + ".type", COLUMN_TYPES));
+    } else if (!List.of("boolean", "date", "integer", "number", "string").contains(type)) {
+      errs.add(FieldError.invalid(at + ".type", Value.of(type), COLUMN_TYPES));
+    }
+    if (!format.isEmpty() && !List.of("byte", "date", "date-time", "double", "float", "int32",
+        "int64", "password").contains(format)) {
+      errs.add(FieldError.invalid(at + ".format", Value.of(format), COLUMN_FORMATS));
+    }
+    if (path.isEmpty()) {
+      errs.add(FieldError.required(at + ".JSONPath", ""));
+    } else if (path.charAt(0) != '.') {
+      errs.add(FieldError.invalid(at + ".JSONPath", Value.of(path),
+          "must be a simple json path starting with ."));
+    }
   }
 
   /** Whether all versions have the same {@code field} (kube then sets it on the spec). */
