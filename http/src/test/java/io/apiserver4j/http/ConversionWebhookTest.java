@@ -238,6 +238,13 @@ class ConversionWebhookTest {
         + " Required value: required when strategy is set to Webhook,"
         + " spec.conversion.conversionReviewVersions: Required value]");
 
+    r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS).body(Json.read(crd(
+        "{\"strategy\": \"Webhook\", \"webhook\": {\"conversionReviewVersions\": [\"v2\"],"
+            + " \"clientConfig\": {\"url\": \"https://x.example.com\"}}}"))).build());
+    assertThat(message(r)).isEqualTo("CustomResourceDefinition.apiextensions.k8s.io"
+        + " \"widgets.stable.example.com\" is invalid: spec.conversion.conversionReviewVersions:"
+        + " Invalid value: [\"v2\"]: must include at least one of v1, v1beta1");
+
     r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS)
         .body(Json.read(crd("{\"strategy\": \"Other\"}"))).build());
     assertThat(message(r)).isEqualTo("CustomResourceDefinition.apiextensions.k8s.io"

@@ -186,6 +186,10 @@ public final class CrdSupport {
         errs.add(FieldError.invalid(at + "[" + i + "]", Value.of(v), msg));
       }
     }
+    if (!reviews.isEmpty() && !reviews.contains("v1") && !reviews.contains("v1beta1")) {
+      errs.add(FieldError.invalid(at, BuiltinKinds.strings(reviews),
+          "must include at least one of v1, v1beta1"));
+    }
   }
 
   /** The definitions a CRD serves (its served versions); empty when it is malformed. */
