@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.MapValue;
 import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.Schema;
 import io.apiserver4j.merge.StructField;
@@ -46,6 +47,7 @@ public final class ResourceDefinition {
   private final List<Subresource> discoverySubresources;
   private final TablePrinter printer;
   private final List<String> warnings;
+  private final MapValue openApiSchema;
 
   private ResourceDefinition(Builder b) {
     this.kind = b.kind;
@@ -71,6 +73,7 @@ public final class ResourceDefinition {
         : b.discoverySubresources;
     this.printer = b.printer;
     this.warnings = List.copyOf(b.warnings);
+    this.openApiSchema = b.openApiSchema;
   }
 
   private static final List<String> STORAGE_VERBS = List.of("create", "delete",
@@ -142,6 +145,7 @@ public final class ResourceDefinition {
     b.discoverySubresources = discoverySubresources;
     b.printer = printer;
     b.warnings = warnings;
+    b.openApiSchema = openApiSchema;
     return b;
   }
 
@@ -255,6 +259,14 @@ public final class ResourceDefinition {
     return warnings;
   }
 
+  /**
+   * The OpenAPI v3 schema to publish for the kind when it is not derived from {@link #schema()}:
+   * a CRD version's {@code openAPIV3Schema}, with its types, formats and descriptions.
+   */
+  public Optional<MapValue> openApiSchema() {
+    return Optional.ofNullable(openApiSchema);
+  }
+
   public Optional<TablePrinter> printer() {
     return Optional.ofNullable(printer);
   }
@@ -307,6 +319,7 @@ public final class ResourceDefinition {
     private List<Subresource> discoverySubresources;
     private TablePrinter printer;
     private List<String> warnings = List.of();
+    private MapValue openApiSchema;
 
     private Builder(GroupVersionKind kind, String plural) {
       this.kind = kind;
@@ -401,6 +414,12 @@ public final class ResourceDefinition {
     /** The table printer (default: none, kube's default columns). */
     public Builder printer(TablePrinter p) {
       this.printer = requireNonNull(p, "printer");
+      return this;
+    }
+
+    /** The OpenAPI v3 schema to publish for the kind (a CRD version's openAPIV3Schema). */
+    public Builder openApiSchema(MapValue s) {
+      this.openApiSchema = requireNonNull(s, "openApiSchema");
       return this;
     }
 

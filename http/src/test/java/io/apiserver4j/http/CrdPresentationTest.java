@@ -121,4 +121,12 @@ class CrdPresentationTest {
     assertThat(header(wide)).containsExactly("NAME", "COLOR", "SIZE");
     assertThat(wide).containsPattern("a\\s+blue\\s+1");
   }
+
+  @Test
+  void kubectlExplainReadsTheCrdsSchema() {
+    String out = kubectl.ok("explain", "widgets.spec");
+    assertThat(out).contains("GROUP:      example.com").contains("KIND:       Widget")
+        .contains("VERSION:    v1").containsPattern("color\\s+<string>")
+        .containsPattern("size\\s+<integer>");
+  }
 }

@@ -256,6 +256,9 @@ public final class CrdSupport {
                 }
               })
               .build());
+      if (openApi instanceof MapValue published) {
+        b.openApiSchema(published);
+      }
       if (bool(version, "deprecated")) {
         Value w = version.getOrNull("deprecationWarning");
         b.warnings(List.of(w instanceof StringValue text ? text.value()
