@@ -214,6 +214,36 @@ class ConversionWebhookTest {
   }
 
   @Test
+  void theFirstReviewVersionTheServerSpeaksIsSent() {
+    webhooks.handle("/beta", review -> {
+      MapValue answer = convert(review);
+      return answer.with("apiVersion", Value.of("apiextensions.k8s.io/v1beta1"));
+    });
+    install("{\"strategy\": \"Webhook\", \"webhook\": {\"conversionReviewVersions\":"
+        + " [\"v9\", \"v1beta1\", \"v1\"], \"clientConfig\": {\"url\": \""
+        + webhooks.url("/beta") + "\", \"caBundle\": \"" + webhooks.caBundle() + "\"}}}");
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+
+    assertThat(Nested.str(get(V2, "w1").orThrow(), "host")).isEqualTo("localhost");
+    assertThat(Nested.str(webhooks.received("/beta").get(0), "apiVersion"))
+        .isEqualTo("apiextensions.k8s.io/v1beta1");
+  }
+
+  @Test
+  void aV1AnswerMustBeAV1ConversionReview() {
+    webhooks.handle("/old", review -> convert(review).with("apiVersion",
+        Value.of("apiextensions.k8s.io/v1beta1")));
+    install(webhook(webhooks.url("/old")));
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+
+    assertThat(message(get(V2, "w1"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget failed: expected webhook response of apiextensions.k8s.io/v1,"
+        + " Kind=ConversionReview, got apiextensions.k8s.io/v1beta1, Kind=ConversionReview");
+  }
+
+  @Test
   void anUnreachableWebhookFailsWithGosDialError() throws Exception {
     int port;
     try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {

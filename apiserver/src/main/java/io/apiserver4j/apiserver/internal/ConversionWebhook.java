@@ -90,12 +90,21 @@ final class ConversionWebhook implements ResourceStrategy.Converter {
       Thread.currentThread().interrupt();
       throw fail(failed + "context canceled");
     }
-    List<Value> converted = convertedObjects(answer, uid, failed);
+    List<Value> converted = convertedObjects(answer, uid, failed, reviewVersion);
     if (converted.size() != 1) {
       throw fail("conversion webhook for " + from + " failed, no objects returned");
     }
     if (!(converted.get(0) instanceof MapValue out)) {
-      throw fail("json: cannot unmarshal into Go value of type map[string]interface {}");
+      // what Go's JSON decoder says of a converted object that is not one
+      Value v = converted.get(0);
+      String type = v instanceof io.apiserver4j.core.StringValue ? "string"
+          : v instanceof ListValue ? "array"
+          : v instanceof io.apiserver4j.core.BooleanValue ? "bool" : "number";
+      if (v.isNull()) {
+        throw fail("Object 'Kind' is missing in 'null'");
+      }
+      throw fail("json: cannot unmarshal " + type + " into Go value of type"
+          + " map[string]interface {}");
     }
     String invalid = "conversion webhook for " + from + " returned invalid object";
     String got = Meta.string(out, "apiVersion");
@@ -118,18 +127,22 @@ final class ConversionWebhook implements ResourceStrategy.Converter {
     return restoreMetadata(object, out, from);
   }
 
-  private static List<Value> convertedObjects(Value answer, String uid, String failed) {
-    String want = "apiextensions.k8s.io/" + "v1";
+  // kube decodes the answer as the review version it sent; only v1 answers are checked for
+  // their own kind and uid
+  private static List<Value> convertedObjects(Value answer, String uid, String failed,
+      String reviewVersion) {
     String apiVersion = Nested.str(answer, "apiVersion");
     String kind = Nested.str(answer, "kind");
-    if (!kind.equals("ConversionReview") || !apiVersion.startsWith("apiextensions.k8s.io/")) {
-      throw fail(failed + "expected webhook response of " + want + ", Kind=ConversionReview,"
-          + " got " + GroupVersionKind.of(apiVersion, kind));
+    boolean v1 = reviewVersion.equals("v1");
+    if (v1 && (!kind.equals("ConversionReview")
+        || !apiVersion.equals("apiextensions.k8s.io/v1"))) {
+      throw fail(failed + "expected webhook response of apiextensions.k8s.io/v1,"
+          + " Kind=ConversionReview, got " + GroupVersionKind.of(apiVersion, kind));
     }
     if (!(Nested.getOrNull(answer, "response") instanceof MapValue response)) {
       throw fail(failed + "no response provided");
     }
-    if (apiVersion.endsWith("/v1") && !Nested.str(response, "uid").equals(uid)) {
+    if (v1 && !Nested.str(response, "uid").equals(uid)) {
       throw fail(failed + "expected response.uid=\"" + uid + "\", got \""
           + Nested.str(response, "uid") + "\"");
     }
