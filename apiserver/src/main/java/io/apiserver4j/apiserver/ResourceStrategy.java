@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
@@ -95,6 +96,21 @@ public final class ResourceStrategy {
      * @return the prepared object
      */
     MapValue prepare(MapValue object, Optional<MapValue> old);
+  }
+
+  /**
+   * Converts an object to another served version of its resource ({@code apiVersion}), as a
+   * CRD's conversion strategy does. The default is kube's strategy None: only apiVersion
+   * changes.
+   */
+  @FunctionalInterface
+  public interface Converter {
+    /**
+     * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
+     */
+    MapValue convert(MapValue object, String apiVersion);
+
+    Converter NONE = (o, apiVersion) -> o.with("apiVersion", Value.of(apiVersion));
   }
 
   /**
@@ -273,6 +289,7 @@ public final class ResourceStrategy {
   private final Preparer prepareForUpdate;
   private final Validator validator;
   private final Defaulter defaulter;
+  private final Converter converter;
   private final GracePeriod gracePeriod;
   private final boolean returnDeletedObject;
   private final Set<String> omitEmptyFields;
@@ -294,6 +311,7 @@ public final class ResourceStrategy {
     this.prepareForUpdate = b.prepareForUpdate;
     this.validator = b.validator;
     this.defaulter = b.defaulter;
+    this.converter = b.converter;
     this.gracePeriod = b.gracePeriod;
     this.returnDeletedObject = b.returnDeletedObject;
     this.omitEmptyFields = b.omitEmptyFields;
@@ -331,6 +349,7 @@ public final class ResourceStrategy {
     b.prepareForUpdate = prepareForUpdate;
     b.validator = validator;
     b.defaulter = defaulter;
+    b.converter = converter;
     b.gracePeriod = gracePeriod;
     b.returnDeletedObject = returnDeletedObject;
     b.omitEmptyFields = omitEmptyFields;
@@ -394,6 +413,10 @@ public final class ResourceStrategy {
 
   public Validator validator() {
     return validator;
+  }
+
+  public Converter converter() {
+    return converter;
   }
 
   public Defaulter defaulter() {
@@ -482,6 +505,7 @@ public final class ResourceStrategy {
     private Preparer prepareForUpdate = (o, old) -> o;
     private Validator validator = (o, old) -> List.of();
     private Defaulter defaulter = o -> o;
+    private Converter converter = Converter.NONE;
     private GracePeriod gracePeriod;
     private boolean returnDeletedObject;
     private Set<String> omitEmptyFields = Set.of();
@@ -586,6 +610,12 @@ public final class ResourceStrategy {
 
     public Builder validator(Validator v) {
       this.validator = requireNonNull(v, "validator");
+      return this;
+    }
+
+    /** How objects convert between the served versions (default: apiVersion rewritten). */
+    public Builder converter(Converter c) {
+      this.converter = requireNonNull(c, "converter");
       return this;
     }
 

@@ -230,7 +230,7 @@ public final class ConfiguredWebhooks {
     }
   }
 
-  private static URI uri(Value clientConfig) {
+  static URI uri(Value clientConfig) {
     String url = Nested.str(clientConfig, "url");
     try {
       if (!url.isEmpty()) {

@@ -102,7 +102,7 @@ final class HttpEndpoint implements WebhookEndpoint {
         .handle((response, error) -> {
           if (error != null) {
             throw new WebhookCallException("failed to call webhook",
-                "Post \"" + url + "\": " + goError(unwrap(error)));
+                "Post \"" + url + "\": " + goError(uri, unwrap(error)));
           }
           return read(response, url, version, mutating, request.uid());
         });
@@ -129,7 +129,7 @@ final class HttpEndpoint implements WebhookEndpoint {
   }
 
   /** What client-go makes of an error status: the Status's message, or a generic text. */
-  private static String statusError(int code, Value body, String text) {
+  static String statusError(int code, Value body, String text) {
     if (body instanceof MapValue m && "Status".equals(Nested.str(m, "kind"))
         && !Nested.str(m, "message").isEmpty()) {
       return Nested.str(m, "message");
@@ -150,7 +150,7 @@ final class HttpEndpoint implements WebhookEndpoint {
     return url + (url.contains("?") ? "&" : "?") + "timeout=" + seconds + "s";
   }
 
-  private static Throwable unwrap(Throwable t) {
+  static Throwable unwrap(Throwable t) {
     while ((t instanceof CompletionException || t instanceof ExecutionException)
         && t.getCause() != null) {
       t = t.getCause();
@@ -159,7 +159,7 @@ final class HttpEndpoint implements WebhookEndpoint {
   }
 
   /** A Java network failure as Go's HTTP client words it. */
-  private String goError(Throwable t) {
+  static String goError(URI uri, Throwable t) {
     String hostPort = uri.getHost() + ":" + (uri.getPort() < 0 ? 443 : uri.getPort());
     if (t instanceof HttpTimeoutException) {
       return "context deadline exceeded";

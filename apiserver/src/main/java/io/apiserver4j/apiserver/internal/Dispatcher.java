@@ -176,6 +176,7 @@ public final class Dispatcher {
 
   private Scope resolve(ApiRequest r, Warnings warnings) {
     ResourceDefinition def = endpoints.resolve(r);
+    warnings.addAll(def.warnings());
     // only writes are recorded under a manager
     String manager = r.verb().isWrite()
         ? WriteOptionRules.managerOrUserAgent(r.fieldManager(), r.userAgent()) : "";

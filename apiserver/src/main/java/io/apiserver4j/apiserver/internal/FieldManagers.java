@@ -52,7 +52,7 @@ final class FieldManagers {
         StorageForm.zeroObject(def));
   }
 
-  /** Converts objects between the served versions of a group/resource (CRD conversion None). */
+  /** Converts objects between the served versions of a group/resource (the CRD's strategy). */
   private VersionConverter converter(ResourceDefinition def) {
     return (object, version) -> {
       if (version.isEmpty()) {
@@ -70,7 +70,7 @@ final class FieldManagers {
       MapValue v = object.value() instanceof MapValue m ? m : MapValue.empty();
       ResourceDefinition to = other.get();
       MapValue converted = SchemaChecker.check(to.schema(), to.schemaType(),
-          v.with("apiVersion", Value.of(version))).object();
+          def.strategy().converter().convert(v, version)).object();
       return to.schema().type(to.schemaType()).fromValueUnvalidated(converted);
     };
   }

@@ -149,7 +149,10 @@ final class ReadHandler {
   }
 
   private static boolean selectable(ResourceDefinition def, String field) {
-    return field.equals("metadata.name") || field.equals("metadata.namespace")
+    // kube's custom resource converter knows no metadata.namespace of cluster-scoped objects
+    boolean namespace = field.equals("metadata.namespace")
+        && (def.namespaced() || !def.customResource());
+    return field.equals("metadata.name") || namespace
         || def.strategy().selectableFields().contains(field);
   }
 
