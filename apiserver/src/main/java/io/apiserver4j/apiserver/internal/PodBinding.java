@@ -50,6 +50,10 @@ final class PodBinding implements ResourceStrategy.SubresourceCreate {
       throw StatusException.of(Status.failure(StatusReason.UNKNOWN, aggregate(errs)));
     }
     call.validation().accept(binding);
+    if (name.isEmpty()) {
+      // the pod's storage key needs a name: kube's NamespaceKeyFunc
+      throw StatusErrors.badRequest("Name parameter required.");
+    }
     String uid = Meta.metaString(binding, "uid");
     String rv = Meta.metaString(binding, "resourceVersion");
     MapValue annotations = Nested.mapOrNull(binding, "metadata", "annotations");
