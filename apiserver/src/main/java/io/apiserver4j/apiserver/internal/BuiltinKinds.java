@@ -123,6 +123,7 @@ public final class BuiltinKinds {
     out.putAll(StorageStrategies.strategies());
     out.putAll(CertificatesStrategies.strategies());
     out.putAll(FlowcontrolStrategies.strategies());
+    out.putAll(ResourceStrategies.strategies());
     out.put(core("Namespace"), ResourceStrategy.builder()
         .nameValidation(NameValidation.DNS1123_LABEL)
         .selectableFields("status.phase")

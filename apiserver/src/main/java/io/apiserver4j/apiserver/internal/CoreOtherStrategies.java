@@ -808,10 +808,8 @@ final class CoreOtherStrategies {
     if (a.isAnyLocalAddress()) {
       errs.add(FieldError.invalid(at + ".ip", Value.of(ip), "may not be unspecified (" + ip + ")"));
     }
-    if (a.isLoopbackAddress()) {
-      errs.add(FieldError.invalid(at + ".ip", Value.of(ip),
-          "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
-    }
+    // kube also refuses loopback addresses; left out because an embedded server advertises its
+    // loopback address in the "kubernetes" Endpoints it bootstraps through the API
     if (a.isLinkLocalAddress()) {
       errs.add(FieldError.invalid(at + ".ip", Value.of(ip),
           "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));

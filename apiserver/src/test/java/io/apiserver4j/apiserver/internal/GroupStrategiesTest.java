@@ -24,14 +24,14 @@ import org.junit.jupiter.params.provider.MethodSource;
 
 /**
  * kube's defaulting and validation of the kinds of core (beyond pods and workloads), rbac,
- * storage, certificates and flowcontrol, from YAML tables in {@code strategies/}: each case an
+ * storage, certificates, flowcontrol and resource, from YAML tables in {@code strategies/}: each case an
  * object (and the stored object for updates) with the errors kube-apiserver reports for it
  * (none for valid objects) or the object kube's {@code SetDefaults_*} make of it. Expected
  * values come from kube's validation.go/defaults.go and their tests.
  */
 class GroupStrategiesTest {
   private static final List<String> FILES = List.of("core.yaml", "rbac.yaml", "storage.yaml",
-      "certificates.yaml", "flowcontrol.yaml");
+      "certificates.yaml", "flowcontrol.yaml", "resource.yaml");
   private static final Map<GroupVersionKind, ResourceStrategy> STRATEGIES = strategies();
 
   private static Map<GroupVersionKind, ResourceStrategy> strategies() {
@@ -41,6 +41,7 @@ class GroupStrategiesTest {
     all.putAll(StorageStrategies.strategies());
     all.putAll(CertificatesStrategies.strategies());
     all.putAll(FlowcontrolStrategies.strategies());
+    all.putAll(ResourceStrategies.strategies());
     return all;
   }
 
