@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
  * FlowSchemas through the server: defaults on create and dry run, kube's 422 messages, and
  * a refused write stores nothing (kube-apiserver's registry behaviour).
  */
-class GroupKindsThroughServerTest {
+class CoreRbacStorageThroughServerTest {
   private static final GroupVersionResource PVCS =
       new GroupVersionResource("", "v1", "persistentvolumeclaims");
   private static final GroupVersionResource ROLEBINDINGS =

@@ -29,7 +29,7 @@ import org.junit.jupiter.params.provider.MethodSource;
  * (none for valid objects) or the object kube's {@code SetDefaults_*} make of it. Expected
  * values come from kube's validation.go/defaults.go and their tests.
  */
-class GroupStrategiesTest {
+class CoreRbacStorageStrategiesTest {
   private static final List<String> FILES = List.of("core.yaml", "rbac.yaml", "storage.yaml",
       "certificates.yaml", "flowcontrol.yaml", "resource.yaml");
   private static final Map<GroupVersionKind, ResourceStrategy> STRATEGIES = strategies();
@@ -48,7 +48,7 @@ class GroupStrategiesTest {
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();
     for (String file : FILES) {
-      try (InputStream in = GroupStrategiesTest.class.getResourceAsStream("/strategies/" + file)) {
+      try (InputStream in = CoreRbacStorageStrategiesTest.class.getResourceAsStream("/strategies/" + file)) {
         Value doc = Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
         for (Value c : ((io.apiserver4j.core.ListValue) doc).items()) {
           MapValue m = (MapValue) c;
