@@ -2,6 +2,7 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -34,6 +35,8 @@ public final class AdmissionAttributes {
   private final MapValue options;
   private final boolean dryRun;
   private final AuditAnnotations auditAnnotations;
+  private final AdmissionContext context;
+  private final CelAuthorizer authorizer;
 
   private AdmissionAttributes(Builder b) {
     this.operation = b.operation;
@@ -48,6 +51,8 @@ public final class AdmissionAttributes {
     this.options = b.options;
     this.dryRun = b.dryRun;
     this.auditAnnotations = b.auditAnnotations;
+    this.context = b.context == null ? AdmissionContext.create() : b.context;
+    this.authorizer = b.authorizer;
   }
 
   public static Builder builder() {
@@ -126,6 +131,22 @@ public final class AdmissionAttributes {
     return auditAnnotations;
   }
 
+  /**
+   * The request's context: warnings, audit annotations and reinvocation state, shared by every
+   * attributes of the request (copies keep it).
+   */
+  public AdmissionContext context() {
+    return context;
+  }
+
+  /**
+   * What the request's user may do, for CEL's {@code authorizer} in policies and match
+   * conditions; allows everything unless the server authorizes requests.
+   */
+  public CelAuthorizer authorizer() {
+    return authorizer;
+  }
+
   /** A copy whose object is {@code newObject}; the same instance when it already is. */
   public AdmissionAttributes withObject(MapValue newObject) {
     requireNonNull(newObject, "newObject");
@@ -158,6 +179,8 @@ public final class AdmissionAttributes {
     private MapValue options = MapValue.empty();
     private boolean dryRun;
     private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
+    private AdmissionContext context;
+    private CelAuthorizer authorizer = CelAuthorizer.allowAll();
 
     private Builder() {}
 
@@ -174,6 +197,8 @@ public final class AdmissionAttributes {
       this.options = a.options;
       this.dryRun = a.dryRun;
       this.auditAnnotations = a.auditAnnotations;
+      this.context = a.context;
+      this.authorizer = a.authorizer;
     }
 
     public Builder operation(Operation operation) {
@@ -244,6 +269,18 @@ public final class AdmissionAttributes {
 
     public Builder auditAnnotations(AuditAnnotations annotations) {
       this.auditAnnotations = requireNonNull(annotations, "auditAnnotations");
+      return this;
+    }
+
+    /** The request user's authorizer; allows everything when not set. */
+    public Builder authorizer(CelAuthorizer authorizer) {
+      this.authorizer = requireNonNull(authorizer, "authorizer");
+      return this;
+    }
+
+    /** The request's context; a fresh one when not set. */
+    public Builder context(AdmissionContext context) {
+      this.context = requireNonNull(context, "context");
       return this;
     }
 

@@ -84,7 +84,10 @@ public final class AdmissionChain {
   }
 
   /**
-   * Runs the mutating phase on a request that carries an object.
+   * Runs the mutating phase on a request that carries an object. When a plugin asks for it
+   * through the request's {@link AdmissionContext#requestReinvocation() context} (a webhook
+   * changed the object after one that wants to see later changes), the phase runs a second and
+   * last time, as kube-apiserver's reinvocation.
    *
    * @return the object after the last mutating plugin; {@code attributes.object()} itself when
    *     no plugin changed it
@@ -96,6 +99,15 @@ public final class AdmissionChain {
     requireNonNull(attributes, "attributes");
     MapValue object = attributes.object().orElseThrow(() -> new IllegalArgumentException(
         "admit: " + attributes + " carries no object; use admitWithoutObject"));
+    MapValue out = admitOnce(attributes, object);
+    if (attributes.context().startReinvocation()) {
+      // kube's reinvocation: every plugin again, webhooks only where their policy asks
+      out = admitOnce(attributes.withObject(out), out);
+    }
+    return out;
+  }
+
+  private MapValue admitOnce(AdmissionAttributes attributes, MapValue object) {
     AdmissionAttributes current = attributes;
     for (MutatingPlugin plugin : mutating) {
       if (!handles(plugin, current)) {

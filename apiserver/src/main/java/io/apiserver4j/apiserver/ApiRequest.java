@@ -72,6 +72,7 @@ public final class ApiRequest {
   private final String userAgent;
   private final UserInfo user;
   private final CreateAuthorizer createAuthorizer;
+  private final io.apiserver4j.cel.CelAuthorizer authorizer;
   private final AuditAnnotations auditAnnotations;
 
   private ApiRequest(Builder b) {
@@ -103,6 +104,7 @@ public final class ApiRequest {
     this.userAgent = b.userAgent;
     this.user = b.user;
     this.createAuthorizer = b.createAuthorizer;
+    this.authorizer = b.authorizer;
     this.auditAnnotations = b.auditAnnotations;
   }
 
@@ -248,6 +250,14 @@ public final class ApiRequest {
     return createAuthorizer;
   }
 
+  /**
+   * What the request's user may do besides this request, as admission policies ask it through
+   * CEL's {@code authorizer}; allows everything unless the server authorizes requests.
+   */
+  public io.apiserver4j.cel.CelAuthorizer authorizer() {
+    return authorizer;
+  }
+
   /** Where admission adds this request's audit annotations; discarded by default. */
   public AuditAnnotations auditAnnotations() {
     return auditAnnotations;
@@ -308,6 +318,7 @@ public final class ApiRequest {
     private String userAgent = "";
     private UserInfo user = UserInfo.empty();
     private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
+    private io.apiserver4j.cel.CelAuthorizer authorizer = io.apiserver4j.cel.CelAuthorizer.allowAll();
     private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
 
     private Builder(Verb verb, GroupVersionResource resource) {
@@ -344,6 +355,7 @@ public final class ApiRequest {
       this.userAgent = r.userAgent;
       this.user = r.user;
       this.createAuthorizer = r.createAuthorizer;
+      this.authorizer = r.authorizer;
       this.auditAnnotations = r.auditAnnotations;
     }
 
@@ -513,6 +525,12 @@ public final class ApiRequest {
 
     public Builder createAuthorizer(CreateAuthorizer a) {
       this.createAuthorizer = requireNonNull(a, "createAuthorizer");
+      return this;
+    }
+
+    /** The request user's authorizer for admission policies' CEL {@code authorizer}. */
+    public Builder authorizer(io.apiserver4j.cel.CelAuthorizer a) {
+      this.authorizer = requireNonNull(a, "authorizer");
       return this;
     }
 

@@ -6,6 +6,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusException;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 
 /**
@@ -13,20 +14,69 @@ import java.util.Optional;
  * (an object, a list, or a {@code Status}), and the warnings kube-apiserver would put in
  * {@code Warning} headers, in the order they were raised.
  *
- * @param code the HTTP status code (200, 201, 202, or an error code)
- * @param body the response object; for errors the {@code Status} object
- * @param warnings warning texts (without the {@code 299 - } header prefix)
+ * <p>A list may come as a {@link StreamedList}, whose items are decoded only as they are
+ * written, so that a front end can stream it (kube-apiserver 1.33+ streams JSON lists);
+ * {@link #body()} then builds the whole list object on first use. Thread-safe; equality is by
+ * code, body and warnings, as for a record.
  */
-public record ApiResponse(int code, MapValue body, List<String> warnings) {
-  public ApiResponse {
-    requireNonNull(body, "body");
-    warnings = List.copyOf(warnings);
+public final class ApiResponse {
+  private final int code;
+  private final List<String> warnings;
+  private final StreamedList list;
+  private volatile MapValue body;
+
+  /**
+   * @param code the HTTP status code (200, 201, 202, or an error code)
+   * @param body the response object; for errors the {@code Status} object
+   * @param warnings warning texts (without the {@code 299 - } header prefix)
+   */
+  public ApiResponse(int code, MapValue body, List<String> warnings) {
+    this.code = code;
+    this.body = requireNonNull(body, "body");
+    this.warnings = List.copyOf(warnings);
+    this.list = null;
+  }
+
+  private ApiResponse(int code, StreamedList list, List<String> warnings) {
+    this.code = code;
+    this.list = requireNonNull(list, "list");
+    this.warnings = List.copyOf(warnings);
+  }
+
+  /** A successful list answer (200) whose items are produced as they are written. */
+  public static ApiResponse of(StreamedList list, List<String> warnings) {
+    return new ApiResponse(200, list, warnings);
   }
 
   /** An error response carrying {@code status}. */
   public static ApiResponse of(Status status, List<String> warnings) {
     requireNonNull(status, "status");
     return new ApiResponse(status.code(), status.toValue(), warnings);
+  }
+
+  /** The HTTP status code. */
+  public int code() {
+    return code;
+  }
+
+  /** The response object; for a streamed list, the whole list (built on first use). */
+  public MapValue body() {
+    MapValue b = body;
+    if (b == null) {
+      b = list.toValue();
+      body = b;
+    }
+    return b;
+  }
+
+  /** Warning texts (without the {@code 299 - } header prefix). */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /** The list to stream, when the answer is one. */
+  public Optional<StreamedList> streamedList() {
+    return Optional.ofNullable(list);
   }
 
   /** Whether the request succeeded (a 2xx code). */
@@ -42,7 +92,7 @@ public record ApiResponse(int code, MapValue body, List<String> warnings) {
     if (isSuccess()) {
       return Optional.empty();
     }
-    return Optional.of(Status.fromValue(body));
+    return Optional.of(Status.fromValue(body()));
   }
 
   /**
@@ -54,6 +104,22 @@ public record ApiResponse(int code, MapValue body, List<String> warnings) {
     if (f.isPresent()) {
       throw StatusException.of(f.get());
     }
-    return body;
+    return body();
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this || (o instanceof ApiResponse r && r.code == code
+        && r.warnings.equals(warnings) && r.body().equals(body()));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(code, body(), warnings);
+  }
+
+  @Override
+  public String toString() {
+    return "ApiResponse[code=" + code + ", body=" + body() + ", warnings=" + warnings + "]";
   }
 }

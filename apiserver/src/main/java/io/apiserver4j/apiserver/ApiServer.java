@@ -7,6 +7,7 @@ import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.BuiltinKinds;
 import io.apiserver4j.apiserver.internal.DefaultVirtualCreates;
 import io.apiserver4j.apiserver.internal.Dispatcher;
+import io.apiserver4j.apiserver.internal.ServiceAllocator;
 import io.apiserver4j.apiserver.internal.Registry;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.StatusException;
@@ -57,6 +58,7 @@ public final class ApiServer implements AutoCloseable {
   private final Store store;
   private final boolean ownsStore;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final String serviceClusterIpRange;
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
@@ -70,7 +72,7 @@ public final class ApiServer implements AutoCloseable {
     // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
     // authenticator, for the review resources the embedder does not answer itself
     java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate> defaults =
-        b.builtins ? DefaultVirtualCreates.of(this::handle, b.clock) : java.util.Map.of();
+        b.builtins ? DefaultVirtualCreates.of() : java.util.Map.of();
     for (ResourceDefinition def : defs) {
       ResourceStrategy.VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
           defaults.get(def.groupResource()));
@@ -88,8 +90,11 @@ public final class ApiServer implements AutoCloseable {
     }
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
+    this.serviceClusterIpRange = b.serviceClusterIpRange;
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
-        b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer);
+        b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer, java.util.Map.of(
+            ServiceAllocator.CLUSTER_IP_RANGE_FLAG, b.serviceClusterIpRange,
+            ServiceAllocator.NODE_PORT_RANGE_FLAG, b.serviceNodePortRange));
     try {
       if (b.bootstrap) {
         // what kube-apiserver's post-start hooks write: the aggregator's APIServices, the
@@ -108,6 +113,11 @@ public final class ApiServer implements AutoCloseable {
       }
       throw e;
     }
+  }
+
+  /** The first address of the service cluster IP range: the {@code kubernetes} Service's. */
+  String kubernetesServiceIp() {
+    return ServiceAllocator.firstAddress(serviceClusterIpRange);
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -260,6 +270,34 @@ public final class ApiServer implements AutoCloseable {
     private String advertiseAddress = BootstrapObjects.DEFAULT_ADVERTISE_ADDRESS;
     private int securePort = BootstrapObjects.DEFAULT_SECURE_PORT;
     private boolean advertiseSet;
+    private String serviceClusterIpRange = ServiceAllocator.DEFAULT_CLUSTER_IP_RANGE;
+    private String serviceNodePortRange = ServiceAllocator.DEFAULT_NODE_PORT_RANGE;
+
+    /**
+     * The CIDR Services' cluster IPs are allocated from (kube-apiserver's
+     * {@code --service-cluster-ip-range}); default {@code 10.96.0.0/12}. The {@code kubernetes}
+     * Service gets its first address.
+     *
+     * @throws IllegalArgumentException if it is no CIDR or holds fewer than 8 addresses
+     */
+    public Builder serviceClusterIpRange(String cidr) {
+      ServiceAllocator.checkClusterIpRange(requireNonNull(cidr, "cidr"));
+      this.serviceClusterIpRange = cidr;
+      return this;
+    }
+
+    /**
+     * The ports NodePort and LoadBalancer Services' node ports are allocated from, as
+     * {@code min-max} (kube-apiserver's {@code --service-node-port-range}); default
+     * {@code 30000-32767}.
+     *
+     * @throws IllegalArgumentException if it is no such range
+     */
+    public Builder serviceNodePortRange(String range) {
+      ServiceAllocator.checkNodePortRange(requireNonNull(range, "range"));
+      this.serviceNodePortRange = range;
+      return this;
+    }
 
     private Builder() {}
 

@@ -27,8 +27,8 @@ import java.util.List;
  * Thread-safe (stateless).
  */
 public final class BootstrapObjects {
-  /** The first address of kube-apiserver's default service IP range, 10.0.0.0/24. */
-  public static final String KUBERNETES_SERVICE_IP = "10.0.0.1";
+  /** The first address of the default service cluster IP range, 10.96.0.0/12. */
+  public static final String KUBERNETES_SERVICE_IP = "10.96.0.1";
 
   /** Where a server's {@code kubernetes} endpoints point unless told otherwise. */
   static final String DEFAULT_ADVERTISE_ADDRESS = "127.0.0.1";
@@ -46,7 +46,17 @@ public final class BootstrapObjects {
    * @param securePort the port they point to
    */
   public static List<MapValue> objects(String advertiseAddress, int securePort) {
+    return objects(advertiseAddress, securePort, KUBERNETES_SERVICE_IP);
+  }
+
+  /**
+   * The objects, in the order kube-apiserver creates them, the {@code kubernetes} Service at
+   * {@code serviceIp} (the first address of the server's service cluster IP range).
+   */
+  public static List<MapValue> objects(String advertiseAddress, int securePort,
+      String serviceIp) {
     requireNonNull(advertiseAddress, "advertiseAddress");
+    requireNonNull(serviceIp, "serviceIp");
     if (securePort < 1 || securePort > 65535) {
       throw new IllegalArgumentException("securePort must be a port number: " + securePort);
     }
@@ -58,7 +68,7 @@ public final class BootstrapObjects {
     out.add(json("{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":"
         + "\"kubernetes\",\"namespace\":\"default\",\"labels\":{\"component\":\"apiserver\","
         + "\"provider\":\"kubernetes\"}},\"spec\":{\"type\":\"ClusterIP\",\"clusterIP\":\""
-        + KUBERNETES_SERVICE_IP + "\",\"clusterIPs\":[\"" + KUBERNETES_SERVICE_IP + "\"],"
+        + serviceIp + "\",\"clusterIPs\":[\"" + serviceIp + "\"],"
         + "\"ipFamilies\":[\"IPv4\"],\"ipFamilyPolicy\":\"SingleStack\",\"sessionAffinity\":"
         + "\"None\",\"ports\":[{\"name\":\"https\",\"port\":443,\"protocol\":\"TCP\","
         + "\"targetPort\":" + securePort + "}]}}"));
@@ -102,7 +112,7 @@ public final class BootstrapObjects {
   private static List<String> ensure(ApiServer server, String advertiseAddress, int securePort,
       boolean requireServed) {
     List<String> created = new ArrayList<>();
-    for (MapValue o : objects(advertiseAddress, securePort)) {
+    for (MapValue o : objects(advertiseAddress, securePort, server.kubernetesServiceIp())) {
       String apiVersion = str(o, "apiVersion");
       ResourceDefinition def = server.registry().all().stream()
           .filter(d -> d.kind().apiVersion().equals(apiVersion)

@@ -5,6 +5,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.MapValue;
 import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.Schema;
 import io.apiserver4j.merge.StructField;
@@ -45,6 +46,8 @@ public final class ResourceDefinition {
   private final String storageVersionHash;
   private final List<Subresource> discoverySubresources;
   private final TablePrinter printer;
+  private final List<String> warnings;
+  private final MapValue openApiSchema;
 
   private ResourceDefinition(Builder b) {
     this.kind = b.kind;
@@ -69,6 +72,8 @@ public final class ResourceDefinition {
         ? servedSubresources(b.kind, b.hasStatus, b.scale != null)
         : b.discoverySubresources;
     this.printer = b.printer;
+    this.warnings = List.copyOf(b.warnings);
+    this.openApiSchema = b.openApiSchema;
   }
 
   private static final List<String> STORAGE_VERBS = List.of("create", "delete",
@@ -139,6 +144,8 @@ public final class ResourceDefinition {
     b.storageVersionHash = storageVersionHash;
     b.discoverySubresources = discoverySubresources;
     b.printer = printer;
+    b.warnings = warnings;
+    b.openApiSchema = openApiSchema;
     return b;
   }
 
@@ -244,18 +251,36 @@ public final class ResourceDefinition {
    * How objects print as tables ({@code kubectl get}); empty for kube's default columns
    * ({@code Name}, {@code Created At}) or, for custom resources, the CRD's printer columns.
    */
+  /**
+   * The warnings every request to this resource raises, as kube's for a deprecated custom
+   * resource version; empty for most resources.
+   */
+  public List<String> warnings() {
+    return warnings;
+  }
+
+  /**
+   * The OpenAPI v3 schema to publish for the kind when it is not derived from {@link #schema()}:
+   * a CRD version's {@code openAPIV3Schema}, with its types, formats and descriptions.
+   */
+  public Optional<MapValue> openApiSchema() {
+    return Optional.ofNullable(openApiSchema);
+  }
+
   public Optional<TablePrinter> printer() {
     return Optional.ofNullable(printer);
   }
 
   /**
    * Whether the server serves {@code subresource} of this resource: status, scale, or one its
-   * strategy creates (e.g. {@code serviceaccounts/token}).
+   * strategy creates (e.g. {@code serviceaccounts/token}) or updates with its own rules (e.g.
+   * {@code pods/resize}).
    */
   public boolean servesSubresource(String subresource) {
     return (subresource.equals("status") && hasStatus)
         || (subresource.equals("scale") && scale != null)
-        || strategy.subresourceCreate(subresource).isPresent();
+        || (!subresource.isEmpty() && strategy.subresourceCreate(subresource).isPresent())
+        || strategy.subresourceUpdate(subresource).isPresent();
   }
 
   /** The subresources served: {@code status} and/or {@code scale}. */
@@ -295,6 +320,8 @@ public final class ResourceDefinition {
     private String storageVersionHash;
     private List<Subresource> discoverySubresources;
     private TablePrinter printer;
+    private List<String> warnings = List.of();
+    private MapValue openApiSchema;
 
     private Builder(GroupVersionKind kind, String plural) {
       this.kind = kind;
@@ -389,6 +416,18 @@ public final class ResourceDefinition {
     /** The table printer (default: none, kube's default columns). */
     public Builder printer(TablePrinter p) {
       this.printer = requireNonNull(p, "printer");
+      return this;
+    }
+
+    /** The OpenAPI v3 schema to publish for the kind (a CRD version's openAPIV3Schema). */
+    public Builder openApiSchema(MapValue s) {
+      this.openApiSchema = requireNonNull(s, "openApiSchema");
+      return this;
+    }
+
+    /** Warnings every request to the resource raises (a deprecated version's). */
+    public Builder warnings(List<String> w) {
+      this.warnings = List.copyOf(w);
       return this;
     }
 

@@ -4,6 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
@@ -98,6 +99,21 @@ public final class ResourceStrategy {
   }
 
   /**
+   * Converts an object to another served version of its resource ({@code apiVersion}), as a
+   * CRD's conversion strategy does. The default is kube's strategy None: only apiVersion
+   * changes.
+   */
+  @FunctionalInterface
+  public interface Converter {
+    /**
+     * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
+     */
+    MapValue convert(MapValue object, String apiVersion);
+
+    Converter NONE = (o, apiVersion) -> o.with("apiVersion", Value.of(apiVersion));
+  }
+
+  /**
    * kube's defaulting of a kind (the {@code SetDefaults_*} functions): fills in fields the client
    * left out. It runs on every decoded body, on the result of every patch and on the result of
    * every apply, so it must be idempotent.
@@ -118,17 +134,97 @@ public final class ResourceStrategy {
   }
 
   /**
-   * The create of a named object's subresource that computes an answer from the object and
-   * stores nothing (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token}): given the
-   * requesting user, the request's namespace, the parent object's name and the decoded body (of
-   * the subresource's own kind) after mutating admission, the object to answer with 201.
-   * {@code validation} runs validating admission on the object it is given (kube's
-   * {@code createValidation}) and throws the refusal as a Status error.
+   * The create of a named object's subresource that computes an answer and stores nothing of its
+   * own kind (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token},
+   * {@code pods/eviction}, {@code pods/binding}); registered under {@code ""}, the create of
+   * the resource itself (kube's legacy {@code bindings}), named by the body. The answer is
+   * returned with 201 unless it is a {@code Status}, whose code it keeps. Failures are thrown as
+   * Status errors.
    */
   @FunctionalInterface
   public interface SubresourceCreate {
-    MapValue create(io.apiserver4j.admission.UserInfo user, String namespace, String name,
-        MapValue object, java.util.function.Consumer<MapValue> validation);
+    MapValue create(CreateCall call);
+
+    /**
+     * Other API versions of the body's kind accepted and decoded as the subresource's own
+     * (kube's {@code GroupVersionAcceptor}); none by default.
+     */
+    default Set<String> acceptedApiVersions() {
+      return Set.of();
+    }
+  }
+
+  /**
+   * One call of a {@link SubresourceCreate}.
+   *
+   * @param user the requesting user
+   * @param namespace the request's namespace
+   * @param name the parent object's name (for {@code ""}: the body's name)
+   * @param object the decoded body (of the subresource's own kind) after mutating admission
+   * @param validation runs validating admission on the object it is given (kube's
+   *     {@code createValidation}) and throws the refusal as a Status error
+   * @param dryRun the request's {@code dryRun}
+   * @param now the time of the request
+   * @param server the server as a loopback client: what the handler reads and writes goes
+   *     through it, as kube's handlers use their stores and loopback clients
+   * @param storage writes below the strategies, as kube's handlers that update their
+   *     parent's storage directly (pods/binding)
+   */
+  public record CreateCall(io.apiserver4j.admission.UserInfo user, String namespace, String name,
+      MapValue object, java.util.function.Consumer<MapValue> validation,
+      io.apiserver4j.dryrun.DryRun dryRun, java.time.Instant now,
+      java.util.function.Function<ApiRequest, ApiResponse> server, StorageUpdate storage) {
+    public CreateCall {
+      requireNonNull(user, "user");
+      requireNonNull(namespace, "namespace");
+      requireNonNull(name, "name");
+      requireNonNull(object, "object");
+      requireNonNull(validation, "validation");
+      requireNonNull(dryRun, "dryRun");
+      requireNonNull(now, "now");
+      requireNonNull(server, "server");
+      requireNonNull(storage, "storage");
+    }
+  }
+
+  /**
+   * kube's storage-level {@code GuaranteedUpdate} of one object of a served resource in the
+   * request's namespace: {@code change} runs on the current object (again after a lost race)
+   * and its result is stored as it is — no strategy, no admission, no managed fields; nothing is
+   * written on a dry run. Throws kube's 404 for a missing object and 409 for a failed
+   * precondition; a {@code change} refuses by throwing a Status error.
+   */
+  @FunctionalInterface
+  public interface StorageUpdate {
+    MapValue update(io.apiserver4j.core.GroupVersionResource resource, String name,
+        Optional<String> uid, Optional<String> resourceVersion,
+        java.util.function.UnaryOperator<MapValue> change);
+  }
+
+  /**
+   * kube's {@code PrepareForUpdate} of a subresource strategy: the object to store, from the
+   * updated one, the stored one and the request's time (for the timestamps it fills in).
+   */
+  @FunctionalInterface
+  public interface UpdatePreparer {
+    MapValue prepare(MapValue object, MapValue old, java.time.Instant now);
+  }
+
+  /**
+   * A subresource that reads and writes the parent object itself, as {@code status} does, with
+   * its own rules (kube's subresource strategies, e.g. {@code pods/ephemeralcontainers},
+   * {@code pods/resize}, {@code certificatesigningrequests/approval}): GET returns the object,
+   * PUT and PATCH write it through the usual update path, with {@code prepare} instead of the
+   * main resource's {@code PrepareForUpdate}, {@code validator} instead of its validation, and
+   * {@code resetFields} ignored by the field manager.
+   */
+  public record SubresourceUpdate(UpdatePreparer prepare, Validator validator,
+      FieldSet resetFields) {
+    public SubresourceUpdate {
+      requireNonNull(prepare, "prepare");
+      requireNonNull(validator, "validator");
+      requireNonNull(resetFields, "resetFields");
+    }
   }
 
   /**
@@ -146,6 +242,40 @@ public final class ResourceStrategy {
     long resolve(MapValue object, java.util.OptionalLong requested);
   }
 
+  /**
+   * Values an object takes from a pool that every object of the resource shares, as kube's
+   * Service registry allocates cluster IPs and node ports before it validates a Service. The pool
+   * is what the other stored objects hold, so it survives restarts and a delete frees what the
+   * deleted object held. Runs before preparation and validation on create and on update.
+   */
+  @FunctionalInterface
+  public interface Allocator {
+    /**
+     * @param object the object about to be prepared, validated and stored
+     * @param old the stored object on updates
+     * @param allocation the pool and the request's options
+     * @return the object with the values it was given
+     * @throws io.apiserver4j.core.StatusException (Invalid) when a requested value is taken or
+     *     out of range
+     */
+    MapValue allocate(MapValue object, Optional<MapValue> old, Allocation allocation);
+  }
+
+  /** What an {@link Allocator} allocates from. */
+  public interface Allocation {
+    /** Every stored object of the resource, in all namespaces, but the one being written. */
+    List<MapValue> others();
+
+    /** Whether the request is a dry run (kube's dry-run allocators hold nothing). */
+    boolean dryRun();
+
+    /**
+     * A server setting by its kube-apiserver flag name (e.g.
+     * {@code service-cluster-ip-range}); empty when the server has no value for it.
+     */
+    Optional<String> setting(String flag);
+  }
+
   private static final ResourceStrategy DEFAULT = builder().build();
 
   private final boolean allowCreateOnUpdate;
@@ -159,12 +289,15 @@ public final class ResourceStrategy {
   private final Preparer prepareForUpdate;
   private final Validator validator;
   private final Defaulter defaulter;
+  private final Converter converter;
   private final GracePeriod gracePeriod;
   private final boolean returnDeletedObject;
   private final Set<String> omitEmptyFields;
   private final VirtualCreate virtualCreate;
   private final java.util.Map<String, SubresourceCreate> subresourceCreates;
+  private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
   private final Set<String> selectableFields;
+  private final Allocator allocator;
 
   private ResourceStrategy(Builder b) {
     this.allowCreateOnUpdate = b.allowCreateOnUpdate;
@@ -178,12 +311,15 @@ public final class ResourceStrategy {
     this.prepareForUpdate = b.prepareForUpdate;
     this.validator = b.validator;
     this.defaulter = b.defaulter;
+    this.converter = b.converter;
     this.gracePeriod = b.gracePeriod;
     this.returnDeletedObject = b.returnDeletedObject;
     this.omitEmptyFields = b.omitEmptyFields;
     this.virtualCreate = b.virtualCreate;
     this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
+    this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
     this.selectableFields = b.selectableFields;
+    this.allocator = b.allocator;
   }
 
   /** The strategy of a plain namespaced or cluster-scoped kind: see the builder's defaults. */
@@ -213,12 +349,15 @@ public final class ResourceStrategy {
     b.prepareForUpdate = prepareForUpdate;
     b.validator = validator;
     b.defaulter = defaulter;
+    b.converter = converter;
     b.gracePeriod = gracePeriod;
     b.returnDeletedObject = returnDeletedObject;
     b.omitEmptyFields = omitEmptyFields;
     b.virtualCreate = virtualCreate;
     b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
+    b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
     b.selectableFields = selectableFields;
+    b.allocator = allocator;
     return b;
   }
 
@@ -276,6 +415,10 @@ public final class ResourceStrategy {
     return validator;
   }
 
+  public Converter converter() {
+    return converter;
+  }
+
   public Defaulter defaulter() {
     return defaulter;
   }
@@ -283,6 +426,11 @@ public final class ResourceStrategy {
   /** The default grace period, for kinds that delete gracefully (Pod). */
   public Optional<GracePeriod> gracePeriod() {
     return Optional.ofNullable(gracePeriod);
+  }
+
+  /** The allocator of the kind's shared values, for kinds that have one (Service). */
+  public Optional<Allocator> allocator() {
+    return Optional.ofNullable(allocator);
   }
 
   /** Whether a delete returns the deleted object rather than a {@code Status}. */
@@ -308,6 +456,11 @@ public final class ResourceStrategy {
     return Optional.ofNullable(subresourceCreates.get(subresource));
   }
 
+  /** The rules of {@code subresource} when it writes the parent object, if it is served. */
+  public Optional<SubresourceUpdate> subresourceUpdate(String subresource) {
+    return Optional.ofNullable(subresourceUpdates.get(subresource));
+  }
+
   /**
    * The fields a field selector may name besides {@code metadata.name} and
    * {@code metadata.namespace} (kube's {@code GetAttrs} of the kind).
@@ -322,6 +475,10 @@ public final class ResourceStrategy {
    * {@code spec} (plus the extra status reset fields) on {@code status}, nothing on {@code scale}.
    */
   public FieldSet resetFields(String subresource, boolean hasStatus) {
+    SubresourceUpdate update = subresourceUpdates.get(subresource);
+    if (update != null) {
+      return update.resetFields();
+    }
     if (subresource.equals("status")) {
       return FieldSet.of(path("spec")).union(extraStatusResetFields);
     }
@@ -348,20 +505,45 @@ public final class ResourceStrategy {
     private Preparer prepareForUpdate = (o, old) -> o;
     private Validator validator = (o, old) -> List.of();
     private Defaulter defaulter = o -> o;
+    private Converter converter = Converter.NONE;
     private GracePeriod gracePeriod;
     private boolean returnDeletedObject;
     private Set<String> omitEmptyFields = Set.of();
     private VirtualCreate virtualCreate;
     private java.util.Map<String, SubresourceCreate> subresourceCreates =
         new java.util.HashMap<>();
+    private java.util.Map<String, SubresourceUpdate> subresourceUpdates =
+        new java.util.HashMap<>();
     private Set<String> selectableFields = Set.of();
+    private Allocator allocator;
 
     private Builder() {}
 
-    /** Serves POST on {@code subresource} of named objects with {@code create}. */
+    public Builder allocator(Allocator a) {
+      this.allocator = requireNonNull(a, "allocator");
+      return this;
+    }
+
+    /**
+     * Serves POST on {@code subresource} of named objects with {@code create} ({@code ""}: the
+     * creates of the resource itself).
+     */
     public Builder subresourceCreate(String subresource, SubresourceCreate create) {
       subresourceCreates.put(requireNonNull(subresource, "subresource"),
           requireNonNull(create, "create"));
+      return this;
+    }
+
+    /**
+     * Serves GET, PUT and PATCH on {@code subresource} of named objects with {@code rules}; for
+     * {@code status}, the rules replace the common status rules (kube's own status strategy).
+     */
+    public Builder subresourceUpdate(String subresource, SubresourceUpdate rules) {
+      if (subresource.isEmpty() || subresource.equals("scale")) {
+        throw new IllegalArgumentException("subresource " + "\"" + subresource + "\""
+            + " cannot have update rules");
+      }
+      subresourceUpdates.put(subresource, requireNonNull(rules, "rules"));
       return this;
     }
 
@@ -428,6 +610,12 @@ public final class ResourceStrategy {
 
     public Builder validator(Validator v) {
       this.validator = requireNonNull(v, "validator");
+      return this;
+    }
+
+    /** How objects convert between the served versions (default: apiVersion rewritten). */
+    public Builder converter(Converter c) {
+      this.converter = requireNonNull(c, "converter");
       return this;
     }
 

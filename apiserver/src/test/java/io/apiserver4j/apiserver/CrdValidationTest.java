@@ -218,7 +218,7 @@ class CrdValidationTest {
     ApiResponse r = f.create(CRDS, "", yaml(bad), "kubectl");
     assertThat(r.code()).isEqualTo(422);
     assertThat(causes(r)).anySatisfy(c -> assertThat(c).startsWith(
-        "spec.versions[0].schema.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]"
+        "spec.validation.openAPIV3Schema.properties[spec].x-kubernetes-validations[0]"
             + ".rule: Invalid value: \"self.size <=\": compilation failed: "));
   }
 
@@ -228,7 +228,7 @@ class CrdValidationTest {
         .replace("gadgets.example.com", "gizmos.example.com").replace("plural: gadgets", "plural: gizmos");
     ApiResponse r = f.create(CRDS, "", yaml(bad), "kubectl");
     assertThat(r.code()).isEqualTo(422);
-    assertThat(causes(r)).contains("spec.versions[0].schema.openAPIV3Schema.properties[spec]"
+    assertThat(causes(r)).contains("spec.validation.openAPIV3Schema.properties[spec]"
         + ".properties[color].type: Required value: must not be empty for specified object fields");
   }
 

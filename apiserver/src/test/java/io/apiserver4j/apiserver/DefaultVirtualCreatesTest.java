@@ -123,7 +123,7 @@ class DefaultVirtualCreatesTest {
       ApiResponse again = create(server, BINDINGS, "default", binding);
       assertThat(again.code()).isEqualTo(409);
       assertThat(again.failure().orElseThrow().message()).isEqualTo("Operation cannot be"
-          + " fulfilled on pods \"p\": pod p is already assigned to node \"node-a\"");
+          + " fulfilled on pods/binding \"p\": pod p is already assigned to node \"node-a\"");
       assertThat(create(server, BINDINGS, "default", binding.replace("name: p,", "name: q,"))
           .code()).isEqualTo(404);
     }

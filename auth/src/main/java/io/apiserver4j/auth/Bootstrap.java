@@ -47,6 +47,7 @@ public final class Bootstrap {
         "system:authenticated", "system:unauthenticated"));
     create(server, CLUSTER_ROLE_BINDINGS, binding("system:service-account-issuer-discovery",
         "system:serviceaccounts"));
+    create(server, CLUSTER_ROLE_BINDINGS, binding("system:monitoring", "system:monitoring"));
   }
 
   private static void create(ApiServer server, GroupVersionResource resource, MapValue object) {
@@ -132,6 +133,9 @@ public final class Bootstrap {
         "/version", "/version/")))));
     out.add(role("system:public-info-viewer", List.of(urls(List.of("get"), List.of("/healthz",
         "/livez", "/readyz", "/version", "/version/")))));
+    out.add(role("system:monitoring", List.of(urls(List.of("get"), List.of("/healthz",
+        "/healthz/*", "/livez", "/livez/*", "/metrics", "/metrics/slis", "/readyz",
+        "/readyz/*")))));
     out.add(role("system:service-account-issuer-discovery", List.of(urls(List.of("get"),
         List.of("/.well-known/openid-configuration", "/.well-known/openid-configuration/",
             "/openid/v1/jwks", "/openid/v1/jwks/")))));

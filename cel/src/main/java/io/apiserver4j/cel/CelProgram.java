@@ -66,6 +66,20 @@ public final class CelProgram {
         KubeEnvironment.compile(expression, variables, optionalVariables, types));
   }
 
+  /**
+   * Compiles a MutatingAdmissionPolicy expression: as {@link #compile(String, List)}, where the
+   * object constructions kube's mutation environment allows ({@code Object{...}},
+   * {@code Object.spec{...}}, {@code JSONPatch{...}}) evaluate to maps of their fields.
+   *
+   * @throws CelException of kind {@link CelException.Kind#COMPILE}
+   */
+  public static CelProgram compileMutation(String expression, List<String> variables) {
+    requireNonNull(expression, "expression");
+    requireNonNull(variables, "variables");
+    return new CelProgram(expression, List.copyOf(variables),
+        KubeEnvironment.compile(expression, variables, List.of(), Map.of(), true));
+  }
+
   public String expression() {
     return expression;
   }
@@ -80,6 +94,11 @@ public final class CelProgram {
    */
   public boolean mayEvaluateTo(String typeName) {
     return compiled.mayEvaluateTo(requireNonNull(typeName, "typeName"));
+  }
+
+  /** The checked result type as CEL names it ({@code bool}, {@code dyn}, ...). */
+  public String resultTypeName() {
+    return compiled.resultTypeName();
   }
 
   /** Whether the expression refers to the variable {@code name} (e.g. a transition rule). */
@@ -105,6 +124,15 @@ public final class CelProgram {
   public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
     return compiled.evaluate(requireNonNull(bindings, "bindings"),
         requireNonNull(optionals, "optionals"));
+  }
+
+  /**
+   * Evaluates with prepared bindings (see {@link CelBindings}).
+   *
+   * @throws CelException of kind {@link CelException.Kind#EVALUATION}
+   */
+  public Value evaluate(CelBindings bindings) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings").prepared());
   }
 
   @Override

@@ -405,6 +405,19 @@ public final class Json {
     }
   }
 
+  /**
+   * A generator writing compact JSON as {@link #write(Value, OutputStream)} does (Go's escapes),
+   * for callers that write a document piece by piece; closing it neither flushes into nor closes
+   * {@code out} beyond the generator's own buffer.
+   */
+  public static JsonGenerator generator(OutputStream out) throws IOException {
+    JsonGenerator g = WRITER_FACTORY.createGenerator(out);
+    g.disable(JsonGenerator.Feature.AUTO_CLOSE_TARGET);
+    g.disable(JsonGenerator.Feature.FLUSH_PASSED_TO_STREAM);
+    g.setCharacterEscapes(GoEscapes.INSTANCE);
+    return g;
+  }
+
   public static void write(Value v, Writer out) {
     try (JsonGenerator g = WRITER_FACTORY.createGenerator(out)) {
       g.setCharacterEscapes(GoEscapes.INSTANCE);

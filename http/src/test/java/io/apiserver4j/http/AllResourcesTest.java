@@ -218,24 +218,15 @@ class AllResourcesTest {
     object.getMetadata().setLabels(new LinkedHashMap<>(Map.of("res", row.plural())));
     var ops = ops(row);
 
-    GenericKubernetesResource created = ops.resource(object).create();
-    assertThat(created.getMetadata().getUid()).isNotEmpty();
-    assertThat(created.getKind()).isEqualTo(row.kind());
-    assertThat(created.getApiVersion()).isEqualTo(row.apiVersion());
-
-    // (not the same resourceVersion for all: controllers write the status of CRDs and
-    // APIServices right after they are created, as in kube)
-    GenericKubernetesResource got = ops.withName(name).get();
-    assertThat(got.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
-    assertThat(got.getMetadata().getLabels()).containsEntry("res", row.plural());
-
-    assertThat(ops.withLabel("res", row.plural()).list().getItems())
-        .extracting(o -> o.getMetadata().getName()).containsExactly(name);
-    assertThat(ops.withField("metadata.name", name).list().getItems())
-        .extracting(o -> o.getMetadata().getName()).containsExactly(name);
-    assertThat(ops.withField("metadata.name", "other").list().getItems()).isEmpty();
-
+    // The fabric8 watch is opened before the create, so that its ADDED is a live event, sent only
+    // once the client is ready. A watch opened after the create starts with the synthetic ADDED,
+    // which the server writes right after the WebSocket handshake; fabric8's Vert.x client lost it
+    // about once in four runs although the server had written it (traced): vertx 4.5's
+    // HttpClientBase.webSocket resumes the socket before fabric8 sets its message handlers, and a
+    // frame that arrives in between is dropped. The synthetic ADDED is checked over HTTP below.
     BlockingQueue<String> events = new LinkedBlockingQueue<>();
+    GenericKubernetesResource created;
+    GenericKubernetesResource got;
     try (Watch w = ops.withName(name).watch(new Watcher<>() {
       @Override
       public void eventReceived(Action action, GenericKubernetesResource resource) {
@@ -247,10 +238,29 @@ class AllResourcesTest {
         events.add("CLOSED " + cause);
       }
     })) {
+      created = ops.resource(object).create();
+      assertThat(created.getMetadata().getUid()).isNotEmpty();
+      assertThat(created.getKind()).isEqualTo(row.kind());
+      assertThat(created.getApiVersion()).isEqualTo(row.apiVersion());
+
+      // (not the same resourceVersion for all: controllers write the status of CRDs and
+      // APIServices right after they are created, as in kube)
+      got = ops.withName(name).get();
+      assertThat(got.getMetadata().getUid()).isEqualTo(created.getMetadata().getUid());
+      assertThat(got.getMetadata().getLabels()).containsEntry("res", row.plural());
+
+      assertThat(ops.withLabel("res", row.plural()).list().getItems())
+          .extracting(o -> o.getMetadata().getName()).containsExactly(name);
+      assertThat(ops.withField("metadata.name", name).list().getItems())
+          .extracting(o -> o.getMetadata().getName()).containsExactly(name);
+      assertThat(ops.withField("metadata.name", "other").list().getItems()).isEmpty();
+
       // a bound on the wait for the event, not a timing assertion
       assertThat(events.poll(30, TimeUnit.SECONDS)).as("first watch event of %s", row)
           .isEqualTo("ADDED " + name);
     }
+    assertThat(firstWatchEvent(row, name)).as("initial event of a watch of %s", row)
+        .isEqualTo("ADDED " + name);
 
     assertThat(tableColumns(row, "res=" + row.plural())).as("table columns of %s", row)
         .isEqualTo(COLUMNS.get(key(row)));
@@ -308,6 +318,24 @@ class AllResourcesTest {
     MixedOperation<GenericKubernetesResource, GenericKubernetesResourceList,
         Resource<GenericKubernetesResource>> all = client.genericKubernetesResources(ctx);
     return row.namespaced() ? all.inNamespace(NS) : all;
+  }
+
+  /**
+   * The first event of a plain HTTP watch (no resourceVersion) of the object named {@code name}:
+   * kube starts it with a synthetic ADDED for the existing object. The server ends the stream
+   * after timeoutSeconds, which bounds the read.
+   */
+  private static String firstWatchEvent(Kube136Table.Row row, String name) throws Exception {
+    HttpResponse<Stream<String>> r = raw.send(HttpRequest.newBuilder(uri(collectionPath(row)
+        + "?watch=true&timeoutSeconds=30&fieldSelector=metadata.name%3D"
+        + URLEncoder.encode(name, StandardCharsets.UTF_8))).GET().build(),
+        HttpResponse.BodyHandlers.ofLines());
+    assertThat(r.statusCode()).as("watch of %s", row).isEqualTo(200);
+    try (Stream<String> lines = r.body()) {
+      JsonNode event = JSON.readTree(lines.findFirst().orElse("{}"));
+      return event.path("type").asText() + " "
+          + event.path("object").path("metadata").path("name").asText();
+    }
   }
 
   private static String collectionPath(Kube136Table.Row row) {

@@ -19,13 +19,20 @@ import java.util.Map;
  * @param zeros by type and field, what kube's Go structs encode for a field nobody set
  *     ({@code {}} for non-pointer structs, {@code ""}/{@code 0}/{@code false}/{@code null} for
  *     fields without {@code omitempty})
+ * @param goTypes by type and field, the Go type of fields SMD types only as {@code numeric} or
+ *     {@code string}: {@code int32}, {@code int64}, {@code float64}, {@code []uint8} (base64 in
+ *     JSON), and slices ({@code []int64}) or maps ({@code map[string][]uint8}) of them, which
+ *     kube's decoder rejects values these types cannot hold; and of fields of named non-struct
+ *     Go types, as Go prints them in decoding errors ({@code v1.Protocol},
+ *     {@code []v1.Capability}, {@code v1.ResourceList}, {@code types.UID})
  */
 public record KubeSchema(MapValue smd, Map<String, Map<String, String>> patchTags,
-    Map<String, Map<String, Value>> zeros) {
+    Map<String, Map<String, Value>> zeros, Map<String, Map<String, String>> goTypes) {
 
   public KubeSchema {
     requireNonNull(smd, "smd");
     patchTags = Map.copyOf(patchTags);
     zeros = Map.copyOf(zeros);
+    goTypes = Map.copyOf(goTypes);
   }
 }

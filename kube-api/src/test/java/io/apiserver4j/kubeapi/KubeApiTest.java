@@ -124,6 +124,34 @@ class KubeApiTest {
         .containsEntry("containers", Value.nullValue());
   }
 
+  @Test
+  void goTypesAreTheGoFieldTypes() {
+    // k8s.io/api apps/v1 DeploymentSpec.Replicas *int32, core/v1 Secret.Data map[string][]byte,
+    // LinuxContainerUser.SupplementalGroups []int64, apimachinery ObjectMeta.Generation int64,
+    // apiextensions JSONSchemaProps.Maximum *float64
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.apps.v1.DeploymentSpec"))
+        .containsEntry("replicas", "int32").doesNotContainKey("selector");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.Secret"))
+        .containsEntry("data", "map[string][]uint8");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.LinuxContainerUser"))
+        .containsEntry("supplementalGroups", "[]int64");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"))
+        .containsEntry("generation", "int64");
+    assertThat(KubeApi.schema().goTypes().get(
+        "io.k8s.apiextensions-apiserver.pkg.apis.apiextensions.v1.JSONSchemaProps"))
+        .containsEntry("maximum", "float64");
+    // core/v1 ContainerPort.Protocol Protocol, Capabilities.Add []Capability,
+    // ResourceRequirements.Limits ResourceList; ObjectMeta.UID types.UID
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.ContainerPort"))
+        .containsEntry("protocol", "v1.Protocol").containsEntry("containerPort", "int32");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.Capabilities"))
+        .containsEntry("add", "[]v1.Capability");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.api.core.v1.ResourceRequirements"))
+        .containsEntry("limits", "v1.ResourceList");
+    assertThat(KubeApi.schema().goTypes().get("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta"))
+        .containsEntry("uid", "types.UID");
+  }
+
   private static KubeResource find(String group, String plural) {
     return KubeApi.resources().stream()
         .filter(r -> r.kind().group().equals(group) && r.plural().equals(plural))

@@ -178,6 +178,8 @@ public final class Serve {
     // namespace are refused, and the system namespaces cannot be deleted
     ApiServer.Builder builder = ApiServer.builder()
         .store(store)
+        .serviceClusterIpRange(options.get(ServeOptions.SERVICE_CLUSTER_IP_RANGE))
+        .serviceNodePortRange(options.get(ServeOptions.SERVICE_NODE_PORT_RANGE))
         .admission(namespaces -> {
           AdmissionChain.Builder chain = AdmissionChain.builder()
               .add(new NamespaceLifecycle(namespaces));

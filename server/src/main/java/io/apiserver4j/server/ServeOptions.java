@@ -2,6 +2,7 @@ package io.apiserver4j.server;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.ApiServer;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -70,6 +71,14 @@ final class ServeOptions {
       100, "rotated audit log files to keep (0: all)"));
   static final Flag<Integer> AUDIT_LOG_MAXAGE = define(Flag.count("--audit-log-maxage", 366,
       "days to keep rotated audit log files (0: forever)"));
+  static final Flag<String> SERVICE_CLUSTER_IP_RANGE = define(Flag.of(
+      "--service-cluster-ip-range", "CIDR", "10.96.0.0/12", "the range Services' cluster IPs"
+          + " are allocated from; the kubernetes Service gets its first address",
+      v -> checked(v, r -> ApiServer.builder().serviceClusterIpRange(r))));
+  static final Flag<String> SERVICE_NODE_PORT_RANGE = define(Flag.of(
+      "--service-node-port-range", "MIN-MAX", "30000-32767",
+      "the ports NodePort and LoadBalancer Services' node ports are allocated from",
+      v -> checked(v, r -> ApiServer.builder().serviceNodePortRange(r))));
   static final Flag<Optional<Path>> KUBECONFIG = define(Flag.file("--kubeconfig",
       "write a kubeconfig for this server to FILE (the admin's credentials when requests"
           + " authenticate)"));
@@ -97,6 +106,12 @@ final class ServeOptions {
 
   private ServeOptions(Map<Flag<?>, Object> values) {
     this.values = Collections.unmodifiableMap(values);
+  }
+
+  /** {@code value}, once {@code check} (a builder method that validates) accepts it. */
+  private static String checked(String value, java.util.function.Consumer<String> check) {
+    check.accept(value);
+    return value;
   }
 
   private static <T> Flag<T> define(Flag<T> flag) {

@@ -72,6 +72,20 @@ class ServeAuthenticationTest {
   }
 
   @Test
+  void theSystemMonitoringGroupMayReadMetricsAsKubesBootstrapPolicySays() throws Exception {
+    Path[] prometheus = pki.client("prometheus", "CN=prometheus,O=system:monitoring");
+    Kubectl scraper = new Kubectl(Files.createDirectories(dir.resolve("prometheus")), config()
+        .clientCertificate(Files.readString(prometheus[0]), Files.readString(prometheus[1]))
+        .build());
+    assertThat(scraper.ok("get", "--raw", "/metrics")).contains("apiserver_request_total");
+    Path[] bob = pki.client("bob", "CN=bob");
+    Kubectl other = new Kubectl(Files.createDirectories(dir.resolve("bob")), config()
+        .clientCertificate(Files.readString(bob[0]), Files.readString(bob[1])).build());
+    assertThat(other.run("get", "--raw", "/metrics").stderr())
+        .contains("forbidden: User \"bob\" cannot get path \"/metrics\"");
+  }
+
+  @Test
   void aServiceAccountTokenFromKubectlCreateTokenAuthenticates() throws Exception {
     admin.ok("create", "serviceaccount", "robot");
     String token = admin.ok("create", "token", "robot").trim();

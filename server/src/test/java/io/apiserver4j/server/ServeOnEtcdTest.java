@@ -62,4 +62,33 @@ class ServeOnEtcdTest {
       assertThat(cm.getOrNull("data")).isEqualTo(Json.read("{\"a\":\"1\"}"));
     }
   }
+
+  @Test
+  void serviceAllocationsOutliveTheServer() throws Exception {
+    String ip;
+    try (Serve.Running first = Serve.start(options())) {
+      HttpResponse<String> created = send(first.port(), "POST",
+          "/api/v1/namespaces/default/services",
+          "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"held\"},"
+              + "\"spec\":{\"type\":\"NodePort\",\"ports\":[{\"port\":80,\"nodePort\":30400}]}}");
+      assertThat(created.statusCode()).as(created.body()).isEqualTo(201);
+      ip = Json.read(created.body()).toString().replaceAll(".*\"clusterIP\":\"([^\"]+)\".*", "$1");
+    }
+    try (Serve.Running second = Serve.start(options())) {
+      HttpResponse<String> sameIp = send(second.port(), "POST",
+          "/api/v1/namespaces/default/services",
+          "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"other\"},"
+              + "\"spec\":{\"clusterIP\":\"" + ip + "\",\"ports\":[{\"port\":80}]}}");
+      HttpResponse<String> samePort = send(second.port(), "POST",
+          "/api/v1/namespaces/default/services",
+          "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"third\"},"
+              + "\"spec\":{\"type\":\"NodePort\",\"ports\":[{\"port\":80,\"nodePort\":30400}]}}");
+
+      assertThat(sameIp.statusCode()).isEqualTo(422);
+      assertThat(sameIp.body()).contains("failed to allocate IP " + ip
+          + ": provided IP is already allocated");
+      assertThat(samePort.statusCode()).isEqualTo(422);
+      assertThat(samePort.body()).contains("provided port is already allocated");
+    }
+  }
 }

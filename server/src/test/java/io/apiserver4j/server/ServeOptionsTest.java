@@ -76,6 +76,10 @@ class ServeOptionsTest {
         .hasMessage("--secure-port out of range (0-65535): 70000");
     assertThatThrownBy(() -> ServeOptions.parse("--kubeconfig="))
         .hasMessage("--kubeconfig needs a file name");
+    assertThatThrownBy(() -> ServeOptions.parse("--service-node-port-range", "30000"))
+        .hasMessageStartingWith("service node port range is not min-max of ports: ");
+    assertThatThrownBy(() -> ServeOptions.parse("--service-cluster-ip-range", "10.96.0.0"))
+        .hasMessage("service cluster IP range is no CIDR: 10.96.0.0");
   }
 
   @Test
@@ -118,7 +122,8 @@ class ServeOptionsTest {
         "--tls-cert-file", "--tls-private-key-file", "--client-ca-file", "--anonymous-auth",
         "--service-account-issuer", "--service-account-signing-key-file",
         "--service-account-key-file", "--audit-policy-file", "--audit-log-path",
-        "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage", "--kubeconfig",
+        "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
+        "--service-cluster-ip-range", "--service-node-port-range", "--kubeconfig",
         "--help");
   }
 

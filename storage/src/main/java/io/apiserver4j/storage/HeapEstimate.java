@@ -10,11 +10,12 @@ import io.apiserver4j.core.Value;
 import java.util.Arrays;
 
 /**
- * One walk over an object about to be stored: a rough, cheap estimate of the heap it occupies
- * (object headers, references, string contents), used to bound what the in-memory store's
- * history keeps alive, and the check that it can be stored at all: no infinity or NaN (JSON has
- * none) and no deeper nesting than the decoders accept ({@link DecodeLimits#MAX_DEPTH}), so that
- * whatever is stored can be encoded, read back, listed and watched. Iterative.
+ * One walk over an object about to be stored: a rough, cheap estimate of the heap it occupies as
+ * a value tree (object headers, references, string contents; the in-memory store, which keeps
+ * compact JSON, counts its bytes instead), and the check that it can be stored at all: no
+ * infinity or NaN (JSON has none) and no deeper nesting than the decoders accept
+ * ({@link DecodeLimits#MAX_DEPTH}), so that whatever is stored can be encoded, read back, listed
+ * and watched. Iterative.
  */
 final class HeapEstimate {
   /** The cost of a change whose object is shared with another retained state. */

@@ -26,6 +26,12 @@ import java.util.concurrent.locks.ReentrantLock;
  * away as etcd's compaction does, so watches and continue tokens can reach back that far and get
  * 410 Expired beyond it. {@link #compact(long)} compacts explicitly.
  *
+ * <p>Objects are kept as compact JSON (a tree of small Java objects costs several times its JSON
+ * on the heap): a write encodes once, outside the lock; a read decodes, unless the tree written
+ * or last decoded is still held by someone (it is weakly kept); a list item is written from the
+ * bytes ({@link StoredObject#writeJson}). As kube's storage, an update that encodes to the stored
+ * bytes writes nothing.
+ *
  * <p>Thread-safe. Time (for bookmarks only) comes from the injected {@link InstantSource}.
  */
 public final class InMemoryStore implements Store {
@@ -39,6 +45,9 @@ public final class InMemoryStore implements Store {
   public static final int DEFAULT_WATCH_BUFFER = 1024;
   /** How long a read of a future resourceVersion waits for it (kube's watch cache: 3 s). */
   public static final java.time.Duration FRESHNESS_TIMEOUT = java.time.Duration.ofSeconds(3);
+
+  /** What an object costs beside its encoding: its version, state and key (estimated). */
+  private static final long VERSION_OVERHEAD = 160;
 
   private final ReentrantLock writeLock = new ReentrantLock();
   private final ReentrantLock freshnessLock = new ReentrantLock();
@@ -294,7 +303,9 @@ public final class InMemoryStore implements Store {
     StoredObjects.requireNoResourceVersion(object);
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
-    long bytes = HeapEstimate.of(object);
+    CompactObject compact = encode(object);
+    long bytes = compact.heapBytes() + VERSION_OVERHEAD;
+    StoredObject stored;
     writeLock.lock();
     try {
       checkOpen();
@@ -303,13 +314,29 @@ public final class InMemoryStore implements Store {
         throw StoreErrors.alreadyExists(key);
       }
       long rev = revision + 1;
-      Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
+      stored = StoredObject.compact(key, compact, rev, null);
+      Version v = new Version(rev, stored, false, head);
       r.objects.put(k, v);
       commit(r, new HistoryEvent(rev, v, null, bytes, clock.millis()));
-      return v.value;
     } finally {
       writeLock.unlock();
     }
+    return remembered(stored, object);
+  }
+
+  /** The object in its stored form; checks first that it can be stored at all. */
+  private static CompactObject encode(MapValue object) {
+    StoredObjects.requireEncodable(object);
+    return CompactObject.encode(StoredObjects.withResourceVersion(object, ""));
+  }
+
+  /**
+   * The written state with the writer's tree as its decoded object, so that reading it back
+   * soon after needs no decoding (the tree is dropped when nobody holds it).
+   */
+  private static StoredObject remembered(StoredObject stored, MapValue written) {
+    stored.remember(StoredObjects.withResourceVersion(written, stored.resourceVersion()));
+    return stored;
   }
 
   @Override
@@ -324,36 +351,59 @@ public final class InMemoryStore implements Store {
     }
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
-    // the (possibly large) equality check runs before taking the lock, against the state seen then
-    Version seen = r.objects.get(k);
-    boolean unchangedFromSeen = seen != null && !seen.deleted
-        && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
-    long bytes = HeapEstimate.of(object);
-    writeLock.lock();
-    try {
-      checkOpen();
-      Version head = r.objects.get(k);
-      if (head == null || head.deleted) {
-        throw StoreErrors.notFound(key);
+    // the (possibly large) equality check and the encoding run before taking the lock, against
+    // the state seen then; a no-op needs no encoding
+    CompactObject compact = null;
+    while (true) {
+      Version seen = r.objects.get(k);
+      boolean live = seen != null && !seen.deleted;
+      boolean unchangedFromSeen = live
+          && StoredObjects.sameIgnoringResourceVersion(seen.value, object);
+      if (!unchangedFromSeen) {
+        if (compact == null) {
+          compact = encode(object);
+        }
+        unchangedFromSeen = live && sameBytes(seen.value, compact);
       }
-      if (expectedResourceVersion != ANY_VERSION && head.revision != expectedResourceVersion) {
-        throw StoreErrors.conflict(key);
+      StoredObject stored;
+      writeLock.lock();
+      try {
+        checkOpen();
+        Version head = r.objects.get(k);
+        if (head == null || head.deleted) {
+          throw StoreErrors.notFound(key);
+        }
+        if (expectedResourceVersion != ANY_VERSION && head.revision != expectedResourceVersion) {
+          throw StoreErrors.conflict(key);
+        }
+        preconditions.check(head.value);
+        if (head != seen && compact == null) {
+          continue; // changed meanwhile: compare and encode again, outside the lock
+        }
+        boolean unchanged = head == seen
+            ? unchangedFromSeen
+            : StoredObjects.sameIgnoringResourceVersion(head.value, object)
+                || sameBytes(head.value, compact);
+        if (unchanged) {
+          return head.value;
+        }
+        long rev = revision + 1;
+        stored = StoredObject.compact(key, compact, rev, null);
+        Version v = new Version(rev, stored, false, head);
+        r.objects.put(k, v);
+        commit(r, new HistoryEvent(rev, v, head.value, compact.heapBytes() + VERSION_OVERHEAD,
+            clock.millis()));
+      } finally {
+        writeLock.unlock();
       }
-      preconditions.check(head.value);
-      boolean unchanged = head == seen
-          ? unchangedFromSeen
-          : StoredObjects.sameIgnoringResourceVersion(head.value, object);
-      if (unchanged) {
-        return head.value;
-      }
-      long rev = revision + 1;
-      Version v = new Version(rev, StoredObjects.stored(key, object, rev), false, head);
-      r.objects.put(k, v);
-      commit(r, new HistoryEvent(rev, v, head.value, bytes, clock.millis()));
-      return v.value;
-    } finally {
-      writeLock.unlock();
+      return remembered(stored, object);
     }
+  }
+
+  /** Whether {@code current} has this encoding: kube's storage skips a write of equal bytes. */
+  private static boolean sameBytes(StoredObject current, CompactObject encoded) {
+    CompactObject c = current.compactForm();
+    return c != null && c.sameBytes(encoded);
   }
 
   @Override
@@ -366,6 +416,8 @@ public final class InMemoryStore implements Store {
       throw StoreErrors.notFound(key);
     }
     String k = key.relativeKey();
+    StoredObject ended;
+    StoredObject last;
     writeLock.lock();
     try {
       checkOpen();
@@ -375,16 +427,23 @@ public final class InMemoryStore implements Store {
       }
       preconditions.check(head.value);
       long rev = revision + 1;
-      Version tombstone = new Version(rev, StoredObjects.stored(key, head.value.object(), rev),
-          true, head);
+      // the tombstone shares the encoding of the state it ends, at the deletion revision
+      CompactObject encoded = head.value.compactForm();
+      StoredObject state = encoded != null
+          ? StoredObject.compact(key, encoded, rev, null)
+          : StoredObjects.stored(key, head.value.object(), rev);
+      Version tombstone = new Version(rev, state, true, head);
       r.objects.put(k, tombstone);
       // a tombstone shares its object with the state it ends
       commit(r, new HistoryEvent(rev, tombstone, head.value, HeapEstimate.SHARED,
           clock.millis()));
-      return tombstone.value;
+      ended = tombstone.value;
+      last = head.value;
     } finally {
       writeLock.unlock();
     }
+    MapValue tree = last.objectIfDecoded();
+    return tree == null || ended.compactForm() == null ? ended : remembered(ended, tree);
   }
 
   /** Records and publishes a write; the caller holds the lock and has linked the version. */

@@ -215,8 +215,10 @@ final class InMemoryWatch implements Watch {
   /** kube's cacheWatcher transitions: a change is seen through the selectors before and after. */
   private WatchEvent convert(HistoryEvent e) {
     InMemoryStore.Version v = e.version;
-    boolean now = !v.deleted && filter.selects(v.value.object());
-    boolean before = e.previous != null && filter.selects(e.previous.object());
+    // without selectors no object needs decoding here
+    boolean all = filter.selectsEverything();
+    boolean now = !v.deleted && (all || filter.selects(v.value.object()));
+    boolean before = e.previous != null && (all || filter.selects(e.previous.object()));
     WatchEvent.Type type = WatchFilter.transition(before, now).orElse(null);
     if (type == null) {
       return null;

@@ -16,7 +16,11 @@ public final class StoredObjects {
   /** {@code object} with {@code metadata.resourceVersion} set to {@code revision}. */
   public static MapValue withResourceVersion(MapValue object, long revision) {
     requireNonNull(object, "object");
-    String rv = Long.toString(revision);
+    return withResourceVersion(object, Long.toString(revision));
+  }
+
+  /** {@code object} with {@code metadata.resourceVersion} set to {@code rv}. */
+  static MapValue withResourceVersion(MapValue object, String rv) {
     Value metaValue = object.getOrNull("metadata");
     MapValue meta = metaValue instanceof MapValue m ? m : MapValue.empty();
     if (meta.getOrNull("resourceVersion") instanceof StringValue s && s.value().equals(rv)) {

@@ -38,6 +38,11 @@ public final class WatchFilter {
     return new WatchFilter(requireNonNull(options, "options"));
   }
 
+  /** Whether every object matches (no selectors): callers can skip decoding objects. */
+  public boolean selectsEverything() {
+    return labels.isEverything() && fields.isEverything();
+  }
+
   /** Whether {@code object} matches both selectors. */
   public boolean selects(MapValue object) {
     return labels.matches(object) && fields.matches(object);
@@ -58,8 +63,10 @@ public final class WatchFilter {
    */
   public List<WatchEvent> initialEvents(List<StoredObject> snapshot, long at) {
     List<WatchEvent> events = new ArrayList<>();
+    // without selectors, nothing is decoded before each event is written
+    boolean everything = selectsEverything();
     for (StoredObject o : snapshot) {
-      if (selects(o.object())) {
+      if (everything || selects(o.object())) {
         events.add(new WatchEvent.ObjectChange(WatchEvent.Type.ADDED, o));
       }
     }

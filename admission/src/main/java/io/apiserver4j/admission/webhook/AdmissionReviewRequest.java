@@ -5,20 +5,22 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.admission.matching.AdmissionRequests;
+import io.apiserver4j.admission.matching.Match;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
-import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import java.util.Optional;
 
 /**
- * What a webhook is asked: the {@code request} of an admission.k8s.io/v1
- * {@code AdmissionReview}. {@link #toValue()} gives the whole AdmissionReview as it goes over
- * the wire.
+ * What a webhook is asked: the {@code request} of an admission.k8s.io {@code AdmissionReview}.
+ * {@link #toValue()} gives the whole AdmissionReview as it goes over the wire.
  *
- * <p>{@code dryRun} is always set, as kube-apiserver always sends it. The request kind,
- * resource and subresource equal the matched ones (no version conversion is done).
+ * <p>{@code kind}, {@code resource} and {@code subResource} are what the webhook's rules matched
+ * (another version's under matchPolicy Equivalent, with the object converted to it);
+ * {@code requestKind}, {@code requestResource} and {@code requestSubResource} the request's own.
+ * {@code dryRun} is always set, as kube-apiserver always sends it.
  *
  * @param uid identifies this call; the response must echo it
  * @param object the object (after earlier mutations); absent for DELETE
@@ -27,14 +29,23 @@ import java.util.Optional;
  */
 public record AdmissionReviewRequest(
     String uid, GroupVersionKind kind, GroupVersionResource resource, String subResource,
-    String name, String namespace, Operation operation, UserInfo userInfo,
-    Optional<MapValue> object, Optional<MapValue> oldObject, boolean dryRun, MapValue options) {
+    GroupVersionKind requestKind, GroupVersionResource requestResource,
+    String requestSubResource, String name, String namespace, Operation operation,
+    UserInfo userInfo, Optional<MapValue> object, Optional<MapValue> oldObject, boolean dryRun,
+    MapValue options) {
+
+  /** The AdmissionReview versions kube-apiserver can send, in its order of preference. */
+  static final String V1 = "v1";
+  static final String V1BETA1 = "v1beta1";
 
   public AdmissionReviewRequest {
     requireNonNull(uid, "uid");
     requireNonNull(kind, "kind");
     requireNonNull(resource, "resource");
     requireNonNull(subResource, "subResource");
+    requireNonNull(requestKind, "requestKind");
+    requireNonNull(requestResource, "requestResource");
+    requireNonNull(requestSubResource, "requestSubResource");
     requireNonNull(name, "name");
     requireNonNull(namespace, "namespace");
     requireNonNull(operation, "operation");
@@ -44,27 +55,42 @@ public record AdmissionReviewRequest(
     requireNonNull(options, "options");
   }
 
-  /** The request for {@code attributes}, with {@code object} as the current object. */
-  static AdmissionReviewRequest of(
-      String uid, AdmissionAttributes attributes, Optional<MapValue> object) {
-    return new AdmissionReviewRequest(uid, attributes.kind(), attributes.resource(),
-        attributes.subresource(), attributes.name(), attributes.namespace(),
-        attributes.operation(), attributes.userInfo(), object, attributes.oldObject(),
-        attributes.isDryRun(), attributes.options());
+  /** The request for {@code attributes} matched as {@code match}, with the objects to send. */
+  static AdmissionReviewRequest of(String uid, AdmissionAttributes a, Match match,
+      Optional<MapValue> object, Optional<MapValue> oldObject) {
+    return new AdmissionReviewRequest(uid, match.kind(), match.resource(), match.subresource(),
+        a.kind(), a.resource(), a.subresource(), a.name(), a.namespace(), a.operation(),
+        a.userInfo(), object, oldObject, a.isDryRun(), a.options());
   }
 
-  /** The AdmissionReview carrying this request, with Go's field order and omissions. */
+  /** The request for {@code attributes} as they are (no equivalent match). */
+  static AdmissionReviewRequest of(
+      String uid, AdmissionAttributes attributes, Optional<MapValue> object) {
+    return of(uid, attributes, new Match(attributes.resource(), attributes.subresource(),
+        attributes.kind()), object, attributes.oldObject());
+  }
+
+  /** The admission.k8s.io/v1 AdmissionReview carrying this request. */
   public MapValue toValue() {
+    return toValue(V1);
+  }
+
+  /**
+   * The AdmissionReview of version {@code reviewVersion} ({@code v1} or {@code v1beta1}, which
+   * share the request's shape) carrying this request, with Go's field order and omissions.
+   */
+  public MapValue toValue(String reviewVersion) {
     MapValue.Builder r = MapValue.builder(20)
         .put("uid", Value.of(uid))
-        .put("kind", gvk(kind))
-        .put("resource", gvr(resource));
+        .put("kind", AdmissionRequests.gvk(kind))
+        .put("resource", AdmissionRequests.gvr(resource));
     if (!subResource.isEmpty()) {
       r.put("subResource", Value.of(subResource));
     }
-    r.put("requestKind", gvk(kind)).put("requestResource", gvr(resource));
-    if (!subResource.isEmpty()) {
-      r.put("requestSubResource", Value.of(subResource));
+    r.put("requestKind", AdmissionRequests.gvk(requestKind))
+        .put("requestResource", AdmissionRequests.gvr(requestResource));
+    if (!requestSubResource.isEmpty()) {
+      r.put("requestSubResource", Value.of(requestSubResource));
     }
     if (!name.isEmpty()) {
       r.put("name", Value.of(name));
@@ -73,44 +99,15 @@ public record AdmissionReviewRequest(
       r.put("namespace", Value.of(namespace));
     }
     r.put("operation", Value.of(operation.wireName()))
-        .put("userInfo", userInfo(userInfo))
+        .put("userInfo", AdmissionRequests.userInfo(userInfo))
         .put("object", object.<Value>map(o -> o).orElse(Value.nullValue()))
         .put("oldObject", oldObject.<Value>map(o -> o).orElse(Value.nullValue()))
         .put("dryRun", Value.of(dryRun))
         .put("options", options.isEmpty() ? Value.nullValue() : options);
     return MapValue.builder(3)
         .put("kind", Value.of("AdmissionReview"))
-        .put("apiVersion", Value.of("admission.k8s.io/v1"))
+        .put("apiVersion", Value.of("admission.k8s.io/" + reviewVersion))
         .put("request", r.build())
         .build();
-  }
-
-  private static MapValue gvk(GroupVersionKind k) {
-    return MapValue.ofEntries("group", Value.of(k.group()), "version", Value.of(k.version()),
-        "kind", Value.of(k.kind()));
-  }
-
-  private static MapValue gvr(GroupVersionResource r) {
-    return MapValue.ofEntries("group", Value.of(r.group()), "version", Value.of(r.version()),
-        "resource", Value.of(r.resource()));
-  }
-
-  private static MapValue userInfo(UserInfo u) {
-    MapValue.Builder b = MapValue.builder(4);
-    if (!u.name().isEmpty()) {
-      b.put("username", Value.of(u.name()));
-    }
-    if (!u.uid().isEmpty()) {
-      b.put("uid", Value.of(u.uid()));
-    }
-    if (!u.groups().isEmpty()) {
-      b.put("groups", ListValue.of(u.groups().stream().map(Value::of).toList()));
-    }
-    if (!u.extra().isEmpty()) {
-      MapValue.Builder extra = MapValue.builder(u.extra().size());
-      u.extra().forEach((k, v) -> extra.put(k, ListValue.of(v.stream().map(Value::of).toList())));
-      b.put("extra", extra.build());
-    }
-    return b.build();
   }
 }

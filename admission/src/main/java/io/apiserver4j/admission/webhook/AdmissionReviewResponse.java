@@ -104,51 +104,87 @@ public record AdmissionReviewResponse(
    *     one (e.g. {@code webhook response was absent})
    */
   public static AdmissionReviewResponse fromValue(Value review) {
-    if (!(review instanceof MapValue m)) {
-      throw new DecodeException("an AdmissionReview must be a JSON object");
+    try {
+      return fromValue(review, AdmissionReviewRequest.V1, true, Optional.empty());
+    } catch (WebhookCallException e) {
+      throw new DecodeException(e.detail());
     }
-    if (!"admission.k8s.io/v1".equals(str(m, "apiVersion"))
-        || !"AdmissionReview".equals(str(m, "kind"))) {
-      throw new DecodeException("expected webhook response of admission.k8s.io/v1, Kind="
-          + "AdmissionReview, got " + str(m, "apiVersion") + ", Kind=" + str(m, "kind"));
+  }
+
+  /**
+   * Reads a response as kube's {@code VerifyAdmissionResponse}: for v1, the uid must be
+   * {@code expectedUid} (when given) and the kind {@code AdmissionReview} of admission.k8s.io/v1,
+   * a mutating webhook's patch comes with patchType {@code JSONPatch}, and a validating webhook
+   * sends neither; v1beta1 responses are not checked for uid and kind, and a patch there is a
+   * JSON patch.
+   *
+   * @throws WebhookCallException with kube's text
+   */
+  static AdmissionReviewResponse fromValue(Value review, String version, boolean mutating,
+      Optional<String> expectedUid) {
+    if (!(review instanceof MapValue m)) {
+      throw WebhookCallException.invalidResponse("an AdmissionReview must be a JSON object");
     }
     if (!(m.getOrNull("response") instanceof MapValue r)) {
-      throw new DecodeException("webhook response was absent");
+      throw WebhookCallException.invalidResponse("webhook response was absent");
+    }
+    boolean v1 = version.equals(AdmissionReviewRequest.V1);
+    if (v1 && expectedUid.isPresent() && !expectedUid.get().equals(str(r, "uid"))) {
+      throw WebhookCallException.invalidResponse("expected response.uid=\"" + expectedUid.get()
+          + "\", got \"" + str(r, "uid") + "\"");
+    }
+    if (v1 && (!"admission.k8s.io/v1".equals(str(m, "apiVersion"))
+        || !"AdmissionReview".equals(str(m, "kind")))) {
+      throw WebhookCallException.invalidResponse(
+          "expected webhook response of admission.k8s.io/v1, Kind="
+          + "AdmissionReview, got " + gvkString(str(m, "apiVersion"), str(m, "kind")));
     }
     boolean allowed = r.getOrNull("allowed") instanceof BooleanValue b && b.value();
     Optional<Status> status = r.getOrNull("status") instanceof MapValue s
         ? Optional.of(Status.fromValue(s)) : Optional.empty();
-    Optional<ListValue> patch = Optional.empty();
     Value rawPatch = r.getOrNull("patch");
     Value patchType = r.getOrNull("patchType");
-    if (rawPatch != null && !(rawPatch instanceof StringValue)) {
-      throw new DecodeException("response.patch must be a base64 string");
+    if (rawPatch != null && !rawPatch.isNull() && !(rawPatch instanceof StringValue)) {
+      throw WebhookCallException.invalidResponse("response.patch must be a base64 string");
     }
-    if (rawPatch instanceof StringValue p && !p.value().isEmpty()) {
-      if (patchType == null) {
-        throw new DecodeException("webhook returned response.patch but not response.patchType");
+    boolean hasPatch = rawPatch instanceof StringValue p && !p.value().isEmpty();
+    boolean hasPatchType = patchType != null && !patchType.isNull();
+    Optional<ListValue> patch = Optional.empty();
+    if (!mutating) {
+      // v1beta1 validating responses had their patch ignored
+      if (v1 && hasPatch) {
+        throw WebhookCallException.invalidResponse(
+            "validating webhook may not return response.patch");
       }
-      if (!(patchType instanceof StringValue t) || !t.value().equals("JSONPatch")) {
-        throw new DecodeException("webhook returned invalid response.patchType of "
+      if (v1 && hasPatchType) {
+        throw WebhookCallException.invalidResponse(
+            "validating webhook may not return response.patchType");
+      }
+    } else {
+      if (v1 && hasPatch && !hasPatchType) {
+        throw WebhookCallException.invalidResponse(
+            "webhook returned response.patch but not response.patchType");
+      }
+      if (v1 && !hasPatch && hasPatchType) {
+        throw WebhookCallException.invalidResponse(
+            "webhook returned response.patchType but not response.patch");
+      }
+      if (v1 && hasPatchType && !(patchType instanceof StringValue t && !t.value().isEmpty())) {
+        throw WebhookCallException.invalidResponse("webhook returned invalid response.patchType of "
             + Json.write(patchType));
       }
-      byte[] json;
-      try {
-        json = Base64.getDecoder().decode(p.value());
-      } catch (IllegalArgumentException e) {
-        throw new DecodeException("response.patch is not valid base64: " + e.getMessage());
+      if (v1 && hasPatch && !((StringValue) patchType).value().equals("JSONPatch")) {
+        throw new WebhookCallException("", "unsupported patch type \""
+            + ((StringValue) patchType).value() + "\"");
       }
-      if (!(Json.read(json) instanceof ListValue ops)) {
-        throw new DecodeException("response.patch is not a JSON Patch array: "
-            + new String(json, StandardCharsets.UTF_8));
+      if (hasPatch) {
+        patch = Optional.of(decodePatch(((StringValue) rawPatch).value()));
       }
-      patch = Optional.of(ops);
-    } else if (patchType != null && !patchType.isNull()) {
-      throw new DecodeException("webhook returned response.patchType but not response.patch");
     }
     Map<String, String> annotations = new LinkedHashMap<>();
     if (r.getOrNull("auditAnnotations") instanceof MapValue a) {
-      a.forEach((k, v) -> annotations.put(k, v instanceof StringValue s ? s.value() : Json.write(v)));
+      a.forEach((k, v) -> annotations.put(k,
+          v instanceof StringValue s ? s.value() : Json.write(v)));
     }
     List<String> warnings = new ArrayList<>();
     if (r.getOrNull("warnings") instanceof ListValue w) {
@@ -160,6 +196,49 @@ public record AdmissionReviewResponse(
     }
     return new AdmissionReviewResponse(str(r, "uid"), allowed, status, patch, warnings,
         annotations);
+  }
+
+  private static ListValue decodePatch(String base64) {
+    byte[] json;
+    try {
+      json = Base64.getDecoder().decode(base64);
+    } catch (IllegalArgumentException e) {
+      throw WebhookCallException.invalidResponse("illegal base64 data in response.patch: "
+          + e.getMessage());
+    }
+    Value ops;
+    try {
+      ops = Json.read(json);
+    } catch (DecodeException e) {
+      throw new WebhookCallException("received undecodable patch in webhook response",
+          e.getMessage());
+    }
+    if (!(ops instanceof ListValue list)) {
+      throw new WebhookCallException("received undecodable patch in webhook response",
+          "json: cannot unmarshal " + goKind(ops) + " into Go value of type jsonpatch.Patch");
+    }
+    return list;
+  }
+
+  private static String goKind(Value v) {
+    if (v instanceof MapValue) {
+      return "object";
+    }
+    if (v instanceof StringValue) {
+      return "string";
+    }
+    if (v instanceof BooleanValue) {
+      return "bool";
+    }
+    return v.isNull() ? "null" : "number";
+  }
+
+  /** Go's {@code GroupVersionKind.String()} of an apiVersion and kind. */
+  private static String gvkString(String apiVersion, String kind) {
+    int slash = apiVersion.indexOf('/');
+    String group = slash < 0 ? "" : apiVersion.substring(0, slash);
+    String version = slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
+    return group + "/" + version + ", Kind=" + kind;
   }
 
   private static String str(MapValue m, String key) {

@@ -3,22 +3,21 @@ package io.apiserver4j.admission.webhook;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionAttributes;
-import io.apiserver4j.admission.AdmissionErrors;
 import io.apiserver4j.admission.AdmissionPlugin;
 import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.ValidatingPlugin;
-import io.apiserver4j.core.JsonPatch;
+import io.apiserver4j.admission.matching.AdmissionRequests;
+import io.apiserver4j.admission.matching.EquivalentResources;
+import io.apiserver4j.admission.matching.MatchConditions;
+import io.apiserver4j.admission.matching.MatchCriteria;
+import io.apiserver4j.admission.matching.MatchPolicy;
+import io.apiserver4j.admission.matching.NamespaceLookup;
+import io.apiserver4j.admission.matching.ObjectConverter;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
-import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.Set;
 import java.util.UUID;
 import java.util.function.Function;
 import java.util.function.Supplier;
@@ -45,8 +44,10 @@ import java.util.function.Supplier;
  *   <li>Mutating webhooks change the object with a JSON Patch. A patch that does not apply, or a
  *       patch for a request without object, is a 500 regardless of the failure policy.
  * </ul>
- * Not modelled: namespace and object selectors, match conditions, matchPolicy equivalence,
- * reinvocation, timeouts.
+ * The calls go through the same dispatcher as webhooks configured by
+ * Validating/MutatingWebhookConfigurations ({@link ConfiguredWebhooks}); what an adapter does not
+ * have: namespace and object selectors, match conditions, matchPolicy equivalence, reinvocation,
+ * timeouts.
  *
  * <p>Build with {@link #mutating} or {@link #validating}. Thread-safe when the function is.
  */
@@ -54,19 +55,28 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
     permits WebhookAdapter.Mutating, WebhookAdapter.Validating {
 
   private final String name;
-  private final Function<AdmissionReviewRequest, AdmissionReviewResponse> handler;
   private final List<WebhookRule> rules;
   private final SideEffects sideEffects;
   private final FailurePolicy failurePolicy;
-  private final Supplier<String> uids;
+  /** The adapter as the one webhook its dispatcher calls. */
+  private final List<Webhook> webhook;
+  private final WebhookDispatcher dispatcher;
 
   private WebhookAdapter(Builder<?> b) {
     this.name = b.name;
-    this.handler = b.handler;
     this.rules = List.copyOf(b.rules);
     this.sideEffects = b.sideEffects;
     this.failurePolicy = b.failurePolicy;
-    this.uids = b.uids;
+    MatchCriteria.Builder criteria = MatchCriteria.builder().matchPolicy(MatchPolicy.EXACT);
+    for (WebhookRule r : rules) {
+      criteria.rule(r.toRule());
+    }
+    this.webhook = List.of(new Webhook(name, name, name, criteria.build(),
+        MatchConditions.none(), failurePolicy, Optional.of(sideEffects),
+        Webhook.DEFAULT_TIMEOUT, List.of(AdmissionReviewRequest.V1), false,
+        new FunctionEndpoint(b.handler)));
+    this.dispatcher = new WebhookDispatcher(name, NamespaceLookup.NONE,
+        EquivalentResources.NONE, ObjectConverter.API_VERSION, b.uids);
   }
 
   /** A mutating webhook named {@code name} (e.g. {@code defaulter.example.com}). */
@@ -99,9 +109,17 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
     return failurePolicy;
   }
 
+  final WebhookDispatcher dispatcher() {
+    return dispatcher;
+  }
+
+  final List<Webhook> webhook() {
+    return webhook;
+  }
+
   @Override
   public final boolean handles(AdmissionAttributes a) {
-    if (isAdmissionConfiguration(a)) {
+    if (AdmissionRequests.isAdmissionConfiguration(a)) {
       return false;
     }
     for (WebhookRule rule : rules) {
@@ -112,76 +130,6 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
     return false;
   }
 
-  /**
-   * Calls the function; empty when a call failure is ignored by the failure policy.
-   */
-  final Optional<AdmissionReviewResponse> call(
-      AdmissionAttributes a, Optional<MapValue> object, boolean mutating) {
-    if (a.isDryRun() && !sideEffects.supportsDryRun()) {
-      throw AdmissionErrors.dryRunUnsupported(name);
-    }
-    AdmissionReviewRequest request = AdmissionReviewRequest.of(uids.get(), a, object);
-    AdmissionReviewResponse response;
-    try {
-      response = handler.apply(request);
-    } catch (RuntimeException e) {
-      String why = e.getMessage() == null ? e.getClass().getName() : e.getMessage();
-      return callFailed("failed to call webhook: " + why);
-    }
-    if (response == null) {
-      return callFailed("received invalid webhook response: webhook response was absent");
-    }
-    if (!response.uid().equals(request.uid())) {
-      return callFailed("received invalid webhook response: expected response.uid=\""
-          + request.uid() + "\", got \"" + response.uid() + "\"");
-    }
-    if (!mutating && response.patch().isPresent()) {
-      return callFailed(
-          "received invalid webhook response: validating webhook may not return response.patch");
-    }
-    if (!response.allowed()) {
-      throw denial(response.result());
-    }
-    return Optional.of(response);
-  }
-
-  private Optional<AdmissionReviewResponse> callFailed(String why) {
-    if (failurePolicy == FailurePolicy.IGNORE) {
-      return Optional.empty();
-    }
-    throw StatusErrors.internal("failed calling webhook \"" + name + "\": " + why);
-  }
-
-  private StatusException denial(Optional<Status> result) {
-    String deniedBy = "admission webhook \"" + name + "\" denied the request";
-    // A missing result is an empty failure status (code 0), which the code rule turns into 400.
-    Status s = result.orElse(new Status(Status.Outcome.FAILURE, 0, StatusReason.UNKNOWN, "",
-        Optional.empty()));
-    String message;
-    if (!s.message().isEmpty()) {
-      message = deniedBy + ": " + s.message();
-    } else if (!s.reason().wireName().isEmpty()) {
-      message = deniedBy + ": " + s.reason().wireName();
-    } else {
-      message = deniedBy + " without explanation";
-    }
-    int code = s.code() < 400 ? 400 : s.code();
-    return StatusException.of(new Status(Status.Outcome.FAILURE, code, s.reason(), message,
-        s.details()));
-  }
-
-  private static boolean isAdmissionConfiguration(AdmissionAttributes a) {
-    if (!a.kind().group().equals("admissionregistration.k8s.io")) {
-      return false;
-    }
-    return CONFIGURATION_KINDS.contains(a.kind().kind());
-  }
-
-  private static final Set<String> CONFIGURATION_KINDS = Set.of(
-      "ValidatingWebhookConfiguration", "MutatingWebhookConfiguration",
-      "ValidatingAdmissionPolicy", "ValidatingAdmissionPolicyBinding",
-      "MutatingAdmissionPolicy", "MutatingAdmissionPolicyBinding");
-
   /** A mutating webhook; see {@link WebhookAdapter}. */
   public static final class Mutating extends WebhookAdapter implements MutatingPlugin {
     private Mutating(Builder<?> b) {
@@ -190,33 +138,12 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
 
     @Override
     public MapValue admit(AdmissionAttributes a, MapValue object) {
-      Optional<AdmissionReviewResponse> response = call(a, Optional.of(object), true);
-      if (response.isEmpty() || response.get().patch().isEmpty()
-          || response.get().patch().get().isEmpty()) {
-        return object;
-      }
-      Value patched;
-      try {
-        patched = JsonPatch.applyOrFail(object, response.get().patch().get(),
-            JsonPatch.DEFAULT_MAX_COPY_BYTES);
-      } catch (JsonPatch.Failure e) {
-        throw StatusErrors.internal(e.getMessage());
-      }
-      if (!(patched instanceof MapValue m)) {
-        throw StatusErrors.internal("admission webhook \"" + name()
-            + "\" patched the object into a non-object: " + patched.kind());
-      }
-      return m;
+      return dispatcher().mutate(a, Optional.of(object), webhook()).orElseThrow();
     }
 
     @Override
     public void admitWithoutObject(AdmissionAttributes a) {
-      Optional<AdmissionReviewResponse> response = call(a, Optional.empty(), true);
-      if (response.isPresent() && response.get().patch().isPresent()
-          && !response.get().patch().get().isEmpty()) {
-        throw StatusErrors.internal("admission webhook \"" + name()
-            + "\" attempted to modify the object, which is not supported for this operation");
-      }
+      dispatcher().mutate(a, Optional.empty(), webhook());
     }
   }
 
@@ -228,7 +155,7 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
 
     @Override
     public void validate(AdmissionAttributes a) {
-      call(a, a.object(), false);
+      dispatcher().validate(a, webhook());
     }
   }
 

@@ -4,7 +4,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.Operation;
-import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.admission.matching.Rule;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Set;
@@ -27,9 +27,6 @@ import java.util.Set;
 public record WebhookRule(
     Set<Operation> operations, List<String> apiGroups, List<String> apiVersions,
     List<String> resources, Scope scope) {
-
-  private static final GroupVersionResource NAMESPACES =
-      new GroupVersionResource("", "v1", "namespaces");
 
   /** admissionregistration's {@code scope}. */
   public enum Scope {
@@ -89,41 +86,15 @@ public record WebhookRule(
     return EnumSet.allOf(Operation.class);
   }
 
+  /** This rule as the shared matching's {@link Rule}. */
+  public Rule toRule() {
+    return new Rule(operations, apiGroups, apiVersions, resources,
+        Rule.Scope.fromWireName(scope.wireName()), List.of());
+  }
+
   /** Whether the request matches this rule. */
   public boolean matches(AdmissionAttributes a) {
-    GroupVersionResource gvr = a.resource();
-    return scopeMatches(a)
-        && operations.contains(a.operation())
-        && exactOrWildcard(apiGroups, gvr.group())
-        && exactOrWildcard(apiVersions, gvr.version())
-        && resourceMatches(gvr.resource(), a.subresource());
-  }
-
-  private boolean scopeMatches(AdmissionAttributes a) {
-    // The namespace object is cluster-scoped even though its requests carry its own name as
-    // the namespace.
-    boolean clusterScoped = a.resource().equals(NAMESPACES) || a.namespace().isEmpty();
-    switch (scope) {
-      case CLUSTER: return clusterScoped;
-      case NAMESPACED: return !clusterScoped;
-      default: return true;
-    }
-  }
-
-  private boolean resourceMatches(String resource, String subresource) {
-    for (String entry : resources) {
-      int slash = entry.indexOf('/');
-      String res = slash < 0 ? entry : entry.substring(0, slash);
-      String sub = slash < 0 ? "" : entry.substring(slash + 1);
-      if ((res.equals("*") || res.equals(resource)) && (sub.equals("*") || sub.equals(subresource))) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static boolean exactOrWildcard(List<String> items, String requested) {
-    return items.contains("*") || items.contains(requested);
+    return toRule().matches(a);
   }
 
   private static void nonEmptyEntries(String field, List<String> items) {

@@ -2,6 +2,7 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.AdmissionContext;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.core.GroupResource;
@@ -30,8 +31,9 @@ final class AdmissionStage {
   }
 
   private static AdmissionAttributes attributes(Scope s, Operation op, GroupVersionKind kind,
-      String name, MapValue object, MapValue oldObject) {
+      String name, MapValue object, MapValue oldObject, AdmissionContext context) {
     AdmissionAttributes.Builder b = AdmissionAttributes.builder()
+        .context(context)
         .operation(op)
         .resource(s.def().resource())
         .subresource(s.subresource())
@@ -39,6 +41,7 @@ final class AdmissionStage {
         .name(name)
         .namespace(s.objectNamespace())
         .userInfo(s.request().user())
+        .authorizer(s.request().authorizer())
         .dryRun(s.dryRun())
         .auditAnnotations(s.request().auditAnnotations())
         .options(OperationOptions.of(op, s.dryRun(), s.request().fieldManager()));
@@ -63,10 +66,18 @@ final class AdmissionStage {
       throw StatusErrors.forbidden(s.groupResource(), name,
           "create not allowed while custom resource definition is terminating");
     }
-    MapValue after = chain.admit(attributes(s, op, kind, name, object, old));
+    AdmissionContext context = AdmissionContext.create();
+    MapValue after;
+    try {
+      after = chain.admit(attributes(s, op, kind, name, object, old, context));
+    } finally {
+      report(s, context);
+    }
     if (after == object) {
       return after;
     }
+    // as kube decodes what a webhook or policy patched: the object is defaulted again
+    after = s.def().strategy().defaulter().apply(after);
     Optional<String> error = FieldManager.managedFieldsError(after);
     if (error.isPresent()) {
       s.warn(".metadata.managedFields was in an invalid state after admission; this could be"
@@ -80,14 +91,33 @@ final class AdmissionStage {
   /** Validating admission of a create ({@code old} null) or an update of object {@code name}. */
   void validate(Scope s, GroupVersionKind kind, String name, MapValue object, MapValue old) {
     Operation op = old == null ? Operation.CREATE : Operation.UPDATE;
-    chain.validate(attributes(s, op, kind, name, object, old));
+    AdmissionContext context = AdmissionContext.create();
+    try {
+      chain.validate(attributes(s, op, kind, name, object, old, context));
+    } finally {
+      report(s, context);
+    }
+  }
+
+  /**
+   * Passes what admission raised on: warnings to the response (as kube, also on failures) and
+   * audit annotations (of webhooks and policies) to the request's audit event.
+   */
+  private static void report(Scope s, AdmissionContext context) {
+    context.warnings().forEach(s::warn);
+    context.auditAnnotations().forEach(s.request().auditAnnotations()::add);
   }
 
   /** Delete admission (mutating without object, then validating) of {@code existing}. */
   void admitDelete(Scope s, MapValue existing) {
+    AdmissionContext context = AdmissionContext.create();
     AdmissionAttributes attrs = attributes(s, Operation.DELETE, s.def().kind(),
-        Meta.metaString(existing, "name"), null, existing);
-    chain.admitWithoutObject(attrs);
-    chain.validate(attrs);
+        Meta.metaString(existing, "name"), null, existing, context);
+    try {
+      chain.admitWithoutObject(attrs);
+      chain.validate(attrs);
+    } finally {
+      report(s, context);
+    }
   }
 }

@@ -10,6 +10,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import io.apiserver4j.merge.Schema;
@@ -30,8 +31,8 @@ final class Bodies {
     this.maxBodyBytes = maxBodyBytes;
   }
 
-  /** A decoded body and the keys it gave twice. */
-  private record Body(Value value, List<String> duplicates, byte[] raw) {}
+  /** A decoded body, the keys it gave twice and the text of its number literals. */
+  private record Body(Value value, List<String> duplicates, byte[] raw, NumberLiterals numbers) {}
 
   /** The raw bytes of a body (a decoded body is encoded), after the size check. */
   byte[] raw(Scope s) {
@@ -47,21 +48,23 @@ final class Bodies {
     }
   }
 
-  private Body read(Scope s, GroupVersionKind expected) {
+  private Body read(Scope s, GroupVersionKind expected, boolean keepOverflows) {
     Optional<Value> decoded = s.request().body();
     if (decoded.isPresent()) {
-      return new Body(decoded.get(), List.of(), null);
+      return new Body(decoded.get(), List.of(), null, NumberLiterals.NONE);
     }
     byte[] raw = s.request().rawBody().orElse(new byte[0]);
     checkSize(raw);
     String type = baseMediaType(s.request().contentType());
     try {
       if (type.isEmpty() || type.equals("application/json") || type.equals("*/*")) {
-        LenientJson.Decoded d = LenientJson.read(raw);
-        return new Body(d.value(), d.duplicates(), raw);
+        LenientJson.Literal d = LenientJson.read(raw, keepOverflows);
+        return new Body(d.value(), d.duplicates(), raw, d.numbers());
       }
       if (type.equals("application/yaml")) {
-        return new Body(Yaml.read(new String(raw, StandardCharsets.UTF_8)), List.of(), raw);
+        // kube converts YAML to JSON first: numbers are then written as Go writes them
+        return new Body(Yaml.read(new String(raw, StandardCharsets.UTF_8)), List.of(), raw,
+            NumberLiterals.NONE);
       }
     } catch (DecodeException e) {
       throw decodeError(expected, raw, "couldn't get version/kind; json parse error: "
@@ -106,12 +109,32 @@ final class Bodies {
    */
   MapValue decodeObject(Scope s, GroupVersionKind expected, Schema schema, String schemaTypeName,
       ResourceStrategy.Defaulter defaulter) {
-    Body body = read(s, expected);
+    return decodeObject(s, expected, java.util.Set.of(), schema, schemaTypeName, defaulter);
+  }
+
+  /**
+   * As {@link #decodeObject(Scope, GroupVersionKind, Schema, String, ResourceStrategy.Defaulter)},
+   * also accepting the kind at the API versions {@code alsoAccepted}, decoded as
+   * {@code expected} (kube's {@code GroupVersionAcceptor}, e.g. policy/v1beta1 Evictions).
+   */
+  MapValue decodeObject(Scope s, GroupVersionKind expected, java.util.Set<String> alsoAccepted,
+      Schema schema, String schemaTypeName, ResourceStrategy.Defaulter defaulter) {
+    boolean builtin = GoDecoding.applies(schema);
+    Body body = read(s, expected, builtin);
     if (!(body.value() instanceof MapValue m)) {
       throw decodeError(expected, body.raw(), "couldn't get version/kind; json parse error: json:"
           + " cannot unmarshal " + SchemaChecker.jsonType(body.value()) + " into Go value of type"
           + " struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string"
           + " \"json:\\\"kind,omitempty\\\"\" }");
+    }
+    for (String typeField : List.of("apiVersion", "kind")) {
+      // kube reads them first into a struct of two strings (runtime's SimpleMetaFactory)
+      Value v = m.getOrNull(typeField);
+      if (v != null && !v.isNull() && !(v instanceof StringValue)) {
+        throw decodeError(expected, body.raw(), "couldn't get version/kind; json parse error:"
+            + " json: cannot unmarshal " + GoStrings.jsonKind(v) + " into Go struct field ."
+            + typeField + " of type string");
+      }
     }
     String apiVersion = Meta.string(m, "apiVersion");
     String kind = Meta.string(m, "kind");
@@ -123,12 +146,19 @@ final class Bodies {
           + kind + ") to (" + internalPackage(expected.group()) + "." + expected.kind()
           + "): unknown conversion");
     }
-    if (!apiVersion.isEmpty() && !apiVersion.equals(expected.apiVersion())) {
+    if (!apiVersion.isEmpty() && !apiVersion.equals(expected.apiVersion())
+        && !alsoAccepted.contains(apiVersion)) {
       throw StatusErrors.badRequest("the API version in the data (" + apiVersion
           + ") does not match the expected API version (" + expected.apiVersion() + ")");
     }
     MapValue obj = StorageForm.withTypeMeta(m, expected);
+    if (builtin) {
+      obj = GoDecoding.body(expected, schemaTypeName, obj, body.numbers());
+    }
     SchemaChecker.Result checked = SchemaChecker.check(schema, schemaTypeName, obj);
+    if (body.numbers().hasOverflow()) {
+      GoDecoding.rejectOverflows(checked.object(), body.numbers());
+    }
     String cannotHandle = expected.kind() + " in version " + GoStrings.quote(expected.version())
         + " cannot be handled as a " + expected.kind() + ": ";
     if (!checked.typeErrors().isEmpty()) {

@@ -105,6 +105,11 @@ public final class CrdSupport {
         if (bool(v, "storage")) {
           storage++;
         }
+        if (v.getOrNull("deprecationWarning") instanceof StringValue w) {
+          for (String msg : deprecationWarningErrors(bool(v, "deprecated"), w.value())) {
+            errs.add(FieldError.invalid(at + ".deprecationWarning", w, msg));
+          }
+        }
         Value scale = Nested.getOrNull(v, "subresources", "scale");
         if (scale instanceof MapValue s) {
           for (String p : List.of("specReplicasPath", "statusReplicasPath")) {
@@ -125,8 +130,66 @@ public final class CrdSupport {
       errs.add(FieldError.invalid("spec.versions", versions,
           "must have exactly one version marked as storage version"));
     }
+    conversion(Nested.mapOrNull(crd, "spec", "conversion"), errs);
     errs.addAll(CrdValidator.validateDefinition(crd));
     return errs;
+  }
+
+  /**
+   * kube's checks of {@code spec.conversion}, with its paths (those of the internal type:
+   * {@code webhookClientConfig}, {@code conversionReviewVersions}).
+   */
+  private static void conversion(MapValue conversion, List<FieldError> errs) {
+    if (conversion == null) {
+      return;
+    }
+    String strategy = str(conversion, "strategy");
+    if (strategy.isEmpty()) {
+      errs.add(FieldError.required("spec.conversion.strategy", ""));
+    } else if (!strategy.equals("None") && !strategy.equals("Webhook")) {
+      errs.add(FieldError.notSupported("spec.conversion.strategy", Value.of(strategy),
+          List.of("None", "Webhook")));
+    }
+    MapValue clientConfig = Nested.mapOrNull(conversion, "webhook", "clientConfig");
+    List<String> reviews = Meta.stringList(
+        Nested.getOrNull(conversion, "webhook", "conversionReviewVersions"));
+    if (!strategy.equals("Webhook")) {
+      if (clientConfig != null) {
+        errs.add(FieldError.forbidden("spec.conversion.webhookClientConfig",
+            "should not be set when strategy is not set to Webhook"));
+      }
+      if (!reviews.isEmpty()) {
+        errs.add(FieldError.forbidden("spec.conversion.conversionReviewVersions",
+            "should not be set when strategy is not set to Webhook"));
+      }
+      return;
+    }
+    if (clientConfig == null) {
+      errs.add(FieldError.required("spec.conversion.webhookClientConfig",
+          "required when strategy is set to Webhook"));
+    } else if (Nested.has(clientConfig, "url") == Nested.has(clientConfig, "service")) {
+      errs.add(FieldError.required("spec.conversion.webhookClientConfig",
+          "exactly one of url or service is required"));
+    }
+    String at = "spec.conversion.conversionReviewVersions";
+    if (reviews.isEmpty()) {
+      errs.add(FieldError.required(at, ""));
+    }
+    java.util.Set<String> seen = new java.util.HashSet<>();
+    for (int i = 0; i < reviews.size(); i++) {
+      String v = reviews.get(i);
+      if (!seen.add(v)) {
+        errs.add(FieldError.invalid(at + "[" + i + "]", Value.of(v), "duplicate version"));
+        continue;
+      }
+      for (String msg : MetaValidation.dns1035Label(v)) {
+        errs.add(FieldError.invalid(at + "[" + i + "]", Value.of(v), msg));
+      }
+    }
+    if (!reviews.isEmpty() && !reviews.contains("v1") && !reviews.contains("v1beta1")) {
+      errs.add(FieldError.invalid(at, BuiltinKinds.strings(reviews),
+          "must include at least one of v1, v1beta1"));
+    }
   }
 
   /** The definitions a CRD serves (its served versions); empty when it is malformed. */
@@ -145,6 +208,11 @@ public final class CrdSupport {
         storageVersion = str(m, "name");
       }
     }
+    // one client for all versions: the webhook converts between any two of them
+    ResourceStrategy.Converter converter = str(crd, "spec", "conversion", "strategy")
+        .equals("Webhook") && Nested.getOrNull(crd, "spec", "conversion", "webhook")
+            instanceof MapValue webhook
+        ? ConversionWebhook.of(webhook) : ResourceStrategy.Converter.NONE;
     for (Value v : versions.items()) {
       if (!(v instanceof MapValue version) || !bool(version, "served")) {
         continue;
@@ -171,6 +239,8 @@ public final class CrdSupport {
               .allowUnconditionalUpdate(false)
               .statusPreservedMetadata("*")
               .returnDeletedObject(true)
+              .selectableFields(selectableFields(version))
+              .converter(converter)
               .defaulter(validator::applyDefaults)
               .validator(new ResourceStrategy.Validator() {
                 @Override
@@ -186,6 +256,14 @@ public final class CrdSupport {
                 }
               })
               .build());
+      if (openApi instanceof MapValue published) {
+        b.openApiSchema(published);
+      }
+      if (bool(version, "deprecated")) {
+        Value w = version.getOrNull("deprecationWarning");
+        b.warnings(List.of(w instanceof StringValue text ? text.value()
+            : defaultDeprecationWarning(crd, str(version, "name"))));
+      }
       if (Nested.getOrNull(version, "subresources", "scale") instanceof MapValue s) {
         String selector = str(s, "labelSelectorPath");
         b.scale(new ScaleSubresource(str(s, "specReplicasPath"), str(s, "statusReplicasPath"),
@@ -194,6 +272,124 @@ public final class CrdSupport {
       out.add(b.build());
     }
     return out;
+  }
+
+  /** A version's selectableFields as field selector labels ({@code .spec.color} -> spec.color). */
+  static String[] selectableFields(MapValue version) {
+    List<String> out = new ArrayList<>();
+    for (Value f : Nested.list(version, "selectableFields")) {
+      String path = Nested.str(f, "jsonPath");
+      out.add(path.startsWith(".") ? path.substring(1) : path);
+    }
+    return out.toArray(String[]::new);
+  }
+
+  /** kube's checks of a version's deprecationWarning. */
+  public static List<String> deprecationWarningErrors(boolean deprecated, String warning) {
+    if (!deprecated) {
+      return List.of("can only be set for deprecated versions");
+    }
+    List<String> out = new ArrayList<>();
+    int bytes = warning.getBytes(java.nio.charset.StandardCharsets.UTF_8).length;
+    if (bytes > 256) {
+      out.add("must be <= 256 characters long");
+    }
+    if (warning.isEmpty()) {
+      out.add("must not be an empty string");
+    }
+    int index = 0;
+    for (int i = 0; i < warning.length(); ) {
+      int cp = warning.codePointAt(i);
+      if (!goPrintable(cp)) {
+        out.add("must only contain printable UTF-8 characters; non-printable character found at"
+            + " index " + index);
+        break;
+      }
+      index += new String(Character.toChars(cp)).getBytes(
+          java.nio.charset.StandardCharsets.UTF_8).length;
+      i += Character.charCount(cp);
+    }
+    return out;
+  }
+
+  // Go's unicode.IsPrint: letters, marks, numbers, punctuation, symbols and the ASCII space.
+  private static boolean goPrintable(int cp) {
+    if (cp == ' ') {
+      return true;
+    }
+    switch (Character.getType(cp)) {
+      case Character.UPPERCASE_LETTER: case Character.LOWERCASE_LETTER:
+      case Character.TITLECASE_LETTER: case Character.MODIFIER_LETTER:
+      case Character.OTHER_LETTER: case Character.NON_SPACING_MARK:
+      case Character.ENCLOSING_MARK: case Character.COMBINING_SPACING_MARK:
+      case Character.DECIMAL_DIGIT_NUMBER: case Character.LETTER_NUMBER:
+      case Character.OTHER_NUMBER: case Character.CONNECTOR_PUNCTUATION:
+      case Character.DASH_PUNCTUATION: case Character.START_PUNCTUATION:
+      case Character.END_PUNCTUATION: case Character.INITIAL_QUOTE_PUNCTUATION:
+      case Character.FINAL_QUOTE_PUNCTUATION: case Character.OTHER_PUNCTUATION:
+      case Character.MATH_SYMBOL: case Character.CURRENCY_SYMBOL:
+      case Character.MODIFIER_SYMBOL: case Character.OTHER_SYMBOL:
+        return true;
+      default:
+        return false;
+    }
+  }
+
+  /**
+   * kube's default warning of a deprecated version: it names the most preferred served version
+   * that is not deprecated and is preferred to this one, if there is one.
+   */
+  public static String defaultDeprecationWarning(MapValue crd, String deprecated) {
+    String group = str(crd, "spec", "group");
+    String kind = str(crd, "spec", "names", "kind");
+    String msg = group + "/" + deprecated + " " + kind + " is deprecated";
+    String best = null;
+    for (Value v : Nested.list(crd, "spec", "versions")) {
+      String name = Nested.str(v, "name");
+      if (v instanceof MapValue m && bool(m, "served") && !bool(m, "deprecated")
+          && compareKubeAware(deprecated, name) < 0
+          && (best == null || compareKubeAware(name, best) > 0)) {
+        best = name;
+      }
+    }
+    return best == null ? msg : msg + "; use " + group + "/" + best + " " + kind;
+  }
+
+  private static final java.util.regex.Pattern KUBE_VERSION =
+      java.util.regex.Pattern.compile("v(\\d+)(?:(alpha|beta)(\\d+))?");
+
+  /**
+   * apimachinery's {@code CompareKubeAwareVersionStrings}: positive when {@code a} is preferred
+   * (GA over beta over alpha, then higher numbers; kube-like names over others, which compare
+   * in reverse lexical order).
+   */
+  static int compareKubeAware(String a, String b) {
+    if (a.equals(b)) {
+      return 0;
+    }
+    java.util.regex.Matcher ma = KUBE_VERSION.matcher(a);
+    java.util.regex.Matcher mb = KUBE_VERSION.matcher(b);
+    boolean ka = ma.matches() && fitsInt(ma);
+    boolean kb = mb.matches() && fitsInt(mb);
+    if (!ka || !kb) {
+      return ka == kb ? b.compareTo(a) : ka ? 1 : -1;
+    }
+    int c = Integer.compare(stability(ma.group(2)), stability(mb.group(2)));
+    if (c == 0) {
+      c = Long.compare(Long.parseLong(ma.group(1)), Long.parseLong(mb.group(1)));
+    }
+    if (c == 0 && ma.group(3) != null) {
+      c = Long.compare(Long.parseLong(ma.group(3)), Long.parseLong(mb.group(3)));
+    }
+    return c;
+  }
+
+  private static boolean fitsInt(java.util.regex.Matcher m) {
+    return m.group(1).length() < 10 && (m.group(3) == null || m.group(3).length() < 10);
+  }
+
+  private static int stability(String qualifier) {
+    return qualifier == null ? 2 : qualifier.equals("beta") ? 1 : 0;
   }
 
   private static final Value UNTYPED = Value.of("untyped");

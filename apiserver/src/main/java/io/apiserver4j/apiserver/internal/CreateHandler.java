@@ -15,8 +15,16 @@ final class CreateHandler {
   private final AdmissionStage admission;
   private final GuaranteedWrite write;
 
+  private final java.util.function.Function<io.apiserver4j.apiserver.ApiRequest, ApiResponse>
+      loopback;
+  private final Registry registry;
+
   CreateHandler(Bodies bodies, FieldManagers fieldManagers, AdmissionStage admission,
-      GuaranteedWrite write) {
+      GuaranteedWrite write,
+      java.util.function.Function<io.apiserver4j.apiserver.ApiRequest, ApiResponse> loopback,
+      Registry registry) {
+    this.loopback = loopback;
+    this.registry = registry;
     this.bodies = bodies;
     this.fieldManagers = fieldManagers;
     this.admission = admission;
@@ -35,6 +43,10 @@ final class CreateHandler {
       MapValue answer = def.strategy().virtualCreate().get().create(s.request().user(),
           s.namespace(), requested);
       return new ApiResponse(201, answer, s.warnings().list());
+    }
+    if (def.strategy().subresourceCreate("").isPresent()) {
+      return answer(s, run(s, def.strategy().subresourceCreate("").get(), def.kind(),
+          Meta.metaString(requested, "name"), requested));
     }
     String name = Meta.metaString(requested, "name");
     MapValue obj = ObjectMetaRules.wipeSystemFields(requested);
@@ -60,10 +72,59 @@ final class CreateHandler {
     String schemaType = BuiltinKinds.subresourceSchemaType(def.resource(), s.subresource())
         .orElseThrow(() -> new IllegalStateException("no schema for " + def.groupResource()
             + "/" + s.subresource()));
-    MapValue requested = bodies.decodeObject(s, sub.kind(), def.schema(), schemaType, o -> o);
-    requested = admission.mutate(s, sub.kind(), s.name(), requested, null);
-    MapValue answer = create.create(s.request().user(), s.namespace(), s.name(), requested,
-        o -> admission.validate(s, sub.kind(), s.name(), o, null));
+    MapValue requested = bodies.decodeObject(s, sub.kind(), create.acceptedApiVersions(),
+        def.schema(), schemaType, o -> o);
+    return answer(s, run(s, create, sub.kind(), s.name(), requested));
+  }
+
+  private MapValue run(Scope s, ResourceStrategy.SubresourceCreate create,
+      io.apiserver4j.core.GroupVersionKind kind, String name, MapValue requested) {
+    MapValue mutated = admission.mutate(s, kind, name, requested, null);
+    return create.create(new ResourceStrategy.CreateCall(s.request().user(), s.namespace(), name,
+        mutated, o -> admission.validate(s, kind, name, o, null), s.request().dryRun(), s.now(),
+        loopback, (resource, objectName, uid, rv, change) -> storageUpdate(s, resource,
+            objectName, uid, rv, change)));
+  }
+
+  private MapValue storageUpdate(Scope s, io.apiserver4j.core.GroupVersionResource resource,
+      String name, Optional<String> uid, Optional<String> rv,
+      java.util.function.UnaryOperator<MapValue> change) {
+    ResourceDefinition target = registry.find(resource).orElseThrow(Endpoints::resourceNotFound);
+    io.apiserver4j.storage.ObjectKey key = new io.apiserver4j.storage.ObjectKey(
+        target.kind().group(), target.plural(), target.namespaced() ? s.namespace() : "", name);
+    io.apiserver4j.storage.Preconditions preconditions = new io.apiserver4j.storage.Preconditions(
+        uid, rv);
+    io.apiserver4j.storage.StoredObject written;
+    try {
+      written = s.store().guaranteedUpdate(key, preconditions, stored -> StorageForm.toStorage(
+          target, change.apply(StorageForm.fromStorage(target, stored))));
+    } catch (io.apiserver4j.core.NotFoundException e) {
+      if (s.store().get(key).isEmpty()) {
+        throw io.apiserver4j.core.StatusErrors.notFound(target.groupResource(), name);
+      }
+      throw e;
+    }
+    MapValue object = StorageForm.fromStorage(target, written.object());
+    s.storage().listener().committed(target, new WriteOutcome.Updated(object));
+    return object;
+  }
+
+  /**
+   * 201 with the answer; a {@code Status} answer keeps its code, and one that is not a success
+   * is answered as the error it is (kube's create handler and request finisher).
+   */
+  private static ApiResponse answer(Scope s, MapValue answer) {
+    if ("Status".equals(Meta.string(answer, "kind"))
+        && "v1".equals(Meta.string(answer, "apiVersion"))) {
+      io.apiserver4j.core.Status status = io.apiserver4j.core.Status.fromValue(answer);
+      if (status.outcome() != io.apiserver4j.core.Status.Outcome.SUCCESS) {
+        return ApiResponse.of(status, s.warnings().list());
+      }
+      if (status.code() == 0) {
+        answer = answer.with("code", io.apiserver4j.core.Value.of(201L));
+      }
+      return new ApiResponse(201, answer, s.warnings().list());
+    }
     return new ApiResponse(201, answer, s.warnings().list());
   }
 }

@@ -1,14 +1,10 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.apiserver.ApiRequest;
-import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceStrategy.VirtualCreate;
-import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;
-import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -16,34 +12,27 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.function.Function;
 
 /**
  * How a server with no authorizer or token authenticator of its own answers the resources that
  * store nothing, as kube-apiserver does with its defaults ({@code --authorization-mode
  * AlwaysAllow}, no token authenticator): access reviews are allowed, a rules review lists
  * everything, SelfSubjectReview tells the caller who it is, a TokenReview comes back
- * unauthenticated, and a Binding assigns its pod to the node (kube's BindingREST). The embedder
+ * unauthenticated. (Bindings are PodBinding's, a handler of the pods' strategy.) The embedder
  * replaces any of them with {@code ApiServer.Builder#virtualCreate} (the auth module's reviews
  * do, with the server's authorizer).
  */
 public final class DefaultVirtualCreates {
   private static final String AUTHZ = "authorization.k8s.io";
   private static final String AUTHN = "authentication.k8s.io";
-  private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
 
   private DefaultVirtualCreates() {}
 
-  /**
-   * By resource, the default answers; {@code loopback} serves the Binding's pod update, stamped
-   * by {@code clock}.
-   */
-  public static Map<GroupResource, VirtualCreate> of(Function<ApiRequest, ApiResponse> loopback,
-      Clock clock) {
+  /** By resource, the default answers. */
+  public static Map<GroupResource, VirtualCreate> of() {
     Map<GroupResource, VirtualCreate> m = new LinkedHashMap<>();
     m.put(new GroupResource(AUTHZ, "selfsubjectaccessreviews"),
         (user, ns, review) -> accessReview(review, "SelfSubjectAccessReview", false, ""));
@@ -57,8 +46,6 @@ public final class DefaultVirtualCreates {
         (user, ns, review) -> review.with("status", MapValue.ofEntries("userInfo",
             userInfo(user))));
     m.put(new GroupResource(AUTHN, "tokenreviews"), (user, ns, review) -> tokenReview(review));
-    m.put(new GroupResource("", "bindings"),
-        (user, ns, binding) -> bind(loopback, clock, user, ns, binding));
     return m;
   }
 
@@ -126,69 +113,5 @@ public final class DefaultVirtualCreates {
       throw StatusErrors.badRequest("token is required for TokenReview in authentication");
     }
     return review.with("status", MapValue.ofEntries("user", MapValue.empty()));
-  }
-
-  /**
-   * kube's BindingREST: the pod named by the Binding gets {@code spec.nodeName} (a conflict if
-   * it already has one), the Binding's annotations and the condition PodScheduled; the answer is
-   * a Success Status.
-   */
-  private static boolean scheduled(MapValue pod) {
-    for (Value c : Nested.list(pod, "status", "conditions")) {
-      if (Nested.str(c, "type").equals("PodScheduled") && Nested.str(c, "status").equals("True")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  private static MapValue bind(Function<ApiRequest, ApiResponse> loopback, Clock clock,
-      UserInfo user, String namespace, MapValue binding) {
-    String pod = Meta.metaString(binding, "name");
-    String targetKind = Nested.str(binding, "target", "kind");
-    String node = Nested.str(binding, "target", "name");
-    GroupKind gk = new GroupKind("", "Binding");
-    if (!targetKind.isEmpty() && !targetKind.equals("Node")) {
-      throw StatusErrors.invalid(gk, pod, List.of(FieldError.notSupported("target.kind",
-          Value.of(targetKind), List.of("Node", "<empty>"))));
-    }
-    if (node.isEmpty()) {
-      throw StatusErrors.invalid(gk, pod, List.of(FieldError.required("target.name", "")));
-    }
-    MapValue current = loopback.apply(ApiRequest.builder(ApiRequest.Verb.GET, PODS)
-        .namespace(namespace).name(pod).user(user).build()).orThrow();
-    String assigned = Nested.str(current, "spec", "nodeName");
-    if (!assigned.isEmpty()) {
-      throw StatusErrors.conflict(new GroupResource("", "pods"), pod,
-          "pod " + pod + " is already assigned to node \"" + assigned + "\"");
-    }
-    MapValue.Builder meta = MapValue.builder().put("resourceVersion",
-        Value.of(Meta.metaString(current, "resourceVersion")));
-    if (Meta.metadata(binding).getOrNull("annotations") instanceof MapValue annotations) {
-      meta.put("annotations", annotations);
-    }
-    MapValue patch = MapValue.ofEntries("metadata", meta.build(),
-        "spec", MapValue.ofEntries("nodeName", Value.of(node)));
-    MapValue bound = loopback.apply(ApiRequest.builder(ApiRequest.Verb.PATCH, PODS)
-        .namespace(namespace).name(pod).user(user)
-        .patch(PatchType.MERGE_PATCH, Json.write(patch)).build()).orThrow();
-    // and, as kube's assignPod, the condition PodScheduled (a status field, so its own write)
-    if (!scheduled(bound)) {
-      String now = Meta.formatTime(clock.instant());
-      MapValue condition = MapValue.ofEntries("type", Value.of("PodScheduled"),
-          "status", Value.of("True"), "lastProbeTime", Value.nullValue(),
-          "lastTransitionTime", Value.of(now));
-      ListValue.Builder conditions = ListValue.builder();
-      Nested.list(bound, "status", "conditions").stream()
-          .filter(c -> !Nested.str(c, "type").equals("PodScheduled")).forEach(conditions::add);
-      conditions.add(condition);
-      loopback.apply(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace(namespace)
-          .name(pod).subresource("status").user(user)
-          .body(Nested.set(bound, conditions.build(), "status", "conditions")).build())
-          .orThrow();
-    }
-    return MapValue.ofEntries("kind", Value.of("Status"), "apiVersion", Value.of("v1"),
-        "metadata", MapValue.empty(), "status", Value.of("Success"),
-        "code", Value.of(201));
   }
 }

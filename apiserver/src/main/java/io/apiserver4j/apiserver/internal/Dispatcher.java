@@ -41,6 +41,7 @@ public final class Dispatcher {
   private final Storage storage;
   private final Storage dryRun;
   private final CrdInformer crdInformer;
+  private final ServerConfigurationSources configurationSources;
   private final CreateHandler creates;
   private final UpdateHandler updates;
   private final PatchHandler patches;
@@ -52,20 +53,39 @@ public final class Dispatcher {
       Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
       GeneratedValuesPolicy generatedValues, long maxBodyBytes,
       CreateAuthorizer createAuthorizer) {
+    this(registry, store, clock, uids, random, admissionFactory, generatedValues, maxBodyBytes,
+        createAuthorizer, java.util.Map.of());
+  }
+
+  /** @param settings server settings by kube-apiserver flag name, for allocators */
+  public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
+      Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
+      GeneratedValuesPolicy generatedValues, long maxBodyBytes,
+      CreateAuthorizer createAuthorizer, java.util.Map<String, String> settings) {
     this.registry = registry;
     this.clock = clock;
     this.endpoints = new Endpoints(registry);
     ServerNamespaces namespaces = new ServerNamespaces(store);
-    AdmissionChain chain = Objects.requireNonNull(admissionFactory.apply(namespaces),
-        "the admission factory returned null");
+    this.configurationSources = new ServerConfigurationSources(store, registry);
+    AdmissionChain chain;
+    try {
+      chain = ConfiguredAdmission.append(Objects.requireNonNull(
+          admissionFactory.apply(namespaces), "the admission factory returned null"),
+          registry, configurationSources);
+    } catch (RuntimeException e) {
+      // the sources already started stop with the server that will not be
+      configurationSources.close();
+      throw e;
+    }
     this.crdInformer = new CrdInformer(store, registry);
     AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
     Bodies bodies = new Bodies(maxBodyBytes);
     FieldManagers fieldManagers = new FieldManagers(registry);
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,
-        createAuthorizer);
+        createAuthorizer, settings);
     ScaleSupport scale = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
-    this.creates = new CreateHandler(bodies, fieldManagers, admission, write);
+    this.creates = new CreateHandler(bodies, fieldManagers, admission, write, this::handle,
+        registry);
     this.updates = new UpdateHandler(bodies, fieldManagers, admission, write, scale);
     this.patches = new PatchHandler(bodies, fieldManagers, admission, write, scale);
     this.reads = new ReadHandler(scale);
@@ -79,7 +99,9 @@ public final class Dispatcher {
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
     this.apiServices = new ApiServiceRegistration(store, registry, this::handle, clock);
-    this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices));
+    this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices)
+        .andThen(configurationSources)
+        .andThen(new PolicyStatusController(registry, this::handle)));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
@@ -102,9 +124,13 @@ public final class Dispatcher {
     apiServices.registerOnStart();
   }
 
-  /** Stops following CustomResourceDefinitions; waits for the background watch to end. */
+  /**
+   * Stops following CustomResourceDefinitions and the objects that configure admission; waits
+   * for the background watches to end.
+   */
   public void stopFollowingCrds() {
     crdInformer.close();
+    configurationSources.close();
   }
 
   /** Runs a request (any verb but WATCH); every failure becomes a Status response. */
@@ -150,6 +176,7 @@ public final class Dispatcher {
 
   private Scope resolve(ApiRequest r, Warnings warnings) {
     ResourceDefinition def = endpoints.resolve(r);
+    warnings.addAll(def.warnings());
     // only writes are recorded under a manager
     String manager = r.verb().isWrite()
         ? WriteOptionRules.managerOrUserAgent(r.fieldManager(), r.userAgent()) : "";

@@ -592,7 +592,14 @@ public final class FieldManager {
       return new Result(null, m);
     }
     MapValue merged = (MapValue) u.object().value();
-    return new Result(defaulter.apply(merged), m);
+    try {
+      return new Result(defaulter.apply(merged), m);
+    } catch (GoDecoding.ConversionFailure e) {
+      // kube converts the merged object back to its Go type before defaulting it
+      throw plainError("failed to convert new object (" + gvknn(applied) + ") to proper"
+          + " version: unable to convert unstructured object to " + gvkString(gvk) + ": "
+          + e.getMessage());
+    }
   }
 
   private String gvknn(MapValue obj) {

@@ -46,12 +46,13 @@ final class FieldManagers {
       b.ignoredFields(def.kind().apiVersion(), reset);
     }
     ResourceStrategy.Defaulter defaulter = def.strategy().defaulter();
+    java.util.function.UnaryOperator<MapValue> decode = GoDecoding.applyDecoder(def);
     return new FieldManager(def.kind(), subresource, def.schema().type(def.schemaType()),
-        b.build(), o -> StorageForm.typed(def, defaulter.apply(o)),
+        b.build(), o -> StorageForm.typed(def, defaulter.apply(decode.apply(o))),
         StorageForm.zeroObject(def));
   }
 
-  /** Converts objects between the served versions of a group/resource (CRD conversion None). */
+  /** Converts objects between the served versions of a group/resource (the CRD's strategy). */
   private VersionConverter converter(ResourceDefinition def) {
     return (object, version) -> {
       if (version.isEmpty()) {
@@ -69,7 +70,7 @@ final class FieldManagers {
       MapValue v = object.value() instanceof MapValue m ? m : MapValue.empty();
       ResourceDefinition to = other.get();
       MapValue converted = SchemaChecker.check(to.schema(), to.schemaType(),
-          v.with("apiVersion", Value.of(version))).object();
+          def.strategy().converter().convert(v, version)).object();
       return to.schema().type(to.schemaType()).fromValueUnvalidated(converted);
     };
   }

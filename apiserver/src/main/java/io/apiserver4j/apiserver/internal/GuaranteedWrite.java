@@ -5,6 +5,7 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.AlreadyExistsException;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
+import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -32,12 +33,76 @@ final class GuaranteedWrite {
   private final ObjectMetaRules meta;
   private final AdmissionStage admission;
   private final CreateAuthorizer serverAuthorizer;
+  private final java.util.Map<String, String> settings;
+  // one writer at a time allocates from a resource's shared pool, in this server
+  private final java.util.concurrent.ConcurrentHashMap<GroupResource,
+      java.util.concurrent.locks.ReentrantLock> allocationLocks =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   GuaranteedWrite(ObjectMetaRules meta, AdmissionStage admission,
-      CreateAuthorizer serverAuthorizer) {
+      CreateAuthorizer serverAuthorizer, java.util.Map<String, String> settings) {
     this.meta = meta;
     this.admission = admission;
     this.serverAuthorizer = serverAuthorizer;
+    this.settings = java.util.Map.copyOf(settings);
+  }
+
+  /**
+   * Runs {@code write} holding the resource's allocation lock when its kind allocates from a
+   * shared pool, so that two writes never take the same value.
+   */
+  private <T> T allocating(Scope s, java.util.function.Supplier<T> write) {
+    if (s.def().strategy().allocator().isEmpty()) {
+      return write.get();
+    }
+    java.util.concurrent.locks.ReentrantLock lock = allocationLocks.computeIfAbsent(
+        s.groupResource(), g -> new java.util.concurrent.locks.ReentrantLock());
+    lock.lock();
+    try {
+      return write.get();
+    } finally {
+      lock.unlock();
+    }
+  }
+
+  /** The strategy's allocation (kube's {@code BeginCreate}/{@code BeginUpdate}), if any. */
+  private MapValue allocate(Scope s, MapValue obj, Optional<MapValue> old) {
+    Optional<io.apiserver4j.apiserver.ResourceStrategy.Allocator> allocator =
+        s.def().strategy().allocator();
+    if (allocator.isEmpty()) {
+      return obj;
+    }
+    String ns = Meta.metaString(obj, "namespace");
+    String name = Meta.metaString(obj, "name");
+    io.apiserver4j.apiserver.ResourceStrategy.Allocation allocation =
+        new io.apiserver4j.apiserver.ResourceStrategy.Allocation() {
+          @Override
+          public List<MapValue> others() {
+            ResourceDefinition def = s.def();
+            List<MapValue> out = new java.util.ArrayList<>();
+            for (StoredObject o : s.store().list(io.apiserver4j.storage.CollectionKey.all(
+                def.kind().group(), def.plural()), io.apiserver4j.storage.ListOptions.all())
+                .items()) {
+              MapValue m = StorageForm.fromStorage(def, o.object());
+              if (!(Meta.metaString(m, "namespace").equals(ns)
+                  && Meta.metaString(m, "name").equals(name))) {
+                out.add(m);
+              }
+            }
+            return out;
+          }
+
+          @Override
+          public boolean dryRun() {
+            return s.dryRun();
+          }
+
+          @Override
+          public Optional<String> setting(String flag) {
+            return Optional.ofNullable(settings.get(flag));
+          }
+        };
+    return allocator.get().allocate(obj, old, allocation);
   }
 
   /** Builds the new object from the current one ({@code null} when it does not exist yet). */
@@ -55,6 +120,10 @@ final class GuaranteedWrite {
 
   /** kube's {@code Store.Create}: a new object, with generateName retries. */
   WriteOutcome create(Scope s, MapValue obj) {
+    return allocating(s, () -> createOnce(s, obj));
+  }
+
+  private WriteOutcome createOnce(Scope s, MapValue obj) {
     boolean generate = !Meta.metaString(obj, "generateName").isEmpty()
         && Meta.metaString(obj, "name").isEmpty();
     AlreadyExistsException last = null;
@@ -64,6 +133,7 @@ final class GuaranteedWrite {
         o = Meta.withMeta(o, "name", Value.of(meta.generateName(Meta.metaString(o,
             "generateName"))));
       }
+      o = allocate(s, ObjectMetaRules.ensureNamespace(o, s.objectNamespace()), Optional.empty());
       o = ObjectMetaRules.beforeCreate(s, o);
       String name = Meta.metaString(o, "name");
       admission.validate(s, s.def().kind(), name, o, null);
@@ -99,6 +169,12 @@ final class GuaranteedWrite {
    */
   WriteOutcome update(Scope s, Transform transform, boolean forceAllowCreate,
       Optional<String> uidPrecondition, AdmissionView view) {
+    return allocating(s, () -> updateOnce(s, transform, forceAllowCreate, uidPrecondition,
+        view));
+  }
+
+  private WriteOutcome updateOnce(Scope s, Transform transform, boolean forceAllowCreate,
+      Optional<String> uidPrecondition, AdmissionView view) {
     ResourceDefinition def = s.def();
     boolean allowCreate = def.strategy().allowCreateOnUpdate() || forceAllowCreate;
     ObjectKey key = s.key();
@@ -125,8 +201,10 @@ final class GuaranteedWrite {
         }
       }
       MapValue obj = transform.apply(null);
-      obj = ObjectMetaRules.beforeCreate(s, meta.fillSystemFields(
-          ObjectMetaRules.wipeSystemFields(obj), s.now()));
+      obj = meta.fillSystemFields(ObjectMetaRules.wipeSystemFields(obj), s.now());
+      obj = allocate(s, ObjectMetaRules.ensureNamespace(obj, s.objectNamespace()),
+          Optional.empty());
+      obj = ObjectMetaRules.beforeCreate(s, obj);
       authorizeCreate(s);
       admission.validate(s, view.kind(), s.name(), view.convert().apply(obj), null);
       try {
@@ -216,6 +294,10 @@ final class GuaranteedWrite {
       } else if (!newRv.equals(existingRv)) {
         // a precondition of the client: final, whatever the store would retry
         throw StatusErrors.objectModified(def.groupResource(), s.name());
+      }
+      if (s.subresource().isEmpty()) {
+        obj = allocate(s, ObjectMetaRules.ensureNamespace(obj, s.objectNamespace()),
+            Optional.of(existing));
       }
       obj = ObjectMetaRules.beforeUpdate(s, obj, existing);
       obj = ObjectMetaRules.ignoreTimestampOnlyChanges(obj, existing);

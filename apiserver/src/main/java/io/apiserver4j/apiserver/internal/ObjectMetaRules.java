@@ -187,8 +187,16 @@ final class ObjectMetaRules {
    * and moves generation per the strategy; the status endpoint keeps everything but status.
    */
   private static MapValue prepareForUpdate(ResourceDefinition def, String subresource,
-      MapValue obj, MapValue old) {
+      MapValue obj, MapValue old, java.time.Instant now) {
     ResourceStrategy s = def.strategy();
+    Optional<ResourceStrategy.SubresourceUpdate> own = s.subresourceUpdate(subresource);
+    if (own.isPresent()) {
+      MapValue r = own.get().prepare().prepare(obj, old, now);
+      if (bumpsGeneration(def, r, old)) {
+        r = Meta.withMeta(r, "generation", Value.of(Meta.generation(old) + 1));
+      }
+      return r;
+    }
     if (subresource.equals("status")) {
       Value status = obj.getOrNull("status");
       MapValue meta = Meta.metadata(obj);
@@ -243,7 +251,7 @@ final class ObjectMetaRules {
     ResourceDefinition def = s.def();
     MapValue r = omitEmpty(def, ensureNamespace(obj, s.objectNamespace()));
     r = Meta.copyMeta(r, old, "generation");
-    r = StorageForm.typed(def, prepareForUpdate(def, s.subresource(), r, old));
+    r = StorageForm.typed(def, prepareForUpdate(def, s.subresource(), r, old, s.now()));
     if (Meta.metaString(r, "uid").isEmpty()) {
       r = Meta.copyMeta(r, old, "uid");
     }
@@ -258,7 +266,10 @@ final class ObjectMetaRules {
     }
     List<FieldError> errs = new ArrayList<>(MetaValidation.objectMetaUpdate(r, old,
         def.namespaced(), def.strategy().nameValidation()));
-    ResourceStrategy.Verdict verdict = def.strategy().validator().check(r, Optional.of(old));
+    ResourceStrategy.Validator validator = def.strategy().subresourceUpdate(s.subresource())
+        .map(ResourceStrategy.SubresourceUpdate::validator)
+        .orElse(def.strategy().validator());
+    ResourceStrategy.Verdict verdict = validator.check(r, Optional.of(old));
     errs.addAll(verdict.errors());
     verdict.warnings().forEach(s::warn);
     if (!errs.isEmpty()) {

@@ -42,7 +42,7 @@ final class PatchHandler {
   }
 
   /** A patch of an endpoint, parsed once: its type, its body and whether an apply forces. */
-  record Patch(PatchType type, Value body, boolean force) {}
+  record Patch(PatchType type, Value body, boolean force, byte[] raw) {}
 
   ApiResponse patch(Scope s) {
     ResourceDefinition def = s.def();
@@ -52,7 +52,7 @@ final class PatchHandler {
     byte[] raw = bodies.raw(s);
     WriteOptionRules.check(s.request(), OptionsKind.PATCH_OPTIONS, Optional.of(type));
     Patch patch = new Patch(type, type.isApply() ? Bodies.readApplyBody(raw)
-        : Patches.parseBody(raw), s.request().force().orElse(false));
+        : Patches.parseBody(raw), s.request().force().orElse(false), raw);
     if (s.subresource().equals("scale")) {
       return scale.patch(s, patch);
     }
@@ -96,8 +96,11 @@ final class PatchHandler {
     if (!(patched instanceof MapValue patchedMap)) {
       throw invalidPatch(patched, "Object 'Kind' is missing in '" + Json.write(patched) + "'");
     }
-    SchemaChecker.Result checked = SchemaChecker.check(def.schema(), def.schemaType(),
-        StorageForm.withTypeMeta(patchedMap, def.kind()));
+    MapValue typed = StorageForm.withTypeMeta(patchedMap, def.kind());
+    if (GoDecoding.applies(def.schema())) {
+      typed = GoDecoding.patched(patch.type(), def.schemaType(), typed, patch.body(), patch.raw());
+    }
+    SchemaChecker.Result checked = SchemaChecker.check(def.schema(), def.schemaType(), typed);
     if (!checked.typeErrors().isEmpty()) {
       throw invalidPatch(patchedMap, checked.typeErrors().get(0));
     }

@@ -4,6 +4,7 @@ import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
@@ -66,9 +67,17 @@ final class ReadHandler {
         .put("resourceVersion", Value.of(Long.toString(result.resourceVersion())));
     result.continueToken().ifPresent(t -> meta.put("continue", Value.of(t)));
     result.remainingItemCount().ifPresent(n -> meta.put("remainingItemCount", Value.of(n)));
-    List<MapValue> items = result.items().stream()
-        .map(o -> StorageForm.fromStorage(s.def(), o.object())).toList();
-    return new ApiResponse(200, listOf(s.def(), items, meta.build()), s.warnings().list());
+    if (!s.def().customResource()) {
+      // a built-in item is its stored object without type meta: written as stored, one by one
+      return ApiResponse.of(StreamedList.of(listOf(s.def(), List.of(), meta.build()),
+          result.items(), item -> item.without("apiVersion").without("kind"),
+          java.util.Optional.of(StoredObject.TypeMeta.OMIT)), s.warnings().list());
+    }
+    // a custom resource is converted, pruned and defaulted as it is read: item by item
+    ResourceDefinition def = s.def();
+    return ApiResponse.of(StreamedList.of(listOf(def, List.of(), meta.build()), result.items(),
+        item -> StorageForm.fromStorage(def, item), java.util.Optional.empty()),
+        s.warnings().list());
   }
 
   /** A list object of the endpoint's kind; built-in items drop their type meta, as kube's. */
@@ -140,7 +149,10 @@ final class ReadHandler {
   }
 
   private static boolean selectable(ResourceDefinition def, String field) {
-    return field.equals("metadata.name") || field.equals("metadata.namespace")
+    // kube's custom resource converter knows no metadata.namespace of cluster-scoped objects
+    boolean namespace = field.equals("metadata.namespace")
+        && (def.namespaced() || !def.customResource());
+    return field.equals("metadata.name") || namespace
         || def.strategy().selectableFields().contains(field);
   }
 

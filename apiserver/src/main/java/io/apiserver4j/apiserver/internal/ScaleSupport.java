@@ -55,7 +55,8 @@ final class ScaleSupport {
 
   static FieldManager newFieldManager() {
     return new FieldManager(SCALE_GVK, "scale",
-        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(), m -> m,
+        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(),
+        m -> GoDecoding.applied(BuiltinKinds.SCALE_TYPE, m),
         StorageForm.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
             StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)));
   }
@@ -75,7 +76,7 @@ final class ScaleSupport {
     MapValue.Builder st = MapValue.builder().put("replicas", Value.of(status));
     if (s.labelSelectorPath().isPresent()) {
       Value sel = Nested.getOrNull(parent, Nested.parseDotted(s.labelSelectorPath().get()));
-      String selector = sel instanceof MapValue m ? BuiltinKinds.formatSelector(m)
+      String selector = sel instanceof MapValue m ? KubeValidation.formatSelector(m)
           : sel instanceof StringValue str ? str.value() : "";
       if (!selector.isEmpty()) {
         st.put("selector", Value.of(selector));
@@ -118,7 +119,8 @@ final class ScaleSupport {
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.update(oldScale, m, s.manager(), s.now());
+        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinKinds.SCALE_TYPE,
+            m, patch.body(), patch.raw()), s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);
     });
@@ -153,8 +155,12 @@ final class ScaleSupport {
       }
       MapValue updated = Nested.set(parent, replicas == null ? Value.of(0L) : replicas,
           Nested.parseDotted(sub.specReplicasPath()));
-      updated = Meta.withMetaString(updated, "resourceVersion",
-          Meta.metaString(newScale, "resourceVersion"));
+      // kube's scaleUpdatedObjectInfo: a Scale's resourceVersion is a precondition; without
+      // one the update is unconditional, for built-in and custom resources alike
+      String rv = Meta.metaString(newScale, "resourceVersion");
+      if (!rv.isEmpty()) {
+        updated = Meta.withMetaString(updated, "resourceVersion", rv);
+      }
       return FieldManager.encode(updated, toParent(def, Meta.metaValue(parent,
           "managedFields"), Meta.metaValue(newScale, "managedFields")));
     };

@@ -45,13 +45,13 @@ final class StorageForm {
     if (!def.customResource() || def.storageVersion().equals(def.kind().version())) {
       return obj;
     }
-    return obj.with("apiVersion", Value.of(
-        new GroupVersionKind(def.kind().group(), def.storageVersion(), "").apiVersion()));
+    return def.strategy().converter().convert(obj,
+        new GroupVersionKind(def.kind().group(), def.storageVersion(), "").apiVersion());
   }
 
   /**
    * A stored object as the endpoint serves it: at the endpoint's version. Custom resources are
-   * converted with conversion strategy None (only apiVersion changes), pruned by the version's
+   * converted by the CRD's conversion strategy (None: only apiVersion changes; Webhook), pruned by the version's
    * schema and defaulted, as kube-apiserver's CRD storage codec does.
    */
   static MapValue fromStorage(ResourceDefinition def, MapValue stored) {
@@ -62,7 +62,7 @@ final class StorageForm {
     MapValue served = stored;
     if (!Meta.string(stored, "apiVersion").equals(want)) {
       served = SchemaChecker.check(def.schema(), def.schemaType(),
-          stored.with("apiVersion", Value.of(want))).object();
+          def.strategy().converter().convert(stored, want)).object();
     }
     // kube defaults custom resources when it reads them: a default added to the schema later
     // shows on objects stored before it (the same instance when there is nothing to default)

@@ -124,8 +124,7 @@ public final class ServiceAccountTokens {
   public ApiServer.Builder install(ApiServer.Builder server, Authenticator... otherTokens) {
     List<Authenticator> others = List.of(otherTokens);
     server.subresourceCreate(SERVICE_ACCOUNTS, "token",
-        (user, namespace, name, request, validation) -> requests.create(namespace, name,
-            request, validation));
+        call -> requests.create(call.namespace(), call.name(), call.object(), call.validation()));
     server.virtualCreate(TOKEN_REVIEWS, (user, namespace, review) -> review(namespace, review,
         others));
     return server;

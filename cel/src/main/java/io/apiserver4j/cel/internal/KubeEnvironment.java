@@ -77,21 +77,97 @@ public final class KubeEnvironment {
           || resultType.name().equals(typeName);
     }
 
+    public String resultTypeName() {
+      return resultType.name();
+    }
+
     public Set<String> identifiers() {
       return identifiers;
     }
 
     public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals) {
+      return evaluate(bindings, optionals, Map.of(), null);
+    }
+
+    /** {@code authorizer} may be null when the expression declares none. */
+    public Value evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals,
+        Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+        io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
       Map<String, Object> vars = new HashMap<>();
       bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
       optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
+      putLazyAndAuthorizer(vars, lazyMaps, authorizer);
+      return run(name -> Optional.ofNullable(vars.get(name)));
+    }
+
+    /** Evaluates with bindings prepared once for several programs. */
+    public Value evaluate(Prepared prepared) {
+      if (!types.isEmpty()) {
+        // typed variables convert formatted strings per program
+        return evaluate(prepared.values, Map.of(), prepared.lazyMaps, prepared.authorizer);
+      }
+      return run(prepared.resolver);
+    }
+
+    private Value run(dev.cel.runtime.CelVariableResolver vars) {
       try {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
-        throw new CelException(CelException.Kind.EVALUATION, e.getMessage(), e);
+        throw lazyFailure(e).orElseGet(
+            () -> new CelException(CelException.Kind.EVALUATION, e.getMessage(), e));
       } catch (RuntimeException e) {
-        throw new CelException(CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e);
+        throw lazyFailure(e).orElseGet(() -> new CelException(CelException.Kind.EVALUATION,
+            String.valueOf(e.getMessage()), e));
       }
+    }
+
+    /** A lazy map's failure keeps its own message, however the runtime wrapped it. */
+    private static Optional<CelException> lazyFailure(Throwable e) {
+      for (Throwable t = e; t != null; t = t.getCause()) {
+        if (t instanceof CelException ce) {
+          return Optional.of(ce);
+        }
+      }
+      return Optional.empty();
+    }
+  }
+
+  /** Variable values converted once, for several evaluations. */
+  public static final class Prepared {
+    final Map<String, Value> values;
+    final Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps;
+    final io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer;
+    final dev.cel.runtime.CelVariableResolver resolver;
+
+    Prepared(Map<String, Value> values, Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+        io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
+      this.values = values;
+      this.lazyMaps = lazyMaps;
+      this.authorizer = authorizer;
+      Map<String, Object> vars = new HashMap<>();
+      values.forEach((k, v) -> vars.put(k, toCel(v, null)));
+      putLazyAndAuthorizer(vars, lazyMaps, authorizer);
+      this.resolver = name -> Optional.ofNullable(vars.get(name));
+    }
+  }
+
+  public static Prepared prepare(Map<String, Value> values,
+      Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+      io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
+    return new Prepared(values, lazyMaps, authorizer);
+  }
+
+  private static void putLazyAndAuthorizer(Map<String, Object> vars,
+      Map<String, io.apiserver4j.cel.CelLazyMap> lazyMaps,
+      io.apiserver4j.cel.CelAuthorizer.ForRequest authorizer) {
+    lazyMaps.forEach((k, v) -> vars.put(k, new LazyMap(v)));
+    if (authorizer != null) {
+      AuthzLibrary.AuthorizerValue authz =
+          new AuthzLibrary.AuthorizerValue(authorizer.authorizer(), "");
+      vars.put("authorizer", authz);
+      vars.put(AuthzLibrary.REQUEST_RESOURCE, new AuthzLibrary.ResourceCheckValue(authz,
+          authorizer.group(), authorizer.resource(), authorizer.subresource(),
+          authorizer.namespace(), authorizer.name()));
     }
   }
 
@@ -104,12 +180,26 @@ public final class KubeEnvironment {
   /** Compiles, checking field selections on the variables in {@code types}. */
   public static Compiled compile(String expression, List<String> variables,
       List<String> optionals, Map<String, io.apiserver4j.cel.CelObjectType> types) {
+    return compile(expression, variables, optionals, types, false);
+  }
+
+  /**
+   * Compiles; with {@code objectsAsMaps}, MutatingAdmissionPolicy object constructions
+   * ({@code Object{..}}, {@code JSONPatch{..}}) build maps.
+   */
+  public static Compiled compile(String expression, List<String> variables,
+      List<String> optionals, Map<String, io.apiserver4j.cel.CelObjectType> types,
+      boolean objectsAsMaps) {
     List<String> key = new ArrayList<>(variables);
     optionals.forEach(o -> key.add("?" + o));
     Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
     CelAbstractSyntaxTree ast;
     try {
-      ast = cel.compile(expression).getAst();
+      if (objectsAsMaps) {
+        ast = cel.check(StructsAsMaps.rewrite(cel.parse(expression).getAst())).getAst();
+      } else {
+        ast = cel.compile(expression).getAst();
+      }
     } catch (CelValidationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }
@@ -144,6 +234,9 @@ public final class KubeEnvironment {
         .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options),
             CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options));
     for (String v : variables) {
+      if (v.equals("authorizer")) {
+        continue; // typed by the authorizer library
+      }
       if (v.startsWith("?")) {
         b.addVar(v.substring(1), dev.cel.common.types.OptionalType.create(SimpleType.DYN));
       } else {
@@ -152,6 +245,8 @@ public final class KubeEnvironment {
     }
     addRegexLibrary(b);
     addListsLibrary(b);
+    AuthzLibrary.add(b, variables);
+    JsonPatchLibrary.add(b);
     KubeLibraries.addAll(b);
     return b.build();
   }
@@ -445,6 +540,39 @@ public final class KubeEnvironment {
           return map.size();
         }
       };
+    }
+  }
+
+  /** A map view computing its values when read (see {@link io.apiserver4j.cel.CelLazyMap}). */
+  private static final class LazyMap extends java.util.AbstractMap<Object, Object> {
+    private final io.apiserver4j.cel.CelLazyMap lazy;
+
+    LazyMap(io.apiserver4j.cel.CelLazyMap lazy) {
+      this.lazy = lazy;
+    }
+
+    @Override
+    public Object get(Object key) {
+      return key instanceof String k && lazy.keys().contains(k) ? toCel(lazy.get(k)) : null;
+    }
+
+    @Override
+    public boolean containsKey(Object key) {
+      return key instanceof String k && lazy.keys().contains(k);
+    }
+
+    @Override
+    public int size() {
+      return lazy.keys().size();
+    }
+
+    @Override
+    public java.util.Set<Map.Entry<Object, Object>> entrySet() {
+      java.util.Set<Map.Entry<Object, Object>> out = new java.util.LinkedHashSet<>();
+      for (String k : lazy.keys()) {
+        out.add(new java.util.AbstractMap.SimpleImmutableEntry<>(k, toCel(lazy.get(k))));
+      }
+      return out;
     }
   }
 

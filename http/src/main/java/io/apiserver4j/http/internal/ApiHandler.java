@@ -5,8 +5,10 @@ import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.QueryParameters;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.apiserver.patch.ResourceOrigin;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.DecodeLimits;
@@ -579,6 +581,7 @@ public final class ApiHandler extends Handler.Abstract {
     b.createAuthorizer((u, resource, subresource, ns, objectName) -> settings.authorizer()
         .authorize(create) instanceof AuthorizationDecision.Deny d
             ? Optional.of(d.reason()) : Optional.empty());
+    b.authorizer(celAuthorizer(attributes.user()));
     ApiRequest apiRequest = b.build();
 
     if (verb == ApiRequest.Verb.WATCH) {
@@ -588,6 +591,35 @@ public final class ApiHandler extends Handler.Abstract {
       return;
     }
     executeWithTimeout(ex, apiRequest, def, format, query);
+  }
+
+  /**
+   * The server's authorizer as CEL's {@code authorizer} library asks it (kube's
+   * {@code library/authz.go}): resource checks of any version, path checks, and checks as a
+   * service account (its user and groups).
+   */
+  private CelAuthorizer celAuthorizer(UserInfo user) {
+    return check -> {
+      UserInfo as = check.serviceAccount().isEmpty() ? user : serviceAccountUser(
+          check.serviceAccount());
+      AuthorizationAttributes attrs = check.resourceRequest()
+          ? new AuthorizationAttributes(as, check.verb(), true, check.group(), "*",
+              check.resource(), check.subresource(), check.namespace(), check.name(), "")
+          : new AuthorizationAttributes(as, check.verb(), false, "", "", "", "", "", "",
+              check.path());
+      AuthorizationDecision d = settings.authorizer().authorize(attrs);
+      return d instanceof AuthorizationDecision.Allow a
+          ? new CelAuthorizer.Decision(true, a.reason(), "")
+          : new CelAuthorizer.Decision(false, ((AuthorizationDecision.Deny) d).reason(), "");
+    };
+  }
+
+  /** kube's user of a service account {@code namespace:name}. */
+  private static UserInfo serviceAccountUser(String namespacedName) {
+    int colon = namespacedName.indexOf(':');
+    String ns = namespacedName.substring(0, colon);
+    return UserInfo.of("system:serviceaccount:" + namespacedName, "system:serviceaccounts",
+        "system:serviceaccounts:" + ns);
   }
 
   private static StatusException genericNotFound() {
@@ -793,6 +825,13 @@ public final class ApiHandler extends Handler.Abstract {
 
   private void respond(Exchange ex, ApiResponse response, ResourceDefinition def,
       OutputFormat format, Fields query) {
+    Optional<StreamedList> streamed = response.streamedList();
+    if (streamed.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+        && format.conversion() == OutputFormat.Conversion.NONE) {
+      ex.sendJsonList(response.code(), streamed.get(), format.contentType(),
+          response.warnings());
+      return;
+    }
     MapValue body = response.body();
     boolean isStatus = "Status".equals(Nested.str(body, "kind"))
         && "v1".equals(Nested.str(body, "apiVersion"));

@@ -98,6 +98,41 @@ final class Exchange {
     sendClaimed(code, type, bytes, warnings);
   }
 
+  /**
+   * Streams a list as JSON, item by item (kube 1.33+ streams JSON lists), ended by a newline as
+   * kube's encoder ends a document. Without a length, so the answer is chunked; a failure once
+   * the status is sent can only cut the connection, as kube's does.
+   */
+  void sendJsonList(int code, io.apiserver4j.apiserver.StreamedList list, String contentType,
+      List<String> warnings) {
+    if (!claim()) {
+      return;
+    }
+    response.setStatus(code);
+    response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
+    for (String w : warnings) {
+      response.getHeaders().add("Warning", warningHeader(w));
+    }
+    try (java.io.OutputStream out = new java.io.BufferedOutputStream(
+        org.eclipse.jetty.io.Content.Sink.asOutputStream(response), LIST_BUFFER)) {
+      list.writeJson(out);
+      out.write('\n');
+    } catch (java.io.IOException | java.io.UncheckedIOException e) {
+      // the client went away
+      callback.failed(e);
+      return;
+    } catch (RuntimeException | Error e) {
+      LOG.error("internal error streaming a list to {}", request.getHttpURI(), e);
+      callback.failed(e);
+      return;
+    }
+    callback.succeeded();
+  }
+
+  /** Bytes of a streamed list written to the connection at once. */
+  private static final int LIST_BUFFER = 32 * 1024;
+  private static final org.slf4j.Logger LOG = org.slf4j.LoggerFactory.getLogger(Exchange.class);
+
   /** A Status error body, in JSON unless the client negotiated YAML or protobuf. */
   void sendStatus(Status status, OutputFormat.Encoding encoding, List<String> warnings) {
     sendValue(status.code(), statusValue(status), encoding, encoding.mediaType(), warnings);

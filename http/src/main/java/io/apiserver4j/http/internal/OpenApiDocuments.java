@@ -6,6 +6,7 @@ import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.ElementRelationship;
@@ -322,6 +323,9 @@ public final class OpenApiDocuments {
         gvks.computeIfAbsent(d.schemaType(), k -> new ArrayList<>()).add(gvkValue(d.kind()));
         return d.schemaType();
       }
+      if (d.customResource() && d.openApiSchema().isPresent()) {
+        return addCustomResource(d, d.openApiSchema().get());
+      }
       Schema schema = d.schema();
       String rootName = d.customResource() || d.schemaType().startsWith("__")
           ? customName(d.kind()) : d.schemaType();
@@ -362,6 +366,35 @@ public final class OpenApiDocuments {
           schemas.put(name, convertAtom(schema.findNamedType(t).orElseThrow().atom(), names));
         }
       }
+      gvks.computeIfAbsent(rootName, k -> new ArrayList<>()).add(gvkValue(d.kind()));
+      return rootName;
+    }
+
+    /**
+     * A custom resource published as kube's CRD OpenAPI builder does: the version's
+     * openAPIV3Schema with apiVersion, kind and metadata (ObjectMeta) as every kind has them.
+     */
+    private String addCustomResource(ResourceDefinition d, MapValue openApi) {
+      String rootName = customName(d.kind());
+      String meta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
+      addKube(meta);
+      MapValue typeMeta = (MapValue) Nested.getOrNull(KubeDefinitions.closure(
+          "io.k8s.api.core.v1.ConfigMap").get("io.k8s.api.core.v1.ConfigMap"), "properties");
+      MapValue props = Nested.mapOrNull(openApi, "properties");
+      MapValue.Builder p = MapValue.builder();
+      for (String k : List.of("apiVersion", "kind", "metadata")) {
+        if (typeMeta != null && typeMeta.getOrNull(k) != null) {
+          p.put(k, typeMeta.getOrNull(k));
+        }
+      }
+      if (props != null) {
+        props.forEach((k, v) -> {
+          if (!k.equals("apiVersion") && !k.equals("kind") && !k.equals("metadata")) {
+            p.put(k, v);
+          }
+        });
+      }
+      schemas.putIfAbsent(rootName, openApi.with("properties", p.build()));
       gvks.computeIfAbsent(rootName, k -> new ArrayList<>()).add(gvkValue(d.kind()));
       return rootName;
     }

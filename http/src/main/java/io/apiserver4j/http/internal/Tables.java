@@ -251,7 +251,11 @@ public final class Tables {
     columns.add(NAME);
     List<SimpleJsonPath> paths = new ArrayList<>();
     for (PrinterColumn c : cols) {
-      columns.add(new Column(c.name(), c.type(), c.format(), c.description(), c.priority()));
+      // kube describes a column without a description by its path
+      String description = c.description().isEmpty()
+          ? "Custom resource definition column (in JSONPath format): " + c.jsonPath()
+          : c.description();
+      columns.add(new Column(c.name(), c.type(), c.format(), description, c.priority()));
       SimpleJsonPath p;
       try {
         p = SimpleJsonPath.parse(c.jsonPath());

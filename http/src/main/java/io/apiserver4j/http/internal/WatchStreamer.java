@@ -184,6 +184,10 @@ public final class WatchStreamer {
       watch.close();
       return;
     }
+    // a watch raises its resource's warnings (a deprecated version's) in its response headers
+    for (String w : def.warnings()) {
+      ex.response.getHeaders().add("Warning", Exchange.warningHeader(w));
+    }
     active.add(watch);
     if (closed) {
       watch.close();

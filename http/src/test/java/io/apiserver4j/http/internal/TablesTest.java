@@ -195,6 +195,12 @@ class TablesTest {
     assertThat(names(t)).containsExactly("Name", "Spec", "Replicas", "Ready", "Missing", "Age");
     assertThat(cells(t)).containsExactly(Value.of("c1"), Value.of("* * * * */5"), Value.of(2),
         Value.of("True"), Value.nullValue(), Value.of("60m"));
+    // kube's tableconvertor describes a column without a description by its path
+    MapValue spec = (MapValue) ((ListValue) t.getOrNull("columnDefinitions")).get(1);
+    assertThat(Nested.str(spec, "description"))
+        .isEqualTo("Custom resource definition column (in JSONPath format): .spec.cronSpec");
+    MapValue missing = (MapValue) ((ListValue) t.getOrNull("columnDefinitions")).get(4);
+    assertThat(missing.getOrNull("priority")).isEqualTo(Value.of(1));
   }
 
   @Test

@@ -73,16 +73,22 @@ public final class KubeApiData {
 
   private static KubeSchema readSchema() {
     MapValue data = (MapValue) read("schema.json.gz");
-    Map<String, Map<String, String>> tags = new LinkedHashMap<>();
-    ((MapValue) data.getOrNull("patch")).forEach((type, fields) -> {
-      Map<String, String> f = new LinkedHashMap<>();
-      ((MapValue) fields).forEach((name, tag) -> f.put(name, ((StringValue) tag).value()));
-      tags.put(type, Map.copyOf(f));
-    });
+    Map<String, Map<String, String>> tags = stringsByType((MapValue) data.getOrNull("patch"));
     Map<String, Map<String, Value>> zeros = new LinkedHashMap<>();
     ((MapValue) data.getOrNull("zeros")).forEach((type, fields) ->
         zeros.put(type, ((MapValue) fields).asMap()));
-    return new KubeSchema(MapValue.ofEntries("types", data.getOrNull("types")), tags, zeros);
+    return new KubeSchema(MapValue.ofEntries("types", data.getOrNull("types")), tags, zeros,
+        stringsByType((MapValue) data.getOrNull("go")));
+  }
+
+  private static Map<String, Map<String, String>> stringsByType(MapValue byType) {
+    Map<String, Map<String, String>> out = new LinkedHashMap<>();
+    byType.forEach((type, fields) -> {
+      Map<String, String> f = new LinkedHashMap<>();
+      ((MapValue) fields).forEach((name, tag) -> f.put(name, ((StringValue) tag).value()));
+      out.put(type, Map.copyOf(f));
+    });
+    return out;
   }
 
   private static Value read(String name) {

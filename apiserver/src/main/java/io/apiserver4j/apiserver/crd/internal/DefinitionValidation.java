@@ -27,17 +27,154 @@ public final class DefinitionValidation {
   public static List<FieldError> validate(MapValue crd) {
     List<FieldError> errs = new ArrayList<>();
     if (!(crd.getOrNull("spec") instanceof MapValue spec)
-        || !(spec.getOrNull("versions") instanceof ListValue versions)) {
+        || !(spec.getOrNull("versions") instanceof ListValue versions) || versions.isEmpty()) {
       return errs;
     }
+    // kube validates its internal form, where what all versions share is set once on the spec
+    // (a schema as spec.validation)
+    boolean sharedSchema = identical(versions, "schema");
     for (int i = 0; i < versions.size(); i++) {
+      MapValue root = null;
       if (versions.get(i) instanceof MapValue v && v.getOrNull("schema") instanceof MapValue sc
-          && sc.getOrNull("openAPIV3Schema") instanceof MapValue root) {
-        walk(SchemaNode.parseShared(root), Level.ROOT,
-            "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
+          && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+        root = r;
+        if (!sharedSchema) {
+          walk(SchemaNode.parseShared(root), Level.ROOT,
+              "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
+        }
+      }
+      if (!identical(versions, "selectableFields") && versions.get(i) instanceof MapValue v
+          && v.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
+        String at = "spec.versions[" + i + "].selectableFields";
+        if (root == null) {
+          // kube's text, negation included
+          errs.add(FieldError.invalid(at, Value.of(""),
+              "may only be set when `version.schema.openAPIV3Schema` is not included"));
+        } else {
+          selectableFields(fields, SchemaNode.parseShared(root), at, errs);
+        }
+      }
+    }
+    if (sharedSchema && versions.get(0) instanceof MapValue v0
+        && v0.getOrNull("schema") instanceof MapValue sc
+        && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+      walk(SchemaNode.parseShared(r), Level.ROOT, "spec.validation.openAPIV3Schema", null, errs);
+    }
+    boolean sharedColumns = identical(versions, "additionalPrinterColumns");
+    for (int i = 0; i < versions.size(); i++) {
+      if ((i == 0 || !sharedColumns) && versions.get(i) instanceof MapValue v
+          && v.getOrNull("additionalPrinterColumns") instanceof ListValue columns) {
+        String at = sharedColumns ? "spec.additionalPrinterColumns"
+            : "spec.versions[" + i + "].additionalPrinterColumns";
+        for (int j = 0; j < columns.size(); j++) {
+          printerColumn(columns.get(j) instanceof MapValue c ? c : MapValue.empty(),
+              at + "[" + j + "]", errs);
+        }
+      }
+    }
+    if (identical(versions, "selectableFields") && versions.get(0) instanceof MapValue first
+        && first.getOrNull("selectableFields") instanceof ListValue fields && !fields.isEmpty()) {
+      Value schema = identical(versions, "schema") ? first.getOrNull("schema") : null;
+      if (schema instanceof MapValue sc && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+        selectableFields(fields, SchemaNode.parseShared(r), "spec.selectableFields", errs);
+      } else {
+        errs.add(FieldError.invalid("spec.selectableFields", Value.of(""),
+            "may only be set when validations.schema is included"));
       }
     }
     return errs;
+  }
+
+  private static final String COLUMN_TYPES = "must be one of boolean,date,integer,number,string";
+  private static final String COLUMN_FORMATS =
+      "must be one of byte,date,date-time,double,float,int32,int64,password";
+
+  /** kube's ValidateCustomResourceColumnDefinition (its field name JSONPath included). */
+  private static void printerColumn(MapValue c, String at, List<FieldError> errs) {
+    String name = c.getOrNull("name") instanceof io.apiserver4j.core.StringValue n ? n.value() : "";
+    String type = c.getOrNull("type") instanceof io.apiserver4j.core.StringValue t ? t.value() : "";
+    String format = c.getOrNull("format") instanceof io.apiserver4j.core.StringValue f
+        ? f.value() : "";
+    String path = c.getOrNull("jsonPath") instanceof io.apiserver4j.core.StringValue p
+        ? p.value() : "";
+    if (name.isEmpty()) {
+      errs.add(FieldError.required(at + ".name", ""));
+    }
+    if (type.isEmpty()) {
+      errs.add(FieldError.required(at + ".type", COLUMN_TYPES));
+    } else if (!List.of("boolean", "date", "integer", "number", "string").contains(type)) {
+      errs.add(FieldError.invalid(at + ".type", Value.of(type), COLUMN_TYPES));
+    }
+    if (!format.isEmpty() && !List.of("byte", "date", "date-time", "double", "float", "int32",
+        "int64", "password").contains(format)) {
+      errs.add(FieldError.invalid(at + ".format", Value.of(format), COLUMN_FORMATS));
+    }
+    if (path.isEmpty()) {
+      errs.add(FieldError.required(at + ".JSONPath", ""));
+    } else if (path.charAt(0) != '.') {
+      errs.add(FieldError.invalid(at + ".JSONPath", Value.of(path),
+          "must be a simple json path starting with ."));
+    }
+  }
+
+  /** Whether all versions have the same {@code field} (kube then sets it on the spec). */
+  private static boolean identical(ListValue versions, String field) {
+    Value first = versions.get(0) instanceof MapValue m ? m.getOrNull(field) : null;
+    for (Value v : versions.items()) {
+      Value x = v instanceof MapValue m ? m.getOrNull(field) : null;
+      if (!java.util.Objects.equals(x == null || x.isNull() ? null : x,
+          first == null || first.isNull() ? null : first)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** kube's {@code MaxSelectableFields}. */
+  static final int MAX_SELECTABLE_FIELDS = 8;
+
+  /**
+   * kube's checks of a version's selectableFields: each a path to a field of the schema outside
+   * metadata, of type string, boolean or integer, no path twice, at most 8.
+   */
+  private static void selectableFields(ListValue fields, SchemaNode root, String at,
+      List<FieldError> errs) {
+    java.util.Set<String> unique = new java.util.HashSet<>();
+    for (int i = 0; i < fields.size(); i++) {
+      String path = at + "[" + i + "].jsonPath";
+      String jsonPath = fields.get(i) instanceof MapValue f
+          && f.getOrNull("jsonPath") instanceof io.apiserver4j.core.StringValue s ? s.value() : "";
+      if (jsonPath.isEmpty()) {
+        errs.add(FieldError.required(path, ""));
+        continue;
+      }
+      FieldPath found;
+      try {
+        found = FieldPath.resolve(root, jsonPath);
+      } catch (IllegalArgumentException e) {
+        errs.add(FieldError.invalid(path, Value.of(jsonPath),
+            "is an invalid path: " + e.getMessage()));
+        continue;
+      }
+      if (found.root().equals("metadata")) {
+        errs.add(FieldError.invalid(path, Value.of(jsonPath), "must not point to fields in"
+            + " metadata"));
+      }
+      String type = found.schema() == null ? "" : found.schema().type;
+      if (!type.equals("string") && !type.equals("boolean") && !type.equals("integer")) {
+        errs.add(FieldError.invalid(path, Value.of(jsonPath), "must point to a field of type"
+            + " string, boolean or integer. Enum string fields and strings with formats are"
+            + " allowed."));
+      }
+      if (!unique.add(found.path())) {
+        errs.add(FieldError.duplicate(path, Value.of(jsonPath)));
+      }
+    }
+    if (unique.size() > MAX_SELECTABLE_FIELDS) {
+      errs.add(new FieldError(FieldError.Type.TOO_MANY, at,
+          Optional.of(Value.of((long) unique.size())),
+          "must have at most " + MAX_SELECTABLE_FIELDS + " items"));
+    }
   }
 
   /**

@@ -29,10 +29,13 @@ import java.util.zip.GZIPOutputStream;
 
 /**
  * Derives kube-api's data resources from the Kubernetes 1.36 API definitions in
- * {@code ../shared/api}. Run it after those inputs change and commit its output:
+ * {@code ../shared/api} and the Go type names of {@code kube-api/src/go/go-type-names.txt}
+ * (written by {@code kube-api/scripts/go-type-names.py} from kube's Go sources). Run it after
+ * those inputs change and commit its output:
  *
  * <pre>java -cp ... io.apiserver4j.kubeapi.internal.generator.KubeApiGenerator \
- *     ../shared/api kube-api/src/main/resources/io/apiserver4j/kubeapi</pre>
+ *     ../shared/api kube-api/src/main/resources/io/apiserver4j/kubeapi \
+ *     kube-api/src/go/go-type-names.txt</pre>
  *
  * <p>What each output holds and where it comes from:
  * <ul>
@@ -50,7 +53,8 @@ import java.util.zip.GZIPOutputStream;
  *       converted from the swagger definitions as kube-openapi's schema converter does), the
  *       strategic merge patch tags of their fields (swagger's
  *       {@code x-kubernetes-patch-strategy}/{@code -merge-key}, including {@code retainKeys}),
- *       and the zero values Go writes for fields it always encodes (see {@link #zeros}).
+ *       the zero values Go writes for fields it always encodes (see {@link #zeros}), and the Go
+ *       numeric and byte types SMD leaves out (swagger's formats, see {@link #goTypes}).
  *   <li>{@code openapi.json.gz}: the swagger definitions (descriptions, formats, enums, required
  *       fields, extensions) of the served kinds, their lists and the types they use, for the
  *       server's OpenAPI documents.
@@ -78,29 +82,35 @@ public final class KubeApiGenerator {
       META + "Status", META + "Patch", META + "WatchEvent");
 
   private final Path api;
+  private final Path goTypeNames;
   private final MapValue swagger;
 
-  private KubeApiGenerator(Path api) {
+  private KubeApiGenerator(Path api, Path goTypeNames) {
     this.api = api;
+    this.goTypeNames = goTypeNames;
     this.swagger = (MapValue) ((MapValue) readJson(api.resolve("openapi/swagger.json")))
         .getOrNull("definitions");
   }
 
-  /** Writes the outputs for {@code args[0]} (the {@code shared/api} directory) into {@code args[1]}. */
+  /**
+   * Writes the outputs for {@code args[0]} (the {@code shared/api} directory) and {@code args[2]}
+   * (the Go type names) into {@code args[1]}.
+   */
   public static void main(String[] args) throws IOException {
-    if (args.length != 2) {
-      throw new IllegalArgumentException("usage: KubeApiGenerator <shared/api> <output directory>");
+    if (args.length != 3) {
+      throw new IllegalArgumentException("usage: KubeApiGenerator <shared/api> <output directory>"
+          + " <go-type-names.txt>");
     }
     Path out = Path.of(args[1]);
     Files.createDirectories(out);
-    for (Map.Entry<String, byte[]> e : generate(Path.of(args[0])).entrySet()) {
+    for (Map.Entry<String, byte[]> e : generate(Path.of(args[0]), Path.of(args[2])).entrySet()) {
       Files.write(out.resolve(e.getKey()), e.getValue());
     }
   }
 
   /** The outputs, by file name. */
-  public static Map<String, byte[]> generate(Path sharedApi) {
-    return new KubeApiGenerator(sharedApi).run();
+  public static Map<String, byte[]> generate(Path sharedApi, Path goTypeNames) {
+    return new KubeApiGenerator(sharedApi, goTypeNames).run();
   }
 
   private Map<String, byte[]> run() {
@@ -341,7 +351,84 @@ public final class KubeApiGenerator {
         .put("types", typeList.build())
         .put("patch", patchTags(types.keySet()))
         .put("zeros", zeros(types, converted, kinds))
+        .put("go", goTypes(types.keySet()))
         .build();
+  }
+
+  /**
+   * The Go type of every field whose Go type SMD does not say, by type and field: integers
+   * ({@code int32}, {@code int64}), floats ({@code float64}) and byte slices ({@code []uint8},
+   * base64 in JSON), also as elements of slices ({@code []int64}) and maps
+   * ({@code map[string][]uint8}). Read from the swagger formats, which kube-openapi derives from
+   * the Go types; strings, booleans, structs and the named types SMD names (IntOrString,
+   * Quantity, Time) need no entry. Fields of named non-struct Go types get that name, as Go's
+   * errors print it ({@code v1.Protocol}, {@code []v1.Capability}, {@code v1.ResourceList}).
+   */
+  private MapValue goTypes(Set<String> typeNames) {
+    Map<String, Map<String, String>> names = new LinkedHashMap<>();
+    for (String line : readString(goTypeNames).split("\n")) {
+      if (line.isBlank() || line.startsWith("#")) {
+        continue;
+      }
+      String[] parts = line.trim().split(" ");
+      names.computeIfAbsent(parts[0], k -> new LinkedHashMap<>()).put(parts[1], parts[2]);
+    }
+    MapValue.Builder out = MapValue.builder();
+    for (String name : typeNames) {
+      MapValue def = swagger.getOrNull(name) instanceof MapValue m ? m : null;
+      if (def == null || !(def.getOrNull("properties") instanceof MapValue props)) {
+        continue;
+      }
+      Map<String, String> named = names.getOrDefault(name, Map.of());
+      MapValue.Builder fields = MapValue.builder();
+      for (String field : new TreeSet<>(props.asMap().keySet())) {
+        String go = goType((MapValue) props.getOrNull(field));
+        String goName = named.get(field);
+        if (goName != null && !go.isEmpty()) {
+          // one string cannot say both; no field of 1.36 needs it
+          throw new IllegalStateException(name + "." + field + " is both " + go + " and "
+              + goName);
+        }
+        if (goName != null) {
+          go = goName;
+        }
+        if (!go.isEmpty()) {
+          fields.put(field, Value.of(go));
+        }
+      }
+      MapValue f = fields.build();
+      if (!f.isEmpty()) {
+        out.put(name, f);
+      }
+    }
+    return out.build();
+  }
+
+  // kube-openapi's formats for Go's numeric types and []byte; "" for anything else
+  private static String goType(MapValue property) {
+    if (property.getOrNull("$ref") != null) {
+      return "";
+    }
+    String format = str(property, "format");
+    switch (str(property, "type")) {
+      case "integer":
+        return format.equals("int32") ? "int32" : "int64";
+      case "number":
+        return format.equals("float") ? "float32" : "float64";
+      case "string":
+        return format.equals("byte") ? "[]uint8" : "";
+      case "array": {
+        String item = property.getOrNull("items") instanceof MapValue i ? goType(i) : "";
+        return item.isEmpty() ? "" : "[]" + item;
+      }
+      case "object": {
+        String element = property.getOrNull("additionalProperties") instanceof MapValue a
+            ? goType(a) : "";
+        return element.isEmpty() ? "" : "map[string]" + element;
+      }
+      default:
+        return "";
+    }
   }
 
   private static void collectNamed(Value v, Deque<String> out) {

@@ -1,0 +1,29 @@
+package io.apiserver4j.admission.matching;
+
+import io.apiserver4j.core.GroupResource;
+
+/**
+ * Gives the {@link ConfigurationSource} of any served resource, and the namespaces and
+ * equivalent resources matching needs: what the server hands to admission plugins configured by
+ * API objects. Thread-safe.
+ */
+public interface ConfigurationSources {
+  /**
+   * The source of {@code resource}'s objects, following them from now on (the first call for a
+   * resource lists it).
+   *
+   * @throws io.apiserver4j.core.StatusException if the objects cannot be listed
+   */
+  ConfigurationSource source(GroupResource resource);
+
+  /** Reads namespaces for namespace selectors. */
+  NamespaceLookup namespaces();
+
+  /** The served resources' equivalents, for {@link MatchPolicy#EQUIVALENT}. */
+  EquivalentResources equivalents();
+
+  /** Converts objects to the version an equivalent match names. */
+  default ObjectConverter converter() {
+    return ObjectConverter.API_VERSION;
+  }
+}

@@ -1,0 +1,28 @@
+package io.apiserver4j.admission.matching;
+
+/**
+ * admissionregistration's {@code matchPolicy}: whether a request for a resource the rules do not
+ * name still matches when an equivalent resource (the same objects served under another group or
+ * version) is named.
+ */
+public enum MatchPolicy {
+  /** Only the requested group, version and resource are compared with the rules. */
+  EXACT("Exact"),
+  /** Equivalent resources match too; the default of admissionregistration.k8s.io/v1. */
+  EQUIVALENT("Equivalent");
+
+  private final String wireName;
+
+  MatchPolicy(String wireName) {
+    this.wireName = wireName;
+  }
+
+  public String wireName() {
+    return wireName;
+  }
+
+  /** The policy named {@code wireName}; {@link #EQUIVALENT}, kube's default, otherwise. */
+  public static MatchPolicy fromWireName(String wireName) {
+    return EXACT.wireName.equals(wireName) ? EXACT : EQUIVALENT;
+  }
+}

@@ -1,0 +1,22 @@
+package io.apiserver4j.admission.matching;
+
+import io.apiserver4j.core.MapValue;
+import java.util.Optional;
+
+/**
+ * Reads Namespace objects for namespace selectors (and policies' {@code namespaceObject}).
+ * Implementations read the current state (kube falls back from its cache to storage, so a
+ * namespace created just before is found) and are thread-safe.
+ */
+@FunctionalInterface
+public interface NamespaceLookup {
+  /** A lookup that finds no namespace. */
+  NamespaceLookup NONE = name -> Optional.empty();
+
+  /**
+   * The Namespace object named {@code name}, or empty when there is none.
+   *
+   * @throws io.apiserver4j.core.StatusException when it cannot be read
+   */
+  Optional<MapValue> namespace(String name);
+}

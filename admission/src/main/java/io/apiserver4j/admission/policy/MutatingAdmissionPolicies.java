@@ -1,0 +1,328 @@
+package io.apiserver4j.admission.policy;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.admission.matching.AdmissionRequests;
+import io.apiserver4j.admission.matching.Match;
+import io.apiserver4j.admission.matching.MatchCriteria;
+import io.apiserver4j.cel.CelAuthorizer;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.JsonPatch;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Status;
+import io.apiserver4j.core.StatusCause;
+import io.apiserver4j.core.StatusDetails;
+import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+
+/**
+ * The MutatingAdmissionPolicies and MutatingAdmissionPolicyBindings
+ * (admissionregistration.k8s.io/v1) of one configuration snapshot, compiled, and their mutation
+ * of a request's object as kube-apiserver's {@code MutatingAdmissionPolicy} plugin.
+ *
+ * <p>For each policy whose {@code matchConstraints} match, each binding whose
+ * {@code matchResources} match, and each parameter object its {@code paramRef} selects: the
+ * {@code matchConditions} decide, then each mutation in order changes the object, and the next
+ * sees the result. An {@code ApplyConfiguration} mutation's {@code Object{...}} is merged into
+ * the object ({@link PolicyContext#applyConfiguration}); a {@code JSONPatch} mutation's list of
+ * {@code JSONPatch{op, path, from, value}} is applied as an RFC 6902 patch. Failures (an
+ * expression error, a bad result, a patch that does not apply, missing parameters) are
+ * collected and, unless the policy's {@code failurePolicy} is {@code Ignore}, fail the request
+ * as kube does: reason Invalid, code 403, message
+ * {@code policy '<p>' with binding '<b>' denied request: <error>}.
+ *
+ * <p>Requests for the policy and binding resources themselves are never mutated. Immutable and
+ * thread-safe.
+ */
+public final class MutatingAdmissionPolicies {
+  private static final MutatingAdmissionPolicies EMPTY =
+      new MutatingAdmissionPolicies(List.of(), Map.of());
+
+  private final List<Policy> policies;
+  private final Map<String, List<Binding>> bindingsByPolicy;
+
+  /** One mutation: its type and compiled expression. */
+  private record Mutation(boolean jsonPatch, PolicyExpression expression) {}
+
+  /** A policy compiled once per spec. */
+  private record Policy(String name, MapValue spec, boolean failClosed,
+      Optional<CompiledValidatingPolicy.ParamKind> paramKind, MatchCriteria matchConstraints,
+      List<PolicyExpression> matchConditions, List<String> variableNames,
+      List<PolicyExpression> variables, List<Mutation> mutations) {
+    static Policy of(MapValue policy) {
+      MapValue spec = CompiledValidatingPolicy.map(policy.getOrNull("spec"));
+      Optional<CompiledValidatingPolicy.ParamKind> paramKind =
+          spec.getOrNull("paramKind") instanceof MapValue pk
+              ? Optional.of(new CompiledValidatingPolicy.ParamKind(
+                  CompiledValidatingPolicy.string(pk, "apiVersion"),
+                  CompiledValidatingPolicy.string(pk, "kind")))
+              : Optional.empty();
+      List<String> declared = PolicyActivation.declared(paramKind.isPresent(), true);
+      List<String> varNames = new ArrayList<>();
+      List<PolicyExpression> vars = new ArrayList<>();
+      for (MapValue v : CompiledValidatingPolicy.maps(spec.getOrNull("variables"))) {
+        varNames.add(CompiledValidatingPolicy.string(v, "name"));
+        vars.add(PolicyExpression.compile(CompiledValidatingPolicy.string(v, "expression"),
+            declared));
+      }
+      List<PolicyExpression> conditions = new ArrayList<>();
+      for (MapValue c : CompiledValidatingPolicy.maps(spec.getOrNull("matchConditions"))) {
+        conditions.add(PolicyExpression.compile(
+            CompiledValidatingPolicy.string(c, "expression"), declared, "bool"));
+      }
+      List<Mutation> mutations = new ArrayList<>();
+      for (MapValue m : CompiledValidatingPolicy.maps(spec.getOrNull("mutations"))) {
+        boolean jsonPatch = "JSONPatch".equals(CompiledValidatingPolicy.string(m, "patchType"));
+        MapValue holder = CompiledValidatingPolicy.map(
+            m.getOrNull(jsonPatch ? "jsonPatch" : "applyConfiguration"));
+        mutations.add(new Mutation(jsonPatch, PolicyExpression.compileMutation(
+            CompiledValidatingPolicy.string(holder, "expression"), declared)));
+      }
+      return new Policy(Meta.metaString(policy, "name"), spec,
+          !"Ignore".equals(CompiledValidatingPolicy.string(spec, "failurePolicy")), paramKind,
+          MatchCriteria.forPolicy(CompiledValidatingPolicy.map(
+              spec.getOrNull("matchConstraints"))),
+          List.copyOf(conditions), List.copyOf(varNames), List.copyOf(vars),
+          List.copyOf(mutations));
+    }
+  }
+
+  private record Binding(String name, MapValue spec, Optional<MatchCriteria> matchResources) {
+    static Binding of(MapValue binding) {
+      MapValue spec = CompiledValidatingPolicy.map(binding.getOrNull("spec"));
+      return new Binding(Meta.metaString(binding, "name"), spec,
+          spec.getOrNull("matchResources") instanceof MapValue mr
+              ? Optional.of(MatchCriteria.forPolicy(mr)) : Optional.empty());
+    }
+  }
+
+  private MutatingAdmissionPolicies(List<Policy> policies,
+      Map<String, List<Binding>> bindingsByPolicy) {
+    this.policies = policies;
+    this.bindingsByPolicy = bindingsByPolicy;
+  }
+
+  /** No policies: changes nothing. */
+  public static MutatingAdmissionPolicies empty() {
+    return EMPTY;
+  }
+
+  /** Compiles the policies and indexes the bindings of a snapshot. */
+  public static MutatingAdmissionPolicies of(List<MapValue> policies, List<MapValue> bindings) {
+    return EMPTY.update(policies, bindings);
+  }
+
+  /** A newer snapshot, reusing the compiled form of every policy whose spec is unchanged. */
+  public MutatingAdmissionPolicies update(List<MapValue> policies, List<MapValue> bindings) {
+    requireNonNull(policies, "policies");
+    requireNonNull(bindings, "bindings");
+    Map<String, Policy> previous = new HashMap<>();
+    this.policies.forEach(p -> previous.put(p.name(), p));
+    List<Policy> compiled = new ArrayList<>(policies.size());
+    for (MapValue p : policies) {
+      Policy old = previous.get(Meta.metaString(p, "name"));
+      compiled.add(old != null
+          && old.spec().equals(CompiledValidatingPolicy.map(p.getOrNull("spec")))
+          ? old : Policy.of(p));
+    }
+    compiled.sort(Comparator.comparing(Policy::name));
+    Map<String, List<Binding>> byPolicy = new HashMap<>();
+    List<MapValue> sorted = new ArrayList<>(bindings);
+    sorted.sort(Comparator.comparing(b -> Meta.metaString(b, "name")));
+    for (MapValue b : sorted) {
+      Binding binding = Binding.of(b);
+      byPolicy.computeIfAbsent(CompiledValidatingPolicy.string(binding.spec(), "policyName"),
+          k -> new ArrayList<>()).add(binding);
+    }
+    byPolicy.replaceAll((k, v) -> List.copyOf(v));
+    return new MutatingAdmissionPolicies(List.copyOf(compiled), Map.copyOf(byPolicy));
+  }
+
+  /** Whether there is no policy with a binding. */
+  public boolean isEmpty() {
+    return policies.isEmpty() || bindingsByPolicy.isEmpty();
+  }
+
+  /**
+   * Mutates the object of a request that carries one (CREATE, UPDATE).
+   *
+   * @return the mutated object; {@code attributes.object()} itself when nothing changed
+   * @throws StatusException kube's denial when a policy failed under failurePolicy Fail
+   */
+  public MapValue admit(AdmissionAttributes attributes, PolicyContext context) {
+    requireNonNull(attributes, "attributes");
+    requireNonNull(context, "context");
+    MapValue object = attributes.object().orElseThrow(() -> new IllegalArgumentException(
+        "admit: " + attributes + " carries no object"));
+    if (isEmpty() || PolicyExemptions.exempt(attributes.resource().groupResource())) {
+      return object;
+    }
+    List<String> errors = new ArrayList<>();
+    AdmissionAttributes current = attributes;
+    Value namespaceObject = null;
+    CelAuthorizer.ForRequest authorizer = null;
+    for (Policy policy : policies) {
+      List<Binding> bindings = bindingsByPolicy.getOrDefault(policy.name(), List.of());
+      if (bindings.isEmpty()) {
+        continue;
+      }
+      Optional<Match> match;
+      try {
+        match = policy.matchConstraints().match(current, context.namespaces(),
+            context.equivalents());
+      } catch (StatusException e) {
+        fail(policy, null, e.getMessage(), errors);
+        continue;
+      }
+      if (match.isEmpty()) {
+        continue;
+      }
+      for (Binding binding : bindings) {
+        try {
+          if (binding.matchResources().isPresent() && binding.matchResources().get()
+              .match(current, context.namespaces(), context.equivalents()).isEmpty()) {
+            continue;
+          }
+        } catch (StatusException e) {
+          fail(policy, binding, e.getMessage(), errors);
+          continue;
+        }
+        List<Value> params;
+        try {
+          params = Params.collect(policy.paramKind(), binding.spec(), current.namespace(),
+              context);
+        } catch (Params.ParamException e) {
+          fail(policy, binding, "failed to configure binding: " + e.getMessage(), errors);
+          continue;
+        }
+        if (namespaceObject == null) {
+          String ns = PolicyInputs.isNamespace(current.kind()) ? "" : current.namespace();
+          namespaceObject = ns.isEmpty() ? Value.nullValue()
+              : context.namespaces().namespace(ns).map(PolicyInputs::namespaceObject)
+                  .orElse(Value.nullValue());
+        }
+        if (authorizer == null) {
+          authorizer = new CelAuthorizer.ForRequest(context.authorizer(attributes),
+              attributes.resource().group(), attributes.resource().resource(),
+              attributes.subresource(), attributes.namespace(), attributes.name());
+        }
+        for (Value param : params) {
+          current = invoke(policy, binding, match.get(), current, param, namespaceObject,
+              authorizer, context, errors);
+        }
+      }
+    }
+    if (!errors.isEmpty()) {
+      throw denial(attributes, errors);
+    }
+    return current.object().orElse(object);
+  }
+
+  /** One policy with one binding and parameter: conditions, then every mutation in order. */
+  private static AdmissionAttributes invoke(Policy policy, Binding binding, Match match,
+      AdmissionAttributes a, Value param, Value namespaceObject,
+      CelAuthorizer.ForRequest authorizer, PolicyContext context, List<String> errors) {
+    Value request = AdmissionRequests.celRequest(a, match);
+    PolicyActivation conditions = PolicyActivation.of(a, request, param, namespaceObject,
+        policy.variableNames(), policy.variables(), authorizer);
+    List<String> conditionErrors = new ArrayList<>();
+    for (PolicyExpression c : policy.matchConditions()) {
+      PolicyExpression.Evaluation e = c.evaluate(conditions);
+      if (e.failed()) {
+        conditionErrors.add(e.error());
+      } else if (e.isFalse()) {
+        return a;
+      }
+    }
+    if (!conditionErrors.isEmpty()) {
+      fail(policy, binding, conditionErrors.size() == 1 ? conditionErrors.get(0)
+          : "[" + String.join(", ", conditionErrors) + "]", errors);
+      return a;
+    }
+    AdmissionAttributes current = a;
+    for (Mutation m : policy.mutations()) {
+      MapValue object = current.object().orElseThrow();
+      PolicyActivation activation = PolicyActivation.of(current, request, param,
+          namespaceObject, policy.variableNames(), policy.variables(), authorizer);
+      PolicyExpression.Evaluation e = m.expression().evaluate(activation);
+      if (e.failed()) {
+        fail(policy, binding, e.error(), errors);
+        continue;
+      }
+      MapValue mutated;
+      try {
+        mutated = m.jsonPatch() ? jsonPatch(object, e.value())
+            : applyConfiguration(context, match.kind(), object, e.value());
+      } catch (IllegalArgumentException ex) {
+        fail(policy, binding, ex.getMessage(), errors);
+        continue;
+      }
+      if (!mutated.equals(object)) {
+        current = current.withObject(mutated);
+      }
+    }
+    return current;
+  }
+
+  private static MapValue jsonPatch(MapValue object, Value patch) {
+    if (!(patch instanceof ListValue list)) {
+      throw new IllegalArgumentException(
+          "type mismatch: JSONPatchType.expression should evaluate to array");
+    }
+    for (Value op : list.items()) {
+      if (!(op instanceof MapValue)) {
+        throw new IllegalArgumentException("type mismatch: JSONPatchType.expression should"
+            + " evaluate to array of JSONPatch");
+      }
+    }
+    try {
+      Value out = JsonPatch.apply(object, patch);
+      if (!(out instanceof MapValue m)) {
+        throw new IllegalArgumentException("JSON Patch: the patch replaced the object");
+      }
+      return m;
+    } catch (StatusException ex) {
+      throw new IllegalArgumentException("JSON Patch: " + ex.getMessage());
+    }
+  }
+
+  private static MapValue applyConfiguration(PolicyContext context, GroupVersionKind kind,
+      MapValue object, Value patch) {
+    if (!(patch instanceof MapValue m)) {
+      throw new IllegalArgumentException("unsupported return type from ApplyConfiguration"
+          + " expression: " + patch.kind().name().toLowerCase());
+    }
+    return context.applyConfiguration(kind, object, m);
+  }
+
+  private static void fail(Policy policy, Binding binding, String message, List<String> errors) {
+    if (!policy.failClosed()) {
+      return;
+    }
+    errors.add(binding == null
+        ? "policy \"" + policy.name() + "\" denied request: " + message
+        : "policy '" + policy.name() + "' with binding '" + binding.name()
+            + "' denied request: " + message);
+  }
+
+  /** kube's generic policy dispatcher: Forbidden's code, reason Invalid, every error a cause. */
+  private static StatusException denial(AdmissionAttributes a, List<String> errors) {
+    Status forbidden = AdmissionErrors.forbidden(a, "admission request denied by policy").status();
+    StatusDetails details = forbidden.details().orElse(StatusDetails.of("", "", ""));
+    List<StatusCause> causes = new ArrayList<>(details.causes());
+    errors.forEach(e -> causes.add(new StatusCause("", e, "")));
+    return new StatusException(new Status(Status.Outcome.FAILURE, forbidden.code(),
+        StatusReason.INVALID, errors.get(0), Optional.of(details.withCauses(causes))));
+  }
+}

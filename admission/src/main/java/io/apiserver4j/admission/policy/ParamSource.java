@@ -1,0 +1,29 @@
+package io.apiserver4j.admission.policy;
+
+import io.apiserver4j.core.MapValue;
+import java.util.List;
+import java.util.Optional;
+
+/**
+ * The parameter objects of one kind, as a policy binding's {@code paramRef} reads them.
+ * Implementations must be thread-safe.
+ */
+public interface ParamSource {
+
+  /** Whether objects of this kind live in namespaces. */
+  boolean namespaced();
+
+  /**
+   * The object {@code name} in {@code namespace} (empty for cluster-scoped kinds).
+   */
+  Optional<MapValue> get(String namespace, String name);
+
+  /**
+   * The objects in {@code namespace} (empty for cluster-scoped kinds, or all namespaces never:
+   * policies always name one) whose labels match {@code labelSelector}, a
+   * {@code metav1.LabelSelector} value (an empty selector matches everything).
+   *
+   * @throws io.apiserver4j.core.StatusException when the selector is invalid
+   */
+  List<MapValue> list(String namespace, MapValue labelSelector);
+}

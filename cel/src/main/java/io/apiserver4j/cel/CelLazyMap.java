@@ -1,0 +1,23 @@
+package io.apiserver4j.cel;
+
+import io.apiserver4j.core.Value;
+import java.util.List;
+
+/**
+ * A map variable whose entries are computed when an expression first reads them, like kube's
+ * lazy {@code variables} of admission policies: an entry that is never read is never computed,
+ * so its failure cannot fail an expression that does not use it. Implementations decide about
+ * caching; they must be safe to call from the evaluating thread only.
+ */
+public interface CelLazyMap {
+  /** The keys, in declaration order. */
+  List<String> keys();
+
+  /**
+   * The value of {@code key}, computed on first use.
+   *
+   * @throws CelException of kind {@link CelException.Kind#EVALUATION} when it cannot be computed;
+   *     the expression reading it fails with that message
+   */
+  Value get(String key);
+}

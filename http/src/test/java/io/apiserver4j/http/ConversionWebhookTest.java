@@ -1,0 +1,284 @@
+package io.apiserver4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.Status;
+import io.apiserver4j.core.Value;
+import java.nio.file.Path;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * CRD conversion strategy Webhook against a real HTTPS webhook trusted through the CRD's
+ * caBundle: kube's e2e CustomResourceConversionWebhook (v1 {@code hostPort} stored, v2
+ * {@code host}/{@code port} served, converted both ways), the ConversionReview it sends and
+ * kube's errors when the webhook fails or is unreachable.
+ */
+class ConversionWebhookTest {
+  @TempDir
+  static Path dir;
+  static WebhookServer webhooks;
+  static ApiServer api;
+
+  private static final GroupVersionResource V1 =
+      new GroupVersionResource("stable.example.com", "v1", "widgets");
+  private static final GroupVersionResource V2 =
+      new GroupVersionResource("stable.example.com", "v2", "widgets");
+  private static final GroupVersionResource CRDS =
+      new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
+
+  @BeforeAll
+  static void start() throws Exception {
+    webhooks = new WebhookServer(TestCertificates.create(
+        java.nio.file.Files.createDirectories(dir.resolve("pki"))));
+    api = ApiServer.builder().build();
+  }
+
+  @AfterAll
+  static void stop() {
+    api.close();
+    webhooks.close();
+  }
+
+  @AfterEach
+  void cleanUp() {
+    api.handle(ApiRequest.builder(ApiRequest.Verb.DELETE, CRDS)
+        .name("widgets.stable.example.com").build());
+    webhooks.reset();
+  }
+
+  private static String crd(String webhook) {
+    return """
+        {"apiVersion": "apiextensions.k8s.io/v1", "kind": "CustomResourceDefinition",
+         "metadata": {"name": "widgets.stable.example.com"},
+         "spec": {"group": "stable.example.com", "scope": "Namespaced",
+          "names": {"plural": "widgets", "singular": "widget", "kind": "Widget"},
+          "conversion": %s,
+          "versions": [
+           {"name": "v1", "served": true, "storage": true, "schema": {"openAPIV3Schema":
+            {"type": "object", "properties": {"hostPort": {"type": "string"}}}}},
+           {"name": "v2", "served": true, "storage": false, "schema": {"openAPIV3Schema":
+            {"type": "object", "properties": {"host": {"type": "string"},
+             "port": {"type": "string"}}}}}]}}
+        """.formatted(webhook);
+  }
+
+  private static String webhook(String url) {
+    return "{\"strategy\": \"Webhook\", \"webhook\": {\"conversionReviewVersions\": [\"v1\","
+        + " \"v1beta1\"], \"clientConfig\": {\"url\": \"" + url + "\", \"caBundle\": \""
+        + webhooks.caBundle() + "\"}}}";
+  }
+
+  /** The e2e test's converter: hostPort (v1) <-> host and port (v2). */
+  private static MapValue convert(MapValue review) {
+    MapValue request = Nested.map(review, "request");
+    String desired = Nested.str(request, "desiredAPIVersion");
+    List<Value> out = new ArrayList<>();
+    for (Value v : Nested.list(request, "objects")) {
+      MapValue o = ((MapValue) v).with("apiVersion", Value.of(desired));
+      if (desired.endsWith("/v2") && o.getOrNull("hostPort") != null) {
+        String[] hp = Nested.str(o, "hostPort").split(":");
+        o = o.without("hostPort").with("host", Value.of(hp[0])).with("port", Value.of(hp[1]));
+      } else if (desired.endsWith("/v1") && o.getOrNull("host") != null) {
+        o = o.without("host").without("port").with("hostPort",
+            Value.of(Nested.str(o, "host") + ":" + Nested.str(o, "port")));
+      }
+      out.add(o);
+    }
+    return MapValue.ofEntries("apiVersion", Value.of("apiextensions.k8s.io/v1"),
+        "kind", Value.of("ConversionReview"), "response", MapValue.ofEntries(
+            "uid", request.getOrNull("uid"), "convertedObjects", ListValue.of(out),
+            "result", MapValue.ofEntries("status", Value.of("Success"))));
+  }
+
+  private static void install(String conversion) {
+    api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS)
+        .body(Json.read(crd(conversion))).build()).orThrow();
+  }
+
+  private static ApiResponse create(GroupVersionResource gvr, String body) {
+    return api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, gvr).namespace("default")
+        .fieldManager("test").body(Json.read(body)).build());
+  }
+
+  private static ApiResponse get(GroupVersionResource gvr, String name) {
+    return api.handle(ApiRequest.builder(ApiRequest.Verb.GET, gvr).namespace("default")
+        .name(name).build());
+  }
+
+  @Test
+  void objectsAreConvertedByTheWebhookBothWays() {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+    MapValue asV2 = get(V2, "w1").orThrow();
+    assertThat(Nested.str(asV2, "apiVersion")).isEqualTo("stable.example.com/v2");
+    assertThat(Nested.str(asV2, "host")).isEqualTo("localhost");
+    assertThat(Nested.str(asV2, "port")).isEqualTo("8080");
+    assertThat(asV2.getOrNull("hostPort")).isNull();
+
+    MapValue review = webhooks.received("/convert").get(0);
+    assertThat(Nested.str(review, "apiVersion")).isEqualTo("apiextensions.k8s.io/v1");
+    assertThat(Nested.str(review, "kind")).isEqualTo("ConversionReview");
+    assertThat(Nested.str(review, "request", "desiredAPIVersion"))
+        .isEqualTo("stable.example.com/v2");
+    assertThat(Nested.str(review, "request", "uid")).isNotEmpty();
+    assertThat(Nested.list(review, "request", "objects")).hasSize(1);
+
+    // written through v2, stored at v1
+    create(V2, "{\"apiVersion\": \"stable.example.com/v2\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w2\"}, \"host\": \"example.com\", \"port\": \"443\"}")
+        .orThrow();
+    assertThat(Nested.str(get(V1, "w2").orThrow(), "hostPort")).isEqualTo("example.com:443");
+    MapValue list = api.handle(ApiRequest.builder(ApiRequest.Verb.LIST, V2)
+        .namespace("default").build()).orThrow();
+    List<String> hosts = new ArrayList<>();
+    for (Value item : Nested.list(list, "items")) {
+      hosts.add(Nested.str(item, "apiVersion") + " " + Nested.str(item, "host"));
+    }
+    assertThat(hosts).containsExactly("stable.example.com/v2 localhost",
+        "stable.example.com/v2 example.com");
+  }
+
+  private static String message(ApiResponse r) {
+    return r.failure().map(Status::message).orElse("(succeeded)");
+  }
+
+  @Test
+  void aFailingWebhookFailsTheRequestWithKubesMessage() {
+    webhooks.handle("/fail", review -> MapValue.ofEntries(
+        "apiVersion", Value.of("apiextensions.k8s.io/v1"), "kind", Value.of("ConversionReview"),
+        "response", MapValue.ofEntries("uid", Nested.getOrNull(review, "request", "uid"),
+            "result", MapValue.ofEntries("status", Value.of("Failure"),
+                "message", Value.of("cannot convert")))));
+    install(webhook(webhooks.url("/fail")));
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+
+    ApiResponse r = get(V2, "w1");
+
+    assertThat(r.code()).isEqualTo(500);
+    assertThat(message(r)).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget failed: cannot convert");
+    // a write through v2 is not stored
+    ApiResponse w = create(V2, "{\"apiVersion\": \"stable.example.com/v2\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w2\"}, \"host\": \"a\", \"port\": \"1\"}");
+    assertThat(w.code()).isEqualTo(500);
+    assertThat(message(w)).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=Widget failed: cannot convert");
+    assertThat(get(V1, "w2").code()).isEqualTo(404);
+  }
+
+  @Test
+  void wrongAnswersAreRejectedAsKube() {
+    webhooks.handle("/uid", review -> {
+      MapValue ok = convert(review);
+      return ok.with("response", Nested.map(ok, "response").with("uid", Value.of("other")));
+    });
+    install(webhook(webhooks.url("/uid")));
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+    ApiResponse r = get(V2, "w1");
+    String uid = Nested.str(webhooks.received("/uid").get(0), "request", "uid");
+    assertThat(message(r)).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget failed: expected response.uid=\"" + uid + "\", got \"other\"");
+
+    cleanUp();
+    webhooks.handle("/kind", review -> {
+      MapValue ok = convert(review);
+      MapValue o = (MapValue) Nested.list(ok, "response", "convertedObjects").get(0);
+      return ok.with("response", Nested.map(ok, "response").with("convertedObjects",
+          ListValue.of(List.of(o.with("kind", Value.of("Gadget"))))));
+    });
+    install(webhook(webhooks.url("/kind")));
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+    assertThat(message(get(V2, "w1"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget returned invalid object at index 0: invalid kind (expected Widget,"
+        + " received Gadget)");
+  }
+
+  @Test
+  void theFirstReviewVersionTheServerSpeaksIsSent() {
+    webhooks.handle("/beta", review -> {
+      MapValue answer = convert(review);
+      return answer.with("apiVersion", Value.of("apiextensions.k8s.io/v1beta1"));
+    });
+    install("{\"strategy\": \"Webhook\", \"webhook\": {\"conversionReviewVersions\":"
+        + " [\"v9\", \"v1beta1\", \"v1\"], \"clientConfig\": {\"url\": \""
+        + webhooks.url("/beta") + "\", \"caBundle\": \"" + webhooks.caBundle() + "\"}}}");
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+
+    assertThat(Nested.str(get(V2, "w1").orThrow(), "host")).isEqualTo("localhost");
+    assertThat(Nested.str(webhooks.received("/beta").get(0), "apiVersion"))
+        .isEqualTo("apiextensions.k8s.io/v1beta1");
+  }
+
+  @Test
+  void aV1AnswerMustBeAV1ConversionReview() {
+    webhooks.handle("/old", review -> convert(review).with("apiVersion",
+        Value.of("apiextensions.k8s.io/v1beta1")));
+    install(webhook(webhooks.url("/old")));
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+
+    assertThat(message(get(V2, "w1"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget failed: expected webhook response of apiextensions.k8s.io/v1,"
+        + " Kind=ConversionReview, got apiextensions.k8s.io/v1beta1, Kind=ConversionReview");
+  }
+
+  @Test
+  void anUnreachableWebhookFailsWithGosDialError() throws Exception {
+    int port;
+    try (java.net.ServerSocket s = new java.net.ServerSocket(0)) {
+      port = s.getLocalPort();
+    }
+    install(webhook("https://127.0.0.1:" + port + "/convert"));
+    create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"hostPort\": \"localhost:8080\"}").orThrow();
+
+    assertThat(message(get(V2, "w1"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget failed: Post \"https://127.0.0.1:" + port
+        + "/convert?timeout=30s\": dial tcp 127.0.0.1:" + port + ": connect: connection refused");
+  }
+
+  @Test
+  void conversionSettingsAreValidated() {
+    ApiResponse r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS)
+        .body(Json.read(crd("{\"strategy\": \"Webhook\"}"))).build());
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(message(r)).isEqualTo("CustomResourceDefinition.apiextensions.k8s.io"
+        + " \"widgets.stable.example.com\" is invalid: [spec.conversion.webhookClientConfig:"
+        + " Required value: required when strategy is set to Webhook,"
+        + " spec.conversion.conversionReviewVersions: Required value]");
+
+    r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS).body(Json.read(crd(
+        "{\"strategy\": \"Webhook\", \"webhook\": {\"conversionReviewVersions\": [\"v2\"],"
+            + " \"clientConfig\": {\"url\": \"https://x.example.com\"}}}"))).build());
+    assertThat(message(r)).isEqualTo("CustomResourceDefinition.apiextensions.k8s.io"
+        + " \"widgets.stable.example.com\" is invalid: spec.conversion.conversionReviewVersions:"
+        + " Invalid value: [\"v2\"]: must include at least one of v1, v1beta1");
+
+    r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS)
+        .body(Json.read(crd("{\"strategy\": \"Other\"}"))).build());
+    assertThat(message(r)).isEqualTo("CustomResourceDefinition.apiextensions.k8s.io"
+        + " \"widgets.stable.example.com\" is invalid: spec.conversion.strategy: Unsupported"
+        + " value: \"Other\": supported values: \"None\", \"Webhook\"");
+  }
+}

@@ -1,0 +1,132 @@
+package io.apiserver4j.http;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.ApiServer;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Path;
+import java.util.Arrays;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+
+/**
+ * How kubectl sees a CRD's presentation: deprecated versions' warnings (also on watches),
+ * selectable fields in {@code --field-selector}, priority columns in {@code -o wide}.
+ */
+class CrdPresentationTest {
+  @TempDir
+  static Path dir;
+  static ApiServer api;
+  static HttpApiServer http;
+  static Kubectl kubectl;
+
+  @BeforeAll
+  static void start() {
+    api = ApiServer.builder().build();
+    http = HttpApiServer.builder(api).build();
+    http.start();
+    kubectl = new Kubectl(dir, http.kubeconfig().build());
+    kubectl.file("crd.yaml", """
+        apiVersion: apiextensions.k8s.io/v1
+        kind: CustomResourceDefinition
+        metadata: {name: widgets.example.com}
+        spec:
+          group: example.com
+          scope: Namespaced
+          names: {plural: widgets, singular: widget, kind: Widget}
+          versions:
+          - name: v1beta1
+            served: true
+            storage: false
+            deprecated: true
+            schema: &schema
+              openAPIV3Schema:
+                type: object
+                properties:
+                  spec:
+                    type: object
+                    properties: {color: {type: string}, size: {type: integer}}
+            selectableFields: [{jsonPath: .spec.color}]
+            additionalPrinterColumns: &columns
+            - {name: Color, type: string, jsonPath: .spec.color}
+            - {name: Size, type: integer, jsonPath: .spec.size, priority: 1}
+          - name: v1
+            served: true
+            storage: true
+            schema: *schema
+            selectableFields: [{jsonPath: .spec.color}]
+            additionalPrinterColumns: *columns
+        """);
+    kubectl.ok("apply", "-f", "crd.yaml");
+    kubectl.ok("wait", "--for=condition=Established", "crd/widgets.example.com");
+    for (String[] w : new String[][] {{"a", "blue", "1"}, {"b", "red", "2"}}) {
+      kubectl.file(w[0] + ".yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: "
+          + w[0] + ", namespace: default}\nspec: {color: " + w[1] + ", size: " + w[2] + "}\n");
+      kubectl.ok("apply", "-f", w[0] + ".yaml");
+    }
+  }
+
+  @AfterAll
+  static void stop() {
+    http.close();
+    api.close();
+  }
+
+  private static List<String> header(String table) {
+    return Arrays.asList(table.lines().findFirst().orElse("").trim().split("\\s{2,}"));
+  }
+
+  @Test
+  void aDeprecatedVersionWarnsKubectl() {
+    Kubectl.Result r = kubectl.run("get", "widgets.v1beta1.example.com", "-n", "default");
+    assertThat(r.exitCode()).isZero();
+    assertThat(r.stderr()).isEqualTo("Warning: example.com/v1beta1 Widget is deprecated; use"
+        + " example.com/v1 Widget\n");
+    Kubectl.Result v1 = kubectl.run("get", "widgets.v1.example.com", "-n", "default");
+    assertThat(v1.stderr()).isEmpty();
+  }
+
+  @Test
+  void aWatchOfADeprecatedVersionCarriesTheWarning() throws Exception {
+    HttpResponse<Void> r = HttpClient.newHttpClient().send(HttpRequest.newBuilder(URI.create(
+            http.url() + "/apis/example.com/v1beta1/namespaces/default/widgets?watch=1"
+                + "&timeoutSeconds=1")).build(), HttpResponse.BodyHandlers.discarding());
+    assertThat(r.statusCode()).isEqualTo(200);
+    assertThat(r.headers().allValues("Warning")).containsExactly("299 - \"example.com/v1beta1"
+        + " Widget is deprecated; use example.com/v1 Widget\"");
+  }
+
+  @Test
+  void selectableFieldsFilterKubectlGet() {
+    String out = kubectl.ok("get", "widgets", "-n", "default", "--field-selector",
+        "spec.color=blue", "-o", "name");
+    assertThat(out).isEqualTo("widget.example.com/a\n");
+    Kubectl.Result bad = kubectl.run("get", "widgets", "-n", "default", "--field-selector",
+        "spec.size=1");
+    assertThat(bad.exitCode()).isEqualTo(1);
+    assertThat(bad.stderr()).contains("field label not supported: spec.size");
+  }
+
+  @Test
+  void priorityColumnsShowInWide() {
+    assertThat(header(kubectl.ok("get", "widgets", "-n", "default")))
+        .containsExactly("NAME", "COLOR");
+    String wide = kubectl.ok("get", "widgets", "-n", "default", "-o", "wide");
+    assertThat(header(wide)).containsExactly("NAME", "COLOR", "SIZE");
+    assertThat(wide).containsPattern("a\\s+blue\\s+1");
+  }
+
+  @Test
+  void kubectlExplainReadsTheCrdsSchema() {
+    String out = kubectl.ok("explain", "widgets.spec");
+    assertThat(out).contains("GROUP:      example.com").contains("KIND:       Widget")
+        .contains("VERSION:    v1").containsPattern("color\\s+<string>")
+        .containsPattern("size\\s+<integer>");
+  }
+}
