@@ -23,6 +23,9 @@ class CsrApprovalTest {
   private final ApiServer server = ApiServer.builder()
       .clock(new TestClock(Instant.parse("2026-01-02T03:04:05Z"))).build();
 
+  // an ECDSA P-256 CSR (openssl req -new, CN=alice, O=dev): kube refuses requests that are not
+  private static final String REQUEST = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIYU1JR0FBZ0VBTUI0eERqQU1CZ05WQkFNTUJXRnNhV05sTVF3d0NnWURWUVFLREFOa1pYWXdXVEFUQmdjcQpoa2pPUFFJQkJnZ3Foa2pPUFFNQkJ3TkNBQVF2cHdybUJ0R1ZFKzdNMEJBUW9VTHJkU2YvUjdWOFp0eUdFVFQzCjJ0Ykh2QlFNdE5CdWd0bkd4bEg1TXo5dmU0UEgwdEFBZmRId3FWdHJFTC90ZWx4eW9BQXdDZ1lJS29aSXpqMEUKQXdJRFNRQXdSZ0loQVBMQU1JZmF0amxCa0R5ZDNIcld5eGl2WlpEZjRsd080dUl6dHo4d2dyUjNBaUVBNkNjawp4bzFHcG1ONWM2aUM4R2JKUVQ0NWJHVzhYT0gxLzNITjNJQmlYUkk9Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=";
+
   @AfterEach
   void close() {
     server.close();
@@ -31,7 +34,7 @@ class CsrApprovalTest {
   private MapValue create() {
     return server.handle(ApiRequest.builder(Verb.CREATE, CSRS).body(Json.read("{\"apiVersion\":"
         + "\"certificates.k8s.io/v1\",\"kind\":\"CertificateSigningRequest\",\"metadata\":{"
-        + "\"name\":\"csr\"},\"spec\":{\"request\":\"AAAA\",\"signerName\":"
+        + "\"name\":\"csr\"},\"spec\":{\"request\":\"" + REQUEST + "\",\"signerName\":"
         + "\"example.com/signer\",\"usages\":[\"client auth\"]}}")).build()).orThrow();
   }
 

@@ -27,6 +27,8 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code certificatesigningrequests/approval}.
  */
 class SpecialSubresourcesHttpTest {
+  // an ECDSA P-256 CSR (openssl req -new, CN=alice, O=dev): kube refuses requests that are not
+  private static final String CSR_REQUEST = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIYU1JR0FBZ0VBTUI0eERqQU1CZ05WQkFNTUJXRnNhV05sTVF3d0NnWURWUVFLREFOa1pYWXdXVEFUQmdjcQpoa2pPUFFJQkJnZ3Foa2pPUFFNQkJ3TkNBQVF2cHdybUJ0R1ZFKzdNMEJBUW9VTHJkU2YvUjdWOFp0eUdFVFQzCjJ0Ykh2QlFNdE5CdWd0bkd4bEg1TXo5dmU0UEgwdEFBZmRId3FWdHJFTC90ZWx4eW9BQXdDZ1lJS29aSXpqMEUKQXdJRFNRQXdSZ0loQVBMQU1JZmF0amxCa0R5ZDNIcld5eGl2WlpEZjRsd080dUl6dHo4d2dyUjNBaUVBNkNjawp4bzFHcG1ONWM2aUM4R2JKUVQ0NWJHVzhYT0gxLzNITjNJQmlYUkk9Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=";
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource PDBS =
       new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
@@ -143,7 +145,7 @@ class SpecialSubresourcesHttpTest {
     ok(Verb.CREATE, new GroupVersionResource("certificates.k8s.io", "v1",
         "certificatesigningrequests"), "", "", "", "{\"apiVersion\":\"certificates.k8s.io/v1\","
         + "\"kind\":\"CertificateSigningRequest\",\"metadata\":{\"name\":\"csr-1\"},\"spec\":{"
-        + "\"request\":\"AAAA\",\"signerName\":\"example.com/signer\",\"usages\":["
+        + "\"request\":\"" + CSR_REQUEST + "\",\"signerName\":\"example.com/signer\",\"usages\":["
         + "\"client auth\"]}}");
 
     Kubectl.Result approve = kubectl.run("certificate", "approve", "csr-1");

@@ -123,6 +123,12 @@ public final class BuiltinKinds {
   // The kinds whose kube-apiserver registry rules are implemented so far, by kind.
   private static Map<GroupVersionKind, ResourceStrategy> strategies() {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
+    out.putAll(CoreOtherStrategies.strategies());
+    out.putAll(RbacStrategies.strategies());
+    out.putAll(StorageStrategies.strategies());
+    out.putAll(CertificatesStrategies.strategies());
+    out.putAll(FlowcontrolStrategies.strategies());
+    out.putAll(ResourceStrategies.strategies());
     out.put(core("Namespace"), ResourceStrategy.builder()
         .nameValidation(NameValidation.DNS1123_LABEL)
         // kube's SetDefaults_Namespace: the immutable label selectors can rely on
@@ -143,18 +149,6 @@ public final class BuiltinKinds {
               : Nested.set(o, fin, "spec", "finalizers");
         })
         .build());
-    out.put(core("ConfigMap"), ResourceStrategy.builder()
-        .omitEmptyFields("data", "binaryData")
-        // kube's ValidateConfigMap: data and binaryData together, an error of the whole object
-        .validator((o, old) -> tooLarge(dataBytes(o, "data", false)
-            + dataBytes(o, "binaryData", true), "[]"))
-        .build());
-    out.put(core("Secret"), ResourceStrategy.builder()
-        .defaulter(o -> mergeStringData(Nested.setDefault(o, Value.of("Opaque"), "type")))
-        .validator((o, old) -> tooLarge(dataBytes(o, "data", true), "data"))
-        .omitEmptyFields("data", "stringData")
-        .selectableFields("type")
-        .build());
     out.put(core("Event"), ResourceStrategy.builder()
         .allowCreateOnUpdate(true)
         .selectableFields("involvedObject.kind", "involvedObject.namespace",
@@ -169,12 +163,6 @@ public final class BuiltinKinds {
     ServiceStrategies.register(out);
     WorkloadStrategies.register(out);
     BatchStrategies.register(out);
-    // kube's ValidateRBACName: any path segment, so that "system:..." names are valid
-    ResourceStrategy rbac = ResourceStrategy.builder()
-        .nameValidation(NameValidation.PATH_SEGMENT).build();
-    for (String kind : List.of("Role", "ClusterRole", "RoleBinding", "ClusterRoleBinding")) {
-      out.put(new GroupVersionKind("rbac.authorization.k8s.io", "v1", kind), rbac);
-    }
     // kube-aggregator's ValidateAPIService: the name is a path segment equal to version.group
     // ("v1." for the core group)
     out.put(new GroupVersionKind("apiregistration.k8s.io", "v1", "APIService"),
@@ -269,50 +257,5 @@ public final class BuiltinKinds {
   /** The string form of a LabelSelector (see {@link KubeValidation#formatSelector}). */
   static String formatSelector(MapValue selector) {
     return KubeValidation.formatSelector(selector);
-  }
-
-  /** kube's MaxSecretSize, which bounds ConfigMaps and Secrets alike. */
-  static final int MAX_DATA_BYTES = 1024 * 1024;
-
-  /** The bytes of a data map's values; base64 values count decoded, as kube's []byte. */
-  private static long dataBytes(MapValue obj, String field, boolean base64) {
-    long total = 0;
-    MapValue data = Nested.map(obj, field);
-    for (int i = 0; i < data.size(); i++) {
-      String v = data.valueAt(i) instanceof StringValue str ? str.value() : "";
-      total += base64 ? decodedLength(v) : v.getBytes(StandardCharsets.UTF_8).length;
-    }
-    return total;
-  }
-
-  private static long decodedLength(String base64) {
-    try {
-      return java.util.Base64.getDecoder().decode(base64).length;
-    } catch (IllegalArgumentException e) {
-      return base64.length() * 3L / 4; // the decode step reports malformed values
-    }
-  }
-
-  private static List<FieldError> tooLarge(long bytes, String field) {
-    return bytes > MAX_DATA_BYTES ? List.of(FieldError.tooLong(field, MAX_DATA_BYTES))
-        : List.of();
-  }
-
-  /**
-   * kube's conversion of a v1 Secret: {@code stringData} is written into {@code data}
-   * (base64 of its UTF-8 bytes, overwriting keys given in both) and never stored.
-   */
-  private static MapValue mergeStringData(MapValue secret) {
-    if (!(secret.getOrNull("stringData") instanceof MapValue strings)) {
-      return secret.getOrNull("stringData") == null ? secret : secret.without("stringData");
-    }
-    MapValue data = Nested.map(secret, "data");
-    for (int i = 0; i < strings.size(); i++) {
-      String v = strings.valueAt(i) instanceof StringValue str ? str.value() : "";
-      data = data.with(strings.keyAt(i), Value.of(java.util.Base64.getEncoder()
-          .encodeToString(v.getBytes(StandardCharsets.UTF_8))));
-    }
-    MapValue out = secret.without("stringData");
-    return data.isEmpty() ? out : out.with("data", data);
   }
 }
