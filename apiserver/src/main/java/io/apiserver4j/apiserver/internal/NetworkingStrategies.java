@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apiserver.internal.GroupValidation.has;
 import static io.apiserver4j.apiserver.internal.GroupValidation.integer;
 import static io.apiserver4j.apiserver.internal.GroupValidation.list;
@@ -119,7 +120,7 @@ final class NetworkingStrategies {
       String host = str(rule, "host");
       boolean wildcard = false;
       if (!host.isEmpty()) {
-        if (GroupValidation.parseIp(host) != null) {
+        if (IpAddresses.parse(host) != null) {
           errs.add(FieldError.invalid(at + ".host", Value.of(host),
               "must be a DNS name, not an IP address"));
         }
@@ -187,7 +188,7 @@ final class NetworkingStrategies {
     for (int i = 0; i < lb.size(); i++) {
       String at = "status.loadBalancer.ingress[" + i + "]";
       String ip = str(lb.get(i), "ip");
-      if (!ip.isEmpty() && GroupValidation.parseIp(ip) == null && !oldIps.contains(ip)) {
+      if (!ip.isEmpty() && IpAddresses.parse(ip) == null && !oldIps.contains(ip)) {
         errs.add(FieldError.invalid(at + ".ip", Value.of(ip), GroupValidation.INVALID_IP));
       }
       String hostname = str(lb.get(i), "hostname");
@@ -195,7 +196,7 @@ final class NetworkingStrategies {
         for (String msg : MetaValidation.dns1123Subdomain(hostname)) {
           errs.add(FieldError.invalid(at + ".hostname", Value.of(hostname), msg));
         }
-        if (GroupValidation.parseIp(hostname) != null) {
+        if (IpAddresses.parse(hostname) != null) {
           errs.add(FieldError.invalid(at + ".hostname", Value.of(hostname),
               "must be a DNS name, not an IP address"));
         }
@@ -521,7 +522,7 @@ final class NetworkingStrategies {
       errs.add(FieldError.required(at + ".cidr", ""));
       return;
     }
-    Optional<GroupValidation.Cidr> parsed = GroupValidation.parseCidr(cidr);
+    Optional<IpAddresses.Cidr> parsed = IpAddresses.parseCidr(cidr);
     if (parsed.isEmpty()) {
       if (!oldCidrs.contains(cidr)) {
         errs.add(FieldError.invalid(at + ".cidr", Value.of(cidr), GroupValidation.INVALID_CIDR));
@@ -532,7 +533,7 @@ final class NetworkingStrategies {
     for (int i = 0; i < except.size(); i++) {
       String e = except.get(i);
       String ep = at + ".except[" + i + "]";
-      Optional<GroupValidation.Cidr> ex = GroupValidation.parseCidr(e);
+      Optional<IpAddresses.Cidr> ex = IpAddresses.parseCidr(e);
       if (ex.isEmpty()) {
         if (!oldCidrs.contains(e)) {
           errs.add(FieldError.invalid(ep, Value.of(e), GroupValidation.INVALID_CIDR));
@@ -551,7 +552,7 @@ final class NetworkingStrategies {
     List<FieldError> errs = new ArrayList<>();
     String name = Meta.metaString(ip, "name");
     if (!name.isEmpty()) {
-      byte[] parsed = GroupValidation.parseIp(name);
+      byte[] parsed = IpAddresses.parse(name);
       if (parsed == null) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name), GroupValidation.INVALID_IP));
       } else if (name.contains(":") && name.contains(".")) {
@@ -559,9 +560,9 @@ final class NetworkingStrategies {
             "must not be an IPv4-mapped IPv6 address"));
       } else if (!name.contains(":") && hasLeadingZero(name)) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name), "must not have leading 0s"));
-      } else if (name.contains(":") && !name.equals(canonicalIpv6(parsed))) {
+      } else if (name.contains(":") && !name.equals(IpAddresses.format(parsed))) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name),
-            "must be in canonical form (\"" + canonicalIpv6(parsed) + "\")"));
+            "must be in canonical form (\"" + IpAddresses.format(parsed) + "\")"));
       }
     }
     if (old.isPresent()) {
@@ -620,44 +621,6 @@ final class NetworkingStrategies {
     return false;
   }
 
-  // RFC 5952 text of an IPv6 address (Go's netip.Addr.String)
-  static String canonicalIpv6(byte[] b) {
-    int[] g = new int[8];
-    for (int i = 0; i < 8; i++) {
-      g[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-    }
-    int bestStart = -1;
-    int bestLen = 0;
-    for (int i = 0; i < 8; ) {
-      if (g[i] != 0) {
-        i++;
-        continue;
-      }
-      int j = i;
-      while (j < 8 && g[j] == 0) {
-        j++;
-      }
-      if (j - i > bestLen && j - i >= 2) {
-        bestStart = i;
-        bestLen = j - i;
-      }
-      i = j;
-    }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(g[i]));
-    }
-    return sb.toString();
-  }
-
   private static List<FieldError> validateServiceCidr(MapValue sc, Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
     List<String> cidrs = Meta.stringList(Nested.getOrNull(sc, "spec", "cidrs"));
@@ -697,7 +660,7 @@ final class NetworkingStrategies {
     }
     for (int i = 0; i < cidrs.size(); i++) {
       String c = cidrs.get(i);
-      Optional<GroupValidation.Cidr> parsed = GroupValidation.parseCidr(c);
+      Optional<IpAddresses.Cidr> parsed = IpAddresses.parseCidr(c);
       int slash = c.indexOf('/');
       if (parsed.isEmpty()) {
         errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(c),
@@ -706,7 +669,7 @@ final class NetworkingStrategies {
           || (c.length() - slash > 2 && c.charAt(slash + 1) == '0')) {
         errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(c),
             "must not have leading 0s in IP or prefix length"));
-      } else if (!Arrays.equals(parsed.get().ip(), GroupValidation.parseIp(c.substring(0, slash)))) {
+      } else if (!Arrays.equals(parsed.get().ip(), IpAddresses.parse(c.substring(0, slash)))) {
         errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(c),
             "must not have bits set beyond the prefix length"));
       } else if (!c.equals(canonicalCidr(parsed.get()))) {
@@ -715,8 +678,8 @@ final class NetworkingStrategies {
       }
     }
     if (cidrs.size() == 2) {
-      Optional<GroupValidation.Cidr> a = GroupValidation.parseCidr(cidrs.get(0));
-      Optional<GroupValidation.Cidr> b = GroupValidation.parseCidr(cidrs.get(1));
+      Optional<IpAddresses.Cidr> a = IpAddresses.parseCidr(cidrs.get(0));
+      Optional<IpAddresses.Cidr> b = IpAddresses.parseCidr(cidrs.get(1));
       if (a.isPresent() && b.isPresent() && a.get().ipv6() == b.get().ipv6()) {
         errs.add(FieldError.invalid("spec.cidrs", strings(cidrs), "may specify no more than one"
             + " IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"));
@@ -725,15 +688,8 @@ final class NetworkingStrategies {
     return errs;
   }
 
-  private static String canonicalCidr(GroupValidation.Cidr c) {
-    byte[] ip = c.ip();
-    String addr;
-    if (ip.length == 4) {
-      addr = (ip[0] & 0xff) + "." + (ip[1] & 0xff) + "." + (ip[2] & 0xff) + "." + (ip[3] & 0xff);
-    } else {
-      addr = canonicalIpv6(ip);
-    }
-    return addr + "/" + c.bits();
+  private static String canonicalCidr(IpAddresses.Cidr c) {
+    return IpAddresses.format(c.ip()) + "/" + c.bits();
   }
 
   private static ListValue strings(List<String> values) {
