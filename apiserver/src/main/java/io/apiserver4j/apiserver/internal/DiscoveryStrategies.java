@@ -56,8 +56,8 @@ final class DiscoveryStrategies {
     }
     endpoints(errs, list(slice, "endpoints"), type);
     ports(errs, list(slice, "ports"));
-    old.ifPresent(o -> GroupValidation.immutable(errs, "addressType", Value.of(type),
-        Value.of(str(o, "addressType"))));
+    old.ifPresent(o -> KubeValidation.immutable(Value.of(type),
+        Value.of(str(o, "addressType")), "addressType", errs));
     return errs;
   }
 

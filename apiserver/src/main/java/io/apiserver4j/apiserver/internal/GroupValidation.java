@@ -1,7 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.LabelValidation;
@@ -11,18 +10,16 @@ import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Validation helpers shared by the strategies of the networking, policy, autoscaling,
- * coordination, scheduling, node, discovery and events groups, with the messages of kube's
- * {@code util/validation}, {@code api/validation} and {@code apis/meta/v1/validation}.
+ * Validation helpers only the strategies of the networking, policy, autoscaling, coordination,
+ * scheduling, node, discovery and events groups use (lenient accessors, wildcard and
+ * domain-prefixed names, PDB percentages, IP messages), with kube's messages; what all kinds
+ * share (selectors, ports, quantities, immutability) is {@link KubeValidation}.
  */
 final class GroupValidation {
-  static final String IMMUTABLE = "field is immutable";
-  private static final Pattern PORT_NAME_CHARSET = Pattern.compile("[-a-z0-9]+");
   private static final Pattern PERCENT = Pattern.compile("[0-9]+%");
   private static final Pattern HTTP_PATH = Pattern.compile("[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+");
   private static final String HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
@@ -62,107 +59,6 @@ final class GroupValidation {
   static FieldError invalidGo(String field, String goValue, String detail) {
     return new FieldError(FieldError.Type.INVALID, field, Optional.empty(),
         goValue + ": " + detail);
-  }
-
-  /** {@code ValidateImmutableField}: the new value must equal the old one. */
-  static void immutable(List<FieldError> errs, String field, Value now, Value old) {
-    Value a = now == null ? Value.nullValue() : now;
-    Value b = old == null ? Value.nullValue() : old;
-    if (!Objects.equals(a, b)) {
-      errs.add(FieldError.invalid(field, a, IMMUTABLE));
-    }
-  }
-
-  /** {@code ValidateNonnegativeField}. */
-  static void nonNegative(List<FieldError> errs, Value obj, String key, String field) {
-    Long v = integer(obj, key);
-    if (v != null && v < 0) {
-      errs.add(FieldError.invalid(field, Value.of(v), "must be greater than or equal to 0"));
-    }
-  }
-
-  /** {@code ValidateLabelSelector} of metav1 (a null selector is valid). */
-  static void labelSelector(List<FieldError> errs, Value selector, String path) {
-    labelSelector(errs, selector, path, false);
-  }
-
-  /** Whether a stored selector has a label value kube no longer accepts (update ratcheting). */
-  static boolean hasInvalidLabelValue(Value selector) {
-    List<FieldError> errs = new ArrayList<>();
-    labelSelector(errs, selector, "", false);
-    return !errs.isEmpty();
-  }
-
-  /**
-   * {@code ValidateLabelSelector} with kube's {@code AllowInvalidLabelValueInSelector} option,
-   * set on updates of objects whose stored selector already had such values.
-   */
-  static void labelSelector(List<FieldError> errs, Value selector, String path,
-      boolean allowInvalidValues) {
-    if (!(selector instanceof MapValue sel)) {
-      return;
-    }
-    errs.addAll(MetaValidation.labels(sel.getOrNull("matchLabels"), path + ".matchLabels"));
-    List<Value> exprs = list(sel, "matchExpressions");
-    for (int i = 0; i < exprs.size(); i++) {
-      String at = path + ".matchExpressions[" + i + "]";
-      Value e = exprs.get(i);
-      String op = str(e, "operator");
-      List<Value> values = list(e, "values");
-      switch (op) {
-        case "In", "NotIn" -> {
-          if (values.isEmpty()) {
-            errs.add(FieldError.required(at + ".values",
-                "must be specified when `operator` is 'In' or 'NotIn'"));
-          }
-        }
-        case "Exists", "DoesNotExist" -> {
-          if (!values.isEmpty()) {
-            errs.add(FieldError.forbidden(at + ".values",
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-          }
-        }
-        default -> errs.add(FieldError.invalid(at + ".operator", Value.of(op),
-            "not a valid selector operator"));
-      }
-      String key = str(e, "key");
-      for (String msg : MetaValidation.qualifiedName(key)) {
-        errs.add(FieldError.invalid(at + ".key", Value.of(key), msg));
-      }
-      for (int j = 0; j < values.size() && !allowInvalidValues; j++) {
-        String v = values.get(j) instanceof StringValue s ? s.value() : "";
-        for (String msg : MetaValidation.labelValue(v)) {
-          errs.add(FieldError.invalid(at + ".values[" + j + "]", Value.of(v), msg));
-        }
-      }
-    }
-  }
-
-  /** {@code IsValidPortNum}. */
-  static List<String> portNum(long port) {
-    return port < 1 || port > 65535 ? List.of("must be between 1 and 65535, inclusive")
-        : List.of();
-  }
-
-  /** {@code IsValidPortName} (an IANA service name). */
-  static List<String> portName(String port) {
-    List<String> errs = new ArrayList<>();
-    if (port.length() > 15) {
-      errs.add("must be no more than 15 characters");
-    }
-    if (!PORT_NAME_CHARSET.matcher(port).matches()) {
-      errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-    }
-    if (!port.chars().anyMatch(c -> c >= 'a' && c <= 'z')) {
-      errs.add("must contain at least one letter (a-z)");
-    }
-    if (port.contains("--")) {
-      errs.add("must not contain consecutive hyphens");
-    }
-    if (!port.isEmpty() && (port.startsWith("-") || port.endsWith("-"))) {
-      errs.add("must not begin or end with a hyphen");
-    }
-    return errs;
   }
 
   /** {@code IsWildcardDNS1123Subdomain}. */
@@ -230,38 +126,6 @@ final class GroupValidation {
     } else if (v instanceof IntegerValue i && i.value() < 0) {
       errs.add(FieldError.invalid(field, i, "must be greater than or equal to 0"));
     }
-  }
-
-  // --- quantities ------------------------------------------------------------------------
-
-  /** The sign of a resource.Quantity (-1, 0, 1), or empty when absent. */
-  static Optional<Integer> quantitySign(Value v) {
-    if (v instanceof IntegerValue i) {
-      return Optional.of(Long.signum(i.value()));
-    }
-    if (v instanceof FloatValue f) {
-      return Optional.of((int) Math.signum(f.value()));
-    }
-    if (!(v instanceof StringValue s)) {
-      return Optional.empty();
-    }
-    String q = s.value().trim();
-    int sign = 1;
-    int i = 0;
-    if (i < q.length() && (q.charAt(i) == '-' || q.charAt(i) == '+')) {
-      sign = q.charAt(i) == '-' ? -1 : 1;
-      i++;
-    }
-    boolean nonZero = false;
-    for (; i < q.length(); i++) {
-      char c = q.charAt(i);
-      if (c >= '1' && c <= '9') {
-        nonZero = true;
-      } else if (c != '0' && c != '.') {
-        break;
-      }
-    }
-    return Optional.of(nonZero ? sign : 0);
   }
 
   // --- IP addresses: parsed by core IpAddresses; kube's messages for values that are not ---

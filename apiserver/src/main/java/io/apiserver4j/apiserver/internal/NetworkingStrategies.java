@@ -321,11 +321,11 @@ final class NetworkingStrategies {
     if (!portName.isEmpty() && hasNumber) {
       errs.add(FieldError.invalid(at, Value.of(""), "cannot set both port name & port number"));
     } else if (!portName.isEmpty()) {
-      for (String msg : GroupValidation.portName(portName)) {
+      for (String msg : KubeValidation.portName(portName)) {
         errs.add(FieldError.invalid(at + ".service.port.name", Value.of(portName), msg));
       }
     } else if (hasNumber) {
-      for (String msg : GroupValidation.portNum(number)) {
+      for (String msg : KubeValidation.portNum(number)) {
         errs.add(FieldError.invalid(at + ".service.port.number", Value.of(number), msg));
       }
     } else {
@@ -361,8 +361,8 @@ final class NetworkingStrategies {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.mapOrNull(ic, "spec");
     String controller = str(spec, "controller");
-    old.ifPresent(o -> GroupValidation.immutable(errs, "spec.controller",
-        Value.of(controller), Value.of(str(Nested.mapOrNull(o, "spec"), "controller"))));
+    old.ifPresent(o -> KubeValidation.immutable(Value.of(controller),
+        Value.of(str(Nested.mapOrNull(o, "spec"), "controller")), "spec.controller", errs));
     if (controller.isEmpty()) {
       errs.add(FieldError.required("spec.controller", ""));
     } else {
@@ -421,10 +421,10 @@ final class NetworkingStrategies {
         }
       }
     });
-    boolean allowInvalid = old.map(o -> GroupValidation.hasInvalidLabelValue(
+    boolean allowInvalid = old.map(o -> KubeValidation.hasInvalidLabelValue(
         Nested.getOrNull(o, "spec", "podSelector"))).orElse(false);
-    GroupValidation.labelSelector(errs, spec == null ? null : spec.getOrNull("podSelector"),
-        "spec.podSelector", allowInvalid);
+    KubeValidation.labelSelector(spec == null ? null : spec.getOrNull("podSelector"),
+        "spec.podSelector", allowInvalid, errs);
     for (String dir : List.of("ingress:from", "egress:to")) {
       String[] d = dir.split(":");
       List<Value> rules = list(spec, d[0]);
@@ -464,7 +464,7 @@ final class NetworkingStrategies {
     Value p = port instanceof MapValue m ? m.getOrNull("port") : null;
     Long end = integer(port, "endPort");
     if (p instanceof IntegerValue n) {
-      for (String msg : GroupValidation.portNum(n.value())) {
+      for (String msg : KubeValidation.portNum(n.value())) {
         errs.add(FieldError.invalid(at + ".port", n, msg));
       }
       if (end != null) {
@@ -472,7 +472,7 @@ final class NetworkingStrategies {
           errs.add(FieldError.invalid(at + ".endPort", Value.of(end),
               "must be greater than or equal to `port`"));
         }
-        for (String msg : GroupValidation.portNum(end)) {
+        for (String msg : KubeValidation.portNum(end)) {
           errs.add(FieldError.invalid(at + ".endPort", Value.of(end), msg));
         }
       }
@@ -481,7 +481,7 @@ final class NetworkingStrategies {
         errs.add(FieldError.invalid(at + ".endPort", Value.of(end),
             "may not be specified when `port` is non-numeric"));
       }
-      for (String msg : GroupValidation.portName(s.value())) {
+      for (String msg : KubeValidation.portName(s.value())) {
         errs.add(FieldError.invalid(at + ".port", s, msg));
       }
     } else if (end != null) {
@@ -495,13 +495,13 @@ final class NetworkingStrategies {
     int count = 0;
     if (has(peer, "podSelector")) {
       count++;
-      GroupValidation.labelSelector(errs, map(peer, "podSelector"), at + ".podSelector",
-          allowInvalid);
+      KubeValidation.labelSelector(map(peer, "podSelector"), at + ".podSelector",
+          allowInvalid, errs);
     }
     if (has(peer, "namespaceSelector")) {
       count++;
-      GroupValidation.labelSelector(errs, map(peer, "namespaceSelector"),
-          at + ".namespaceSelector", allowInvalid);
+      KubeValidation.labelSelector(map(peer, "namespaceSelector"),
+          at + ".namespaceSelector", allowInvalid, errs);
     }
     MapValue ipb = map(peer, "ipBlock");
     if (ipb != null) {
@@ -570,7 +570,7 @@ final class NetworkingStrategies {
       MapValue before = Nested.mapOrNull(old.get(), "spec", "parentRef");
       if (!java.util.Objects.equals(now, before)) {
         errs.add(GroupValidation.invalidGo("spec.parentRef", goParentRef(now),
-            GroupValidation.IMMUTABLE));
+            KubeValidation.IMMUTABLE));
       }
       return errs;
     }
@@ -630,17 +630,17 @@ final class NetworkingStrategies {
         for (int i = 0; i < before.size(); i++) {
           if (!before.get(i).equals(cidrs.get(i))) {
             errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(cidrs.get(i)),
-                GroupValidation.IMMUTABLE));
+                KubeValidation.IMMUTABLE));
           }
         }
       } else if (before.size() == 1 && cidrs.size() == 2) {
         if (!cidrs.get(0).equals(before.get(0))) {
           errs.add(FieldError.invalid("spec.cidrs[0]", Value.of(cidrs.get(0)),
-              GroupValidation.IMMUTABLE));
+              KubeValidation.IMMUTABLE));
         }
         errs.addAll(serviceCidrSpec(cidrs));
       } else {
-        errs.add(FieldError.invalid("spec.cidrs", strings(cidrs), GroupValidation.IMMUTABLE));
+        errs.add(FieldError.invalid("spec.cidrs", strings(cidrs), KubeValidation.IMMUTABLE));
       }
       return errs;
     }
