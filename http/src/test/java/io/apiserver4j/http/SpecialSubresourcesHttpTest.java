@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
@@ -14,11 +13,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The special subresources through real clients: {@code kubectl drain} evicts through
@@ -26,23 +23,14 @@ import org.junit.jupiter.api.io.TempDir;
  * eviction from a refusal by kube's 429, and {@code kubectl certificate approve} writes
  * {@code certificatesigningrequests/approval}.
  */
-class SpecialSubresourcesHttpTest {
+class SpecialSubresourcesHttpTest extends KubectlServerTest {
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource PDBS =
       new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
   static KubernetesClient client;
 
   @BeforeAll
   static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl(http.url().toString())
         .withRequestTimeout(10_000).build();
     client = new KubernetesClientBuilder().withConfig(config).build();
@@ -51,8 +39,6 @@ class SpecialSubresourcesHttpTest {
   @AfterAll
   static void stop() {
     client.close();
-    http.close();
-    api.close();
   }
 
   private static MapValue ok(Verb verb, GroupVersionResource gvr, String ns, String name,
