@@ -2,14 +2,11 @@ package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * Admission policies applied with kubectl: a ValidatingAdmissionPolicy denies kubectl's create and
@@ -17,29 +14,13 @@ import org.junit.jupiter.api.io.TempDir;
  * {@code The <resource> "<name>" is invalid: : <cause>}, as in the ValidatingAdmissionPolicy
  * documentation's example); a MutatingAdmissionPolicy changes what kubectl creates.
  */
-class AdmissionPolicyKubectlTest {
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
-
+class AdmissionPolicyKubectlTest extends KubectlServerTest {
   @BeforeAll
   static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
     api.resources("v1", "namespaces").create(MapValue.ofEntries("apiVersion", Value.of("v1"),
         "kind", Value.of("Namespace"), "metadata",
         MapValue.ofEntries("name", Value.of("vap"),
             "labels", MapValue.ofEntries("policies", Value.of("demo")))));
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    api.close();
   }
 
   private static final String POLICY = """

@@ -2,36 +2,22 @@ package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.ApiServer;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * How kubectl sees a CRD's presentation: deprecated versions' warnings (also on watches),
  * selectable fields in {@code --field-selector}, priority columns in {@code -o wide}.
  */
-class CrdPresentationTest {
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
-
+class CrdPresentationTest extends KubectlServerTest {
   @BeforeAll
   static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
     kubectl.file("crd.yaml", """
         apiVersion: apiextensions.k8s.io/v1
         kind: CustomResourceDefinition
@@ -70,12 +56,6 @@ class CrdPresentationTest {
           + w[0] + ", namespace: default}\nspec: {color: " + w[1] + ", size: " + w[2] + "}\n");
       kubectl.ok("apply", "-f", w[0] + ".yaml");
     }
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    api.close();
   }
 
   private static List<String> header(String table) {

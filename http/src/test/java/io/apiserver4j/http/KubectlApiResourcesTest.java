@@ -2,44 +2,19 @@ package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.ApiServer;
-import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * {@code kubectl api-resources -o wide} against a bare server lists exactly what a
  * kube-apiserver 1.36 serves: the table of ../shared/api/README.md (from the v1.36.0 swagger and
  * discovery documents), one line per group and resource at its preferred version.
  */
-class KubectlApiResourcesTest {
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
-
-  @BeforeAll
-  static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    api.close();
-  }
-
+class KubectlApiResourcesTest extends KubectlServerTest {
   /** One line of kubectl's wide output, or of the reference table. */
   record Line(String name, String shortNames, String apiVersion, boolean namespaced,
       String kind, TreeSet<String> verbs, String categories) {}

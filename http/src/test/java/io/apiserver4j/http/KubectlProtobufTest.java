@@ -2,41 +2,16 @@ package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
-import java.nio.file.Path;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * kubectl's typed commands send protobuf bodies (and ask for protobuf answers): the real kubectl
  * creates built-in objects through them, and what it reads back is what it sent.
  */
-class KubectlProtobufTest {
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
-
-  @BeforeAll
-  static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    api.close();
-  }
-
+class KubectlProtobufTest extends KubectlServerTest {
   static String namespace(String name) {
     api.resources("v1", "namespaces").create(MapValue.ofEntries("apiVersion", Value.of("v1"),
         "kind", Value.of("Namespace"), "metadata", MapValue.ofEntries("name", Value.of(name))));

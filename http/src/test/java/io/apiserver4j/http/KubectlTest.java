@@ -2,43 +2,18 @@ package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
-import java.nio.file.Path;
 import java.util.Arrays;
 import java.util.List;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The real kubectl (whichever is on the PATH) against a server started here. Each test works in
  * its own namespace; the server and kubectl's discovery cache are shared by the class.
  */
-class KubectlTest {
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
-
-  @BeforeAll
-  static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
-  }
-
-  @AfterAll
-  static void stop() {
-    http.close();
-    api.close();
-  }
-
+class KubectlTest extends KubectlServerTest {
   static String configMap(String name, String... data) {
     StringBuilder sb = new StringBuilder("apiVersion: v1\nkind: ConfigMap\nmetadata:\n  name: "
         + name + "\n  labels:\n    app: demo\ndata:\n");

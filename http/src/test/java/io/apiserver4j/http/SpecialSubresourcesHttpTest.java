@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
@@ -14,11 +13,9 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
-import java.nio.file.Path;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 
 /**
  * The special subresources through real clients: {@code kubectl drain} evicts through
@@ -26,25 +23,16 @@ import org.junit.jupiter.api.io.TempDir;
  * eviction from a refusal by kube's 429, and {@code kubectl certificate approve} writes
  * {@code certificatesigningrequests/approval}.
  */
-class SpecialSubresourcesHttpTest {
-  // an ECDSA P-256 CSR (openssl req -new, CN=alice, O=dev): kube refuses requests that are not
+class SpecialSubresourcesHttpTest extends KubectlServerTest {
+  // an ECDSA P-256 CSR (openssl req -new, CN=alice, O=dev): kube refuses requests that are not CSRs
   private static final String CSR_REQUEST = "LS0tLS1CRUdJTiBDRVJUSUZJQ0FURSBSRVFVRVNULS0tLS0KTUlIYU1JR0FBZ0VBTUI0eERqQU1CZ05WQkFNTUJXRnNhV05sTVF3d0NnWURWUVFLREFOa1pYWXdXVEFUQmdjcQpoa2pPUFFJQkJnZ3Foa2pPUFFNQkJ3TkNBQVF2cHdybUJ0R1ZFKzdNMEJBUW9VTHJkU2YvUjdWOFp0eUdFVFQzCjJ0Ykh2QlFNdE5CdWd0bkd4bEg1TXo5dmU0UEgwdEFBZmRId3FWdHJFTC90ZWx4eW9BQXdDZ1lJS29aSXpqMEUKQXdJRFNRQXdSZ0loQVBMQU1JZmF0amxCa0R5ZDNIcld5eGl2WlpEZjRsd080dUl6dHo4d2dyUjNBaUVBNkNjawp4bzFHcG1ONWM2aUM4R2JKUVQ0NWJHVzhYT0gxLzNITjNJQmlYUkk9Ci0tLS0tRU5EIENFUlRJRklDQVRFIFJFUVVFU1QtLS0tLQo=";
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource PDBS =
       new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
-  @TempDir
-  static Path dir;
-  static ApiServer api;
-  static HttpApiServer http;
-  static Kubectl kubectl;
   static KubernetesClient client;
 
   @BeforeAll
   static void start() {
-    api = ApiServer.builder().build();
-    http = HttpApiServer.builder(api).build();
-    http.start();
-    kubectl = new Kubectl(dir, http.kubeconfig().build());
     Config config = new ConfigBuilder(Config.empty()).withMasterUrl(http.url().toString())
         .withRequestTimeout(10_000).build();
     client = new KubernetesClientBuilder().withConfig(config).build();
@@ -53,8 +41,6 @@ class SpecialSubresourcesHttpTest {
   @AfterAll
   static void stop() {
     client.close();
-    http.close();
-    api.close();
   }
 
   private static MapValue ok(Verb verb, GroupVersionResource gvr, String ns, String name,

@@ -10,7 +10,9 @@ import java.util.List;
 import java.util.Set;
 
 /**
- * Which requests a webhook sees: admissionregistration.k8s.io/v1 {@code RuleWithOperations}.
+ * Which requests a webhook sees: admissionregistration.k8s.io/v1 {@code RuleWithOperations},
+ * checked to be complete when built, then matched as the shared {@link Rule} (one matcher for
+ * webhooks and policies).
  *
  * <p>A request matches when its operation is listed, its group and version are listed (or
  * {@code *}), its resource matches one entry of {@code resources} and its scope matches.
@@ -26,27 +28,7 @@ import java.util.Set;
  */
 public record WebhookRule(
     Set<Operation> operations, List<String> apiGroups, List<String> apiVersions,
-    List<String> resources, Scope scope) {
-
-  /** admissionregistration's {@code scope}. */
-  public enum Scope {
-    /** Cluster-scoped objects, and namespaces themselves. */
-    CLUSTER("Cluster"),
-    /** Namespaced objects. */
-    NAMESPACED("Namespaced"),
-    /** Everything. */
-    ALL("*");
-
-    private final String wireName;
-
-    Scope(String wireName) {
-      this.wireName = wireName;
-    }
-
-    public String wireName() {
-      return wireName;
-    }
-  }
+    List<String> resources, Rule.Scope scope) {
 
   /**
    * @throws IllegalArgumentException when a list is empty or holds an empty entry (other than
@@ -78,7 +60,7 @@ public record WebhookRule(
   public static WebhookRule of(
       Set<Operation> operations, List<String> apiGroups, List<String> apiVersions,
       List<String> resources) {
-    return new WebhookRule(operations, apiGroups, apiVersions, resources, Scope.ALL);
+    return new WebhookRule(operations, apiGroups, apiVersions, resources, Rule.Scope.ALL);
   }
 
   /** Every operation ({@code "*"} in admissionregistration). */
@@ -88,8 +70,7 @@ public record WebhookRule(
 
   /** This rule as the shared matching's {@link Rule}. */
   public Rule toRule() {
-    return new Rule(operations, apiGroups, apiVersions, resources,
-        Rule.Scope.fromWireName(scope.wireName()), List.of());
+    return new Rule(operations, apiGroups, apiVersions, resources, scope, List.of());
   }
 
   /** Whether the request matches this rule. */

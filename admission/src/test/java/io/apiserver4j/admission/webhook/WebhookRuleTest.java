@@ -5,6 +5,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.Operation;
+import io.apiserver4j.admission.matching.Rule;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
@@ -52,8 +53,8 @@ class WebhookRuleTest {
     if (operation == Operation.UPDATE) {
       b.oldObject(MapValue.empty());
     }
-    WebhookRule.Scope s = scope.equals("*") ? WebhookRule.Scope.ALL
-        : WebhookRule.Scope.valueOf(scope.toUpperCase());
+    Rule.Scope s = scope.equals("*") ? Rule.Scope.ALL
+        : Rule.Scope.valueOf(scope.toUpperCase());
     WebhookRule rule = new WebhookRule(Set.of(Operation.CREATE, Operation.UPDATE),
         List.of(ruleGroup), List.of("v1"), List.of(ruleResource), s);
     assertThat(rule.matches(b.build())).isEqualTo(expected);

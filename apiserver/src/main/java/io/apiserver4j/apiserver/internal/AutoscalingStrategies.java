@@ -157,8 +157,10 @@ final class AutoscalingStrategies {
 
   private static void status(List<FieldError> errs, MapValue hpa) {
     MapValue status = Nested.mapOrNull(hpa, "status");
-    GroupValidation.nonNegative(errs, status, "currentReplicas", "status.currentReplicas");
-    GroupValidation.nonNegative(errs, status, "desiredReplicas", "status.desiredReplicas");
+    KubeValidation.nonNegative(Nested.getOrNull(status, "currentReplicas"),
+        "status.currentReplicas", errs);
+    KubeValidation.nonNegative(Nested.getOrNull(status, "desiredReplicas"),
+        "status.desiredReplicas", errs);
   }
 
   private static void replicas(List<FieldError> errs, MapValue spec, long lowerBound) {
@@ -316,7 +318,7 @@ final class AutoscalingStrategies {
     }
     for (String q : List.of("value", "averageValue")) {
       Value v = t == null ? null : t.getOrNull(q);
-      if (GroupValidation.quantitySign(v).map(s -> s != 1).orElse(false)) {
+      if (KubeValidation.quantitySign(v).map(s -> s != 1).orElse(false)) {
         errs.add(FieldError.invalid(at + "." + q, v, "must be positive"));
       }
     }

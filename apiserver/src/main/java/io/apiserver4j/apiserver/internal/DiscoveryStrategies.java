@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apiserver.internal.GroupValidation.list;
 import static io.apiserver4j.apiserver.internal.GroupValidation.str;
 
@@ -55,8 +56,8 @@ final class DiscoveryStrategies {
     }
     endpoints(errs, list(slice, "endpoints"), type);
     ports(errs, list(slice, "ports"));
-    old.ifPresent(o -> GroupValidation.immutable(errs, "addressType", Value.of(type),
-        Value.of(str(o, "addressType"))));
+    old.ifPresent(o -> KubeValidation.immutable(Value.of(type),
+        Value.of(str(o, "addressType")), "addressType", errs));
     return errs;
   }
 
@@ -94,12 +95,12 @@ final class DiscoveryStrategies {
   private static void address(List<FieldError> errs, String at, String a, String type) {
     switch (type) {
       case "IP" -> {
-        if (GroupValidation.parseIp(a) == null) {
+        if (IpAddresses.parse(a) == null) {
           errs.add(FieldError.invalid(at, Value.of(a), GroupValidation.INVALID_IP));
         }
       }
       case "IPv4", "IPv6" -> {
-        boolean ok = type.equals("IPv4") ? GroupValidation.isIpv4(a) : GroupValidation.isIpv6(a);
+        boolean ok = type.equals("IPv4") ? IpAddresses.isIpv4(a) : IpAddresses.isIpv6(a);
         if (!ok) {
           errs.add(FieldError.invalid(at, Value.of(a), "must be a valid " + type + " address"));
         }
@@ -116,7 +117,7 @@ final class DiscoveryStrategies {
    * (which kube-apiserver would refuse to write).
    */
   private static void nonSpecialIp(List<FieldError> errs, String at, String a) {
-    byte[] ip = GroupValidation.parseIp(a);
+    byte[] ip = IpAddresses.parse(a);
     if (ip == null) {
       errs.add(FieldError.invalid(at, Value.of(a), "must be a valid IP address"));
       return;

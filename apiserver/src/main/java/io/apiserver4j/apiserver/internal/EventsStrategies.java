@@ -87,7 +87,7 @@ final class EventsStrategies {
       Value before = set(o, f[0]) ? o.getOrNull(f[0]) : null;
       if (!Objects.equals(now, before)) {
         errs.add(FieldError.invalid(f[1], now == null ? zero(f[0]) : now,
-            GroupValidation.IMMUTABLE));
+            KubeValidation.IMMUTABLE));
       }
     }
     return errs;

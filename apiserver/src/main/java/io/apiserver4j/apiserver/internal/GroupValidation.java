@@ -1,7 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.LabelValidation;
@@ -11,18 +10,16 @@ import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.regex.Pattern;
 
 /**
- * Validation helpers shared by the strategies of the networking, policy, autoscaling,
- * coordination, scheduling, node, discovery and events groups, with the messages of kube's
- * {@code util/validation}, {@code api/validation} and {@code apis/meta/v1/validation}.
+ * Validation helpers only the strategies of the networking, policy, autoscaling, coordination,
+ * scheduling, node, discovery and events groups use (lenient accessors, wildcard and
+ * domain-prefixed names, PDB percentages, IP messages), with kube's messages; what all kinds
+ * share (selectors, ports, quantities, immutability) is {@link KubeValidation}.
  */
 final class GroupValidation {
-  static final String IMMUTABLE = "field is immutable";
-  private static final Pattern PORT_NAME_CHARSET = Pattern.compile("[-a-z0-9]+");
   private static final Pattern PERCENT = Pattern.compile("[0-9]+%");
   private static final Pattern HTTP_PATH = Pattern.compile("[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+");
   private static final String HTTP_PATH_FMT = "[A-Za-z0-9/\\-._~%!$&'()*+,;=:]+";
@@ -62,107 +59,6 @@ final class GroupValidation {
   static FieldError invalidGo(String field, String goValue, String detail) {
     return new FieldError(FieldError.Type.INVALID, field, Optional.empty(),
         goValue + ": " + detail);
-  }
-
-  /** {@code ValidateImmutableField}: the new value must equal the old one. */
-  static void immutable(List<FieldError> errs, String field, Value now, Value old) {
-    Value a = now == null ? Value.nullValue() : now;
-    Value b = old == null ? Value.nullValue() : old;
-    if (!Objects.equals(a, b)) {
-      errs.add(FieldError.invalid(field, a, IMMUTABLE));
-    }
-  }
-
-  /** {@code ValidateNonnegativeField}. */
-  static void nonNegative(List<FieldError> errs, Value obj, String key, String field) {
-    Long v = integer(obj, key);
-    if (v != null && v < 0) {
-      errs.add(FieldError.invalid(field, Value.of(v), "must be greater than or equal to 0"));
-    }
-  }
-
-  /** {@code ValidateLabelSelector} of metav1 (a null selector is valid). */
-  static void labelSelector(List<FieldError> errs, Value selector, String path) {
-    labelSelector(errs, selector, path, false);
-  }
-
-  /** Whether a stored selector has a label value kube no longer accepts (update ratcheting). */
-  static boolean hasInvalidLabelValue(Value selector) {
-    List<FieldError> errs = new ArrayList<>();
-    labelSelector(errs, selector, "", false);
-    return !errs.isEmpty();
-  }
-
-  /**
-   * {@code ValidateLabelSelector} with kube's {@code AllowInvalidLabelValueInSelector} option,
-   * set on updates of objects whose stored selector already had such values.
-   */
-  static void labelSelector(List<FieldError> errs, Value selector, String path,
-      boolean allowInvalidValues) {
-    if (!(selector instanceof MapValue sel)) {
-      return;
-    }
-    errs.addAll(MetaValidation.labels(sel.getOrNull("matchLabels"), path + ".matchLabels"));
-    List<Value> exprs = list(sel, "matchExpressions");
-    for (int i = 0; i < exprs.size(); i++) {
-      String at = path + ".matchExpressions[" + i + "]";
-      Value e = exprs.get(i);
-      String op = str(e, "operator");
-      List<Value> values = list(e, "values");
-      switch (op) {
-        case "In", "NotIn" -> {
-          if (values.isEmpty()) {
-            errs.add(FieldError.required(at + ".values",
-                "must be specified when `operator` is 'In' or 'NotIn'"));
-          }
-        }
-        case "Exists", "DoesNotExist" -> {
-          if (!values.isEmpty()) {
-            errs.add(FieldError.forbidden(at + ".values",
-                "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
-          }
-        }
-        default -> errs.add(FieldError.invalid(at + ".operator", Value.of(op),
-            "not a valid selector operator"));
-      }
-      String key = str(e, "key");
-      for (String msg : MetaValidation.qualifiedName(key)) {
-        errs.add(FieldError.invalid(at + ".key", Value.of(key), msg));
-      }
-      for (int j = 0; j < values.size() && !allowInvalidValues; j++) {
-        String v = values.get(j) instanceof StringValue s ? s.value() : "";
-        for (String msg : MetaValidation.labelValue(v)) {
-          errs.add(FieldError.invalid(at + ".values[" + j + "]", Value.of(v), msg));
-        }
-      }
-    }
-  }
-
-  /** {@code IsValidPortNum}. */
-  static List<String> portNum(long port) {
-    return port < 1 || port > 65535 ? List.of("must be between 1 and 65535, inclusive")
-        : List.of();
-  }
-
-  /** {@code IsValidPortName} (an IANA service name). */
-  static List<String> portName(String port) {
-    List<String> errs = new ArrayList<>();
-    if (port.length() > 15) {
-      errs.add("must be no more than 15 characters");
-    }
-    if (!PORT_NAME_CHARSET.matcher(port).matches()) {
-      errs.add("must contain only alpha-numeric characters (a-z, 0-9), and hyphens (-)");
-    }
-    if (!port.chars().anyMatch(c -> c >= 'a' && c <= 'z')) {
-      errs.add("must contain at least one letter (a-z)");
-    }
-    if (port.contains("--")) {
-      errs.add("must not contain consecutive hyphens");
-    }
-    if (!port.isEmpty() && (port.startsWith("-") || port.endsWith("-"))) {
-      errs.add("must not begin or end with a hyphen");
-    }
-    return errs;
   }
 
   /** {@code IsWildcardDNS1123Subdomain}. */
@@ -232,177 +128,7 @@ final class GroupValidation {
     }
   }
 
-  // --- quantities ------------------------------------------------------------------------
-
-  /** The sign of a resource.Quantity (-1, 0, 1), or empty when absent. */
-  static Optional<Integer> quantitySign(Value v) {
-    if (v instanceof IntegerValue i) {
-      return Optional.of(Long.signum(i.value()));
-    }
-    if (v instanceof FloatValue f) {
-      return Optional.of((int) Math.signum(f.value()));
-    }
-    if (!(v instanceof StringValue s)) {
-      return Optional.empty();
-    }
-    String q = s.value().trim();
-    int sign = 1;
-    int i = 0;
-    if (i < q.length() && (q.charAt(i) == '-' || q.charAt(i) == '+')) {
-      sign = q.charAt(i) == '-' ? -1 : 1;
-      i++;
-    }
-    boolean nonZero = false;
-    for (; i < q.length(); i++) {
-      char c = q.charAt(i);
-      if (c >= '1' && c <= '9') {
-        nonZero = true;
-      } else if (c != '0' && c != '.') {
-        break;
-      }
-    }
-    return Optional.of(nonZero ? sign : 0);
-  }
-
-  // --- IP addresses ----------------------------------------------------------------------
-
-  /** The 4 or 16 bytes of an IP address, leading zeros in IPv4 allowed (Go's sloppy parse). */
-  static byte[] parseIp(String s) {
-    return s.contains(":") ? parseIpv6(s) : parseIpv4(s, true);
-  }
-
-  static boolean isIpv4(String s) {
-    return !s.contains(":") && parseIpv4(s, true) != null;
-  }
-
-  static boolean isIpv6(String s) {
-    return s.contains(":") && parseIpv6(s) != null;
-  }
-
-  private static byte[] parseIpv4(String s, boolean sloppy) {
-    String[] parts = s.split("\\.", -1);
-    if (parts.length != 4) {
-      return null;
-    }
-    byte[] out = new byte[4];
-    for (int i = 0; i < 4; i++) {
-      String p = parts[i];
-      if (p.isEmpty() || p.length() > 3 || !p.chars().allMatch(Character::isDigit)
-          || (!sloppy && p.length() > 1 && p.charAt(0) == '0')) {
-        return null;
-      }
-      int n = Integer.parseInt(p);
-      if (n > 255) {
-        return null;
-      }
-      out[i] = (byte) n;
-    }
-    return out;
-  }
-
-  private static byte[] parseIpv6(String s) {
-    int dbl = s.indexOf("::");
-    if (dbl >= 0 && s.indexOf("::", dbl + 1) >= 0) {
-      return null;
-    }
-    List<Integer> head = new ArrayList<>();
-    List<Integer> tail = new ArrayList<>();
-    if (dbl >= 0) {
-      if (!groups(s.substring(0, dbl), head, false) || !groups(s.substring(dbl + 2), tail, true)) {
-        return null;
-      }
-      if (head.size() + tail.size() > 7) {
-        return null;
-      }
-    } else {
-      if (!groups(s, head, true) || head.size() != 8) {
-        return null;
-      }
-    }
-    byte[] out = new byte[16];
-    for (int i = 0; i < head.size(); i++) {
-      out[2 * i] = (byte) (head.get(i) >> 8);
-      out[2 * i + 1] = (byte) (int) head.get(i);
-    }
-    for (int i = 0; i < tail.size(); i++) {
-      int at = 8 - tail.size() + i;
-      out[2 * at] = (byte) (tail.get(i) >> 8);
-      out[2 * at + 1] = (byte) (int) tail.get(i);
-    }
-    return out;
-  }
-
-  private static boolean groups(String s, List<Integer> out, boolean allowV4Tail) {
-    if (s.isEmpty()) {
-      return true;
-    }
-    String[] parts = s.split(":", -1);
-    for (int i = 0; i < parts.length; i++) {
-      String p = parts[i];
-      if (allowV4Tail && i == parts.length - 1 && p.contains(".")) {
-        byte[] v4 = parseIpv4(p, false);
-        if (v4 == null) {
-          return false;
-        }
-        out.add(((v4[0] & 0xff) << 8) | (v4[1] & 0xff));
-        out.add(((v4[2] & 0xff) << 8) | (v4[3] & 0xff));
-        continue;
-      }
-      if (p.isEmpty() || p.length() > 4) {
-        return false;
-      }
-      for (char c : p.toCharArray()) {
-        if (Character.digit(c, 16) < 0) {
-          return false;
-        }
-      }
-      out.add(Integer.parseInt(p, 16));
-    }
-    return true;
-  }
-
-  /** A parsed CIDR: the masked network address and the prefix length. */
-  record Cidr(byte[] ip, int bits) {
-    boolean contains(byte[] other) {
-      if (other.length != ip.length) {
-        return false;
-      }
-      for (int b = 0; b < bits; b++) {
-        int mask = 0x80 >> (b % 8);
-        if ((ip[b / 8] & mask) != (other[b / 8] & mask)) {
-          return false;
-        }
-      }
-      return true;
-    }
-
-    boolean ipv6() {
-      return ip.length == 16;
-    }
-  }
-
-  /** Go's {@code ParseCIDRSloppy}: empty when not a CIDR. */
-  static Optional<Cidr> parseCidr(String s) {
-    int slash = s.indexOf('/');
-    if (slash < 0) {
-      return Optional.empty();
-    }
-    byte[] ip = parseIp(s.substring(0, slash));
-    String len = s.substring(slash + 1);
-    if (ip == null || len.isEmpty() || len.length() > 3
-        || !len.chars().allMatch(Character::isDigit)) {
-      return Optional.empty();
-    }
-    int bits = Integer.parseInt(len);
-    if (bits > ip.length * 8) {
-      return Optional.empty();
-    }
-    byte[] masked = ip.clone();
-    for (int b = bits; b < masked.length * 8; b++) {
-      masked[b / 8] &= (byte) ~(0x80 >> (b % 8));
-    }
-    return Optional.of(new Cidr(masked, bits));
-  }
+  // --- IP addresses: parsed by core IpAddresses; kube's messages for values that are not ---
 
   static final String INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
   static final String INVALID_CIDR =

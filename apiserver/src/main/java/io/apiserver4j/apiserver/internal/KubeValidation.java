@@ -28,8 +28,6 @@ final class KubeValidation {
 
   private static final Pattern IANA_SVC_NAME_ALNUM = Pattern.compile("^[-a-z0-9]+$");
   private static final Pattern IANA_SVC_NAME_LETTER = Pattern.compile("[a-z]");
-  private static final List<String> SELECTOR_OPERATORS =
-      List.of("In", "NotIn", "Exists", "DoesNotExist");
 
   private KubeValidation() {}
 
@@ -78,15 +76,20 @@ final class KubeValidation {
 
   /** {@code validation.IsValidPortNum}: a port in 1..65535. */
   static void portNumber(Value v, String path, List<FieldError> errs) {
-    if (v instanceof IntegerValue p && (p.value() < 1 || p.value() > 65535)) {
-      errs.add(FieldError.invalid(path, p, PORT_RANGE));
+    if (v instanceof IntegerValue p) {
+      portNum(p.value()).forEach(m -> errs.add(FieldError.invalid(path, p, m)));
     }
+  }
+
+  /** {@code validation.IsValidPortNum}'s messages. */
+  static List<String> portNum(long port) {
+    return port < 1 || port > 65535 ? List.of(PORT_RANGE) : List.of();
   }
 
   /** {@code validation.IsValidPortName}: an IANA_SVC_NAME (RFC 6335). */
   static List<String> portName(String port) {
     List<String> out = new ArrayList<>();
-    if (port.length() < 1 || port.length() > 15) {
+    if (port.length() > 15) {
       out.add("must be no more than 15 characters");
     }
     if (!IANA_SVC_NAME_ALNUM.matcher(port).matches()) {
@@ -125,39 +128,63 @@ final class KubeValidation {
 
   // --- label selectors -------------------------------------------------------------------
 
-  /** metav1 {@code ValidateLabelSelector}: label keys and values, operators and their values. */
-  static void labelSelector(MapValue selector, String path, List<FieldError> errs) {
-    if (selector == null) {
+  /** metav1 {@code ValidateLabelSelector} (a null selector is valid). */
+  static void labelSelector(Value selector, String path, List<FieldError> errs) {
+    labelSelector(selector, path, false, errs);
+  }
+
+  /** Whether a stored selector has a label value kube no longer accepts (update ratcheting). */
+  static boolean hasInvalidLabelValue(Value selector) {
+    List<FieldError> errs = new ArrayList<>();
+    labelSelector(selector, "", false, errs);
+    return !errs.isEmpty();
+  }
+
+  /**
+   * metav1 {@code ValidateLabelSelector} with kube's {@code AllowInvalidLabelValueInSelector}
+   * option, set on updates of objects whose stored selector already had such values.
+   */
+  static void labelSelector(Value selector, String path, boolean allowInvalidValues,
+      List<FieldError> errs) {
+    if (!(selector instanceof MapValue sel)) {
       return;
     }
-    errs.addAll(MetaValidation.labels(selector.getOrNull("matchLabels"), path + ".matchLabels"));
-    List<MapValue> exprs = items(selector.getOrNull("matchExpressions"));
+    errs.addAll(MetaValidation.labels(sel.getOrNull("matchLabels"), path + ".matchLabels"));
+    List<MapValue> exprs = items(sel.getOrNull("matchExpressions"));
     for (int i = 0; i < exprs.size(); i++) {
-      MapValue e = exprs.get(i);
       String at = index(path + ".matchExpressions", i);
+      MapValue e = exprs.get(i);
       String op = str(e, "operator");
-      int values = e.getOrNull("values") instanceof ListValue l ? l.size() : 0;
+      List<Value> values = e.getOrNull("values") instanceof ListValue l ? l.items() : List.of();
       switch (op) {
         case "In", "NotIn" -> {
-          if (values == 0) {
+          if (values.isEmpty()) {
             errs.add(FieldError.required(at + ".values",
                 "must be specified when `operator` is 'In' or 'NotIn'"));
           }
         }
         case "Exists", "DoesNotExist" -> {
-          if (values > 0) {
+          if (!values.isEmpty()) {
             errs.add(FieldError.forbidden(at + ".values",
                 "may not be specified when `operator` is 'Exists' or 'DoesNotExist'"));
           }
         }
-        default -> errs.add(FieldError.notSupported(at + ".operator", Value.of(op),
-            SELECTOR_OPERATORS));
+        default -> errs.add(FieldError.invalid(at + ".operator", Value.of(op),
+            "not a valid selector operator"));
       }
-      for (String msg : MetaValidation.qualifiedName(str(e, "key"))) {
-        errs.add(FieldError.invalid(at + ".key", Value.of(str(e, "key")), msg));
+      String key = str(e, "key");
+      for (String msg : MetaValidation.qualifiedName(key)) {
+        errs.add(FieldError.invalid(at + ".key", Value.of(key), msg));
+      }
+      for (int j = 0; j < values.size() && !allowInvalidValues; j++) {
+        String v = values.get(j) instanceof StringValue s ? s.value() : "";
+        for (String msg : MetaValidation.labelValue(v)) {
+          errs.add(FieldError.invalid(at + ".values[" + j + "]", Value.of(v), msg));
+        }
       }
     }
   }
+
 
   /**
    * Whether {@code LabelSelectorAsSelector} accepts the selector: known operators, values for
@@ -311,6 +338,12 @@ final class KubeValidation {
     } catch (NumberFormatException e) {
       return Optional.empty();
     }
+  }
+
+  /** The sign of a resource.Quantity (-1, 0, 1), or empty when absent or malformed. */
+  static Optional<Integer> quantitySign(Value v) {
+    return v == null || v.isNull() ? Optional.empty()
+        : quantity(quantityString(v)).map(BigDecimal::signum);
   }
 
   /** A quantity value as a string whatever its JSON form (the decoder keeps numbers numeric). */

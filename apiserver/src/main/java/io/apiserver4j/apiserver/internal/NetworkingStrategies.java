@@ -1,5 +1,6 @@
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apiserver.internal.GroupValidation.has;
 import static io.apiserver4j.apiserver.internal.GroupValidation.integer;
 import static io.apiserver4j.apiserver.internal.GroupValidation.list;
@@ -119,7 +120,7 @@ final class NetworkingStrategies {
       String host = str(rule, "host");
       boolean wildcard = false;
       if (!host.isEmpty()) {
-        if (GroupValidation.parseIp(host) != null) {
+        if (IpAddresses.parse(host) != null) {
           errs.add(FieldError.invalid(at + ".host", Value.of(host),
               "must be a DNS name, not an IP address"));
         }
@@ -187,7 +188,7 @@ final class NetworkingStrategies {
     for (int i = 0; i < lb.size(); i++) {
       String at = "status.loadBalancer.ingress[" + i + "]";
       String ip = str(lb.get(i), "ip");
-      if (!ip.isEmpty() && GroupValidation.parseIp(ip) == null && !oldIps.contains(ip)) {
+      if (!ip.isEmpty() && IpAddresses.parse(ip) == null && !oldIps.contains(ip)) {
         errs.add(FieldError.invalid(at + ".ip", Value.of(ip), GroupValidation.INVALID_IP));
       }
       String hostname = str(lb.get(i), "hostname");
@@ -195,7 +196,7 @@ final class NetworkingStrategies {
         for (String msg : MetaValidation.dns1123Subdomain(hostname)) {
           errs.add(FieldError.invalid(at + ".hostname", Value.of(hostname), msg));
         }
-        if (GroupValidation.parseIp(hostname) != null) {
+        if (IpAddresses.parse(hostname) != null) {
           errs.add(FieldError.invalid(at + ".hostname", Value.of(hostname),
               "must be a DNS name, not an IP address"));
         }
@@ -320,11 +321,11 @@ final class NetworkingStrategies {
     if (!portName.isEmpty() && hasNumber) {
       errs.add(FieldError.invalid(at, Value.of(""), "cannot set both port name & port number"));
     } else if (!portName.isEmpty()) {
-      for (String msg : GroupValidation.portName(portName)) {
+      for (String msg : KubeValidation.portName(portName)) {
         errs.add(FieldError.invalid(at + ".service.port.name", Value.of(portName), msg));
       }
     } else if (hasNumber) {
-      for (String msg : GroupValidation.portNum(number)) {
+      for (String msg : KubeValidation.portNum(number)) {
         errs.add(FieldError.invalid(at + ".service.port.number", Value.of(number), msg));
       }
     } else {
@@ -360,8 +361,8 @@ final class NetworkingStrategies {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.mapOrNull(ic, "spec");
     String controller = str(spec, "controller");
-    old.ifPresent(o -> GroupValidation.immutable(errs, "spec.controller",
-        Value.of(controller), Value.of(str(Nested.mapOrNull(o, "spec"), "controller"))));
+    old.ifPresent(o -> KubeValidation.immutable(Value.of(controller),
+        Value.of(str(Nested.mapOrNull(o, "spec"), "controller")), "spec.controller", errs));
     if (controller.isEmpty()) {
       errs.add(FieldError.required("spec.controller", ""));
     } else {
@@ -420,10 +421,10 @@ final class NetworkingStrategies {
         }
       }
     });
-    boolean allowInvalid = old.map(o -> GroupValidation.hasInvalidLabelValue(
+    boolean allowInvalid = old.map(o -> KubeValidation.hasInvalidLabelValue(
         Nested.getOrNull(o, "spec", "podSelector"))).orElse(false);
-    GroupValidation.labelSelector(errs, spec == null ? null : spec.getOrNull("podSelector"),
-        "spec.podSelector", allowInvalid);
+    KubeValidation.labelSelector(spec == null ? null : spec.getOrNull("podSelector"),
+        "spec.podSelector", allowInvalid, errs);
     for (String dir : List.of("ingress:from", "egress:to")) {
       String[] d = dir.split(":");
       List<Value> rules = list(spec, d[0]);
@@ -463,7 +464,7 @@ final class NetworkingStrategies {
     Value p = port instanceof MapValue m ? m.getOrNull("port") : null;
     Long end = integer(port, "endPort");
     if (p instanceof IntegerValue n) {
-      for (String msg : GroupValidation.portNum(n.value())) {
+      for (String msg : KubeValidation.portNum(n.value())) {
         errs.add(FieldError.invalid(at + ".port", n, msg));
       }
       if (end != null) {
@@ -471,7 +472,7 @@ final class NetworkingStrategies {
           errs.add(FieldError.invalid(at + ".endPort", Value.of(end),
               "must be greater than or equal to `port`"));
         }
-        for (String msg : GroupValidation.portNum(end)) {
+        for (String msg : KubeValidation.portNum(end)) {
           errs.add(FieldError.invalid(at + ".endPort", Value.of(end), msg));
         }
       }
@@ -480,7 +481,7 @@ final class NetworkingStrategies {
         errs.add(FieldError.invalid(at + ".endPort", Value.of(end),
             "may not be specified when `port` is non-numeric"));
       }
-      for (String msg : GroupValidation.portName(s.value())) {
+      for (String msg : KubeValidation.portName(s.value())) {
         errs.add(FieldError.invalid(at + ".port", s, msg));
       }
     } else if (end != null) {
@@ -494,13 +495,13 @@ final class NetworkingStrategies {
     int count = 0;
     if (has(peer, "podSelector")) {
       count++;
-      GroupValidation.labelSelector(errs, map(peer, "podSelector"), at + ".podSelector",
-          allowInvalid);
+      KubeValidation.labelSelector(map(peer, "podSelector"), at + ".podSelector",
+          allowInvalid, errs);
     }
     if (has(peer, "namespaceSelector")) {
       count++;
-      GroupValidation.labelSelector(errs, map(peer, "namespaceSelector"),
-          at + ".namespaceSelector", allowInvalid);
+      KubeValidation.labelSelector(map(peer, "namespaceSelector"),
+          at + ".namespaceSelector", allowInvalid, errs);
     }
     MapValue ipb = map(peer, "ipBlock");
     if (ipb != null) {
@@ -521,7 +522,7 @@ final class NetworkingStrategies {
       errs.add(FieldError.required(at + ".cidr", ""));
       return;
     }
-    Optional<GroupValidation.Cidr> parsed = GroupValidation.parseCidr(cidr);
+    Optional<IpAddresses.Cidr> parsed = IpAddresses.parseCidr(cidr);
     if (parsed.isEmpty()) {
       if (!oldCidrs.contains(cidr)) {
         errs.add(FieldError.invalid(at + ".cidr", Value.of(cidr), GroupValidation.INVALID_CIDR));
@@ -532,7 +533,7 @@ final class NetworkingStrategies {
     for (int i = 0; i < except.size(); i++) {
       String e = except.get(i);
       String ep = at + ".except[" + i + "]";
-      Optional<GroupValidation.Cidr> ex = GroupValidation.parseCidr(e);
+      Optional<IpAddresses.Cidr> ex = IpAddresses.parseCidr(e);
       if (ex.isEmpty()) {
         if (!oldCidrs.contains(e)) {
           errs.add(FieldError.invalid(ep, Value.of(e), GroupValidation.INVALID_CIDR));
@@ -551,7 +552,7 @@ final class NetworkingStrategies {
     List<FieldError> errs = new ArrayList<>();
     String name = Meta.metaString(ip, "name");
     if (!name.isEmpty()) {
-      byte[] parsed = GroupValidation.parseIp(name);
+      byte[] parsed = IpAddresses.parse(name);
       if (parsed == null) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name), GroupValidation.INVALID_IP));
       } else if (name.contains(":") && name.contains(".")) {
@@ -559,9 +560,9 @@ final class NetworkingStrategies {
             "must not be an IPv4-mapped IPv6 address"));
       } else if (!name.contains(":") && hasLeadingZero(name)) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name), "must not have leading 0s"));
-      } else if (name.contains(":") && !name.equals(canonicalIpv6(parsed))) {
+      } else if (name.contains(":") && !name.equals(IpAddresses.format(parsed))) {
         errs.add(FieldError.invalid("metadata.name", Value.of(name),
-            "must be in canonical form (\"" + canonicalIpv6(parsed) + "\")"));
+            "must be in canonical form (\"" + IpAddresses.format(parsed) + "\")"));
       }
     }
     if (old.isPresent()) {
@@ -569,7 +570,7 @@ final class NetworkingStrategies {
       MapValue before = Nested.mapOrNull(old.get(), "spec", "parentRef");
       if (!java.util.Objects.equals(now, before)) {
         errs.add(GroupValidation.invalidGo("spec.parentRef", goParentRef(now),
-            GroupValidation.IMMUTABLE));
+            KubeValidation.IMMUTABLE));
       }
       return errs;
     }
@@ -620,44 +621,6 @@ final class NetworkingStrategies {
     return false;
   }
 
-  // RFC 5952 text of an IPv6 address (Go's netip.Addr.String)
-  static String canonicalIpv6(byte[] b) {
-    int[] g = new int[8];
-    for (int i = 0; i < 8; i++) {
-      g[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-    }
-    int bestStart = -1;
-    int bestLen = 0;
-    for (int i = 0; i < 8; ) {
-      if (g[i] != 0) {
-        i++;
-        continue;
-      }
-      int j = i;
-      while (j < 8 && g[j] == 0) {
-        j++;
-      }
-      if (j - i > bestLen && j - i >= 2) {
-        bestStart = i;
-        bestLen = j - i;
-      }
-      i = j;
-    }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(g[i]));
-    }
-    return sb.toString();
-  }
-
   private static List<FieldError> validateServiceCidr(MapValue sc, Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
     List<String> cidrs = Meta.stringList(Nested.getOrNull(sc, "spec", "cidrs"));
@@ -667,17 +630,17 @@ final class NetworkingStrategies {
         for (int i = 0; i < before.size(); i++) {
           if (!before.get(i).equals(cidrs.get(i))) {
             errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(cidrs.get(i)),
-                GroupValidation.IMMUTABLE));
+                KubeValidation.IMMUTABLE));
           }
         }
       } else if (before.size() == 1 && cidrs.size() == 2) {
         if (!cidrs.get(0).equals(before.get(0))) {
           errs.add(FieldError.invalid("spec.cidrs[0]", Value.of(cidrs.get(0)),
-              GroupValidation.IMMUTABLE));
+              KubeValidation.IMMUTABLE));
         }
         errs.addAll(serviceCidrSpec(cidrs));
       } else {
-        errs.add(FieldError.invalid("spec.cidrs", strings(cidrs), GroupValidation.IMMUTABLE));
+        errs.add(FieldError.invalid("spec.cidrs", strings(cidrs), KubeValidation.IMMUTABLE));
       }
       return errs;
     }
@@ -697,7 +660,7 @@ final class NetworkingStrategies {
     }
     for (int i = 0; i < cidrs.size(); i++) {
       String c = cidrs.get(i);
-      Optional<GroupValidation.Cidr> parsed = GroupValidation.parseCidr(c);
+      Optional<IpAddresses.Cidr> parsed = IpAddresses.parseCidr(c);
       int slash = c.indexOf('/');
       if (parsed.isEmpty()) {
         errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(c),
@@ -706,7 +669,7 @@ final class NetworkingStrategies {
           || (c.length() - slash > 2 && c.charAt(slash + 1) == '0')) {
         errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(c),
             "must not have leading 0s in IP or prefix length"));
-      } else if (!Arrays.equals(parsed.get().ip(), GroupValidation.parseIp(c.substring(0, slash)))) {
+      } else if (!Arrays.equals(parsed.get().ip(), IpAddresses.parse(c.substring(0, slash)))) {
         errs.add(FieldError.invalid("spec.cidrs[" + i + "]", Value.of(c),
             "must not have bits set beyond the prefix length"));
       } else if (!c.equals(canonicalCidr(parsed.get()))) {
@@ -715,8 +678,8 @@ final class NetworkingStrategies {
       }
     }
     if (cidrs.size() == 2) {
-      Optional<GroupValidation.Cidr> a = GroupValidation.parseCidr(cidrs.get(0));
-      Optional<GroupValidation.Cidr> b = GroupValidation.parseCidr(cidrs.get(1));
+      Optional<IpAddresses.Cidr> a = IpAddresses.parseCidr(cidrs.get(0));
+      Optional<IpAddresses.Cidr> b = IpAddresses.parseCidr(cidrs.get(1));
       if (a.isPresent() && b.isPresent() && a.get().ipv6() == b.get().ipv6()) {
         errs.add(FieldError.invalid("spec.cidrs", strings(cidrs), "may specify no more than one"
             + " IP for each IP family, i.e 192.168.0.0/24 and 2001:db8::/64"));
@@ -725,15 +688,8 @@ final class NetworkingStrategies {
     return errs;
   }
 
-  private static String canonicalCidr(GroupValidation.Cidr c) {
-    byte[] ip = c.ip();
-    String addr;
-    if (ip.length == 4) {
-      addr = (ip[0] & 0xff) + "." + (ip[1] & 0xff) + "." + (ip[2] & 0xff) + "." + (ip[3] & 0xff);
-    } else {
-      addr = canonicalIpv6(ip);
-    }
-    return addr + "/" + c.bits();
+  private static String canonicalCidr(IpAddresses.Cidr c) {
+    return IpAddresses.format(c.ip()) + "/" + c.bits();
   }
 
   private static ListValue strings(List<String> values) {

@@ -43,7 +43,7 @@ final class NodeStrategies {
     if (fixed != null) {
       for (int i = 0; i < fixed.size(); i++) {
         Value q = fixed.valueAt(i);
-        if (GroupValidation.quantitySign(q).map(s -> s < 0).orElse(false)) {
+        if (KubeValidation.quantitySign(q).map(s -> s < 0).orElse(false)) {
           String text = q instanceof io.apiserver4j.core.StringValue s ? s.value() : q.toString();
           errs.add(FieldError.invalid("overhead.podFixed[" + fixed.keyAt(i) + "]",
               Value.of(text), "must be greater than or equal to 0"));
@@ -58,8 +58,8 @@ final class NodeStrategies {
         tolerations(errs, tolerations, "scheduling.tolerations");
       }
     }
-    old.ifPresent(o -> GroupValidation.immutable(errs, "handler", Value.of(handler),
-        Value.of(str(o, "handler"))));
+    old.ifPresent(o -> KubeValidation.immutable(Value.of(handler),
+        Value.of(str(o, "handler")), "handler", errs));
     return errs;
   }
 

@@ -46,10 +46,10 @@ final class PolicyStrategies {
     if (max != null) {
       GroupValidation.positiveIntOrPercentMax100(errs, max, "spec.maxUnavailable");
     }
-    boolean allowInvalid = old.map(o -> GroupValidation.hasInvalidLabelValue(
+    boolean allowInvalid = old.map(o -> KubeValidation.hasInvalidLabelValue(
         Nested.getOrNull(o, "spec", "selector"))).orElse(false);
-    GroupValidation.labelSelector(errs, spec == null ? null : spec.getOrNull("selector"),
-        "spec.selector", allowInvalid);
+    KubeValidation.labelSelector(spec == null ? null : spec.getOrNull("selector"),
+        "spec.selector", allowInvalid, errs);
     if (spec != null && spec.getOrNull("unhealthyPodEvictionPolicy") instanceof StringValue p
         && !EVICTION_POLICIES.contains(p.value())) {
       errs.add(FieldError.notSupported("spec.unhealthyPodEvictionPolicy", p, EVICTION_POLICIES));
@@ -57,7 +57,7 @@ final class PolicyStrategies {
     MapValue status = Nested.mapOrNull(pdb, "status");
     for (String f : List.of("disruptionsAllowed", "currentHealthy", "desiredHealthy",
         "expectedPods")) {
-      GroupValidation.nonNegative(errs, status, f, "status." + f);
+      KubeValidation.nonNegative(Nested.getOrNull(status, f), "status." + f, errs);
     }
     return errs;
   }

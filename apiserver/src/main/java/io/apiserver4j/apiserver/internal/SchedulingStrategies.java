@@ -47,8 +47,8 @@ final class SchedulingStrategies {
       if (value != before) {
         errs.add(FieldError.forbidden("value", "may not be changed in an update."));
       }
-      GroupValidation.immutable(errs, "preemptionPolicy", pc.getOrNull("preemptionPolicy"),
-          old.get().getOrNull("preemptionPolicy"));
+      KubeValidation.immutable(pc.getOrNull("preemptionPolicy"),
+          old.get().getOrNull("preemptionPolicy"), "preemptionPolicy", errs);
       return errs;
     }
     String name = Meta.metaString(pc, "name");

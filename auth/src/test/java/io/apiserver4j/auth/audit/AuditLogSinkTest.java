@@ -6,6 +6,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.Nested;
+import io.apiserver4j.http.ManualClock;
 import java.io.ByteArrayOutputStream;
 import java.io.IOException;
 import java.io.InputStream;
@@ -14,11 +15,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -34,26 +32,6 @@ import org.junit.jupiter.api.io.TempDir;
  */
 class AuditLogSinkTest {
   private static final Instant T0 = Instant.parse("2026-01-02T03:04:05.678Z");
-
-  /** A clock the test moves. */
-  static final class ManualClock extends Clock {
-    Instant now = T0;
-
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now;
-    }
-  }
 
   /** An event whose JSON line is a little over {@code kilobytes} KiB. */
   static AuditEvent event(String id, int kilobytes) {
@@ -79,7 +57,7 @@ class AuditLogSinkTest {
 
   @Test
   void aWriteThatWouldPassTheSizeRotatesTheFileFirst(@TempDir Path dir) throws IOException {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = new ManualClock(T0);
     Path file = dir.resolve("logs/audit.log");
     try (AuditLogSink sink = AuditLogSink.builder(file).maxSizeMegabytes(1).maxBackups(2)
         .maxAgeDays(0).clock(clock).build()) {
@@ -93,7 +71,7 @@ class AuditLogSinkTest {
           .containsExactly("a", "b");
       assertThat(ids(file)).containsExactly("c");
       for (String id : List.of("d", "e", "f", "g")) {
-        clock.now = clock.now.plusSeconds(60);
+        clock.advance(Duration.ofSeconds(60));
         sink.process(event(id, 400));
       }
       // rotations before e and g: three backups, of which the newest two stay
@@ -108,7 +86,7 @@ class AuditLogSinkTest {
   @Test
   void backupsOlderThanTheMaximumAgeGoAndTheRestAreCompressed(@TempDir Path dir)
       throws IOException {
-    ManualClock clock = new ManualClock();
+    ManualClock clock = new ManualClock(T0);
     Path file = dir.resolve("audit.json");
     Files.writeString(dir.resolve("audit-2025-12-01T00-00-00.000.json"), "{}\n");
     Files.writeString(dir.resolve("audit-not-a-time.json"), "{}\n");
@@ -127,15 +105,15 @@ class AuditLogSinkTest {
   void anExistingFileIsAppendedToOrRotatedWhenTheWriteWouldFillIt(@TempDir Path dir)
       throws IOException {
     Path file = dir.resolve("audit.log");
-    try (AuditLogSink sink = AuditLogSink.builder(file).clock(new ManualClock()).build()) {
+    try (AuditLogSink sink = AuditLogSink.builder(file).clock(new ManualClock(T0)).build()) {
       sink.process(event("a", 1));
     }
-    try (AuditLogSink sink = AuditLogSink.builder(file).clock(new ManualClock()).build()) {
+    try (AuditLogSink sink = AuditLogSink.builder(file).clock(new ManualClock(T0)).build()) {
       sink.process(event("b", 1));
     }
     assertThat(ids(file)).containsExactly("a", "b");
     try (AuditLogSink sink = AuditLogSink.builder(file).maxSizeMegabytes(1)
-        .clock(new ManualClock()).build()) {
+        .clock(new ManualClock(T0)).build()) {
       sink.process(event("c", 1022));
     }
     assertThat(names(dir)).containsExactly("audit-2026-01-02T03-04-05.678.log", "audit.log");

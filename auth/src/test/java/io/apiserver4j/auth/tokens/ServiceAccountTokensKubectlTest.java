@@ -20,6 +20,7 @@ import io.apiserver4j.http.Authenticator;
 import io.apiserver4j.http.Authenticators;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubectl;
+import io.apiserver4j.http.ManualClock;
 import io.apiserver4j.http.TestCertificates;
 import io.apiserver4j.http.TlsOptions;
 import io.apiserver4j.storage.InMemoryStore;
@@ -55,7 +56,7 @@ class ServiceAccountTokensKubectlTest {
   static ApiServer api;
   static HttpApiServer http;
   static Kubectl admin;
-  static MutableClock clock;
+  static ManualClock clock;
   static String kid;
   static final AtomicInteger IDS = new AtomicInteger();
 
@@ -69,7 +70,7 @@ class ServiceAccountTokensKubectlTest {
 
     store = InMemoryStore.create();
     rbac = RbacAuthorizer.over(store);
-    clock = new MutableClock(Instant.ofEpochSecond(Instant.now().getEpochSecond()));
+    clock = new ManualClock(Instant.ofEpochSecond(Instant.now().getEpochSecond()));
     ServiceAccountTokens tokens = ServiceAccountTokens.builder(store)
         .clock(clock)
         .signingKeyFile(key)

@@ -10,6 +10,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.http.AuthenticationRequest;
 import io.apiserver4j.http.AuthenticationResult;
+import io.apiserver4j.http.ManualClock;
 import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.ObjectKey;
 import java.net.InetSocketAddress;
@@ -41,12 +42,12 @@ class ServiceAccountTokensTest {
   @TempDir
   Path dir;
   InMemoryStore store;
-  MutableClock clock;
+  ManualClock clock;
 
   @BeforeEach
   void setUp() {
     store = InMemoryStore.create();
-    clock = new MutableClock(T0);
+    clock = new ManualClock(T0);
     store.create(ObjectKey.namespaced("", "serviceaccounts", "ns", "app"), (MapValue) Json.read(
         "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":\"app\","
             + "\"namespace\":\"ns\",\"uid\":\"sa-uid\"}}"));

@@ -119,10 +119,6 @@ final class KubeLibraries {
 
     @Override
     public String toString() {
-      if (bytes.length == 4) {
-        return (bytes[0] & 0xff) + "." + (bytes[1] & 0xff) + "." + (bytes[2] & 0xff) + "."
-            + (bytes[3] & 0xff);
-      }
       return canonicalIpv6(bytes);
     }
   }
@@ -300,45 +296,13 @@ final class KubeLibraries {
     return ip;
   }
 
+  // Go's netip text: an IPv4-mapped address keeps its dotted tail
   private static String canonicalIpv6(byte[] b) {
-    int[] groups = new int[8];
-    for (int i = 0; i < 8; i++) {
-      groups[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-    }
-    if (isMapped(b)) {
+    if (b.length == 16 && isMapped(b)) {
       return "::ffff:" + (b[12] & 0xff) + "." + (b[13] & 0xff) + "." + (b[14] & 0xff) + "."
           + (b[15] & 0xff);
     }
-    int bestStart = -1;
-    int bestLen = 0;
-    for (int i = 0; i < 8; ) {
-      if (groups[i] == 0) {
-        int j = i;
-        while (j < 8 && groups[j] == 0) {
-          j++;
-        }
-        if (j - i > bestLen && j - i >= 2) {
-          bestStart = i;
-          bestLen = j - i;
-        }
-        i = j;
-      } else {
-        i++;
-      }
-    }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(groups[i]));
-    }
-    return sb.toString();
+    return io.apiserver4j.core.IpAddresses.format(b);
   }
 
   private static void addIp(CelBuilder b) {

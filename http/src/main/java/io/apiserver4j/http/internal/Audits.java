@@ -79,44 +79,7 @@ final class Audits {
 
   /** Go's IP text: dotted IPv4 (also for IPv4-mapped), RFC 5952 IPv6 (longest zero run ::). */
   static String format(InetAddress address) {
-    byte[] b = address.getAddress();
-    if (b.length == 4) {
-      return address.getHostAddress();
-    }
-    int[] words = new int[8];
-    for (int i = 0; i < 8; i++) {
-      words[i] = ((b[2 * i] & 0xff) << 8) | (b[2 * i + 1] & 0xff);
-    }
-    int bestStart = -1;
-    int bestLen = 0;
-    for (int i = 0; i < 8; ) {
-      if (words[i] != 0) {
-        i++;
-        continue;
-      }
-      int j = i;
-      while (j < 8 && words[j] == 0) {
-        j++;
-      }
-      if (j - i > bestLen && j - i >= 2) {
-        bestStart = i;
-        bestLen = j - i;
-      }
-      i = j;
-    }
-    StringBuilder sb = new StringBuilder();
-    for (int i = 0; i < 8; i++) {
-      if (i == bestStart) {
-        sb.append("::");
-        i += bestLen - 1;
-        continue;
-      }
-      if (sb.length() > 0 && sb.charAt(sb.length() - 1) != ':') {
-        sb.append(':');
-      }
-      sb.append(Integer.toHexString(words[i]));
-    }
-    return sb.toString().toLowerCase(Locale.ROOT);
+    return io.apiserver4j.core.IpAddresses.format(address.getAddress());
   }
 
   /** kube's {@code getAuthMethods}: the credentials a request tried, in kube's words. */

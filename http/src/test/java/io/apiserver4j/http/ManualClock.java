@@ -1,4 +1,4 @@
-package io.apiserver4j.auth.tokens;
+package io.apiserver4j.http;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -7,15 +7,15 @@ import java.time.ZoneId;
 import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicReference;
 
-/** A clock tests move forward by hand. */
-final class MutableClock extends Clock {
+/** A UTC clock tests move forward by hand; safe to read from server threads. */
+public final class ManualClock extends Clock {
   private final AtomicReference<Instant> now;
 
-  MutableClock(Instant start) {
+  public ManualClock(Instant start) {
     this.now = new AtomicReference<>(start);
   }
 
-  void advance(Duration d) {
+  public void advance(Duration d) {
     now.updateAndGet(t -> t.plus(d));
   }
 
