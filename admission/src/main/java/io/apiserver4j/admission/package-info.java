@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The admission SPI: {@link io.apiserver4j.admission.MutatingPlugin} and
  * {@link io.apiserver4j.admission.ValidatingPlugin} see

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.apiserver4j.core;
 
 /** A 64-bit floating point number. Equality is by bit pattern, so NaN equals NaN. */

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.apiserver4j.core;
 
 /** Number parsing with the syntax of Go's {@code strconv}, as yaml.v2 applies it. */

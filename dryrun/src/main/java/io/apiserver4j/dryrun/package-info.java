@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * {@code dryRun=All} as the server runs it: the option ({@link io.apiserver4j.dryrun.DryRun}),
  * the store that checks every write and performs none ({@link io.apiserver4j.dryrun.DryRunStore}),

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Field paths and sets, as structured-merge-diff's {@code fieldpath} package: path elements
  * ({@link io.apiserver4j.fieldpath.PathElement}: field, key, value, index), paths, the immutable

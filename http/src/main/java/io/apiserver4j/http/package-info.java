@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The Kubernetes REST API of an {@link io.apiserver4j.apiserver.ApiServer} over HTTP, for
  * kubectl and the Java Kubernetes clients, unchanged.

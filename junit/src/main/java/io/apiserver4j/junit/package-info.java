@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * A JUnit 5 test kit: {@link io.apiserver4j.junit.ApiServerTest} starts an in-process API server
  * with an HTTP port and a kubeconfig per test class or per test, injects it (and the clients of

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The Kubernetes 1.36 built-in API as data: the served resources with their discovery facts,
  * the schemas of their kinds and their OpenAPI definitions ({@link io.apiserver4j.kubeapi.KubeApi}),

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.apiserver4j.merge;
 
 /** Whether an apply takes fields from other managers ({@code YES}) or reports conflicts ({@code NO}). */

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The structured merge engine: structured-merge-diff's semantics on apiserver4j values.
  *

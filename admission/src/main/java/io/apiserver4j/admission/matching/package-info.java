@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * What admission configured by API objects shares (webhooks and admission policies): kube's
  * request matching ({@link io.apiserver4j.admission.matching.MatchCriteria} with

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Admission configured by policy objects, as kube-apiserver's ValidatingAdmissionPolicy and
  * MutatingAdmissionPolicy plugins: {@link io.apiserver4j.admission.policy.ValidatingAdmissionPolicies}

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Admission webhooks: {@link io.apiserver4j.admission.webhook.ConfiguredWebhooks} are kube's
  * MutatingAdmissionWebhook and ValidatingAdmissionWebhook plugins, calling the HTTPS webhooks of

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * Custom resources as kube-apiserver validates them, usable without a server:
  * {@link io.apiserver4j.apiserver.crd.CrdValidator} checks objects against a CRD version's

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The request path; not API. {@code Dispatcher} resolves a request to a {@code Scope} and hands
  * it to a verb handler ({@code CreateHandler}, {@code UpdateHandler}, {@code PatchHandler},

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * The patch types kube-apiserver accepts ({@link io.apiserver4j.apiserver.patch.PatchType}):
  * JSON merge patch and strategic merge patch with their schemas and error texts, applied through

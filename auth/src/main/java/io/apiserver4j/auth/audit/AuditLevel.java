@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.apiserver4j.auth.audit;
 
 /** How much of a request is audited, kube's {@code audit.k8s.io/v1} levels, least first. */

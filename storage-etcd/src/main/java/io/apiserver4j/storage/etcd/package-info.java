@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 /**
  * {@link io.apiserver4j.storage.etcd.EtcdStore}: the {@link io.apiserver4j.storage.Store} on etcd
  * v3 (jetcd), with resourceVersion as the etcd revision, consistent paginated lists, watches

@@ -1,3 +1,7 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
 package io.apiserver4j.kubeapi.internal.generator;
 
 import static io.apiserver4j.kubeapi.internal.generator.KubeApiGenerator.UNTYPED_ATOMIC;
