@@ -7,6 +7,7 @@ package io.apiserver4j.admission.webhook;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionAttributes;
+import io.apiserver4j.admission.AdmissionPlugin;
 import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.ValidatingPlugin;
@@ -91,7 +92,7 @@ public final class ConfiguredWebhooks {
     private final Map<String, HttpClient> clients = new HashMap<>();
   }
 
-  private abstract static class Base {
+  private abstract static class Base implements AdmissionPlugin {
     final String name;
     final WebhookDispatcher dispatcher;
     final Supplier<Parsed> hooks;
@@ -112,7 +113,19 @@ public final class ConfiguredWebhooks {
       return hooks.get().webhooks;
     }
 
-    boolean handlesRequest(AdmissionAttributes a) {
+    @Override
+    public final String name() {
+      return name;
+    }
+
+    @Override
+    public final SideEffects sideEffects() {
+      // each webhook's own class is checked on dry runs
+      return SideEffects.NONE;
+    }
+
+    @Override
+    public final boolean handles(AdmissionAttributes a) {
       return !AdmissionRequests.isAdmissionConfiguration(a) && !webhooks().isEmpty();
     }
   }
@@ -120,22 +133,6 @@ public final class ConfiguredWebhooks {
   private static final class Mutating extends Base implements MutatingPlugin {
     Mutating(ConfigurationSources sources, Supplier<String> uids) {
       super(MUTATING_PLUGIN, MUTATING_CONFIGURATIONS, sources, uids);
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public SideEffects sideEffects() {
-      // each webhook's own class is checked on dry runs
-      return SideEffects.NONE;
-    }
-
-    @Override
-    public boolean handles(AdmissionAttributes a) {
-      return handlesRequest(a);
     }
 
     @Override
@@ -152,21 +149,6 @@ public final class ConfiguredWebhooks {
   private static final class Validating extends Base implements ValidatingPlugin {
     Validating(ConfigurationSources sources, Supplier<String> uids) {
       super(VALIDATING_PLUGIN, VALIDATING_CONFIGURATIONS, sources, uids);
-    }
-
-    @Override
-    public String name() {
-      return name;
-    }
-
-    @Override
-    public SideEffects sideEffects() {
-      return SideEffects.NONE;
-    }
-
-    @Override
-    public boolean handles(AdmissionAttributes a) {
-      return handlesRequest(a);
     }
 
     @Override

@@ -9,7 +9,6 @@ import static io.apiserver4j.apiserver.internal.GroupValidation.str;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
-import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
@@ -24,9 +23,6 @@ import java.util.Optional;
  * scheduling) and {@code ValidateRuntimeClassUpdate} (handler immutable).
  */
 final class NodeStrategies {
-  private static final List<String> EFFECTS = List.of("NoSchedule", "PreferNoSchedule",
-      "NoExecute");
-
   private NodeStrategies() {}
 
   static Map<GroupVersionKind, ResourceStrategy> strategies() {
@@ -58,56 +54,12 @@ final class NodeStrategies {
     if (scheduling != null) {
       errs.addAll(MetaValidation.labels(scheduling.getOrNull("nodeSelector"),
           "scheduling.nodeSelector"));
-      if (scheduling.getOrNull("tolerations") instanceof ListValue tolerations) {
-        tolerations(errs, tolerations, "scheduling.tolerations");
-      }
+      // core's ValidateTolerations, as for pods
+      PodStrategies.validateTolerations(KubeValidation.items(scheduling.getOrNull("tolerations")),
+          "scheduling.tolerations", errs);
     }
     old.ifPresent(o -> KubeValidation.immutable(Value.of(handler),
         Value.of(str(o, "handler")), "handler", errs));
     return errs;
-  }
-
-  /** core's {@code ValidateTolerations}. */
-  static void tolerations(List<FieldError> errs, ListValue tolerations, String path) {
-    for (int i = 0; i < tolerations.size(); i++) {
-      String at = path + "[" + i + "]";
-      Value t = tolerations.get(i);
-      String key = str(t, "key");
-      String op = str(t, "operator");
-      String effect = str(t, "effect");
-      String value = str(t, "value");
-      if (!key.isEmpty()) {
-        for (String msg : MetaValidation.qualifiedName(key)) {
-          errs.add(FieldError.invalid(at + ".key", Value.of(key), msg));
-        }
-      }
-      if (key.isEmpty() && !op.equals("Exists")) {
-        errs.add(FieldError.invalid(at + ".operator", Value.of(op), "operator must be Exists"
-            + " when `key` is empty, which means \"match all values and all keys\""));
-      }
-      if (GroupValidation.has(t, "tolerationSeconds") && !effect.equals("NoExecute")) {
-        errs.add(FieldError.invalid(at + ".effect", Value.of(effect),
-            "effect must be 'NoExecute' when `tolerationSeconds` is set"));
-      }
-      switch (op) {
-        case "Equal", "" -> {
-          List<String> msgs = MetaValidation.labelValue(value);
-          if (!msgs.isEmpty()) {
-            errs.add(FieldError.invalid(at + ".operator", Value.of(value), String.join(";", msgs)));
-          }
-        }
-        case "Exists" -> {
-          if (!value.isEmpty()) {
-            errs.add(FieldError.invalid(at + ".operator", t,
-                "value must be empty when `operator` is 'Exists'"));
-          }
-        }
-        default -> errs.add(FieldError.notSupported(at + ".operator", Value.of(op),
-            List.of("Equal", "Exists")));
-      }
-      if (!effect.isEmpty() && !EFFECTS.contains(effect)) {
-        errs.add(FieldError.notSupported(at + ".effect", Value.of(effect), EFFECTS));
-      }
-    }
   }
 }

@@ -354,7 +354,7 @@ final class PodStrategies {
   }
 
   /** {@code ValidateTolerations}: keys, operators and their values, effects. */
-  private static void validateTolerations(List<MapValue> tolerations, String path,
+  static void validateTolerations(List<MapValue> tolerations, String path,
       List<FieldError> errs) {
     for (int i = 0; i < tolerations.size(); i++) {
       MapValue t = tolerations.get(i);
