@@ -57,8 +57,14 @@ class HttpProtocolTest {
   static URI base;
   static HttpClient client;
 
-  /** Makes requests on ConfigMaps named "slow" take 3 seconds, to exercise request timeouts. */
+  /**
+   * Holds requests on ConfigMaps named "slow" until the test releases them (at most 30 s), to
+   * exercise request timeouts.
+   */
   static final class SlowPlugin implements ValidatingPlugin {
+    static final java.util.concurrent.CountDownLatch RELEASE =
+        new java.util.concurrent.CountDownLatch(1);
+
     @Override
     public String name() {
       return "Slow";
@@ -73,7 +79,7 @@ class HttpProtocolTest {
     public void validate(AdmissionAttributes attributes) {
       if (attributes.name().equals("slow")) {
         try {
-          Thread.sleep(3000);
+          RELEASE.await(30, TimeUnit.SECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
         }
@@ -316,6 +322,7 @@ class HttpProtocolTest {
     assertThat(json(slow).getOrNull("reason")).isEqualTo(Value.of("Timeout"));
     assertThat(json(slow).getOrNull("message")).isEqualTo(Value.of("Timeout: request did not"
         + " complete within requested timeout - context deadline exceeded"));
+    SlowPlugin.RELEASE.countDown();
   }
 
   // ---- content -----------------------------------------------------------------------------
@@ -639,10 +646,8 @@ class HttpProtocolTest {
         "/api/v1/namespaces/default/configmaps?watch=true")).build(),
         HttpResponse.BodyHandlers.ofInputStream());
     BlockingQueue<String> lines = lines(r.body());
-    long start = System.nanoTime();
     closing.close();
     assertThat(lines.poll(10, TimeUnit.SECONDS)).isEqualTo(END);
-    assertThat(TimeUnit.NANOSECONDS.toSeconds(System.nanoTime() - start)).isLessThan(10);
     other.close();
     assertThatThrownBy(() -> client.send(HttpRequest.newBuilder(url.resolve("/version")).build(),
         HttpResponse.BodyHandlers.ofString()))
