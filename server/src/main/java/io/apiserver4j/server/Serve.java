@@ -99,7 +99,8 @@ public final class Serve {
    *     authenticate (what the written kubeconfig carries)
    */
   record Running(ApiServer api, HttpApiServer http, int port, Optional<String> adminToken,
-      Optional<RbacAuthorizer> rbac, Optional<AuditLogSink> auditLog) implements AutoCloseable {
+      Optional<RbacAuthorizer> rbac, Optional<AuditLogSink> auditLog,
+      Optional<java.nio.file.Path> servingCertificate) implements AutoCloseable {
     @Override
     public void close() {
       http.close();
@@ -118,7 +119,7 @@ public final class Serve {
     Kubeconfig kubeconfig(ServeOptions options) {
       Kubeconfig.Builder b = http.kubeconfig();
       adminToken.ifPresent(b::token);
-      options.get(ServeOptions.TLS_CERT_FILE).ifPresent(cert -> {
+      servingCertificate.ifPresent(cert -> {
         try {
           b.certificateAuthority(Files.readString(cert));
         } catch (IOException e) {
@@ -162,6 +163,31 @@ public final class Serve {
         .maxBackups(options.get(ServeOptions.AUDIT_LOG_MAXBACKUP))
         .maxAgeDays(options.get(ServeOptions.AUDIT_LOG_MAXAGE))
         .build());
+  }
+
+  /**
+   * The serving certificate: the given files, or, as kube-apiserver without
+   * {@code --tls-cert-file}, a self-signed one when requests authenticate (kubectl sends
+   * credentials only over TLS); none means plain HTTP.
+   */
+  static Optional<TlsOptions> servingTls(ServeOptions options) {
+    if (options.get(ServeOptions.TLS_CERT_FILE).isPresent()) {
+      return Optional.of(TlsOptions.of(options.get(ServeOptions.TLS_CERT_FILE).get(),
+          options.get(ServeOptions.TLS_PRIVATE_KEY_FILE).orElseThrow()));
+    }
+    if (!options.authenticates()) {
+      return Optional.empty();
+    }
+    java.nio.file.Path dir = options.get(ServeOptions.CERT_DIR).orElseGet(() -> {
+      try {
+        return Files.createTempDirectory("apiserver4j-certs");
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+    SelfSignedCertificate generated = SelfSignedCertificate.generate(dir);
+    LOG.info("generated a self-signed serving certificate in {}", dir);
+    return Optional.of(TlsOptions.of(generated.certificate(), generated.privateKey()));
   }
 
   /** ServiceAccount tokens as kube-apiserver's {@code --service-account-*} flags configure them. */
@@ -218,11 +244,9 @@ public final class Serve {
         http.authenticator(Authenticators.firstOf(chain.toArray(Authenticator[]::new)))
             .anonymous(options.get(ServeOptions.ANONYMOUS_AUTH));
       }
-      if (options.get(ServeOptions.TLS_CERT_FILE).isPresent()) {
-        TlsOptions tls = TlsOptions.of(options.get(ServeOptions.TLS_CERT_FILE).get(),
-            options.get(ServeOptions.TLS_PRIVATE_KEY_FILE).orElseThrow());
-        http.tls(options.get(ServeOptions.CLIENT_CA_FILE).map(tls::withClientCa).orElse(tls));
-      }
+      Optional<TlsOptions> serving = servingTls(options);
+      serving.ifPresent(tls -> http.tls(
+          options.get(ServeOptions.CLIENT_CA_FILE).map(tls::withClientCa).orElse(tls)));
       tokens.serveDiscovery(http);
       Optional<AuditLogSink> auditLog = auditLog(options);
       auditLog.ifPresent(log -> http.auditor(Audit.of(
@@ -232,7 +256,8 @@ public final class Serve {
       int port = server.start();
       // the rest of what kube-apiserver writes at start, now that its port is known
       BootstrapObjects.ensure(api, "127.0.0.1", port);
-      return new Running(api, server, port, adminToken, rbac, auditLog);
+      return new Running(api, server, port, adminToken, rbac, auditLog,
+          serving.map(TlsOptions::certificateChain));
     } catch (RuntimeException e) {
       api.close();
       throw e;

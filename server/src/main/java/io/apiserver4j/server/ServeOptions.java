@@ -47,7 +47,8 @@ final class ServeOptions {
       "--token-auth-file", "bearer tokens in kube's CSV form: token,user,uid,\"group1,group2\""
           + " (needs TLS)"));
   static final Flag<Optional<Path>> TLS_CERT_FILE = define(Flag.file(
-      "--tls-cert-file", "serve HTTPS with this PEM certificate (chain)"));
+      "--tls-cert-file", "serve HTTPS with this PEM certificate (chain); when requests"
+          + " authenticate and none is given, a self-signed one is generated in --cert-dir"));
   static final Flag<Optional<Path>> TLS_PRIVATE_KEY_FILE = define(Flag.file(
       "--tls-private-key-file", "the PEM private key of --tls-cert-file"));
   static final Flag<Optional<Path>> CLIENT_CA_FILE = define(Flag.file("--client-ca-file",
@@ -83,6 +84,9 @@ final class ServeOptions {
       "--service-node-port-range", "MIN-MAX", "30000-32767",
       "the ports NodePort and LoadBalancer Services' node ports are allocated from",
       v -> checked(v, r -> ApiServer.builder().serviceNodePortRange(r))));
+  static final Flag<Optional<Path>> CERT_DIR = define(Flag.file("--cert-dir",
+      "where the self-signed serving certificate is written (default: a new temporary"
+          + " directory)"));
   static final Flag<Optional<Path>> KUBECONFIG = define(Flag.file("--kubeconfig",
       "write a kubeconfig for this server to FILE (the admin's credentials when requests"
           + " authenticate)"));
@@ -94,14 +98,6 @@ final class ServeOptions {
       if (o.get(TLS_CERT_FILE).isPresent() != o.get(TLS_PRIVATE_KEY_FILE).isPresent()) {
         throw new IllegalArgumentException(
             "--tls-cert-file and --tls-private-key-file go together");
-      }
-    });
-    require(o -> {
-      if (o.authenticates() && o.get(TLS_CERT_FILE).isEmpty()) {
-        throw new IllegalArgumentException((o.rbac() ? "--authorization-mode=RBAC"
-            : o.get(TOKEN_AUTH_FILE).isPresent() ? "--token-auth-file" : "--client-ca-file")
-            + " needs --tls-cert-file and --tls-private-key-file:"
-            + " kubectl sends bearer tokens only over TLS");
       }
     });
   }

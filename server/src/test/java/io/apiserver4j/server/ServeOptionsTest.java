@@ -127,7 +127,7 @@ class ServeOptionsTest {
         "--service-account-issuer", "--service-account-signing-key-file",
         "--service-account-key-file", "--audit-policy-file", "--audit-log-path",
         "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
-        "--service-cluster-ip-range", "--service-node-port-range", "--kubeconfig",
+        "--service-cluster-ip-range", "--service-node-port-range", "--cert-dir", "--kubeconfig",
         "--help");
   }
 

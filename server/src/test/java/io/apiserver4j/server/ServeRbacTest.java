@@ -63,10 +63,18 @@ class ServeRbacTest {
   }
 
   @Test
-  void authenticationWithoutTlsIsRefusedAtStart() {
-    assertThatThrownBy(() -> ServeOptions.parse("--authorization-mode=RBAC"))
-        .hasMessage("--authorization-mode=RBAC needs --tls-cert-file and --tls-private-key-file:"
-            + " kubectl sends bearer tokens only over TLS");
+  void withoutTlsFilesAuthenticationServesASelfSignedCertificateAsKube() throws Exception {
+    ServeOptions options = ServeOptions.parse("--secure-port", "0", "--authorization-mode=RBAC",
+        "--cert-dir", dir.resolve("certs").toString());
+    try (Serve.Running generated = Serve.start(options)) {
+      assertThat(generated.http().url().getScheme()).isEqualTo("https");
+      assertThat(dir.resolve("certs/apiserver.crt")).exists();
+      // the written kubeconfig trusts the generated certificate
+      Kubectl kubectl = new Kubectl(Files.createDirectories(dir.resolve("generated")),
+          generated.kubeconfig(options));
+      assertThat(kubectl.ok("auth", "whoami", "-o", "jsonpath={.status.userInfo.username}"))
+          .isEqualTo("admin");
+    }
     assertThatThrownBy(() -> ServeOptions.parse("--authorization-mode", "Webhook"))
         .hasMessage("--authorization-mode: one of AlwaysAllow, RBAC, got: Webhook");
   }
