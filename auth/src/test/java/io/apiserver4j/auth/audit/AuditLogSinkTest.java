@@ -186,6 +186,5 @@ class AuditLogSinkTest {
         + "\"kubectl/v1.32.0\",\"objectRef\":{\"resource\":\"pods\",\"namespace\":\"default\","
         + "\"apiVersion\":\"v1\"},\"requestReceivedTimestamp\":\"2026-01-02T03:04:05.100000Z\","
         + "\"stageTimestamp\":\"2026-01-02T03:04:05.123456Z\"}\n");
-    assertThat(Duration.between(e.requestReceivedTimestamp(), e.stageTimestamp())).isPositive();
   }
 }

@@ -5,7 +5,6 @@
 package io.apiserver4j.auth.audit;
 
 import java.time.Duration;
-import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.function.Predicate;
@@ -25,21 +24,26 @@ final class RecordingSink implements AuditSink {
     return List.copyOf(events);
   }
 
-  /** The first event matching, waiting for it to arrive. */
+  /**
+   * The first event matching, waiting for it to arrive: each wait is for the next event, at most
+   * {@link #PATIENCE} (the monitor is notified on every event; a wake-up without one is
+   * allowed twice, as Java permits spurious wake-ups).
+   */
   synchronized AuditEvent await(Predicate<AuditEvent> wanted) throws InterruptedException {
-    Instant deadline = Instant.now().plus(PATIENCE);
+    int seen = 0;
+    int idle = 0;
     while (true) {
-      for (AuditEvent e : events) {
-        if (wanted.test(e)) {
-          return e;
+      for (; seen < events.size(); seen++) {
+        if (wanted.test(events.get(seen))) {
+          return events.get(seen);
         }
       }
-      long left = Duration.between(Instant.now(), deadline).toMillis();
-      if (left <= 0) {
+      wait(PATIENCE.toMillis());
+      idle = seen == events.size() ? idle + 1 : 0;
+      if (idle == 3) {
         throw new AssertionError("no matching audit event; got " + events.stream()
             .map(e -> e.stage() + " " + e.verb() + " " + e.requestUri()).toList());
       }
-      wait(left);
     }
   }
 
