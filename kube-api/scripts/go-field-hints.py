@@ -20,7 +20,8 @@ import re
 import subprocess
 import sys
 
-STRUCT = re.compile(r'^type (\w+) struct \{\s*$')
+from gostructs import tagged_fields
+
 FIELD = re.compile(r'^\s*([^`/][^`]*?)\s*`([^`]*)`')
 
 
@@ -30,19 +31,7 @@ def tag(tags, key):
 
 
 def hints(go_source, proto_package, out):
-    struct = None
-    for line in go_source.splitlines():
-        if struct is None:
-            m = STRUCT.match(line)
-            if m:
-                struct = m.group(1)
-            continue
-        if line.startswith('}'):
-            struct = None
-            continue
-        m = FIELD.match(line)
-        if not m or line.strip().startswith('//'):
-            continue
+    for struct, m in tagged_fields(go_source, FIELD):
         decl, tags = m.group(1).split(), m.group(2)
         pb = tag(tags, 'protobuf')
         js = tag(tags, 'json')

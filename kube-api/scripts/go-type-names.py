@@ -18,7 +18,8 @@ import re
 import subprocess
 import sys
 
-STRUCT = re.compile(r'^type (\w+) struct \{\s*$')
+from gostructs import tagged_fields
+
 NAMED = re.compile(r'^type (\w+) (?!struct\b)(\S.*?)\s*(//.*)?$')
 FIELD = re.compile(r'^\s*(\w+)\s+([^`/\s][^`]*?)\s*`([^`]*)`')
 IMPORT = re.compile(r'^\s*(\w+\s+)?"([^"]+)"\s*$')
@@ -124,19 +125,7 @@ def main(argv):
     for ipath, repo, d, src in files:
         imps = imports(src)
         definition = 'io.k8s.%s.%s' % (repo, d.replace('/', '.'))
-        struct = None
-        for line in src.splitlines():
-            if struct is None:
-                m = STRUCT.match(line)
-                if m:
-                    struct = m.group(1)
-                continue
-            if line.startswith('}'):
-                struct = None
-                continue
-            m = FIELD.match(line)
-            if not m or line.strip().startswith('//'):
-                continue
+        for struct, m in tagged_fields(src, FIELD):
             js = re.search(r'json:"([^"]*)"', m.group(3))
             if not js:
                 continue

@@ -13,10 +13,6 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.core.Yaml;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.stream.Stream;
@@ -27,24 +23,19 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** kube's expectations of what rules see of custom resource values (cel-expression-cases). */
 class CelExpressionsTest {
 
-  static Stream<Arguments> cases() throws IOException {
-    try (InputStream in = CelExpressionsTest.class.getResourceAsStream(
-        "cel-expression-cases.yaml")) {
-      MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      List<Arguments> out = new ArrayList<>();
-      for (Value c : ((ListValue) doc.getOrNull("cases")).items()) {
-        MapValue m = (MapValue) c;
-        String name = ((StringValue) m.getOrNull("name")).value();
-        for (Value rule : ((ListValue) m.getOrNull("valid")).items()) {
-          out.add(Arguments.of(name + ": " + ((StringValue) rule).value(), m, rule, ""));
-        }
-        if (m.getOrNull("errors") instanceof MapValue errors) {
-          errors.forEach((rule, text) -> out.add(Arguments.of(name + ": " + rule, m,
-              Value.of(rule), ((StringValue) text).value())));
-        }
+  static Stream<Arguments> cases() {
+    List<Arguments> out = new ArrayList<>();
+    for (MapValue m : CaseFiles.cases("cel-expression-cases.yaml")) {
+      String name = ((StringValue) m.getOrNull("name")).value();
+      for (Value rule : ((ListValue) m.getOrNull("valid")).items()) {
+        out.add(Arguments.of(name + ": " + ((StringValue) rule).value(), m, rule, ""));
       }
-      return out.stream();
+      if (m.getOrNull("errors") instanceof MapValue errors) {
+        errors.forEach((rule, text) -> out.add(Arguments.of(name + ": " + rule, m,
+            Value.of(rule), ((StringValue) text).value())));
+      }
     }
+    return out.stream();
   }
 
   @ParameterizedTest(name = "{0}")

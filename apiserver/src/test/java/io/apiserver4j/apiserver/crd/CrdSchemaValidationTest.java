@@ -14,10 +14,6 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.core.Yaml;
-import java.io.IOException;
-import java.io.InputStream;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -29,18 +25,10 @@ import org.junit.jupiter.params.provider.MethodSource;
 /** kube's expectations for custom resource validation (see the fixture's header). */
 class CrdSchemaValidationTest {
 
-  static Stream<Arguments> cases() throws IOException {
-    try (InputStream in = CrdSchemaValidationTest.class.getResourceAsStream(
-        "schema-validation-cases.yaml")) {
-      MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-      List<Arguments> out = new ArrayList<>();
-      for (Value c : ((ListValue) doc.getOrNull("cases")).items()) {
-        MapValue m = (MapValue) c;
-        out.add(Arguments.of(((StringValue) m.getOrNull("name")).value(), m));
-      }
-      return out.stream();
-    }
+  static Stream<Arguments> cases() {
+    return CaseFiles.named("schema-validation-cases.yaml");
   }
+
 
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")

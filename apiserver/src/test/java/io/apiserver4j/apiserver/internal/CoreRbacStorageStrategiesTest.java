@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -36,18 +35,8 @@ import org.junit.jupiter.params.provider.MethodSource;
 class CoreRbacStorageStrategiesTest {
   private static final List<String> FILES = List.of("core.yaml", "rbac.yaml", "storage.yaml",
       "certificates.yaml", "flowcontrol.yaml", "resource.yaml");
-  private static final Map<GroupVersionKind, ResourceStrategy> STRATEGIES = strategies();
-
-  private static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> all = new LinkedHashMap<>();
-    all.putAll(CoreOtherStrategies.strategies());
-    all.putAll(RbacStrategies.strategies());
-    all.putAll(StorageStrategies.strategies());
-    all.putAll(CertificatesStrategies.strategies());
-    all.putAll(FlowcontrolStrategies.strategies());
-    all.putAll(ResourceStrategies.strategies());
-    return all;
-  }
+  private static final Map<GroupVersionKind, ResourceStrategy> STRATEGIES =
+      BuiltinStrategies.byKind();
 
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();

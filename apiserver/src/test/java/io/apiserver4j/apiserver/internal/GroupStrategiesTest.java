@@ -17,7 +17,6 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -35,20 +34,8 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The expected values are taken from kube's validation sources and tests.
  */
 class GroupStrategiesTest {
-  private static final Map<GroupVersionKind, ResourceStrategy> STRATEGIES = strategies();
-
-  private static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.putAll(NetworkingStrategies.strategies());
-    out.putAll(PolicyStrategies.strategies());
-    out.putAll(AutoscalingStrategies.strategies());
-    out.putAll(CoordinationStrategies.strategies());
-    out.putAll(SchedulingStrategies.strategies());
-    out.putAll(NodeStrategies.strategies());
-    out.putAll(DiscoveryStrategies.strategies());
-    out.putAll(EventsStrategies.strategies());
-    return out;
-  }
+  private static final Map<GroupVersionKind, ResourceStrategy> STRATEGIES =
+      BuiltinStrategies.byKind();
 
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();
