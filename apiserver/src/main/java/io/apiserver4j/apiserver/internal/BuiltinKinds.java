@@ -104,9 +104,7 @@ public final class BuiltinKinds {
           .storageVersionHash(r.storageVersionHash())
           .schema(SCHEMA, r.schemaType())
           .status(r.subresource("status").isPresent())
-          .strategy(SpecialSubresources.attach(new io.apiserver4j.core.GroupResource(
-              r.kind().group(), r.plural()),
-              strategies.getOrDefault(r.kind(), ResourceStrategy.defaults())));
+          .strategy(strategies.getOrDefault(r.kind(), ResourceStrategy.defaults()));
       if (r.subresource("scale").isPresent()) {
         b.scale(ScaleSubresource.builtinWorkload());
       }

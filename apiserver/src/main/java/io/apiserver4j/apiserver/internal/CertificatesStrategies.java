@@ -59,6 +59,8 @@ final class CertificatesStrategies {
               return spec == null ? o.without("spec") : o.with("spec", spec);
             })
             .validator(CertificatesStrategies::validate)
+            .subresourceUpdate("approval", CsrApproval.rules())
+            .subresourceUpdate("status", CsrApproval.statusRules())
             .build());
     return out;
   }

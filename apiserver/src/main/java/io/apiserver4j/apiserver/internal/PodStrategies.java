@@ -72,6 +72,14 @@ final class PodStrategies {
         .validator(PodStrategies::validatePod)
         .gracePeriod(PodStrategies::podGracePeriod)
         .returnDeletedObject(true)
+        .subresourceCreate("eviction", new PodEviction())
+        .subresourceCreate("binding", new PodBinding())
+        .subresourceUpdate("ephemeralcontainers", PodUpdateSubresources.ephemeralContainers())
+        .subresourceUpdate("resize", PodUpdateSubresources.resize())
+        .build());
+    // the legacy bindings resource: a create of it binds the pod it names
+    out.put(new GroupVersionKind("", "v1", "Binding"), ResourceStrategy.builder()
+        .subresourceCreate("", new PodBinding())
         .build());
     out.put(new GroupVersionKind("", "v1", "PodTemplate"), ResourceStrategy.builder()
         .defaulter(o -> Nested.updateMap(o, PodStrategies::defaultPodSpec, "template", "spec"))
