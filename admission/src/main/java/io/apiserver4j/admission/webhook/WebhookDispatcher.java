@@ -15,6 +15,7 @@ import io.apiserver4j.admission.matching.Match;
 import io.apiserver4j.admission.matching.MatchConditions;
 import io.apiserver4j.admission.matching.NamespaceLookup;
 import io.apiserver4j.admission.matching.ObjectConverter;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.ListValue;
@@ -53,8 +54,9 @@ import org.slf4j.LoggerFactory;
  */
 final class WebhookDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
+  /** As kube's webhook match conditions: no params, the authorizer declared. */
   private static final List<String> CONDITION_VARIABLES =
-      List.of("object", "oldObject", "request");
+      List.of("object", "oldObject", "request", "authorizer");
   private static final String MUTATION_ANNOTATION = "mutation.webhook.admission.k8s.io/";
   private static final String PATCH_ANNOTATION = "patch.webhook.admission.k8s.io/";
   private static final String MUTATING_FAILED_OPEN = "failed-open." + MUTATION_ANNOTATION;
@@ -204,7 +206,9 @@ final class WebhookDispatcher {
     MatchConditions.Result result = h.conditions().evaluate(Map.of(
         "object", a.object().<Value>map(o -> convert(o, a, m)).orElse(Value.nullValue()),
         "oldObject", a.oldObject().<Value>map(o -> convert(o, a, m)).orElse(Value.nullValue()),
-        "request", AdmissionRequests.celRequest(a, m)));
+        "request", AdmissionRequests.celRequest(a, m)),
+        new CelAuthorizer.ForRequest(a.authorizer(), a.resource().group(),
+            a.resource().resource(), a.subresource(), a.namespace(), a.name()));
     if (result instanceof MatchConditions.Result.Failed f) {
       if (h.failurePolicy() == FailurePolicy.IGNORE) {
         return Optional.empty();
