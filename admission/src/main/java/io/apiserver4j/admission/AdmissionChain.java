@@ -89,9 +89,10 @@ public final class AdmissionChain {
 
   /**
    * Runs the mutating phase on a request that carries an object. When a plugin asks for it
-   * through the request's {@link AdmissionContext#requestReinvocation() context} (a webhook
-   * changed the object after one that wants to see later changes), the phase runs a second and
-   * last time, as kube-apiserver's reinvocation.
+   * through the request's {@link AdmissionContext#requestReinvocation() context} (a webhook or
+   * a MutatingAdmissionPolicy changed the object, see {@link Reinvocation}), the phase runs a
+   * second and last time, as kube-apiserver's reinvocation: every in-JVM plugin again, webhooks
+   * and policies only where their {@code reinvocationPolicy} asks.
    *
    * @return the object after the last mutating plugin; {@code attributes.object()} itself when
    *     no plugin changed it
@@ -105,7 +106,7 @@ public final class AdmissionChain {
         "admit: " + attributes + " carries no object; use admitWithoutObject"));
     MapValue out = admitOnce(attributes, object);
     if (attributes.context().startReinvocation()) {
-      // kube's reinvocation: every plugin again, webhooks only where their policy asks
+      // kube's reinvocation: every plugin again, webhooks and policies only where they ask
       out = admitOnce(attributes.withObject(out), out);
     }
     return out;

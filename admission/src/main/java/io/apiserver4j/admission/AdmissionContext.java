@@ -25,6 +25,7 @@ public final class AdmissionContext {
   private final List<String> warnings = new ArrayList<>();
   private final Map<String, String> auditAnnotations = new LinkedHashMap<>();
   private final Map<String, Object> pluginState = new LinkedHashMap<>();
+  private final Map<String, Reinvocation> reinvocations = new LinkedHashMap<>();
   private boolean reinvoking;
   private boolean reinvocationRequested;
 
@@ -84,6 +85,15 @@ public final class AdmissionContext {
     }
     reinvoking = true;
     return true;
+  }
+
+  /**
+   * The reinvocation bookkeeping of {@code plugin} for this request, the one mechanism by which
+   * webhooks and policies with {@code reinvocationPolicy: IfNeeded} run again.
+   */
+  public synchronized Reinvocation reinvocation(String plugin) {
+    requireNonNull(plugin, "plugin");
+    return reinvocations.computeIfAbsent(plugin, k -> new Reinvocation(this));
   }
 
   /**

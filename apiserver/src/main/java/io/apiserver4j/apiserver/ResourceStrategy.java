@@ -103,6 +103,23 @@ public final class ResourceStrategy {
   }
 
   /**
+   * The part of kube's {@code PrepareForCreate} that reads the requesting user from the
+   * request's context, for kinds that record who creates them (a CertificateSigningRequest's
+   * {@code spec.username}, {@code uid}, {@code groups} and {@code extra}). Runs after the
+   * {@link Preparer} of creates.
+   */
+  @FunctionalInterface
+  public interface CreatorPreparer {
+    /**
+     * @param object the object about to be stored
+     * @param user the requesting user; {@link io.apiserver4j.admission.UserInfo#empty()} when
+     *     the request carries none (kube: no user in the context)
+     * @return the prepared object
+     */
+    MapValue prepare(MapValue object, io.apiserver4j.admission.UserInfo user);
+  }
+
+  /**
    * Converts an object to another served version of its resource ({@code apiVersion}), as a
    * CRD's conversion strategy does. The default is kube's strategy None: only apiVersion
    * changes.
@@ -290,6 +307,7 @@ public final class ResourceStrategy {
   private final FieldSet extraStatusResetFields;
   private final Set<String> statusPreservedMetadata;
   private final Preparer prepareForCreate;
+  private final CreatorPreparer prepareForCreateByUser;
   private final Preparer prepareForUpdate;
   private final Validator validator;
   private final Defaulter defaulter;
@@ -312,6 +330,7 @@ public final class ResourceStrategy {
     this.extraStatusResetFields = b.extraStatusResetFields;
     this.statusPreservedMetadata = Set.copyOf(b.statusPreservedMetadata);
     this.prepareForCreate = b.prepareForCreate;
+    this.prepareForCreateByUser = b.prepareForCreateByUser;
     this.prepareForUpdate = b.prepareForUpdate;
     this.validator = b.validator;
     this.defaulter = b.defaulter;
@@ -350,6 +369,7 @@ public final class ResourceStrategy {
     b.extraStatusResetFields = extraStatusResetFields;
     b.statusPreservedMetadata = new LinkedHashSet<>(statusPreservedMetadata);
     b.prepareForCreate = prepareForCreate;
+    b.prepareForCreateByUser = prepareForCreateByUser;
     b.prepareForUpdate = prepareForUpdate;
     b.validator = validator;
     b.defaulter = defaulter;
@@ -409,6 +429,11 @@ public final class ResourceStrategy {
 
   public Preparer prepareForCreate() {
     return prepareForCreate;
+  }
+
+  /** The preparation of creates that reads the requesting user; none changes nothing. */
+  public CreatorPreparer prepareForCreateByUser() {
+    return prepareForCreateByUser;
   }
 
   public Preparer prepareForUpdate() {
@@ -506,6 +531,7 @@ public final class ResourceStrategy {
     private FieldSet extraStatusResetFields = FieldSet.empty();
     private Set<String> statusPreservedMetadata = new LinkedHashSet<>();
     private Preparer prepareForCreate = (o, old) -> o;
+    private CreatorPreparer prepareForCreateByUser = (o, user) -> o;
     private Preparer prepareForUpdate = (o, old) -> o;
     private Validator validator = (o, old) -> List.of();
     private Defaulter defaulter = o -> o;
@@ -604,6 +630,12 @@ public final class ResourceStrategy {
 
     public Builder prepareForCreate(Preparer preparer) {
       this.prepareForCreate = requireNonNull(preparer, "preparer");
+      return this;
+    }
+
+    /** Prepares creates with the requesting user, after {@link #prepareForCreate}. */
+    public Builder prepareForCreateByUser(CreatorPreparer preparer) {
+      this.prepareForCreateByUser = requireNonNull(preparer, "preparer");
       return this;
     }
 

@@ -331,6 +331,63 @@ class AdmissionWebhookTest {
   }
 
   @Test
+  void anIfNeededWebhookIsNotCalledAgainForItsOwnPatch() {
+    // kube's "no webhook reinvocation for webhook when no in-tree reinvocation mutations"
+    String ns = namespace("own-patch");
+    webhooks.handle("/addlabel", review -> patch(review,
+        "[{\"op\":\"add\",\"path\":\"/metadata/labels/a\",\"value\":\"true\"}]"));
+    mutating("addlabel.example.com", "/addlabel", ",\"reinvocationPolicy\":\"IfNeeded\"");
+    assertThat(create(ns, configMap(ns, "cm", "{}"), false).isSuccess()).isTrue();
+    assertThat(webhooks.received("/addlabel")).hasSize(1);
+  }
+
+  @Test
+  void anIfNeededPolicyRunsAgainAfterAWebhookChangedTheObject() {
+    String ns = namespace("policy-then-webhook");
+    webhooks.handle("/late", review -> patch(review,
+        "[{\"op\":\"add\",\"path\":\"/metadata/labels/late\",\"value\":\"done\"}]"));
+    mutating("late.example.com", "/late", "");
+    for (String policy : List.of("IfNeeded", "Never")) {
+      api.resources(AR, "mutatingadmissionpolicies").create(Yaml.read("""
+          apiVersion: admissionregistration.k8s.io/v1
+          kind: MutatingAdmissionPolicy
+          metadata: {name: recorder}
+          spec:
+            reinvocationPolicy: %s
+            matchConstraints:
+              resourceRules:
+              - {apiGroups: [""], apiVersions: [v1], operations: [CREATE], resources: [configmaps]}
+            mutations:
+            - patchType: ApplyConfiguration
+              applyConfiguration:
+                expression: >
+                  Object{metadata: Object.metadata{annotations: {"saw":
+                  object.metadata.?labels["late"].orValue("nothing")}}}
+          """.formatted(policy)));
+      api.resources(AR, "mutatingadmissionpolicybindings").create(Yaml.read("""
+          apiVersion: admissionregistration.k8s.io/v1
+          kind: MutatingAdmissionPolicyBinding
+          metadata: {name: recorder}
+          spec: {policyName: recorder}
+          """));
+      try {
+        String name = policy.toLowerCase();
+        ApiResponse r = create(ns, configMap(ns, name, "{}"), false);
+        assertThat(r.isSuccess()).as(message(r)).isTrue();
+        MapValue stored = api.resources("v1", "configmaps").namespace(ns).get(name);
+        assertThat(Meta.labels(stored)).containsEntry("late", "done");
+        assertThat(Meta.annotations(stored)).containsEntry("saw",
+            policy.equals("IfNeeded") ? "done" : "nothing");
+      } finally {
+        api.resources(AR, "mutatingadmissionpolicybindings").delete("recorder");
+        api.resources(AR, "mutatingadmissionpolicies").delete("recorder");
+      }
+    }
+    // the webhook (Never) saw no change after it in the second round: called once each time
+    assertThat(webhooks.received("/late")).hasSize(2);
+  }
+
+  @Test
   void withoutReinvocationEachWebhookIsCalledOnce() {
     String ns = namespace("once");
     webhooks.handle("/first", review -> patch(review,

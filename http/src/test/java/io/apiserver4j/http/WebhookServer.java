@@ -31,14 +31,14 @@ import javax.net.ssl.SSLContext;
  * with the server certificate of {@link TestCertificates}: each path answers AdmissionReviews
  * with a function and records what it was sent.
  */
-final class WebhookServer implements AutoCloseable {
+public final class WebhookServer implements AutoCloseable {
   private final HttpsServer server;
   private final ExecutorService executor = Executors.newCachedThreadPool();
   private final String caBundle;
   private final Map<String, Function<MapValue, MapValue>> handlers = new ConcurrentHashMap<>();
   private final Map<String, List<MapValue>> received = new ConcurrentHashMap<>();
 
-  WebhookServer(TestCertificates certs) throws Exception {
+  public WebhookServer(TestCertificates certs) throws Exception {
     KeyStore ks = KeyStore.getInstance("PKCS12");
     try (InputStream in = Files.newInputStream(certs.clientKeyStore("server"))) {
       ks.load(in, TestCertificates.password());
@@ -84,26 +84,26 @@ final class WebhookServer implements AutoCloseable {
   }
 
   /** The URL of {@code path}. */
-  String url(String path) {
+  public String url(String path) {
     return "https://127.0.0.1:" + server.getAddress().getPort() + path;
   }
 
   /** The base64 PEM of the CA that signed the server's certificate. */
-  String caBundle() {
+  public String caBundle() {
     return caBundle;
   }
 
-  void handle(String path, Function<MapValue, MapValue> handler) {
+  public void handle(String path, Function<MapValue, MapValue> handler) {
     handlers.put(path, handler);
   }
 
-  List<MapValue> received(String path) {
+  public List<MapValue> received(String path) {
     synchronized (received) {
       return List.copyOf(received.getOrDefault(path, List.of()));
     }
   }
 
-  void reset() {
+  public void reset() {
     handlers.clear();
     synchronized (received) {
       received.clear();
@@ -111,25 +111,25 @@ final class WebhookServer implements AutoCloseable {
   }
 
   /** An AdmissionReview v1 response to {@code review} with the given response fields. */
-  static MapValue respond(MapValue review, String responseJson) {
+  public static MapValue respond(MapValue review, String responseJson) {
     MapValue response = ((MapValue) Json.read(responseJson))
         .with("uid", Value.of(Nested.str(review, "request", "uid")));
     return MapValue.ofEntries("apiVersion", review.getOrNull("apiVersion"),
         "kind", Value.of("AdmissionReview"), "response", response);
   }
 
-  static MapValue allow(MapValue review) {
+  public static MapValue allow(MapValue review) {
     return respond(review, "{\"allowed\": true}");
   }
 
   /** A JSON patch response; the patch is base64-encoded as on the wire. */
-  static MapValue patch(MapValue review, String jsonPatch) {
+  public static MapValue patch(MapValue review, String jsonPatch) {
     return respond(review, "{\"allowed\": true, \"patchType\": \"JSONPatch\", \"patch\": \""
         + Base64.getEncoder().encodeToString(jsonPatch.getBytes(
             java.nio.charset.StandardCharsets.UTF_8)) + "\"}");
   }
 
-  static MapValue request(MapValue review) {
+  public static MapValue request(MapValue review) {
     return Nested.map(review, "request");
   }
 

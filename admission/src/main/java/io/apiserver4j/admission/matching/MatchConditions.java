@@ -6,6 +6,8 @@ package io.apiserver4j.admission.matching;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.cel.CelAuthorizer;
+import io.apiserver4j.cel.CelBindings;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelProgram;
 import io.apiserver4j.core.BooleanValue;
@@ -14,6 +16,7 @@ import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.function.Function;
 
 /**
  * A webhook's or a policy's {@code matchConditions}: named CEL expressions, compiled once,
@@ -68,7 +71,7 @@ public final class MatchConditions {
 
   /**
    * Compiles the conditions with {@code variables} declared (webhooks: {@code object},
-   * {@code oldObject}, {@code request}). A condition that does not compile is kept and fails
+   * {@code oldObject}, {@code request}, {@code authorizer}). A condition that does not compile is kept and fails
    * every evaluation with kube's {@code compilation error: ...}; writes of configurations are
    * validated so that this only happens to objects written past validation.
    */
@@ -114,6 +117,24 @@ public final class MatchConditions {
    */
   public Result evaluate(Map<String, Value> bindings) {
     requireNonNull(bindings, "bindings");
+    return evaluate(p -> p.evaluate(bindings));
+  }
+
+  /**
+   * Evaluates the conditions in order, with kube's {@code authorizer} and
+   * {@code authorizer.requestResource} bound to {@code authorizer} (conditions compiled with
+   * {@code authorizer} declared).
+   *
+   * @param bindings a value for every other declared variable
+   */
+  public Result evaluate(Map<String, Value> bindings, CelAuthorizer.ForRequest authorizer) {
+    requireNonNull(bindings, "bindings");
+    requireNonNull(authorizer, "authorizer");
+    CelBindings prepared = CelBindings.of(bindings, Map.of(), authorizer);
+    return evaluate(p -> p.evaluate(prepared));
+  }
+
+  private Result evaluate(Function<CelProgram, Value> evaluation) {
     List<String> errors = new ArrayList<>();
     for (Compiled c : compiled) {
       if (c.program() == null) {
@@ -122,7 +143,7 @@ public final class MatchConditions {
       }
       Value result;
       try {
-        result = c.program().evaluate(bindings);
+        result = evaluation.apply(c.program());
       } catch (CelException e) {
         errors.add("expression '" + c.condition().expression() + "' resulted in error: "
             + e.getMessage());

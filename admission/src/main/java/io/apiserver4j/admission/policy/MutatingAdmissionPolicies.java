@@ -8,6 +8,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.admission.Reinvocation;
 import io.apiserver4j.admission.matching.AdmissionRequests;
 import io.apiserver4j.admission.matching.Match;
 import io.apiserver4j.admission.matching.MatchCriteria;
@@ -46,10 +47,18 @@ import java.util.Optional;
  * as kube does: reason Invalid, code 403, message
  * {@code policy '<p>' with binding '<b>' denied request: <error>}.
  *
+ * <p><b>Reinvocation</b>, as kube's: a policy with {@code reinvocationPolicy: IfNeeded} runs
+ * again (once, in the mutating phase's second round) when the object changed after it ran, by
+ * a later policy or a later plugin such as a mutating webhook; the bookkeeping is the request's
+ * {@link io.apiserver4j.admission.AdmissionContext#reinvocation}, shared with webhooks. Any
+ * applied mutation asks for the second round.
+ *
  * <p>Requests for the policy and binding resources themselves are never mutated. Immutable and
  * thread-safe.
  */
 public final class MutatingAdmissionPolicies {
+  /** kube's plugin name, under which the request's reinvocation state is kept. */
+  private static final String PLUGIN = "MutatingAdmissionPolicy";
   private static final MutatingAdmissionPolicies EMPTY =
       new MutatingAdmissionPolicies(List.of(), Map.of());
 
@@ -60,7 +69,7 @@ public final class MutatingAdmissionPolicies {
   private record Mutation(boolean jsonPatch, PolicyExpression expression) {}
 
   /** A policy compiled once per spec. */
-  private record Policy(String name, MapValue spec, boolean failClosed,
+  private record Policy(String name, MapValue spec, boolean failClosed, boolean reinvokeIfNeeded,
       Optional<CompiledValidatingPolicy.ParamKind> paramKind, MatchCriteria matchConstraints,
       List<PolicyExpression> matchConditions, List<String> variableNames,
       List<PolicyExpression> variables, List<Mutation> mutations) {
@@ -94,7 +103,9 @@ public final class MutatingAdmissionPolicies {
             CompiledValidatingPolicy.string(holder, "expression"), declared)));
       }
       return new Policy(Meta.metaString(policy, "name"), spec,
-          !"Ignore".equals(CompiledValidatingPolicy.string(spec, "failurePolicy")), paramKind,
+          !"Ignore".equals(CompiledValidatingPolicy.string(spec, "failurePolicy")),
+          "IfNeeded".equals(CompiledValidatingPolicy.string(spec, "reinvocationPolicy")),
+          paramKind,
           MatchCriteria.forPolicy(CompiledValidatingPolicy.map(
               spec.getOrNull("matchConstraints"))),
           List.copyOf(conditions), List.copyOf(varNames), List.copyOf(vars),
@@ -172,10 +183,13 @@ public final class MutatingAdmissionPolicies {
     if (isEmpty() || PolicyExemptions.exempt(attributes.resource().groupResource())) {
       return object;
     }
+    Reinvocation reinvocation = attributes.context().reinvocation(PLUGIN);
+    reinvocation.beginRound(Optional.of(object));
     List<String> errors = new ArrayList<>();
     AdmissionAttributes current = attributes;
     Value namespaceObject = null;
     CelAuthorizer.ForRequest authorizer = null;
+    boolean applied = false;
     for (Policy policy : policies) {
       List<Binding> bindings = bindingsByPolicy.getOrDefault(policy.name(), List.of());
       if (bindings.isEmpty()) {
@@ -222,21 +236,44 @@ public final class MutatingAdmissionPolicies {
               attributes.subresource(), attributes.namespace(), attributes.name());
         }
         for (Value param : params) {
-          current = invoke(policy, binding, match.get(), current, param, namespaceObject,
-              authorizer, context, errors);
+          Invocation done = invoke(policy, binding, match.get(), current, param,
+              namespaceObject, authorizer, context, errors, reinvocation);
+          current = done.attributes();
+          applied |= done.applied();
         }
       }
     }
+    if (applied) {
+      // kube marks the object dirty on every applied mutation, changed or not, and then asks
+      // for the IfNeeded policies invoked since the last change to run again
+      reinvocation.changed();
+    }
+    reinvocation.endRound(current.object());
     if (!errors.isEmpty()) {
       throw denial(attributes, errors);
     }
     return current.object().orElse(object);
   }
 
-  /** One policy with one binding and parameter: conditions, then every mutation in order. */
-  private static AdmissionAttributes invoke(Policy policy, Binding binding, Match match,
+  /** The request after one invocation, and whether any of its mutations was applied. */
+  private record Invocation(AdmissionAttributes attributes, boolean applied) {}
+
+  /** kube's reinvocation key: the policy, the binding and the parameter object. */
+  private static String key(Policy policy, Binding binding, Value param) {
+    String p = param instanceof MapValue m
+        ? Meta.metaString(m, "namespace") + "/" + Meta.metaString(m, "name") : "";
+    return policy.name() + "\n" + binding.name() + "\n" + p;
+  }
+
+  /**
+   * One policy with one binding and parameter: conditions, then (unless a second round leaves
+   * it out) every mutation in order.
+   */
+  private static Invocation invoke(Policy policy, Binding binding, Match match,
       AdmissionAttributes a, Value param, Value namespaceObject,
-      CelAuthorizer.ForRequest authorizer, PolicyContext context, List<String> errors) {
+      CelAuthorizer.ForRequest authorizer, PolicyContext context, List<String> errors,
+      Reinvocation reinvocation) {
+    Invocation unchanged = new Invocation(a, false);
     Value request = AdmissionRequests.celRequest(a, match);
     PolicyActivation conditions = PolicyActivation.of(a, request, param, namespaceObject,
         policy.variableNames(), policy.variables(), authorizer);
@@ -246,15 +283,20 @@ public final class MutatingAdmissionPolicies {
       if (e.failed()) {
         conditionErrors.add(e.error());
       } else if (e.isFalse()) {
-        return a;
+        return unchanged;
       }
     }
     if (!conditionErrors.isEmpty()) {
       fail(policy, binding, conditionErrors.size() == 1 ? conditionErrors.get(0)
           : "[" + String.join(", ", conditionErrors) + "]", errors);
-      return a;
+      return unchanged;
+    }
+    String key = key(policy, binding, param);
+    if (reinvocation.skips(key)) {
+      return unchanged;
     }
     AdmissionAttributes current = a;
+    boolean applied = false;
     for (Mutation m : policy.mutations()) {
       MapValue object = current.object().orElseThrow();
       PolicyActivation activation = PolicyActivation.of(current, request, param,
@@ -272,11 +314,19 @@ public final class MutatingAdmissionPolicies {
         fail(policy, binding, ex.getMessage(), errors);
         continue;
       }
+      applied = true;
       if (!mutated.equals(object)) {
         current = current.withObject(mutated);
       }
     }
-    return current;
+    if (current != a && !current.object().equals(a.object())) {
+      reinvocation.changed();
+    }
+    // after the change: a policy's own mutation does not make it run again
+    if (policy.reinvokeIfNeeded()) {
+      reinvocation.invokedReinvocable(key);
+    }
+    return new Invocation(current, applied);
   }
 
   private static MapValue jsonPatch(MapValue object, Value patch) {

@@ -7,6 +7,7 @@ package io.apiserver4j.admission.webhook;
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionContext;
 import io.apiserver4j.admission.AdmissionErrors;
+import io.apiserver4j.admission.Reinvocation;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.matching.AdmissionRequests;
 import io.apiserver4j.admission.matching.EquivalentResources;
@@ -14,6 +15,7 @@ import io.apiserver4j.admission.matching.Match;
 import io.apiserver4j.admission.matching.MatchConditions;
 import io.apiserver4j.admission.matching.NamespaceLookup;
 import io.apiserver4j.admission.matching.ObjectConverter;
+import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.JsonPatch;
 import io.apiserver4j.core.ListValue;
@@ -24,7 +26,6 @@ import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
-import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -53,8 +54,9 @@ import org.slf4j.LoggerFactory;
  */
 final class WebhookDispatcher {
   private static final Logger LOG = LoggerFactory.getLogger(WebhookDispatcher.class);
+  /** As kube's webhook match conditions: no params, the authorizer declared. */
   private static final List<String> CONDITION_VARIABLES =
-      List.of("object", "oldObject", "request");
+      List.of("object", "oldObject", "request", "authorizer");
   private static final String MUTATION_ANNOTATION = "mutation.webhook.admission.k8s.io/";
   private static final String PATCH_ANNOTATION = "patch.webhook.admission.k8s.io/";
   private static final String MUTATING_FAILED_OPEN = "failed-open." + MUTATION_ANNOTATION;
@@ -81,18 +83,6 @@ final class WebhookDispatcher {
     return CONDITION_VARIABLES;
   }
 
-  /** What one request remembers for reinvocation (kube's {@code webhookReinvokeContext}). */
-  private static final class ReinvokeState {
-    MapValue lastOutput;
-    final Set<String> previouslyInvoked = new HashSet<>();
-    final Set<String> reinvoke = new HashSet<>();
-
-    void requireReinvokingPreviouslyInvoked() {
-      reinvoke.addAll(previouslyInvoked);
-      previouslyInvoked.clear();
-    }
-  }
-
   /**
    * Runs mutating webhooks on the request's object ({@code object} empty for DELETE and
    * CONNECT without options).
@@ -105,14 +95,9 @@ final class WebhookDispatcher {
       return object;
     }
     AdmissionContext ctx = a.context();
-    ReinvokeState state = ctx.pluginState(pluginName, ReinvokeState::new);
+    Reinvocation reinvocation = ctx.reinvocation(pluginName);
     boolean reinvoking = ctx.isReinvoke();
-    synchronized (state) {
-      if (reinvoking && !java.util.Objects.equals(state.lastOutput, object.orElse(null))) {
-        // in-JVM plugins changed the object in this round: every eligible webhook runs again
-        state.requireReinvokingPreviouslyInvoked();
-      }
-    }
+    reinvocation.beginRound(object);
     Optional<MapValue> current = object;
     try {
       for (int i = 0; i < hooks.size(); i++) {
@@ -122,24 +107,13 @@ final class WebhookDispatcher {
         if (match.isEmpty()) {
           continue;
         }
-        synchronized (state) {
-          if (reinvoking && !state.reinvoke.contains(h.uid())) {
-            continue;
-          }
+        if (reinvocation.skips(h.uid())) {
+          continue;
         }
         int round = reinvoking ? 1 : 0;
         Optional<MapValue> versioned = current.map(o -> convert(o, now, match.get()));
-        Optional<AdmissionReviewResponse> response;
-        try {
-          response = await(call(h, match.get(), now, versioned,
-              now.oldObject().map(o -> convert(o, now, match.get())), true, round, i));
-        } finally {
-          if (h.reinvokeIfNeeded()) {
-            synchronized (state) {
-              state.previouslyInvoked.add(h.uid());
-            }
-          }
-        }
+        Optional<AdmissionReviewResponse> response = await(call(h, match.get(), now, versioned,
+            now.oldObject().map(o -> convert(o, now, match.get())), true, round, i));
         boolean changed = false;
         if (response.isPresent() && response.get().patch().isPresent()
             && !response.get().patch().get().isEmpty()) {
@@ -165,16 +139,15 @@ final class WebhookDispatcher {
                   "webhook", Value.of(h.name()), "mutated", Value.of(changed))));
         }
         if (changed) {
-          synchronized (state) {
-            state.requireReinvokingPreviouslyInvoked();
-          }
-          ctx.requestReinvocation();
+          reinvocation.changed();
+        }
+        // after the change: a webhook's own patch does not make it run again
+        if (h.reinvokeIfNeeded()) {
+          reinvocation.invokedReinvocable(h.uid());
         }
       }
     } finally {
-      synchronized (state) {
-        state.lastOutput = current.orElse(null);
-      }
+      reinvocation.endRound(current);
     }
     if (current.isPresent() && object.isPresent() && current.get().equals(object.get())) {
       return object;
@@ -233,7 +206,9 @@ final class WebhookDispatcher {
     MatchConditions.Result result = h.conditions().evaluate(Map.of(
         "object", a.object().<Value>map(o -> convert(o, a, m)).orElse(Value.nullValue()),
         "oldObject", a.oldObject().<Value>map(o -> convert(o, a, m)).orElse(Value.nullValue()),
-        "request", AdmissionRequests.celRequest(a, m)));
+        "request", AdmissionRequests.celRequest(a, m)),
+        new CelAuthorizer.ForRequest(a.authorizer(), a.resource().group(),
+            a.resource().resource(), a.subresource(), a.namespace(), a.name()));
     if (result instanceof MatchConditions.Result.Failed f) {
       if (h.failurePolicy() == FailurePolicy.IGNORE) {
         return Optional.empty();

@@ -8,9 +8,11 @@ import static io.apiserver4j.apiserver.internal.GroupRules.maps;
 import static io.apiserver4j.apiserver.internal.GroupRules.str;
 import static io.apiserver4j.apiserver.internal.GroupRules.strings;
 
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
@@ -54,6 +56,7 @@ final class CertificatesStrategies {
             .selectableFields("spec.signerName")
             .defaulter(o -> Nested.updateListItems(o,
                 c -> Nested.setDefault(c, Value.of("True"), "status"), "status", "conditions"))
+            .prepareForCreateByUser(CertificatesStrategies::requester)
             .prepareForUpdate((o, old) -> {
               Value spec = old.orElseThrow().getOrNull("spec");
               return spec == null ? o.without("spec") : o.with("spec", spec);
@@ -63,6 +66,34 @@ final class CertificatesStrategies {
             .subresourceUpdate("status", CsrApproval.statusRules())
             .build());
     return out;
+  }
+
+  /**
+   * kube's {@code PrepareForCreate}: what the client sent as the requester is dropped and the
+   * requesting user recorded instead; without a user, the fields stay empty (and so absent, as
+   * Go's {@code omitempty} writes them).
+   */
+  static MapValue requester(MapValue o, UserInfo user) {
+    MapValue spec = Nested.map(o, "spec").without("username").without("uid").without("groups")
+        .without("extra");
+    if (!user.name().isEmpty()) {
+      spec = spec.with("username", Value.of(user.name()));
+    }
+    if (!user.uid().isEmpty()) {
+      spec = spec.with("uid", Value.of(user.uid()));
+    }
+    if (!user.groups().isEmpty()) {
+      spec = spec.with("groups", ListValue.of(user.groups().stream().map(Value::of).toList()));
+    }
+    if (!user.extra().isEmpty()) {
+      MapValue extra = MapValue.empty();
+      for (Map.Entry<String, List<String>> e : user.extra().entrySet()) {
+        extra = extra.with(e.getKey(),
+            ListValue.of(e.getValue().stream().map(Value::of).toList()));
+      }
+      spec = spec.with("extra", extra);
+    }
+    return o.with("spec", spec);
   }
 
   static List<FieldError> validate(MapValue o, Optional<MapValue> old) {

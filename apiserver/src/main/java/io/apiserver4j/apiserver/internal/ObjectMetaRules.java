@@ -158,8 +158,12 @@ final class ObjectMetaRules {
         || (v instanceof ListValue l && l.isEmpty()));
   }
 
-  /** kube's {@code PrepareForCreate} of the kind (status, generation, the strategy's hook). */
-  private static MapValue prepareForCreate(ResourceDefinition def, MapValue obj) {
+  /**
+   * kube's {@code PrepareForCreate} of the kind (status, generation, the strategy's hooks, the
+   * one that reads the requesting user last).
+   */
+  private static MapValue prepareForCreate(ResourceDefinition def, MapValue obj,
+      io.apiserver4j.admission.UserInfo user) {
     MapValue r = obj;
     if (def.hasStatus()) {
       r = def.customResource() ? r.without("status") : r.with("status", MapValue.empty());
@@ -167,14 +171,15 @@ final class ObjectMetaRules {
     if (def.strategy().generationPolicy() != GenerationPolicy.NONE) {
       r = Meta.withMeta(r, "generation", Value.of(1L));
     }
-    return def.strategy().prepareForCreate().prepare(r, Optional.empty());
+    r = def.strategy().prepareForCreate().prepare(r, Optional.empty());
+    return def.strategy().prepareForCreateByUser().prepare(r, user);
   }
 
   /** kube's {@code BeforeCreate}: namespace, preparation, validation. */
   static MapValue beforeCreate(Scope s, MapValue obj) {
     ResourceDefinition def = s.def();
     MapValue r = ensureNamespace(obj, s.objectNamespace());
-    r = StorageForm.typed(def, prepareForCreate(def, omitEmpty(def, r)));
+    r = StorageForm.typed(def, prepareForCreate(def, omitEmpty(def, r), s.request().user()));
     List<FieldError> errs = new ArrayList<>(
         MetaValidation.objectMeta(r, def.namespaced(), def.strategy().nameValidation()));
     ResourceStrategy.Verdict verdict = def.strategy().validator().check(r, Optional.empty());

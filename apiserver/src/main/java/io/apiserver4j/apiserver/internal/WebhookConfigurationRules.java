@@ -44,7 +44,7 @@ final class WebhookConfigurationRules {
   private static final List<String> REINVOCATION = List.of("IfNeeded", "Never");
   private static final List<String> REVIEW_VERSIONS = List.of("v1", "v1beta1");
   private static final List<String> CONDITION_VARIABLES =
-      List.of("object", "oldObject", "request");
+      List.of("object", "oldObject", "request", "authorizer");
 
   private WebhookConfigurationRules() {}
 
