@@ -200,4 +200,56 @@ class GatewayApiCrdTest {
     assertThat(Nested.str(old, "apiVersion")).isEqualTo("gateway.networking.k8s.io/v1alpha2");
     assertThat(Nested.list(old, "spec", "hostnames")).containsExactly(Value.of("example.com"));
   }
+  private static final String SAFE_UPGRADES = "ValidatingAdmissionPolicy"
+      + " 'safe-upgrades.gateway.networking.k8s.io' with binding"
+      + " 'safe-upgrades.gateway.networking.k8s.io' denied request: ";
+
+  /**
+   * The channel's own ValidatingAdmissionPolicy (config/crd/standard/..._vap_safeupgrades.yaml)
+   * judging CRD writes with its messages: experimental CRDs may not replace standard ones, and
+   * bundles before v1.5.0 may not be installed.
+   */
+  @Test
+  void theSafeUpgradesPolicyGuardsCrdWrites() throws IOException {
+    String text;
+    try (InputStream in = GatewayApiCrdTest.class.getResourceAsStream(
+        DIR + "standard/gateway.networking.k8s.io_vap_safeupgrades.yaml")) {
+      text = new String(in.readAllBytes(), StandardCharsets.UTF_8);
+    }
+    for (Value doc : io.apiserver4j.core.Yaml.readAll(text)) {
+      String plural = Nested.str(doc, "kind").equals("ValidatingAdmissionPolicy")
+          ? "validatingadmissionpolicies" : "validatingadmissionpolicybindings";
+      f.create(new GroupVersionResource("admissionregistration.k8s.io", "v1", plural), "", doc,
+          "kubectl").orThrow();
+    }
+    MapValue standard = crd(file("standard", "httproutes"));
+    assertThat(f.create(CRDS, "", standard, "kubectl").code()).isEqualTo(201);
+
+    // kubectl apply of the experimental channel on top: an update of the standard CRD
+    String name = Nested.str(standard, "metadata", "name");
+    String rv = Nested.str(f.get(CRDS, "", name).orThrow(), "metadata", "resourceVersion");
+    MapValue experimental = Nested.set(crd(file("experimental", "httproutes")), Value.of(rv),
+        "metadata", "resourceVersion");
+    ApiResponse r = f.update(CRDS, "", name, experimental, "kubectl");
+    assertThat(r.code()).as("%s", r.body()).isEqualTo(422);
+    assertThat(r.failure().orElseThrow().message()).endsWith(SAFE_UPGRADES + "Installing"
+        + " experimental CRDs on top of standard channel CRDs is prohibited by default. Uninstall"
+        + " ValidatingAdmissionPolicy safe-upgrades.gateway.networking.k8s.io to install"
+        + " experimental CRDs on top of standard channel CRDs.");
+    assertThat(Nested.str(f.get(CRDS, "", name).orThrow(), "metadata", "annotations",
+        "gateway.networking.k8s.io/channel")).isEqualTo("standard");
+
+    // a bundle before v1.5.0 is refused, a release candidate is not
+    MapValue old = Nested.set(crd(file("standard", "tcproutes")), Value.of("v1.4.1"),
+        "metadata", "annotations", "gateway.networking.k8s.io/bundle-version");
+    ApiResponse refused = f.create(CRDS, "", old, "kubectl");
+    assertThat(refused.code()).isEqualTo(422);
+    assertThat(refused.failure().orElseThrow().message()).endsWith(SAFE_UPGRADES + "Installing"
+        + " CRDs with version before v1.5.0 is prohibited by default. Uninstall"
+        + " ValidatingAdmissionPolicy safe-upgrades.gateway.networking.k8s.io to install older"
+        + " versions.");
+    MapValue candidate = Nested.set(old, Value.of("v1.4.0-rc.1"), "metadata", "annotations",
+        "gateway.networking.k8s.io/bundle-version");
+    assertThat(f.create(CRDS, "", candidate, "kubectl").code()).isEqualTo(201);
+  }
 }
