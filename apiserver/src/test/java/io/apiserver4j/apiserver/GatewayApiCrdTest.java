@@ -200,6 +200,37 @@ class GatewayApiCrdTest {
     assertThat(Nested.str(old, "apiVersion")).isEqualTo("gateway.networking.k8s.io/v1alpha2");
     assertThat(Nested.list(old, "spec", "hostnames")).containsExactly(Value.of("example.com"));
   }
+  private static MapValue routeWithMatches(String name, int rules, int matchesPerRule) {
+    ListValue.Builder rs = ListValue.builder(rules);
+    for (int r = 0; r < rules; r++) {
+      ListValue.Builder ms = ListValue.builder(matchesPerRule);
+      for (int m = 0; m < matchesPerRule; m++) {
+        ms.add(MapValue.ofEntries("path", MapValue.ofEntries("type", Value.of("PathPrefix"),
+            "value", Value.of("/"))));
+      }
+      rs.add(MapValue.ofEntries("matches", ms.build()));
+    }
+    return MapValue.ofEntries("apiVersion", Value.of("gateway.networking.k8s.io/v1"),
+        "kind", Value.of("HTTPRoute"), "metadata", MapValue.ofEntries("name", Value.of(name)),
+        "spec", MapValue.ofEntries("rules", rs.build()));
+  }
+
+  /** httproute_test.go's "too many matches and rules" and "many matches and few rules". */
+  @Test
+  void aRouteHasAtMost128MatchesAcrossItsRules() {
+    Fixtures standard = SERVERS.get("standard");
+    GroupVersionResource routes = resource("standard", "httproutes");
+
+    ApiResponse tooMany = standard.create(routes, "default", routeWithMatches("many", 7, 20),
+        "test");
+
+    assertThat(tooMany.code()).isEqualTo(422);
+    assertThat(tooMany.failure().orElseThrow().message()).contains("total number of matches"
+        + " across all rules in a route must be less than 128");
+    assertThat(standard.create(routes, "default", routeWithMatches("few", 2, 48), "test").code())
+        .isEqualTo(201);
+  }
+
   private static final String SAFE_UPGRADES = "ValidatingAdmissionPolicy"
       + " 'safe-upgrades.gateway.networking.k8s.io' with binding"
       + " 'safe-upgrades.gateway.networking.k8s.io' denied request: ";
