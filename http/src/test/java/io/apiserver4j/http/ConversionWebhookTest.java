@@ -318,6 +318,28 @@ class ConversionWebhookTest {
   }
 
   @Test
+  void aWatchConvertsEachEventWithItsOwnReview() throws Exception {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+    try (io.apiserver4j.apiserver.ApiWatch watch = api.watch(ApiRequest.builder(
+        ApiRequest.Verb.WATCH, V2).namespace("default").build())) {
+      createV1Widgets(2);
+      List<String> events = new ArrayList<>();
+      for (int polls = 0; polls < 10 && events.size() < 2; polls++) {
+        watch.poll(java.time.Duration.ofSeconds(30)).ifPresent(e -> events.add(e.type() + " "
+            + Nested.str(e.object(), "apiVersion") + " " + Nested.str(e.object(), "host")));
+      }
+      assertThat(events).containsExactly("ADDED stable.example.com/v2 h0",
+          "ADDED stable.example.com/v2 h1");
+    }
+    // kube encodes each watch event on its own: one review of one object per event
+    List<MapValue> reviews = webhooks.received("/convert");
+    assertThat(reviews).hasSize(2);
+    assertThat(reviews).allSatisfy(r -> assertThat(Nested.list(r, "request", "objects"))
+        .hasSize(1));
+  }
+
+  @Test
   void anEmptyListSendsNoReview() {
     webhooks.handle("/convert", ConversionWebhookTest::convert);
     install(webhook(webhooks.url("/convert")));
