@@ -340,6 +340,44 @@ class ConversionWebhookTest {
   }
 
   @Test
+  void onlyTheItemsNotAtTheDesiredVersionAreSent() {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+    createV1Widgets(1);
+    // the storage version moves to v2: w0 stays stored at v1, w1 is stored at v2
+    MapValue crd = api.handle(ApiRequest.builder(ApiRequest.Verb.GET, CRDS)
+        .name("widgets.stable.example.com").build()).orThrow();
+    List<Value> versions = new ArrayList<>();
+    for (Value v : Nested.list(crd, "spec", "versions")) {
+      versions.add(((MapValue) v).with("storage",
+          Value.of(Nested.str(v, "name").equals("v2"))));
+    }
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRDS).name("widgets.stable.example.com")
+        .body(Nested.set(crd, ListValue.of(versions), "spec", "versions")).build()).orThrow();
+    create(V2, "{\"apiVersion\": \"stable.example.com/v2\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"host\": \"h1\", \"port\": \"81\"}").orThrow();
+    webhooks.reset();
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+
+    List<String> asV2 = new ArrayList<>();
+    for (Value item : Nested.list(list(V2).orThrow(), "items")) {
+      asV2.add(Nested.str(item, "metadata", "name") + " " + Nested.str(item, "host") + ":"
+          + Nested.str(item, "port"));
+    }
+    assertThat(asV2).containsExactly("w0 h0:80", "w1 h1:81");
+    List<Value> sent = Nested.list(webhooks.received("/convert").get(0), "request", "objects");
+    assertThat(sent).hasSize(1);
+    assertThat(Nested.str(sent.get(0), "metadata", "name")).isEqualTo("w0");
+
+    // a bad answer is reported at its index among the objects sent, not in the list
+    webhooks.handle("/convert", answering(objects -> replace(objects, 0,
+        ((MapValue) objects.get(0)).with("kind", Value.of("Gadget")))));
+    assertThat(message(list(V1))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=WidgetList returned invalid converted object at index 0: invalid kind"
+        + " (expected Widget, received Gadget)");
+  }
+
+  @Test
   void anEmptyListSendsNoReview() {
     webhooks.handle("/convert", ConversionWebhookTest::convert);
     install(webhook(webhooks.url("/convert")));
