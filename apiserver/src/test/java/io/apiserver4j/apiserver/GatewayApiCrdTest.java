@@ -101,6 +101,37 @@ class GatewayApiCrdTest {
         .isEqualTo(Nested.str(crd, "spec", "names", "kind"));
   }
 
+  /**
+   * The install the Gateway API documents ({@code kubectl apply --server-side -f}), then an
+   * upgrade to the experimental channel by the same field manager: both channels' CRDs applied.
+   */
+  @Test
+  void bothChannelsCanBeServerSideApplied() {
+    for (String channel : List.of("standard", "experimental")) {
+      for (String entry : CHANNELS.get(channel)) {
+        MapValue crd = crd(file(channel, entry));
+        String name = Nested.str(crd, "metadata", "name");
+        ApiResponse r = f.apply(CRDS, "", name, "kubectl", io.apiserver4j.core.Json.write(crd));
+        assertThat(r.code()).as("%s %s", channel, r.body()).isIn(200, 201);
+        assertThat(Nested.str(r.body(), "metadata", "annotations",
+            "gateway.networking.k8s.io/channel")).isEqualTo(channel);
+      }
+    }
+    // the experimental HTTPRoute fields are served after the upgrade
+    ApiResponse route = f.create(resource("experimental", "httproutes"), "default", yaml("""
+        apiVersion: gateway.networking.k8s.io/v1
+        kind: HTTPRoute
+        metadata: {name: upgraded}
+        spec:
+          rules:
+          - name: a
+          - name: a
+        """), "kubectl");
+    assertThat(route.code()).isEqualTo(422);
+    assertThat(route.failure().orElseThrow().message())
+        .contains("Rule name must be unique within the route");
+  }
+
   static Stream<Arguments> cases() {
     return CaseFiles.named("gateway-api/cel-cases.yaml");
   }
