@@ -15,6 +15,7 @@ import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.io.IOException;
 import java.io.InputStream;
@@ -59,12 +60,22 @@ class GatewayApiCrdTest {
     return channel + "/" + group + "_" + entry.substring(entry.indexOf(':') + 1) + ".yaml";
   }
 
+  /** Parsed once: the largest is half a megabyte of YAML. */
+  private static final Map<String, MapValue> PARSED =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
   static MapValue crd(String path) {
-    try (InputStream in = GatewayApiCrdTest.class.getResourceAsStream(DIR + path)) {
-      return (MapValue) yaml(new String(in.readAllBytes(), StandardCharsets.UTF_8));
-    } catch (IOException e) {
-      throw new UncheckedIOException(e);
-    }
+    return PARSED.computeIfAbsent(path, p -> {
+      try (InputStream in = GatewayApiCrdTest.class.getResourceAsStream(DIR + p)) {
+        return (MapValue) yaml(new String(in.readAllBytes(), StandardCharsets.UTF_8));
+      } catch (IOException e) {
+        throw new UncheckedIOException(e);
+      }
+    });
+  }
+
+  private static String entry(String channel, String plural) {
+    return CHANNELS.get(channel).contains(plural) ? plural : "x:" + plural;
   }
 
   static Stream<Arguments> crdFiles() {
@@ -138,8 +149,7 @@ class GatewayApiCrdTest {
 
   /** The served kind and storage version of {@code plural} in a channel's CRDs. */
   private static GroupVersionResource resource(String channel, String plural) {
-    String entry = CHANNELS.get(channel).contains(plural) ? plural : "x:" + plural;
-    MapValue crd = crd(file(channel, entry));
+    MapValue crd = crd(file(channel, entry(channel, plural)));
     String version = "";
     for (Value v : Nested.list(crd, "spec", "versions")) {
       if (Nested.bool(v, "storage")) {
@@ -149,16 +159,12 @@ class GatewayApiCrdTest {
     return new GroupVersionResource(Nested.str(crd, "spec", "group"), version, plural);
   }
 
-  private static final Map<String, MapValue> KINDS = new HashMap<>();
-
   @ParameterizedTest(name = "{0}")
   @MethodSource("cases")
   void upstreamCelCases(String name, MapValue c) {
     String channel = Nested.str(c, "channel");
     GroupVersionResource gvr = resource(channel, Nested.str(c, "resource"));
-    MapValue crd = KINDS.computeIfAbsent(channel + "/" + gvr.resource(), k -> crd(file(channel,
-        CHANNELS.get(channel).contains(gvr.resource()) ? gvr.resource()
-            : "x:" + gvr.resource())));
+    MapValue crd = crd(file(channel, entry(channel, gvr.resource())));
     MapValue object = MapValue.ofEntries(
         "apiVersion", Value.of(gvr.group() + "/" + gvr.version()),
         "kind", Value.of(Nested.str(crd, "spec", "names", "kind")),
@@ -170,7 +176,7 @@ class GatewayApiCrdTest {
     ApiResponse r = SERVERS.get(channel).create(gvr, namespace, object, "test");
 
     List<String> wanted = Nested.list(c, "wantErrors").stream()
-        .map(v -> ((io.apiserver4j.core.StringValue) v).value()).toList();
+        .map(v -> ((StringValue) v).value()).toList();
     if (wanted.isEmpty()) {
       assertThat(r.code()).as("%s", r.body()).isEqualTo(201);
       return;
@@ -184,7 +190,7 @@ class GatewayApiCrdTest {
     if (causes != null) {
       List<String> got = causes(r);
       for (Value want : ((ListValue) causes).items()) {
-        assertThat(got).contains(((io.apiserver4j.core.StringValue) want).value());
+        assertThat(got).contains(((StringValue) want).value());
       }
     }
   }
