@@ -7,7 +7,10 @@ package io.apiserver4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
@@ -130,6 +133,32 @@ public final class ResourceStrategy {
      * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
      */
     MapValue convert(MapValue object, String apiVersion);
+
+    /**
+     * Converts the {@code items} of a list object to {@code apiVersion} (items already there
+     * stay as they are) and gives the list that apiVersion, as kube converts an
+     * {@code UnstructuredList}. The default converts item by item.
+     *
+     * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
+     */
+    default MapValue convertList(MapValue list, String apiVersion) {
+      List<Value> items = Nested.list(list, "items");
+      ListValue.Builder b = ListValue.builder(items.size());
+      for (Value item : items) {
+        MapValue m = (MapValue) item;
+        b.add(Meta.string(m, "apiVersion").equals(apiVersion) ? m : convert(m, apiVersion));
+      }
+      return list.with("apiVersion", Value.of(apiVersion)).with("items", b.build());
+    }
+
+    /**
+     * Whether a list answer is converted with one {@link #convertList} before it is written
+     * (kube's webhook converter: one ConversionReview per list) rather than item by item as it
+     * is streamed.
+     */
+    default boolean convertsWholeLists() {
+      return false;
+    }
 
     Converter NONE = (o, apiVersion) -> o.with("apiVersion", Value.of(apiVersion));
   }

@@ -262,6 +262,270 @@ class ConversionWebhookTest {
         + "/convert?timeout=30s\": dial tcp 127.0.0.1:" + port + ": connect: connection refused");
   }
 
+  private static void createV1Widgets(int n) {
+    for (int i = 0; i < n; i++) {
+      create(V1, "{\"apiVersion\": \"stable.example.com/v1\", \"kind\": \"Widget\","
+          + " \"metadata\": {\"name\": \"w" + i + "\"}, \"hostPort\": \"h" + i + ":80\"}")
+          .orThrow();
+    }
+  }
+
+  private static ApiResponse list(GroupVersionResource gvr) {
+    return api.handle(ApiRequest.builder(ApiRequest.Verb.LIST, gvr).namespace("default")
+        .build());
+  }
+
+  /** The converter with {@code change} applied to its answer's converted objects. */
+  private static java.util.function.Function<MapValue, MapValue> answering(
+      java.util.function.UnaryOperator<List<Value>> change) {
+    return review -> {
+      MapValue ok = convert(review);
+      MapValue response = Nested.map(ok, "response");
+      return ok.with("response", response.with("convertedObjects",
+          ListValue.of(change.apply(Nested.list(response, "convertedObjects")))));
+    };
+  }
+
+  @Test
+  void aListIsConvertedWithOneReview() {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+    createV1Widgets(5);
+
+    MapValue list = list(V2).orThrow();
+
+    // kube's webhook converter sends every item of the list in one ConversionReview
+    List<MapValue> reviews = webhooks.received("/convert");
+    assertThat(reviews).hasSize(1);
+    assertThat(Nested.list(reviews.get(0), "request", "objects")).hasSize(5);
+    assertThat(Nested.str(reviews.get(0), "request", "desiredAPIVersion"))
+        .isEqualTo("stable.example.com/v2");
+    List<String> items = new ArrayList<>();
+    for (Value item : Nested.list(list, "items")) {
+      items.add(Nested.str(item, "apiVersion") + " " + Nested.str(item, "metadata", "name") + " "
+          + Nested.str(item, "host") + ":" + Nested.str(item, "port"));
+    }
+    assertThat(items).containsExactly("stable.example.com/v2 w0 h0:80",
+        "stable.example.com/v2 w1 h1:80", "stable.example.com/v2 w2 h2:80",
+        "stable.example.com/v2 w3 h3:80", "stable.example.com/v2 w4 h4:80");
+    assertThat(Nested.str(list, "kind")).isEqualTo("WidgetList");
+
+    // items already at the desired version are not sent: a list at the storage version sends none
+    webhooks.reset();
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    assertThat(Nested.list(list(V1).orThrow(), "items")).hasSize(5);
+    assertThat(webhooks.received("/convert")).isEmpty();
+  }
+
+  @Test
+  void aWatchConvertsEachEventWithItsOwnReview() throws Exception {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+    try (io.apiserver4j.apiserver.ApiWatch watch = api.watch(ApiRequest.builder(
+        ApiRequest.Verb.WATCH, V2).namespace("default").build())) {
+      createV1Widgets(2);
+      List<String> events = new ArrayList<>();
+      for (int polls = 0; polls < 10 && events.size() < 2; polls++) {
+        watch.poll(java.time.Duration.ofSeconds(30)).ifPresent(e -> events.add(e.type() + " "
+            + Nested.str(e.object(), "apiVersion") + " " + Nested.str(e.object(), "host")));
+      }
+      assertThat(events).containsExactly("ADDED stable.example.com/v2 h0",
+          "ADDED stable.example.com/v2 h1");
+    }
+    // kube encodes each watch event on its own: one review of one object per event
+    List<MapValue> reviews = webhooks.received("/convert");
+    assertThat(reviews).hasSize(2);
+    assertThat(reviews).allSatisfy(r -> assertThat(Nested.list(r, "request", "objects"))
+        .hasSize(1));
+  }
+
+  @Test
+  void onlyTheItemsNotAtTheDesiredVersionAreSent() {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+    createV1Widgets(1);
+    // the storage version moves to v2: w0 stays stored at v1, w1 is stored at v2
+    MapValue crd = api.handle(ApiRequest.builder(ApiRequest.Verb.GET, CRDS)
+        .name("widgets.stable.example.com").build()).orThrow();
+    List<Value> versions = new ArrayList<>();
+    for (Value v : Nested.list(crd, "spec", "versions")) {
+      versions.add(((MapValue) v).with("storage",
+          Value.of(Nested.str(v, "name").equals("v2"))));
+    }
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRDS).name("widgets.stable.example.com")
+        .body(Nested.set(crd, ListValue.of(versions), "spec", "versions")).build()).orThrow();
+    create(V2, "{\"apiVersion\": \"stable.example.com/v2\", \"kind\": \"Widget\","
+        + " \"metadata\": {\"name\": \"w1\"}, \"host\": \"h1\", \"port\": \"81\"}").orThrow();
+    webhooks.reset();
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+
+    List<String> asV2 = new ArrayList<>();
+    for (Value item : Nested.list(list(V2).orThrow(), "items")) {
+      asV2.add(Nested.str(item, "metadata", "name") + " " + Nested.str(item, "host") + ":"
+          + Nested.str(item, "port"));
+    }
+    assertThat(asV2).containsExactly("w0 h0:80", "w1 h1:81");
+    List<Value> sent = Nested.list(webhooks.received("/convert").get(0), "request", "objects");
+    assertThat(sent).hasSize(1);
+    assertThat(Nested.str(sent.get(0), "metadata", "name")).isEqualTo("w0");
+
+    // a bad answer is reported at its index among the objects sent, not in the list
+    webhooks.handle("/convert", answering(objects -> replace(objects, 0,
+        ((MapValue) objects.get(0)).with("kind", Value.of("Gadget")))));
+    assertThat(message(list(V1))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=WidgetList returned invalid converted object at index 0: invalid kind"
+        + " (expected Widget, received Gadget)");
+  }
+
+  @Test
+  void anEmptyListSendsNoReview() {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+
+    assertThat(Nested.list(list(V2).orThrow(), "items")).isEmpty();
+    assertThat(webhooks.received("/convert")).isEmpty();
+  }
+
+  @Test
+  void aDeleteCollectionConvertsTheCollectionWithOneReview() {
+    webhooks.handle("/convert", ConversionWebhookTest::convert);
+    install(webhook(webhooks.url("/convert")));
+    createV1Widgets(3);
+
+    MapValue deleted = api.handle(ApiRequest.builder(ApiRequest.Verb.DELETE_COLLECTION, V2)
+        .namespace("default").build()).orThrow();
+
+    assertThat(Nested.list(deleted, "items")).hasSize(3);
+    assertThat(Nested.list(webhooks.received("/convert").get(0), "request", "objects"))
+        .hasSize(3);
+    assertThat(Nested.list(list(V1).orThrow(), "items")).isEmpty();
+  }
+
+  @Test
+  void aDeleteCollectionWhoseConversionFailsDeletesNothing() {
+    webhooks.handle("/short", answering(objects -> objects.subList(0, 1)));
+    install(webhook(webhooks.url("/short")));
+    createV1Widgets(2);
+
+    ApiResponse r = api.handle(ApiRequest.builder(ApiRequest.Verb.DELETE_COLLECTION, V2)
+        .namespace("default").build());
+
+    assertThat(r.code()).isEqualTo(500);
+    assertThat(message(r)).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned 1 objects, expected 2");
+    assertThat(Nested.list(list(V1).orThrow(), "items")).hasSize(2);
+  }
+
+  @Test
+  void wrongListAnswersAreRejectedAsKube() {
+    // kube's webhook_converter.go: the list's kind in the message, the index of the bad object
+    webhooks.handle("/count", answering(objects -> List.of()));
+    install(webhook(webhooks.url("/count")));
+    createV1Widgets(3);
+    ApiResponse r = list(V2);
+    assertThat(r.code()).isEqualTo(500);
+    assertThat(r.failure().orElseThrow().reason().wireName()).isEmpty();
+    assertThat(message(r)).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned 0 objects, expected 3");
+
+    webhooks.handle("/count", answering(objects -> replace(objects, 1,
+        ((MapValue) objects.get(1)).with("kind", Value.of("Gadget")))));
+    assertThat(message(list(V2))).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned invalid converted object at index 1: invalid kind"
+        + " (expected Widget, received Gadget)");
+
+    webhooks.handle("/count", answering(objects -> replace(objects, 2,
+        ((MapValue) objects.get(2)).with("apiVersion", Value.of("stable.example.com/v1")))));
+    assertThat(message(list(V2))).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned invalid converted object at index 2: invalid groupVersion"
+        + " (expected stable.example.com/v2, received stable.example.com/v1)");
+
+    webhooks.handle("/count", answering(objects -> replace(objects, 0,
+        Nested.set((MapValue) objects.get(0), Value.of("other"), "metadata", "name"))));
+    assertThat(message(list(V2))).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned invalid converted object at index 0: must have the same"
+        + " name: w0 != other");
+
+    // the name is checked before the metadata is restored
+    webhooks.handle("/count", answering(objects -> replace(objects, 1,
+        ((MapValue) objects.get(1)).without("metadata"))));
+    assertThat(message(list(V2))).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned invalid converted object at index 1: must have the same"
+        + " name: w1 != ");
+
+    webhooks.handle("/count", answering(objects -> replace(objects, 1,
+        Nested.set((MapValue) objects.get(1), Value.of("x"), "metadata", "labels"))));
+    assertThat(message(list(V2))).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned invalid metadata in object at index 1: invalid"
+        + " metadata.labels of type string in converted object");
+
+    webhooks.handle("/count", answering(objects -> replace(objects, 1, Value.of("x"))));
+    assertThat(message(list(V2))).isEqualTo("conversion webhook for stable.example.com/v2,"
+        + " Kind=WidgetList returned invalid converted object at index 1: json: cannot"
+        + " unmarshal string into Go value of type map[string]interface {}");
+  }
+
+  private static List<Value> replace(List<Value> objects, int index, Value v) {
+    List<Value> out = new ArrayList<>(objects);
+    out.set(index, v);
+    return out;
+  }
+
+  @Test
+  void labelsAndAnnotationsAreTheOnlyMetadataAWebhookChanges() {
+    webhooks.handle("/meta", answering(objects -> replace(objects, 0,
+        Nested.set(Nested.set(Nested.set((MapValue) objects.get(0),
+            MapValue.ofEntries("converted", Value.of("yes")), "metadata", "labels"),
+            Value.of(7), "metadata", "generation"),
+            MapValue.ofEntries("note", Value.of("v2")), "metadata", "annotations"))));
+    install(webhook(webhooks.url("/meta")));
+    createV1Widgets(1);
+
+    MapValue got = get(V2, "w0").orThrow();
+
+    assertThat(Nested.str(got, "metadata", "labels", "converted")).isEqualTo("yes");
+    assertThat(Nested.str(got, "metadata", "annotations", "note")).isEqualTo("v2");
+    assertThat(Nested.getOrNull(got, "metadata", "generation")).isEqualTo(Value.of(1));
+
+    // changed labels are validated as kube's ValidateLabels does
+    String long64 = "a".repeat(64);
+    webhooks.handle("/meta", answering(objects -> replace(objects, 0, Nested.set(
+        (MapValue) objects.get(0), MapValue.ofEntries("l", Value.of(long64)), "metadata",
+        "labels"))));
+    assertThat(message(get(V2, "w0"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget returned invalid metadata: metadata.labels: Invalid value: \"" + long64
+        + "\": must be no more than 63 bytes");
+
+    webhooks.handle("/meta", answering(objects -> replace(objects, 0, Nested.set(
+        (MapValue) objects.get(0), MapValue.ofEntries("n", Value.of(3)), "metadata",
+        "annotations"))));
+    assertThat(message(get(V2, "w0"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget returned invalid metadata: metadata.annotations[n] must be a string, but"
+        + " is int64 in converted object");
+
+    webhooks.handle("/meta", answering(objects -> replace(objects, 0, Nested.set(
+        (MapValue) objects.get(0), ListValue.of(List.of()), "metadata", "annotations"))));
+    assertThat(message(get(V2, "w0"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget returned invalid metadata: invalid metadata.annotations of type"
+        + " []interface {} in converted object");
+  }
+
+  @Test
+  void aSingleObjectAnswerMustHoldOneObject() {
+    webhooks.handle("/none", answering(objects -> List.of()));
+    install(webhook(webhooks.url("/none")));
+    createV1Widgets(1);
+
+    // kube's integration test expects "returned 0 objects, expected 1"
+    assertThat(message(get(V2, "w0"))).isEqualTo("conversion webhook for stable.example.com/v1,"
+        + " Kind=Widget returned 0 objects, expected 1");
+
+    List<Value> nullObject = new ArrayList<>();
+    nullObject.add(Value.nullValue());
+    webhooks.handle("/none", answering(objects -> nullObject));
+    assertThat(message(get(V2, "w0"))).isEqualTo("unexpected end of JSON input");
+  }
+
   @Test
   void conversionSettingsAreValidated() {
     ApiResponse r = api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CRDS)

@@ -76,11 +76,11 @@ final class DeleteHandler {
   ApiResponse deleteCollection(Scope s) {
     checkOptions(s.request());
     ListOptions lo = ReadHandler.listOptions(s);
-    List<MapValue> items = new ArrayList<>();
+    List<MapValue> stored = new ArrayList<>();
     ListResult page = s.store().list(s.collection(), lo);
     while (true) {
       for (StoredObject o : page.items()) {
-        items.add(StorageForm.fromStorage(s.def(), o.object()));
+        stored.add(o.object());
       }
       if (s.request().limit() > 0 || page.continueToken().isEmpty()) {
         break;
@@ -88,6 +88,8 @@ final class DeleteHandler {
       page = s.store().list(s.collection(), lo.toBuilder()
           .continueToken(page.continueToken().get()).mostRecent().build());
     }
+    // converted as one list, as kube converts the list a delete-collection answers
+    List<MapValue> items = StorageForm.fromStorage(s.def(), stored);
     CustomDelete own = custom.get(s.groupResource());
     for (MapValue item : items) {
       Scope one = s.forObject(Meta.metaString(item, "namespace"), Meta.metaString(item, "name"));

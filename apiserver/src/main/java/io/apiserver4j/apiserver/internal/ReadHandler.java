@@ -77,8 +77,22 @@ final class ReadHandler {
           result.items(), item -> item.without("apiVersion").without("kind"),
           java.util.Optional.of(StoredObject.TypeMeta.OMIT)), s.warnings().list());
     }
-    // a custom resource is converted, pruned and defaulted as it is read: item by item
     ResourceDefinition def = s.def();
+    if (def.strategy().converter().convertsWholeLists()) {
+      // converted as one list before anything is written (one webhook call)
+      List<StoredObject> stored = result.items();
+      List<MapValue> objects = new java.util.ArrayList<>(stored.size());
+      stored.forEach(o -> objects.add(o.object()));
+      List<MapValue> served = StorageForm.fromStorage(def, objects);
+      List<StoredObject> items = new java.util.ArrayList<>(stored.size());
+      for (int i = 0; i < stored.size(); i++) {
+        items.add(new StoredObject(stored.get(i).key(), served.get(i),
+            stored.get(i).resourceVersion()));
+      }
+      return ApiResponse.of(StreamedList.of(listOf(def, List.of(), meta.build()), items,
+          item -> item, java.util.Optional.empty()), s.warnings().list());
+    }
+    // a custom resource is converted, pruned and defaulted as it is read: item by item
     return ApiResponse.of(StreamedList.of(listOf(def, List.of(), meta.build()), result.items(),
         item -> StorageForm.fromStorage(def, item), java.util.Optional.empty()),
         s.warnings().list());

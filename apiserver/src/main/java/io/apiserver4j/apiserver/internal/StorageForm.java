@@ -6,10 +6,14 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
+import java.util.ArrayList;
+import java.util.List;
 
 /**
  * The forms an object takes on its way through the server: the shape kube's Go structs give a
@@ -71,5 +75,33 @@ final class StorageForm {
     // kube defaults custom resources when it reads them: a default added to the schema later
     // shows on objects stored before it (the same instance when there is nothing to default)
     return def.strategy().defaulter().apply(served);
+  }
+
+  /**
+   * Stored objects as the endpoint serves them, converted together as one list of the
+   * endpoint's list kind (kube converts a list answer as a whole: one ConversionReview for a
+   * webhook), then pruned and defaulted one by one as {@link #fromStorage(ResourceDefinition,
+   * MapValue)} does.
+   */
+  static List<MapValue> fromStorage(ResourceDefinition def, List<MapValue> stored) {
+    if (!def.customResource()) {
+      return stored;
+    }
+    String want = def.kind().apiVersion();
+    ListValue.Builder items = ListValue.builder(stored.size());
+    stored.forEach(items::add);
+    MapValue list = MapValue.ofEntries("apiVersion", Value.of(want),
+        "kind", Value.of(def.listKind()), "items", items.build());
+    List<Value> converted = Nested.list(def.strategy().converter().convertList(list, want),
+        "items");
+    List<MapValue> out = new ArrayList<>(stored.size());
+    for (int i = 0; i < stored.size(); i++) {
+      MapValue served = (MapValue) converted.get(i);
+      if (!Meta.string(stored.get(i), "apiVersion").equals(want)) {
+        served = SchemaChecker.check(def.schema(), def.schemaType(), served).object();
+      }
+      out.add(def.strategy().defaulter().apply(served));
+    }
+    return out;
   }
 }

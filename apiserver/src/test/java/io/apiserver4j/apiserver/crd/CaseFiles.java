@@ -16,11 +16,14 @@ import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.params.provider.Arguments;
 
-/** The {@code cases} of a YAML fixture beside the tests, each a map with a {@code name}. */
-final class CaseFiles {
+/**
+ * The {@code cases} of a YAML fixture beside the tests (a resource path relative to this
+ * package), each a map with a {@code name}.
+ */
+public final class CaseFiles {
   private CaseFiles() {}
 
-  static List<MapValue> cases(String resource) {
+  public static List<MapValue> cases(String resource) {
     try (InputStream in = CaseFiles.class.getResourceAsStream(resource)) {
       MapValue doc = (MapValue) Yaml.read(new String(in.readAllBytes(), StandardCharsets.UTF_8));
       return ((ListValue) doc.getOrNull("cases")).items().stream()
@@ -31,7 +34,7 @@ final class CaseFiles {
   }
 
   /** The cases as JUnit arguments (name, case). */
-  static Stream<Arguments> named(String resource) {
+  public static Stream<Arguments> named(String resource) {
     return cases(resource).stream().map(c -> Arguments.of(Nested.str(c, "name"), c));
   }
 }

@@ -152,6 +152,7 @@ public final class SchemaValidation {
   private static void composition(SchemaNode s, Value v, String path, List<FieldError> errs) {
     if (!s.anyOf.isEmpty()) {
       List<FieldError> best = null;
+      int bestCount = -1;
       boolean ok = false;
       for (SchemaNode alt : s.anyOf) {
         List<FieldError> r = sub(alt, v, path);
@@ -159,8 +160,12 @@ public final class SchemaValidation {
           ok = true;
           break;
         }
-        if (best == null || r.size() < best.size()) {
+        // kube-openapi reports the failed alternative with the most checks run (the first on
+        // ties), not the one with the fewest errors
+        int count = matchCount(alt, v);
+        if (count > bestCount) {
           best = r;
+          bestCount = count;
         }
       }
       if (!ok) {
@@ -170,13 +175,18 @@ public final class SchemaValidation {
     }
     if (!s.oneOf.isEmpty()) {
       List<FieldError> best = null;
+      int bestCount = -1;
       int valid = 0;
       for (SchemaNode alt : s.oneOf) {
         List<FieldError> r = sub(alt, v, path);
         if (r.isEmpty()) {
           valid++;
-        } else if (valid == 0 && (best == null || r.size() < best.size())) {
-          best = r;
+        } else if (valid == 0) {
+          int count = matchCount(alt, v);
+          if (count > bestCount) {
+            best = r;
+            bestCount = count;
+          }
         }
       }
       if (valid != 1) {
@@ -205,6 +215,93 @@ public final class SchemaValidation {
     if (s.not != null && sub(s.not, v, path).isEmpty()) {
       errs.add(composite(GoStrings.quote(path) + " must not validate the schema (not)"));
     }
+  }
+
+  /**
+   * kube-openapi's {@code Result.MatchCount} of validating {@code v} against {@code s}: one for
+   * each validator that ran (its type check counts only when it passes), summed over the
+   * properties, items and the alternatives whose results are kept. It decides which failed
+   * alternative of an anyOf or oneOf is reported.
+   */
+  static int matchCount(SchemaNode s, Value v) {
+    List<String> types = types(s);
+    boolean typed = !types.isEmpty() || !s.format.isEmpty();
+    List<FieldError> scratch = new ArrayList<>();
+    if (v.isNull()) {
+      // only the type and common validators run, without counting themselves
+      return typed && (types.isEmpty() || s.nullable) ? 1 : 0;
+    }
+    int n = 1; // the schema validator itself
+    if (typed) {
+      checkType(s, types, v, "", scratch);
+      n += (scratch.isEmpty() ? 1 : 0) + 1;
+    }
+    n += compositionCount(s, v) + 1;
+    if (v instanceof StringValue) {
+      n += 1 + (!s.format.isEmpty() && Formats.supported(s.format) ? 1 : 0);
+    }
+    if (v instanceof IntegerValue || v instanceof FloatValue) {
+      n += 1 + 1;
+    }
+    if (v instanceof ListValue l) {
+      int items = 0;
+      if (s.items != null) {
+        for (Value item : l.items()) {
+          items += matchCount(s.items, item);
+        }
+      }
+      n += items + 1 + 1;
+    }
+    n += 1; // common (enum)
+    if (v instanceof MapValue m) {
+      int props = 0;
+      for (int i = 0; i < m.size(); i++) {
+        SchemaNode p = s.properties.get(m.keyAt(i));
+        if (p != null) {
+          props += matchCount(p, m.valueAt(i));
+        } else if (s.additionalProperties != null && !s.additionalPropertiesForbidden) {
+          props += matchCount(s.additionalProperties, m.valueAt(i));
+        }
+      }
+      n += props + 1;
+    }
+    return n;
+  }
+
+  private static int compositionCount(SchemaNode s, Value v) {
+    int n = 1;
+    if (!s.anyOf.isEmpty()) {
+      int best = -1;
+      for (SchemaNode alt : s.anyOf) {
+        int count = matchCount(alt, v);
+        if (sub(alt, v, "").isEmpty()) {
+          best = count;
+          break;
+        }
+        best = Math.max(best, count);
+      }
+      n += Math.max(best, 0);
+    }
+    if (!s.oneOf.isEmpty()) {
+      int valid = 0;
+      int first = 0;
+      int best = 0;
+      for (SchemaNode alt : s.oneOf) {
+        int count = matchCount(alt, v);
+        if (sub(alt, v, "").isEmpty()) {
+          if (valid++ == 0) {
+            first = count;
+          }
+        } else if (valid == 0) {
+          best = Math.max(best, count);
+        }
+      }
+      n += valid == 1 ? first : valid == 0 ? best : 0;
+    }
+    for (SchemaNode alt : s.allOf) {
+      n += matchCount(alt, v);
+    }
+    return n;
   }
 
   private static List<FieldError> sub(SchemaNode alt, Value v, String path) {
