@@ -412,7 +412,8 @@ final class CostEstimator {
   private CostRange costSelect(CelExpr e) {
     CelExpr operand = e.select().operand();
     if (e.select().testOnly()) {
-      return CostRange.ONE.add(cost(operand));
+      // kube estimates presence tests without cost (PresenceTestHasCost(false))
+      return cost(operand);
     }
     CostRange sum = cost(operand);
     Kind k = type(operand).kind();

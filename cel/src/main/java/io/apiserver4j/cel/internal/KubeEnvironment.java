@@ -132,7 +132,7 @@ public final class KubeEnvironment {
         CelException failure = lazyFailure(e).orElseGet(() -> new CelException(
             CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e));
         throw new CelException(failure.kind(), failure.getMessage(), failure.getCause(),
-            tracker.cost());
+            tracker.failed());
       }
     }
 

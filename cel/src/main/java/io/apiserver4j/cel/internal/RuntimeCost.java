@@ -31,22 +31,114 @@ final class RuntimeCost {
     }
   }
 
-  private enum Step { FREE, ONE, LIST, MAP, STRUCT, CALL }
+  private enum Step { FREE, ONE, TWO, LIST, MAP, STRUCT, CALL }
 
   /** How each node is charged, by expression id. */
   private final Map<Long, Step> steps = new HashMap<>();
   private final Map<Long, CelExpr> calls = new HashMap<>();
   private final Map<Long, List<String>> overloads = new HashMap<>();
+  private final Map<Long, Long> parents = new HashMap<>();
+  private final long root;
 
   RuntimeCost(CelAbstractSyntaxTree ast) {
+    root = ast.getExpr().id();
     index(ast, ast.getExpr());
+    parents(ast.getExpr());
+  }
+
+  private void parents(CelExpr e) {
+    java.util.List<CelExpr> children = new java.util.ArrayList<>();
+    switch (e.exprKind().getKind()) {
+      case SELECT -> children.add(e.select().operand());
+      case LIST -> children.addAll(e.list().elements());
+      case MAP -> e.map().entries().forEach(x -> {
+        children.add(x.key());
+        children.add(x.value());
+      });
+      case STRUCT -> e.struct().entries().forEach(x -> children.add(x.value()));
+      case CALL -> {
+        e.call().target().ifPresent(children::add);
+        children.addAll(e.call().args());
+      }
+      case COMPREHENSION -> {
+        CelExpr.CelComprehension c = e.comprehension();
+        children.addAll(List.of(c.iterRange(), c.accuInit(), c.loopCondition(), c.loopStep(),
+            c.result()));
+      }
+      default -> { }
+    }
+    for (CelExpr c : children) {
+      parents.put(c.id(), e.id());
+      parents(c);
+    }
+  }
+
+  /**
+   * Whether selecting from or indexing {@code operand} makes cel-go wrap it in a relative
+   * attribute, which costs one more: the operand is not itself an attribute (a variable, or a
+   * selection or index of one).
+   */
+  private static boolean relative(CelExpr operand) {
+    switch (operand.exprKind().getKind()) {
+      case IDENT:
+        return false;
+      case SELECT:
+        return operand.select().testOnly() || relative(operand.select().operand());
+      case CALL:
+        if (operand.call().function().equals("_[_]") && operand.call().args().size() == 2) {
+          return relative(operand.call().args().get(0));
+        }
+        return true;
+      default:
+        return true;
+    }
+  }
+
+  private static final java.util.Set<String> CONVERSIONS = java.util.Set.of("bool", "bytes",
+      "double", "duration", "dyn", "int", "string", "timestamp", "type", "uint");
+
+  /**
+   * Whether cel-go's optimizer (kube evaluates with OptOptimize) folds {@code e} into a constant,
+   * which then costs nothing: literals, lists and maps of constants, conversions of constants.
+   */
+  private static boolean folded(CelExpr e) {
+    switch (e.exprKind().getKind()) {
+      case CONSTANT:
+        return true;
+      case LIST:
+        return e.list().elements().stream().allMatch(RuntimeCost::folded);
+      case MAP:
+        return e.map().entries().stream().allMatch(x -> folded(x.key()) && folded(x.value()));
+      case CALL:
+        return CONVERSIONS.contains(e.call().function()) && e.call().target().isEmpty()
+            && e.call().args().size() == 1 && folded(e.call().args().get(0));
+      default:
+        return false;
+    }
+  }
+
+  /** {@code x in [constants]}: cel-go's optimizer turns it into a set lookup without cost. */
+  private static boolean setMembership(CelExpr e) {
+    if (!e.call().function().equals("@in") || e.call().args().size() != 2) {
+      return false;
+    }
+    CelExpr list = e.call().args().get(1);
+    return list.exprKind().getKind() == CelExpr.ExprKind.Kind.LIST && folded(list)
+        && list.list().elements().stream().allMatch(x ->
+            x.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
+            && x.constant().getKind() != dev.cel.common.ast.CelConstant.Kind.BYTES_VALUE);
   }
 
   private void index(CelAbstractSyntaxTree ast, CelExpr e) {
+    if (folded(e)) {
+      return;
+    }
     switch (e.exprKind().getKind()) {
       case IDENT -> steps.put(e.id(), Step.ONE);
       case SELECT -> {
-        steps.put(e.id(), Step.ONE);
+        // kube evaluates presence tests without cost (PresenceTestHasCost(false))
+        steps.put(e.id(), e.select().testOnly() ? Step.FREE
+            : relative(e.select().operand()) ? Step.TWO : Step.ONE);
         index(ast, e.select().operand());
       }
       case LIST -> {
@@ -66,8 +158,14 @@ final class RuntimeCost {
       }
       case CALL -> {
         String fn = e.call().function();
-        boolean free = fn.equals("_&&_") || fn.equals("_||_") || fn.equals("_?_:_");
-        steps.put(e.id(), free ? Step.FREE : Step.CALL);
+        boolean free = fn.equals("_&&_") || fn.equals("_||_") || fn.equals("_?_:_")
+            || setMembership(e);
+        if (fn.equals("_[_]") && e.call().args().size() == 2) {
+          // cel-go plans an index as an attribute qualifier: one, one more on a relative one
+          steps.put(e.id(), relative(e.call().args().get(0)) ? Step.TWO : Step.ONE);
+        } else {
+          steps.put(e.id(), free ? Step.FREE : Step.CALL);
+        }
         if (!free) {
           calls.put(e.id(), e);
           overloads.put(e.id(), ast.getReference(e.id()).map(CelReference::overloadIds)
@@ -97,6 +195,7 @@ final class RuntimeCost {
     private final long limit;
     private final Map<Long, Object> results = new HashMap<>();
     private long cost;
+    private long last = -1;
 
     Tracker(long limit) {
       this.limit = limit;
@@ -108,21 +207,41 @@ final class RuntimeCost {
 
     @Override
     public void callback(CelExpr expr, Object result) {
-      Step step = steps.get(expr.id());
-      if (step != null) {
-        switch (step) {
-          case ONE -> cost = CostRange.add(cost, 1);
-          case LIST -> cost = CostRange.add(cost, CostEstimator.LIST_CREATE);
-          case MAP -> cost = CostRange.add(cost, CostEstimator.MAP_CREATE);
-          case STRUCT -> cost = CostRange.add(cost, CostEstimator.STRUCT_CREATE);
-          case CALL -> cost = CostRange.add(cost, callCost(calls.get(expr.id()), result));
-          default -> { }
-        }
-      }
+      charge(expr.id(), result);
       results.put(expr.id(), result);
+      last = expr.id();
       if (cost > limit) {
         throw new LimitExceeded();
       }
+    }
+
+    private void charge(long id, Object result) {
+      Step step = steps.get(id);
+      if (step != null) {
+        switch (step) {
+          case ONE -> cost = CostRange.add(cost, 1);
+          case TWO -> cost = CostRange.add(cost, 2);
+          case LIST -> cost = CostRange.add(cost, CostEstimator.LIST_CREATE);
+          case MAP -> cost = CostRange.add(cost, CostEstimator.MAP_CREATE);
+          case STRUCT -> cost = CostRange.add(cost, CostEstimator.STRUCT_CREATE);
+          case CALL -> cost = CostRange.add(cost, callCost(calls.get(id), result));
+          default -> { }
+        }
+      }
+    }
+
+    /**
+     * The cost of an evaluation that failed: cel-go passes the error up as a value, charging
+     * the failing step and each enclosing one; cel-java stops at the failure, so those are
+     * charged here (the failing step is the parent of the last one that completed).
+     */
+    long failed() {
+      Long at = last < 0 ? Long.valueOf(root) : parents.get(last);
+      while (at != null) {
+        charge(at, null);
+        at = parents.get(at);
+      }
+      return cost;
     }
 
     private Object arg(CelExpr call, int i) {

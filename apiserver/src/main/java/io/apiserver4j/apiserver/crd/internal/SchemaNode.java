@@ -467,6 +467,46 @@ public final class SchemaNode {
     return new CompiledRule(r, program, error, message, messageError);
   }
 
+  private volatile Boolean costTracked;
+
+  /**
+   * Whether validating a value of this schema must count runtime costs: some expression's
+   * estimated cost exceeds the per-call limit, or all of them together, times how often they may
+   * run on one object, exceed the per-object budget. Otherwise no evaluation can reach a limit
+   * and the common case runs without tracking.
+   */
+  boolean costTracked() {
+    Boolean t = costTracked;
+    if (t == null) {
+      long[] total = {0};
+      t = exceedsPerCall(this, 1, total)
+          || total[0] > CelCostLimits.RUNTIME_CEL_COST_BUDGET;
+      costTracked = t;
+    }
+    return t;
+  }
+
+  private static boolean exceedsPerCall(SchemaNode s, long cardinality, long[] total) {
+    for (CompiledRule c : s.compiledRules) {
+      long max = c.maxCost();
+      long message = c.messageMaxCost();
+      if (max > CelCostLimits.PER_CALL_LIMIT || message > CelCostLimits.PER_CALL_LIMIT) {
+        return true;
+      }
+      long cost = CelCostLimits.expressionCost(max + message, s, cardinality);
+      total[0] = Long.MAX_VALUE - total[0] < cost ? Long.MAX_VALUE : total[0] + cost;
+    }
+    long child = CelCostLimits.childCardinality(s, cardinality);
+    for (SchemaNode p : s.properties.values()) {
+      if (exceedsPerCall(p, child, total)) {
+        return true;
+      }
+    }
+    return (s.items != null && exceedsPerCall(s.items, child, total))
+        || (s.additionalProperties != null && exceedsPerCall(s.additionalProperties, child,
+            total));
+  }
+
   public List<CompiledRule> compiledRules() {
     return compiledRules;
   }
