@@ -39,11 +39,26 @@ final class RuntimeCost {
   private final Map<Long, List<String>> overloads = new HashMap<>();
   private final Map<Long, Long> parents = new HashMap<>();
   private final long root;
+  // The same, by expression id (ids are small and dense): the evaluation listener's lookups.
+  private final Step[] stepOf;
+  private final CelExpr[] callOf;
+  private final int[] parentOf;
 
   RuntimeCost(CelAbstractSyntaxTree ast) {
     root = ast.getExpr().id();
     index(ast, ast.getExpr());
     parents(ast.getExpr());
+    long max = root;
+    for (long id : parents.keySet()) {
+      max = Math.max(max, id);
+    }
+    stepOf = new Step[(int) max + 1];
+    callOf = new CelExpr[(int) max + 1];
+    parentOf = new int[(int) max + 1];
+    java.util.Arrays.fill(parentOf, -1);
+    steps.forEach((id, step) -> stepOf[id.intValue()] = step);
+    calls.forEach((id, call) -> callOf[id.intValue()] = call);
+    parents.forEach((id, parent) -> parentOf[id.intValue()] = parent.intValue());
   }
 
   private void parents(CelExpr e) {
@@ -193,9 +208,9 @@ final class RuntimeCost {
   /** Counts the cost of one evaluation; throws {@link LimitExceeded} past {@code limit}. */
   final class Tracker implements CelEvaluationListener {
     private final long limit;
-    private final Map<Long, Object> results = new HashMap<>();
+    private final Object[] results = new Object[stepOf.length];
     private long cost;
-    private long last = -1;
+    private int last = -1;
 
     Tracker(long limit) {
       this.limit = limit;
@@ -207,16 +222,19 @@ final class RuntimeCost {
 
     @Override
     public void callback(CelExpr expr, Object result) {
-      charge(expr.id(), result);
-      results.put(expr.id(), result);
-      last = expr.id();
+      int id = (int) expr.id();
+      if (id >= 0 && id < results.length) {
+        charge(id, result);
+        results[id] = result;
+        last = id;
+      }
       if (cost > limit) {
         throw new LimitExceeded();
       }
     }
 
-    private void charge(long id, Object result) {
-      Step step = steps.get(id);
+    private void charge(int id, Object result) {
+      Step step = stepOf[id];
       if (step != null) {
         switch (step) {
           case ONE -> cost = CostRange.add(cost, 1);
@@ -224,7 +242,7 @@ final class RuntimeCost {
           case LIST -> cost = CostRange.add(cost, CostEstimator.LIST_CREATE);
           case MAP -> cost = CostRange.add(cost, CostEstimator.MAP_CREATE);
           case STRUCT -> cost = CostRange.add(cost, CostEstimator.STRUCT_CREATE);
-          case CALL -> cost = CostRange.add(cost, callCost(calls.get(id), result));
+          case CALL -> cost = CostRange.add(cost, callCost(callOf[id], result));
           default -> { }
         }
       }
@@ -236,20 +254,24 @@ final class RuntimeCost {
      * charged here (the failing step is the parent of the last one that completed).
      */
     long failed() {
-      Long at = last < 0 ? Long.valueOf(root) : parents.get(last);
-      while (at != null) {
+      int at = last < 0 ? (int) root : parentOf[last];
+      while (at >= 0) {
         charge(at, null);
-        at = parents.get(at);
+        at = parentOf[at];
       }
       return cost;
+    }
+
+    private Object result(long id) {
+      return id >= 0 && id < results.length ? results[(int) id] : null;
     }
 
     private Object arg(CelExpr call, int i) {
       CelExpr.CelCall c = call.call();
       if (c.target().isPresent()) {
-        return i == 0 ? results.get(c.target().get().id()) : results.get(c.args().get(i - 1).id());
+        return i == 0 ? result(c.target().get().id()) : result(c.args().get(i - 1).id());
       }
-      return i < c.args().size() ? results.get(c.args().get(i).id()) : null;
+      return i < c.args().size() ? result(c.args().get(i).id()) : null;
     }
 
     private int argCount(CelExpr call) {
