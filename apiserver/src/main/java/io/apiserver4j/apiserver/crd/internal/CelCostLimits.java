@@ -108,6 +108,20 @@ public final class CelCostLimits {
   static final class TotalCost {
     private long total;
     private final List<RuleCost> mostExpensive = new ArrayList<>();
+    private final boolean perExpressionSuppressed;
+
+    TotalCost() {
+      this(false);
+    }
+
+    /** @param perExpressionSuppressed an unchanged version: no per-expression limit */
+    TotalCost(boolean perExpressionSuppressed) {
+      this.perExpressionSuppressed = perExpressionSuppressed;
+    }
+
+    boolean perExpressionSuppressed() {
+      return perExpressionSuppressed;
+    }
 
     void observe(String path, long cost) {
       total = Long.MAX_VALUE - total < cost ? Long.MAX_VALUE : total + cost;

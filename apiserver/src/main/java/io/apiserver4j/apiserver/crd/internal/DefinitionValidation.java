@@ -29,6 +29,17 @@ public final class DefinitionValidation {
   private DefinitionValidation() {}
 
   public static List<FieldError> validate(MapValue crd) {
+    return validate(crd, java.util.Set.of());
+  }
+
+  /**
+   * Validates an update: as kube, versions whose schema is unchanged from the stored CRD are
+   * not held to the per-expression cost limit (so that a change of cost model does not reject
+   * what was accepted), though their costs still count toward the per-CRD total.
+   *
+   * @param unchangedVersions names of the versions whose schema is unchanged
+   */
+  public static List<FieldError> validate(MapValue crd, java.util.Set<String> unchangedVersions) {
     List<FieldError> errs = new ArrayList<>();
     if (!(crd.getOrNull("spec") instanceof MapValue spec)
         || !(spec.getOrNull("versions") instanceof ListValue versions) || versions.isEmpty()) {
@@ -44,7 +55,8 @@ public final class DefinitionValidation {
         root = r;
         if (!sharedSchema) {
           walkRoot(SchemaNode.parseShared(root),
-              "spec.versions[" + i + "].schema.openAPIV3Schema", errs);
+              "spec.versions[" + i + "].schema.openAPIV3Schema", errs,
+              unchangedVersions.contains(versionName(v)));
         }
       }
       if (!identical(versions, "selectableFields") && versions.get(i) instanceof MapValue v
@@ -62,7 +74,9 @@ public final class DefinitionValidation {
     if (sharedSchema && versions.get(0) instanceof MapValue v0
         && v0.getOrNull("schema") instanceof MapValue sc
         && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
-      walkRoot(SchemaNode.parseShared(r), "spec.validation.openAPIV3Schema", errs);
+      // kube suppresses the shared schema's per-expression limit by the first version's name
+      walkRoot(SchemaNode.parseShared(r), "spec.validation.openAPIV3Schema", errs,
+          unchangedVersions.contains(versionName(v0)));
     }
     boolean sharedColumns = identical(versions, "additionalPrinterColumns");
     for (int i = 0; i < versions.size(); i++) {
@@ -122,6 +136,11 @@ public final class DefinitionValidation {
   }
 
   /** Whether all versions have the same {@code field} (kube then sets it on the spec). */
+  private static String versionName(MapValue version) {
+    return version.getOrNull("name") instanceof io.apiserver4j.core.StringValue n ? n.value()
+        : "";
+  }
+
   private static boolean identical(ListValue versions, String field) {
     Value first = versions.get(0) instanceof MapValue m ? m.getOrNull(field) : null;
     for (Value v : versions.items()) {
@@ -317,8 +336,9 @@ public final class DefinitionValidation {
    * Walks a version's schema, then applies kube's per-CRD limit on the estimated cost of all its
    * CEL expressions: the most expensive ones and the schema are reported when it is exceeded.
    */
-  private static void walkRoot(SchemaNode root, String path, List<FieldError> errs) {
-    CelCostLimits.TotalCost total = new CelCostLimits.TotalCost();
+  private static void walkRoot(SchemaNode root, String path, List<FieldError> errs,
+      boolean unchanged) {
+    CelCostLimits.TotalCost total = new CelCostLimits.TotalCost(unchanged);
     walk(root, Level.ROOT, path, null, errs, 1, total);
     if (total.total() > CelCostLimits.STATIC_ESTIMATED_CRD_COST_LIMIT) {
       for (CelCostLimits.RuleCost expensive : total.mostExpensive()) {
@@ -467,7 +487,8 @@ public final class DefinitionValidation {
       }
       // The CEL checks, as kube runs them once the rule is well-formed.
       long ruleCost = CelCostLimits.expressionCost(c.maxCost(), s, cardinality);
-      if (ruleCost > CelCostLimits.STATIC_ESTIMATED_COST_LIMIT) {
+      if (!total.perExpressionSuppressed()
+          && ruleCost > CelCostLimits.STATIC_ESTIMATED_COST_LIMIT) {
         errs.add(FieldError.forbidden(at + ".rule", CelCostLimits.costErrorMessage(
             "estimated rule cost", ruleCost, CelCostLimits.STATIC_ESTIMATED_COST_LIMIT)));
       }
@@ -481,7 +502,8 @@ public final class DefinitionValidation {
       } else if (c.messageProgram().isPresent()) {
         // kube checks a messageExpression's own cost, without the cardinality
         long messageCost = c.messageMaxCost();
-        if (messageCost > CelCostLimits.STATIC_ESTIMATED_COST_LIMIT) {
+        if (!total.perExpressionSuppressed()
+            && messageCost > CelCostLimits.STATIC_ESTIMATED_COST_LIMIT) {
           errs.add(FieldError.forbidden(at + ".messageExpression",
               CelCostLimits.costErrorMessage("estimated messageExpression cost", messageCost,
                   CelCostLimits.STATIC_ESTIMATED_COST_LIMIT)));

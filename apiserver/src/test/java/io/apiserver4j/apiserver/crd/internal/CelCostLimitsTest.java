@@ -108,4 +108,41 @@ class CelCostLimitsTest {
     assertThat(CelCostLimits.costErrorMessage("c", 1_000_000_001, 10_000_000))
         .startsWith("c exceeds budget by factor of more than 100x (");
   }
+
+  private static io.apiserver4j.core.MapValue crd(String description) {
+    return (io.apiserver4j.core.MapValue) Yaml.read("""
+        spec:
+          versions:
+          - name: v1
+            served: true
+            storage: true
+            schema:
+              openAPIV3Schema:
+                type: object
+                description: %s
+                properties:
+                  list:
+                    type: array
+                    maxItems: 10000
+                    items:
+                      type: string
+                      maxLength: 5000
+                      x-kubernetes-validations: [{rule: "self.contains('keyword')"}]
+        """.formatted(description));
+  }
+
+  @Test
+  void unchangedVersionsAreNotHeldToThePerExpressionLimit() {
+    // contains on at most 20000 bytes costs 2001, times 10000 items: 20,010,000 (2.0x)
+    String tooExpensive = "spec.validation.openAPIV3Schema.properties[list].items"
+        + ".x-kubernetes-validations[0].rule: Forbidden: estimated rule cost exceeds budget by"
+        + " factor of 2.0x (try simplifying the rule, or adding maxItems, maxProperties, and"
+        + " maxLength where arrays, maps, and strings are declared)";
+    assertThat(io.apiserver4j.apiserver.crd.CrdValidator.validateDefinition(crd("a")))
+        .extracting(Object::toString).containsExactly(tooExpensive);
+    assertThat(io.apiserver4j.apiserver.crd.CrdValidator.validateDefinitionUpdate(crd("a"),
+        crd("a"))).isEmpty();
+    assertThat(io.apiserver4j.apiserver.crd.CrdValidator.validateDefinitionUpdate(crd("b"),
+        crd("a"))).extracting(Object::toString).containsExactly(tooExpensive);
+  }
 }
