@@ -5,6 +5,7 @@
 package io.apiserver4j.cel;
 
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * What a variable looks like to field selection, so that a rule selecting a field its schema
@@ -35,6 +36,26 @@ public interface CelObjectType {
 
   /** String representations kube converts to CEL types. */
   enum Scalar { PLAIN, TIMESTAMP, DURATION, BYTES, DOUBLE }
+
+  /**
+   * The CEL type kind of values of this type, as kube's schema-derived declarations type them;
+   * it drives static cost estimation where the variable itself is declared {@code dyn}.
+   */
+  default ValueKind kind() {
+    return ValueKind.DYN;
+  }
+
+  /**
+   * The most characters, bytes, items or entries a value of this type can have (kube's
+   * {@code DeclType.MaxElements}, derived from maxLength, maxItems, maxProperties or the
+   * largest request); empty when unknown. Used for static cost estimation only.
+   */
+  default OptionalLong maxElements() {
+    return OptionalLong.empty();
+  }
+
+  /** CEL type kinds a schema can declare. */
+  enum ValueKind { DYN, OBJECT, MAP, LIST, STRING, BYTES, INT, DOUBLE, BOOL, DURATION, TIMESTAMP }
 
   /** A type that allows every selection. */
   static CelObjectType dynamic() {

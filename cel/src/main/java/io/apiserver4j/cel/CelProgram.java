@@ -139,6 +139,34 @@ public final class CelProgram {
     return compiled.evaluate(requireNonNull(bindings, "bindings").prepared());
   }
 
+  /**
+   * The static cost range of the expression, as kube-apiserver estimates it (cel-go's
+   * {@code checker.Cost} with Kubernetes' library estimators), where the sizes of strings, lists
+   * and maps come from the declared types' {@link CelObjectType#maxElements()} and are unbounded
+   * for untyped variables. Computed once.
+   */
+  public CelCostEstimate estimatedCost() {
+    return compiled.estimatedCost();
+  }
+
+  /**
+   * Evaluates while counting cel-go's runtime cost, failing once it exceeds {@code costLimit}
+   * (kube's per-call limit).
+   *
+   * @throws CelException of kind {@link CelException.Kind#COST_LIMIT} past the limit, or
+   *     {@link CelException.Kind#EVALUATION}; both carry the cost spent
+   */
+  public CelResult evaluate(Map<String, Value> bindings, Map<String, Optional<Value>> optionals,
+      long costLimit) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings"),
+        requireNonNull(optionals, "optionals"), costLimit);
+  }
+
+  /** Like {@link #evaluate(CelBindings)}, counting the runtime cost up to {@code costLimit}. */
+  public CelResult evaluate(CelBindings bindings, long costLimit) {
+    return compiled.evaluate(requireNonNull(bindings, "bindings").prepared(), costLimit);
+  }
+
   @Override
   public String toString() {
     return expression;

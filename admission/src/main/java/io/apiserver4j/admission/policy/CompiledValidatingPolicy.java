@@ -39,6 +39,8 @@ final class CompiledValidatingPolicy {
   private final List<AuditAnnotation> auditAnnotations;
   private final boolean readsRequest;
   private final boolean readsNamespace;
+  /** Whether evaluations count costs: the estimates could reach kube's limits. */
+  private final boolean costTracked;
 
   record ParamKind(String apiVersion, String kind) {
     /** As Go prints the generated type ({@code &ParamKind{APIVersion:v1,Kind:ConfigMap,}}). */
@@ -119,6 +121,7 @@ final class CompiledValidatingPolicy {
       }
     });
     auditAnnotations.forEach(a -> all.add(a.valueExpression()));
+    this.costTracked = CostLimits.tracked(all);
     this.readsRequest = all.stream().anyMatch(e -> e.references("request"));
     this.readsNamespace = all.stream().anyMatch(e -> e.references("namespaceObject"));
   }
@@ -168,9 +171,16 @@ final class CompiledValidatingPolicy {
     PolicyActivation activation = PolicyActivation.of(a, request, params, namespaceObject,
         variableNames, variables, authorizer);
     if (!matchConditions.isEmpty()) {
+      if (costTracked) {
+        activation.track(CostLimits.MATCH_CONDITIONS_BUDGET);
+      }
       List<String> errors = new ArrayList<>();
       for (PolicyExpression c : matchConditions) {
         PolicyExpression.Evaluation e = c.evaluate(activation);
+        if (e.outOfBudget()) {
+          // kube's matcher: the filter's error decides by the failure policy
+          return failClosed ? outOfBudget() : Result.NOT_MATCHED;
+        }
         if (e.failed()) {
           errors.add(e.error());
         } else if (e.isFalse()) {
@@ -188,44 +198,119 @@ final class CompiledValidatingPolicy {
       }
     }
 
+    if (costTracked) {
+      return validateCounted(activation);
+    }
     List<Decision> decisions = new ArrayList<>(validations.size());
     for (Validation v : validations) {
       PolicyExpression.Evaluation e = v.expression().evaluate(activation);
       if (e.failed()) {
         decisions.add(new Decision(failClosed, true, e.error(), null));
       } else if (!e.isTrue()) {
-        decisions.add(new Decision(true, false, message(v, activation), v.reason()));
+        decisions.add(new Decision(true, false, message(v, activation, null), v.reason()));
       } else {
         decisions.add(new Decision(false, false, "", null));
       }
     }
+    return new Result(decisions, annotations(activation));
+  }
 
+  /** kube's error decision for a spent budget, by the failure policy. */
+  private Result outOfBudget() {
+    return new Result(List.of(new Decision(failClosed, true, CostLimits.OUT_OF_BUDGET, null)),
+        List.of());
+  }
+
+  /**
+   * The validations as kube counts them: all validation expressions share one budget; all
+   * messageExpressions then share what remains (a spent budget turns every decision that is not
+   * already an error into one); audit annotations have a budget of their own.
+   */
+  private Result validateCounted(PolicyActivation activation) {
+    activation.track(CostLimits.RUNTIME_BUDGET);
+    List<PolicyExpression.Evaluation> results = new ArrayList<>(validations.size());
+    for (Validation v : validations) {
+      PolicyExpression.Evaluation e = v.expression().evaluate(activation);
+      if (e.outOfBudget()) {
+        return outOfBudget();
+      }
+      results.add(e);
+    }
+    List<PolicyExpression.Evaluation> messages = new ArrayList<>(validations.size());
+    boolean messagesOutOfBudget = false;
+    for (Validation v : validations) {
+      PolicyExpression.Evaluation m = null;
+      if (v.messageExpression() != null && !messagesOutOfBudget) {
+        m = v.messageExpression().evaluate(activation);
+        messagesOutOfBudget = m.outOfBudget();
+      }
+      messages.add(m);
+    }
+    List<Decision> decisions = new ArrayList<>(validations.size());
+    for (int i = 0; i < validations.size(); i++) {
+      Validation v = validations.get(i);
+      PolicyExpression.Evaluation e = results.get(i);
+      if (e.failed()) {
+        decisions.add(new Decision(failClosed, true, e.error(), null));
+      } else if (messagesOutOfBudget) {
+        decisions.add(new Decision(failClosed, true,
+            "failed messageExpression: " + CostLimits.OUT_OF_BUDGET, null));
+      } else if (!e.isTrue()) {
+        decisions.add(new Decision(true, false, message(v, activation, messages.get(i)),
+            v.reason()));
+      } else {
+        decisions.add(new Decision(false, false, "", null));
+      }
+    }
+    activation.track(CostLimits.RUNTIME_BUDGET);
     List<AnnotationResult> annotations = new ArrayList<>(auditAnnotations.size());
     for (AuditAnnotation an : auditAnnotations) {
       PolicyExpression.Evaluation e = an.valueExpression().evaluate(activation);
-      if (e.failed()) {
-        if (failClosed) {
-          annotations.add(new AnnotationResult(an.key(), null, e.error()));
-        }
-      } else if (e.value() instanceof StringValue s) {
-        String value = s.value().strip();
-        if (!value.isEmpty()) {
-          annotations.add(new AnnotationResult(an.key(), value, null));
-        }
-      } else if (!(e.value() instanceof NullValue)) {
-        annotations.add(new AnnotationResult(an.key(), null, "valueExpression '"
-            + an.valueExpression().expression() + "' resulted in unsupported return type: "
-            + celTypeName(e.value()) + ". Return type must be either string or null."));
+      if (e.outOfBudget()) {
+        return outOfBudget();
       }
+      annotate(an, e, annotations);
     }
     return new Result(decisions, annotations);
   }
 
-  /** messageExpression (if it yields a usable one-line text), else message, else the rule. */
-  private static String message(Validation v, PolicyActivation activation) {
+  private List<AnnotationResult> annotations(PolicyActivation activation) {
+    List<AnnotationResult> annotations = new ArrayList<>(auditAnnotations.size());
+    for (AuditAnnotation an : auditAnnotations) {
+      annotate(an, an.valueExpression().evaluate(activation), annotations);
+    }
+    return annotations;
+  }
+
+  private void annotate(AuditAnnotation an, PolicyExpression.Evaluation e,
+      List<AnnotationResult> annotations) {
+    if (e.failed()) {
+      if (failClosed) {
+        annotations.add(new AnnotationResult(an.key(), null, e.error()));
+      }
+    } else if (e.value() instanceof StringValue s) {
+      String value = s.value().strip();
+      if (!value.isEmpty()) {
+        annotations.add(new AnnotationResult(an.key(), value, null));
+      }
+    } else if (!(e.value() instanceof NullValue)) {
+      annotations.add(new AnnotationResult(an.key(), null, "valueExpression '"
+          + an.valueExpression().expression() + "' resulted in unsupported return type: "
+          + celTypeName(e.value()) + ". Return type must be either string or null."));
+    }
+  }
+
+
+  /**
+   * messageExpression (if it yields a usable one-line text), else message, else the rule;
+   * {@code evaluated} is the messageExpression's result when already evaluated.
+   */
+  private static String message(Validation v, PolicyActivation activation,
+      PolicyExpression.Evaluation evaluated) {
     String message = "";
     if (v.messageExpression() != null) {
-      PolicyExpression.Evaluation m = v.messageExpression().evaluate(activation);
+      PolicyExpression.Evaluation m = evaluated != null ? evaluated
+          : v.messageExpression().evaluate(activation);
       if (!m.failed() && m.value() instanceof StringValue s) {
         message = s.value().strip();
         if (message.getBytes(java.nio.charset.StandardCharsets.UTF_8).length > MAX_MESSAGE_BYTES

@@ -73,6 +73,14 @@ public final class MutatingAdmissionPolicies {
       Optional<CompiledValidatingPolicy.ParamKind> paramKind, MatchCriteria matchConstraints,
       List<PolicyExpression> matchConditions, List<String> variableNames,
       List<PolicyExpression> variables, List<Mutation> mutations) {
+    /** Whether evaluations count costs: the estimates could reach kube's limits. */
+    boolean costTracked() {
+      List<PolicyExpression> all = new ArrayList<>(matchConditions);
+      all.addAll(variables);
+      mutations.forEach(m -> all.add(m.expression()));
+      return CostLimits.tracked(all);
+    }
+
     static Policy of(MapValue policy) {
       MapValue spec = CompiledValidatingPolicy.map(policy.getOrNull("spec"));
       Optional<CompiledValidatingPolicy.ParamKind> paramKind =
@@ -277,6 +285,10 @@ public final class MutatingAdmissionPolicies {
     Value request = AdmissionRequests.celRequest(a, match);
     PolicyActivation conditions = PolicyActivation.of(a, request, param, namespaceObject,
         policy.variableNames(), policy.variables(), authorizer);
+    boolean tracked = policy.costTracked();
+    if (tracked) {
+      conditions.track(CostLimits.MATCH_CONDITIONS_BUDGET);
+    }
     List<String> conditionErrors = new ArrayList<>();
     for (PolicyExpression c : policy.matchConditions()) {
       PolicyExpression.Evaluation e = c.evaluate(conditions);
@@ -301,6 +313,10 @@ public final class MutatingAdmissionPolicies {
       MapValue object = current.object().orElseThrow();
       PolicyActivation activation = PolicyActivation.of(current, request, param,
           namespaceObject, policy.variableNames(), policy.variables(), authorizer);
+      if (tracked) {
+        // kube patches each mutation with a budget of its own
+        activation.track(CostLimits.RUNTIME_BUDGET);
+      }
       PolicyExpression.Evaluation e = m.expression().evaluate(activation);
       if (e.failed()) {
         fail(policy, binding, e.error(), errors);

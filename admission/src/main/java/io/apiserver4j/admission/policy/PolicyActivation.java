@@ -10,6 +10,7 @@ import io.apiserver4j.cel.CelBindings;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelLazyMap;
 import io.apiserver4j.cel.CelProgram;
+import io.apiserver4j.cel.CelResult;
 import io.apiserver4j.core.Value;
 import java.util.HashMap;
 import java.util.List;
@@ -59,8 +60,59 @@ final class PolicyActivation {
     return new PolicyActivation(b, variableNames, variables, authorizer);
   }
 
+  /** Thrown when an evaluation spends more than the remaining budget. */
+  static final class OutOfBudget extends RuntimeException {
+    private static final long serialVersionUID = 1L;
+
+    OutOfBudget() {
+      super(CostLimits.OUT_OF_BUDGET, null, false, false);
+    }
+  }
+
+  private boolean tracked;
+  private long remaining;
+  private boolean outOfBudget;
+
+  /**
+   * Counts the cost of further evaluations (lazily computed variables included) against
+   * {@code budget}, each evaluation limited to kube's per-call limit.
+   */
+  void track(long budget) {
+    tracked = true;
+    remaining = budget;
+    outOfBudget = false;
+  }
+
+  /** Whether an evaluation ran out of the budget set by {@link #track(long)}. */
+  boolean outOfBudget() {
+    return outOfBudget;
+  }
+
   Value evaluate(CelProgram program) {
-    return program.evaluate(bindings);
+    if (!tracked) {
+      return program.evaluate(bindings);
+    }
+    if (outOfBudget) {
+      throw new OutOfBudget();
+    }
+    CelResult r;
+    try {
+      r = program.evaluate(bindings, CostLimits.PER_CALL_LIMIT);
+    } catch (CelException e) {
+      spend(e.cost());
+      throw e;
+    }
+    spend(r.cost());
+    return r.value();
+  }
+
+  private void spend(long cost) {
+    if (cost > remaining) {
+      outOfBudget = true;
+      remaining = -1;
+      throw new OutOfBudget();
+    }
+    remaining -= cost;
   }
 
   /** {@code variables}: each computed on first read and kept, failures included. */
@@ -97,6 +149,9 @@ final class PolicyActivation {
           r = expressions.get(names.indexOf(key)).evaluateVariable(key, activation);
         } catch (CelException e) {
           r = e;
+        } catch (OutOfBudget e) {
+          results.remove(key); // not a result: a later, fresh budget may compute it
+          throw e;
         }
         results.put(key, r);
       }

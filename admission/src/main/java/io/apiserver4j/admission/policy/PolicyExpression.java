@@ -78,14 +78,28 @@ final class PolicyExpression {
     return compileError;
   }
 
-  /** The result, or kube's error text for a compile or runtime failure. */
+  /** The static max cost (0 when it did not compile). */
+  long maxCost() {
+    return program == null ? 0 : program.estimatedCost().max();
+  }
+
+  /**
+   * The result, or kube's error text for a compile or runtime failure (the per-call limit's
+   * included); {@link Evaluation#outOfBudget()} when the activation's budget ran out.
+   */
   Evaluation evaluate(PolicyActivation activation) {
     if (compileError != null) {
       return Evaluation.error("compilation error: " + compileError);
     }
     try {
       return new Evaluation(activation.evaluate(program), null);
+    } catch (PolicyActivation.OutOfBudget e) {
+      return Evaluation.OUT_OF_BUDGET;
     } catch (CelException e) {
+      if (activation.outOfBudget()) {
+        // a lazily computed variable ran out of the budget inside this evaluation
+        return Evaluation.OUT_OF_BUDGET;
+      }
       return Evaluation.error("expression '" + expression + "' resulted in error: "
           + CelMessages.kube(e.getMessage()));
     }
@@ -107,8 +121,15 @@ final class PolicyExpression {
 
   /** A value, or the error text kube reports. */
   record Evaluation(Value value, String error) {
+    /** The budget ran out: kube stops evaluating the expressions that share it. */
+    static final Evaluation OUT_OF_BUDGET = new Evaluation(null, CostLimits.OUT_OF_BUDGET);
+
     static Evaluation error(String message) {
       return new Evaluation(null, message);
+    }
+
+    boolean outOfBudget() {
+      return this == OUT_OF_BUDGET;
     }
 
     boolean failed() {

@@ -89,6 +89,39 @@ public final class CrdValidator {
   }
 
   /**
+   * Like {@link #validateDefinition(MapValue)} for an update of {@code old}: as kube, the
+   * versions whose schema is unchanged are not held to the per-expression CEL cost limit.
+   */
+  public static List<FieldError> validateDefinitionUpdate(MapValue crd, MapValue old) {
+    requireNonNull(crd, "crd");
+    requireNonNull(old, "old");
+    java.util.Set<String> unchanged = new java.util.HashSet<>();
+    java.util.Map<String, io.apiserver4j.core.Value> oldSchemas = schemasByVersion(old);
+    schemasByVersion(crd).forEach((name, schema) -> {
+      if (schema.equals(oldSchemas.get(name))) {
+        unchanged.add(name);
+      }
+    });
+    return io.apiserver4j.apiserver.crd.internal.DefinitionValidation.validate(crd, unchanged);
+  }
+
+  private static java.util.Map<String, io.apiserver4j.core.Value> schemasByVersion(
+      MapValue crd) {
+    java.util.Map<String, io.apiserver4j.core.Value> out = new java.util.HashMap<>();
+    if (io.apiserver4j.core.Nested.getOrNull(crd, "spec", "versions")
+        instanceof io.apiserver4j.core.ListValue versions) {
+      for (io.apiserver4j.core.Value v : versions.items()) {
+        if (v instanceof MapValue m && m.getOrNull("name")
+            instanceof io.apiserver4j.core.StringValue n) {
+          io.apiserver4j.core.Value schema = m.getOrNull("schema");
+          out.put(n.value(), schema == null ? io.apiserver4j.core.Value.nullValue() : schema);
+        }
+      }
+    }
+    return out;
+  }
+
+  /**
    * Validates {@code object} (a create) against the CRD version named by its apiVersion, after
    * applying the schema's defaults as the server does before validating.
    */

@@ -185,7 +185,7 @@ public final class BuiltinKinds {
             .generationPolicy(GenerationPolicy.NON_METADATA)
             .allowUnconditionalUpdate(false)
             .defaulter(BuiltinKinds::defaultCrd)
-            .validator((o, old) -> CrdSupport.validate(o))
+            .validator((o, old) -> CrdSupport.validate(o, old))
             .build());
     out.putAll(NetworkingStrategies.strategies());
     out.putAll(PolicyStrategies.strategies());

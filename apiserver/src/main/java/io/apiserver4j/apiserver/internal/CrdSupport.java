@@ -47,6 +47,11 @@ public final class CrdSupport {
 
   /** The essential checks of kube's CRD validation. */
   public static List<FieldError> validate(MapValue crd) {
+    return validate(crd, java.util.Optional.empty());
+  }
+
+  /** The same for a create ({@code old} empty) or an update of {@code old}. */
+  public static List<FieldError> validate(MapValue crd, java.util.Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
     String group = str(crd, "spec", "group");
     String plural = str(crd, "spec", "names", "plural");
@@ -135,7 +140,8 @@ public final class CrdSupport {
           "must have exactly one version marked as storage version"));
     }
     conversion(Nested.mapOrNull(crd, "spec", "conversion"), errs);
-    errs.addAll(CrdValidator.validateDefinition(crd));
+    errs.addAll(old.isPresent() ? CrdValidator.validateDefinitionUpdate(crd, old.get())
+        : CrdValidator.validateDefinition(crd));
     return errs;
   }
 

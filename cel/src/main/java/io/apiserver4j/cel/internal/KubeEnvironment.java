@@ -66,13 +66,74 @@ public final class KubeEnvironment {
     private final Map<String, io.apiserver4j.cel.CelObjectType> types;
     private final dev.cel.common.types.CelType resultType;
 
+    private final CelAbstractSyntaxTree ast;
+    private volatile io.apiserver4j.cel.CelCostEstimate estimate;
+    private volatile RuntimeCost runtimeCost;
+
     Compiled(CelRuntime.Program program, Set<String> identifiers,
         Map<String, io.apiserver4j.cel.CelObjectType> types,
-        dev.cel.common.types.CelType resultType) {
+        dev.cel.common.types.CelType resultType, CelAbstractSyntaxTree ast) {
       this.program = program;
       this.identifiers = identifiers;
       this.types = Map.copyOf(types);
       this.resultType = resultType;
+      this.ast = ast;
+    }
+
+    /** The static cost range (computed once, on first use). */
+    public io.apiserver4j.cel.CelCostEstimate estimatedCost() {
+      io.apiserver4j.cel.CelCostEstimate e = estimate;
+      if (e == null) {
+        CostRange r = CostEstimator.estimate(ast, types);
+        e = new io.apiserver4j.cel.CelCostEstimate(r.min(), r.max());
+        estimate = e;
+      }
+      return e;
+    }
+
+    /** Evaluates counting the runtime cost; past {@code limit} it fails as cel-go cancels. */
+    public io.apiserver4j.cel.CelResult evaluate(Map<String, Value> bindings,
+        Map<String, Optional<Value>> optionals, long limit) {
+      Map<String, Object> vars = new HashMap<>();
+      bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
+      optionals.forEach((k, v) -> vars.put(k, v.map(x -> toCel(x, types.get(k)))));
+      return runTracked(name -> Optional.ofNullable(vars.get(name)), limit);
+    }
+
+    /** Like {@link #evaluate(Prepared)}, counting the runtime cost up to {@code limit}. */
+    public io.apiserver4j.cel.CelResult evaluate(Prepared prepared, long limit) {
+      if (!types.isEmpty()) {
+        Map<String, Object> vars = new HashMap<>();
+        prepared.values.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
+        putLazyAndAuthorizer(vars, prepared.lazyMaps, prepared.authorizer);
+        return runTracked(name -> Optional.ofNullable(vars.get(name)), limit);
+      }
+      return runTracked(prepared.resolver, limit);
+    }
+
+    private io.apiserver4j.cel.CelResult runTracked(dev.cel.runtime.CelVariableResolver vars,
+        long limit) {
+      RuntimeCost rc = runtimeCost;
+      if (rc == null) {
+        rc = new RuntimeCost(ast);
+        runtimeCost = rc;
+      }
+      RuntimeCost.Tracker tracker = rc.tracker(limit);
+      try {
+        return new io.apiserver4j.cel.CelResult(fromCel(program.trace(vars, tracker)),
+            tracker.cost());
+      } catch (CelEvaluationException | RuntimeException e) {
+        for (Throwable t = e; t != null; t = t.getCause()) {
+          if (t instanceof RuntimeCost.LimitExceeded) {
+            throw new CelException(CelException.Kind.COST_LIMIT, t.getMessage(), null,
+                tracker.cost());
+          }
+        }
+        CelException failure = lazyFailure(e).orElseGet(() -> new CelException(
+            CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e));
+        throw new CelException(failure.kind(), failure.getMessage(), failure.getCause(),
+            tracker.failed());
+      }
     }
 
     /** Whether the checked result type is {@code bool}, {@code string}, ... or dynamic. */
@@ -215,7 +276,7 @@ public final class KubeEnvironment {
         .map(n -> n.expr().ident().name())
         .collect(Collectors.toUnmodifiableSet());
     try {
-      return new Compiled(cel.createProgram(ast), identifiers, types, ast.getResultType());
+      return new Compiled(cel.createProgram(ast), identifiers, types, ast.getResultType(), ast);
     } catch (CelEvaluationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }

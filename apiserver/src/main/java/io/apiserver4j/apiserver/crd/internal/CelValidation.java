@@ -5,6 +5,7 @@
 package io.apiserver4j.apiserver.crd.internal;
 
 import io.apiserver4j.cel.CelException;
+import io.apiserver4j.cel.CelResult;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.ListValue;
@@ -39,16 +40,62 @@ public final class CelValidation {
    */
   public static void validate(SchemaNode s, Value v, Value old, String path,
       List<FieldError> errs, List<FieldError> warnings) {
-    walk(s, v, old, path, errs, warnings, false);
+    validate(s, v, old, path, errs, warnings, CelCostLimits.RUNTIME_CEL_COST_BUDGET);
   }
 
+  /**
+   * Validates within a runtime cost budget (kube's RuntimeCELCostBudget per object), returning
+   * what remains, negative once the budget ran out or a rule exceeded the per-call limit (then
+   * no further rule ran). Costs are only counted when the schema's estimated costs could reach a
+   * limit; otherwise the budget is returned untouched.
+   */
+  static long validate(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
+      List<FieldError> warnings, long budget) {
+    return validate(s, v, old, path, errs, warnings, budget, CelCostLimits.PER_CALL_LIMIT,
+        CostTracking.WHEN_LIMITS_REACHABLE);
+  }
+
+  /** When runtime costs are counted. */
+  enum CostTracking {
+    /** Only when the schema's estimated costs could reach kube's limits (the server's mode). */
+    WHEN_LIMITS_REACHABLE,
+    /** Always, as kube does (to check the counted costs and other limits). */
+    ALWAYS
+  }
+
+  /** Like {@link #validate(SchemaNode, Value, Value, String, List, List, long)}. */
+  static long validate(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
+      List<FieldError> warnings, long budget, long perCallLimit, CostTracking tracking) {
+    Budget b = new Budget(budget, perCallLimit,
+        tracking == CostTracking.ALWAYS || s.costTracked());
+    walk(s, v, old, path, errs, warnings, false, b);
+    return b.remaining;
+  }
+
+  /** The remaining runtime budget of one validation, when costs are tracked. */
+  private static final class Budget {
+    long remaining;
+    final long perCallLimit;
+    final boolean tracked;
+
+    Budget(long remaining, long perCallLimit, boolean tracked) {
+      this.remaining = remaining;
+      this.perCallLimit = perCallLimit;
+      this.tracked = tracked;
+    }
+  }
+
+  private static final String OUT_OF_BUDGET =
+      "validation failed due to running out of cost budget, no further validation rules will"
+      + " be run";
+
   private static void walk(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
-      List<FieldError> warnings, boolean unchangedAncestor) {
-    if (v == null || v.isNull()) {
+      List<FieldError> warnings, boolean unchangedAncestor, Budget budget) {
+    if (v == null || v.isNull() || budget.remaining < 0) {
       return;
     }
     boolean unchanged = unchangedAncestor || (old != null && old.equals(v));
-    rules(s, v, old, path, errs, warnings, unchanged);
+    rules(s, v, old, path, errs, warnings, unchanged, budget);
     if (v instanceof MapValue m) {
       MapValue om = old instanceof MapValue o ? o : null;
       for (int i = 0; i < m.size(); i++) {
@@ -57,10 +104,10 @@ public final class CelValidation {
         SchemaNode p = s.properties.get(k);
         if (p != null) {
           walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
-              unchanged);
+              unchanged, budget);
         } else if (s.additionalProperties != null) {
           walk(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs, warnings,
-              unchanged);
+              unchanged, budget);
         }
       }
     } else if (v instanceof ListValue l && s.items != null) {
@@ -77,17 +124,22 @@ public final class CelValidation {
         Value item = l.get(i);
         Value key = SchemaValidation.correlationKey(s, item);
         walk(s.items, item, key == null ? null : oldItems.get(key), path + "[" + i + "]", errs,
-            warnings, unchanged);
+            warnings, unchanged, budget);
       }
     }
   }
 
   private static void rules(SchemaNode s, Value v, Value old, String path,
-      List<FieldError> errs, List<FieldError> warnings, boolean unchanged) {
+      List<FieldError> errs, List<FieldError> warnings, boolean unchanged, Budget budget) {
     if (s.compiledRules.isEmpty()) {
       return;
     }
     String type = s.type.isEmpty() ? SchemaValidation.jsonType(v) : s.type;
+    if (budget.tracked && budget.remaining <= 0) {
+      errs.add(FieldError.invalid(SchemaValidation.field(path), Value.of(type), OUT_OF_BUDGET));
+      budget.remaining = -1;
+      return;
+    }
     Value selfView = null;
     Value oldView = null;
     for (SchemaNode.CompiledRule c : s.compiledRules) {
@@ -122,8 +174,35 @@ public final class CelValidation {
       }
       Value result;
       try {
-        result = c.program().get().evaluate(bindings, optionals);
+        if (budget.tracked) {
+          CelResult r = c.program().get().evaluate(bindings, optionals,
+              budget.perCallLimit);
+          if (r.cost() > budget.remaining) {
+            errs.add(FieldError.invalid(at, Value.of(type), OUT_OF_BUDGET));
+            budget.remaining = -1;
+            return;
+          }
+          budget.remaining -= r.cost();
+          result = r.value();
+        } else {
+          result = c.program().get().evaluate(bindings, optionals);
+        }
       } catch (CelException e) {
+        if (budget.tracked) {
+          if (e.cost() > budget.remaining) {
+            errs.add(FieldError.invalid(at, Value.of(type), OUT_OF_BUDGET));
+            budget.remaining = -1;
+            return;
+          }
+          budget.remaining -= e.cost();
+          if (e.kind() == CelException.Kind.COST_LIMIT) {
+            errs.add(FieldError.invalid(at, Value.of(type), "'" + e.getMessage()
+                + "': no further validation rules will be run due to call cost exceeds limit"
+                + " for rule: " + ruleErrorString(rule)));
+            budget.remaining = -1;
+            return;
+          }
+        }
         errs.add(FieldError.invalid(at, Value.of(type), e.getMessage() + " evaluating rule: "
             + ruleErrorString(rule)));
         continue;
@@ -138,7 +217,22 @@ public final class CelValidation {
       String detail = null;
       if (c.messageProgram().isPresent()) {
         try {
-          Value msg = c.messageProgram().get().evaluate(bindings, optionals);
+          Value msg;
+          if (budget.tracked) {
+            CelResult r = c.messageProgram().get().evaluate(bindings, optionals,
+                budget.perCallLimit);
+            if (r.cost() > budget.remaining) {
+              out.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
+                  "messageExpression evaluation failed due to running out of cost budget, no"
+                  + " further validation rules will be run"));
+              budget.remaining = -1;
+              return;
+            }
+            budget.remaining -= r.cost();
+            msg = r.value();
+          } else {
+            msg = c.messageProgram().get().evaluate(bindings, optionals);
+          }
           // Like kube, a message that is not a non-empty single-line string of at most 5 KiB
           // is ignored in favour of the rule's message.
           if (msg instanceof StringValue str) {
@@ -149,6 +243,23 @@ public final class CelValidation {
             }
           }
         } catch (CelException e) {
+          if (budget.tracked) {
+            if (e.cost() > budget.remaining) {
+              out.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
+                  "messageExpression evaluation failed due to running out of cost budget, no"
+                  + " further validation rules will be run"));
+              budget.remaining = -1;
+              return;
+            }
+            if (e.kind() == CelException.Kind.COST_LIMIT) {
+              out.add(FieldError.invalid(SchemaValidation.field(errPath), Value.of(type),
+                  "no further validation rules will be run due to call cost exceeds limit for"
+                  + " messageExpression: " + goQuote(rule.messageExpression())));
+              budget.remaining = -1;
+              return;
+            }
+            budget.remaining -= e.cost();
+          }
           // kube logs a failed messageExpression and falls back to the message.
         }
       }
@@ -174,6 +285,23 @@ public final class CelValidation {
         return omit ? FieldError.invalidOmitValue(path, detail)
             : FieldError.invalid(path, v, detail);
     }
+  }
+
+  /** Go's {@code %q} of a string (kube quotes the messageExpression so). */
+  static String goQuote(String s) {
+    StringBuilder sb = new StringBuilder("\"");
+    for (int i = 0; i < s.length(); i++) {
+      char ch = s.charAt(i);
+      switch (ch) {
+        case '"' -> sb.append("\\\"");
+        case '\\' -> sb.append("\\\\");
+        case '\n' -> sb.append("\\n");
+        case '\r' -> sb.append("\\r");
+        case '\t' -> sb.append("\\t");
+        default -> sb.append(ch);
+      }
+    }
+    return sb.append('"').toString();
   }
 
   static String ruleErrorString(SchemaNode.Rule rule) {

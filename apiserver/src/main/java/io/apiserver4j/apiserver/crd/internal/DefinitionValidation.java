@@ -29,6 +29,17 @@ public final class DefinitionValidation {
   private DefinitionValidation() {}
 
   public static List<FieldError> validate(MapValue crd) {
+    return validate(crd, java.util.Set.of());
+  }
+
+  /**
+   * Validates an update: as kube, versions whose schema is unchanged from the stored CRD are
+   * not held to the per-expression cost limit (so that a change of cost model does not reject
+   * what was accepted), though their costs still count toward the per-CRD total.
+   *
+   * @param unchangedVersions names of the versions whose schema is unchanged
+   */
+  public static List<FieldError> validate(MapValue crd, java.util.Set<String> unchangedVersions) {
     List<FieldError> errs = new ArrayList<>();
     if (!(crd.getOrNull("spec") instanceof MapValue spec)
         || !(spec.getOrNull("versions") instanceof ListValue versions) || versions.isEmpty()) {
@@ -43,8 +54,9 @@ public final class DefinitionValidation {
           && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
         root = r;
         if (!sharedSchema) {
-          walk(SchemaNode.parseShared(root), Level.ROOT,
-              "spec.versions[" + i + "].schema.openAPIV3Schema", null, errs);
+          walkRoot(SchemaNode.parseShared(root),
+              "spec.versions[" + i + "].schema.openAPIV3Schema", errs,
+              unchangedVersions.contains(versionName(v)));
         }
       }
       if (!identical(versions, "selectableFields") && versions.get(i) instanceof MapValue v
@@ -62,7 +74,9 @@ public final class DefinitionValidation {
     if (sharedSchema && versions.get(0) instanceof MapValue v0
         && v0.getOrNull("schema") instanceof MapValue sc
         && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
-      walk(SchemaNode.parseShared(r), Level.ROOT, "spec.validation.openAPIV3Schema", null, errs);
+      // kube suppresses the shared schema's per-expression limit by the first version's name
+      walkRoot(SchemaNode.parseShared(r), "spec.validation.openAPIV3Schema", errs,
+          unchangedVersions.contains(versionName(v0)));
     }
     boolean sharedColumns = identical(versions, "additionalPrinterColumns");
     for (int i = 0; i < versions.size(); i++) {
@@ -122,6 +136,11 @@ public final class DefinitionValidation {
   }
 
   /** Whether all versions have the same {@code field} (kube then sets it on the spec). */
+  private static String versionName(MapValue version) {
+    return version.getOrNull("name") instanceof io.apiserver4j.core.StringValue n ? n.value()
+        : "";
+  }
+
   private static boolean identical(ListValue versions, String field) {
     Value first = versions.get(0) instanceof MapValue m ? m.getOrNull(field) : null;
     for (Value v : versions.items()) {
@@ -314,30 +333,52 @@ public final class DefinitionValidation {
   }
 
   /**
+   * Walks a version's schema, then applies kube's per-CRD limit on the estimated cost of all its
+   * CEL expressions: the most expensive ones and the schema are reported when it is exceeded.
+   */
+  private static void walkRoot(SchemaNode root, String path, List<FieldError> errs,
+      boolean unchanged) {
+    CelCostLimits.TotalCost total = new CelCostLimits.TotalCost(unchanged);
+    walk(root, Level.ROOT, path, null, errs, 1, total);
+    if (total.total() > CelCostLimits.STATIC_ESTIMATED_CRD_COST_LIMIT) {
+      for (CelCostLimits.RuleCost expensive : total.mostExpensive()) {
+        errs.add(FieldError.forbidden(expensive.path(), "contributed to estimated rule cost"
+            + " total exceeding cost limit for entire OpenAPIv3 schema"));
+      }
+      errs.add(FieldError.forbidden(path, CelCostLimits.costErrorMessage(
+          "x-kubernetes-validations estimated rule cost total for entire OpenAPIv3 schema",
+          total.total(), CelCostLimits.STATIC_ESTIMATED_CRD_COST_LIMIT)));
+    }
+  }
+
+  /**
    * @param uncorrelatable the path of the highest ancestor below which old and new values do
    *     not correlate (items of lists that are not list-type map, atomic maps); null if none
+   * @param cardinality how many values of this schema one object may hold (kube's
+   *     {@code MaxCardinality}); {@link CelCostLimits#UNBOUNDED} when unbounded
    */
   private static void walk(SchemaNode s, Level level, String path, String uncorrelatable,
-      List<FieldError> errs) {
+      List<FieldError> errs, long cardinality, CelCostLimits.TotalCost total) {
+    long childCardinality = CelCostLimits.childCardinality(s, cardinality);
     if (s.type.equals("array") && s.items == null) {
       errs.add(FieldError.required(path + ".items", "must be specified"));
     }
     if (s.items != null) {
       walk(s.items, Level.ITEM, path + ".items", uncorrelatable != null || s.listType.equals("map")
-          ? uncorrelatable : path, errs);
+          ? uncorrelatable : path, errs, childCardinality, total);
     }
     String forProperties = uncorrelatable == null && s.mapType.equals("atomic") ? path
         : uncorrelatable;
     for (Map.Entry<String, SchemaNode> p : s.properties.entrySet()) {
       walk(p.getValue(), Level.FIELD, path + ".properties[" + p.getKey() + "]", forProperties,
-          errs);
+          errs, childCardinality, total);
     }
     if (s.additionalProperties != null) {
       if (level == Level.ROOT) {
         errs.add(FieldError.forbidden(path + ".additionalProperties", "must not be used at the root"));
       }
       walk(s.additionalProperties, Level.FIELD, path + ".additionalProperties", forProperties,
-          errs);
+          errs, childCardinality, total);
     }
     if (s.additionalPropertiesForbidden) {
       errs.add(FieldError.forbidden(path + ".additionalProperties",
@@ -445,12 +486,29 @@ public final class DefinitionValidation {
         continue;
       }
       // The CEL checks, as kube runs them once the rule is well-formed.
+      long ruleCost = CelCostLimits.expressionCost(c.maxCost(), s, cardinality);
+      if (!total.perExpressionSuppressed()
+          && ruleCost > CelCostLimits.STATIC_ESTIMATED_COST_LIMIT) {
+        errs.add(FieldError.forbidden(at + ".rule", CelCostLimits.costErrorMessage(
+            "estimated rule cost", ruleCost, CelCostLimits.STATIC_ESTIMATED_COST_LIMIT)));
+      }
+      total.observe(at + ".rule", ruleCost);
       if (c.program().isEmpty()) {
         errs.add(FieldError.invalid(at + ".rule", Value.of(rule.rule()), c.compileError()));
       }
       if (!c.messageCompileError().isEmpty()) {
         errs.add(FieldError.invalid(at + ".messageExpression",
             Value.of(rule.messageExpression()), c.messageCompileError()));
+      } else if (c.messageProgram().isPresent()) {
+        // kube checks a messageExpression's own cost, without the cardinality
+        long messageCost = c.messageMaxCost();
+        if (!total.perExpressionSuppressed()
+            && messageCost > CelCostLimits.STATIC_ESTIMATED_COST_LIMIT) {
+          errs.add(FieldError.forbidden(at + ".messageExpression",
+              CelCostLimits.costErrorMessage("estimated messageExpression cost", messageCost,
+                  CelCostLimits.STATIC_ESTIMATED_COST_LIMIT)));
+        }
+        total.observe(at + ".messageExpression", messageCost);
       }
       if (c.usesOldSelf()) {
         if (uncorrelatable != null) {

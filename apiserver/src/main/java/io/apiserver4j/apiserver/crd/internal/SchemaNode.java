@@ -20,6 +20,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 
 /**
  * One level of a CRD version's {@code openAPIV3Schema} (apiextensions' {@code JSONSchemaProps}),
@@ -40,6 +41,16 @@ public final class SchemaNode {
     /** Whether the rule refers to {@code oldSelf}: a transition rule. */
     public boolean usesOldSelf() {
       return program.map(p -> p.references("oldSelf")).orElse(false);
+    }
+
+    /** The rule's static max cost (kube's {@code CompilationResult.MaxCost}); 0 if none. */
+    public long maxCost() {
+      return program.map(p -> p.estimatedCost().max()).orElse(0L);
+    }
+
+    /** The messageExpression's static max cost; 0 if none. */
+    public long messageMaxCost() {
+      return messageProgram.map(p -> p.estimatedCost().max()).orElse(0L);
     }
   }
 
@@ -176,25 +187,64 @@ public final class SchemaNode {
     compiledRules = List.copyOf(compiled);
   }
 
-  /** The schema as CEL's field selection sees it (kube's DeclType, as far as fields go). */
+  /** kube's largest request (celconfig.MaxRequestSizeBytes), which bounds unbounded sizes. */
+  static final long MAX_REQUEST_SIZE = 3 * 1024 * 1024;
+
+  /**
+   * The schema as CEL sees it: field selection, and the kind and size bound kube's
+   * {@code SchemaDeclType} gives it for cost estimation.
+   */
   private record CelType(SchemaNode node, boolean resource) implements CelObjectType {
+    /** A string kube adds to resources (apiVersion, kind, metadata.name, generateName). */
+    private static final CelObjectType RESOURCE_STRING = new CelObjectType() {
+      @Override
+      public Optional<CelObjectType> field(String name) {
+        return Optional.of(CelObjectType.dynamic());
+      }
+
+      @Override
+      public boolean open() {
+        return true;
+      }
+
+      @Override
+      public ValueKind kind() {
+        return ValueKind.STRING;
+      }
+
+      @Override
+      public OptionalLong maxElements() {
+        return OptionalLong.of(MAX_REQUEST_SIZE - 2);
+      }
+    };
+
     private static final CelObjectType RESOURCE_META = new CelObjectType() {
       @Override
       public Optional<CelObjectType> field(String name) {
         return name.equals("name") || name.equals("generateName")
-            ? Optional.of(CelObjectType.dynamic()) : Optional.empty();
+            ? Optional.of(RESOURCE_STRING) : Optional.empty();
       }
 
       @Override
       public boolean open() {
         return false;
       }
+
+      @Override
+      public ValueKind kind() {
+        return ValueKind.OBJECT;
+      }
+
+      @Override
+      public OptionalLong maxElements() {
+        return OptionalLong.of(0);
+      }
     };
 
     @Override
     public Optional<CelObjectType> field(String name) {
       if (resource && (name.equals("apiVersion") || name.equals("kind"))) {
-        return Optional.of(CelObjectType.dynamic());
+        return Optional.of(RESOURCE_STRING);
       }
       if (resource && name.equals("metadata")) {
         return Optional.of(RESOURCE_META);
@@ -233,6 +283,153 @@ public final class SchemaNode {
       // scalars and lists are left to the run time.
       return !node.type.equals("object") || node.properties.isEmpty() || node.intOrString;
     }
+
+    @Override
+    public ValueKind kind() {
+      return node.celKind();
+    }
+
+    @Override
+    public OptionalLong maxElements() {
+      return node.celKind() == ValueKind.DYN && !node.intOrString ? OptionalLong.empty()
+          : OptionalLong.of(node.maxElements());
+    }
+  }
+
+  /** The CEL kind kube's {@code SchemaDeclType} gives this schema; DYN where it gives none. */
+  CelObjectType.ValueKind celKind() {
+    if (intOrString) {
+      return CelObjectType.ValueKind.DYN;
+    }
+    switch (type) {
+      case "array":
+        return items != null && items.hasDeclType() ? CelObjectType.ValueKind.LIST
+            : CelObjectType.ValueKind.DYN;
+      case "object":
+        if (additionalProperties != null) {
+          return additionalProperties.hasDeclType() ? CelObjectType.ValueKind.MAP
+              : CelObjectType.ValueKind.DYN;
+        }
+        return CelObjectType.ValueKind.OBJECT;
+      case "string":
+        return switch (format) {
+          case "byte" -> CelObjectType.ValueKind.BYTES;
+          case "duration" -> CelObjectType.ValueKind.DURATION;
+          case "date", "date-time" -> CelObjectType.ValueKind.TIMESTAMP;
+          default -> CelObjectType.ValueKind.STRING;
+        };
+      case "boolean":
+        return CelObjectType.ValueKind.BOOL;
+      case "number":
+        return CelObjectType.ValueKind.DOUBLE;
+      case "integer":
+        return CelObjectType.ValueKind.INT;
+      default:
+        return CelObjectType.ValueKind.DYN;
+    }
+  }
+
+  /**
+   * kube's {@code DeclType.MaxElements}: declared bounds, else what fits in the largest request
+   * ({@code estimateMaxStringLengthPerRequest}, {@code estimateMaxArrayItemsFromMinSize},
+   * {@code estimateMaxAdditionalPropertiesFromMinSize}); strings count 4 bytes a character.
+   */
+  long maxElements() {
+    long request = MAX_REQUEST_SIZE - 2;
+    if (intOrString) {
+      return maxLength != null ? Math.max(0, maxLength) * 4 : request;
+    }
+    switch (type) {
+      case "array":
+        return maxItems != null ? Math.max(0, maxItems)
+            : request / (items == null ? 2 : items.minSerializedSize() + 1);
+      case "object":
+        if (additionalProperties != null) {
+          return maxProperties != null ? Math.max(0, maxProperties)
+              : request / (additionalProperties.minSerializedSize() + 6);
+        }
+        return 0;
+      case "string":
+        switch (format) {
+          case "byte":
+            return maxLength != null ? Math.max(0, maxLength) : request;
+          case "duration", "date-time":
+            return 32;
+          case "date":
+            return 12;
+          default:
+            if (maxLength != null) {
+              return Math.max(0, maxLength) * 4;
+            }
+            if (!enumValues.isEmpty()) {
+              long longest = 0;
+              for (Value v : enumValues) {
+                if (v instanceof StringValue sv) {
+                  longest = Math.max(longest,
+                      sv.value().getBytes(java.nio.charset.StandardCharsets.UTF_8).length);
+                }
+              }
+              return longest;
+            }
+            return request;
+        }
+      default:
+        return 0;
+    }
+  }
+
+  /** kube's {@code MinSerializedSize}: the fewest bytes a value of this schema takes in JSON. */
+  long minSerializedSize() {
+    if (intOrString) {
+      return 1;
+    }
+    switch (type) {
+      case "object":
+        if (additionalProperties != null) {
+          return 2;
+        }
+        long size = 2;
+        for (String name : new java.util.LinkedHashSet<>(required)) {
+          SchemaNode p = properties.get(name);
+          if (p != null && p.defaultValue == null && p.hasDeclType()) {
+            size += name.getBytes(java.nio.charset.StandardCharsets.UTF_8).length
+                + p.minSerializedSize() + 4;
+          }
+        }
+        return size;
+      case "string":
+        return switch (format) {
+          case "duration" -> 3;
+          case "date" -> 12;
+          case "date-time" -> 21;
+          default -> 2;
+        };
+      case "boolean":
+        return 4;
+      default:
+        return type.equals("array") ? 2 : 1;
+    }
+  }
+
+  /** Whether kube's {@code SchemaDeclType} gives this schema a type. */
+  private boolean hasDeclType() {
+    if (intOrString) {
+      return true;
+    }
+    return switch (type) {
+      case "array" -> items != null && items.hasDeclType();
+      case "object" -> additionalProperties == null || additionalProperties.hasDeclType();
+      case "string", "boolean", "number", "integer" -> true;
+      default -> false;
+    };
+  }
+
+  /**
+   * kube's unbounded-cardinality multiplier for rules on this schema
+   * ({@code maxCardinality(declType.MinSerializedSize)}): how many values of it fit in a request.
+   */
+  long maxCardinality() {
+    return MAX_REQUEST_SIZE / (minSerializedSize() + 1);
   }
 
   private static CompiledRule compile(Rule r, CelObjectType selfType) {
@@ -268,6 +465,46 @@ public final class SchemaNode {
       }
     }
     return new CompiledRule(r, program, error, message, messageError);
+  }
+
+  private volatile Boolean costTracked;
+
+  /**
+   * Whether validating a value of this schema must count runtime costs: some expression's
+   * estimated cost exceeds the per-call limit, or all of them together, times how often they may
+   * run on one object, exceed the per-object budget. Otherwise no evaluation can reach a limit
+   * and the common case runs without tracking.
+   */
+  boolean costTracked() {
+    Boolean t = costTracked;
+    if (t == null) {
+      long[] total = {0};
+      t = exceedsPerCall(this, 1, total)
+          || total[0] > CelCostLimits.RUNTIME_CEL_COST_BUDGET;
+      costTracked = t;
+    }
+    return t;
+  }
+
+  private static boolean exceedsPerCall(SchemaNode s, long cardinality, long[] total) {
+    for (CompiledRule c : s.compiledRules) {
+      long max = c.maxCost();
+      long message = c.messageMaxCost();
+      if (max > CelCostLimits.PER_CALL_LIMIT || message > CelCostLimits.PER_CALL_LIMIT) {
+        return true;
+      }
+      long cost = CelCostLimits.expressionCost(max + message, s, cardinality);
+      total[0] = Long.MAX_VALUE - total[0] < cost ? Long.MAX_VALUE : total[0] + cost;
+    }
+    long child = CelCostLimits.childCardinality(s, cardinality);
+    for (SchemaNode p : s.properties.values()) {
+      if (exceedsPerCall(p, child, total)) {
+        return true;
+      }
+    }
+    return (s.items != null && exceedsPerCall(s.items, child, total))
+        || (s.additionalProperties != null && exceedsPerCall(s.additionalProperties, child,
+            total));
   }
 
   public List<CompiledRule> compiledRules() {

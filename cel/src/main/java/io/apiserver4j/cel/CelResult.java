@@ -1,0 +1,21 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.cel;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.core.Value;
+
+/**
+ * The result of an evaluation whose runtime cost was tracked.
+ *
+ * @param value what the expression evaluated to
+ * @param cost the runtime cost in cel-go's units (its {@code EvalDetails.ActualCost})
+ */
+public record CelResult(Value value, long cost) {
+  public CelResult {
+    requireNonNull(value, "value");
+  }
+}
