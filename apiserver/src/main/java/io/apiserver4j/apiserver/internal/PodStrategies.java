@@ -299,7 +299,28 @@ final class PodStrategies {
 
   private static List<FieldError> validatePod(MapValue pod, Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
-    validatePodSpec(Nested.mapOrNull(pod, "spec"), "spec", errs);
+    validatePodSpec(Nested.mapOrNull(pod, "spec"), "spec", SpecOf.POD, errs);
+    // validateContainersOnlyForPod: templates may keep padded images, pods may not
+    for (String list : List.of("containers", "initContainers")) {
+      List<MapValue> cs = items(Nested.getOrNull(pod, "spec", list));
+      for (int i = 0; i < cs.size(); i++) {
+        String image = str(cs.get(i), "image");
+        if (!image.strip().equals(image)) {
+          errs.add(FieldError.invalid("spec." + list + "[" + i + "].image", Value.of(image),
+              "must not have leading or trailing whitespace"));
+        }
+      }
+    }
+    if (old.isEmpty() && Nested.getOrNull(pod, "spec", "ephemeralContainers")
+        instanceof ListValue l && !l.isEmpty()) {
+      errs.add(FieldError.forbidden("spec.ephemeralContainers", "cannot be set on create"));
+    }
+    if (old.isEmpty() && !str(pod, "spec", "nodeName").isEmpty()
+        && Nested.getOrNull(pod, "spec", "schedulingGates") instanceof ListValue g
+        && !g.isEmpty()) {
+      errs.add(FieldError.forbidden("spec.nodeName",
+          "cannot be set until all schedulingGates have been cleared"));
+    }
     old.ifPresent(o -> validatePodSpecUpdate(Nested.map(pod, "spec"), Nested.map(o, "spec"),
         errs));
     return errs;
@@ -317,23 +338,42 @@ final class PodStrategies {
         "annotations"), path + ".annotations"));
   }
 
-  /** {@code ValidatePodSpec}, the rules users hit, in kube's order. */
+  /** Whether a spec is a Pod's or a template's ({@code PodValidationOptions.ResourceIsPod}). */
+  enum SpecOf { POD, TEMPLATE }
+
+  /** {@code ValidatePodSpec} of a template. */
   static void validatePodSpec(MapValue spec, String path, List<FieldError> errs) {
+    validatePodSpec(spec, path, SpecOf.TEMPLATE, errs);
+  }
+
+  /** {@code ValidatePodSpec}, in kube's order. */
+  static void validatePodSpec(MapValue spec, String path, SpecOf of, List<FieldError> errs) {
     MapValue s = spec == null ? MapValue.empty() : spec;
     Set<String> volumes = validateVolumes(s.getOrNull("volumes"), path + ".volumes", errs);
-    Set<String> names = new HashSet<>();
+    Long grace = s.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue g
+        ? g.value() : null;
+    ContainerContext ctx = new ContainerContext(volumes, PodSpecRules.volumesByName(s), grace,
+        str(s, "restartPolicy"), PodSpecRules.hostUsers(s));
     List<MapValue> containers = items(s.getOrNull("containers"));
     if (containers.isEmpty()) {
       errs.add(FieldError.required(path + ".containers", ""));
     }
-    validateContainers(containers, path + ".containers", volumes, names, errs);
-    validateContainers(items(s.getOrNull("initContainers")), path + ".initContainers", volumes,
-        names, errs);
+    validateContainers(containers, path + ".containers", ctx, errs);
+    validateInitContainers(items(s.getOrNull("initContainers")), containers,
+        path + ".initContainers", ctx, errs);
+    PodSpecRules.podResources(s, path + ".resources", errs);
+    PodSpecRules.hostNetworkPorts(s, path, of == SpecOf.POD, errs);
     KubeValidation.requiredEnum(s, "restartPolicy", path + ".restartPolicy", RESTART_POLICIES,
         errs);
     KubeValidation.requiredEnum(s, "dnsPolicy", path + ".dnsPolicy", DNS_POLICIES, errs);
     errs.addAll(MetaValidation.labels(s.getOrNull("nodeSelector"), path + ".nodeSelector"));
-    validateTolerations(items(s.getOrNull("tolerations")), path + ".tolerations", errs);
+    PodSpecRules.podSecurityContext(s, path, errs);
+    PodSpecRules.affinity(s.getOrNull("affinity"), path + ".affinity", errs);
+    PodSpecRules.dnsConfig(s, path + ".dnsConfig", errs);
+    PodSpecRules.gates(s, path, errs);
+    PodSpecRules.topologySpread(items(s.getOrNull("topologySpreadConstraints")),
+        path + ".topologySpreadConstraints", errs);
+    PodSpecRules.hostUsers(s, path, errs);
     String sa = str(s, "serviceAccountName");
     if (!sa.isEmpty()) {
       for (String msg : MetaValidation.dns1123Subdomain(sa)) {
@@ -359,6 +399,22 @@ final class PodStrategies {
         }
       }
     }
+    validateTolerations(items(s.getOrNull("tolerations")), path + ".tolerations", errs);
+    PodSpecRules.hostAliases(items(s.getOrNull("hostAliases")), path + ".hostAliases", errs);
+    String priorityClass = str(s, "priorityClassName");
+    if (!priorityClass.isEmpty()) {
+      for (String msg : MetaValidation.dns1123Subdomain(priorityClass)) {
+        errs.add(FieldError.invalid(path + ".priorityClassName", Value.of(priorityClass), msg));
+      }
+    }
+    if (s.getOrNull("runtimeClassName") instanceof StringValue rc) {
+      for (String msg : MetaValidation.dns1123Subdomain(rc.value())) {
+        errs.add(FieldError.invalid(path + ".runtimeClassName", rc, msg));
+      }
+    }
+    KubeValidation.optionalEnum(s, "preemptionPolicy", path + ".preemptionPolicy",
+        List.of("PreemptLowerPriority", "Never"), errs);
+    PodSpecRules.os(s, path, errs);
   }
 
   /** {@code ValidateTolerations}: keys, operators and their values, effects. */
@@ -451,69 +507,104 @@ final class PodStrategies {
     return names;
   }
 
+  /** What container validation needs to know of the pod. */
+  private record ContainerContext(Set<String> volumes, Map<String, MapValue> volumesByName,
+      Long gracePeriod, String restartPolicy, boolean hostUsers) { }
+
+  /** {@code validateContainers}: the common rules, unique names, probes and lifecycle. */
   private static void validateContainers(List<MapValue> containers, String path,
-      Set<String> volumes, Set<String> allNames, List<FieldError> errs) {
+      ContainerContext ctx, List<FieldError> errs) {
+    Set<String> names = new HashSet<>();
     for (int i = 0; i < containers.size(); i++) {
       MapValue c = containers.get(i);
       String at = index(path, i);
+      validateContainerCommon(c, at, ctx, errs);
       String name = str(c, "name");
-      if (name.isEmpty()) {
-        errs.add(FieldError.required(at + ".name", ""));
-      } else {
-        for (String msg : MetaValidation.dns1123Label(name)) {
-          errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
-        }
-      }
-      if (str(c, "image").isEmpty()) {
-        errs.add(FieldError.required(at + ".image", ""));
-      }
-      for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-        validateProbe(c.getOrNull(probe), at + "." + probe, !probe.equals("readinessProbe"),
-            errs);
-      }
-      KubeValidation.requiredEnum(c, "terminationMessagePolicy",
-          at + ".terminationMessagePolicy", TERMINATION_MESSAGE_POLICIES, errs);
-      KubeValidation.requiredEnum(c, "imagePullPolicy", at + ".imagePullPolicy", PULL_POLICIES,
-          errs);
-      validateResources(Nested.map(c, "resources"), at + ".resources", errs);
-      validatePorts(items(c.getOrNull("ports")), at + ".ports", errs);
-      List<MapValue> env = items(c.getOrNull("env"));
-      for (int e = 0; e < env.size(); e++) {
-        if (str(env.get(e), "name").isEmpty()) {
-          errs.add(FieldError.required(index(at + ".env", e) + ".name", ""));
-        }
-      }
-      validateMounts(items(c.getOrNull("volumeMounts")), at + ".volumeMounts", volumes, errs);
-      if (!name.isEmpty() && !allNames.add(name)) {
+      if (!names.add(name)) {
         errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+      }
+      PodSpecRules.lifecycle(c.getOrNull("lifecycle"), at + ".lifecycle", ctx.gracePeriod(),
+          errs);
+      for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+        PodSpecRules.probe(c.getOrNull(probe), at + "." + probe, probe, ctx.gracePeriod(), errs);
+      }
+      if (c.getOrNull("restartPolicy") instanceof StringValue) {
+        errs.add(FieldError.forbidden(at + ".restartPolicy",
+            "may not be set for non-init containers"));
+      }
+    }
+    PodSpecRules.hostPortConflicts(containers, path, 0, new HashSet<>(), errs);
+  }
+
+  /** {@code validateInitContainers}: sidecars (restartPolicy Always) may probe and hook. */
+  private static void validateInitContainers(List<MapValue> inits, List<MapValue> regular,
+      String path, ContainerContext ctx, List<FieldError> errs) {
+    Set<String> names = new HashSet<>();
+    regular.forEach(c -> names.add(str(c, "name")));
+    for (int i = 0; i < inits.size(); i++) {
+      MapValue c = inits.get(i);
+      String at = index(path, i);
+      validateContainerCommon(c, at, ctx, errs);
+      boolean sidecar = false;
+      if (c.getOrNull("restartPolicy") instanceof StringValue rp) {
+        sidecar = rp.value().equals("Always");
+        if (!sidecar) {
+          errs.add(FieldError.notSupported(at + ".restartPolicy", rp, List.of("Always")));
+        }
+      }
+      String name = str(c, "name");
+      if (names.contains(name)) {
+        errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+      } else if (!name.isEmpty()) {
+        names.add(name);
+      }
+      PodSpecRules.hostPortConflicts(List.of(c), path, i, new HashSet<>(), errs);
+      if (sidecar) {
+        PodSpecRules.lifecycle(c.getOrNull("lifecycle"), at + ".lifecycle", ctx.gracePeriod(),
+            errs);
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+          PodSpecRules.probe(c.getOrNull(probe), at + "." + probe, probe, ctx.gracePeriod(),
+              errs);
+        }
+      } else {
+        for (String f : List.of("lifecycle", "livenessProbe", "readinessProbe",
+            "startupProbe")) {
+          if (c.getOrNull(f) instanceof MapValue) {
+            errs.add(FieldError.forbidden(at + "." + f,
+                "may not be set for init containers without restartPolicy=Always"));
+          }
+        }
       }
     }
   }
 
-  private static void validateProbe(Value probe, String path, boolean successMustBeOne,
+  /** {@code validateContainerCommon}, in kube's order. */
+  private static void validateContainerCommon(MapValue c, String at, ContainerContext ctx,
       List<FieldError> errs) {
-    if (!(probe instanceof MapValue p)) {
-      return;
-    }
-    int handlers = 0;
-    for (String h : List.of("exec", "httpGet", "tcpSocket", "grpc")) {
-      if (p.getOrNull(h) instanceof MapValue) {
-        handlers++;
+    String name = str(c, "name");
+    if (name.isEmpty()) {
+      errs.add(FieldError.required(at + ".name", ""));
+    } else {
+      for (String msg : MetaValidation.dns1123Label(name)) {
+        errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
       }
     }
-    if (handlers == 0) {
-      errs.add(FieldError.required(path, "must specify a handler type"));
-    } else if (handlers > 1) {
-      errs.add(FieldError.forbidden(path, "may not specify more than 1 handler type"));
+    if (str(c, "image").isEmpty()) {
+      errs.add(FieldError.required(at + ".image", ""));
     }
-    for (String f : List.of("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
-        "successThreshold", "failureThreshold")) {
-      KubeValidation.nonNegative(p.getOrNull(f), path + "." + f, errs);
-    }
-    if (successMustBeOne && p.getOrNull("successThreshold") instanceof IntegerValue st
-        && st.value() != 1) {
-      errs.add(FieldError.invalid(path + ".successThreshold", st, "must be 1"));
-    }
+    KubeValidation.requiredEnum(c, "terminationMessagePolicy", at + ".terminationMessagePolicy",
+        TERMINATION_MESSAGE_POLICIES, errs);
+    validatePorts(items(c.getOrNull("ports")), at + ".ports", errs);
+    PodSpecRules.env(items(c.getOrNull("env")), at + ".env", errs);
+    PodSpecRules.envFrom(items(c.getOrNull("envFrom")), at + ".envFrom", errs);
+    validateMounts(c, at + ".volumeMounts", ctx, errs);
+    KubeValidation.requiredEnum(c, "imagePullPolicy", at + ".imagePullPolicy", PULL_POLICIES,
+        errs);
+    PodSpecRules.resources(Nested.map(c, "resources"), at + ".resources", false, errs);
+    PodSpecRules.resizePolicy(items(c.getOrNull("resizePolicy")), at + ".resizePolicy",
+        ctx.restartPolicy(), errs);
+    PodSpecRules.containerSecurityContext(c.getOrNull("securityContext"),
+        at + ".securityContext", ctx.hostUsers(), errs);
   }
 
   private static void validatePorts(List<MapValue> ports, String path, List<FieldError> errs) {
@@ -543,40 +634,10 @@ final class PodStrategies {
     }
   }
 
-  /** {@code ValidateResourceRequirements}: non-negative quantities, requests within limits. */
-  private static void validateResources(MapValue resources, String path, List<FieldError> errs) {
-    MapValue limits = Nested.map(resources, "limits");
-    MapValue requests = Nested.map(resources, "requests");
-    for (String[] part : new String[][] {{"limits"}, {"requests"}}) {
-      MapValue list = part[0].equals("limits") ? limits : requests;
-      for (int i = 0; i < list.size(); i++) {
-        String q = KubeValidation.quantityString(list.valueAt(i));
-        Optional<BigDecimal> v = KubeValidation.quantity(q);
-        if (v.isPresent() && v.get().signum() < 0) {
-          errs.add(FieldError.invalid(path + "." + part[0] + "[" + list.keyAt(i) + "]",
-              Value.of(q), KubeValidation.NON_NEGATIVE));
-        }
-      }
-    }
-    for (int i = 0; i < requests.size(); i++) {
-      String resource = requests.keyAt(i);
-      Value limit = limits.getOrNull(resource);
-      if (limit == null) {
-        continue;
-      }
-      String req = KubeValidation.quantityString(requests.valueAt(i));
-      String lim = KubeValidation.quantityString(limit);
-      Optional<BigDecimal> r = KubeValidation.quantity(req);
-      Optional<BigDecimal> l = KubeValidation.quantity(lim);
-      if (r.isPresent() && l.isPresent() && r.get().compareTo(l.get()) > 0) {
-        errs.add(FieldError.invalid(path + ".requests[" + resource + "]", Value.of(req),
-            "must be less than or equal to " + resource + " limit of " + lim));
-      }
-    }
-  }
-
-  private static void validateMounts(List<MapValue> mounts, String path, Set<String> volumes,
+  /** {@code ValidateVolumeMounts}. */
+  private static void validateMounts(MapValue container, String path, ContainerContext ctx,
       List<FieldError> errs) {
+    List<MapValue> mounts = items(container.getOrNull("volumeMounts"));
     Set<String> points = new HashSet<>();
     for (int i = 0; i < mounts.size(); i++) {
       MapValue m = mounts.get(i);
@@ -585,7 +646,7 @@ final class PodStrategies {
       if (name.isEmpty()) {
         errs.add(FieldError.required(at + ".name", ""));
       }
-      if (!volumes.contains(name)) {
+      if (!ctx.volumes().contains(name)) {
         errs.add(FieldError.notFound(at + ".name", Value.of(name)));
       }
       String mountPath = str(m, "mountPath");
@@ -595,6 +656,7 @@ final class PodStrategies {
       if (!points.add(mountPath)) {
         errs.add(FieldError.invalid(at + ".mountPath", Value.of(mountPath), "must be unique"));
       }
+      PodSpecRules.mount(m, path, at, container, ctx.volumesByName(), errs);
     }
   }
 
