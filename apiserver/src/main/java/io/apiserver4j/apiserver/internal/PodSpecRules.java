@@ -887,7 +887,7 @@ final class PodSpecRules {
 
   /** {@code validateHostUsers}: a pod in its own user namespace shares no host namespace. */
   static void hostUsers(MapValue spec, String path, List<FieldError> errs) {
-    if (!(Nested.getOrNull(spec, "securityContext", "hostUsers") instanceof BooleanValue b)
+    if (!(spec.getOrNull("hostUsers") instanceof BooleanValue b)
         || b.value()) {
       return;
     }
@@ -902,7 +902,7 @@ final class PodSpecRules {
 
   /** Whether the pod shares the host's user namespace (the default). */
   static boolean hostUsers(MapValue spec) {
-    return !(Nested.getOrNull(spec, "securityContext", "hostUsers") instanceof BooleanValue b)
+    return !(spec.getOrNull("hostUsers") instanceof BooleanValue b)
         || b.value();
   }
 
@@ -1194,8 +1194,9 @@ final class PodSpecRules {
     }
   }
 
-  private static final String SUBDOMAIN_UNDERSCORE_FMT = "[a-z0-9_]([-a-z0-9_]*[a-z0-9_])?"
-      + "(\\.[a-z0-9_]([-a-z0-9_]*[a-z0-9_])?)*";
+  private static final String LABEL_UNDERSCORE_FMT = "_?[a-z0-9]([-_a-z0-9]*[a-z0-9])?";
+  private static final String SUBDOMAIN_UNDERSCORE_FMT =
+      LABEL_UNDERSCORE_FMT + "(\\." + LABEL_UNDERSCORE_FMT + ")*";
 
   // IsDNS1123SubdomainWithUnderscore
   private static List<String> subdomainWithUnderscore(String v) {
@@ -1314,11 +1315,13 @@ final class PodSpecRules {
       return;
     }
     String windows = "cannot be set for a windows pod";
-    for (String[] f : new String[][] {{"appArmorProfile", ".securityContext"},
-        {"seLinuxOptions", ".securityContext"}, {"hostUsers", ""}}) {
-      if (Nested.has(sc, f[0])) {
-        errs.add(FieldError.forbidden(path + f[1] + "." + f[0], windows));
+    for (String f : List.of("appArmorProfile", "seLinuxOptions")) {
+      if (Nested.has(sc, f)) {
+        errs.add(FieldError.forbidden(path + ".securityContext." + f, windows));
       }
+    }
+    if (Nested.has(spec, "hostUsers")) {
+      errs.add(FieldError.forbidden(path + ".hostUsers", windows));
     }
     for (String f : List.of("hostPID", "hostIPC")) {
       if (Nested.bool(spec, f)) {

@@ -528,10 +528,6 @@ final class PodStrategies {
       for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
         PodSpecRules.probe(c.getOrNull(probe), at + "." + probe, probe, ctx.gracePeriod(), errs);
       }
-      if (c.getOrNull("restartPolicy") instanceof StringValue) {
-        errs.add(FieldError.forbidden(at + ".restartPolicy",
-            "may not be set for non-init containers"));
-      }
     }
     PodSpecRules.hostPortConflicts(containers, path, 0, new HashSet<>(), errs);
   }
@@ -545,13 +541,8 @@ final class PodStrategies {
       MapValue c = inits.get(i);
       String at = index(path, i);
       validateContainerCommon(c, at, ctx, errs);
-      boolean sidecar = false;
-      if (c.getOrNull("restartPolicy") instanceof StringValue rp) {
-        sidecar = rp.value().equals("Always");
-        if (!sidecar) {
-          errs.add(FieldError.notSupported(at + ".restartPolicy", rp, List.of("Always")));
-        }
-      }
+      // container restart rules (beta since 1.35) allow other policies; Always makes a sidecar
+      boolean sidecar = str(c, "restartPolicy").equals("Always");
       String name = str(c, "name");
       if (names.contains(name)) {
         errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
