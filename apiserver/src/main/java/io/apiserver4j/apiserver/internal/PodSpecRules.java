@@ -13,6 +13,7 @@ import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -735,10 +736,10 @@ final class PodSpecRules {
       } else {
         localDescendingPath(s.value(), path + ".localhostProfile", errs);
       }
-    } else if (local instanceof StringValue) {
-      // kube prints the profile struct, whose pointer field shows an address
-      errs.add(GroupValidation.invalidGo(path + ".localhostProfile", "core.SeccompProfile{Type:"
-          + GoStrings.quote(type) + ", LocalhostProfile:(*string)(0x…)}",
+    } else if (local instanceof StringValue s) {
+      // kube passes the internal profile struct: JSON with Go field names
+      errs.add(GroupValidation.invalidGo(path + ".localhostProfile", "{\"Type\":"
+          + Json.write(Value.of(type)) + ",\"LocalhostProfile\":" + Json.write(s) + "}",
           "can only be set when seccomp type is Localhost"));
     }
   }
@@ -869,20 +870,59 @@ final class PodSpecRules {
     }
     seccompProfile(sc.getOrNull("seccompProfile"), path + ".seccompProfile", errs);
     if (sc.getOrNull("allowPrivilegeEscalation") instanceof BooleanValue ape && !ape.value()) {
-      // kube prints the whole security context struct (with pointer addresses)
+      // kube passes the whole internal security context
       if (Nested.bool(sc, "privileged")) {
-        errs.add(GroupValidation.invalidGo(path, "&core.SecurityContext{…}",
+        errs.add(GroupValidation.invalidGo(path, internalSecurityContext(sc),
             "cannot set `allowPrivilegeEscalation` to false and `privileged` to true"));
       }
       for (String cap : Meta.stringList(Nested.getOrNull(sc, "capabilities", "add"))) {
         if (cap.equals("CAP_SYS_ADMIN")) {
-          errs.add(GroupValidation.invalidGo(path, "&core.SecurityContext{…}", "cannot set"
+          errs.add(GroupValidation.invalidGo(path, internalSecurityContext(sc), "cannot set"
               + " `allowPrivilegeEscalation` to false and `capabilities.Add` CAP_SYS_ADMIN"));
         }
       }
     }
     windowsOptions(sc.getOrNull("windowsOptions"), path + ".windowsOptions", errs);
     appArmorProfile(sc.getOrNull("appArmorProfile"), path + ".appArmorProfile", errs);
+  }
+
+  // the JSON of kube's internal core.SecurityContext: Go field names in declaration order
+  private static String internalSecurityContext(MapValue sc) {
+    StringBuilder sb = new StringBuilder("{");
+    String[][] fields = {{"Capabilities", "capabilities", "Add:add", "Drop:drop"},
+        {"Privileged", "privileged"},
+        {"SELinuxOptions", "seLinuxOptions", "User:user", "Role:role", "Type:type",
+            "Level:level"},
+        {"WindowsOptions", "windowsOptions", "GMSACredentialSpecName:gmsaCredentialSpecName",
+            "GMSACredentialSpec:gmsaCredentialSpec", "RunAsUserName:runAsUserName",
+            "HostProcess:hostProcess"},
+        {"RunAsUser", "runAsUser"}, {"RunAsGroup", "runAsGroup"},
+        {"RunAsNonRoot", "runAsNonRoot"}, {"ReadOnlyRootFilesystem", "readOnlyRootFilesystem"},
+        {"AllowPrivilegeEscalation", "allowPrivilegeEscalation"}, {"ProcMount", "procMount"},
+        {"SeccompProfile", "seccompProfile", "Type:type", "LocalhostProfile:localhostProfile"},
+        {"AppArmorProfile", "appArmorProfile", "Type:type", "LocalhostProfile:localhostProfile"}};
+    for (int i = 0; i < fields.length; i++) {
+      String[] f = fields[i];
+      sb.append(i == 0 ? "" : ",").append('"').append(f[0]).append("\":");
+      Value v = sc.getOrNull(f[1]);
+      if (v == null || v.isNull()) {
+        sb.append("null");
+      } else if (f.length == 2) {
+        sb.append(Json.write(v));
+      } else {
+        sb.append('{');
+        for (int k = 2; k < f.length; k++) {
+          String[] names = f[k].split(":");
+          Value sub = Nested.getOrNull(v, names[1]);
+          boolean pointerOrSlice = !f[0].equals("SELinuxOptions")
+              && !(f[0].endsWith("Profile") && names[0].equals("Type"));
+          sb.append(k == 2 ? "" : ",").append('"').append(names[0]).append("\":")
+              .append(sub != null ? Json.write(sub) : pointerOrSlice ? "null" : "\"\"");
+        }
+        sb.append('}');
+      }
+    }
+    return sb.append('}').toString();
   }
 
   /** {@code validateHostUsers}: a pod in its own user namespace shares no host namespace. */
@@ -1161,7 +1201,7 @@ final class PodSpecRules {
     }
     List<String> servers = Meta.stringList(c.getOrNull("nameservers"));
     if (servers.size() > 3) {
-      errs.add(GroupValidation.invalidGo(path + ".nameservers", goStrings(servers),
+      errs.add(FieldError.invalid(path + ".nameservers", c.getOrNull("nameservers"),
           "must not have more than 3 nameservers"));
     }
     for (int i = 0; i < servers.size(); i++) {
@@ -1169,11 +1209,11 @@ final class PodSpecRules {
     }
     List<String> searches = Meta.stringList(c.getOrNull("searches"));
     if (searches.size() > 32) {
-      errs.add(GroupValidation.invalidGo(path + ".searches", goStrings(searches),
+      errs.add(FieldError.invalid(path + ".searches", c.getOrNull("searches"),
           "must not have more than 32 search paths"));
     }
     if (String.join(" ", searches).length() > 2048) {
-      errs.add(GroupValidation.invalidGo(path + ".searches", goStrings(searches),
+      errs.add(FieldError.invalid(path + ".searches", c.getOrNull("searches"),
           "must not have more than 2048 characters (including spaces) in the search list"));
     }
     for (int i = 0; i < searches.size(); i++) {
@@ -1210,15 +1250,6 @@ final class PodSpecRules {
           + " alphanumeric character", SUBDOMAIN_UNDERSCORE_FMT, "example.com"));
     }
     return out;
-  }
-
-  /** Go's {@code %#v} of a {@code []string}. */
-  static String goStrings(List<String> values) {
-    StringBuilder sb = new StringBuilder("[]string{");
-    for (int i = 0; i < values.size(); i++) {
-      sb.append(i == 0 ? "" : ", ").append(GoStrings.quote(values.get(i)));
-    }
-    return sb.append('}').toString();
   }
 
   /** apimachinery's strict {@code IsValidIP}: parses, no leading zeros, canonical. */

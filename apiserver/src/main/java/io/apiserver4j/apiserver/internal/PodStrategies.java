@@ -449,7 +449,7 @@ final class PodStrategies {
         }
         case "Exists" -> {
           if (!str(t, "value").isEmpty()) {
-            errs.add(FieldError.invalid(at + ".operator", t,
+            errs.add(FieldError.invalid(at + ".operator", Value.of(str(t, "value")),
                 "value must be empty when `operator` is 'Exists'"));
           }
         }
