@@ -1422,9 +1422,12 @@ final class PodSpecRules {
     }
   }
 
-  /** {@code AccumulateUniqueHostPorts} over {@code containers}. */
-  static void hostPortConflicts(List<MapValue> containers, String path, int offset,
-      Set<String> seen, List<FieldError> errs) {
+  /**
+   * {@code AccumulateUniqueHostPorts} over {@code containers}, indexed within that list (kube
+   * checks init containers one at a time, so it names each of them {@code [0]}).
+   */
+  static void hostPortConflicts(List<MapValue> containers, String path, Set<String> seen,
+      List<FieldError> errs) {
     for (int i = 0; i < containers.size(); i++) {
       List<MapValue> ports = items(containers.get(i).getOrNull("ports"));
       for (int p = 0; p < ports.size(); p++) {
@@ -1435,7 +1438,7 @@ final class PodSpecRules {
         }
         String key = str(port, "protocol") + "/" + str(port, "hostIP") + "/" + hp;
         if (!seen.add(key)) {
-          errs.add(FieldError.duplicate(index(index(path, i + offset) + ".ports", p)
+          errs.add(FieldError.duplicate(index(index(path, i) + ".ports", p)
               + ".hostPort", Value.of(key)));
         }
       }

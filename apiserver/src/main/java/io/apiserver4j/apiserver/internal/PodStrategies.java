@@ -529,7 +529,7 @@ final class PodStrategies {
         PodSpecRules.probe(c.getOrNull(probe), at + "." + probe, probe, ctx.gracePeriod(), errs);
       }
     }
-    PodSpecRules.hostPortConflicts(containers, path, 0, new HashSet<>(), errs);
+    PodSpecRules.hostPortConflicts(containers, path, new HashSet<>(), errs);
   }
 
   /** {@code validateInitContainers}: sidecars (restartPolicy Always) may probe and hook. */
@@ -549,7 +549,7 @@ final class PodStrategies {
       } else if (!name.isEmpty()) {
         names.add(name);
       }
-      PodSpecRules.hostPortConflicts(List.of(c), path, i, new HashSet<>(), errs);
+      PodSpecRules.hostPortConflicts(List.of(c), path, new HashSet<>(), errs);
       if (sidecar) {
         PodSpecRules.lifecycle(c.getOrNull("lifecycle"), at + ".lifecycle", ctx.gracePeriod(),
             errs);
