@@ -45,12 +45,16 @@ final class PodStrategies {
   private static final List<String> TERMINATION_MESSAGE_POLICIES =
       List.of("File", "FallbackToLogsOnError");
   static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
-  // validateVolumeSource's order: the second source found is the one reported
-  private static final List<String> VOLUME_SOURCES = List.of("hostPath", "emptyDir", "gitRepo",
+  // validateVolumeSource's order: every source after the first is reported
+  private static final List<String> VOLUME_SOURCES = List.of("emptyDir", "hostPath", "gitRepo",
       "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs",
-      "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "downwardAPI", "fc",
-      "azureFile", "vsphereVolume", "quobyte", "azureDisk", "projected", "portworxVolume",
-      "scaleIO", "configMap", "storageos", "csi", "ephemeral", "image");
+      "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI",
+      "fc", "flexVolume", "configMap", "azureFile", "vsphereVolume", "photonPersistentDisk",
+      "portworxVolume", "azureDisk", "storageos", "projected", "scaleIO", "csi", "ephemeral",
+      "image");
+  // the names kube gives two of them in that error
+  private static final Map<String, String> VOLUME_SOURCE_PATHS =
+      Map.of("downwardAPI", "downwarAPI", "cephfs", "cephFS");
   private static final String POD_UPDATE_FORBIDDEN = "pod updates may not change fields other"
       + " than `spec.containers[*].image`,`spec.initContainers[*].image`,"
       + "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing"
@@ -349,7 +353,7 @@ final class PodStrategies {
   /** {@code ValidatePodSpec}, in kube's order. */
   static void validatePodSpec(MapValue spec, String path, SpecOf of, List<FieldError> errs) {
     MapValue s = spec == null ? MapValue.empty() : spec;
-    Set<String> volumes = validateVolumes(s.getOrNull("volumes"), path + ".volumes", errs);
+    Set<String> volumes = validateVolumes(s.getOrNull("volumes"), path + ".volumes", of, errs);
     Long grace = s.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue g
         ? g.value() : null;
     ContainerContext ctx = new ContainerContext(volumes, PodSpecRules.volumesByName(s), grace,
@@ -465,13 +469,14 @@ final class PodStrategies {
   }
 
   /** {@code ValidateVolumes}: names, one source each; returns the names of the valid ones. */
-  private static Set<String> validateVolumes(Value volumes, String path, List<FieldError> errs) {
+  private static Set<String> validateVolumes(Value volumes, String path, SpecOf of,
+      List<FieldError> errs) {
     Set<String> names = new HashSet<>();
     List<MapValue> list = items(volumes);
     for (int i = 0; i < list.size(); i++) {
       MapValue v = list.get(i);
       String at = index(path, i);
-      List<FieldError> sourceErrs = new ArrayList<>();
+      List<FieldError> el = new ArrayList<>();
       String first = null;
       for (String source : VOLUME_SOURCES) {
         if (v.getOrNull(source) == null || v.getOrNull(source).isNull()) {
@@ -479,33 +484,36 @@ final class PodStrategies {
         }
         if (first == null) {
           first = source;
+          PodSpecRules.volumeSource(source, v.getOrNull(source), at + "." + source,
+              of == SpecOf.POD, el);
         } else {
-          sourceErrs.add(FieldError.forbidden(at + "." + source,
-              "may not specify more than 1 volume type"));
+          el.add(FieldError.forbidden(at + "." + VOLUME_SOURCE_PATHS.getOrDefault(source,
+              source), "may not specify more than 1 volume type"));
         }
       }
       if (first == null) {
-        sourceErrs.add(FieldError.required(at, "must specify a volume type"));
+        el.add(FieldError.required(at, "must specify a volume type"));
       }
       String name = str(v, "name");
       if (name.isEmpty()) {
-        errs.add(FieldError.required(at + ".name", ""));
+        el.add(FieldError.required(at + ".name", ""));
       } else {
         for (String msg : MetaValidation.dns1123Label(name)) {
-          errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
+          el.add(FieldError.invalid(at + ".name", Value.of(name), msg));
         }
       }
       if (names.contains(name)) {
-        errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+        el.add(FieldError.duplicate(at + ".name", Value.of(name)));
       }
-      if (sourceErrs.isEmpty()) {
+      if (el.isEmpty()) {
         names.add(name);
       } else {
-        errs.addAll(sourceErrs);
+        errs.addAll(el);
       }
     }
     return names;
   }
+
 
   /** What container validation needs to know of the pod. */
   private record ContainerContext(Set<String> volumes, Map<String, MapValue> volumesByName,
