@@ -577,7 +577,8 @@ final class PodSpecRules {
    * resources: names, non-negative (and for extended resources integer) quantities, requests
    * within limits (equal for resources that cannot be overcommitted), hugepages.
    */
-  static void resources(MapValue resources, String path, boolean pod, List<FieldError> errs) {
+  static void resources(MapValue resources, String path, boolean pod, Set<String> podClaims,
+      List<FieldError> errs) {
     MapValue limits = Nested.map(resources, "limits");
     MapValue requests = Nested.map(resources, "requests");
     boolean cpuOrMemory = false;
@@ -624,6 +625,103 @@ final class PodSpecRules {
     if (!cpuOrMemory && hugePages) {
       errs.add(FieldError.forbidden(path, "HugePages require cpu or memory"));
     }
+    claimReferences(items(resources.getOrNull("claims")), podClaims, path + ".claims", errs);
+  }
+
+  /** {@code validateResourceClaimNames}: a container's claims name the pod's. */
+  private static void claimReferences(List<MapValue> claims, Set<String> podClaims, String path,
+      List<FieldError> errs) {
+    Set<String> seen = new HashSet<>();
+    for (int i = 0; i < claims.size(); i++) {
+      String at = index(path, i);
+      String name = str(claims.get(i), "name");
+      String request = str(claims.get(i), "request");
+      if (name.isEmpty()) {
+        errs.add(FieldError.required(at, ""));
+        continue;
+      }
+      if (seen.contains(name)) {
+        errs.add(FieldError.duplicate(at, Value.of(name)));
+      } else {
+        String key = name;
+        if (!request.isEmpty()) {
+          for (String msg : MetaValidation.dns1123Label(request)) {
+            errs.add(FieldError.invalid(at + ".request", Value.of(request), msg));
+          }
+          key += "/" + request;
+        }
+        if (seen.contains(key)) {
+          errs.add(FieldError.duplicate(at, Value.of(key)));
+        } else if (request.isEmpty()) {
+          for (String k : seen) {
+            if (k.startsWith(name + "/")) {
+              errs.add(FieldError.duplicate(at, Value.of(name)));
+            }
+          }
+        }
+        seen.add(key);
+      }
+      if (!podClaims.contains(name)) {
+        errs.add(new FieldError(FieldError.Type.NOT_FOUND, at, Optional.of(Value.of(name)),
+            "must be one of the names in pod.spec.resourceClaims" + (podClaims.isEmpty()
+                ? " which is empty" : ": " + String.join(", ", new java.util.TreeSet<>(podClaims)))));
+      }
+    }
+  }
+
+  /**
+   * {@code validatePodResourceClaims}: unique DNS-label names, each with one of a claim or a
+   * template name; returns the names containers may refer to.
+   */
+  static Set<String> podResourceClaims(MapValue spec, String path, List<FieldError> errs) {
+    List<MapValue> claims = items(spec.getOrNull("resourceClaims"));
+    Set<String> gathered = new HashSet<>();
+    claims.forEach(c -> {
+      if (!str(c, "name").isEmpty()) {
+        gathered.add(str(c, "name"));
+      }
+    });
+    Set<String> names = new HashSet<>();
+    for (int i = 0; i < claims.size(); i++) {
+      MapValue c = claims.get(i);
+      String at = index(path, i);
+      String name = str(c, "name");
+      if (name.isEmpty()) {
+        errs.add(FieldError.required(at + ".name", ""));
+      } else if (names.contains(name)) {
+        errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+      } else {
+        for (String msg : MetaValidation.dns1123Label(name)) {
+          errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
+        }
+        names.add(name);
+      }
+      Value claim = c.getOrNull("resourceClaimName");
+      Value template = c.getOrNull("resourceClaimTemplateName");
+      boolean hasClaim = claim instanceof StringValue;
+      boolean hasTemplate = template instanceof StringValue;
+      // kube passes the internal PodResourceClaim: JSON with Go field names
+      String json = "{\"Name\":" + Json.write(Value.of(name)) + ",\"ResourceClaimName\":"
+          + (hasClaim ? Json.write(claim) : "null") + ",\"ResourceClaimTemplateName\":"
+          + (hasTemplate ? Json.write(template) : "null") + "}";
+      if (hasClaim && hasTemplate) {
+        errs.add(GroupValidation.invalidGo(at, json, "at most one of `resourceClaimName` or"
+            + " `resourceClaimTemplateName` may be specified"));
+      }
+      if (!hasClaim && !hasTemplate) {
+        errs.add(GroupValidation.invalidGo(at, json,
+            "must specify one of: `resourceClaimName`, `resourceClaimTemplateName`"));
+      }
+      for (Value v : new Value[] {claim, template}) {
+        if (v instanceof StringValue s) {
+          for (String msg : MetaValidation.dns1123Subdomain(s.value())) {
+            errs.add(FieldError.invalid(at + "." + (v == claim ? "resourceClaimName"
+                : "resourceClaimTemplateName"), s, msg));
+          }
+        }
+      }
+    }
+    return gathered;
   }
 
   private static void resourceName(String name, String path, boolean pod, List<FieldError> errs) {
@@ -692,7 +790,8 @@ final class PodSpecRules {
    * {@code validatePodResourceConsistency}: pod-level requests cover the containers' summed
    * requests, and no container limit exceeds the pod's.
    */
-  static void podResources(MapValue spec, String path, List<FieldError> errs) {
+  static void podResources(MapValue spec, String path, Set<String> podClaims,
+      List<FieldError> errs) {
     if (!(spec.getOrNull("resources") instanceof MapValue res)) {
       return;
     }
@@ -700,7 +799,7 @@ final class PodSpecRules {
       errs.add(FieldError.forbidden(path + ".claims",
           "claims cannot be set for Resources at pod-level"));
     }
-    resources(res, path, true, errs);
+    resources(res, path, true, podClaims, errs);
     Map<String, BigDecimal> sum = new java.util.TreeMap<>();
     for (MapValue c : items(spec.getOrNull("containers"))) {
       MapValue req = Nested.map(c, "resources", "requests");

@@ -356,8 +356,9 @@ final class PodStrategies {
     Set<String> volumes = validateVolumes(s.getOrNull("volumes"), path + ".volumes", of, errs);
     Long grace = s.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue g
         ? g.value() : null;
-    ContainerContext ctx = new ContainerContext(volumes, PodSpecRules.volumesByName(s), grace,
-        str(s, "restartPolicy"), PodSpecRules.hostUsers(s));
+    Set<String> claims = PodSpecRules.podResourceClaims(s, path + ".resourceClaims", errs);
+    ContainerContext ctx = new ContainerContext(volumes, PodSpecRules.volumesByName(s), claims,
+        grace, str(s, "restartPolicy"), PodSpecRules.hostUsers(s));
     List<MapValue> containers = items(s.getOrNull("containers"));
     if (containers.isEmpty()) {
       errs.add(FieldError.required(path + ".containers", ""));
@@ -365,7 +366,7 @@ final class PodStrategies {
     validateContainers(containers, path + ".containers", ctx, errs);
     validateInitContainers(items(s.getOrNull("initContainers")), containers,
         path + ".initContainers", ctx, errs);
-    PodSpecRules.podResources(s, path + ".resources", errs);
+    PodSpecRules.podResources(s, path + ".resources", claims, errs);
     PodSpecRules.hostNetworkPorts(s, path, of == SpecOf.POD, errs);
     KubeValidation.requiredEnum(s, "restartPolicy", path + ".restartPolicy", RESTART_POLICIES,
         errs);
@@ -517,7 +518,7 @@ final class PodStrategies {
 
   /** What container validation needs to know of the pod. */
   private record ContainerContext(Set<String> volumes, Map<String, MapValue> volumesByName,
-      Long gracePeriod, String restartPolicy, boolean hostUsers) { }
+      Set<String> podClaims, Long gracePeriod, String restartPolicy, boolean hostUsers) { }
 
   /** {@code validateContainers}: the common rules, unique names, probes and lifecycle. */
   private static void validateContainers(List<MapValue> containers, String path,
@@ -599,7 +600,8 @@ final class PodStrategies {
     validateMounts(c, at + ".volumeMounts", ctx, errs);
     KubeValidation.requiredEnum(c, "imagePullPolicy", at + ".imagePullPolicy", PULL_POLICIES,
         errs);
-    PodSpecRules.resources(Nested.map(c, "resources"), at + ".resources", false, errs);
+    PodSpecRules.resources(Nested.map(c, "resources"), at + ".resources", false,
+        ctx.podClaims(), errs);
     PodSpecRules.resizePolicy(items(c.getOrNull("resizePolicy")), at + ".resizePolicy",
         ctx.restartPolicy(), errs);
     PodSpecRules.containerSecurityContext(c.getOrNull("securityContext"),
@@ -665,6 +667,14 @@ final class PodStrategies {
    * left to their own subresource.
    */
   static void validatePodSpecUpdate(MapValue spec, MapValue old, List<FieldError> errs) {
+    // ValidateContainerUpdates: the lists keep their length
+    for (String list : List.of("containers", "initContainers")) {
+      if (items(spec.getOrNull(list)).size() != items(old.getOrNull(list)).size()) {
+        errs.add(FieldError.forbidden("spec." + list,
+            "pod updates may not add or remove containers"));
+        return;
+      }
+    }
     Value ads = spec.getOrNull("activeDeadlineSeconds");
     Value oldAds = old.getOrNull("activeDeadlineSeconds");
     if (ads instanceof IntegerValue n) {
@@ -682,6 +692,10 @@ final class PodStrategies {
       errs.add(FieldError.invalid("spec.activeDeadlineSeconds", Value.nullValue(),
           "must not update from a positive integer to nil value"));
     }
+    onlyAddedTolerations(items(spec.getOrNull("tolerations")),
+        items(old.getOrNull("tolerations")), errs);
+    onlyDeletedSchedulingGates(items(spec.getOrNull("schedulingGates")),
+        items(old.getOrNull("schedulingGates")), errs);
     MapValue munged = spec;
     for (String list : List.of("containers", "initContainers")) {
       List<MapValue> now = items(spec.getOrNull(list));
@@ -698,6 +712,20 @@ final class PodStrategies {
     munged = copyField(munged, old, "activeDeadlineSeconds");
     munged = copyField(munged, old, "tolerations");
     munged = copyField(munged, old, "ephemeralContainers");
+    munged = copyField(munged, old, "schedulingGates");
+    if (!items(old.getOrNull("schedulingGates")).isEmpty()) {
+      // a gated pod may gain node selector labels, nothing else
+      MapValue now = Nested.map(spec, "nodeSelector");
+      MapValue before = Nested.map(old, "nodeSelector");
+      for (int i = 0; i < before.size(); i++) {
+        if (!before.valueAt(i).equals(now.getOrNull(before.keyAt(i)))) {
+          errs.add(FieldError.invalid("spec.nodeSelector", now, "only additions to"
+              + " spec.nodeSelector are allowed (no mutations or deletions)"));
+          break;
+        }
+      }
+      munged = copyField(munged, old, "nodeSelector");
+    }
     if (old.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue g && g.value() < 0
         && spec.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue n
         && n.value() == 1) {
@@ -708,6 +736,40 @@ final class PodStrategies {
     if (!munged.equals(before)) {
       errs.add(FieldError.forbidden("spec", POD_UPDATE_FORBIDDEN + "\n" + diff(munged, before)));
     }
+  }
+
+  /** {@code validateOnlyAddedTolerations}: existing ones stay but for their seconds. */
+  private static void onlyAddedTolerations(List<MapValue> now, List<MapValue> old,
+      List<FieldError> errs) {
+    for (MapValue o : old) {
+      boolean found = false;
+      for (MapValue n : now) {
+        MapValue clone = copyField(o, n, "tolerationSeconds");
+        if (withoutEmpty(clone).equals(withoutEmpty(n))) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        errs.add(FieldError.forbidden("spec.tolerations",
+            "existing toleration can not be modified except its tolerationSeconds"));
+        return;
+      }
+    }
+  }
+
+  /** {@code validateOnlyDeletedSchedulingGates}. */
+  private static void onlyDeletedSchedulingGates(List<MapValue> now, List<MapValue> old,
+      List<FieldError> errs) {
+    Set<String> before = new HashSet<>();
+    old.forEach(g -> before.add(str(g, "name")));
+    Map<String, Integer> added = new LinkedHashMap<>();
+    for (int i = 0; i < now.size(); i++) {
+      added.put(str(now.get(i), "name"), i);
+    }
+    before.forEach(added::remove);
+    added.forEach((gate, i) -> errs.add(FieldError.forbidden("spec.schedulingGates[" + i
+        + "].name", "only deletion is allowed, but found new scheduling gate '" + gate + "'")));
   }
 
   private static MapValue copyField(MapValue into, MapValue from, String key) {
