@@ -130,6 +130,16 @@ public final class ApiServer implements AutoCloseable {
   }
 
   /**
+   * Writes one of the server's own objects ({@link BootstrapObjects}), skipping its kind's
+   * validation as kube-apiserver's reconcilers writing straight to storage do.
+   */
+  ApiResponse handleSystemWrite(ApiRequest request) {
+    requireNonNull(request, "request");
+    checkOpen();
+    return pipeline.handleSystemWrite(request);
+  }
+
+  /**
    * Runs one request (any verb but WATCH) and returns what kube-apiserver would answer.
    *
    * @throws IllegalArgumentException for a WATCH request

@@ -24,7 +24,9 @@ import java.util.List;
  * policy, which kube writes when RBAC authorizes, is the auth module's {@code Bootstrap}.
  *
  * <p>{@link #ensure} creates those that are missing through the server, as kube-apiserver's
- * bootstrap controllers do through its loopback client, and leaves existing ones alone except
+ * bootstrap controllers do, as system writes that skip the kinds' validation (kube's endpoint
+ * reconciler writes to storage, so a loopback advertise address is written although the
+ * Endpoints validation refuses it from clients), and leaves existing ones alone except
  * the {@code kubernetes} Service, Endpoints and EndpointSlice, whose ports and addresses are
  * brought back to the server's, as kube's endpoint reconciler does. A server built with
  * {@link ApiServer.Builder#bootstrap} (the default) has already written them once.
@@ -131,7 +133,8 @@ public final class BootstrapObjects {
       }
       MapValue meta = (MapValue) o.getOrNull("metadata");
       String namespace = str(meta, "namespace");
-      ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, def.resource())
+      ApiResponse r = server.handleSystemWrite(ApiRequest.builder(ApiRequest.Verb.CREATE,
+          def.resource())
           .namespace(namespace).body(o).userAgent(USER_AGENT).build());
       if (r.isSuccess()) {
         created.add(str(o, "kind") + "/" + namespace + "/" + str(meta, "name"));
@@ -173,7 +176,7 @@ public final class BootstrapObjects {
       }
     }
     if (!updated.equals(current)) {
-      server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, def.resource())
+      server.handleSystemWrite(ApiRequest.builder(ApiRequest.Verb.UPDATE, def.resource())
           .namespace(namespace).name(name).body(updated).userAgent(USER_AGENT).build())
           .orThrow();
     }

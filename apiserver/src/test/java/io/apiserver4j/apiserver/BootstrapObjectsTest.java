@@ -36,6 +36,39 @@ class BootstrapObjectsTest {
   }
 
   @Test
+  void theServerWritesItsLoopbackEndpointsWhichClientsMayNot() {
+    try (ApiServer server = ApiServer.builder().build()) {
+      // the default advertise address is 127.0.0.1, written as kube's reconciler writes it
+      MapValue ep = server.resources("v1", "endpoints").namespace("default").get("kubernetes");
+      assertThat(Json.write(ep.getOrNull("subsets"))).contains("\"ip\":\"127.0.0.1\"");
+      MapValue slice = server.resources("discovery.k8s.io/v1", "endpointslices")
+          .namespace("default").get("kubernetes");
+      assertThat(Json.write(slice.getOrNull("endpoints"))).contains("\"127.0.0.1\"");
+
+      // a client writing the same address gets kube's ValidateNonSpecialIP error
+      ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE,
+          new io.apiserver4j.core.GroupVersionResource("", "v1", "endpoints"))
+          .namespace("default").body(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Endpoints\","
+              + "\"metadata\":{\"name\":\"mine\"},\"subsets\":[{\"addresses\":[{\"ip\":"
+              + "\"127.0.0.1\"}]}]}")).build());
+      assertThat(r.code()).isEqualTo(422);
+      assertThat(io.apiserver4j.core.Nested.str(r.body(), "message")).isEqualTo("Endpoints"
+          + " \"mine\" is invalid: subsets[0].addresses[0].ip: Invalid value: \"127.0.0.1\": may"
+          + " not be in the loopback range (127.0.0.0/8, ::1/128)");
+
+      // and the reconciler brings a changed address back to the server's
+      server.handleSystemWrite(ApiRequest.builder(ApiRequest.Verb.UPDATE,
+          new io.apiserver4j.core.GroupVersionResource("", "v1", "endpoints"))
+          .namespace("default").name("kubernetes").body(ep.with("subsets",
+              Json.read("[{\"addresses\":[{\"ip\":\"10.0.0.9\"}],\"ports\":[{\"name\":"
+                  + "\"https\",\"port\":6443,\"protocol\":\"TCP\"}]}]"))).build()).orThrow();
+      BootstrapObjects.ensure(server, "127.0.0.1", 6443);
+      assertThat(Json.write(server.resources("v1", "endpoints").namespace("default")
+          .get("kubernetes").getOrNull("subsets"))).contains("\"ip\":\"127.0.0.1\"");
+    }
+  }
+
+  @Test
   void rejectsABadPort() {
     assertThatThrownBy(() -> BootstrapObjects.objects("10.0.0.2", 0))
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("securePort");

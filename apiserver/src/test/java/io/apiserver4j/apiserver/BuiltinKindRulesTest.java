@@ -38,7 +38,7 @@ class BuiltinKindRulesTest {
 
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();
-    for (String file : List.of("pods", "services", "workloads", "batch", "defaults")) {
+    for (String file : List.of("pods", "pod-spec", "services", "workloads", "batch", "defaults")) {
       String path = "/io/apiserver4j/apiserver/builtin/" + file + ".yaml";
       try (InputStream in = BuiltinKindRulesTest.class.getResourceAsStream(path)) {
         String text = new String(in.readAllBytes(), StandardCharsets.UTF_8);

@@ -130,8 +130,7 @@ class GroupKindsThroughServerTest {
 
     assertThat(r.code()).isEqualTo(422);
     assertThat(str(r.body(), "message")).isEqualTo("PodDisruptionBudget.policy \"p\" is invalid:"
-        + " spec.maxUnavailable: Invalid value: intstr.IntOrString{Type:1, IntVal:0,"
-        + " StrVal:\"120%\"}: must not be greater than 100%");
+        + " spec.maxUnavailable: Invalid value: \"120%\": must not be greater than 100%");
   }
 
   @Test

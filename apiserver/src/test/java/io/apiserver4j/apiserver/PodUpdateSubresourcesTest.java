@@ -37,6 +37,13 @@ class PodUpdateSubresourcesTest {
             + "\"nginx\"" + resources + "}]}}")).build()).orThrow();
   }
 
+  private MapValue createWithPodResources(String podResources) {
+    return server.handle(ApiRequest.builder(Verb.CREATE, PODS).namespace("default")
+        .body(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\"},"
+            + "\"spec\":{\"resources\":" + podResources + ",\"containers\":[{\"name\":\"app\","
+            + "\"image\":\"nginx\"" + BURSTABLE + "}]}}")).build()).orThrow();
+  }
+
   private ApiResponse patch(String sub, PatchType type, String patch) {
     return server.handle(ApiRequest.builder(Verb.PATCH, PODS).namespace("default").name("p")
         .subresource(sub).patch(type, patch).build());
@@ -175,5 +182,65 @@ class PodUpdateSubresourcesTest {
     assertThat(renamed.code()).isEqualTo(422);
     assertThat(Nested.str(renamed.body(), "message")).contains("spec.containers[0].name:"
         + " Forbidden: containers may not be renamed or reordered on resize");
+  }
+
+  @Test
+  void podsWithPodLevelResourcesAreNotResized() {
+    createWithPodResources("{\"requests\":{\"cpu\":\"1\",\"memory\":\"1Gi\"}}");
+
+    ApiResponse r = patch("resize", PatchType.STRATEGIC_MERGE_PATCH, "{\"spec\":{\"containers\":"
+        + "[{\"name\":\"app\",\"resources\":{\"limits\":{\"cpu\":\"300m\"}}}]}}");
+
+    // ValidatePodResize: field.Forbidden(field.NewPath(""), ...)
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(Nested.str(r.body(), "message"))
+        .endsWith("Forbidden: pods with pod-level resources cannot be resized");
+  }
+
+  @Test
+  void memoryLimitsOnlyShrinkWithARestartPolicy() {
+    create(BURSTABLE);
+
+    ApiResponse r = patch("resize", PatchType.STRATEGIC_MERGE_PATCH, "{\"spec\":{"
+        + "\"containers\":[{\"name\":\"app\",\"resources\":{\"limits\":{\"memory\":"
+        + "\"100Mi\"}}}]}}");
+
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(Nested.str(r.body(), "message")).isEqualTo("Pod \"p\" is invalid:"
+        + " spec.containers[0].resources.limits[memory]: Forbidden: memory limits cannot be"
+        + " decreased unless resizePolicy is RestartContainer");
+  }
+
+  @Test
+  void memoryLimitsShrinkWhenTheContainerRestarts() {
+    create(",\"resizePolicy\":[{\"resourceName\":\"memory\",\"restartPolicy\":"
+        + "\"RestartContainer\"}]" + BURSTABLE);
+
+    ApiResponse r = patch("resize", PatchType.STRATEGIC_MERGE_PATCH, "{\"spec\":{"
+        + "\"containers\":[{\"name\":\"app\",\"resources\":{\"limits\":{\"memory\":"
+        + "\"100Mi\"}}}]}}");
+
+    assertThat(r.code()).as(Nested.str(r.body(), "message")).isEqualTo(200);
+    MapValue app = (MapValue) Nested.list(r.body(), "spec", "containers").get(0);
+    assertThat(Nested.str(app, "resources", "limits", "memory")).isEqualTo("100Mi");
+  }
+
+  @Test
+  void aRunningContainerWithoutReportedResourcesIsOnANodeThatDoesNotResize() {
+    create(BURSTABLE);
+    MapValue pod = server.handle(ApiRequest.builder(Verb.GET, PODS).namespace("default")
+        .name("p").build()).orThrow();
+    server.handle(ApiRequest.builder(Verb.UPDATE, PODS).namespace("default").name("p")
+        .subresource("status").body(pod.with("status", Json.read("{\"phase\":\"Running\","
+            + "\"qosClass\":\"Burstable\",\"containerStatuses\":[{\"name\":\"app\",\"ready\":true,"
+            + "\"restartCount\":0,\"image\":\"nginx\",\"imageID\":\"\",\"state\":{\"running\":{}}}]}")))
+        .build()).orThrow();
+
+    ApiResponse r = patch("resize", PatchType.STRATEGIC_MERGE_PATCH, "{\"spec\":{\"containers\":"
+        + "[{\"name\":\"app\",\"resources\":{\"limits\":{\"cpu\":\"300m\"}}}]}}");
+
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(Nested.str(r.body(), "message")).isEqualTo("Pod \"p\" is invalid: spec:"
+        + " Forbidden: Pod running on node without support for resize");
   }
 }

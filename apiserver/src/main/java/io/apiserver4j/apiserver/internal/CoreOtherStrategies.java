@@ -812,8 +812,12 @@ final class CoreOtherStrategies {
     if (a.isAnyLocalAddress()) {
       errs.add(FieldError.invalid(at + ".ip", Value.of(ip), "may not be unspecified (" + ip + ")"));
     }
-    // kube also refuses loopback addresses; left out because an embedded server advertises its
-    // loopback address in the "kubernetes" Endpoints it bootstraps through the API
+    // the server's own "kubernetes" Endpoints, at a loopback advertise address, is a system
+    // write this does not see (kube's reconciler writes it to storage)
+    if (a.isLoopbackAddress()) {
+      errs.add(FieldError.invalid(at + ".ip", Value.of(ip),
+          "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
+    }
     if (a.isLinkLocalAddress()) {
       errs.add(FieldError.invalid(at + ".ip", Value.of(ip),
           "may not be in the link-local range (169.254.0.0/16, fe80::/10)"));

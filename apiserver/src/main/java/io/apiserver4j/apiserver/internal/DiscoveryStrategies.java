@@ -116,9 +116,8 @@ final class DiscoveryStrategies {
   }
 
   /**
-   * core's {@code ValidateEndpointIP}, except its loopback rule: this server's own
-   * {@code kubernetes} EndpointSlice points at its advertise address, 127.0.0.1 by default
-   * (which kube-apiserver would refuse to write).
+   * core's {@code ValidateNonSpecialIP}. The server's own {@code kubernetes} EndpointSlice,
+   * which may point at a loopback advertise address, is a system write this does not see.
    */
   private static void nonSpecialIp(List<FieldError> errs, String at, String a) {
     byte[] ip = IpAddresses.parse(a);
@@ -128,12 +127,14 @@ final class DiscoveryStrategies {
     }
     byte[] v4 = ip.length == 4 ? ip : mappedV4(ip);
     boolean unspecified;
+    boolean loopback;
     boolean linkLocal;
     boolean linkLocalMulticast;
     if (v4 != null) {
       int b0 = v4[0] & 0xff;
       int b1 = v4[1] & 0xff;
       unspecified = b0 == 0 && b1 == 0 && v4[2] == 0 && v4[3] == 0;
+      loopback = b0 == 127;
       linkLocal = b0 == 169 && b1 == 254;
       linkLocalMulticast = b0 == 224 && b1 == 0 && v4[2] == 0;
     } else {
@@ -142,11 +143,16 @@ final class DiscoveryStrategies {
         zero &= ip[i] == 0;
       }
       unspecified = zero && ip[15] == 0;
+      loopback = zero && ip[15] == 1;
       linkLocal = (ip[0] & 0xff) == 0xfe && (ip[1] & 0xc0) == 0x80;
       linkLocalMulticast = (ip[0] & 0xff) == 0xff && (ip[1] & 0x0f) == 0x02;
     }
     if (unspecified) {
       errs.add(FieldError.invalid(at, Value.of(a), "may not be unspecified (" + a + ")"));
+    }
+    if (loopback) {
+      errs.add(FieldError.invalid(at, Value.of(a),
+          "may not be in the loopback range (127.0.0.0/8, ::1/128)"));
     }
     if (linkLocal) {
       errs.add(FieldError.invalid(at, Value.of(a),

@@ -139,12 +139,24 @@ public final class Dispatcher {
 
   /** Runs a request (any verb but WATCH); every failure becomes a Status response. */
   public ApiResponse handle(ApiRequest request) {
+    return handle(request, Scope.Writer.CLIENT);
+  }
+
+  /**
+   * Runs a write of the server's own objects (its bootstrap objects), which skips the kind's
+   * validation as kube's writes straight to storage do; everything else is as {@link #handle}.
+   */
+  public ApiResponse handleSystemWrite(ApiRequest request) {
+    return handle(request, Scope.Writer.SYSTEM);
+  }
+
+  private ApiResponse handle(ApiRequest request, Scope.Writer writer) {
     if (request.verb() == Verb.WATCH) {
       throw new IllegalArgumentException("WATCH requests go to ApiServer.watch");
     }
     Warnings warnings = new Warnings();
     try {
-      Scope s = resolve(request, warnings);
+      Scope s = resolve(request, warnings, writer);
       switch (request.verb()) {
         case CREATE:
           return creates.create(s);
@@ -175,16 +187,16 @@ public final class Dispatcher {
    * @throws StatusException for a request kube-apiserver refuses
    */
   public ApiWatch watch(ApiRequest request) {
-    return reads.watch(resolve(request, new Warnings()));
+    return reads.watch(resolve(request, new Warnings(), Scope.Writer.CLIENT));
   }
 
-  private Scope resolve(ApiRequest r, Warnings warnings) {
+  private Scope resolve(ApiRequest r, Warnings warnings, Scope.Writer writer) {
     ResourceDefinition def = endpoints.resolve(r);
     warnings.addAll(def.warnings());
     // only writes are recorded under a manager
     String manager = r.verb().isWrite()
         ? WriteOptionRules.managerOrUserAgent(r.fieldManager(), r.userAgent()) : "";
     return new Scope(r, def, r.namespace(), r.name(), r.subresource(), clock.instant(), manager,
-        r.dryRun().isDryRun() ? dryRun : storage, warnings);
+        r.dryRun().isDryRun() ? dryRun : storage, warnings, writer);
   }
 }

@@ -57,8 +57,9 @@ final class GroupValidation {
   }
 
   /**
-   * An Invalid error whose value kube prints with Go's {@code %#v} (a struct or typed value),
-   * written out as kube does.
+   * An Invalid error whose value is given as kube renders it: since 1.34 apimachinery's
+   * {@code field.Error} prints values that are not plain strings or numbers as their JSON
+   * ({@code json.Marshal}), which for kube's internal types uses the Go field names.
    */
   static FieldError invalidGo(String field, String goValue, String detail) {
     return new FieldError(FieldError.Type.INVALID, field, Optional.empty(),
@@ -105,27 +106,18 @@ final class GroupValidation {
 
   // --- IntOrString ---------------------------------------------------------------------------
 
-  // Go's %#v of an intstr.IntOrString, as kube prints it in these errors
-  static String goIntOrString(Value v) {
-    if (v instanceof StringValue s) {
-      return "intstr.IntOrString{Type:1, IntVal:0, StrVal:" + GoStrings.quote(s.value()) + "}";
-    }
-    long i = v instanceof IntegerValue n ? n.value() : 0;
-    return "intstr.IntOrString{Type:0, IntVal:" + i + ", StrVal:\"\"}";
-  }
-
   /** apps {@code ValidatePositiveIntOrPercent} and {@code IsNotMoreThan100Percent}. */
   static void positiveIntOrPercentMax100(List<FieldError> errs, Value v, String field) {
     if (v instanceof StringValue s) {
       if (!PERCENT.matcher(s.value()).matches()) {
-        errs.add(invalidGo(field, goIntOrString(v), LabelValidation.regexError(
+        errs.add(FieldError.invalid(field, v, LabelValidation.regexError(
             "a valid percent string must be a numeric string followed by an ending '%'",
             "[0-9]+%", "1%", "93%")));
         return;
       }
       String digits = s.value().substring(0, s.value().length() - 1);
       if (digits.length() > 3 || Integer.parseInt(digits) > 100) {
-        errs.add(invalidGo(field, goIntOrString(v), "must not be greater than 100%"));
+        errs.add(FieldError.invalid(field, v, "must not be greater than 100%"));
       }
     } else if (v instanceof IntegerValue i && i.value() < 0) {
       errs.add(FieldError.invalid(field, i, "must be greater than or equal to 0"));

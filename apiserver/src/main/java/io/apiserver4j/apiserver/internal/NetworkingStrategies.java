@@ -109,7 +109,8 @@ final class NetworkingStrategies {
     MapValue spec = Nested.mapOrNull(ing, "spec");
     List<Value> rules = list(spec, "rules");
     if (rules.isEmpty() && !has(spec, "defaultBackend")) {
-      errs.add(GroupValidation.invalidGo("spec", "[]networking.IngressRule(nil)",
+      // kube passes the nil rules slice, which renders as JSON null
+      errs.add(FieldError.invalid("spec", Value.nullValue(),
           "either `defaultBackend` or `rules` must be specified"));
     }
     boolean relaxedNames = old.map(NetworkingStrategies::hasRelaxedServiceName).orElse(false);
@@ -601,17 +602,17 @@ final class NetworkingStrategies {
     return errs;
   }
 
-  // Go's %#v of kube's internal ParentReference, which kube prints in the immutable error
+  // the JSON of kube's internal ParentReference (no json tags: Go field names), as kube prints it
   private static String goParentRef(MapValue ref) {
     if (ref == null) {
       return "null";
     }
-    StringBuilder sb = new StringBuilder("networking.ParentReference{");
+    StringBuilder sb = new StringBuilder("{");
     String[] fields = {"Group", "Resource", "Namespace", "Name"};
     for (int i = 0; i < fields.length; i++) {
       String key = Character.toLowerCase(fields[i].charAt(0)) + fields[i].substring(1);
-      sb.append(i == 0 ? "" : ", ").append(fields[i]).append(':')
-          .append(io.apiserver4j.core.GoStrings.quote(str(ref, key)));
+      sb.append(i == 0 ? "" : ",").append('"').append(fields[i]).append("\":")
+          .append(io.apiserver4j.core.Json.write(Value.of(str(ref, key))));
     }
     return sb.append('}').toString();
   }

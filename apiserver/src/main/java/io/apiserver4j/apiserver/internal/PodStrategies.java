@@ -45,12 +45,16 @@ final class PodStrategies {
   private static final List<String> TERMINATION_MESSAGE_POLICIES =
       List.of("File", "FallbackToLogsOnError");
   static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
-  // validateVolumeSource's order: the second source found is the one reported
-  private static final List<String> VOLUME_SOURCES = List.of("hostPath", "emptyDir", "gitRepo",
+  // validateVolumeSource's order: every source after the first is reported
+  private static final List<String> VOLUME_SOURCES = List.of("emptyDir", "hostPath", "gitRepo",
       "gcePersistentDisk", "awsElasticBlockStore", "secret", "nfs", "iscsi", "glusterfs",
-      "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "downwardAPI", "fc",
-      "azureFile", "vsphereVolume", "quobyte", "azureDisk", "projected", "portworxVolume",
-      "scaleIO", "configMap", "storageos", "csi", "ephemeral", "image");
+      "flocker", "persistentVolumeClaim", "rbd", "cinder", "cephfs", "quobyte", "downwardAPI",
+      "fc", "flexVolume", "configMap", "azureFile", "vsphereVolume", "photonPersistentDisk",
+      "portworxVolume", "azureDisk", "storageos", "projected", "scaleIO", "csi", "ephemeral",
+      "image");
+  // the names kube gives two of them in that error
+  private static final Map<String, String> VOLUME_SOURCE_PATHS =
+      Map.of("downwardAPI", "downwarAPI", "cephfs", "cephFS");
   private static final String POD_UPDATE_FORBIDDEN = "pod updates may not change fields other"
       + " than `spec.containers[*].image`,`spec.initContainers[*].image`,"
       + "`spec.activeDeadlineSeconds`,`spec.tolerations` (only additions to existing"
@@ -299,7 +303,28 @@ final class PodStrategies {
 
   private static List<FieldError> validatePod(MapValue pod, Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
-    validatePodSpec(Nested.mapOrNull(pod, "spec"), "spec", errs);
+    validatePodSpec(Nested.mapOrNull(pod, "spec"), "spec", SpecOf.POD, errs);
+    // validateContainersOnlyForPod: templates may keep padded images, pods may not
+    for (String list : List.of("containers", "initContainers")) {
+      List<MapValue> cs = items(Nested.getOrNull(pod, "spec", list));
+      for (int i = 0; i < cs.size(); i++) {
+        String image = str(cs.get(i), "image");
+        if (!image.strip().equals(image)) {
+          errs.add(FieldError.invalid("spec." + list + "[" + i + "].image", Value.of(image),
+              "must not have leading or trailing whitespace"));
+        }
+      }
+    }
+    if (old.isEmpty() && Nested.getOrNull(pod, "spec", "ephemeralContainers")
+        instanceof ListValue l && !l.isEmpty()) {
+      errs.add(FieldError.forbidden("spec.ephemeralContainers", "cannot be set on create"));
+    }
+    if (old.isEmpty() && !str(pod, "spec", "nodeName").isEmpty()
+        && Nested.getOrNull(pod, "spec", "schedulingGates") instanceof ListValue g
+        && !g.isEmpty()) {
+      errs.add(FieldError.forbidden("spec.nodeName",
+          "cannot be set until all schedulingGates have been cleared"));
+    }
     old.ifPresent(o -> validatePodSpecUpdate(Nested.map(pod, "spec"), Nested.map(o, "spec"),
         errs));
     return errs;
@@ -317,23 +342,43 @@ final class PodStrategies {
         "annotations"), path + ".annotations"));
   }
 
-  /** {@code ValidatePodSpec}, the rules users hit, in kube's order. */
+  /** Whether a spec is a Pod's or a template's ({@code PodValidationOptions.ResourceIsPod}). */
+  enum SpecOf { POD, TEMPLATE }
+
+  /** {@code ValidatePodSpec} of a template. */
   static void validatePodSpec(MapValue spec, String path, List<FieldError> errs) {
+    validatePodSpec(spec, path, SpecOf.TEMPLATE, errs);
+  }
+
+  /** {@code ValidatePodSpec}, in kube's order. */
+  static void validatePodSpec(MapValue spec, String path, SpecOf of, List<FieldError> errs) {
     MapValue s = spec == null ? MapValue.empty() : spec;
-    Set<String> volumes = validateVolumes(s.getOrNull("volumes"), path + ".volumes", errs);
-    Set<String> names = new HashSet<>();
+    Set<String> volumes = validateVolumes(s.getOrNull("volumes"), path + ".volumes", of, errs);
+    Long grace = s.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue g
+        ? g.value() : null;
+    Set<String> claims = PodSpecRules.podResourceClaims(s, path + ".resourceClaims", errs);
+    ContainerContext ctx = new ContainerContext(volumes, PodSpecRules.volumesByName(s), claims,
+        grace, str(s, "restartPolicy"), PodSpecRules.hostUsers(s));
     List<MapValue> containers = items(s.getOrNull("containers"));
     if (containers.isEmpty()) {
       errs.add(FieldError.required(path + ".containers", ""));
     }
-    validateContainers(containers, path + ".containers", volumes, names, errs);
-    validateContainers(items(s.getOrNull("initContainers")), path + ".initContainers", volumes,
-        names, errs);
+    validateContainers(containers, path + ".containers", ctx, errs);
+    validateInitContainers(items(s.getOrNull("initContainers")), containers,
+        path + ".initContainers", ctx, errs);
+    PodSpecRules.podResources(s, path + ".resources", claims, errs);
+    PodSpecRules.hostNetworkPorts(s, path, of == SpecOf.POD, errs);
     KubeValidation.requiredEnum(s, "restartPolicy", path + ".restartPolicy", RESTART_POLICIES,
         errs);
     KubeValidation.requiredEnum(s, "dnsPolicy", path + ".dnsPolicy", DNS_POLICIES, errs);
     errs.addAll(MetaValidation.labels(s.getOrNull("nodeSelector"), path + ".nodeSelector"));
-    validateTolerations(items(s.getOrNull("tolerations")), path + ".tolerations", errs);
+    PodSpecRules.podSecurityContext(s, path, errs);
+    PodSpecRules.affinity(s.getOrNull("affinity"), path + ".affinity", errs);
+    PodSpecRules.dnsConfig(s, path + ".dnsConfig", errs);
+    PodSpecRules.gates(s, path, errs);
+    PodSpecRules.topologySpread(items(s.getOrNull("topologySpreadConstraints")),
+        path + ".topologySpreadConstraints", errs);
+    PodSpecRules.hostUsers(s, path, errs);
     String sa = str(s, "serviceAccountName");
     if (!sa.isEmpty()) {
       for (String msg : MetaValidation.dns1123Subdomain(sa)) {
@@ -359,6 +404,22 @@ final class PodStrategies {
         }
       }
     }
+    validateTolerations(items(s.getOrNull("tolerations")), path + ".tolerations", errs);
+    PodSpecRules.hostAliases(items(s.getOrNull("hostAliases")), path + ".hostAliases", errs);
+    String priorityClass = str(s, "priorityClassName");
+    if (!priorityClass.isEmpty()) {
+      for (String msg : MetaValidation.dns1123Subdomain(priorityClass)) {
+        errs.add(FieldError.invalid(path + ".priorityClassName", Value.of(priorityClass), msg));
+      }
+    }
+    if (s.getOrNull("runtimeClassName") instanceof StringValue rc) {
+      for (String msg : MetaValidation.dns1123Subdomain(rc.value())) {
+        errs.add(FieldError.invalid(path + ".runtimeClassName", rc, msg));
+      }
+    }
+    KubeValidation.optionalEnum(s, "preemptionPolicy", path + ".preemptionPolicy",
+        List.of("PreemptLowerPriority", "Never"), errs);
+    PodSpecRules.os(s, path, errs);
   }
 
   /** {@code ValidateTolerations}: keys, operators and their values, effects. */
@@ -393,7 +454,7 @@ final class PodStrategies {
         }
         case "Exists" -> {
           if (!str(t, "value").isEmpty()) {
-            errs.add(FieldError.invalid(at + ".operator", t,
+            errs.add(FieldError.invalid(at + ".operator", Value.of(str(t, "value")),
                 "value must be empty when `operator` is 'Exists'"));
           }
         }
@@ -409,13 +470,14 @@ final class PodStrategies {
   }
 
   /** {@code ValidateVolumes}: names, one source each; returns the names of the valid ones. */
-  private static Set<String> validateVolumes(Value volumes, String path, List<FieldError> errs) {
+  private static Set<String> validateVolumes(Value volumes, String path, SpecOf of,
+      List<FieldError> errs) {
     Set<String> names = new HashSet<>();
     List<MapValue> list = items(volumes);
     for (int i = 0; i < list.size(); i++) {
       MapValue v = list.get(i);
       String at = index(path, i);
-      List<FieldError> sourceErrs = new ArrayList<>();
+      List<FieldError> el = new ArrayList<>();
       String first = null;
       for (String source : VOLUME_SOURCES) {
         if (v.getOrNull(source) == null || v.getOrNull(source).isNull()) {
@@ -423,97 +485,127 @@ final class PodStrategies {
         }
         if (first == null) {
           first = source;
+          PodSpecRules.volumeSource(source, v.getOrNull(source), at + "." + source,
+              of == SpecOf.POD, el);
         } else {
-          sourceErrs.add(FieldError.forbidden(at + "." + source,
-              "may not specify more than 1 volume type"));
+          el.add(FieldError.forbidden(at + "." + VOLUME_SOURCE_PATHS.getOrDefault(source,
+              source), "may not specify more than 1 volume type"));
         }
       }
       if (first == null) {
-        sourceErrs.add(FieldError.required(at, "must specify a volume type"));
+        el.add(FieldError.required(at, "must specify a volume type"));
       }
       String name = str(v, "name");
       if (name.isEmpty()) {
-        errs.add(FieldError.required(at + ".name", ""));
+        el.add(FieldError.required(at + ".name", ""));
       } else {
         for (String msg : MetaValidation.dns1123Label(name)) {
-          errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
+          el.add(FieldError.invalid(at + ".name", Value.of(name), msg));
         }
       }
       if (names.contains(name)) {
-        errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+        el.add(FieldError.duplicate(at + ".name", Value.of(name)));
       }
-      if (sourceErrs.isEmpty()) {
+      if (el.isEmpty()) {
         names.add(name);
       } else {
-        errs.addAll(sourceErrs);
+        errs.addAll(el);
       }
     }
     return names;
   }
 
+
+  /** What container validation needs to know of the pod. */
+  private record ContainerContext(Set<String> volumes, Map<String, MapValue> volumesByName,
+      Set<String> podClaims, Long gracePeriod, String restartPolicy, boolean hostUsers) { }
+
+  /** {@code validateContainers}: the common rules, unique names, probes and lifecycle. */
   private static void validateContainers(List<MapValue> containers, String path,
-      Set<String> volumes, Set<String> allNames, List<FieldError> errs) {
+      ContainerContext ctx, List<FieldError> errs) {
+    Set<String> names = new HashSet<>();
     for (int i = 0; i < containers.size(); i++) {
       MapValue c = containers.get(i);
       String at = index(path, i);
+      validateContainerCommon(c, at, ctx, errs);
       String name = str(c, "name");
-      if (name.isEmpty()) {
-        errs.add(FieldError.required(at + ".name", ""));
-      } else {
-        for (String msg : MetaValidation.dns1123Label(name)) {
-          errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
-        }
-      }
-      if (str(c, "image").isEmpty()) {
-        errs.add(FieldError.required(at + ".image", ""));
-      }
-      for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
-        validateProbe(c.getOrNull(probe), at + "." + probe, !probe.equals("readinessProbe"),
-            errs);
-      }
-      KubeValidation.requiredEnum(c, "terminationMessagePolicy",
-          at + ".terminationMessagePolicy", TERMINATION_MESSAGE_POLICIES, errs);
-      KubeValidation.requiredEnum(c, "imagePullPolicy", at + ".imagePullPolicy", PULL_POLICIES,
-          errs);
-      validateResources(Nested.map(c, "resources"), at + ".resources", errs);
-      validatePorts(items(c.getOrNull("ports")), at + ".ports", errs);
-      List<MapValue> env = items(c.getOrNull("env"));
-      for (int e = 0; e < env.size(); e++) {
-        if (str(env.get(e), "name").isEmpty()) {
-          errs.add(FieldError.required(index(at + ".env", e) + ".name", ""));
-        }
-      }
-      validateMounts(items(c.getOrNull("volumeMounts")), at + ".volumeMounts", volumes, errs);
-      if (!name.isEmpty() && !allNames.add(name)) {
+      if (!names.add(name)) {
         errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+      }
+      PodSpecRules.lifecycle(c.getOrNull("lifecycle"), at + ".lifecycle", ctx.gracePeriod(),
+          errs);
+      for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+        PodSpecRules.probe(c.getOrNull(probe), at + "." + probe, probe, ctx.gracePeriod(), errs);
+      }
+    }
+    PodSpecRules.hostPortConflicts(containers, path, new HashSet<>(), errs);
+  }
+
+  /** {@code validateInitContainers}: sidecars (restartPolicy Always) may probe and hook. */
+  private static void validateInitContainers(List<MapValue> inits, List<MapValue> regular,
+      String path, ContainerContext ctx, List<FieldError> errs) {
+    Set<String> names = new HashSet<>();
+    regular.forEach(c -> names.add(str(c, "name")));
+    for (int i = 0; i < inits.size(); i++) {
+      MapValue c = inits.get(i);
+      String at = index(path, i);
+      validateContainerCommon(c, at, ctx, errs);
+      // container restart rules (beta since 1.35) allow other policies; Always makes a sidecar
+      boolean sidecar = str(c, "restartPolicy").equals("Always");
+      String name = str(c, "name");
+      if (names.contains(name)) {
+        errs.add(FieldError.duplicate(at + ".name", Value.of(name)));
+      } else if (!name.isEmpty()) {
+        names.add(name);
+      }
+      PodSpecRules.hostPortConflicts(List.of(c), path, new HashSet<>(), errs);
+      if (sidecar) {
+        PodSpecRules.lifecycle(c.getOrNull("lifecycle"), at + ".lifecycle", ctx.gracePeriod(),
+            errs);
+        for (String probe : List.of("livenessProbe", "readinessProbe", "startupProbe")) {
+          PodSpecRules.probe(c.getOrNull(probe), at + "." + probe, probe, ctx.gracePeriod(),
+              errs);
+        }
+      } else {
+        for (String f : List.of("lifecycle", "livenessProbe", "readinessProbe",
+            "startupProbe")) {
+          if (c.getOrNull(f) instanceof MapValue) {
+            errs.add(FieldError.forbidden(at + "." + f,
+                "may not be set for init containers without restartPolicy=Always"));
+          }
+        }
       }
     }
   }
 
-  private static void validateProbe(Value probe, String path, boolean successMustBeOne,
+  /** {@code validateContainerCommon}, in kube's order. */
+  private static void validateContainerCommon(MapValue c, String at, ContainerContext ctx,
       List<FieldError> errs) {
-    if (!(probe instanceof MapValue p)) {
-      return;
-    }
-    int handlers = 0;
-    for (String h : List.of("exec", "httpGet", "tcpSocket", "grpc")) {
-      if (p.getOrNull(h) instanceof MapValue) {
-        handlers++;
+    String name = str(c, "name");
+    if (name.isEmpty()) {
+      errs.add(FieldError.required(at + ".name", ""));
+    } else {
+      for (String msg : MetaValidation.dns1123Label(name)) {
+        errs.add(FieldError.invalid(at + ".name", Value.of(name), msg));
       }
     }
-    if (handlers == 0) {
-      errs.add(FieldError.required(path, "must specify a handler type"));
-    } else if (handlers > 1) {
-      errs.add(FieldError.forbidden(path, "may not specify more than 1 handler type"));
+    if (str(c, "image").isEmpty()) {
+      errs.add(FieldError.required(at + ".image", ""));
     }
-    for (String f : List.of("initialDelaySeconds", "timeoutSeconds", "periodSeconds",
-        "successThreshold", "failureThreshold")) {
-      KubeValidation.nonNegative(p.getOrNull(f), path + "." + f, errs);
-    }
-    if (successMustBeOne && p.getOrNull("successThreshold") instanceof IntegerValue st
-        && st.value() != 1) {
-      errs.add(FieldError.invalid(path + ".successThreshold", st, "must be 1"));
-    }
+    KubeValidation.requiredEnum(c, "terminationMessagePolicy", at + ".terminationMessagePolicy",
+        TERMINATION_MESSAGE_POLICIES, errs);
+    validatePorts(items(c.getOrNull("ports")), at + ".ports", errs);
+    PodSpecRules.env(items(c.getOrNull("env")), at + ".env", errs);
+    PodSpecRules.envFrom(items(c.getOrNull("envFrom")), at + ".envFrom", errs);
+    validateMounts(c, at + ".volumeMounts", ctx, errs);
+    KubeValidation.requiredEnum(c, "imagePullPolicy", at + ".imagePullPolicy", PULL_POLICIES,
+        errs);
+    PodSpecRules.resources(Nested.map(c, "resources"), at + ".resources", false,
+        ctx.podClaims(), errs);
+    PodSpecRules.resizePolicy(items(c.getOrNull("resizePolicy")), at + ".resizePolicy",
+        ctx.restartPolicy(), errs);
+    PodSpecRules.containerSecurityContext(c.getOrNull("securityContext"),
+        at + ".securityContext", ctx.hostUsers(), errs);
   }
 
   private static void validatePorts(List<MapValue> ports, String path, List<FieldError> errs) {
@@ -543,40 +635,10 @@ final class PodStrategies {
     }
   }
 
-  /** {@code ValidateResourceRequirements}: non-negative quantities, requests within limits. */
-  private static void validateResources(MapValue resources, String path, List<FieldError> errs) {
-    MapValue limits = Nested.map(resources, "limits");
-    MapValue requests = Nested.map(resources, "requests");
-    for (String[] part : new String[][] {{"limits"}, {"requests"}}) {
-      MapValue list = part[0].equals("limits") ? limits : requests;
-      for (int i = 0; i < list.size(); i++) {
-        String q = KubeValidation.quantityString(list.valueAt(i));
-        Optional<BigDecimal> v = KubeValidation.quantity(q);
-        if (v.isPresent() && v.get().signum() < 0) {
-          errs.add(FieldError.invalid(path + "." + part[0] + "[" + list.keyAt(i) + "]",
-              Value.of(q), KubeValidation.NON_NEGATIVE));
-        }
-      }
-    }
-    for (int i = 0; i < requests.size(); i++) {
-      String resource = requests.keyAt(i);
-      Value limit = limits.getOrNull(resource);
-      if (limit == null) {
-        continue;
-      }
-      String req = KubeValidation.quantityString(requests.valueAt(i));
-      String lim = KubeValidation.quantityString(limit);
-      Optional<BigDecimal> r = KubeValidation.quantity(req);
-      Optional<BigDecimal> l = KubeValidation.quantity(lim);
-      if (r.isPresent() && l.isPresent() && r.get().compareTo(l.get()) > 0) {
-        errs.add(FieldError.invalid(path + ".requests[" + resource + "]", Value.of(req),
-            "must be less than or equal to " + resource + " limit of " + lim));
-      }
-    }
-  }
-
-  private static void validateMounts(List<MapValue> mounts, String path, Set<String> volumes,
+  /** {@code ValidateVolumeMounts}. */
+  private static void validateMounts(MapValue container, String path, ContainerContext ctx,
       List<FieldError> errs) {
+    List<MapValue> mounts = items(container.getOrNull("volumeMounts"));
     Set<String> points = new HashSet<>();
     for (int i = 0; i < mounts.size(); i++) {
       MapValue m = mounts.get(i);
@@ -585,7 +647,7 @@ final class PodStrategies {
       if (name.isEmpty()) {
         errs.add(FieldError.required(at + ".name", ""));
       }
-      if (!volumes.contains(name)) {
+      if (!ctx.volumes().contains(name)) {
         errs.add(FieldError.notFound(at + ".name", Value.of(name)));
       }
       String mountPath = str(m, "mountPath");
@@ -595,6 +657,7 @@ final class PodStrategies {
       if (!points.add(mountPath)) {
         errs.add(FieldError.invalid(at + ".mountPath", Value.of(mountPath), "must be unique"));
       }
+      PodSpecRules.mount(m, path, at, container, ctx.volumesByName(), errs);
     }
   }
 
@@ -604,6 +667,14 @@ final class PodStrategies {
    * left to their own subresource.
    */
   static void validatePodSpecUpdate(MapValue spec, MapValue old, List<FieldError> errs) {
+    // ValidateContainerUpdates: the lists keep their length
+    for (String list : List.of("containers", "initContainers")) {
+      if (items(spec.getOrNull(list)).size() != items(old.getOrNull(list)).size()) {
+        errs.add(FieldError.forbidden("spec." + list,
+            "pod updates may not add or remove containers"));
+        return;
+      }
+    }
     Value ads = spec.getOrNull("activeDeadlineSeconds");
     Value oldAds = old.getOrNull("activeDeadlineSeconds");
     if (ads instanceof IntegerValue n) {
@@ -621,6 +692,10 @@ final class PodStrategies {
       errs.add(FieldError.invalid("spec.activeDeadlineSeconds", Value.nullValue(),
           "must not update from a positive integer to nil value"));
     }
+    onlyAddedTolerations(items(spec.getOrNull("tolerations")),
+        items(old.getOrNull("tolerations")), errs);
+    onlyDeletedSchedulingGates(items(spec.getOrNull("schedulingGates")),
+        items(old.getOrNull("schedulingGates")), errs);
     MapValue munged = spec;
     for (String list : List.of("containers", "initContainers")) {
       List<MapValue> now = items(spec.getOrNull(list));
@@ -637,6 +712,20 @@ final class PodStrategies {
     munged = copyField(munged, old, "activeDeadlineSeconds");
     munged = copyField(munged, old, "tolerations");
     munged = copyField(munged, old, "ephemeralContainers");
+    munged = copyField(munged, old, "schedulingGates");
+    if (!items(old.getOrNull("schedulingGates")).isEmpty()) {
+      // a gated pod may gain node selector labels, nothing else
+      MapValue now = Nested.map(spec, "nodeSelector");
+      MapValue before = Nested.map(old, "nodeSelector");
+      for (int i = 0; i < before.size(); i++) {
+        if (!before.valueAt(i).equals(now.getOrNull(before.keyAt(i)))) {
+          errs.add(FieldError.invalid("spec.nodeSelector", now, "only additions to"
+              + " spec.nodeSelector are allowed (no mutations or deletions)"));
+          break;
+        }
+      }
+      munged = copyField(munged, old, "nodeSelector");
+    }
     if (old.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue g && g.value() < 0
         && spec.getOrNull("terminationGracePeriodSeconds") instanceof IntegerValue n
         && n.value() == 1) {
@@ -647,6 +736,40 @@ final class PodStrategies {
     if (!munged.equals(before)) {
       errs.add(FieldError.forbidden("spec", POD_UPDATE_FORBIDDEN + "\n" + diff(munged, before)));
     }
+  }
+
+  /** {@code validateOnlyAddedTolerations}: existing ones stay but for their seconds. */
+  private static void onlyAddedTolerations(List<MapValue> now, List<MapValue> old,
+      List<FieldError> errs) {
+    for (MapValue o : old) {
+      boolean found = false;
+      for (MapValue n : now) {
+        MapValue clone = copyField(o, n, "tolerationSeconds");
+        if (withoutEmpty(clone).equals(withoutEmpty(n))) {
+          found = true;
+          break;
+        }
+      }
+      if (!found) {
+        errs.add(FieldError.forbidden("spec.tolerations",
+            "existing toleration can not be modified except its tolerationSeconds"));
+        return;
+      }
+    }
+  }
+
+  /** {@code validateOnlyDeletedSchedulingGates}. */
+  private static void onlyDeletedSchedulingGates(List<MapValue> now, List<MapValue> old,
+      List<FieldError> errs) {
+    Set<String> before = new HashSet<>();
+    old.forEach(g -> before.add(str(g, "name")));
+    Map<String, Integer> added = new LinkedHashMap<>();
+    for (int i = 0; i < now.size(); i++) {
+      added.put(str(now.get(i), "name"), i);
+    }
+    before.forEach(added::remove);
+    added.forEach((gate, i) -> errs.add(FieldError.forbidden("spec.schedulingGates[" + i
+        + "].name", "only deletion is allowed, but found new scheduling gate '" + gate + "'")));
   }
 
   private static MapValue copyField(MapValue into, MapValue from, String key) {

@@ -197,6 +197,9 @@ final class PodUpdateSubresources {
 
   private static List<FieldError> validateResize(MapValue pod, Optional<MapValue> oldPod) {
     MapValue old = oldPod.orElseThrow();
+    if (hasPodLevelResources(old) || hasPodLevelResources(pod)) {
+      return List.of(FieldError.forbidden("", "pods with pod-level resources cannot be resized"));
+    }
     if (Nested.map(old, "metadata", "annotations").containsKey(MIRROR_POD)) {
       return List.of(FieldError.forbidden("", "static pods cannot be resized"));
     }
@@ -212,6 +215,9 @@ final class PodUpdateSubresources {
       // kube shows the stored status.qosClass, which the resized pod keeps
       errs.add(FieldError.invalid("spec", Value.of(oldQos),
           "Pod QOS Class may not change as a result of resizing"));
+    }
+    if (!nodeSupportsResize(old)) {
+      errs.add(FieldError.forbidden("spec", "Pod running on node without support for resize"));
     }
     List<FieldError> ordering = new ArrayList<>();
     for (String list : List.of("containers", "initContainers")) {
@@ -233,52 +239,139 @@ final class PodUpdateSubresources {
     if (!ordering.isEmpty()) {
       return errs;
     }
-    boolean otherChanges = false;
-    for (String list : List.of("containers", "initContainers")) {
-      List<Value> now = Nested.list(pod, "spec", list);
-      List<Value> before = Nested.list(old, "spec", list);
-      for (int i = 0; i < now.size(); i++) {
-        String at = "spec." + list + "[" + i + "].resources";
-        MapValue newRes = Nested.map(now.get(i), "resources");
-        MapValue oldRes = Nested.map(before.get(i), "resources");
-        if (list.equals("initContainers") && !Nested.str(before.get(i), "restartPolicy")
-            .equals("Always") && !newRes.equals(oldRes)) {
-          errs.add(FieldError.forbidden("spec.initContainers[" + i + "].resources",
-              "resources for non-sidecar init containers are immutable"));
-          continue;
+    List<Value> inits = Nested.list(pod, "spec", "initContainers");
+    List<Value> oldInits = Nested.list(old, "spec", "initContainers");
+    for (int i = 0; i < oldInits.size(); i++) {
+      if (isSidecar(oldInits.get(i))) {
+        containerResize(inits.get(i), oldInits.get(i), "spec.initContainers[" + i + "].resources",
+            errs);
+      }
+    }
+    List<Value> containers = Nested.list(pod, "spec", "containers");
+    List<Value> oldContainers = Nested.list(old, "spec", "containers");
+    for (int i = 0; i < oldContainers.size(); i++) {
+      containerResize(containers.get(i), oldContainers.get(i),
+          "spec.containers[" + i + "].resources", errs);
+    }
+    for (int i = 0; i < containers.size(); i++) {
+      if (!withoutCpuMemoryChanges(containers.get(i), oldContainers.get(i))
+          .equals(withoutEmptyResources(oldContainers.get(i)))) {
+        errs.add(FieldError.forbidden("spec", "only cpu and memory resources are mutable"));
+      }
+    }
+    for (int i = 0; i < inits.size(); i++) {
+      if (isSidecar(inits.get(i))) {
+        if (!withoutCpuMemoryChanges(inits.get(i), oldInits.get(i))
+            .equals(withoutEmptyResources(oldInits.get(i)))) {
+          errs.add(FieldError.forbidden("spec",
+              "only cpu and memory resources for sidecar containers are mutable"));
         }
-        for (String kind : List.of("requests", "limits")) {
-          MapValue n = Nested.map(newRes, kind);
-          MapValue o = Nested.map(oldRes, kind);
-          for (String r : List.of("cpu", "memory")) {
-            if (o.containsKey(r) && !n.containsKey(r)) {
-              errs.add(FieldError.forbidden(at + "." + kind + "[" + r + "]",
-                  "resource " + kind + " cannot be removed"));
-            }
-          }
-          Set<String> keys = new HashSet<>();
-          for (int k = 0; k < n.size(); k++) {
-            keys.add(n.keyAt(k));
-          }
-          for (int k = 0; k < o.size(); k++) {
-            keys.add(o.keyAt(k));
-          }
-          for (String r : keys) {
-            if (!r.equals("cpu") && !r.equals("memory")
-                && !Objects.equals(n.getOrNull(r), o.getOrNull(r))) {
-              otherChanges = true;
-            }
-          }
-        }
-        if (!Objects.equals(newRes.getOrNull("claims"), oldRes.getOrNull("claims"))) {
-          otherChanges = true;
+      } else if (!inits.get(i).equals(oldInits.get(i))) {
+        errs.add(FieldError.forbidden("spec",
+            "resources for non-sidecar init containers are immutable"));
+      }
+    }
+    return errs;
+  }
+
+  private static boolean hasPodLevelResources(MapValue pod) {
+    return !Nested.map(pod, "spec", "resources", "requests").isEmpty()
+        || !Nested.map(pod, "spec", "resources", "limits").isEmpty();
+  }
+
+  private static boolean isSidecar(Value container) {
+    return Nested.str(container, "restartPolicy").equals("Always");
+  }
+
+  // isPodResizeRequestSupported: a running container reports its resources on nodes that resize
+  private static boolean nodeSupportsResize(MapValue pod) {
+    for (Value status : Nested.list(pod, "status", "containerStatuses")) {
+      if (Nested.has(status, "state", "running")) {
+        return Nested.has(status, "resources");
+      }
+    }
+    return true;
+  }
+
+  /** kube's {@code validateContainerResize}: nothing removed, memory limits only grow. */
+  private static void containerResize(Value container, Value old, String path,
+      List<FieldError> errs) {
+    MapValue res = Nested.map(container, "resources");
+    MapValue oldRes = Nested.map(old, "resources");
+    for (String kind : List.of("requests", "limits")) {
+      MapValue now = Nested.map(res, kind);
+      MapValue before = Nested.map(oldRes, kind);
+      for (int k = 0; k < before.size(); k++) {
+        if (!now.containsKey(before.keyAt(k))) {
+          errs.add(FieldError.forbidden(path + "." + kind,
+              "resource " + kind + " cannot be removed"));
+          break;
         }
       }
     }
-    if (otherChanges) {
-      errs.add(FieldError.forbidden("spec", "only cpu and memory resources are mutable"));
+    String memoryPolicy = "";
+    for (Value p : Nested.list(container, "resizePolicy")) {
+      if (Nested.str(p, "resourceName").equals("memory")) {
+        memoryPolicy = Nested.str(p, "restartPolicy");
+        break;
+      }
     }
-    return errs;
+    if (memoryPolicy.isEmpty() || memoryPolicy.equals("NotRequired")) {
+      BigDecimal limit = quantity(Nested.getOrNull(res, "limits", "memory"));
+      BigDecimal oldLimit = quantity(Nested.getOrNull(oldRes, "limits", "memory"));
+      if (limit != null && oldLimit != null && limit.compareTo(oldLimit) < 0) {
+        errs.add(FieldError.forbidden(path + ".limits[memory]",
+            "memory limits cannot be decreased unless resizePolicy is RestartContainer"));
+      } else if (limit != null && oldLimit == null) {
+        errs.add(FieldError.forbidden(path + ".limits[memory]",
+            "memory limits cannot be added unless resizePolicy is RestartContainer"));
+      }
+    }
+  }
+
+  // Semantic.DeepEqual: empty and absent lists and maps are equal
+  private static Value withoutEmptyResources(Value container) {
+    if (!(container instanceof MapValue c) || !(c.getOrNull("resources") instanceof MapValue r)) {
+      return container;
+    }
+    MapValue out = r;
+    for (int k = 0; k < r.size(); k++) {
+      Value v = r.valueAt(k);
+      if (v.isNull() || v instanceof MapValue m && m.isEmpty()
+          || v instanceof ListValue l && l.isEmpty()) {
+        out = out.without(r.keyAt(k));
+      }
+    }
+    return out.isEmpty() ? c.without("resources") : c.with("resources", out);
+  }
+
+  /** kube's {@code dropCPUMemoryResourcesFromContainer}: the old cpu and memory put back. */
+  private static Value withoutCpuMemoryChanges(Value container, Value old) {
+    if (!(container instanceof MapValue c)) {
+      return container;
+    }
+    MapValue res = MapValue.empty();
+    for (String kind : List.of("limits", "requests")) {
+      MapValue oldList = Nested.mapOrNull(old, "resources", kind);
+      if (oldList == null) {
+        continue;
+      }
+      MapValue.Builder b = MapValue.builder();
+      MapValue now = Nested.map(c, "resources", kind);
+      for (int k = 0; k < now.size(); k++) {
+        if (!now.keyAt(k).equals("cpu") && !now.keyAt(k).equals("memory")) {
+          b.put(now.keyAt(k), now.valueAt(k));
+        }
+      }
+      for (String r : List.of("cpu", "memory")) {
+        if (oldList.getOrNull(r) != null) {
+          b.put(r, oldList.getOrNull(r));
+        }
+      }
+      res = res.with(kind, b.build());
+    }
+    // the munged requirements are rebuilt from limits and requests only (claims are dropped)
+    return withoutEmptyResources(c.with("resources", res));
   }
 
   /** kube's {@code ComputePodQOS} over the regular and init containers' cpu and memory. */

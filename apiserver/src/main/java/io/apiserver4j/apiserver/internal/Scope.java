@@ -21,9 +21,19 @@ import java.time.Instant;
  *
  * @param manager the field manager of non-apply writes: {@code fieldManager}, or kube's prefix
  *     of the User-Agent; empty for reads
+ * @param writer who writes: a client, or the server itself writing its own objects
  */
 record Scope(ApiRequest request, ResourceDefinition def, String namespace, String name,
-    String subresource, Instant now, String manager, Storage storage, Warnings warnings) {
+    String subresource, Instant now, String manager, Storage storage, Warnings warnings,
+    Writer writer) {
+
+  /**
+   * Who a write comes from. kube-apiserver's endpoint reconciler writes the {@code kubernetes}
+   * Endpoints and EndpointSlice straight to storage, so their kinds' validation (which refuses
+   * the loopback address an embedded server advertises) never sees them; the server's own
+   * writes skip the kind's validation the same way, and nothing else.
+   */
+  enum Writer { CLIENT, SYSTEM }
 
   Store store() {
     return storage.store();
@@ -68,7 +78,7 @@ record Scope(ApiRequest request, ResourceDefinition def, String namespace, Strin
   /** This scope for one object of its collection (the items of a delete-collection). */
   Scope forObject(String objectNamespace, String objectName) {
     return new Scope(request, def, objectNamespace, objectName, subresource, now, manager,
-        storage, warnings);
+        storage, warnings, writer);
   }
 
   /** Tells the storage's listener of a write that reached it, and returns the outcome. */
