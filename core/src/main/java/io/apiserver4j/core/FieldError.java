@@ -109,10 +109,10 @@ public record FieldError(Type type, String field, Optional<Value> badValue, Stri
     return sb.toString();
   }
 
-  /** {@code field: body}, as in kube's aggregated messages. */
+  /** {@code field: body}, as in kube's aggregated messages (a root error prints {@code ": body"}, as Go's). */
   @Override
   public String toString() {
-    return field.isEmpty() ? body() : field + ": " + body();
+    return field + ": " + body();
   }
 
   public StatusCause toCause() {
