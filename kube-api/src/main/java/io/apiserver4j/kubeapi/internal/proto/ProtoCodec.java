@@ -232,6 +232,112 @@ public final class ProtoCodec {
     return event.toByteArray();
   }
 
+  /**
+   * The parts of a list kind that kube's streaming encoder writes one by one: the list message
+   * must be exactly {@code metadata} (field 1, a message) and {@code items} (field 2, repeated
+   * messages), as {@code collections.go} requires; empty otherwise.
+   */
+  public java.util.Optional<ListShape> listShape(String apiVersion, String kind) {
+    java.util.Optional<Message> found = schema.kind(apiVersion, kind);
+    if (found.isEmpty()) {
+      return java.util.Optional.empty();
+    }
+    Message m = found.get();
+    if (m.special != Special.NONE || m.wireOrder.length != 2) {
+      return java.util.Optional.empty();
+    }
+    Field meta = m.wireOrder[0];
+    Field items = m.wireOrder[1];
+    boolean shaped = meta.number() == 1 && meta.json().equals("metadata") && !meta.scalar()
+        && !meta.repeated() && !meta.inline() && items.number() == 2
+        && items.json().equals("items") && items.repeated() && !items.map() && !items.scalar()
+        && m.type(items).special == Special.NONE;
+    return shaped ? java.util.Optional.of(new ListShape(apiVersion, kind, m, items))
+        : java.util.Optional.empty();
+  }
+
+  /** A list kind whose list metadata and items can be encoded apart (see {@link #listShape}). */
+  public final class ListShape {
+    private final String apiVersion;
+    private final String kind;
+    private final Message list;
+    private final Field items;
+
+    private ListShape(String apiVersion, String kind, Message list, Field items) {
+      this.apiVersion = apiVersion;
+      this.kind = kind;
+      this.list = list;
+      this.items = items;
+    }
+
+    /**
+     * The list message of {@code shell} without its items: the {@code metadata} field with its
+     * tag and length, as the whole list's message starts.
+     *
+     * @throws IllegalArgumentException when a value does not fit its field
+     */
+    public byte[] head(MapValue shell) {
+      return message(list, shell.without("items"), 0, kind);
+    }
+
+    /**
+     * The message of one item, without tag or length.
+     *
+     * @throws IllegalArgumentException when a value does not fit its field
+     */
+    public byte[] item(MapValue item) {
+      return message(list.type(items), item, 1, kind + ".items[]");
+    }
+
+    /**
+     * Writes the body prefix, the envelope up to the list's bytes, and the length of the list
+     * message ({@code listSize}: the head and every item with its tag and length).
+     */
+    public void writeEnvelopeStart(java.io.OutputStream out, long listSize)
+        throws java.io.IOException {
+      ProtoWire.Writer meta = new ProtoWire.Writer();
+      meta.stringField(1, apiVersion);
+      meta.stringField(2, kind);
+      ProtoWire.Writer w = new ProtoWire.Writer();
+      w.raw(MAGIC);
+      w.bytesField(1, meta.toByteArray());
+      w.tag(2, ProtoWire.LEN);
+      w.varint(listSize);
+      out.write(w.toByteArray());
+    }
+
+    /** Writes one item: the {@code items} tag, its length and its message. */
+    public void writeItem(java.io.OutputStream out, byte[] item) throws java.io.IOException {
+      ProtoWire.Writer w = new ProtoWire.Writer();
+      w.tag(items.number(), ProtoWire.LEN);
+      w.varint(item.length);
+      out.write(w.toByteArray());
+      out.write(item);
+    }
+
+    /** The bytes {@link #writeItem} writes for an item of {@code itemSize} bytes. */
+    public long itemFieldSize(int itemSize) {
+      return 1 + varintSize(itemSize) + (long) itemSize;
+    }
+
+    /** Writes what follows the list's bytes: the envelope's empty content encoding and type. */
+    public void writeEnvelopeEnd(java.io.OutputStream out) throws java.io.IOException {
+      ProtoWire.Writer w = new ProtoWire.Writer();
+      w.stringField(3, "");
+      w.stringField(4, "");
+      out.write(w.toByteArray());
+    }
+  }
+
+  private static int varintSize(long v) {
+    int n = 1;
+    while ((v & ~0x7fL) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
+  }
+
   private static byte[] envelopeOf(String apiVersion, String kind, byte[] raw) {
     ProtoWire.Writer meta = new ProtoWire.Writer();
     meta.stringField(1, apiVersion);
