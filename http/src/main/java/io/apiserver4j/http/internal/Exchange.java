@@ -102,31 +102,39 @@ final class Exchange {
     sendClaimed(code, type, bytes, warnings);
   }
 
+  /** Writes a response body piece by piece. */
+  interface BodyWriter {
+    void write(java.io.OutputStream out) throws java.io.IOException;
+  }
+
   /**
-   * Streams a list as JSON, item by item (kube 1.33+ streams JSON lists), ended by a newline as
-   * kube's encoder ends a document. Without a length, so the answer is chunked; a failure once
-   * the status is sent can only cut the connection, as kube's does.
+   * Streams a body as it is written, a list item by item (kube 1.33+ streams JSON and protobuf
+   * lists). Without a length, so the answer is chunked; a failure once the status is sent can
+   * only cut the connection, as kube's does.
    */
-  void sendJsonList(int code, io.apiserver4j.apiserver.StreamedList list, String contentType,
-      List<String> warnings) {
+  void sendStreamed(int code, String contentType, List<String> warnings, BodyWriter body) {
     if (!claim()) {
       return;
     }
+    audit.responseStarted(code);
     response.setStatus(code);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     for (String w : warnings) {
       response.getHeaders().add("Warning", warningHeader(w));
     }
-    try (java.io.OutputStream out = new java.io.BufferedOutputStream(
-        org.eclipse.jetty.io.Content.Sink.asOutputStream(response), LIST_BUFFER)) {
-      list.writeJson(out);
-      out.write('\n');
+    try {
+      // closed only when the whole body is written: closing ends the response as complete,
+      // whereas a failed callback cuts it short
+      java.io.OutputStream out = new java.io.BufferedOutputStream(
+          org.eclipse.jetty.io.Content.Sink.asOutputStream(response), LIST_BUFFER);
+      body.write(out);
+      out.close();
     } catch (java.io.IOException | java.io.UncheckedIOException e) {
       // the client went away
       callback.failed(e);
       return;
     } catch (RuntimeException | Error e) {
-      LOG.error("internal error streaming a list to {}", request.getHttpURI(), e);
+      LOG.error("internal error streaming a response to {}", request.getHttpURI(), e);
       callback.failed(e);
       return;
     }
