@@ -41,6 +41,7 @@ import io.apiserver4j.http.AuthenticationRequest;
 import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.AuthorizationAttributes;
 import io.apiserver4j.http.AuthorizationDecision;
+import io.apiserver4j.storage.StoredObject;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -831,6 +832,14 @@ public final class ApiHandler extends Handler.Abstract {
       OutputFormat format, Fields query) {
     Optional<StreamedList> streamed = response.streamedList();
     if (streamed.isPresent() && stream(ex, response, streamed.get(), def, format, query)) {
+      return;
+    }
+    Optional<StoredObject> stored = response.storedObject();
+    if (stored.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+        && format.conversion() == OutputFormat.Conversion.NONE) {
+      // an object served as stored: its stored JSON, without decoding and encoding it again
+      ex.sendJson(response.code(), format.contentType(), Exchange.json(stored.get()),
+          response::body, response.warnings());
       return;
     }
     MapValue body = response.body();

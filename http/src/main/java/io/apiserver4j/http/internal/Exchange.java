@@ -102,6 +102,32 @@ final class Exchange {
     sendClaimed(code, type, bytes, warnings);
   }
 
+  /**
+   * Sends JSON bytes of a successful answer; {@code decoded} is the body's value, asked for only
+   * when the request is audited.
+   */
+  void sendJson(int code, String contentType, byte[] json,
+      java.util.function.Supplier<? extends Value> decoded, List<String> warnings) {
+    if (!claim()) {
+      return;
+    }
+    if (audit != AuditRecorder.NONE) {
+      audit.responseObject(decoded.get());
+    }
+    sendClaimed(code, contentType, json, warnings);
+  }
+
+  /**
+   * A stored object's JSON as {@link #encode} writes its value: compact, ended by a newline,
+   * copied from the stored bytes where the store keeps them.
+   */
+  static byte[] json(io.apiserver4j.storage.StoredObject object) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(512);
+    object.writeJson(out, io.apiserver4j.storage.StoredObject.TypeMeta.KEEP);
+    out.write('\n');
+    return out.toByteArray();
+  }
+
   /** Writes a response body piece by piece. */
   interface BodyWriter {
     void write(java.io.OutputStream out) throws java.io.IOException;
