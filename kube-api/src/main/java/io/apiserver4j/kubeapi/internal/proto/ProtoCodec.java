@@ -17,6 +17,8 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema.Field;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema.Message;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema.Special;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -30,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Converts between the protobuf wire form of a message and its JSON value tree, as the Go
@@ -237,14 +240,14 @@ public final class ProtoCodec {
    * must be exactly {@code metadata} (field 1, a message) and {@code items} (field 2, repeated
    * messages), as {@code collections.go} requires; empty otherwise.
    */
-  public java.util.Optional<ListShape> listShape(String apiVersion, String kind) {
-    java.util.Optional<Message> found = schema.kind(apiVersion, kind);
+  public Optional<ListShape> listShape(String apiVersion, String kind) {
+    Optional<Message> found = schema.kind(apiVersion, kind);
     if (found.isEmpty()) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     Message m = found.get();
     if (m.special != Special.NONE || m.wireOrder.length != 2) {
-      return java.util.Optional.empty();
+      return Optional.empty();
     }
     Field meta = m.wireOrder[0];
     Field items = m.wireOrder[1];
@@ -252,8 +255,8 @@ public final class ProtoCodec {
         && !meta.repeated() && !meta.inline() && items.number() == 2
         && items.json().equals("items") && items.repeated() && !items.map() && !items.scalar()
         && m.type(items).special == Special.NONE;
-    return shaped ? java.util.Optional.of(new ListShape(apiVersion, kind, m, items))
-        : java.util.Optional.empty();
+    return shaped ? Optional.of(new ListShape(apiVersion, kind, m, items))
+        : Optional.empty();
   }
 
   /** A list kind whose list metadata and items can be encoded apart (see {@link #listShape}). */
@@ -293,8 +296,8 @@ public final class ProtoCodec {
      * Writes the body prefix, the envelope up to the list's bytes, and the length of the list
      * message ({@code listSize}: the head and every item with its tag and length).
      */
-    public void writeEnvelopeStart(java.io.OutputStream out, long listSize)
-        throws java.io.IOException {
+    public void writeEnvelopeStart(OutputStream out, long listSize)
+        throws IOException {
       ProtoWire.Writer meta = new ProtoWire.Writer();
       meta.stringField(1, apiVersion);
       meta.stringField(2, kind);
@@ -307,11 +310,9 @@ public final class ProtoCodec {
     }
 
     /** Writes one item: the {@code items} tag, its length and its message. */
-    public void writeItem(java.io.OutputStream out, byte[] item) throws java.io.IOException {
-      ProtoWire.Writer w = new ProtoWire.Writer();
-      w.tag(items.number(), ProtoWire.LEN);
-      w.varint(item.length);
-      out.write(w.toByteArray());
+    public void writeItem(OutputStream out, byte[] item) throws IOException {
+      writeVarint(out, ((long) items.number() << 3) | ProtoWire.LEN);
+      writeVarint(out, item.length);
       out.write(item);
     }
 
@@ -321,12 +322,20 @@ public final class ProtoCodec {
     }
 
     /** Writes what follows the list's bytes: the envelope's empty content encoding and type. */
-    public void writeEnvelopeEnd(java.io.OutputStream out) throws java.io.IOException {
+    public void writeEnvelopeEnd(OutputStream out) throws IOException {
       ProtoWire.Writer w = new ProtoWire.Writer();
       w.stringField(3, "");
       w.stringField(4, "");
       out.write(w.toByteArray());
     }
+  }
+
+  private static void writeVarint(OutputStream out, long v) throws IOException {
+    while ((v & ~0x7fL) != 0) {
+      out.write((int) ((v & 0x7f) | 0x80));
+      v >>>= 7;
+    }
+    out.write((int) v);
   }
 
   private static int varintSize(long v) {
