@@ -214,7 +214,7 @@ public final class ProtoCodec {
     Message m = schema.kind(apiVersion, kind).orElseThrow(() ->
         new IllegalArgumentException("no protobuf message for " + apiVersion + ", Kind="
             + kind));
-    return envelopeOf(apiVersion, kind, message(m, object, 0, kind));
+    return envelopeOf(apiVersion, kind, message(m, object, 0, Where.root(kind)));
   }
 
   /**
@@ -280,7 +280,7 @@ public final class ProtoCodec {
      * @throws IllegalArgumentException when a value does not fit its field
      */
     public byte[] head(MapValue shell) {
-      return message(list, shell.without("items"), 0, kind);
+      return message(list, shell.without("items"), 0, Where.root(kind));
     }
 
     /**
@@ -289,7 +289,7 @@ public final class ProtoCodec {
      * @throws IllegalArgumentException when a value does not fit its field
      */
     public byte[] item(MapValue item) {
-      return message(list.type(items), item, 1, kind + ".items[]");
+      return message(list.type(items), item, 1, Where.root(kind).field("items").then("[]"));
     }
 
     /**
@@ -728,7 +728,7 @@ public final class ProtoCodec {
   // ---- writing ----------------------------------------------------------------------------
 
   /** The bytes of one message from its JSON value. */
-  private byte[] message(Message m, Value v, int depth, String path) {
+  private byte[] message(Message m, Value v, int depth, Where path) {
     if (depth > MAX_DEPTH) {
       throw new IllegalArgumentException("object nested deeper than " + MAX_DEPTH + " at "
           + path);
@@ -755,7 +755,7 @@ public final class ProtoCodec {
         }
         break;
       case DURATION:
-        w.varintField(1, isNull ? 0 : GoDuration.parse(text(v, path), path));
+        w.varintField(1, isNull ? 0 : GoDuration.parse(text(v, path), path.toString()));
         break;
       case RAW_JSON:
       case RAW_EXTENSION:
@@ -788,7 +788,7 @@ public final class ProtoCodec {
         if (v instanceof ListValue l) {
           Message props = m.type(m.field(2));
           for (Value item : l.items()) {
-            w.bytesField(2, message(props, item, depth + 1, path + "[]"));
+            w.bytesField(2, message(props, item, depth + 1, path.then("[]")));
           }
         } else if (!isNull) {
           w.bytesField(1, message(m.type(m.field(1)), v, depth + 1, path));
@@ -819,9 +819,18 @@ public final class ProtoCodec {
     return w.toByteArray();
   }
 
-  private void writeObject(Message m, MapValue o, ProtoWire.Writer w, int depth, String path) {
+  private void writeObject(Message m, MapValue o, ProtoWire.Writer w, int depth, Where path) {
+    // the object's values by field, in one pass over its entries (not a lookup per field)
+    Value[] values = new Value[m.fields.length];
+    for (int i = 0; i < o.size(); i++) {
+      int[] indexes = m.byJson(o.keyAt(i));
+      if (indexes != null) {
+        for (int index : indexes) {
+          values[index] = o.valueAt(i);
+        }
+      }
+    }
     for (Field f : m.wireOrder) {
-      String fp = path + "." + f.json();
       if (f.inline()) {
         w.bytesField(f.number(), message(m.type(f), o, depth + 1, path));
         continue;
@@ -829,32 +838,28 @@ public final class ProtoCodec {
       if (f.nojson()) {
         continue;
       }
-      Value v = o.getOrNull(f.json());
+      Value v = values[f.index()];
       boolean absent = v == null || v.kind() == Value.Kind.NULL;
+      if (absent && (f.map() || f.repeated() || f.ptr())) {
+        continue;
+      }
+      Where fp = path.field(f.json());
       if (f.map()) {
-        if (absent) {
-          continue;
-        }
         if (!(v instanceof MapValue entries)) {
           throw mismatch(fp, "an object", v);
         }
-        List<String> keys = new ArrayList<>(entries.asMap().keySet());
-        keys.sort(null);
-        for (String k : keys) {
+        for (int e : sortedByKey(entries)) {
+          String k = entries.keyAt(e);
           ProtoWire.Writer entry = new ProtoWire.Writer();
           entry.stringField(1, k);
-          writeOne(m, f, entry, 2, entries.getOrNull(k), depth, fp + "[" + k + "]");
+          writeOne(m, f, entry, 2, entries.valueAt(e), depth, fp.key(k));
           w.bytesField(f.number(), entry.toByteArray());
         }
       } else if (f.repeated()) {
-        if (absent) {
-          continue;
-        }
+        Where items = fp.then("[]");
         for (Value item : list(v, fp).items()) {
-          writeOne(m, f, w, f.number(), item, depth, fp + "[]");
+          writeOne(m, f, w, f.number(), item, depth, items);
         }
-      } else if (absent && f.ptr()) {
-        continue;
       } else {
         writeOne(m, f, w, f.number(), absent ? null : v, depth, fp);
       }
@@ -863,7 +868,7 @@ public final class ProtoCodec {
 
   /** One value of a field (null: the zero value). */
   private void writeOne(Message m, Field f, ProtoWire.Writer w, int number, Value v,
-      int depth, String path) {
+      int depth, Where path) {
     if (!f.scalar()) {
       w.bytesField(number, message(m.type(f), v, depth + 1, path));
       return;
@@ -889,8 +894,87 @@ public final class ProtoCodec {
     }
   }
 
-  private static Instant instant(Value v, String path) {
+  /** The positions of a map's entries in key order (gogo writes map entries sorted by key). */
+  /**
+   * Where a value being written sits, for error messages: built as the walk goes down (a small
+   * object a level), turned into text only when a value does not fit.
+   */
+  private static final class Where {
+    private static final int ROOT = 0;
+    private static final int FIELD = 1;
+    private static final int KEY = 2;
+    private static final int SUFFIX = 3;
+    private final Where parent;
+    private final String text;
+    private final int form;
+
+    private Where(Where parent, String text, int form) {
+      this.parent = parent;
+      this.text = text;
+      this.form = form;
+    }
+
+    static Where root(String kind) {
+      return new Where(null, kind, ROOT);
+    }
+
+    Where field(String name) {
+      return new Where(this, name, FIELD);
+    }
+
+    Where key(String key) {
+      return new Where(this, key, KEY);
+    }
+
+    Where then(String suffix) {
+      return new Where(this, suffix, SUFFIX);
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder();
+      append(sb);
+      return sb.toString();
+    }
+
+    private void append(StringBuilder sb) {
+      if (parent != null) {
+        parent.append(sb);
+      }
+      switch (form) {
+        case FIELD -> sb.append('.').append(text);
+        case KEY -> sb.append('[').append(text).append(']');
+        default -> sb.append(text);
+      }
+    }
+  }
+
+  private static int[] sortedByKey(MapValue map) {
+    int n = map.size();
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    // insertion sort: maps are small, and often already sorted
+    for (int i = 1; i < n; i++) {
+      int e = order[i];
+      String k = map.keyAt(e);
+      int j = i - 1;
+      while (j >= 0 && map.keyAt(order[j]).compareTo(k) > 0) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = e;
+    }
+    return order;
+  }
+
+  private static Instant instant(Value v, Where path) {
     String s = text(v, path);
+    Instant utc = utcSeconds(s);
+    if (utc != null) {
+      return utc;
+    }
     try {
       return OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     } catch (DateTimeParseException e) {
@@ -899,7 +983,44 @@ public final class ProtoCodec {
     }
   }
 
-  private static String quantity(Value v, String path) {
+  /**
+   * {@code yyyy-MM-ddTHH:mm:ssZ}, the form kube writes times in, read without a formatter; null
+   * for any other form (left to the full RFC 3339 parser).
+   */
+  private static Instant utcSeconds(String s) {
+    if (s.length() != 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
+        || s.charAt(13) != ':' || s.charAt(16) != ':' || s.charAt(19) != 'Z') {
+      return null;
+    }
+    int year = digits(s, 0, 4);
+    int month = digits(s, 5, 2);
+    int day = digits(s, 8, 2);
+    int hour = digits(s, 11, 2);
+    int minute = digits(s, 14, 2);
+    int second = digits(s, 17, 2);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0
+        || minute > 59 || second < 0 || second > 59
+        || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
+      return null;
+    }
+    long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+    return Instant.ofEpochSecond(days * 86_400 + hour * 3_600L + minute * 60L + second);
+  }
+
+  /** The decimal number of {@code n} digits at {@code from}, or -1 for a non-digit. */
+  private static int digits(String s, int from, int n) {
+    int v = 0;
+    for (int i = from; i < from + n; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
+  private static String quantity(Value v, Where path) {
     if (v instanceof StringValue s) {
       return s.value();
     }
@@ -909,21 +1030,21 @@ public final class ProtoCodec {
     throw mismatch(path, "a quantity", v);
   }
 
-  private static String text(Value v, String path) {
+  private static String text(Value v, Where path) {
     if (v instanceof StringValue s) {
       return s.value();
     }
     throw mismatch(path, "a string", v);
   }
 
-  private static boolean bool(Value v, String path) {
+  private static boolean bool(Value v, Where path) {
     if (v instanceof BooleanValue b) {
       return b.value();
     }
     throw mismatch(path, "a boolean", v);
   }
 
-  private static long integer(Value v, String path) {
+  private static long integer(Value v, Where path) {
     if (v instanceof IntegerValue i) {
       return i.value();
     }
@@ -933,7 +1054,7 @@ public final class ProtoCodec {
     throw mismatch(path, "an integer", v);
   }
 
-  private static double number(Value v, String path) {
+  private static double number(Value v, Where path) {
     if (v instanceof IntegerValue i) {
       return i.value();
     }
@@ -943,7 +1064,7 @@ public final class ProtoCodec {
     throw mismatch(path, "a number", v);
   }
 
-  private static byte[] base64(Value v, String path) {
+  private static byte[] base64(Value v, Where path) {
     try {
       return Base64.getDecoder().decode(text(v, path));
     } catch (IllegalArgumentException e) {
@@ -951,14 +1072,14 @@ public final class ProtoCodec {
     }
   }
 
-  private static ListValue list(Value v, String path) {
+  private static ListValue list(Value v, Where path) {
     if (v instanceof ListValue l) {
       return l;
     }
     throw mismatch(path, "a list", v);
   }
 
-  private static IllegalArgumentException mismatch(String path, String expected, Value v) {
+  private static IllegalArgumentException mismatch(Where path, String expected, Value v) {
     return new IllegalArgumentException(path + ": expected " + expected + ", not "
         + v.kind().toString().toLowerCase(Locale.ROOT));
   }
