@@ -40,7 +40,9 @@ import org.openjdk.jmh.annotations.Warmup;
  * {@code java -jar benchmarks/target/benchmarks.jar GetBenchmark -prof gc}; for the HTTP GET
  * of an earlier build, its jar after this module's classes:
  * {@code java -cp benchmarks/target/classes:OLD/benchmarks.jar org.openjdk.jmh.Main
- * GetBenchmark.httpGet}.
+ * GetBenchmark.httpGet}. {@link #main} reports the in-process cases as this thread's CPU time
+ * per GET, which stays comparable on a loaded machine:
+ * {@code java -cp benchmarks/target/benchmarks.jar io.apiserver4j.benchmarks.GetBenchmark}.
  */
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -78,6 +80,34 @@ public class GetBenchmark {
   public void tearDown() {
     http.close();
     api.close();
+  }
+
+  /** {@link #storedJson} and {@link #treeJson} as CPU time per GET, best of 5 rounds. */
+  public static void main(String[] args) {
+    GetBenchmark b = new GetBenchmark();
+    b.setUp();
+    java.lang.management.ThreadMXBean threads =
+        java.lang.management.ManagementFactory.getThreadMXBean();
+    java.util.Map<String, java.util.function.IntSupplier> cases =
+        new java.util.LinkedHashMap<>();
+    cases.put("treeJson (before)", b::treeJson);
+    cases.put("storedJson (after)", b::storedJson);
+    for (int round = 0; round < 2; round++) {
+      for (var c : cases.entrySet()) {
+        double best = Double.MAX_VALUE;
+        for (int r = 0; r < 5; r++) {
+          long start = threads.getCurrentThreadCpuTime();
+          for (int i = 0; i < 5 * COUNT; i++) {
+            c.getValue().getAsInt();
+          }
+          best = Math.min(best, (threads.getCurrentThreadCpuTime() - start) / 1e3 / (5 * COUNT));
+        }
+        if (round == 1) {
+          System.out.printf("%-20s best %.2f us/GET CPU%n", c.getKey(), best);
+        }
+      }
+    }
+    b.tearDown();
   }
 
   private int nextIndex() {
