@@ -228,7 +228,8 @@ public class ListStreamingBenchmark {
       System.out.printf("%s list of %d ConfigMaps, %.1f MB: first MB after %.0f ms, all after "
           + "%.0f ms; heap held while streaming: %.1f MB%n", format, count, bytes / 1e6,
           firstMegabyte / 1e6, total / 1e6, (during - before) / 1e6);
-      if (first.length + rest != bytes) {
+      // a Table's Age cells may have grown a digit since the first list
+      if (format != Format.TABLE && first.length + rest != bytes) {
         throw new IllegalStateException("lists differ in length");
       }
     }
