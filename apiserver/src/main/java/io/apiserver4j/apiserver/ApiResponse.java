@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusException;
+import io.apiserver4j.storage.StoredObject;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,13 +21,16 @@ import java.util.Optional;
  *
  * <p>A list may come as a {@link StreamedList}, whose items are decoded only as they are
  * written, so that a front end can stream it (kube-apiserver 1.33+ streams JSON lists);
- * {@link #body()} then builds the whole list object on first use. Thread-safe; equality is by
- * code, body and warnings, as for a record.
+ * {@link #body()} then builds the whole list object on first use. Likewise a single object
+ * served as stored may come as its {@link StoredObject}, which a front end can write from its
+ * stored bytes without decoding them. Thread-safe; equality is by code, body and warnings, as
+ * for a record.
  */
 public final class ApiResponse {
   private final int code;
   private final List<String> warnings;
   private final StreamedList list;
+  private final StoredObject stored;
   private volatile MapValue body;
 
   /**
@@ -39,17 +43,27 @@ public final class ApiResponse {
     this.body = requireNonNull(body, "body");
     this.warnings = List.copyOf(warnings);
     this.list = null;
+    this.stored = null;
   }
 
-  private ApiResponse(int code, StreamedList list, List<String> warnings) {
+  private ApiResponse(int code, StreamedList list, StoredObject stored, List<String> warnings) {
     this.code = code;
-    this.list = requireNonNull(list, "list");
+    this.list = list;
+    this.stored = stored;
     this.warnings = List.copyOf(warnings);
   }
 
   /** A successful list answer (200) whose items are produced as they are written. */
   public static ApiResponse of(StreamedList list, List<String> warnings) {
-    return new ApiResponse(200, list, warnings);
+    return new ApiResponse(200, requireNonNull(list, "list"), null, warnings);
+  }
+
+  /**
+   * A successful answer (200) that is a stored object exactly as the store returned it (no
+   * conversion, defaulting or other change on the way out).
+   */
+  public static ApiResponse of(StoredObject object, List<String> warnings) {
+    return new ApiResponse(200, null, requireNonNull(object, "object"), warnings);
   }
 
   /** An error response carrying {@code status}. */
@@ -67,7 +81,7 @@ public final class ApiResponse {
   public MapValue body() {
     MapValue b = body;
     if (b == null) {
-      b = list.toValue();
+      b = list != null ? list.toValue() : stored.object();
       body = b;
     }
     return b;
@@ -81,6 +95,11 @@ public final class ApiResponse {
   /** The list to stream, when the answer is one. */
   public Optional<StreamedList> streamedList() {
     return Optional.ofNullable(list);
+  }
+
+  /** The stored object the answer is, when it is one as stored. */
+  public Optional<StoredObject> storedObject() {
+    return Optional.ofNullable(stored);
   }
 
   /** Whether the request succeeded (a 2xx code). */

@@ -7,6 +7,9 @@ package io.apiserver4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.storage.StoredObject;
+import java.util.Objects;
+import java.util.Optional;
 
 /**
  * One watch event as kube-apiserver sends it: {@code type} is {@code ADDED}, {@code MODIFIED},
@@ -14,12 +17,71 @@ import io.apiserver4j.core.MapValue;
  * bookmark, an object carrying only its kind and {@code metadata.resourceVersion}; for an error,
  * a {@code Status}).
  *
- * @param type the event type
- * @param object the event's object
+ * <p>An event whose object is served as stored may carry its {@link StoredObject}, which a front
+ * end can write from its stored bytes; {@link #object()} then decodes it on first use.
+ * Thread-safe; equality is by type and object, as for a record.
  */
-public record ApiWatchEvent(String type, MapValue object) {
-  public ApiWatchEvent {
-    requireNonNull(type, "type");
-    requireNonNull(object, "object");
+public final class ApiWatchEvent {
+  private final String type;
+  private final StoredObject stored;
+  private volatile MapValue object;
+
+  /**
+   * @param type the event type
+   * @param object the event's object
+   */
+  public ApiWatchEvent(String type, MapValue object) {
+    this.type = requireNonNull(type, "type");
+    this.object = requireNonNull(object, "object");
+    this.stored = null;
+  }
+
+  private ApiWatchEvent(String type, StoredObject stored) {
+    this.type = requireNonNull(type, "type");
+    this.stored = requireNonNull(stored, "stored");
+  }
+
+  /**
+   * An event whose object is {@code stored} exactly as the store returned it (no conversion,
+   * defaulting or other change on the way out).
+   */
+  public static ApiWatchEvent of(String type, StoredObject stored) {
+    return new ApiWatchEvent(type, stored);
+  }
+
+  /** The event type. */
+  public String type() {
+    return type;
+  }
+
+  /** The event's object. */
+  public MapValue object() {
+    MapValue o = object;
+    if (o == null) {
+      o = stored.object();
+      object = o;
+    }
+    return o;
+  }
+
+  /** The stored object the event's object is, when it is one as stored. */
+  public Optional<StoredObject> storedObject() {
+    return Optional.ofNullable(stored);
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o == this || (o instanceof ApiWatchEvent e && e.type.equals(type)
+        && e.object().equals(object()));
+  }
+
+  @Override
+  public int hashCode() {
+    return Objects.hash(type, object());
+  }
+
+  @Override
+  public String toString() {
+    return "ApiWatchEvent[type=" + type + ", object=" + object() + "]";
   }
 }

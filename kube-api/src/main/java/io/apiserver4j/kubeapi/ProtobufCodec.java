@@ -6,9 +6,13 @@ package io.apiserver4j.kubeapi;
 
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
 import io.apiserver4j.kubeapi.internal.proto.ProtoCodec;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.util.Objects;
+import java.util.function.IntFunction;
 
 /**
  * Kubernetes' protobuf encoding ({@value #MEDIA_TYPE}) of the built-in kinds of the 1.36 GA
@@ -108,6 +112,113 @@ public final class ProtobufCodec {
   public byte[] encodeWatchEvent(String type, MapValue object) {
     return codec.encodeWatchEvent(Objects.requireNonNull(type, "type"),
         Objects.requireNonNull(object, "object"));
+  }
+
+  /** Whether lists of this kind can be written item by item ({@link #prepareList}). */
+  public boolean streamsList(String apiVersion, String kind) {
+    return codec.listShape(Objects.requireNonNull(apiVersion, "apiVersion"),
+        Objects.requireNonNull(kind, "kind")).isPresent();
+  }
+
+  /**
+   * Prepares the protobuf body of a list as kube 1.33+ streams it ({@code collections.go} of
+   * apimachinery's protobuf serializer): the list's length comes before its bytes, so every
+   * item is encoded once to learn its size, then written one by one, byte for byte what
+   * {@link #encode} writes for the whole list. Encoded items are kept until written while they
+   * add up to at most {@code retainBytes}; the others are encoded again when written, so the
+   * heap a list holds is bounded whatever its length. Encoding fails here, before any byte is
+   * written, when an item does not fit its message.
+   *
+   * @param shell the list object (apiVersion, kind, metadata) without items
+   * @param size the number of items
+   * @param item item {@code i} as the list holds it; asked again for an item not kept, it must
+   *     give the same object
+   * @throws IllegalArgumentException when lists of the shell's kind cannot be streamed
+   *     ({@link #streamsList}) or a value does not fit its field
+   */
+  public PreparedList prepareList(MapValue shell, int size, IntFunction<MapValue> item,
+      long retainBytes) {
+    Objects.requireNonNull(shell, "shell");
+    Objects.requireNonNull(item, "item");
+    String apiVersion = shell.getOrNull("apiVersion") instanceof StringValue s ? s.value() : "";
+    String kind = shell.getOrNull("kind") instanceof StringValue s ? s.value() : "";
+    ProtoCodec.ListShape shape = codec.listShape(apiVersion, kind).orElseThrow(() ->
+        new IllegalArgumentException("no streamed protobuf list for " + apiVersion + ", Kind="
+            + kind));
+    byte[] head = shape.head(shell);
+    int[] sizes = new int[size];
+    byte[][] kept = new byte[size][];
+    long total = head.length;
+    long keptBytes = 0;
+    for (int i = 0; i < size; i++) {
+      byte[] b = shape.item(item.apply(i));
+      sizes[i] = b.length;
+      total += shape.itemFieldSize(b.length);
+      if (keptBytes + b.length <= retainBytes) {
+        kept[i] = b;
+        keptBytes += b.length;
+      }
+    }
+    return new PreparedList(shape, head, sizes, kept, total, item);
+  }
+
+  /**
+   * A list body ready to be written ({@link #prepareList}). Written once, by one thread.
+   */
+  public static final class PreparedList {
+    private final ProtoCodec.ListShape shape;
+    private final byte[] head;
+    private final int[] sizes;
+    private final byte[][] kept;
+    private final long listSize;
+    private final IntFunction<MapValue> item;
+
+    private PreparedList(ProtoCodec.ListShape shape, byte[] head, int[] sizes, byte[][] kept,
+        long listSize, IntFunction<MapValue> item) {
+      this.shape = shape;
+      this.head = head;
+      this.sizes = sizes;
+      this.kept = kept;
+      this.listSize = listSize;
+      this.item = item;
+    }
+
+    /** The number of items kept encoded since {@link #prepareList}. */
+    public int keptItems() {
+      int n = 0;
+      for (byte[] b : kept) {
+        if (b != null) {
+          n++;
+        }
+      }
+      return n;
+    }
+
+    /**
+     * Writes the body, item by item; an item kept is released once written. Does not close
+     * {@code out}.
+     *
+     * @throws IllegalStateException when an item encoded again differs in size from its first
+     *     encoding (the item function did not give the same object)
+     */
+    public void writeTo(OutputStream out) throws IOException {
+      Objects.requireNonNull(out, "out");
+      shape.writeEnvelopeStart(out, listSize);
+      out.write(head);
+      for (int i = 0; i < sizes.length; i++) {
+        byte[] b = kept[i];
+        kept[i] = null;
+        if (b == null) {
+          b = shape.item(item.apply(i));
+          if (b.length != sizes[i]) {
+            throw new IllegalStateException("list item " + i + " encoded to " + b.length
+                + " bytes, not the " + sizes[i] + " its size was taken from");
+          }
+        }
+        shape.writeItem(out, b);
+      }
+      shape.writeEnvelopeEnd(out);
+    }
   }
 
   /** A decoded watch event: its type and object. */

@@ -47,11 +47,16 @@ final class ReadHandler {
     long notOlderThan = rv.isEmpty() ? 0 : parseResourceVersion(rv, false);
     StoredObject stored = (notOlderThan > 0 ? atLeast(s, notOlderThan) : s.store().get(s.key()))
         .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
-    MapValue obj = StorageForm.fromStorage(s.def(), stored.object());
     if (s.subresource().equals("scale")) {
-      obj = scale.scaleOf(s.def(), obj);
+      return new ApiResponse(200, scale.scaleOf(s.def(),
+          StorageForm.fromStorage(s.def(), stored.object())), s.warnings().list());
     }
-    return new ApiResponse(200, obj, s.warnings().list());
+    if (StorageForm.servedAsStored(s.def())) {
+      // served as stored: a front end may copy its stored bytes instead of decoding them
+      return ApiResponse.of(stored, s.warnings().list());
+    }
+    return new ApiResponse(200, StorageForm.fromStorage(s.def(), stored.object()),
+        s.warnings().list());
   }
 
   /**
@@ -71,7 +76,7 @@ final class ReadHandler {
         .put("resourceVersion", Value.of(Long.toString(result.resourceVersion())));
     result.continueToken().ifPresent(t -> meta.put("continue", Value.of(t)));
     result.remainingItemCount().ifPresent(n -> meta.put("remainingItemCount", Value.of(n)));
-    if (!s.def().customResource()) {
+    if (StorageForm.servedAsStored(s.def())) {
       // a built-in item is its stored object without type meta: written as stored, one by one
       return ApiResponse.of(StreamedList.of(listOf(s.def(), List.of(), meta.build()),
           result.items(), item -> item.without("apiVersion").without("kind"),

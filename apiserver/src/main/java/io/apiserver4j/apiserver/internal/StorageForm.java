@@ -58,12 +58,22 @@ final class StorageForm {
   }
 
   /**
+   * Whether the endpoint serves its stored objects unchanged ({@link #fromStorage} is the
+   * identity), so that they can be written from their stored bytes: built-in kinds, whose
+   * versions are stored apart. Custom resources are not: kube converts, prunes and defaults them
+   * on every read (a default added to the schema later shows on objects stored before it).
+   */
+  static boolean servedAsStored(ResourceDefinition def) {
+    return !def.customResource();
+  }
+
+  /**
    * A stored object as the endpoint serves it: at the endpoint's version. Custom resources are
    * converted by the CRD's conversion strategy (None: only apiVersion changes; Webhook), pruned by the version's
    * schema and defaulted, as kube-apiserver's CRD storage codec does.
    */
   static MapValue fromStorage(ResourceDefinition def, MapValue stored) {
-    if (!def.customResource()) {
+    if (servedAsStored(def)) {
       return stored;
     }
     String want = def.kind().apiVersion();

@@ -32,6 +32,10 @@ final class WatchAdapter implements ApiWatch {
     }
     WatchEvent event = e.get();
     if (event instanceof WatchEvent.ObjectChange change) {
+      if (StorageForm.servedAsStored(def)) {
+        // decoded only if the front end needs the tree; JSON is written from the stored bytes
+        return Optional.of(ApiWatchEvent.of(change.type().name(), change.object()));
+      }
       return Optional.of(new ApiWatchEvent(change.type().name(),
           StorageForm.fromStorage(def, change.object().object())));
     }

@@ -41,6 +41,7 @@ import io.apiserver4j.http.AuthenticationRequest;
 import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.AuthorizationAttributes;
 import io.apiserver4j.http.AuthorizationDecision;
+import io.apiserver4j.storage.StoredObject;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -830,10 +831,15 @@ public final class ApiHandler extends Handler.Abstract {
   private void respond(Exchange ex, ApiResponse response, ResourceDefinition def,
       OutputFormat format, Fields query) {
     Optional<StreamedList> streamed = response.streamedList();
-    if (streamed.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+    if (streamed.isPresent() && stream(ex, response, streamed.get(), def, format, query)) {
+      return;
+    }
+    Optional<StoredObject> stored = response.storedObject();
+    if (stored.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
         && format.conversion() == OutputFormat.Conversion.NONE) {
-      ex.sendJsonList(response.code(), streamed.get(), format.contentType(),
-          response.warnings());
+      // an object served as stored: its stored JSON, without decoding and encoding it again
+      ex.sendJson(response.code(), format.contentType(), Exchange.json(stored.get()),
+          response::body, response.warnings());
       return;
     }
     MapValue body = response.body();
@@ -847,6 +853,65 @@ public final class ApiHandler extends Handler.Abstract {
     Value out = convert(body, def, format, query);
     ex.sendValue(response.code(), out, format.encoding(), format.contentType(),
         response.warnings());
+  }
+
+  /**
+   * Streams a list item by item: JSON and protobuf as kube 1.33+ does, and the Table and
+   * partial-metadata conversions of JSON lists row by row (kube builds those whole; the bytes
+   * are the same). False when the list is to be built whole: YAML, as kube's YAML serializer
+   * converts whole documents.
+   */
+  private boolean stream(Exchange ex, ApiResponse response, StreamedList list,
+      ResourceDefinition def, OutputFormat format, Fields query) {
+    int code = response.code();
+    List<String> warnings = response.warnings();
+    if (format.encoding() == OutputFormat.Encoding.PROTOBUF) {
+      Optional<io.apiserver4j.kubeapi.ProtobufCodec.PreparedList> prepared =
+          ProtobufBodies.prepareList(list);
+      if (prepared.isPresent()) {
+        ex.sendStreamed(code, format.contentType(), warnings, prepared.get()::writeTo);
+      } else {
+        // what protobuf cannot carry goes as JSON, which every protobuf client also accepts
+        ex.sendStreamed(code, OutputFormat.Encoding.JSON.mediaType(), warnings,
+            out -> writeJsonList(list, out));
+      }
+      return true;
+    }
+    if (format.encoding() != OutputFormat.Encoding.JSON) {
+      return false;
+    }
+    switch (format.conversion()) {
+      case NONE:
+        ex.sendStreamed(code, format.contentType(), warnings, out -> writeJsonList(list, out));
+        return true;
+      case TABLE: {
+        Tables tables = Tables.of(def, metadata.printerColumns(def, backend),
+            Tables.IncludeObject.parse(Optional.ofNullable(query.getValue("includeObject"))
+                .orElse("")), format.metaVersion());
+        Instant now = settings.clock().instant();
+        ex.sendStreamed(code, format.contentType(), warnings, out -> {
+          tables.writeList(list, now, out);
+          out.write('\n');
+        });
+        return true;
+      }
+      case PARTIAL_OBJECT_METADATA_LIST:
+        ex.sendStreamed(code, format.contentType(), warnings, out -> {
+          Tables.writePartialObjectMetadataList(list, format.metaVersion(), out);
+          out.write('\n');
+        });
+        return true;
+      default:
+        // PartialObjectMetadata of a list: the 406 of convert
+        return false;
+    }
+  }
+
+  /** A JSON list ended by a newline, as kube's encoder ends a document. */
+  private static void writeJsonList(StreamedList list, java.io.OutputStream out)
+      throws java.io.IOException {
+    list.writeJson(out);
+    out.write('\n');
   }
 
   /** Applies the negotiated conversion ({@code as=Table}, ...) to a successful body. */

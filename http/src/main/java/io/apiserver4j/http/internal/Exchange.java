@@ -103,30 +103,64 @@ final class Exchange {
   }
 
   /**
-   * Streams a list as JSON, item by item (kube 1.33+ streams JSON lists), ended by a newline as
-   * kube's encoder ends a document. Without a length, so the answer is chunked; a failure once
-   * the status is sent can only cut the connection, as kube's does.
+   * Sends JSON bytes of a successful answer; {@code decoded} is the body's value, asked for only
+   * when the request is audited.
    */
-  void sendJsonList(int code, io.apiserver4j.apiserver.StreamedList list, String contentType,
-      List<String> warnings) {
+  void sendJson(int code, String contentType, byte[] json,
+      java.util.function.Supplier<? extends Value> decoded, List<String> warnings) {
     if (!claim()) {
       return;
     }
+    if (audit != AuditRecorder.NONE) {
+      audit.responseObject(decoded.get());
+    }
+    sendClaimed(code, contentType, json, warnings);
+  }
+
+  /**
+   * A stored object's JSON as {@link #encode} writes its value: compact, ended by a newline,
+   * copied from the stored bytes where the store keeps them.
+   */
+  static byte[] json(io.apiserver4j.storage.StoredObject object) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(512);
+    object.writeJson(out, io.apiserver4j.storage.StoredObject.TypeMeta.KEEP);
+    out.write('\n');
+    return out.toByteArray();
+  }
+
+  /** Writes a response body piece by piece. */
+  interface BodyWriter {
+    void write(java.io.OutputStream out) throws java.io.IOException;
+  }
+
+  /**
+   * Streams a body as it is written, a list item by item (kube 1.33+ streams JSON and protobuf
+   * lists). Without a length, so the answer is chunked; a failure once the status is sent can
+   * only cut the connection, as kube's does.
+   */
+  void sendStreamed(int code, String contentType, List<String> warnings, BodyWriter body) {
+    if (!claim()) {
+      return;
+    }
+    audit.responseStarted(code);
     response.setStatus(code);
     response.getHeaders().put(HttpHeader.CONTENT_TYPE, contentType);
     for (String w : warnings) {
       response.getHeaders().add("Warning", warningHeader(w));
     }
-    try (java.io.OutputStream out = new java.io.BufferedOutputStream(
-        org.eclipse.jetty.io.Content.Sink.asOutputStream(response), LIST_BUFFER)) {
-      list.writeJson(out);
-      out.write('\n');
+    try {
+      // closed only when the whole body is written: closing ends the response as complete,
+      // whereas a failed callback cuts it short
+      java.io.OutputStream out = new java.io.BufferedOutputStream(
+          org.eclipse.jetty.io.Content.Sink.asOutputStream(response), LIST_BUFFER);
+      body.write(out);
+      out.close();
     } catch (java.io.IOException | java.io.UncheckedIOException e) {
       // the client went away
       callback.failed(e);
       return;
     } catch (RuntimeException | Error e) {
-      LOG.error("internal error streaming a list to {}", request.getHttpURI(), e);
+      LOG.error("internal error streaming a response to {}", request.getHttpURI(), e);
       callback.failed(e);
       return;
     }

@@ -5,7 +5,9 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.core.DecodeException;
+import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StringValue;
@@ -75,6 +77,31 @@ final class ProtobufBodies {
     }
     try {
       return Optional.of(codec.encode(object));
+    } catch (IllegalArgumentException e) {
+      LOG.warn("{} {} cannot be written as protobuf: {}", apiVersion, kind, e.getMessage());
+      return Optional.empty();
+    }
+  }
+
+  /** Encoded items a streamed protobuf list keeps from sizing them to writing them. */
+  static final long LIST_RETAIN_BYTES = 8L << 20;
+
+  /**
+   * A list's protobuf body ready to stream (kube 1.33+ streams protobuf lists), or empty when it
+   * has no protobuf form: a list kind the codec does not stream, or an item that does not fit
+   * its message (logged), which kube's clients then read as JSON.
+   */
+  static Optional<ProtobufCodec.PreparedList> prepareList(StreamedList list) {
+    MapValue shell = list.shell();
+    String apiVersion = shell.getOrNull("apiVersion") instanceof StringValue s ? s.value() : "";
+    String kind = shell.getOrNull("kind") instanceof StringValue s ? s.value() : "";
+    ProtobufCodec codec = ProtobufCodec.builtIn();
+    if (!codec.streamsList(apiVersion, kind)) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(codec.prepareList(shell.with("items", ListValue.empty()), list.size(),
+          list::item, LIST_RETAIN_BYTES));
     } catch (IllegalArgumentException e) {
       LOG.warn("{} {} cannot be written as protobuf: {}", apiVersion, kind, e.getMessage());
       return Optional.empty();

@@ -5,6 +5,7 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
@@ -15,6 +16,8 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
@@ -121,8 +124,28 @@ public final class Tables {
     return table(listMeta, items, now, true);
   }
 
+  /**
+   * Writes the Table of a list as {@link #ofList} of the whole list would be written, byte for
+   * byte, each row made when it is written (after the column definitions). Does not close or
+   * flush {@code out}.
+   */
+  public void writeList(StreamedList list, Instant now, OutputStream out) throws IOException {
+    MapValue listMeta = Nested.map(list.shell(), "metadata");
+    StreamedJson.write(shell(listMeta, true), "rows", list.size(), i -> row(list.item(i), now),
+        out);
+  }
+
   private MapValue table(MapValue meta, List<MapValue> objects, Instant now,
       boolean withColumns) {
+    ListValue.Builder rows = ListValue.builder(objects.size());
+    for (MapValue o : objects) {
+      rows.add(row(o, now));
+    }
+    return shell(meta, withColumns).with("rows", rows.build());
+  }
+
+  /** The table without rows ({@code rows} empty, in its place). */
+  private MapValue shell(MapValue meta, boolean withColumns) {
     MapValue.Builder b = MapValue.builder()
         .put("kind", Value.of("Table"))
         .put("apiVersion", Value.of("meta.k8s.io/" + metaVersion))
@@ -142,27 +165,27 @@ public final class Tables {
     } else {
       b.put("columnDefinitions", Value.nullValue());
     }
-    ListValue.Builder rows = ListValue.builder(objects.size());
-    for (MapValue o : objects) {
-      MapValue.Builder row = MapValue.builder()
-          .put("cells", ListValue.of(printer.cells(o, now)));
-      switch (include) {
-        case NONE:
-          row.put("object", Value.nullValue());
-          break;
-        case METADATA:
-          row.put("object", MapValue.builder()
-              .put("kind", Value.of("PartialObjectMetadata"))
-              .put("apiVersion", Value.of("meta.k8s.io/" + metaVersion))
-              .put("metadata", Nested.map(o, "metadata"))
-              .build());
-          break;
-        default:
-          row.put("object", o);
-      }
-      rows.add(row.build());
+    return b.put("rows", ListValue.empty()).build();
+  }
+
+  private MapValue row(MapValue o, Instant now) {
+    MapValue.Builder row = MapValue.builder()
+        .put("cells", ListValue.of(printer.cells(o, now)));
+    switch (include) {
+      case NONE:
+        row.put("object", Value.nullValue());
+        break;
+      case METADATA:
+        row.put("object", MapValue.builder()
+            .put("kind", Value.of("PartialObjectMetadata"))
+            .put("apiVersion", Value.of("meta.k8s.io/" + metaVersion))
+            .put("metadata", Nested.map(o, "metadata"))
+            .build());
+        break;
+      default:
+        row.put("object", o);
     }
-    return b.put("rows", rows.build()).build();
+    return row.build();
   }
 
   /** The {@code PartialObjectMetadata} of an object. */
@@ -186,6 +209,18 @@ public final class Tables {
         .put("metadata", Nested.map(list, "metadata"))
         .put("items", items.build())
         .build();
+  }
+
+  /**
+   * Writes the {@code PartialObjectMetadataList} of a list as {@link #partialObjectMetadataList}
+   * of the whole list would be written, byte for byte, item by item. Does not close or flush
+   * {@code out}.
+   */
+  public static void writePartialObjectMetadataList(StreamedList list, String metaVersion,
+      OutputStream out) throws IOException {
+    MapValue shell = partialObjectMetadataList(list.shell(), metaVersion);
+    StreamedJson.write(shell, "items", list.size(),
+        i -> partialObjectMetadata(list.item(i), metaVersion), out);
   }
 
   // ---- printers ----------------------------------------------------------------------------

@@ -133,6 +133,11 @@ public final class WatchStreamer {
     }
 
     byte[] encode(ApiWatchEvent event) {
+      if (event.storedObject().isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+          && format.conversion() == OutputFormat.Conversion.NONE) {
+        // an object served as stored: its stored JSON, without decoding and encoding it again
+        return line(event.type(), event.storedObject().get());
+      }
       MapValue object = event.object();
       Value out = object;
       switch (event.type()) {
@@ -420,6 +425,16 @@ public final class WatchStreamer {
         .put("columnDefinitions", Value.nullValue())
         .put("rows", Value.nullValue())
         .build();
+  }
+
+  private static byte[] line(String type, io.apiserver4j.storage.StoredObject object) {
+    ByteArrayOutputStream out = new ByteArrayOutputStream(512);
+    out.writeBytes(("{\"type\":\"" + type + "\",\"object\":").getBytes(
+        StandardCharsets.US_ASCII));
+    object.writeJson(out, io.apiserver4j.storage.StoredObject.TypeMeta.KEEP);
+    out.write('}');
+    out.write('\n');
+    return out.toByteArray();
   }
 
   private static byte[] line(String type, Value object) {

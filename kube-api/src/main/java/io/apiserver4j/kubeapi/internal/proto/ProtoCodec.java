@@ -17,6 +17,8 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema.Field;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema.Message;
 import io.apiserver4j.kubeapi.internal.proto.ProtoSchema.Special;
+import java.io.IOException;
+import java.io.OutputStream;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
@@ -30,6 +32,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 
 /**
  * Converts between the protobuf wire form of a message and its JSON value tree, as the Go
@@ -211,7 +214,7 @@ public final class ProtoCodec {
     Message m = schema.kind(apiVersion, kind).orElseThrow(() ->
         new IllegalArgumentException("no protobuf message for " + apiVersion + ", Kind="
             + kind));
-    return envelopeOf(apiVersion, kind, message(m, object, 0, kind));
+    return envelopeOf(apiVersion, kind, message(m, object, 0, Where.root(kind)));
   }
 
   /**
@@ -230,6 +233,118 @@ public final class ProtoCodec {
     event.stringField(1, type);
     event.bytesField(2, raw.toByteArray());
     return event.toByteArray();
+  }
+
+  /**
+   * The parts of a list kind that kube's streaming encoder writes one by one: the list message
+   * must be exactly {@code metadata} (field 1, a message) and {@code items} (field 2, repeated
+   * messages), as {@code collections.go} requires; empty otherwise.
+   */
+  public Optional<ListShape> listShape(String apiVersion, String kind) {
+    Optional<Message> found = schema.kind(apiVersion, kind);
+    if (found.isEmpty()) {
+      return Optional.empty();
+    }
+    Message m = found.get();
+    if (m.special != Special.NONE || m.wireOrder.length != 2) {
+      return Optional.empty();
+    }
+    Field meta = m.wireOrder[0];
+    Field items = m.wireOrder[1];
+    boolean shaped = meta.number() == 1 && meta.json().equals("metadata") && !meta.scalar()
+        && !meta.repeated() && !meta.inline() && items.number() == 2
+        && items.json().equals("items") && items.repeated() && !items.map() && !items.scalar()
+        && m.type(items).special == Special.NONE;
+    return shaped ? Optional.of(new ListShape(apiVersion, kind, m, items))
+        : Optional.empty();
+  }
+
+  /** A list kind whose list metadata and items can be encoded apart (see {@link #listShape}). */
+  public final class ListShape {
+    private final String apiVersion;
+    private final String kind;
+    private final Message list;
+    private final Field items;
+
+    private ListShape(String apiVersion, String kind, Message list, Field items) {
+      this.apiVersion = apiVersion;
+      this.kind = kind;
+      this.list = list;
+      this.items = items;
+    }
+
+    /**
+     * The list message of {@code shell} without its items: the {@code metadata} field with its
+     * tag and length, as the whole list's message starts.
+     *
+     * @throws IllegalArgumentException when a value does not fit its field
+     */
+    public byte[] head(MapValue shell) {
+      return message(list, shell.without("items"), 0, Where.root(kind));
+    }
+
+    /**
+     * The message of one item, without tag or length.
+     *
+     * @throws IllegalArgumentException when a value does not fit its field
+     */
+    public byte[] item(MapValue item) {
+      return message(list.type(items), item, 1, Where.root(kind).field("items").then("[]"));
+    }
+
+    /**
+     * Writes the body prefix, the envelope up to the list's bytes, and the length of the list
+     * message ({@code listSize}: the head and every item with its tag and length).
+     */
+    public void writeEnvelopeStart(OutputStream out, long listSize)
+        throws IOException {
+      ProtoWire.Writer meta = new ProtoWire.Writer();
+      meta.stringField(1, apiVersion);
+      meta.stringField(2, kind);
+      ProtoWire.Writer w = new ProtoWire.Writer();
+      w.raw(MAGIC);
+      w.bytesField(1, meta.toByteArray());
+      w.tag(2, ProtoWire.LEN);
+      w.varint(listSize);
+      out.write(w.toByteArray());
+    }
+
+    /** Writes one item: the {@code items} tag, its length and its message. */
+    public void writeItem(OutputStream out, byte[] item) throws IOException {
+      writeVarint(out, ((long) items.number() << 3) | ProtoWire.LEN);
+      writeVarint(out, item.length);
+      out.write(item);
+    }
+
+    /** The bytes {@link #writeItem} writes for an item of {@code itemSize} bytes. */
+    public long itemFieldSize(int itemSize) {
+      return 1 + varintSize(itemSize) + (long) itemSize;
+    }
+
+    /** Writes what follows the list's bytes: the envelope's empty content encoding and type. */
+    public void writeEnvelopeEnd(OutputStream out) throws IOException {
+      ProtoWire.Writer w = new ProtoWire.Writer();
+      w.stringField(3, "");
+      w.stringField(4, "");
+      out.write(w.toByteArray());
+    }
+  }
+
+  private static void writeVarint(OutputStream out, long v) throws IOException {
+    while ((v & ~0x7fL) != 0) {
+      out.write((int) ((v & 0x7f) | 0x80));
+      v >>>= 7;
+    }
+    out.write((int) v);
+  }
+
+  private static int varintSize(long v) {
+    int n = 1;
+    while ((v & ~0x7fL) != 0) {
+      v >>>= 7;
+      n++;
+    }
+    return n;
   }
 
   private static byte[] envelopeOf(String apiVersion, String kind, byte[] raw) {
@@ -613,7 +728,7 @@ public final class ProtoCodec {
   // ---- writing ----------------------------------------------------------------------------
 
   /** The bytes of one message from its JSON value. */
-  private byte[] message(Message m, Value v, int depth, String path) {
+  private byte[] message(Message m, Value v, int depth, Where path) {
     if (depth > MAX_DEPTH) {
       throw new IllegalArgumentException("object nested deeper than " + MAX_DEPTH + " at "
           + path);
@@ -640,7 +755,7 @@ public final class ProtoCodec {
         }
         break;
       case DURATION:
-        w.varintField(1, isNull ? 0 : GoDuration.parse(text(v, path), path));
+        w.varintField(1, isNull ? 0 : GoDuration.parse(text(v, path), path.toString()));
         break;
       case RAW_JSON:
       case RAW_EXTENSION:
@@ -673,7 +788,7 @@ public final class ProtoCodec {
         if (v instanceof ListValue l) {
           Message props = m.type(m.field(2));
           for (Value item : l.items()) {
-            w.bytesField(2, message(props, item, depth + 1, path + "[]"));
+            w.bytesField(2, message(props, item, depth + 1, path.then("[]")));
           }
         } else if (!isNull) {
           w.bytesField(1, message(m.type(m.field(1)), v, depth + 1, path));
@@ -704,9 +819,18 @@ public final class ProtoCodec {
     return w.toByteArray();
   }
 
-  private void writeObject(Message m, MapValue o, ProtoWire.Writer w, int depth, String path) {
+  private void writeObject(Message m, MapValue o, ProtoWire.Writer w, int depth, Where path) {
+    // the object's values by field, in one pass over its entries (not a lookup per field)
+    Value[] values = new Value[m.fields.length];
+    for (int i = 0; i < o.size(); i++) {
+      int[] indexes = m.byJson(o.keyAt(i));
+      if (indexes != null) {
+        for (int index : indexes) {
+          values[index] = o.valueAt(i);
+        }
+      }
+    }
     for (Field f : m.wireOrder) {
-      String fp = path + "." + f.json();
       if (f.inline()) {
         w.bytesField(f.number(), message(m.type(f), o, depth + 1, path));
         continue;
@@ -714,32 +838,28 @@ public final class ProtoCodec {
       if (f.nojson()) {
         continue;
       }
-      Value v = o.getOrNull(f.json());
+      Value v = values[f.index()];
       boolean absent = v == null || v.kind() == Value.Kind.NULL;
+      if (absent && (f.map() || f.repeated() || f.ptr())) {
+        continue;
+      }
+      Where fp = path.field(f.json());
       if (f.map()) {
-        if (absent) {
-          continue;
-        }
         if (!(v instanceof MapValue entries)) {
           throw mismatch(fp, "an object", v);
         }
-        List<String> keys = new ArrayList<>(entries.asMap().keySet());
-        keys.sort(null);
-        for (String k : keys) {
+        for (int e : sortedByKey(entries)) {
+          String k = entries.keyAt(e);
           ProtoWire.Writer entry = new ProtoWire.Writer();
           entry.stringField(1, k);
-          writeOne(m, f, entry, 2, entries.getOrNull(k), depth, fp + "[" + k + "]");
+          writeOne(m, f, entry, 2, entries.valueAt(e), depth, fp.key(k));
           w.bytesField(f.number(), entry.toByteArray());
         }
       } else if (f.repeated()) {
-        if (absent) {
-          continue;
-        }
+        Where items = fp.then("[]");
         for (Value item : list(v, fp).items()) {
-          writeOne(m, f, w, f.number(), item, depth, fp + "[]");
+          writeOne(m, f, w, f.number(), item, depth, items);
         }
-      } else if (absent && f.ptr()) {
-        continue;
       } else {
         writeOne(m, f, w, f.number(), absent ? null : v, depth, fp);
       }
@@ -748,7 +868,7 @@ public final class ProtoCodec {
 
   /** One value of a field (null: the zero value). */
   private void writeOne(Message m, Field f, ProtoWire.Writer w, int number, Value v,
-      int depth, String path) {
+      int depth, Where path) {
     if (!f.scalar()) {
       w.bytesField(number, message(m.type(f), v, depth + 1, path));
       return;
@@ -774,8 +894,87 @@ public final class ProtoCodec {
     }
   }
 
-  private static Instant instant(Value v, String path) {
+  /** The positions of a map's entries in key order (gogo writes map entries sorted by key). */
+  /**
+   * Where a value being written sits, for error messages: built as the walk goes down (a small
+   * object a level), turned into text only when a value does not fit.
+   */
+  private static final class Where {
+    private static final int ROOT = 0;
+    private static final int FIELD = 1;
+    private static final int KEY = 2;
+    private static final int SUFFIX = 3;
+    private final Where parent;
+    private final String text;
+    private final int form;
+
+    private Where(Where parent, String text, int form) {
+      this.parent = parent;
+      this.text = text;
+      this.form = form;
+    }
+
+    static Where root(String kind) {
+      return new Where(null, kind, ROOT);
+    }
+
+    Where field(String name) {
+      return new Where(this, name, FIELD);
+    }
+
+    Where key(String key) {
+      return new Where(this, key, KEY);
+    }
+
+    Where then(String suffix) {
+      return new Where(this, suffix, SUFFIX);
+    }
+
+    @Override
+    public String toString() {
+      StringBuilder sb = new StringBuilder();
+      append(sb);
+      return sb.toString();
+    }
+
+    private void append(StringBuilder sb) {
+      if (parent != null) {
+        parent.append(sb);
+      }
+      switch (form) {
+        case FIELD -> sb.append('.').append(text);
+        case KEY -> sb.append('[').append(text).append(']');
+        default -> sb.append(text);
+      }
+    }
+  }
+
+  private static int[] sortedByKey(MapValue map) {
+    int n = map.size();
+    int[] order = new int[n];
+    for (int i = 0; i < n; i++) {
+      order[i] = i;
+    }
+    // insertion sort: maps are small, and often already sorted
+    for (int i = 1; i < n; i++) {
+      int e = order[i];
+      String k = map.keyAt(e);
+      int j = i - 1;
+      while (j >= 0 && map.keyAt(order[j]).compareTo(k) > 0) {
+        order[j + 1] = order[j];
+        j--;
+      }
+      order[j + 1] = e;
+    }
+    return order;
+  }
+
+  private static Instant instant(Value v, Where path) {
     String s = text(v, path);
+    Instant utc = utcSeconds(s);
+    if (utc != null) {
+      return utc;
+    }
     try {
       return OffsetDateTime.parse(s, DateTimeFormatter.ISO_OFFSET_DATE_TIME).toInstant();
     } catch (DateTimeParseException e) {
@@ -784,7 +983,44 @@ public final class ProtoCodec {
     }
   }
 
-  private static String quantity(Value v, String path) {
+  /**
+   * {@code yyyy-MM-ddTHH:mm:ssZ}, the form kube writes times in, read without a formatter; null
+   * for any other form (left to the full RFC 3339 parser).
+   */
+  private static Instant utcSeconds(String s) {
+    if (s.length() != 20 || s.charAt(4) != '-' || s.charAt(7) != '-' || s.charAt(10) != 'T'
+        || s.charAt(13) != ':' || s.charAt(16) != ':' || s.charAt(19) != 'Z') {
+      return null;
+    }
+    int year = digits(s, 0, 4);
+    int month = digits(s, 5, 2);
+    int day = digits(s, 8, 2);
+    int hour = digits(s, 11, 2);
+    int minute = digits(s, 14, 2);
+    int second = digits(s, 17, 2);
+    if (year < 0 || month < 1 || month > 12 || day < 1 || hour < 0 || hour > 23 || minute < 0
+        || minute > 59 || second < 0 || second > 59
+        || day > java.time.YearMonth.of(year, month).lengthOfMonth()) {
+      return null;
+    }
+    long days = java.time.LocalDate.of(year, month, day).toEpochDay();
+    return Instant.ofEpochSecond(days * 86_400 + hour * 3_600L + minute * 60L + second);
+  }
+
+  /** The decimal number of {@code n} digits at {@code from}, or -1 for a non-digit. */
+  private static int digits(String s, int from, int n) {
+    int v = 0;
+    for (int i = from; i < from + n; i++) {
+      char c = s.charAt(i);
+      if (c < '0' || c > '9') {
+        return -1;
+      }
+      v = v * 10 + (c - '0');
+    }
+    return v;
+  }
+
+  private static String quantity(Value v, Where path) {
     if (v instanceof StringValue s) {
       return s.value();
     }
@@ -794,21 +1030,21 @@ public final class ProtoCodec {
     throw mismatch(path, "a quantity", v);
   }
 
-  private static String text(Value v, String path) {
+  private static String text(Value v, Where path) {
     if (v instanceof StringValue s) {
       return s.value();
     }
     throw mismatch(path, "a string", v);
   }
 
-  private static boolean bool(Value v, String path) {
+  private static boolean bool(Value v, Where path) {
     if (v instanceof BooleanValue b) {
       return b.value();
     }
     throw mismatch(path, "a boolean", v);
   }
 
-  private static long integer(Value v, String path) {
+  private static long integer(Value v, Where path) {
     if (v instanceof IntegerValue i) {
       return i.value();
     }
@@ -818,7 +1054,7 @@ public final class ProtoCodec {
     throw mismatch(path, "an integer", v);
   }
 
-  private static double number(Value v, String path) {
+  private static double number(Value v, Where path) {
     if (v instanceof IntegerValue i) {
       return i.value();
     }
@@ -828,7 +1064,7 @@ public final class ProtoCodec {
     throw mismatch(path, "a number", v);
   }
 
-  private static byte[] base64(Value v, String path) {
+  private static byte[] base64(Value v, Where path) {
     try {
       return Base64.getDecoder().decode(text(v, path));
     } catch (IllegalArgumentException e) {
@@ -836,14 +1072,14 @@ public final class ProtoCodec {
     }
   }
 
-  private static ListValue list(Value v, String path) {
+  private static ListValue list(Value v, Where path) {
     if (v instanceof ListValue l) {
       return l;
     }
     throw mismatch(path, "a list", v);
   }
 
-  private static IllegalArgumentException mismatch(String path, String expected, Value v) {
+  private static IllegalArgumentException mismatch(Where path, String expected, Value v) {
     return new IllegalArgumentException(path + ": expected " + expected + ", not "
         + v.kind().toString().toLowerCase(Locale.ROOT));
   }

@@ -15,6 +15,7 @@ import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.Comparator;
 import java.util.HashMap;
 import java.util.List;
@@ -65,6 +66,8 @@ public final class ProtoSchema {
     /** The message type of each field (null for scalars), by {@link Field#index()}. */
     Message[] types;
     private final Field[] byNumber;
+    /** Built on first use (racy but idempotent: every thread builds the same map). */
+    private volatile Map<String, int[]> jsonIndex;
 
     Message(String name, Special special, List<Field> fields) {
       this.name = name;
@@ -78,6 +81,24 @@ public final class ProtoSchema {
       for (Field f : fields) {
         byNumber[f.number()] = f;
       }
+    }
+
+    /** The indexes of the fields whose JSON name is {@code json}, or null. */
+    int[] byJson(String json) {
+      Map<String, int[]> m = jsonIndex;
+      if (m == null) {
+        m = new HashMap<>();
+        for (Field f : fields) {
+          if (!f.inline() && !f.nojson()) {
+            int[] prev = m.get(f.json());
+            int[] next = prev == null ? new int[1] : Arrays.copyOf(prev, prev.length + 1);
+            next[next.length - 1] = f.index();
+            m.put(f.json(), next);
+          }
+        }
+        jsonIndex = m;
+      }
+      return m.get(json);
     }
 
     Field field(int number) {
