@@ -44,7 +44,7 @@ public final class CelValidation {
 
   private static void walk(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
       List<FieldError> warnings, boolean unchangedAncestor) {
-    if (v == null || v.isNull()) {
+    if (v == null || v.isNull() || !s.rulesBelow) {
       return;
     }
     boolean unchanged = unchangedAncestor || (old != null && old.equals(v));

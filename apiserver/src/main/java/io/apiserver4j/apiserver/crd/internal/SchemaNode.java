@@ -92,6 +92,10 @@ public final class SchemaNode {
   final MapValue raw;
   /** Whether values of this schema are resources (the root): apiVersion, kind, metadata. */
   final boolean resource;
+  /** Whether this level or one below has CEL rules: validation walks only down to them. */
+  final boolean rulesBelow;
+  /** Whether this level or one below is a set or map list: uniqueness checks walk only there. */
+  final boolean listTypesBelow;
 
   private SchemaNode(MapValue m, boolean resource) {
     raw = m;
@@ -174,6 +178,25 @@ public final class SchemaNode {
       compiled.add(compile(r, selfType));
     }
     compiledRules = List.copyOf(compiled);
+    boolean rulesHere = !rules.isEmpty();
+    boolean listsHere = listType.equals("set") || listType.equals("map");
+    for (SchemaNode child : structuralChildren()) {
+      rulesHere |= child.rulesBelow;
+      listsHere |= child.listTypesBelow;
+    }
+    rulesBelow = rulesHere;
+    listTypesBelow = listsHere;
+  }
+
+  private List<SchemaNode> structuralChildren() {
+    List<SchemaNode> out = new ArrayList<>(properties.values());
+    if (items != null) {
+      out.add(items);
+    }
+    if (additionalProperties != null) {
+      out.add(additionalProperties);
+    }
+    return out;
   }
 
   /** The schema as CEL's field selection sees it (kube's DeclType, as far as fields go). */
