@@ -254,7 +254,9 @@ public final class KubeEnvironment {
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
         .map(n -> n.expr().ident().name())
-        .collect(Collectors.toUnmodifiableSet());
+        // a hash set: asked on every evaluation (transition rules), Set.of probes slower
+        .collect(Collectors.collectingAndThen(Collectors.toCollection(java.util.HashSet::new),
+            java.util.Collections::unmodifiableSet));
     Set<String> declared = new java.util.HashSet<>(variables);
     declared.addAll(optionals);
     FastPath fast = FastPath.plan(ast, declared,

@@ -56,14 +56,16 @@ public final class CelValidation {
         Value ov = om == null ? null : om.getOrNull(k);
         SchemaNode p = s.properties.get(k);
         if (p != null) {
-          walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
-              unchanged);
-        } else if (s.additionalProperties != null) {
+          if (p.rulesBelow) {
+            walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
+                unchanged);
+          }
+        } else if (s.additionalProperties != null && s.additionalProperties.rulesBelow) {
           walk(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs, warnings,
               unchanged);
         }
       }
-    } else if (v instanceof ListValue l && s.items != null) {
+    } else if (v instanceof ListValue l && s.items != null && s.items.rulesBelow) {
       Map<Value, Value> oldItems = new HashMap<>();
       if (old instanceof ListValue ol) {
         for (Value item : ol.items()) {
@@ -112,14 +114,10 @@ public final class CelValidation {
         selfView = CelView.of(s, v, path.isEmpty());
         oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
       }
-      Map<String, Value> bindings = new HashMap<>(4);
-      bindings.put("self", selfView);
-      Map<String, Optional<Value>> optionals = new HashMap<>(4);
-      if (rule.optionalOldSelf()) {
-        optionals.put("oldSelf", Optional.ofNullable(oldView));
-      } else if (oldView != null) {
-        bindings.put("oldSelf", oldView);
-      }
+      Map<String, Value> bindings = !rule.optionalOldSelf() && oldView != null
+          ? Map.of("self", selfView, "oldSelf", oldView) : Map.of("self", selfView);
+      Map<String, Optional<Value>> optionals = rule.optionalOldSelf()
+          ? Map.of("oldSelf", Optional.ofNullable(oldView)) : Map.of();
       Value result;
       try {
         result = c.program().get().evaluate(bindings, optionals);

@@ -493,8 +493,10 @@ public final class SchemaValidation {
         String k = m.keyAt(i);
         SchemaNode p = s.properties.get(k);
         if (p != null) {
-          listTypes(p, m.valueAt(i), child(path, k), errs);
-        } else if (s.additionalProperties != null) {
+          if (p.listTypesBelow) {
+            listTypes(p, m.valueAt(i), child(path, k), errs);
+          }
+        } else if (s.additionalProperties != null && s.additionalProperties.listTypesBelow) {
           listTypes(s.additionalProperties, m.valueAt(i), path + "[" + k + "]", errs);
         }
       }
@@ -506,7 +508,7 @@ public final class SchemaValidation {
       } else if (s.listType.equals("map")) {
         listMap(s, l, path, errs);
       }
-      if (s.items != null) {
+      if (s.items != null && s.items.listTypesBelow) {
         for (int i = 0; i < l.size(); i++) {
           listTypes(s.items, l.get(i), path + "[" + i + "]", errs);
         }
