@@ -57,7 +57,7 @@ public final class CelValidation {
         SchemaNode p = s.properties.get(k);
         if (p != null) {
           if (p.rulesBelow) {
-            walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
+            walk(p, m.valueAt(i), ov, p.pathUnder(path, k), errs, warnings,
                 unchanged);
           }
         } else if (s.additionalProperties != null && s.additionalProperties.rulesBelow) {

@@ -59,7 +59,7 @@ public final class SchemaValidation {
     if (correlated && old != null && old.equals(v)) {
       return;
     }
-    List<String> types = types(s);
+    List<String> types = s.types;
     if (v.isNull()) {
       if (!types.isEmpty() && !s.nullable) {
         errs.add(typeError(path, String.join(",", types), "null"));
@@ -83,13 +83,6 @@ public final class SchemaValidation {
     if (v instanceof MapValue m) {
       checkObject(s, m, old instanceof MapValue om && correlated ? om : null, path, errs);
     }
-  }
-
-  private static List<String> types(SchemaNode s) {
-    if (s.intOrString) {
-      return List.of("integer", "string");
-    }
-    return s.type.isEmpty() ? List.of() : List.of(s.type);
   }
 
   static String jsonType(Value v) {
@@ -469,7 +462,8 @@ public final class SchemaValidation {
       Value child = m.getOrNull(p.getKey());
       if (child != null) {
         Value oldChild = old == null ? null : old.getOrNull(p.getKey());
-        validate(p.getValue(), child, oldChild, child(path, p.getKey()), errs, oldChild != null);
+        validate(p.getValue(), child, oldChild, p.getValue().pathUnder(path, p.getKey()), errs,
+            oldChild != null);
       }
     }
     for (String r : s.required) {
@@ -494,7 +488,7 @@ public final class SchemaValidation {
         SchemaNode p = s.properties.get(k);
         if (p != null) {
           if (p.listTypesBelow) {
-            listTypes(p, m.valueAt(i), child(path, k), errs);
+            listTypes(p, m.valueAt(i), p.pathUnder(path, k), errs);
           }
         } else if (s.additionalProperties != null && s.additionalProperties.listTypesBelow) {
           listTypes(s.additionalProperties, m.valueAt(i), path + "[" + k + "]", errs);
