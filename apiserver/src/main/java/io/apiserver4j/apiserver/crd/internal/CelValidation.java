@@ -47,7 +47,11 @@ public final class CelValidation {
     if (v == null || v.isNull() || !s.rulesBelow) {
       return;
     }
-    boolean unchanged = unchangedAncestor || (old != null && old.equals(v));
+    // Only computed where it is used: by rules here, or passed to list items, which have no old
+    // value of their own in atomic lists. Properties compare their own correlated old values,
+    // which are equal whenever this value is.
+    boolean unchanged = unchangedAncestor || (old != null
+        && (!s.compiledRules.isEmpty() || s.items != null) && old.equals(v));
     rules(s, v, old, path, errs, warnings, unchanged);
     if (v instanceof MapValue m) {
       MapValue om = old instanceof MapValue o ? o : null;
