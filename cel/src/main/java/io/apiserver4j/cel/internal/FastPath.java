@@ -100,7 +100,13 @@ final class FastPath {
    * @throws Bail when cel-java must evaluate instead
    */
   Object evaluate(CelVariableResolver variables) {
-    return root.eval(new Frame(variables, slots, maxIterations));
+    Object result = root.eval(new Frame(variables, slots, maxIterations));
+    if (result instanceof Boolean || result instanceof String || result instanceof Long
+        || result instanceof Double || result instanceof List || result instanceof Map
+        || isNull(result)) {
+      return result;
+    }
+    throw bail(); // e.g. an optional variable as the result: cel-java's conversions apply
   }
 
   /** The expression is outside the subset. */
@@ -521,6 +527,9 @@ final class FastPath {
     }
     if (a instanceof Double x) {
       if (b instanceof Double y) {
+        if (x.isNaN() || y.isNaN()) {
+          throw bail(); // cel-java finds a NaN equal to the very same boxed NaN
+        }
         return x.doubleValue() == y.doubleValue();
       }
       return notNumber(b);
