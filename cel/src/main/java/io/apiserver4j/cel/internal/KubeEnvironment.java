@@ -62,6 +62,8 @@ public final class KubeEnvironment {
   /** A compiled expression. */
   public static final class Compiled {
     private final CelRuntime.Program program;
+    /** The closure translation of the expression, when it is in the fast path's subset. */
+    private final FastPath fast;
     private final Set<String> identifiers;
     private final Map<String, io.apiserver4j.cel.CelObjectType> types;
     private final dev.cel.common.types.CelType resultType;
@@ -70,10 +72,11 @@ public final class KubeEnvironment {
     private volatile io.apiserver4j.cel.CelCostEstimate estimate;
     private volatile RuntimeCost runtimeCost;
 
-    Compiled(CelRuntime.Program program, Set<String> identifiers,
+    Compiled(CelRuntime.Program program, FastPath fast, Set<String> identifiers,
         Map<String, io.apiserver4j.cel.CelObjectType> types,
         dev.cel.common.types.CelType resultType, CelAbstractSyntaxTree ast) {
       this.program = program;
+      this.fast = fast;
       this.identifiers = identifiers;
       this.types = Map.copyOf(types);
       this.resultType = resultType;
@@ -175,6 +178,44 @@ public final class KubeEnvironment {
     }
 
     private Value run(dev.cel.runtime.CelVariableResolver vars) {
+      if (fast != null) {
+        try {
+          return fromCel(fast.evaluate(vars));
+        } catch (RuntimeException e) {
+          // A bail, or a failure of a lazy variable or value conversion: cel-java evaluates
+          // again (without side effects) and reports what it reports.
+        }
+      }
+      return interpret(vars);
+    }
+
+    /** For tests: whether the expression is in the fast path's subset. */
+    boolean hasFastPath() {
+      return fast != null;
+    }
+
+    /** For tests: the fast path alone; empty when it leaves the evaluation to cel-java. */
+    Optional<Value> evaluateFast(Map<String, Value> bindings) {
+      if (fast == null) {
+        return Optional.empty();
+      }
+      Map<String, Object> vars = new HashMap<>();
+      bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
+      try {
+        return Optional.of(fromCel(fast.evaluate(name -> Optional.ofNullable(vars.get(name)))));
+      } catch (FastPath.Bail e) {
+        return Optional.empty();
+      }
+    }
+
+    /** For tests: cel-java alone. */
+    Value interpret(Map<String, Value> bindings) {
+      Map<String, Object> vars = new HashMap<>();
+      bindings.forEach((k, v) -> vars.put(k, toCel(v, types.get(k))));
+      return interpret(name -> Optional.ofNullable(vars.get(name)));
+    }
+
+    private Value interpret(dev.cel.runtime.CelVariableResolver vars) {
       try {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
@@ -274,22 +315,34 @@ public final class KubeEnvironment {
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
         .map(n -> n.expr().ident().name())
-        .collect(Collectors.toUnmodifiableSet());
+        // a hash set: asked on every evaluation (transition rules), Set.of probes slower
+        .collect(Collectors.collectingAndThen(Collectors.toCollection(java.util.HashSet::new),
+            java.util.Collections::unmodifiableSet));
+    Set<String> declared = new java.util.HashSet<>(variables);
+    declared.addAll(optionals);
+    FastPath fast = FastPath.plan(ast, declared,
+        OPTIONS.evaluateCanonicalTypesToNativeValues()
+            ? dev.cel.common.values.NullValue.NULL_VALUE
+            : com.google.protobuf.NullValue.NULL_VALUE,
+        MAX_ITERATIONS).orElse(null);
     try {
-      return new Compiled(cel.createProgram(ast), identifiers, types, ast.getResultType(), ast);
+      return new Compiled(cel.createProgram(ast), fast, identifiers, types,
+          ast.getResultType(), ast);
     } catch (CelEvaluationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }
   }
 
+  private static final CelOptions OPTIONS = CelOptions.current()
+      .enableOptionalSyntax(true)
+      .enableHeterogeneousNumericComparisons(true)
+      // A bound on hostile rules until runtime costs are tracked as kube does (its per-call
+      // limit is 1,000,000 cost units; a comprehension step costs at least one).
+      .comprehensionMaxIterations(MAX_ITERATIONS)
+      .build();
+
   private static Cel build(List<String> variables) {
-    CelOptions options = CelOptions.current()
-        .enableOptionalSyntax(true)
-        .enableHeterogeneousNumericComparisons(true)
-        // A bound on hostile rules until runtime costs are tracked as kube does (its per-call
-        // limit is 1,000,000 cost units; a comprehension step costs at least one).
-        .comprehensionMaxIterations(MAX_ITERATIONS)
-        .build();
+    CelOptions options = OPTIONS;
     var b = CelFactory.standardCelBuilder()
         .setOptions(options)
 

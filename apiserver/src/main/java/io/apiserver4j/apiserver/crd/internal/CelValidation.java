@@ -91,10 +91,14 @@ public final class CelValidation {
 
   private static void walk(SchemaNode s, Value v, Value old, String path, List<FieldError> errs,
       List<FieldError> warnings, boolean unchangedAncestor, Budget budget) {
-    if (v == null || v.isNull() || budget.remaining < 0) {
+    if (v == null || v.isNull() || !s.rulesBelow || budget.remaining < 0) {
       return;
     }
-    boolean unchanged = unchangedAncestor || (old != null && old.equals(v));
+    // Only computed where it is used: by rules here, or passed to list items, which have no old
+    // value of their own in atomic lists. Properties compare their own correlated old values,
+    // which are equal whenever this value is.
+    boolean unchanged = unchangedAncestor || (old != null
+        && (!s.compiledRules.isEmpty() || s.items != null) && old.equals(v));
     rules(s, v, old, path, errs, warnings, unchanged, budget);
     if (v instanceof MapValue m) {
       MapValue om = old instanceof MapValue o ? o : null;
@@ -103,14 +107,15 @@ public final class CelValidation {
         Value ov = om == null ? null : om.getOrNull(k);
         SchemaNode p = s.properties.get(k);
         if (p != null) {
-          walk(p, m.valueAt(i), ov, SchemaValidation.child(path, k), errs, warnings,
-              unchanged, budget);
-        } else if (s.additionalProperties != null) {
+          if (p.rulesBelow) {
+            walk(p, m.valueAt(i), ov, p.pathUnder(path, k), errs, warnings, unchanged, budget);
+          }
+        } else if (s.additionalProperties != null && s.additionalProperties.rulesBelow) {
           walk(s.additionalProperties, m.valueAt(i), ov, path + "[" + k + "]", errs, warnings,
               unchanged, budget);
         }
       }
-    } else if (v instanceof ListValue l && s.items != null) {
+    } else if (v instanceof ListValue l && s.items != null && s.items.rulesBelow) {
       Map<Value, Value> oldItems = new HashMap<>();
       if (old instanceof ListValue ol) {
         for (Value item : ol.items()) {
@@ -164,14 +169,10 @@ public final class CelValidation {
         selfView = CelView.of(s, v, path.isEmpty());
         oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
       }
-      Map<String, Value> bindings = new HashMap<>(4);
-      bindings.put("self", selfView);
-      Map<String, Optional<Value>> optionals = new HashMap<>(4);
-      if (rule.optionalOldSelf()) {
-        optionals.put("oldSelf", Optional.ofNullable(oldView));
-      } else if (oldView != null) {
-        bindings.put("oldSelf", oldView);
-      }
+      Map<String, Value> bindings = !rule.optionalOldSelf() && oldView != null
+          ? Map.of("self", selfView, "oldSelf", oldView) : Map.of("self", selfView);
+      Map<String, Optional<Value>> optionals = rule.optionalOldSelf()
+          ? Map.of("oldSelf", Optional.ofNullable(oldView)) : Map.of();
       Value result;
       try {
         if (budget.tracked) {

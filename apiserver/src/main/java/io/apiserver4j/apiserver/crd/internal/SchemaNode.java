@@ -103,6 +103,18 @@ public final class SchemaNode {
   final MapValue raw;
   /** Whether values of this schema are resources (the root): apiVersion, kind, metadata. */
   final boolean resource;
+  /** {@link #type} as kube-openapi's type list (int-or-string is both). */
+  final List<String> types;
+  /**
+   * The path of this property under the parent path it was last asked for: the paths of an
+   * object's fixed fields are the same on every validation. A benign race: the memo is an
+   * immutable pair, and a lost update only costs a concatenation.
+   */
+  private PathMemo pathMemo;
+  /** Whether this level or one below has CEL rules: validation walks only down to them. */
+  final boolean rulesBelow;
+  /** Whether this level or one below is a set or map list: uniqueness checks walk only there. */
+  final boolean listTypesBelow;
 
   private SchemaNode(MapValue m, boolean resource) {
     raw = m;
@@ -185,6 +197,40 @@ public final class SchemaNode {
       compiled.add(compile(r, selfType));
     }
     compiledRules = List.copyOf(compiled);
+    boolean rulesHere = !rules.isEmpty();
+    boolean listsHere = listType.equals("set") || listType.equals("map");
+    for (SchemaNode child : structuralChildren()) {
+      rulesHere |= child.rulesBelow;
+      listsHere |= child.listTypesBelow;
+    }
+    rulesBelow = rulesHere;
+    listTypesBelow = listsHere;
+    types = intOrString ? List.of("integer", "string")
+        : type.isEmpty() ? List.of() : List.of(type);
+  }
+
+  private record PathMemo(String parent, String path) {}
+
+  /** The path of this node as property {@code key} of a value at {@code parent}. */
+  String pathUnder(String parent, String key) {
+    PathMemo m = pathMemo;
+    if (m != null && m.parent() == parent) {
+      return m.path();
+    }
+    String path = SchemaValidation.child(parent, key);
+    pathMemo = new PathMemo(parent, path);
+    return path;
+  }
+
+  private List<SchemaNode> structuralChildren() {
+    List<SchemaNode> out = new ArrayList<>(properties.values());
+    if (items != null) {
+      out.add(items);
+    }
+    if (additionalProperties != null) {
+      out.add(additionalProperties);
+    }
+    return out;
   }
 
   /** kube's largest request (celconfig.MaxRequestSizeBytes), which bounds unbounded sizes. */

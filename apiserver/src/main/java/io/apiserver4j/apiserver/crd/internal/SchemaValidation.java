@@ -59,7 +59,7 @@ public final class SchemaValidation {
     if (correlated && old != null && old.equals(v)) {
       return;
     }
-    List<String> types = types(s);
+    List<String> types = s.types;
     if (v.isNull()) {
       if (!types.isEmpty() && !s.nullable) {
         errs.add(typeError(path, String.join(",", types), "null"));
@@ -83,13 +83,6 @@ public final class SchemaValidation {
     if (v instanceof MapValue m) {
       checkObject(s, m, old instanceof MapValue om && correlated ? om : null, path, errs);
     }
-  }
-
-  private static List<String> types(SchemaNode s) {
-    if (s.intOrString) {
-      return List.of("integer", "string");
-    }
-    return s.type.isEmpty() ? List.of() : List.of(s.type);
   }
 
   static String jsonType(Value v) {
@@ -332,19 +325,32 @@ public final class SchemaValidation {
       if (p instanceof String error) {
         errs.add(FieldError.invalid(field(path), Value.of(str), name(path)
             + " in body should match '" + s.pattern + ", but pattern is invalid: " + error + "'"));
-      } else if (!((Pattern) p).matcher(str).find()) {
+      } else if (!((Regex) p).find(str)) {
         errs.add(FieldError.invalid(field(path), Value.of(str),
             name(path) + " in body should match '" + s.pattern + "'"));
       }
     }
   }
 
-  /** The compiled RE2 pattern, or the Go error message when RE2 rejects it. */
+  /** A compiled pattern: re2j, and the faster matcher of the common subset when it applies. */
+  record Regex(Pattern re2, Optional<SimplePattern> simple) {
+    static Regex of(String pattern) {
+      return new Regex(Pattern.compile(pattern), SimplePattern.of(pattern));
+    }
+
+    /** RE2's unanchored search, as kube-openapi's {@code MatchString}. */
+    boolean find(String s) {
+      int r = simple.isPresent() ? simple.get().find(s) : SimplePattern.UNDECIDED;
+      return r == SimplePattern.UNDECIDED ? re2.matcher(s).find() : r == 1;
+    }
+  }
+
+  /** The compiled pattern ({@link Regex}), or the Go error message when RE2 rejects it. */
   public static Object pattern(String pattern) {
     Object p = PATTERNS.get(pattern);
     if (p == null) {
       try {
-        p = Pattern.compile(pattern);
+        p = Regex.of(pattern);
       } catch (PatternSyntaxException e) {
         p = e.getMessage();
       }
@@ -553,7 +559,8 @@ public final class SchemaValidation {
       Value child = m.getOrNull(p.getKey());
       if (child != null) {
         Value oldChild = old == null ? null : old.getOrNull(p.getKey());
-        validate(p.getValue(), child, oldChild, child(path, p.getKey()), errs, oldChild != null);
+        validate(p.getValue(), child, oldChild, p.getValue().pathUnder(path, p.getKey()), errs,
+            oldChild != null);
       }
     }
     for (String r : s.required) {
@@ -569,13 +576,18 @@ public final class SchemaValidation {
   // --- the listtype package ---------------------------------------------------------------------
 
   static void listTypes(SchemaNode s, Value v, String path, List<FieldError> errs) {
+    if (!s.listTypesBelow) {
+      return;
+    }
     if (v instanceof MapValue m) {
       for (int i = 0; i < m.size(); i++) {
         String k = m.keyAt(i);
         SchemaNode p = s.properties.get(k);
         if (p != null) {
-          listTypes(p, m.valueAt(i), child(path, k), errs);
-        } else if (s.additionalProperties != null) {
+          if (p.listTypesBelow) {
+            listTypes(p, m.valueAt(i), p.pathUnder(path, k), errs);
+          }
+        } else if (s.additionalProperties != null && s.additionalProperties.listTypesBelow) {
           listTypes(s.additionalProperties, m.valueAt(i), path + "[" + k + "]", errs);
         }
       }
@@ -587,7 +599,7 @@ public final class SchemaValidation {
       } else if (s.listType.equals("map")) {
         listMap(s, l, path, errs);
       }
-      if (s.items != null) {
+      if (s.items != null && s.items.listTypesBelow) {
         for (int i = 0; i < l.size(); i++) {
           listTypes(s.items, l.get(i), path + "[" + i + "]", errs);
         }
@@ -624,6 +636,24 @@ public final class SchemaValidation {
 
   /** Indices of the second occurrence of each value that occurs more than once. */
   private static List<Integer> duplicates(List<Value> items) {
+    if (items.size() <= 16) {
+      // small sets (the usual ones): pairwise comparison costs less than hashing
+      List<Integer> out = List.of();
+      for (int i = 1; i < items.size(); i++) {
+        int first = -1;
+        for (int j = 0; j < i && first < 0; j++) {
+          if (items.get(j).equals(items.get(i))) {
+            first = j;
+          }
+        }
+        // reported once, at the second occurrence, as the map below does
+        if (first >= 0 && secondOccurrence(items, first, i)) {
+          out = out.isEmpty() ? new ArrayList<>() : out;
+          out.add(i);
+        }
+      }
+      return out;
+    }
     Map<Value, Integer> seen = new LinkedHashMap<>();
     List<Integer> out = new ArrayList<>();
     for (int i = 0; i < items.size(); i++) {
@@ -633,6 +663,16 @@ public final class SchemaValidation {
       }
     }
     return out;
+  }
+
+  /** Whether {@code i} is the second occurrence of the value first seen at {@code first}. */
+  private static boolean secondOccurrence(List<Value> items, int first, int i) {
+    for (int j = first + 1; j < i; j++) {
+      if (items.get(j).equals(items.get(first))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   // --- paths ----------------------------------------------------------------------------------
