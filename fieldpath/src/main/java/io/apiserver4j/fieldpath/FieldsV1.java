@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code FieldsV1} codec: a {@link FieldSet} as the JSON object stored in
@@ -41,6 +42,14 @@ public final class FieldsV1 {
   /** Deepest accepted nesting of the FieldsV1 object. */
   public static final int MAX_DEPTH = 1000;
   private static final int MAX_CACHED_ELEMENTS = 8192;
+  private static final int MAX_SHARED_FIELD_NAMES = 16384;
+  /**
+   * Field-name elements shared by every decoding ({@code f:spec}, {@code f:replicas}, ...): the
+   * same few names come back in every object's managed fields, and one shared name keeps its hash
+   * and its schema lookups cheap. Bounded; names beyond the bound are parsed per document.
+   */
+  private static final ConcurrentHashMap<String, PathElement> FIELD_NAMES =
+      new ConcurrentHashMap<>();
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -113,7 +122,13 @@ public final class FieldsV1 {
     private PathElement element(String key) {
       PathElement pe = elements.get(key);
       if (pe == null) {
-        pe = Elements.parse(key);
+        pe = FIELD_NAMES.get(key);
+        if (pe == null) {
+          pe = Elements.parse(key);
+          if (pe instanceof FieldName && FIELD_NAMES.size() < MAX_SHARED_FIELD_NAMES) {
+            FIELD_NAMES.putIfAbsent(key, pe);
+          }
+        }
         if (elements.size() < MAX_CACHED_ELEMENTS) {
           elements.put(key, pe);
         }

@@ -56,7 +56,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -136,7 +135,7 @@ public final class ApiHandler extends Handler.Abstract {
     // kube's audit-init filter: every response names its audit ID, audited or not
     String auditId = header(request, AUDIT_ID);
     if (auditId.isEmpty()) {
-      auditId = UUID.randomUUID().toString();
+      auditId = AuditIds.next();
     }
     response.getHeaders().put(AUDIT_ID_RESPONSE, auditId);
     try {
