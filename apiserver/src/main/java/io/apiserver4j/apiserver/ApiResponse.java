@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusException;
+import io.apiserver4j.storage.StoredObject;
 import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
@@ -27,6 +28,8 @@ public final class ApiResponse {
   private final int code;
   private final List<String> warnings;
   private final StreamedList list;
+  /** The stored state whose object is the body, when it is; lets a front end copy its bytes. */
+  private final StoredObject stored;
   private volatile MapValue body;
 
   /**
@@ -39,12 +42,34 @@ public final class ApiResponse {
     this.body = requireNonNull(body, "body");
     this.warnings = List.copyOf(warnings);
     this.list = null;
+    this.stored = null;
+  }
+
+  private ApiResponse(int code, StoredObject stored, List<String> warnings) {
+    this.code = code;
+    this.stored = stored;
+    this.body = stored.object();
+    this.warnings = List.copyOf(warnings);
+    this.list = null;
   }
 
   private ApiResponse(int code, StreamedList list, List<String> warnings) {
     this.code = code;
     this.list = requireNonNull(list, "list");
     this.warnings = List.copyOf(warnings);
+    this.stored = null;
+  }
+
+  /**
+   * A successful answer whose body is {@code stored}'s object exactly as the store holds it, so
+   * that a front end may write the store's encoding instead of encoding the object again.
+   */
+  public static ApiResponse of(int code, StoredObject stored, List<String> warnings) {
+    requireNonNull(stored, "stored");
+    if (code < 200 || code >= 300) {
+      throw new IllegalArgumentException("a stored object answers a success, not " + code);
+    }
+    return new ApiResponse(code, stored, warnings);
   }
 
   /** A successful list answer (200) whose items are produced as they are written. */
@@ -76,6 +101,14 @@ public final class ApiResponse {
   /** Warning texts (without the {@code 299 - } header prefix). */
   public List<String> warnings() {
     return warnings;
+  }
+
+  /**
+   * The stored state whose {@link StoredObject#object()} is the body, when the answer is one
+   * ({@link StoredObject#writeJson} writes the same JSON as the body's encoding).
+   */
+  public Optional<StoredObject> storedObject() {
+    return Optional.ofNullable(stored);
   }
 
   /** The list to stream, when the answer is one. */

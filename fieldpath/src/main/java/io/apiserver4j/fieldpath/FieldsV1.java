@@ -50,6 +50,12 @@ public final class FieldsV1 {
    */
   private static final ConcurrentHashMap<String, PathElement> FIELD_NAMES =
       new ConcurrentHashMap<>();
+  /**
+   * The other way, for {@link #toValue}: the key of a field name as one shared string, so that
+   * the stored tree's keys, looked up by name again on the next write, keep their hash.
+   */
+  private static final ConcurrentHashMap<FieldName, String> FIELD_KEYS =
+      new ConcurrentHashMap<>();
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -440,6 +446,21 @@ public final class FieldsV1 {
     out.append('"');
   }
 
+  /** The FieldsV1 key of {@code e}; field names share one string per name (see FIELD_KEYS). */
+  private static String key(PathElement e) {
+    if (!(e instanceof FieldName f)) {
+      return PathElements.serialize(e);
+    }
+    String k = FIELD_KEYS.get(f);
+    if (k == null) {
+      k = PathElements.serialize(e);
+      if (FIELD_KEYS.size() < MAX_SHARED_FIELD_NAMES) {
+        FIELD_KEYS.putIfAbsent(f, k);
+      }
+    }
+    return k;
+  }
+
   private static MapValue tree(FieldSet s, boolean includeSelf, StringBuilder scratch) {
     MapValue.Builder b = MapValue.builder();
     if (includeSelf && !s.isEmpty()) {
@@ -452,9 +473,9 @@ public final class FieldsV1 {
     while (i < m.length || j < ce.length) {
       int c = i == m.length ? 1 : (j == ce.length ? -1 : Elements.compare(m[i], ce[j]));
       if (c < 0) {
-        b.putNew(PathElements.serialize(m[i++]), MapValue.empty());
+        b.putNew(key(m[i++]), MapValue.empty());
       } else {
-        b.putNew(PathElements.serialize(ce[j]), tree(s.children[j++], c == 0, scratch));
+        b.putNew(key(ce[j]), tree(s.children[j++], c == 0, scratch));
         if (c == 0) {
           i++;
         }

@@ -51,7 +51,8 @@ final class ReadHandler {
     if (s.subresource().equals("scale")) {
       obj = scale.scaleOf(s.def(), obj);
     }
-    return new ApiResponse(200, obj, s.warnings().list());
+    return obj == stored.object() ? ApiResponse.of(200, stored, s.warnings().list())
+        : new ApiResponse(200, obj, s.warnings().list());
   }
 
   /**

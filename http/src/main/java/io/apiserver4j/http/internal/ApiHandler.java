@@ -41,6 +41,7 @@ import io.apiserver4j.http.AuthenticationRequest;
 import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.AuthorizationAttributes;
 import io.apiserver4j.http.AuthorizationDecision;
+import io.apiserver4j.storage.StoredObject;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
 import java.net.SocketAddress;
@@ -833,6 +834,13 @@ public final class ApiHandler extends Handler.Abstract {
         && format.conversion() == OutputFormat.Conversion.NONE) {
       ex.sendJsonList(response.code(), streamed.get(), format.contentType(),
           response.warnings());
+      return;
+    }
+    Optional<StoredObject> stored = response.storedObject();
+    if (stored.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+        && format.conversion() == OutputFormat.Conversion.NONE) {
+      // the object as written to the store: its encoding is copied, not made again
+      ex.sendStored(response.code(), stored.get(), format.contentType(), response.warnings());
       return;
     }
     MapValue body = response.body();
