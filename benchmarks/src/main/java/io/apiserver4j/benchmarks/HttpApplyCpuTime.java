@@ -17,7 +17,6 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CountDownLatch;
-import java.util.function.BiFunction;
 
 /**
  * {@link HttpApplyLoadBenchmark}'s server-side apply with 16 clients, reported as CPU time per
@@ -29,7 +28,8 @@ import java.util.function.BiFunction;
  *
  * <p>Run from the repository root:
  * {@code java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar
- * io.apiserver4j.benchmarks.HttpApplyCpuTime [requests per client] [rounds]}
+ * io.apiserver4j.benchmarks.HttpApplyCpuTime [requests per client] [rounds] [loopback|jdk]}
+ * (the client: {@link LoopbackHttpClient}, the default, or {@code java.net.http})
  */
 public final class HttpApplyCpuTime {
   private HttpApplyCpuTime() {}
@@ -39,19 +39,20 @@ public final class HttpApplyCpuTime {
   public static void main(String[] args) throws Exception {
     int perClient = args.length > 0 ? Integer.parseInt(args[0]) : 2_000;
     int rounds = args.length > 1 ? Integer.parseInt(args[1]) : 5;
+    boolean jdk = args.length > 2 && args[2].equals("jdk");
     ApiServer api = ApiServer.builder().build();
     HttpApiServer http = HttpApiServer.builder(api).build();
     http.start();
     URI base = http.url();
     try {
-      HttpClient[] clients = new HttpClient[CLIENTS];
+      Sender[] clients = new Sender[CLIENTS];
       for (int i = 0; i < CLIENTS; i++) {
-        clients[i] = HttpApplyLoadBenchmark.newClient();
-        HttpApplyLoadBenchmark.send(clients[i], apply(base, i, 0));
+        clients[i] = jdk ? jdkSender(base) : loopbackSender(base);
+        clients[i].send(i, 0, true);
       }
-      Map<String, BiFunction<Integer, Long, HttpRequest>> cases = new java.util.LinkedHashMap<>();
-      cases.put("get", (i, n) -> HttpRequest.newBuilder(deployment(base, i)).GET().build());
-      cases.put("serverSideApply", (i, n) -> apply(base, i, n));
+      Map<String, Boolean> cases = new java.util.LinkedHashMap<>();
+      cases.put("get", false);
+      cases.put("serverSideApply", true);
       ThreadMXBean threads = ManagementFactory.getThreadMXBean();
       var os = (com.sun.management.OperatingSystemMXBean)
           ManagementFactory.getOperatingSystemMXBean();
@@ -88,23 +89,44 @@ public final class HttpApplyCpuTime {
     }
   }
 
-  static URI deployment(URI base, int client) {
-    return base.resolve("/apis/apps/v1/namespaces/bench/deployments/web-" + client);
+  /** One client's connection: the apply (or the GET) of its Deployment. */
+  interface Sender {
+    void send(int client, long n, boolean apply);
   }
 
-  static HttpRequest apply(URI base, int client, long n) {
-    String name = "web-" + client;
-    return HttpRequest.newBuilder(
-            base.resolve("/apis/apps/v1/namespaces/bench/deployments/" + name
-                + "?fieldManager=bench&force=true"))
-        .header("Content-Type", "application/apply-patch+yaml")
-        .method("PATCH", HttpRequest.BodyPublishers.ofString(
-            String.format(HttpApplyLoadBenchmark.DEPLOYMENT, name, 1 + (n & 1))))
-        .build();
+  static String path(int client) {
+    return "/apis/apps/v1/namespaces/bench/deployments/web-" + client;
   }
 
-  static void run(HttpClient[] clients, int perClient,
-      BiFunction<Integer, Long, HttpRequest> request) throws InterruptedException {
+  static String applyBody(int client, long n) {
+    return String.format(HttpApplyLoadBenchmark.DEPLOYMENT, "web-" + client, 1 + (n & 1));
+  }
+
+  static Sender jdkSender(URI base) {
+    HttpClient c = HttpApplyLoadBenchmark.newClient();
+    return (client, n, apply) -> HttpApplyLoadBenchmark.send(c, apply
+        ? HttpRequest.newBuilder(base.resolve(path(client) + "?fieldManager=bench&force=true"))
+            .header("Content-Type", "application/apply-patch+yaml")
+            .method("PATCH", HttpRequest.BodyPublishers.ofString(applyBody(client, n))).build()
+        : HttpRequest.newBuilder(base.resolve(path(client))).GET().build());
+  }
+
+  static Sender loopbackSender(URI base) {
+    LoopbackHttpClient c = new LoopbackHttpClient(base);
+    return (client, n, apply) -> {
+      LoopbackHttpClient.Response r = apply
+          ? c.send("PATCH", path(client) + "?fieldManager=bench&force=true",
+              "application/apply-patch+yaml",
+              applyBody(client, n).getBytes(java.nio.charset.StandardCharsets.UTF_8))
+          : c.get(path(client));
+      if (r.status() >= 300) {
+        throw new IllegalStateException(path(client) + ": " + r.status() + " " + r.text());
+      }
+    };
+  }
+
+  static void run(Sender[] clients, int perClient, boolean apply)
+      throws InterruptedException {
     CountDownLatch done = new CountDownLatch(clients.length);
     List<Thread> workers = new ArrayList<>();
     Throwable[] failure = new Throwable[1];
@@ -113,7 +135,7 @@ public final class HttpApplyCpuTime {
       Thread t = new Thread(() -> {
         try {
           for (long n = 1; n <= perClient; n++) {
-            HttpApplyLoadBenchmark.send(clients[id], request.apply(id, n));
+            clients[id].send(id, n, apply);
           }
         } catch (RuntimeException e) {
           synchronized (failure) {
