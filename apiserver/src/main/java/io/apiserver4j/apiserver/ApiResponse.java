@@ -30,6 +30,7 @@ public final class ApiResponse {
   private final int code;
   private final List<String> warnings;
   private final StreamedList list;
+  /** The stored state whose object is the body, when it is; lets a front end copy its bytes. */
   private final StoredObject stored;
   private volatile MapValue body;
 
@@ -53,17 +54,21 @@ public final class ApiResponse {
     this.warnings = List.copyOf(warnings);
   }
 
+  /**
+   * A successful answer whose body is {@code stored}'s object exactly as the store holds it, so
+   * that a front end may write the store's encoding instead of encoding the object again.
+   */
+  public static ApiResponse of(int code, StoredObject stored, List<String> warnings) {
+    requireNonNull(stored, "stored");
+    if (code < 200 || code >= 300) {
+      throw new IllegalArgumentException("a stored object answers a success, not " + code);
+    }
+    return new ApiResponse(code, null, stored, warnings);
+  }
+
   /** A successful list answer (200) whose items are produced as they are written. */
   public static ApiResponse of(StreamedList list, List<String> warnings) {
     return new ApiResponse(200, requireNonNull(list, "list"), null, warnings);
-  }
-
-  /**
-   * A successful answer (200) that is a stored object exactly as the store returned it (no
-   * conversion, defaulting or other change on the way out).
-   */
-  public static ApiResponse of(StoredObject object, List<String> warnings) {
-    return new ApiResponse(200, null, requireNonNull(object, "object"), warnings);
   }
 
   /** An error response carrying {@code status}. */
@@ -92,14 +97,17 @@ public final class ApiResponse {
     return warnings;
   }
 
+  /**
+   * The stored state whose {@link StoredObject#object()} is the body, when the answer is one
+   * ({@link StoredObject#writeJson} writes the same JSON as the body's encoding).
+   */
+  public Optional<StoredObject> storedObject() {
+    return Optional.ofNullable(stored);
+  }
+
   /** The list to stream, when the answer is one. */
   public Optional<StreamedList> streamedList() {
     return Optional.ofNullable(list);
-  }
-
-  /** The stored object the answer is, when it is one as stored. */
-  public Optional<StoredObject> storedObject() {
-    return Optional.ofNullable(stored);
   }
 
   /** Whether the request succeeded (a 2xx code). */

@@ -15,6 +15,7 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -36,18 +37,21 @@ import org.openjdk.jmh.annotations.Warmup;
 
 /**
  * The HTTP front under load: 16 concurrent clients on loopback, each a benchmark thread sending
- * one request at a time over its own keep-alive HTTP/1.1 connection ({@code java.net.http}),
- * server and clients in one JVM (so they share the machine's cores, as a sidecar would).
+ * one request at a time over its own keep-alive HTTP/1.1 connection, server and clients in one
+ * JVM (so they share the machine's cores, as a sidecar would).
  *
  * <ul>
  *   <li>{@code serverSideApply}: a server-side apply (PATCH {@code application/apply-patch+yaml})
  *       of a Deployment, each thread its own Deployment, alternating {@code spec.replicas} so
  *       every apply merges, checks conflicts, validates and writes. Throughput, and latency
- *       percentiles from the sample-time mode (p0.99 is the p99).
+ *       percentiles from the sample-time mode (p0.99 is the p99). Its baseline
+ *       {@code getBaseline} is a GET of the same Deployment over the same connection. Both with
+ *       a minimal blocking client or {@code java.net.http} ({@code client} parameter, see
+ *       {@link ApplyClient}).
  *   <li>{@code createGetUpdate}: create a ConfigMap (POST), read it (GET), replace it (PUT with
  *       its resourceVersion) — three requests per operation — against this server and, with the
- *       same client code, against the fabric8 {@code KubernetesMockServer} in CRUD mode, the
- *       usual fake API server of Java tests ({@code server} parameter).
+ *       same {@code java.net.http} client code, against the fabric8 {@code KubernetesMockServer}
+ *       in CRUD mode, the usual fake API server of Java tests ({@code server} parameter).
  * </ul>
  *
  * <p>Run from the repository root:
@@ -178,18 +182,88 @@ public class HttpApplyLoadBenchmark {
     long n;
   }
 
+  /**
+   * One apply client: its Deployment (applied once at the start, so that the GET baseline finds
+   * it) and its connection, made by {@link LoopbackHttpClient} ({@code loopback}: a few µs of CPU
+   * per request, so that the server gets the cores) or by {@code java.net.http} ({@code jdk}:
+   * over 100 µs of CPU per request spent beside the server on the same cores).
+   */
+  @State(Scope.Thread)
+  public static class ApplyClient {
+    @Param({"loopback", "jdk"})
+    public String client;
+
+    final int id = THREADS.incrementAndGet();
+    final String name = "web-" + id;
+    final String path = "/apis/apps/v1/namespaces/bench/deployments/" + name;
+    HttpClient jdk;
+    LoopbackHttpClient loopback;
+    URI base;
+    long n;
+
+    @Setup(Level.Trial)
+    public void setUp(ApplyServer s) {
+      base = s.base;
+      if (client.equals("jdk")) {
+        jdk = newClient();
+      } else {
+        loopback = new LoopbackHttpClient(s.base);
+      }
+      apply();
+    }
+
+    @TearDown(Level.Trial)
+    public void tearDown() {
+      if (loopback != null) {
+        loopback.close();
+      }
+    }
+
+    int apply() {
+      String body = String.format(DEPLOYMENT, name, 1 + (n++ & 1));
+      String target = path + "?fieldManager=bench&force=true";
+      if (loopback != null) {
+        return check("PATCH", target, loopback.send("PATCH", target,
+            "application/apply-patch+yaml", body.getBytes(StandardCharsets.UTF_8)));
+      }
+      return send(jdk, HttpRequest.newBuilder(base.resolve(target))
+          .header("Content-Type", "application/apply-patch+yaml")
+          .method("PATCH", HttpRequest.BodyPublishers.ofString(body))
+          .build()).body().length();
+    }
+
+    int get() {
+      if (loopback != null) {
+        return check("GET", path, loopback.get(path));
+      }
+      return send(jdk, HttpRequest.newBuilder(base.resolve(path)).GET().build()).body().length();
+    }
+
+    private static int check(String method, String target, LoopbackHttpClient.Response r) {
+      if (r.status() >= 300) {
+        throw new IllegalStateException(method + " " + target + ": " + r.status() + " "
+            + r.text());
+      }
+      return r.body().length;
+    }
+  }
+
   @Benchmark
   @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
   @OutputTimeUnit(TimeUnit.MILLISECONDS)
-  public int serverSideApply(ApplyServer s, Client c) {
-    String name = "web-" + c.id;
-    HttpRequest r = HttpRequest.newBuilder(s.base.resolve(
-            "/apis/apps/v1/namespaces/bench/deployments/" + name + "?fieldManager=bench&force=true"))
-        .header("Content-Type", "application/apply-patch+yaml")
-        .method("PATCH", HttpRequest.BodyPublishers.ofString(
-            String.format(DEPLOYMENT, name, 1 + (c.n++ & 1))))
-        .build();
-    return send(c.client, r).body().length();
+  public int serverSideApply(ApplyServer s, ApplyClient c) {
+    return c.apply();
+  }
+
+  /**
+   * The baseline of {@link #serverSideApply}: a GET of the same Deployment over the same
+   * connection (routing, HTTP, the store's read and the response, without the write path).
+   */
+  @Benchmark
+  @BenchmarkMode({Mode.Throughput, Mode.SampleTime})
+  @OutputTimeUnit(TimeUnit.MILLISECONDS)
+  public int getBaseline(ApplyServer s, ApplyClient c) {
+    return c.get();
   }
 
   @Benchmark

@@ -18,6 +18,7 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.HashMap;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The {@code FieldsV1} codec: a {@link FieldSet} as the JSON object stored in
@@ -41,6 +42,20 @@ public final class FieldsV1 {
   /** Deepest accepted nesting of the FieldsV1 object. */
   public static final int MAX_DEPTH = 1000;
   private static final int MAX_CACHED_ELEMENTS = 8192;
+  private static final int MAX_SHARED_FIELD_NAMES = 16384;
+  /**
+   * Field-name elements shared by every decoding ({@code f:spec}, {@code f:replicas}, ...): the
+   * same few names come back in every object's managed fields, and one shared name keeps its hash
+   * and its schema lookups cheap. Bounded; names beyond the bound are parsed per document.
+   */
+  private static final ConcurrentHashMap<String, PathElement> FIELD_NAMES =
+      new ConcurrentHashMap<>();
+  /**
+   * The other way, for {@link #toValue}: the key of a field name as one shared string, so that
+   * the stored tree's keys, looked up by name again on the next write, keep their hash.
+   */
+  private static final ConcurrentHashMap<FieldName, String> FIELD_KEYS =
+      new ConcurrentHashMap<>();
 
   private static final JsonFactory FACTORY = JsonFactory.builder()
       .disable(JsonFactory.Feature.INTERN_FIELD_NAMES)
@@ -113,7 +128,13 @@ public final class FieldsV1 {
     private PathElement element(String key) {
       PathElement pe = elements.get(key);
       if (pe == null) {
-        pe = Elements.parse(key);
+        pe = FIELD_NAMES.get(key);
+        if (pe == null) {
+          pe = Elements.parse(key);
+          if (pe instanceof FieldName && FIELD_NAMES.size() < MAX_SHARED_FIELD_NAMES) {
+            FIELD_NAMES.putIfAbsent(key, pe);
+          }
+        }
         if (elements.size() < MAX_CACHED_ELEMENTS) {
           elements.put(key, pe);
         }
@@ -425,6 +446,21 @@ public final class FieldsV1 {
     out.append('"');
   }
 
+  /** The FieldsV1 key of {@code e}; field names share one string per name (see FIELD_KEYS). */
+  private static String key(PathElement e) {
+    if (!(e instanceof FieldName f)) {
+      return PathElements.serialize(e);
+    }
+    String k = FIELD_KEYS.get(f);
+    if (k == null) {
+      k = PathElements.serialize(e);
+      if (FIELD_KEYS.size() < MAX_SHARED_FIELD_NAMES) {
+        FIELD_KEYS.putIfAbsent(f, k);
+      }
+    }
+    return k;
+  }
+
   private static MapValue tree(FieldSet s, boolean includeSelf, StringBuilder scratch) {
     MapValue.Builder b = MapValue.builder();
     if (includeSelf && !s.isEmpty()) {
@@ -437,9 +473,9 @@ public final class FieldsV1 {
     while (i < m.length || j < ce.length) {
       int c = i == m.length ? 1 : (j == ce.length ? -1 : Elements.compare(m[i], ce[j]));
       if (c < 0) {
-        b.putNew(PathElements.serialize(m[i++]), MapValue.empty());
+        b.putNew(key(m[i++]), MapValue.empty());
       } else {
-        b.putNew(PathElements.serialize(ce[j]), tree(s.children[j++], c == 0, scratch));
+        b.putNew(key(ce[j]), tree(s.children[j++], c == 0, scratch));
         if (c == 0) {
           i++;
         }

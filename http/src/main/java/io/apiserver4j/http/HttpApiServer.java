@@ -28,8 +28,8 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.ScheduledThreadPoolExecutor;
 import org.eclipse.jetty.alpn.server.ALPNServerConnectionFactory;
 import org.eclipse.jetty.http2.HTTP2Cipher;
 import org.eclipse.jetty.http2.server.HTTP2CServerConnectionFactory;
@@ -146,11 +146,15 @@ public final class HttpApiServer implements AutoCloseable {
     connector.setIdleTimeout(config.idleTimeout.toMillis());
     server.addConnector(connector);
 
-    timers = Executors.newSingleThreadScheduledExecutor(r -> {
+    ScheduledThreadPoolExecutor timeouts = new ScheduledThreadPoolExecutor(1, r -> {
       Thread t = new Thread(r, "apiserver4j-http-timeouts");
       t.setDaemon(true);
       return t;
     });
+    // every request schedules its timeout and cancels it when it ends: cancelled timeouts leave
+    // the queue at once instead of piling up (each holding its exchange) until they are due
+    timeouts.setRemoveOnCancelPolicy(true);
+    timers = timeouts;
     ServerWebSocketContainer webSockets = ServerWebSocketContainer.ensure(server);
     // a watch may stay silent for as long as it lasts
     webSockets.setIdleTimeout(config.minWatchTimeout.multipliedBy(2).plusMinutes(1));

@@ -83,7 +83,8 @@ public final class MapType {
 
   /** The declared field called {@code name}. */
   public Optional<StructField> findField(String name) {
-    return Optional.ofNullable(byName.get(name));
+    // maps of data declare no fields: their keys need not be hashed to learn that
+    return byName.isEmpty() ? Optional.empty() : Optional.ofNullable(byName.get(name));
   }
 
   /** A copy with another element relationship (used for field-level overrides). */

@@ -236,13 +236,31 @@ public final class Updater {
     }
     TypedValue pruned = convertedMerged.removeItems(
         convertedMerged.ensureNamedFieldsAreMembers(lastSet.set()));
-    pruned = addBackOwnedItems(convertedMerged, pruned, version, managers);
-    pruned = addBackDanglingItems(convertedMerged, pruned, lastSet);
+    FieldsOf fieldsOf = new FieldsOf();
+    pruned = addBackOwnedItems(convertedMerged, pruned, version, managers, fieldsOf);
+    pruned = addBackDanglingItems(convertedMerged, pruned, lastSet, fieldsOf);
     return convert(pruned, managers.get(applyingManager).apiVersion(), "failed to convert pruned object");
   }
 
-  private TypedValue addBackOwnedItems(
-      TypedValue merged, TypedValue pruned, String prunedVersion, Map<String, VersionedSet> managers) {
+  /**
+   * The field set (named fields as members) of the last merged object asked for: both add-back
+   * passes need the merged object's set, and without conversion it is one object.
+   */
+  private static final class FieldsOf {
+    private TypedValue value;
+    private FieldSet set;
+
+    FieldSet of(TypedValue v) {
+      if (v != value) {
+        set = v.ensureNamedFieldsAreMembers(v.toFieldSet());
+        value = v;
+      }
+      return set;
+    }
+  }
+
+  private TypedValue addBackOwnedItems(TypedValue merged, TypedValue pruned, String prunedVersion,
+      Map<String, VersionedSet> managers, FieldsOf fieldsOf) {
     Map<String, FieldSet> managedAtVersion = new LinkedHashMap<>();
     for (VersionedSet vs : managers.values()) {
       managedAtVersion.merge(vs.apiVersion(), vs.set(), FieldSet::union);
@@ -251,16 +269,17 @@ public final class Updater {
     FieldSet atPruned = managedAtVersion.remove(prunedVersion);
     TypedValue[] state = {merged, pruned};
     if (atPruned != null) {
-      addBackOwnedItemsForVersion(state, prunedVersion, atPruned);
+      addBackOwnedItemsForVersion(state, prunedVersion, atPruned, fieldsOf);
     }
     for (Map.Entry<String, FieldSet> e : managedAtVersion.entrySet()) {
-      addBackOwnedItemsForVersion(state, e.getKey(), e.getValue());
+      addBackOwnedItemsForVersion(state, e.getKey(), e.getValue(), fieldsOf);
     }
     return state[1];
   }
 
   /** {@code state} is {merged, pruned}; both are replaced by their conversions to {@code version}. */
-  private void addBackOwnedItemsForVersion(TypedValue[] state, String version, FieldSet managed) {
+  private void addBackOwnedItemsForVersion(TypedValue[] state, String version, FieldSet managed,
+      FieldsOf fieldsOf) {
     TypedValue merged;
     TypedValue pruned;
     try {
@@ -274,13 +293,14 @@ public final class Updater {
     } catch (MissingVersionException missing) {
       return;
     }
-    FieldSet mergedSet = merged.ensureNamedFieldsAreMembers(merged.toFieldSet());
+    FieldSet mergedSet = fieldsOf.of(merged);
     FieldSet prunedSet = merged.ensureNamedFieldsAreMembers(pruned.toFieldSet());
     FieldSet owned = merged.ensureNamedFieldsAreMembers(managed);
     state[1] = merged.removeItems(mergedSet.difference(prunedSet.union(owned)));
   }
 
-  private TypedValue addBackDanglingItems(TypedValue merged, TypedValue pruned, VersionedSet lastSet) {
+  private TypedValue addBackDanglingItems(TypedValue merged, TypedValue pruned, VersionedSet lastSet,
+      FieldsOf fieldsOf) {
     TypedValue convertedPruned;
     try {
       convertedPruned = convert(pruned, lastSet.apiVersion(),
@@ -289,7 +309,7 @@ public final class Updater {
       return merged;
     }
     FieldSet prunedSet = merged.ensureNamedFieldsAreMembers(convertedPruned.toFieldSet());
-    FieldSet mergedSet = merged.ensureNamedFieldsAreMembers(merged.toFieldSet());
+    FieldSet mergedSet = fieldsOf.of(merged);
     FieldSet last = merged.ensureNamedFieldsAreMembers(lastSet.set());
     return merged.removeItems(mergedSet.difference(prunedSet).intersection(last));
   }

@@ -16,6 +16,7 @@ import java.io.OutputStream;
 import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
+import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * An object as the in-memory store keeps it: compact JSON (a tree of small Java objects costs
@@ -180,12 +181,28 @@ final class CompactObject {
   }
 
   private byte[] typeMetaPrefix() {
-    String a = apiVersionFirst ? "apiVersion" : "kind";
-    String b = apiVersionFirst ? "kind" : "apiVersion";
-    String s = "{\"" + a + "\":" + Json.quote(first) + ",\"" + b + "\":" + Json.quote(second)
-        + (json.length > 2 ? "," : "");
-    return s.getBytes(StandardCharsets.UTF_8);
+    TypeMetaKey k = new TypeMetaKey(first, second, apiVersionFirst, json.length > 2);
+    byte[] prefix = PREFIXES.get(k);
+    if (prefix == null) {
+      String a = apiVersionFirst ? "apiVersion" : "kind";
+      String b = apiVersionFirst ? "kind" : "apiVersion";
+      String s = "{\"" + a + "\":" + Json.quote(first) + ",\"" + b + "\":"
+          + Json.quote(second) + (k.more() ? "," : "");
+      prefix = s.getBytes(StandardCharsets.UTF_8);
+      if (PREFIXES.size() < MAX_PREFIXES) {
+        PREFIXES.putIfAbsent(k, prefix);
+      }
+    }
+    return prefix;
   }
+
+  /** The written type meta of a kind, shared: every object of it starts the same way. */
+  private record TypeMetaKey(String first, String second, boolean apiVersionFirst,
+      boolean more) {}
+
+  private static final int MAX_PREFIXES = 4096;
+  private static final ConcurrentHashMap<TypeMetaKey, byte[]> PREFIXES =
+      new ConcurrentHashMap<>();
 
   /** Whether the bytes equal another encoding's (same object at any revision). */
   boolean sameBytes(CompactObject other) {

@@ -62,7 +62,9 @@ record GoType(Kind kind, String goName, TypeRef ref, String code) {
     }
 
     Optional<Atom> atom(TypeRef ref) {
-      return atoms.computeIfAbsent(ref, schema::resolve);
+      // a plain read first: computeIfAbsent locks the bin even when the type is cached
+      Optional<Atom> a = atoms.get(ref);
+      return a != null ? a : atoms.computeIfAbsent(ref, schema::resolve);
     }
 
     /** The Go type of a named struct type. */

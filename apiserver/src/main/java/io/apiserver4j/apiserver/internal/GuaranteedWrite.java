@@ -144,8 +144,8 @@ final class GuaranteedWrite {
       ObjectKey key = s.key(name);
       try {
         StoredObject created = s.store().create(key, StorageForm.toStorage(s.def(), o));
-        return s.committed(new WriteOutcome.Created(
-            StorageForm.fromStorage(s.def(), created.object())));
+        MapValue served = StorageForm.fromStorage(s.def(), created.object());
+        return s.committed(new WriteOutcome.Created(served, asServed(created, served)));
       } catch (AlreadyExistsException e) {
         last = alreadyExists(s, key, generate);
       }
@@ -192,8 +192,8 @@ final class GuaranteedWrite {
         // server just read or wrote is a single transaction.
         StoredObject written = s.store().guaranteedUpdate(key, preconditions, attempt);
         if (attempt.deleteAt == 0) {
-          return s.committed(new WriteOutcome.Updated(
-              StorageForm.fromStorage(def, written.object())));
+          MapValue served = StorageForm.fromStorage(def, written.object());
+          return s.committed(new WriteOutcome.Updated(served, asServed(written, served)));
         }
         return deleteFinalized(s, key, attempt);
       } catch (NotFoundException e) {
@@ -214,12 +214,17 @@ final class GuaranteedWrite {
       try {
         StoredObject created = s.store().create(key,
             StorageForm.toStorage(def, Meta.withoutMeta(obj, "resourceVersion")));
-        return s.committed(new WriteOutcome.Created(
-            StorageForm.fromStorage(def, created.object())));
+        MapValue served = StorageForm.fromStorage(def, created.object());
+        return s.committed(new WriteOutcome.Created(served, asServed(created, served)));
       } catch (AlreadyExistsException e) {
         // created meanwhile: update it instead
       }
     }
+  }
+
+  /** {@code stored} when the endpoint serves its object unchanged ({@code served}), else null. */
+  static StoredObject asServed(StoredObject stored, MapValue served) {
+    return stored.object() == served ? stored : null;
   }
 
   /** The deletion of an object whose last finalizer the update removed, at the attempt's state. */

@@ -53,7 +53,7 @@ final class ReadHandler {
     }
     if (StorageForm.servedAsStored(s.def())) {
       // served as stored: a front end may copy its stored bytes instead of decoding them
-      return ApiResponse.of(stored, s.warnings().list());
+      return ApiResponse.of(200, stored, s.warnings().list());
     }
     return new ApiResponse(200, StorageForm.fromStorage(s.def(), stored.object()),
         s.warnings().list());

@@ -42,7 +42,9 @@ public final class TypedShape {
   }
 
   private Optional<Atom> atom(TypeRef ref) {
-    return atoms.computeIfAbsent(ref, schema::resolve);
+    // a plain read first: computeIfAbsent locks the bin even when the type is cached
+    Optional<Atom> a = atoms.get(ref);
+    return a != null ? a : atoms.computeIfAbsent(ref, schema::resolve);
   }
 
   private Value walk(Value v, TypeRef ref) {

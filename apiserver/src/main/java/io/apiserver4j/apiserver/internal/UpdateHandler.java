@@ -53,9 +53,13 @@ final class UpdateHandler {
   /** The response of a write that may have created the object. */
   static ApiResponse respond(Scope s, MapValue requested, WriteOutcome out) {
     if (out instanceof WriteOutcome.Created c) {
-      return new ApiResponse(201, s.storage().createdResponse().apply(requested, c.object()),
-          s.warnings().list());
+      MapValue body = s.storage().createdResponse().apply(requested, c.object());
+      return c.stored() != null && body == c.object()
+          ? ApiResponse.of(201, c.stored(), s.warnings().list())
+          : new ApiResponse(201, body, s.warnings().list());
     }
-    return new ApiResponse(200, out.object(), s.warnings().list());
+    return out.stored() != null
+        ? ApiResponse.of(200, out.stored(), s.warnings().list())
+        : new ApiResponse(200, out.object(), s.warnings().list());
   }
 }

@@ -57,7 +57,6 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import java.util.UUID;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.ScheduledFuture;
@@ -137,7 +136,7 @@ public final class ApiHandler extends Handler.Abstract {
     // kube's audit-init filter: every response names its audit ID, audited or not
     String auditId = header(request, AUDIT_ID);
     if (auditId.isEmpty()) {
-      auditId = UUID.randomUUID().toString();
+      auditId = AuditIds.next();
     }
     response.getHeaders().put(AUDIT_ID_RESPONSE, auditId);
     try {
@@ -840,6 +839,13 @@ public final class ApiHandler extends Handler.Abstract {
       // an object served as stored: its stored JSON, without decoding and encoding it again
       ex.sendJson(response.code(), format.contentType(), Exchange.json(stored.get()),
           response::body, response.warnings());
+      return;
+    }
+    Optional<StoredObject> stored = response.storedObject();
+    if (stored.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
+        && format.conversion() == OutputFormat.Conversion.NONE) {
+      // the object as written to the store: its encoding is copied, not made again
+      ex.sendStored(response.code(), stored.get(), format.contentType(), response.warnings());
       return;
     }
     MapValue body = response.body();

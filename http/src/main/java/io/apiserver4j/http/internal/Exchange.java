@@ -11,6 +11,7 @@ import io.apiserver4j.core.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import io.apiserver4j.http.AuditRecorder;
+import io.apiserver4j.storage.StoredObject;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
@@ -75,6 +76,19 @@ final class Exchange {
     }
     response.getHeaders().put(HttpHeader.CONTENT_LENGTH, body.length);
     response.write(true, ByteBuffer.wrap(body), callback);
+  }
+
+  /** A stored object as JSON, written from the store's encoding where it keeps one. */
+  void sendStored(int code, StoredObject stored, String contentType,
+      List<String> warnings) {
+    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(4096);
+    stored.writeJson(out, StoredObject.TypeMeta.KEEP);
+    out.write('\n');
+    if (!claim()) {
+      return;
+    }
+    audit.responseObject(stored.object());
+    sendClaimed(code, contentType, out.toByteArray(), warnings);
   }
 
   void sendValue(int code, Value body, OutputFormat.Encoding encoding, String contentType,

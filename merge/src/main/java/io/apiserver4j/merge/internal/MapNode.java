@@ -51,11 +51,13 @@ public final class MapNode {
 
   /** The declared field {@code name}, or null. */
   public Field field(String name) {
-    return fields.get(name);
+    // maps of data (labels, fieldsV1, ...) declare nothing: their keys, often fresh strings,
+    // need not be hashed to learn that
+    return noFields ? null : fields.get(name);
   }
 
   StructField declaredField(String name) {
-    Field f = fields.get(name);
+    Field f = field(name);
     return f == null ? null : f.field;
   }
 
@@ -74,7 +76,7 @@ public final class MapNode {
    * the element type node (an empty atom) when undeclared keys are not allowed.
    */
   public TypeNode typeOf(String key) {
-    Field f = fields.get(key);
+    Field f = field(key);
     return f != null ? f.type() : element();
   }
 
