@@ -836,16 +836,9 @@ public final class ApiHandler extends Handler.Abstract {
     Optional<StoredObject> stored = response.storedObject();
     if (stored.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
         && format.conversion() == OutputFormat.Conversion.NONE) {
-      // an object served as stored: its stored JSON, without decoding and encoding it again
+      // an object served or written as stored: its stored JSON, not decoded and encoded again
       ex.sendJson(response.code(), format.contentType(), Exchange.json(stored.get()),
           response::body, response.warnings());
-      return;
-    }
-    Optional<StoredObject> stored = response.storedObject();
-    if (stored.isPresent() && format.encoding() == OutputFormat.Encoding.JSON
-        && format.conversion() == OutputFormat.Conversion.NONE) {
-      // the object as written to the store: its encoding is copied, not made again
-      ex.sendStored(response.code(), stored.get(), format.contentType(), response.warnings());
       return;
     }
     MapValue body = response.body();

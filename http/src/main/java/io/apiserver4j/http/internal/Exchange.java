@@ -78,19 +78,6 @@ final class Exchange {
     response.write(true, ByteBuffer.wrap(body), callback);
   }
 
-  /** A stored object as JSON, written from the store's encoding where it keeps one. */
-  void sendStored(int code, StoredObject stored, String contentType,
-      List<String> warnings) {
-    java.io.ByteArrayOutputStream out = new java.io.ByteArrayOutputStream(4096);
-    stored.writeJson(out, StoredObject.TypeMeta.KEEP);
-    out.write('\n');
-    if (!claim()) {
-      return;
-    }
-    audit.responseObject(stored.object());
-    sendClaimed(code, contentType, out.toByteArray(), warnings);
-  }
-
   void sendValue(int code, Value body, OutputFormat.Encoding encoding, String contentType,
       List<String> warnings) {
     String type = contentType;

@@ -217,7 +217,7 @@ public final class SchemaValidation {
    * alternative of an anyOf or oneOf is reported.
    */
   static int matchCount(SchemaNode s, Value v) {
-    List<String> types = types(s);
+    List<String> types = s.types;
     boolean typed = !types.isEmpty() || !s.format.isEmpty();
     List<FieldError> scratch = new ArrayList<>();
     if (v.isNull()) {
