@@ -28,8 +28,8 @@ import java.util.concurrent.CountDownLatch;
  *
  * <p>Run from the repository root:
  * {@code java -Xms1g -Xmx1g -cp benchmarks/target/benchmarks.jar
- * io.apiserver4j.benchmarks.HttpApplyCpuTime [requests per client] [rounds] [loopback|jdk]}
- * (the client: {@link LoopbackHttpClient}, the default, or {@code java.net.http})
+ * io.apiserver4j.benchmarks.HttpApplyCpuTime [requests per client] [rounds] [jetty|jdk]}
+ * (the client: {@link JettyLoadClient}, the default, or {@code java.net.http})
  */
 public final class HttpApplyCpuTime {
   private HttpApplyCpuTime() {}
@@ -44,10 +44,11 @@ public final class HttpApplyCpuTime {
     HttpApiServer http = HttpApiServer.builder(api).build();
     http.start();
     URI base = http.url();
+    JettyLoadClient shared = new JettyLoadClient(base, 64);
     try {
       Sender[] clients = new Sender[CLIENTS];
       for (int i = 0; i < CLIENTS; i++) {
-        clients[i] = jdk ? jdkSender(base) : loopbackSender(base);
+        clients[i] = jdk ? jdkSender(base) : jettySender(shared);
         clients[i].send(i, 0, true);
       }
       Map<String, Boolean> cases = new java.util.LinkedHashMap<>();
@@ -84,6 +85,7 @@ public final class HttpApplyCpuTime {
             + " %.0f req/s wall%n", c, b[0], b[1], b[2]);
       }
     } finally {
+      shared.close();
       http.close();
       api.close();
     }
@@ -111,10 +113,9 @@ public final class HttpApplyCpuTime {
         : HttpRequest.newBuilder(base.resolve(path(client))).GET().build());
   }
 
-  static Sender loopbackSender(URI base) {
-    LoopbackHttpClient c = new LoopbackHttpClient(base);
+  static Sender jettySender(JettyLoadClient c) {
     return (client, n, apply) -> {
-      LoopbackHttpClient.Response r = apply
+      JettyLoadClient.Response r = apply
           ? c.send("PATCH", path(client) + "?fieldManager=bench&force=true",
               "application/apply-patch+yaml",
               applyBody(client, n).getBytes(java.nio.charset.StandardCharsets.UTF_8))

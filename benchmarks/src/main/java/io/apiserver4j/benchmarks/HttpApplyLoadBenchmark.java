@@ -100,6 +100,8 @@ public class HttpApplyLoadBenchmark {
     ApiServer api;
     HttpApiServer http;
     URI base;
+    /** Jetty's client, shared by the benchmark threads (a connection each). */
+    JettyLoadClient jetty;
 
     @Setup(Level.Trial)
     public void start() {
@@ -107,10 +109,12 @@ public class HttpApplyLoadBenchmark {
       http = HttpApiServer.builder(api).build();
       http.start();
       base = http.url();
+      jetty = new JettyLoadClient(base, 64);
     }
 
     @TearDown(Level.Trial)
     public void stop() {
+      jetty.close();
       http.close();
       api.close();
     }
@@ -184,20 +188,20 @@ public class HttpApplyLoadBenchmark {
 
   /**
    * One apply client: its Deployment (applied once at the start, so that the GET baseline finds
-   * it) and its connection, made by {@link LoopbackHttpClient} ({@code loopback}: a few µs of CPU
-   * per request, so that the server gets the cores) or by {@code java.net.http} ({@code jdk}:
+   * it) and its connection, made by Jetty's client ({@code jetty}, {@link JettyLoadClient}: less
+   * CPU per request, so that the server gets more of the cores) or by {@code java.net.http} ({@code jdk}:
    * over 100 µs of CPU per request spent beside the server on the same cores).
    */
   @State(Scope.Thread)
   public static class ApplyClient {
-    @Param({"loopback", "jdk"})
+    @Param({"jetty", "jdk"})
     public String client;
 
     final int id = THREADS.incrementAndGet();
     final String name = "web-" + id;
     final String path = "/apis/apps/v1/namespaces/bench/deployments/" + name;
     HttpClient jdk;
-    LoopbackHttpClient loopback;
+    JettyLoadClient jetty;
     URI base;
     long n;
 
@@ -207,23 +211,16 @@ public class HttpApplyLoadBenchmark {
       if (client.equals("jdk")) {
         jdk = newClient();
       } else {
-        loopback = new LoopbackHttpClient(s.base);
+        jetty = s.jetty;
       }
       apply();
-    }
-
-    @TearDown(Level.Trial)
-    public void tearDown() {
-      if (loopback != null) {
-        loopback.close();
-      }
     }
 
     int apply() {
       String body = String.format(DEPLOYMENT, name, 1 + (n++ & 1));
       String target = path + "?fieldManager=bench&force=true";
-      if (loopback != null) {
-        return check("PATCH", target, loopback.send("PATCH", target,
+      if (jetty != null) {
+        return check("PATCH", target, jetty.send("PATCH", target,
             "application/apply-patch+yaml", body.getBytes(StandardCharsets.UTF_8)));
       }
       return send(jdk, HttpRequest.newBuilder(base.resolve(target))
@@ -233,13 +230,13 @@ public class HttpApplyLoadBenchmark {
     }
 
     int get() {
-      if (loopback != null) {
-        return check("GET", path, loopback.get(path));
+      if (jetty != null) {
+        return check("GET", path, jetty.get(path));
       }
       return send(jdk, HttpRequest.newBuilder(base.resolve(path)).GET().build()).body().length();
     }
 
-    private static int check(String method, String target, LoopbackHttpClient.Response r) {
+    private static int check(String method, String target, JettyLoadClient.Response r) {
       if (r.status() >= 300) {
         throw new IllegalStateException(method + " " + target + ": " + r.status() + " "
             + r.text());
