@@ -36,10 +36,12 @@ final class EtcdKeys {
 
   private final String prefix;
   private final ByteSequence compactKey;
+  private final ByteString compactKeyBytes;
 
   EtcdKeys(String prefix) {
     this.prefix = prefix;
     this.compactKey = bytes(prefix + "/" + COMPACT_KEY_NAME);
+    this.compactKeyBytes = utf8(prefix + "/" + COMPACT_KEY_NAME);
   }
 
   /**
@@ -83,6 +85,10 @@ final class EtcdKeys {
 
   ByteSequence compactKey() {
     return compactKey;
+  }
+
+  ByteString compactKeyBytes() {
+    return compactKeyBytes;
   }
 
   /**

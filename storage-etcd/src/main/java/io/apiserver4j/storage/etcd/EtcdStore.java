@@ -6,6 +6,7 @@ package io.apiserver4j.storage.etcd;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.protobuf.ByteString;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.storage.CollectionKey;
@@ -22,14 +23,13 @@ import io.apiserver4j.storage.StoredObjects;
 import io.apiserver4j.storage.Watch;
 import io.apiserver4j.storage.WatchOptions;
 import io.apiserver4j.storage.etcd.EtcdCalls.Kind;
-import com.google.protobuf.ByteString;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
 import io.etcd.jetcd.ClientBuilder;
-import io.etcd.jetcd.api.RangeRequest;
-import io.etcd.jetcd.api.TxnRequest;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcd.jetcd.api.TxnRequest;
 import io.etcd.jetcd.kv.DeleteResponse;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
@@ -241,7 +241,7 @@ public final class EtcdStore implements Store {
   public long currentRevision() {
     checkOpen();
     GetResponse r = calls.await(requests.range(RangeRequest.newBuilder()
-        .setKey(EtcdKeys.utf8(keys.compactKey().toString())).setCountOnly(true).build()),
+        .setKey(keys.compactKeyBytes()).setCountOnly(true).build()),
         Kind.READ, "read the current revision");
     return r.getHeader().getRevision();
   }
@@ -854,8 +854,9 @@ public final class EtcdStore implements Store {
     private Builder() {}
 
     /**
-     * etcd's client URLs; the store creates its own client (failing fast while etcd is
-     * unreachable) and closes it with the store.
+     * etcd's client URLs (plain HTTP); the store creates its own connections (failing fast while
+     * etcd is unreachable) and closes them with the store: a jetcd client for watches, health
+     * checks and compaction, and a gRPC channel whose blocking calls carry the reads and writes.
      */
     public Builder endpoints(List<URI> endpoints) {
       requireNonNull(endpoints, "endpoints");
@@ -878,7 +879,9 @@ public final class EtcdStore implements Store {
      * An etcd client the caller configured (TLS, authentication) and keeps ownership of: the
      * store does not close it. Requests still end after the request timeout; a client built
      * with jetcd's default {@code waitForReady(true)} waits that long while etcd is down
-     * instead of failing at once.
+     * instead of failing at once. Reads and writes then go through jetcd's asynchronous API,
+     * which costs more CPU per request than the blocking calls on the store's own connection
+     * (see {@link #endpoints(List)}).
      */
     public Builder client(Client client) {
       requireNonNull(client, "client");
