@@ -5,6 +5,7 @@
 package io.apiserver4j.storage.etcd;
 
 import io.etcd.jetcd.Client;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 
@@ -16,8 +17,11 @@ class EtcdStoreCallerClientContractTest extends EtcdStoreContractTest {
   private static Client client;
 
   @BeforeAll
-  static void connectClient() {
+  static void connectClient() throws Exception {
     client = Client.builder().endpoints(etcd().clientUri()).build();
+    // connected before the first test, whose requests have the store's timeout (a busy machine
+    // takes seconds to set up jetcd's first connection)
+    client.getKVClient().get(EtcdKeys.bytes("/")).get(1, TimeUnit.MINUTES);
   }
 
   @AfterAll
