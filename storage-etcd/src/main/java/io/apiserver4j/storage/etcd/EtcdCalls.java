@@ -59,6 +59,10 @@ final class EtcdCalls {
       Thread.currentThread().interrupt();
       throw StatusErrors.internal("interrupted while waiting for etcd to " + what);
     } catch (ExecutionException | CompletionException | CancellationException e) {
+      if (Thread.currentThread().isInterrupted()) {
+        // a blocking gRPC call ends cancelled when its thread is interrupted, and says so
+        throw StatusErrors.internal("interrupted while waiting for etcd to " + what);
+      }
       throw translate(e, kind, what);
     }
   }

@@ -7,6 +7,7 @@ package io.apiserver4j.storage.etcd;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
+import com.google.protobuf.ByteString;
 import io.etcd.jetcd.ByteSequence;
 import java.nio.charset.StandardCharsets;
 
@@ -35,10 +36,12 @@ final class EtcdKeys {
 
   private final String prefix;
   private final ByteSequence compactKey;
+  private final ByteString compactKeyBytes;
 
   EtcdKeys(String prefix) {
     this.prefix = prefix;
     this.compactKey = bytes(prefix + "/" + COMPACT_KEY_NAME);
+    this.compactKeyBytes = utf8(prefix + "/" + COMPACT_KEY_NAME);
   }
 
   /**
@@ -76,12 +79,16 @@ final class EtcdKeys {
     return resourcePrefix(k.group(), k.resource()) + k.relativeKey();
   }
 
-  ByteSequence keyBytes(ObjectKey k) {
-    return bytes(key(k));
+  ByteString keyBytes(ObjectKey k) {
+    return utf8(key(k));
   }
 
   ByteSequence compactKey() {
     return compactKey;
+  }
+
+  ByteString compactKeyBytes() {
+    return compactKeyBytes;
   }
 
   /**
@@ -110,21 +117,25 @@ final class EtcdKeys {
     return ByteSequence.from(s, StandardCharsets.UTF_8);
   }
 
+  static ByteString utf8(String s) {
+    return ByteString.copyFromUtf8(s);
+  }
+
   static String string(ByteSequence b) {
     return b.toString(StandardCharsets.UTF_8);
   }
 
   /** The smallest key greater than every key starting with {@code prefix} (etcd's range end). */
-  static ByteSequence prefixEnd(String prefix) {
+  static ByteString prefixEnd(String prefix) {
     byte[] b = prefix.getBytes(StandardCharsets.UTF_8);
     for (int i = b.length - 1; i >= 0; i--) {
       if (b[i] != (byte) 0xff) {
         byte[] end = java.util.Arrays.copyOf(b, i + 1);
         end[i]++;
-        return ByteSequence.from(end);
+        return ByteString.copyFrom(end);
       }
     }
     // only reachable for a prefix of 0xff bytes, which UTF-8 never produces
-    return ByteSequence.from(new byte[] {0});
+    return ByteString.copyFrom(new byte[] {0});
   }
 }

@@ -6,6 +6,7 @@ package io.apiserver4j.storage.etcd;
 
 import static java.util.Objects.requireNonNull;
 
+import com.google.protobuf.ByteString;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.storage.CollectionKey;
@@ -24,17 +25,15 @@ import io.apiserver4j.storage.WatchOptions;
 import io.apiserver4j.storage.etcd.EtcdCalls.Kind;
 import io.etcd.jetcd.ByteSequence;
 import io.etcd.jetcd.Client;
+import io.etcd.jetcd.ClientBuilder;
 import io.etcd.jetcd.KV;
 import io.etcd.jetcd.KeyValue;
+import io.etcd.jetcd.api.RangeRequest;
+import io.etcd.jetcd.api.TxnRequest;
 import io.etcd.jetcd.kv.DeleteResponse;
 import io.etcd.jetcd.kv.GetResponse;
 import io.etcd.jetcd.kv.TxnResponse;
-import io.etcd.jetcd.op.Cmp;
-import io.etcd.jetcd.op.CmpTarget;
-import io.etcd.jetcd.op.Op;
-import io.etcd.jetcd.options.DeleteOption;
 import io.etcd.jetcd.options.GetOption;
-import io.etcd.jetcd.options.PutOption;
 import io.etcd.jetcd.options.WatchOption;
 import io.grpc.CallOptions;
 import io.grpc.Channel;
@@ -119,6 +118,7 @@ public final class EtcdStore implements Store {
   private final Client client;
   private final boolean ownsClient;
   private final KV kv;
+  private final Kv requests;
   private final EtcdKeys keys;
   private final EtcdCalls calls;
   private final InstantSource clock;
@@ -133,11 +133,15 @@ public final class EtcdStore implements Store {
     if (b.client != null) {
       this.client = b.client;
       this.ownsClient = false;
+      this.kv = client.getKVClient();
+      this.requests = new JetcdKv(kv);
     } else {
-      this.client = newClient(b.endpoints, b.requestTimeout);
+      ClientBuilder config = clientBuilder(b.endpoints, b.requestTimeout, b.interceptors);
+      this.client = config.build();
       this.ownsClient = true;
+      this.kv = client.getKVClient();
+      this.requests = new GrpcKv(config.target(), b.requestTimeout, b.interceptors);
     }
-    this.kv = client.getKVClient();
     this.keys = new EtcdKeys(b.keyPrefix);
     this.clock = b.clock;
     this.watchBufferSize = b.watchBufferSize;
@@ -153,9 +157,12 @@ public final class EtcdStore implements Store {
   /**
    * A client that fails fast while etcd is unreachable instead of queueing requests until it is
    * back or retrying them (the caller sees a 503 and decides), and that gives every unary call a
-   * deadline (watch streams excepted), so etcd stops working on requests nobody waits for.
+   * deadline (watch streams excepted), so etcd stops working on requests nobody waits for. It
+   * serves watches, health checks and compaction; reads and writes go through {@link GrpcKv}
+   * on the same endpoints.
    */
-  private static Client newClient(List<URI> endpoints, Duration timeout) {
+  private static ClientBuilder clientBuilder(List<URI> endpoints, Duration timeout,
+      List<ClientInterceptor> interceptors) {
     ClientInterceptor deadline = new ClientInterceptor() {
       @Override
       public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
@@ -171,8 +178,7 @@ public final class EtcdStore implements Store {
         .waitForReady(false)
         .retryMaxAttempts(0)
         .connectTimeout(timeout)
-        .interceptor(deadline)
-        .build();
+        .interceptor(deadline, interceptors.toArray(ClientInterceptor[]::new));
   }
 
   // ---------------------------------------------------------------- reads
@@ -185,8 +191,9 @@ public final class EtcdStore implements Store {
     return read(key, keys.keyBytes(key));
   }
 
-  private Optional<StoredObject> read(ObjectKey key, ByteSequence k) {
-    GetResponse r = calls.await(kv.get(k), Kind.READ, "get " + keys.key(key));
+  private Optional<StoredObject> read(ObjectKey key, ByteString k) {
+    GetResponse r = calls.await(requests.range(KvRequests.get(k)), Kind.READ,
+        "get " + keys.key(key));
     return observed(key, r, r.getHeader().getRevision());
   }
 
@@ -233,8 +240,9 @@ public final class EtcdStore implements Store {
   @Override
   public long currentRevision() {
     checkOpen();
-    GetResponse r = calls.await(kv.get(keys.compactKey(),
-        GetOption.builder().withCountOnly(true).build()), Kind.READ, "read the current revision");
+    GetResponse r = calls.await(requests.range(RangeRequest.newBuilder()
+        .setKey(keys.compactKeyBytes()).setCountOnly(true).build()),
+        Kind.READ, "read the current revision");
     return r.getHeader().getRevision();
   }
 
@@ -252,7 +260,7 @@ public final class EtcdStore implements Store {
     requireNonNull(options, "options");
     checkOpen();
     String prefix = keys.collectionPrefix(collection);
-    ByteSequence end = EtcdKeys.prefixEnd(prefix);
+    ByteString end = EtcdKeys.prefixEnd(prefix);
     String start = prefix;
     long withRev = 0;
     long minimum = 0;
@@ -330,13 +338,13 @@ public final class EtcdStore implements Store {
   }
 
   /** One range read of a list, with kube's interpretation of compacted and future revisions. */
-  private GetResponse range(String start, ByteSequence end, long revision, long limit,
+  private GetResponse range(String start, ByteString end, long revision, long limit,
       boolean continuing) {
-    GetOption.Builder option = GetOption.builder().withRange(end).withRevision(revision);
+    RangeRequest.Builder request = KvRequests.range(EtcdKeys.utf8(start), end, revision);
     if (limit > 0) {
-      option.withLimit(limit);
+      request.setLimit(limit);
     }
-    CompletableFuture<GetResponse> f = kv.get(EtcdKeys.bytes(start), option.build());
+    CompletableFuture<GetResponse> f = requests.range(request.build());
     try {
       return calls.await(f, Kind.READ, "list " + start);
     } catch (RuntimeException e) {
@@ -360,12 +368,12 @@ public final class EtcdStore implements Store {
     requireNonNull(object, "object");
     checkOpen();
     StoredObjects.requireNoResourceVersion(object);
-    ByteSequence k = keys.keyBytes(key);
-    ByteSequence value = ObjectCodec.encode(object);
-    TxnResponse r = calls.await(kv.txn()
-        .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.createRevision(0)))
-        .Then(Op.put(k, value, PutOption.DEFAULT))
-        .commit(), Kind.WRITE, "create " + keys.key(key));
+    ByteString k = keys.keyBytes(key);
+    ByteString value = ObjectCodec.encode(object);
+    TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
+        .addCompare(KvRequests.absent(k))
+        .addSuccess(KvRequests.putOp(k, value))
+        .build()), Kind.WRITE, "create " + keys.key(key));
     if (!r.isSucceeded()) {
       throw StoreErrors.alreadyExists(key);
     }
@@ -426,16 +434,17 @@ public final class EtcdStore implements Store {
    * decoded state whenever it knows it, which it does after reading or writing the key itself.
    */
   private StoredObject replace(ObjectKey key, MapValue object, long expected) {
-    ByteSequence k = keys.keyBytes(key);
-    ByteSequence value = ObjectCodec.encode(object);
-    Cmp differs = new Cmp(k, Cmp.Op.NOT_EQUAL, CmpTarget.value(value));
-    Cmp[] conditions = expected == ANY_VERSION ? new Cmp[] {differs}
-        : new Cmp[] {new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(expected)), differs};
-    TxnResponse r = calls.await(kv.txn()
-        .If(conditions)
-        .Then(Op.put(k, value, PutOption.DEFAULT))
-        .Else(Op.get(k, GetOption.DEFAULT))
-        .commit(), Kind.WRITE, "update " + keys.key(key));
+    ByteString k = keys.keyBytes(key);
+    ByteString value = ObjectCodec.encode(object);
+    TxnRequest.Builder txn = TxnRequest.newBuilder();
+    if (expected != ANY_VERSION) {
+      txn.addCompare(KvRequests.modRevisionIs(k, expected));
+    }
+    TxnResponse r = calls.await(requests.txn(txn
+        .addCompare(KvRequests.valueIsNot(k, value))
+        .addSuccess(KvRequests.putOp(k, value))
+        .addFailure(KvRequests.getOp(k))
+        .build()), Kind.WRITE, "update " + keys.key(key));
     if (r.isSucceeded()) {
       return written(key, object, value, r.getHeader().getRevision());
     }
@@ -457,7 +466,7 @@ public final class EtcdStore implements Store {
    */
   private StoredObject compareAndSwap(ObjectKey key, Preconditions preconditions, long expected,
       UnaryOperator<MapValue> tryUpdate, StoredObject known) {
-    ByteSequence k = keys.keyBytes(key);
+    ByteString k = keys.keyBytes(key);
     String etcdKey = keys.key(key);
     boolean verified = known == null;
     StoredObject current = verified ? readExisting(key, k) : known;
@@ -482,10 +491,10 @@ public final class EtcdStore implements Store {
           return current;
         }
         // nothing to write if the remembered state is still the current one
-        TxnResponse r = calls.await(kv.txn()
-            .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
-            .Else(Op.get(k, GetOption.DEFAULT))
-            .commit(), Kind.READ, "update " + etcdKey);
+        TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
+            .addCompare(KvRequests.modRevisionIs(k, current.resourceVersion()))
+            .addFailure(KvRequests.getOp(k))
+            .build()), Kind.READ, "update " + etcdKey);
         if (r.isSucceeded()) {
           return current;
         }
@@ -493,12 +502,12 @@ public final class EtcdStore implements Store {
         verified = true;
         continue;
       }
-      ByteSequence value = ObjectCodec.encode(updated);
-      TxnResponse r = calls.await(kv.txn()
-          .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
-          .Then(Op.put(k, value, PutOption.DEFAULT))
-          .Else(Op.get(k, GetOption.DEFAULT))
-          .commit(), Kind.WRITE, "update " + etcdKey);
+      ByteString value = ObjectCodec.encode(updated);
+      TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
+          .addCompare(KvRequests.modRevisionIs(k, current.resourceVersion()))
+          .addSuccess(KvRequests.putOp(k, value))
+          .addFailure(KvRequests.getOp(k))
+          .build()), Kind.WRITE, "update " + etcdKey);
       if (r.isSucceeded()) {
         return written(key, updated, value, r.getHeader().getRevision());
       }
@@ -518,10 +527,10 @@ public final class EtcdStore implements Store {
     requireNonNull(key, "key");
     requireNonNull(preconditions, "preconditions");
     checkOpen();
-    ByteSequence k = keys.keyBytes(key);
+    ByteString k = keys.keyBytes(key);
     String etcdKey = keys.key(key);
     if (preconditions.isEmpty()) {
-      DeleteResponse r = calls.await(kv.delete(k, DeleteOption.builder().withPrevKV(true).build()),
+      DeleteResponse r = calls.await(requests.delete(KvRequests.delete(k, true)),
           Kind.WRITE, "delete " + etcdKey);
       if (r.getDeleted() == 0 || r.getPrevKvs().isEmpty()) {
         throw StoreErrors.notFound(key);
@@ -533,11 +542,11 @@ public final class EtcdStore implements Store {
     boolean verified = false;
     long required = requiredRevision(preconditions);
     if (required > 0 && (current == null || current.resourceVersion() != required)) {
-      TxnResponse r = calls.await(kv.txn()
-          .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(required)))
-          .Then(Op.delete(k, DeleteOption.builder().withPrevKV(true).build()))
-          .Else(Op.get(k, GetOption.DEFAULT))
-          .commit(), Kind.WRITE, "delete " + etcdKey);
+      TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
+          .addCompare(KvRequests.modRevisionIs(k, required))
+          .addSuccess(KvRequests.deleteOp(k, true))
+          .addFailure(KvRequests.getOp(k))
+          .build()), Kind.WRITE, "delete " + etcdKey);
       if (r.isSucceeded()) {
         List<KeyValue> prev = r.getDeleteResponses().get(0).getPrevKvs();
         if (prev.isEmpty()) {
@@ -565,11 +574,11 @@ public final class EtcdStore implements Store {
         verified = true;
         continue;
       }
-      TxnResponse r = calls.await(kv.txn()
-          .If(new Cmp(k, Cmp.Op.EQUAL, CmpTarget.modRevision(current.resourceVersion())))
-          .Then(Op.delete(k, DeleteOption.DEFAULT))
-          .Else(Op.get(k, GetOption.DEFAULT))
-          .commit(), Kind.WRITE, "delete " + etcdKey);
+      TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
+          .addCompare(KvRequests.modRevisionIs(k, current.resourceVersion()))
+          .addSuccess(KvRequests.deleteOp(k, false))
+          .addFailure(KvRequests.getOp(k))
+          .build()), Kind.WRITE, "delete " + etcdKey);
       if (r.isSucceeded()) {
         return deleted(key, current.object(), r.getHeader().getRevision());
       }
@@ -599,10 +608,11 @@ public final class EtcdStore implements Store {
     return Long.parseLong(rv);
   }
 
-  private StoredObject written(ObjectKey key, MapValue object, ByteSequence value, long revision) {
+  private StoredObject written(ObjectKey key, MapValue object, ByteString value, long revision) {
     compactor.observeWrite(revision);
-    cache.rememberWritten(key, revision, value);
-    return StoredObjects.stored(key, object, revision);
+    StoredObject state = StoredObjects.stored(key, object, revision);
+    cache.rememberWritten(state, value);
+    return state;
   }
 
   private StoredObject deleted(ObjectKey key, MapValue last, long revision) {
@@ -612,7 +622,7 @@ public final class EtcdStore implements Store {
   }
 
   /** The current state of a key that must exist, read from etcd. */
-  private StoredObject readExisting(ObjectKey key, ByteSequence k) {
+  private StoredObject readExisting(ObjectKey key, ByteString k) {
     return read(key, k).orElseThrow(() -> StoreErrors.notFound(key));
   }
 
@@ -634,7 +644,7 @@ public final class EtcdStore implements Store {
     boolean singleKey = name.isPresent() && !collection.isAllNamespaces();
     String watched = singleKey ? prefix + name.get() : prefix;
     // [key, key + NUL) holds exactly the key
-    ByteSequence end = singleKey ? EtcdKeys.bytes(watched + "\0") : EtcdKeys.prefixEnd(prefix);
+    ByteString end = singleKey ? EtcdKeys.utf8(watched + "\0") : EtcdKeys.prefixEnd(prefix);
 
     long after;
     List<StoredObject> snapshot = null;
@@ -658,7 +668,7 @@ public final class EtcdStore implements Store {
       throw closedError();
     }
     WatchOption option = WatchOption.builder()
-        .withRange(end)
+        .withRange(ByteSequence.from(end))
         .withRevision(after + 1)
         .withPrevKV(true)
         .withProgressNotify(true)
@@ -674,7 +684,7 @@ public final class EtcdStore implements Store {
    *
    * @return the revision read at
    */
-  private long snapshot(CollectionKey collection, String start, ByteSequence end,
+  private long snapshot(CollectionKey collection, String start, ByteString end,
       List<StoredObject> out) {
     long revision = 0;
     String from = start;
@@ -700,9 +710,9 @@ public final class EtcdStore implements Store {
    * revision the watch needs fails exactly then (etcd reports compaction to a watch only
    * asynchronously, after it was created).
    */
-  private void requireRetained(String start, ByteSequence end, long after) {
-    CompletableFuture<GetResponse> f = kv.get(EtcdKeys.bytes(start),
-        GetOption.builder().withRange(end).withRevision(after + 1).withCountOnly(true).build());
+  private void requireRetained(String start, ByteString end, long after) {
+    CompletableFuture<GetResponse> f = requests.range(
+        KvRequests.range(EtcdKeys.utf8(start), end, after + 1).setCountOnly(true).build());
     try {
       calls.await(f, Kind.READ, "watch " + start);
     } catch (RuntimeException e) {
@@ -718,10 +728,10 @@ public final class EtcdStore implements Store {
   }
 
   /** The revision etcd compacted at, learned from the cancellation of a watch behind it. */
-  private long compactionRevision(String start, ByteSequence end, long after) {
+  private long compactionRevision(String start, ByteString end, long after) {
     CompletableFuture<Long> revision = new CompletableFuture<>();
     io.etcd.jetcd.Watch.Watcher probe = client.getWatchClient().watch(EtcdKeys.bytes(start),
-        WatchOption.builder().withRange(end).withRevision(after + 1).build(),
+        WatchOption.builder().withRange(ByteSequence.from(end)).withRevision(after + 1).build(),
         io.etcd.jetcd.Watch.listener(response -> { }, error -> {
           Throwable t = EtcdCalls.unwrap(error);
           if (t instanceof io.etcd.jetcd.common.exception.CompactedException c) {
@@ -789,6 +799,7 @@ public final class EtcdStore implements Store {
       w.terminate(Optional.empty());
     }
     compactor.close();
+    requests.close();
     if (ownsClient) {
       client.close();
     }
@@ -838,12 +849,14 @@ public final class EtcdStore implements Store {
     private Duration compactionPollPeriod = Duration.ofSeconds(1);
     private int stateCacheEntries = DEFAULT_STATE_CACHE_ENTRIES;
     private long stateCacheBytes = DEFAULT_STATE_CACHE_BYTES;
+    private final List<ClientInterceptor> interceptors = new ArrayList<>();
 
     private Builder() {}
 
     /**
-     * etcd's client URLs; the store creates its own client (failing fast while etcd is
-     * unreachable) and closes it with the store.
+     * etcd's client URLs (plain HTTP); the store creates its own connections (failing fast while
+     * etcd is unreachable) and closes them with the store: a jetcd client for watches, health
+     * checks and compaction, and a gRPC channel whose blocking calls carry the reads and writes.
      */
     public Builder endpoints(List<URI> endpoints) {
       requireNonNull(endpoints, "endpoints");
@@ -866,7 +879,9 @@ public final class EtcdStore implements Store {
      * An etcd client the caller configured (TLS, authentication) and keeps ownership of: the
      * store does not close it. Requests still end after the request timeout; a client built
      * with jetcd's default {@code waitForReady(true)} waits that long while etcd is down
-     * instead of failing at once.
+     * instead of failing at once. Reads and writes then go through jetcd's asynchronous API,
+     * which costs more CPU per request than the blocking calls on the store's own connection
+     * (see {@link #endpoints(List)}).
      */
     public Builder client(Client client) {
       requireNonNull(client, "client");
@@ -934,6 +949,15 @@ public final class EtcdStore implements Store {
       }
       this.stateCacheEntries = maxEntries;
       this.stateCacheBytes = maxBytes;
+      return this;
+    }
+
+    /**
+     * An interceptor on every call the store's own connections to etcd make (with
+     * {@link #endpoints}); for tests that count requests.
+     */
+    Builder interceptor(ClientInterceptor interceptor) {
+      interceptors.add(requireNonNull(interceptor, "interceptor"));
       return this;
     }
 

@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.storage.etcd;
 
+import com.google.protobuf.ByteString;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.StoredObject;
-import io.etcd.jetcd.ByteSequence;
 import java.util.Iterator;
 import java.util.LinkedHashMap;
 import java.util.Map;
@@ -23,37 +23,10 @@ import java.util.Map;
  * orders of magnitude longer).
  */
 final class StateCache {
-  /** One key's last known state; decoded on first use when it came from a write. */
-  static final class Entry {
-    final ObjectKey key;
-    final long revision;
-    final int weight;
-    private ByteSequence value;
-    private volatile StoredObject state;
-
-    private Entry(ObjectKey key, long revision, int weight, ByteSequence value,
-        StoredObject state) {
-      this.key = key;
-      this.revision = revision;
-      this.weight = weight;
-      this.value = value;
-      this.state = state;
-    }
-
-    /** The state as a read of the key at {@link #revision} returns it. */
-    StoredObject state() {
-      StoredObject s = state;
-      if (s == null) {
-        synchronized (this) {
-          s = state;
-          if (s == null) {
-            s = ObjectCodec.decode(key, value, revision);
-            state = s;
-            value = null;
-          }
-        }
-      }
-      return s;
+  /** One key's last known state and the size of its stored value. */
+  private record Entry(StoredObject state, int weight) {
+    long revision() {
+      return state.resourceVersion();
     }
   }
 
@@ -81,7 +54,7 @@ final class StateCache {
   /** The remembered state of {@code key} if it is the one written at {@code revision}. */
   StoredObject at(ObjectKey key, long revision) {
     Entry e = entry(key);
-    return e == null || e.revision != revision ? null : e.state();
+    return e == null || e.revision() != revision ? null : e.state();
   }
 
   private Entry entry(ObjectKey key) {
@@ -95,12 +68,21 @@ final class StateCache {
 
   /** Remembers a state read from etcd; {@code weight} is the size of its stored value. */
   void remember(StoredObject state, int weight) {
-    offer(new Entry(state.key(), state.resourceVersion(), weight, null, state));
+    offer(new Entry(state, weight));
   }
 
-  /** Remembers the value this store wrote to {@code key} at {@code revision}. */
-  void rememberWritten(ObjectKey key, long revision, ByteSequence value) {
-    offer(new Entry(key, revision, value.size(), value, null));
+  /**
+   * Remembers what this store wrote: the object it encoded when that reads back equal (which
+   * spares decoding the value), otherwise the value decoded, so that a remembered state always
+   * equals what a read of the key at its revision returns.
+   */
+  void rememberWritten(StoredObject written, ByteString value) {
+    if (!enabled() || value.size() > maxBytes) {
+      return;
+    }
+    StoredObject state = ObjectCodec.readsBackEqual(written.object()) ? written
+        : ObjectCodec.decode(written.key(), value, written.resourceVersion());
+    offer(new Entry(state, value.size()));
   }
 
   private void offer(Entry e) {
@@ -108,14 +90,12 @@ final class StateCache {
       return;
     }
     synchronized (this) {
-      Entry old = entries.get(e.key);
-      // replies arrive out of order: never let an older state replace a newer one (the same
-      // state replaces its undecoded self, saving the decoding)
-      if (old != null && (old.revision > e.revision
-          || (old.revision == e.revision && (e.state == null || old.state != null)))) {
+      Entry old = entries.get(e.state.key());
+      // replies arrive out of order: never let an older state replace a newer one
+      if (old != null && old.revision() >= e.revision()) {
         return;
       }
-      entries.put(e.key, e);
+      entries.put(e.state.key(), e);
       bytes += e.weight - (old == null ? 0 : old.weight);
       Iterator<Map.Entry<ObjectKey, Entry>> eldest = entries.entrySet().iterator();
       while ((entries.size() > maxEntries || bytes > maxBytes) && eldest.hasNext()) {
@@ -133,7 +113,7 @@ final class StateCache {
     }
     synchronized (this) {
       Entry old = entries.get(key);
-      if (old != null && old.revision < revision) {
+      if (old != null && old.revision() < revision) {
         entries.remove(key);
         bytes -= old.weight;
       }

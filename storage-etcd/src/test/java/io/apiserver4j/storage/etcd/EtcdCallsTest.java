@@ -58,6 +58,24 @@ class EtcdCallsTest {
   }
 
   @Test
+  void aCallEndedByAnInterruptIsAnInternalError() {
+    EtcdCalls calls = new EtcdCalls(java.time.Duration.ofSeconds(5));
+    java.util.concurrent.CompletableFuture<Object> cancelled =
+        java.util.concurrent.CompletableFuture.failedFuture(Status.CANCELLED
+            .withDescription("Thread interrupted").asRuntimeException());
+    Thread.currentThread().interrupt();
+    try {
+      assertThatThrownBy(() -> calls.await(cancelled, Kind.READ, "get /k"))
+          .isInstanceOf(InternalErrorException.class)
+          .hasMessageContaining("interrupted while waiting for etcd to get /k");
+    } finally {
+      Thread.interrupted();
+    }
+    assertThat(EtcdCalls.translate(new ExecutionException(Status.CANCELLED.asRuntimeException()),
+        Kind.READ, "get /k").code()).isEqualTo(503);
+  }
+
+  @Test
   void anUnavailableWriteSaysItsOutcomeIsUnknown() {
     StatusException s = EtcdCalls.translate(
         new CompletionException(Status.UNAVAILABLE.asRuntimeException()), Kind.WRITE, "create /k");

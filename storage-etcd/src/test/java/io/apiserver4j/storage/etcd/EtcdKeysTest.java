@@ -52,8 +52,8 @@ class EtcdKeysTest {
 
   @Test
   void prefixEndIsTheFirstKeyAfterThePrefix() {
-    assertThat(EtcdKeys.string(EtcdKeys.prefixEnd("/p/a/"))).isEqualTo("/p/a0");
-    assertThat(EtcdKeys.prefixEnd("a\u00ff").getBytes())
+    assertThat(EtcdKeys.prefixEnd("/p/a/").toStringUtf8()).isEqualTo("/p/a0");
+    assertThat(EtcdKeys.prefixEnd("a\u00ff").toByteArray())
         .containsExactly('a', (byte) 0xc3, (byte) 0xc0);
   }
 

@@ -31,11 +31,19 @@ class EtcdStoreContractTest extends StoreContractTest {
 
   @Override
   protected Store newStore(InstantSource clock) {
-    return configure(EtcdStore.builder()
-        .endpoints(etcd.clientUri())
+    return configure(connect(EtcdStore.builder())
         .keyPrefix("/contract/s" + STORES.incrementAndGet())
         .clock(clock))
         .build();
+  }
+
+  /** How the store reaches etcd: by default through connections of its own. */
+  protected EtcdStore.Builder connect(EtcdStore.Builder builder) {
+    return builder.endpoints(etcd.clientUri());
+  }
+
+  static EtcdServer etcd() {
+    return etcd;
   }
 
   /** Lets a variant run the whole suite on differently configured stores. */

@@ -43,11 +43,25 @@ import org.junit.jupiter.params.provider.ValueSource;
  * while a real etcd answers them: one transaction for a read-modify-write whose state the store
  * knows or that needs no state, and the outcomes (Conflict, NotFound, no-op, failed
  * preconditions) decided from what the transaction's Else branch returns. {@code other} plays a
- * second API server on the same etcd, whose writes this store does not see.
+ * second API server on the same etcd, whose writes this store does not see. The store connects
+ * to etcd itself here; {@link EtcdStoreCallerClientRoundTripTest} runs the same on a client the
+ * caller built.
  */
 class EtcdStoreRoundTripTest {
   private static final AtomicInteger PREFIXES = new AtomicInteger();
   private static final Map<String, AtomicInteger> CALLS = new java.util.concurrent.ConcurrentHashMap<>();
+  private static final ClientInterceptor COUNTER = new ClientInterceptor() {
+    @Override
+    public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
+        CallOptions options, Channel next) {
+      String name = method.getFullMethodName();
+      if (name.startsWith("etcdserverpb.KV/")) {
+        CALLS.computeIfAbsent(name.substring("etcdserverpb.KV/".length()),
+            n -> new AtomicInteger()).incrementAndGet();
+      }
+      return next.newCall(method, options);
+    }
+  };
   private static EtcdServer etcd;
   private static Client counted;
   private static Client raw;
@@ -57,20 +71,8 @@ class EtcdStoreRoundTripTest {
   @BeforeAll
   static void startEtcd() {
     etcd = EtcdServer.start();
-    ClientInterceptor counter = new ClientInterceptor() {
-      @Override
-      public <Q, R> ClientCall<Q, R> interceptCall(MethodDescriptor<Q, R> method,
-          CallOptions options, Channel next) {
-        String name = method.getFullMethodName();
-        if (name.startsWith("etcdserverpb.KV/")) {
-          CALLS.computeIfAbsent(name.substring("etcdserverpb.KV/".length()),
-              n -> new AtomicInteger()).incrementAndGet();
-        }
-        return next.newCall(method, options);
-      }
-    };
     counted = Client.builder().endpoints(etcd.clientUri()).retryMaxAttempts(0)
-        .interceptor(counter).build();
+        .interceptor(COUNTER).build();
     raw = Client.builder().endpoints(etcd.clientUri()).build();
   }
 
@@ -86,10 +88,20 @@ class EtcdStoreRoundTripTest {
     stores.forEach(EtcdStore::close);
   }
 
+  /** A store whose requests to etcd are counted. */
+  EtcdStore.Builder counted() {
+    return EtcdStore.builder().endpoints(etcd.clientUri()).interceptor(COUNTER);
+  }
+
+  /** A store on a client the caller built, with counted requests. */
+  static EtcdStore.Builder onCountedClient() {
+    return EtcdStore.builder().client(counted);
+  }
+
   /** This test's store: counted, remembering states unless {@code remembering} is false. */
   private EtcdStore store(boolean remembering) {
     prefix = "/rt/p" + PREFIXES.incrementAndGet();
-    EtcdStore.Builder b = EtcdStore.builder().client(counted).keyPrefix(prefix);
+    EtcdStore.Builder b = counted().keyPrefix(prefix);
     if (!remembering) {
       b.stateCache(0, 0);
     }
@@ -542,8 +554,7 @@ class EtcdStoreRoundTripTest {
   @Test
   void theRememberedStatesStayWithinTheirBounds() throws Exception {
     prefix = "/rt/p" + PREFIXES.incrementAndGet();
-    EtcdStore store = keep(EtcdStore.builder().client(counted).keyPrefix(prefix)
-        .stateCache(3, 1 << 20).build());
+    EtcdStore store = keep(counted().keyPrefix(prefix).stateCache(3, 1 << 20).build());
     for (int i = 0; i < 5; i++) {
       store.create(key("o" + i), object("o" + i, "u" + i, 0));
     }

@@ -11,7 +11,7 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.StoredObject;
 import io.apiserver4j.storage.StoredObjects;
-import io.etcd.jetcd.ByteSequence;
+import com.google.protobuf.ByteString;
 import org.junit.jupiter.api.Test;
 
 class StateCacheTest {
@@ -29,10 +29,11 @@ class StateCacheTest {
   }
 
   @Test
-  void aWrittenValueIsDecodedAsAReadWouldReturnIt() {
+  void aWrittenObjectIsRememberedAsAReadWouldReturnIt() {
     StateCache cache = new StateCache(10, 1 << 20);
-    ByteSequence value = ObjectCodec.encode(object("a", "v").with("n", Value.of(1.0)));
-    cache.rememberWritten(key("a"), 7, value);
+    MapValue withFloat = object("a", "v").with("n", Value.of(1.0));
+    ByteString value = ObjectCodec.encode(withFloat);
+    cache.rememberWritten(StoredObjects.stored(key("a"), withFloat, 7), value);
     StoredObject s = cache.latest(key("a"));
     // 1.0 is written as 1, which reads back as an integer
     assertThat(s).isEqualTo(ObjectCodec.decode(key("a"), value, 7));
@@ -43,18 +44,35 @@ class StateCacheTest {
   }
 
   @Test
+  void aWrittenObjectWithoutFloatsIsRememberedAsItIs() {
+    StateCache cache = new StateCache(10, 1 << 20);
+    MapValue o = object("a", "v").with("n", Value.of(1L)).with("l",
+        io.apiserver4j.core.ListValue.of(java.util.List.of(Value.of(true), Value.of("x"), Value.nullValue())));
+    ByteString value = ObjectCodec.encode(o);
+    StoredObject written = StoredObjects.stored(key("a"), o, 7);
+    cache.rememberWritten(written, value);
+    assertThat(cache.latest(key("a"))).isSameAs(written)
+        .isEqualTo(ObjectCodec.decode(key("a"), value, 7));
+    assertThat(cache.bytes()).isEqualTo(value.size());
+    // a float anywhere below makes it remember the decoded value
+    MapValue nested = o.with("l", io.apiserver4j.core.ListValue.of(
+        java.util.List.of(MapValue.ofEntries("f", Value.of(2.5)))));
+    StoredObject other = StoredObjects.stored(key("b"), nested, 8);
+    cache.rememberWritten(other, ObjectCodec.encode(nested));
+    assertThat(cache.latest(key("b"))).isNotSameAs(other).isEqualTo(other);
+  }
+
+  @Test
   void anOlderStateNeverReplacesANewerOne() {
     StateCache cache = new StateCache(10, 1 << 20);
     cache.remember(state("a", "new", 9), 10);
     cache.remember(state("a", "old", 8), 10);
     assertThat(cache.latest(key("a"))).isEqualTo(state("a", "new", 9));
-    // the same revision read back replaces the undecoded written value, not the other way round
-    cache.rememberWritten(key("b"), 5, ObjectCodec.encode(object("b", "w")));
-    StoredObject read = state("b", "w", 5);
-    cache.remember(read, 10);
-    assertThat(cache.latest(key("b"))).isSameAs(read);
-    cache.rememberWritten(key("b"), 5, ObjectCodec.encode(object("b", "w")));
-    assertThat(cache.latest(key("b"))).isSameAs(read);
+    // the state first remembered at a revision stays
+    StoredObject written = state("b", "w", 5);
+    cache.rememberWritten(written, ObjectCodec.encode(object("b", "w")));
+    cache.remember(state("b", "w", 5), 10);
+    assertThat(cache.latest(key("b"))).isSameAs(written);
   }
 
   @Test
