@@ -105,16 +105,7 @@ class HttpProtocolTest {
 
   static HttpResponse<String> send(String method, String path, String contentType, String body,
       String... headers) throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    if (contentType != null) {
-      b.header("Content-Type", contentType);
-    }
-    for (int i = 0; i < headers.length; i += 2) {
-      b.header(headers[i], headers[i + 1]);
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString());
+    return HttpCalls.send(client, base, method, path, contentType, body, headers);
   }
 
   static HttpResponse<String> get(String path, String... headers) throws Exception {

@@ -67,13 +67,7 @@ class StoredBytesTest {
 
   static HttpResponse<String> send(String method, String path, String contentType, String body)
       throws Exception {
-    HttpRequest.Builder b = HttpRequest.newBuilder(base.resolve(path))
-        .method(method, body == null ? HttpRequest.BodyPublishers.noBody()
-            : HttpRequest.BodyPublishers.ofString(body));
-    if (contentType != null) {
-      b.header("Content-Type", contentType);
-    }
-    return client.send(b.build(), HttpResponse.BodyHandlers.ofString(StandardCharsets.UTF_8));
+    return HttpCalls.send(client, base, method, path, contentType, body);
   }
 
   static ApiResponse getInProcess(GroupVersionResource r, String name) {
