@@ -150,6 +150,16 @@ public final class CelProgram {
   }
 
   /**
+   * The static cost range when every string (in characters), list and map (in elements)
+   * reachable from the variables {@code bounded} is at most {@code extent} long: an upper bound
+   * of the runtime cost of evaluating on such values. Lets a caller skip counting costs when
+   * the values at hand cannot reach a limit.
+   */
+  public CelCostEstimate estimatedCost(java.util.Set<String> bounded, long extent) {
+    return compiled.estimatedCost(bounded, extent);
+  }
+
+  /**
    * Evaluates while counting cel-go's runtime cost, failing once it exceeds {@code costLimit}
    * (kube's per-call limit).
    *

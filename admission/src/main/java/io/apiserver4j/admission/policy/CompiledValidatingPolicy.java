@@ -39,8 +39,11 @@ final class CompiledValidatingPolicy {
   private final List<AuditAnnotation> auditAnnotations;
   private final boolean readsRequest;
   private final boolean readsNamespace;
-  /** Whether evaluations count costs: the estimates could reach kube's limits. */
-  private final boolean costTracked;
+  /**
+   * Up to which extent of the request's values evaluations need not count costs (their
+   * estimates cannot reach kube's limits); -1: always counted.
+   */
+  private final long untrackedUpTo;
 
   record ParamKind(String apiVersion, String kind) {
     /** As Go prints the generated type ({@code &ParamKind{APIVersion:v1,Kind:ConfigMap,}}). */
@@ -121,7 +124,7 @@ final class CompiledValidatingPolicy {
       }
     });
     auditAnnotations.forEach(a -> all.add(a.valueExpression()));
-    this.costTracked = CostLimits.tracked(all);
+    this.untrackedUpTo = CostLimits.untrackedUpTo(all);
     this.readsRequest = all.stream().anyMatch(e -> e.references("request"));
     this.readsNamespace = all.stream().anyMatch(e -> e.references("namespaceObject"));
   }
@@ -170,6 +173,9 @@ final class CompiledValidatingPolicy {
       CelAuthorizer.ForRequest authorizer) {
     PolicyActivation activation = PolicyActivation.of(a, request, params, namespaceObject,
         variableNames, variables, authorizer);
+    boolean costTracked = untrackedUpTo != Long.MAX_VALUE && (untrackedUpTo < 0
+        || CostLimits.extent(a.object().orElse(null), a.oldObject().orElse(null), request,
+            params, namespaceObject) > untrackedUpTo);
     if (!matchConditions.isEmpty()) {
       if (costTracked) {
         activation.track(CostLimits.MATCH_CONDITIONS_BUDGET);

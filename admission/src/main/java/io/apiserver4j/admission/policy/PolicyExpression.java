@@ -83,6 +83,11 @@ final class PolicyExpression {
     return program == null ? 0 : program.estimatedCost().max();
   }
 
+  /** The static max cost when the request's values are at most {@code extent} long. */
+  long maxCost(long extent) {
+    return program == null ? 0 : program.estimatedCost(CostLimits.INPUTS, extent).max();
+  }
+
   /**
    * The result, or kube's error text for a compile or runtime failure (the per-call limit's
    * included); {@link Evaluation#outOfBudget()} when the activation's budget ran out.

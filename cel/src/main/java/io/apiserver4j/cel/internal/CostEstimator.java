@@ -70,20 +70,36 @@ final class CostEstimator {
 
   private final CelAbstractSyntaxTree ast;
   private final Map<String, CelObjectType> types;
+  /** Variables whose every string, list and map is known to be at most {@link #extent} long. */
+  private final java.util.Set<String> bounded;
+  private final long extent;
   private final Map<Long, List<String>> paths = new HashMap<>();
   private final Map<Long, CostRange> sizes = new HashMap<>();
   private final Map<Long, EntrySize> entrySizes = new HashMap<>();
   private final Map<Long, NodeType> nodeTypes = new HashMap<>();
   private final Map<String, Deque<LocalVar>> locals = new HashMap<>();
 
-  private CostEstimator(CelAbstractSyntaxTree ast, Map<String, CelObjectType> types) {
+  private CostEstimator(CelAbstractSyntaxTree ast, Map<String, CelObjectType> types,
+      java.util.Set<String> bounded, long extent) {
     this.ast = ast;
     this.types = types;
+    this.bounded = bounded;
+    this.extent = extent;
   }
 
   /** The cost range of {@code ast}, with {@code types} the declared types of variables. */
   static CostRange estimate(CelAbstractSyntaxTree ast, Map<String, CelObjectType> types) {
-    return new CostEstimator(ast, types).cost(ast.getExpr());
+    return new CostEstimator(ast, types, java.util.Set.of(), 0).cost(ast.getExpr());
+  }
+
+  /**
+   * The cost range of {@code ast} when every string, list and map reachable from the variables
+   * {@code bounded} has at most {@code extent} characters or elements: an upper bound of the
+   * runtime cost of an evaluation on such values, sizes of derived values estimated as usual.
+   */
+  static CostRange estimate(CelAbstractSyntaxTree ast, Map<String, CelObjectType> types,
+      java.util.Set<String> bounded, long extent) {
+    return new CostEstimator(ast, types, bounded, extent).cost(ast.getExpr());
   }
 
   private CostRange cost(CelExpr e) {
@@ -270,11 +286,22 @@ final class CostEstimator {
     return !p.isEmpty() && isAccumulator(p.get(0)) ? List.of() : p;
   }
 
-  /** kube's schema size estimator: {0, MaxElements} of the type at the path. */
+  /**
+   * kube's schema size estimator: {0, MaxElements} of the type at the path; for a path into a
+   * variable of known extent, at most that extent.
+   */
   private CostRange estimateSize(List<String> path) {
     if (path.isEmpty()) {
       return null;
     }
+    CostRange declared = schemaSize(path);
+    if (!bounded.contains(path.get(0))) {
+      return declared;
+    }
+    return declared == null || declared.max() > extent ? new CostRange(0, extent) : declared;
+  }
+
+  private CostRange schemaSize(List<String> path) {
     CelObjectType current = types.get(path.get(0));
     if (current == null) {
       return null;
@@ -412,12 +439,15 @@ final class CostEstimator {
   private CostRange costSelect(CelExpr e) {
     CelExpr operand = e.select().operand();
     if (e.select().testOnly()) {
-      // kube estimates presence tests without cost (PresenceTestHasCost(false))
-      return cost(operand);
+      // kube estimates presence tests without cost (PresenceTestHasCost(false)); a bound for
+      // the runtime counts them, as the runtime does
+      return bounded.isEmpty() ? cost(operand) : cost(operand).add(CostRange.ONE);
     }
     CostRange sum = cost(operand);
     Kind k = type(operand).kind();
-    if (k == Kind.MAP || k == Kind.OBJECT || k == Kind.TYPE_PARAM) {
+    // a bound for the runtime counts selections from dyn values too, as the runtime does
+    if (k == Kind.MAP || k == Kind.OBJECT || k == Kind.TYPE_PARAM
+        || (!bounded.isEmpty() && k == Kind.DYN)) {
       sum = sum.add(CostRange.ONE);
     }
     paths.put(e.id(), append(path(operand), e.select().field()));
@@ -557,6 +587,12 @@ final class CostEstimator {
     return s == null ? CostRange.UNKNOWN : s;
   }
 
+  /** Functions whose estimates bound the runtime cost on dyn operands too. */
+  private static final java.util.Set<String> DYN_BOUNDED = java.util.Set.of(
+      "startsWith", "endsWith", "contains", "matches", "split", "size", "_==_", "_!=_", "_<_",
+      "_<=_", "_>_", "_>=_", "_&&_", "_||_", "!_", "_?_:_", "_+_", "@in", "_[_]",
+      "@not_strictly_false");
+
   private CostRange costCall(CelExpr e) {
     CelExpr.CelCall call = e.call();
     if (call.function().equals("dyn") && call.args().size() == 1) {
@@ -576,7 +612,15 @@ final class CostEstimator {
     List<String> overloads = ast.getReference(e.id()).map(CelReference::overloadIds)
         .map(l -> (List<String>) l).orElse(List.of());
     if (overloads.isEmpty()) {
-      return CostRange.ZERO;
+      // unresolved (a dyn operand): no estimate, so a bound for the runtime has none either
+      return bounded.isEmpty() ? CostRange.ZERO : new CostRange(0, CostRange.UNBOUNDED);
+    }
+    if (!bounded.isEmpty() && !DYN_BOUNDED.contains(call.function())
+        && (call.target().map(t -> type(t).kind() == Kind.DYN).orElse(false)
+            || args.stream().anyMatch(a -> type(a).kind() == Kind.DYN))) {
+      // the library estimators need typed operands; on dyn ones only these are known to bound
+      // the runtime cost (CelBoundedEstimateTest)
+      return new CostRange(0, CostRange.UNBOUNDED);
     }
     CostRange sum = CostRange.ZERO;
     Node target = null;

@@ -83,6 +83,15 @@ public final class KubeEnvironment {
       this.ast = ast;
     }
 
+    /**
+     * The static cost range when every string, list and map of the variables {@code bounded}
+     * is at most {@code extent} long (not cached).
+     */
+    public io.apiserver4j.cel.CelCostEstimate estimatedCost(Set<String> bounded, long extent) {
+      CostRange r = CostEstimator.estimate(ast, types, bounded, extent);
+      return new io.apiserver4j.cel.CelCostEstimate(r.min(), r.max());
+    }
+
     /** The static cost range (computed once, on first use). */
     public io.apiserver4j.cel.CelCostEstimate estimatedCost() {
       io.apiserver4j.cel.CelCostEstimate e = estimate;
