@@ -167,15 +167,15 @@ final class CompiledValidatingPolicy {
 
   /**
    * Evaluates the match conditions, validations and audit annotations for one parameter object
-   * ({@code params}: null when the binding has none).
+   * ({@code params}: null when the binding has none); {@code objectsExtent}: the
+   * {@link CostLimits#extent} of the object and old object, computed once per request.
    */
   Result validate(AdmissionAttributes a, Value request, Value params, Value namespaceObject,
-      CelAuthorizer.ForRequest authorizer) {
+      CelAuthorizer.ForRequest authorizer, java.util.function.LongSupplier objectsExtent) {
     PolicyActivation activation = PolicyActivation.of(a, request, params, namespaceObject,
         variableNames, variables, authorizer);
-    boolean costTracked = untrackedUpTo != Long.MAX_VALUE && (untrackedUpTo < 0
-        || CostLimits.extent(a.object().orElse(null), a.oldObject().orElse(null), request,
-            params, namespaceObject) > untrackedUpTo);
+    boolean costTracked = CostLimits.counted(untrackedUpTo, () -> Math.max(
+        objectsExtent.getAsLong(), CostLimits.extent(request, params, namespaceObject)));
     if (!matchConditions.isEmpty()) {
       if (costTracked) {
         activation.track(CostLimits.MATCH_CONDITIONS_BUDGET);

@@ -67,6 +67,15 @@ final class CostLimits {
     return lo;
   }
 
+  /**
+   * Whether an evaluation must count costs, given {@link #untrackedUpTo} of its expressions and
+   * the extent of the request's values (asked only when it decides).
+   */
+  static boolean counted(long untrackedUpTo, java.util.function.LongSupplier extent) {
+    return untrackedUpTo != Long.MAX_VALUE
+        && (untrackedUpTo < 0 || extent.getAsLong() > untrackedUpTo);
+  }
+
   private static boolean tracked(List<PolicyExpression> expressions, long extent) {
     long total = 0;
     for (PolicyExpression e : expressions) {

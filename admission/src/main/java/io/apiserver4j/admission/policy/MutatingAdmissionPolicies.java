@@ -72,13 +72,14 @@ public final class MutatingAdmissionPolicies {
   private record Policy(String name, MapValue spec, boolean failClosed, boolean reinvokeIfNeeded,
       Optional<CompiledValidatingPolicy.ParamKind> paramKind, MatchCriteria matchConstraints,
       List<PolicyExpression> matchConditions, List<String> variableNames,
-      List<PolicyExpression> variables, List<Mutation> mutations) {
-    /** Whether evaluations count costs: the estimates could reach kube's limits. */
-    boolean costTracked() {
-      List<PolicyExpression> all = new ArrayList<>(matchConditions);
+      List<PolicyExpression> variables, List<Mutation> mutations, boolean costTracked) {
+    // costTracked: evaluations count costs, the estimates could reach kube's limits
+    private static List<PolicyExpression> allExpressions(List<PolicyExpression> conditions,
+        List<PolicyExpression> variables, List<Mutation> mutations) {
+      List<PolicyExpression> all = new ArrayList<>(conditions);
       all.addAll(variables);
       mutations.forEach(m -> all.add(m.expression()));
-      return CostLimits.tracked(all);
+      return all;
     }
 
     static Policy of(MapValue policy) {
@@ -117,7 +118,7 @@ public final class MutatingAdmissionPolicies {
           MatchCriteria.forPolicy(CompiledValidatingPolicy.map(
               spec.getOrNull("matchConstraints"))),
           List.copyOf(conditions), List.copyOf(varNames), List.copyOf(vars),
-          List.copyOf(mutations));
+          List.copyOf(mutations), CostLimits.tracked(allExpressions(conditions, vars, mutations)));
     }
   }
 

@@ -157,6 +157,7 @@ public final class ValidatingAdmissionPolicies {
     private final AdmissionAttributes a;
     private final PolicyContext context;
     private final List<String> warnings = new ArrayList<>();
+    private long objectsExtent = -1;
     private final Map<String, String> annotations = new LinkedHashMap<>();
     private StatusException denied;
     private Match requestMatch;
@@ -213,7 +214,8 @@ public final class ValidatingAdmissionPolicies {
       for (Value param : params) {
         CompiledValidatingPolicy.Result result =
             policy.validate(a, policy.readsRequest() ? request(match) : Value.nullValue(), param,
-                policy.readsNamespace() ? namespaceObject() : Value.nullValue(), authorizer());
+                policy.readsNamespace() ? namespaceObject() : Value.nullValue(), authorizer(),
+                this::objectsExtent);
         for (int i = 0; i < result.decisions().size(); i++) {
           CompiledValidatingPolicy.Decision decision = result.decisions().get(i);
           if (!decision.deny()) {
@@ -246,6 +248,14 @@ public final class ValidatingAdmissionPolicies {
           }
         }
       }
+    }
+
+    /** The extent of the object and old object, shared by every policy of the request. */
+    private long objectsExtent() {
+      if (objectsExtent < 0) {
+        objectsExtent = CostLimits.extent(a.object().orElse(null), a.oldObject().orElse(null));
+      }
+      return objectsExtent;
     }
 
     private CelAuthorizer.ForRequest authorizer() {
