@@ -20,7 +20,7 @@ import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;

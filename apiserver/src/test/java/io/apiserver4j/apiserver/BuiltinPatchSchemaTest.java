@@ -7,9 +7,9 @@ package io.apiserver4j.apiserver;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.internal.BuiltinKinds;
-import io.apiserver4j.apiserver.patch.OpenApiPatchSchemas;
-import io.apiserver4j.apiserver.patch.PatchField;
-import io.apiserver4j.apiserver.patch.PatchSchema;
+import io.apiserver4j.apimachinery.patch.OpenApiPatchSchemas;
+import io.apiserver4j.apimachinery.patch.PatchField;
+import io.apiserver4j.apimachinery.patch.PatchSchema;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.MapType;
@@ -69,7 +69,7 @@ class BuiltinPatchSchemaTest {
         PatchField a = ours.field(f.name());
         PatchField b = theirs.field(f.name());
         fields++;
-        if (b.strategy() != io.apiserver4j.apiserver.patch.PatchStrategy.DEFAULT
+        if (b.strategy() != io.apiserver4j.apimachinery.patch.PatchStrategy.DEFAULT
             || b.retainKeys()) {
           tagged++;
         }

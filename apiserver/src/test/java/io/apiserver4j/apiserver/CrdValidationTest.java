@@ -14,7 +14,7 @@ import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.apiserver.crd.CrdValidator;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;

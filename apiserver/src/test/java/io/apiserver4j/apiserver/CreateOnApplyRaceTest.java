@@ -16,7 +16,7 @@ import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.Preconditions;

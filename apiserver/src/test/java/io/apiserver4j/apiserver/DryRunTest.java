@@ -23,7 +23,7 @@ import io.apiserver4j.admission.plugins.NamespaceAutoProvision;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
 import io.apiserver4j.admission.plugins.ResourceQuotaCounter;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;

@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.MapValue;
 import org.junit.jupiter.api.Test;
 

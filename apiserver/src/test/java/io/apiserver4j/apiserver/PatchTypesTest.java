@@ -15,7 +15,7 @@ import static io.apiserver4j.apiserver.Fixtures.yaml;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;

@@ -13,7 +13,7 @@ import static io.apiserver4j.apiserver.Fixtures.managedFields;
 import static io.apiserver4j.apiserver.Fixtures.str;
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;

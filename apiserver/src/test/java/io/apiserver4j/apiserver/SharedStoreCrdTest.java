@@ -15,7 +15,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;

@@ -6,12 +6,12 @@ package io.apiserver4j.apiserver.crd;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.crd.internal.CelValidation;
 import io.apiserver4j.apiserver.crd.internal.Defaulting;
 import io.apiserver4j.apiserver.crd.internal.SchemaNode;
 import io.apiserver4j.apiserver.crd.internal.SchemaValidation;
-import io.apiserver4j.apiserver.internal.MetaValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.ListValue;

@@ -4,11 +4,11 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupValidation.has;
-import static io.apiserver4j.apiserver.internal.GroupValidation.integer;
-import static io.apiserver4j.apiserver.internal.GroupValidation.list;
-import static io.apiserver4j.apiserver.internal.GroupValidation.map;
-import static io.apiserver4j.apiserver.internal.GroupValidation.str;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.integer;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.map;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 
 /**
  * autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscaler, as kube's
@@ -43,7 +46,7 @@ final class AutoscalingStrategies {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(new GroupVersionKind("autoscaling", "v2", "HorizontalPodAutoscaler"),
         ResourceStrategy.builder()
-            .nameValidation(ResourceStrategy.NameValidation.DNS1123_SUBDOMAIN)
+            .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
             .defaulter(AutoscalingStrategies::defaultV2)
             .validator(AutoscalingStrategies::validateV2)
             .build());

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.KubeValidation.str;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -22,6 +22,7 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * batch/v1 Job and CronJob: {@code SetDefaults_Job} and {@code SetDefaults_CronJob}, the Job

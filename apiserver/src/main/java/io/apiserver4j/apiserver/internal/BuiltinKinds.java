@@ -7,7 +7,7 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
-import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
@@ -27,6 +27,11 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import io.apiserver4j.apimachinery.decoding.GoDecoder;
+import io.apiserver4j.apimachinery.decoding.GoType;
+import io.apiserver4j.apimachinery.decoding.TypedShape;
+import io.apiserver4j.apimachinery.patch.SmdPatchSchema;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * The resources a Kubernetes 1.36 kube-apiserver serves by default ({@link KubeApi}), with the
@@ -64,11 +69,11 @@ public final class BuiltinKinds {
   }
 
   private static final java.util.concurrent.ConcurrentHashMap<String,
-      io.apiserver4j.apiserver.patch.PatchSchema> PATCH_SCHEMAS =
+      io.apiserver4j.apimachinery.patch.PatchSchema> PATCH_SCHEMAS =
       new java.util.concurrent.ConcurrentHashMap<>();
 
   /** The strategic merge patch schema of built-in type {@code typeName}. */
-  public static io.apiserver4j.apiserver.patch.PatchSchema patchSchema(String typeName) {
+  public static io.apiserver4j.apimachinery.patch.PatchSchema patchSchema(String typeName) {
     return PATCH_SCHEMAS.computeIfAbsent(typeName,
         t -> SmdPatchSchema.of(SCHEMA, t, DATA.patchTags()));
   }

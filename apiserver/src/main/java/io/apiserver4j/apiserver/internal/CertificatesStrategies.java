@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupRules.maps;
-import static io.apiserver4j.apiserver.internal.GroupRules.str;
-import static io.apiserver4j.apiserver.internal.GroupRules.strings;
+import static io.apiserver4j.apimachinery.validation.GroupRules.maps;
+import static io.apiserver4j.apimachinery.validation.GroupRules.str;
+import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ResourceStrategy;
@@ -31,6 +31,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.TreeSet;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupRules;
 
 /**
  * certificates.k8s.io/v1 CertificateSigningRequest: the condition default of

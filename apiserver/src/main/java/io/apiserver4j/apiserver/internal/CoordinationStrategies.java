@@ -15,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /** coordination.k8s.io/v1 Lease, as kube's {@code ValidateLeaseSpec}. */
 final class CoordinationStrategies {

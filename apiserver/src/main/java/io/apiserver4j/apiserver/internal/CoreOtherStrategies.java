@@ -4,15 +4,15 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupRules.empty;
-import static io.apiserver4j.apiserver.internal.GroupRules.immutable;
-import static io.apiserver4j.apiserver.internal.GroupRules.maps;
-import static io.apiserver4j.apiserver.internal.GroupRules.present;
-import static io.apiserver4j.apiserver.internal.GroupRules.str;
-import static io.apiserver4j.apiserver.internal.GroupRules.strings;
+import static io.apiserver4j.apimachinery.validation.GroupRules.empty;
+import static io.apiserver4j.apimachinery.validation.GroupRules.immutable;
+import static io.apiserver4j.apimachinery.validation.GroupRules.maps;
+import static io.apiserver4j.apimachinery.validation.GroupRules.present;
+import static io.apiserver4j.apimachinery.validation.GroupRules.str;
+import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.internal.GroupRules.Quantity;
+import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
@@ -35,6 +35,8 @@ import java.util.Optional;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.regex.Pattern;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupRules;
 
 /**
  * The core/v1 kinds beyond pods, services and workloads: ConfigMap, Secret, PersistentVolumeClaim,

@@ -24,6 +24,7 @@ import io.apiserver4j.merge.openapi.OpenApiSchemas;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * CustomResourceDefinitions: their validation, the resource definitions they serve, and the

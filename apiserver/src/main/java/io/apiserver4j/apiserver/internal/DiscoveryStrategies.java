@@ -5,8 +5,8 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.core.IpAddresses;
-import static io.apiserver4j.apiserver.internal.GroupValidation.list;
-import static io.apiserver4j.apiserver.internal.GroupValidation.str;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -22,6 +22,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
 
 /**
  * discovery.k8s.io/v1 EndpointSlice, as kube's {@code SetDefaults_EndpointPort} and

@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupValidation.has;
-import static io.apiserver4j.apiserver.internal.GroupValidation.str;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -21,6 +21,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
 
 /**
  * events.k8s.io/v1 Event, as kube's {@code ValidateEventCreate}/{@code ValidateEventUpdate} for

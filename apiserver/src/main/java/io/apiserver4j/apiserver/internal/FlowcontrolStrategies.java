@@ -4,13 +4,13 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupRules.maps;
-import static io.apiserver4j.apiserver.internal.GroupRules.present;
-import static io.apiserver4j.apiserver.internal.GroupRules.str;
-import static io.apiserver4j.apiserver.internal.GroupRules.strings;
+import static io.apiserver4j.apimachinery.validation.GroupRules.maps;
+import static io.apiserver4j.apimachinery.validation.GroupRules.present;
+import static io.apiserver4j.apimachinery.validation.GroupRules.str;
+import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
@@ -22,6 +22,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupRules;
 
 /**
  * flowcontrol.apiserver.k8s.io/v1 FlowSchema and PriorityLevelConfiguration: kube's

@@ -5,7 +5,7 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
@@ -17,6 +17,10 @@ import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
 import java.util.List;
+import io.apiserver4j.apimachinery.decoding.GoDecoder;
+import io.apiserver4j.apimachinery.decoding.GoFormat;
+import io.apiserver4j.apimachinery.decoding.LenientJson;
+import io.apiserver4j.apimachinery.decoding.NumberLiterals;
 
 /**
  * Where kube-apiserver decodes a built-in object into its Go types, and how each place reports

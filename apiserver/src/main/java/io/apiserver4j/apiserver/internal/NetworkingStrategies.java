@@ -5,14 +5,14 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.core.IpAddresses;
-import static io.apiserver4j.apiserver.internal.GroupValidation.has;
-import static io.apiserver4j.apiserver.internal.GroupValidation.integer;
-import static io.apiserver4j.apiserver.internal.GroupValidation.list;
-import static io.apiserver4j.apiserver.internal.GroupValidation.map;
-import static io.apiserver4j.apiserver.internal.GroupValidation.str;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.integer;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.map;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
@@ -30,6 +30,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
 
 /**
  * networking.k8s.io/v1: Ingress, IngressClass, NetworkPolicy, IPAddress and ServiceCIDR, as kube's

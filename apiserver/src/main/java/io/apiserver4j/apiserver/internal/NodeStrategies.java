@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupValidation.str;
+import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -17,6 +17,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * node.k8s.io/v1 RuntimeClass, as kube's {@code ValidateRuntimeClass} (handler, overhead,

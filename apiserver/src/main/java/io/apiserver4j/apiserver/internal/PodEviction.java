@@ -30,6 +30,7 @@ import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * {@code pods/eviction} as kube-apiserver's {@code EvictionREST}: a pod that already disrupted

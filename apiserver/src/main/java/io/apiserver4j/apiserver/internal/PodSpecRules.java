@@ -4,11 +4,11 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.KubeValidation.index;
-import static io.apiserver4j.apiserver.internal.KubeValidation.items;
-import static io.apiserver4j.apiserver.internal.KubeValidation.str;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
-import io.apiserver4j.apiserver.internal.GroupRules.Quantity;
+import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
@@ -29,6 +29,11 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.regex.Pattern;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.IpAddresses;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupRules;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * The parts of kube's {@code ValidatePodSpec} ({@code pkg/apis/core/validation}) beyond

@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.KubeValidation.index;
-import static io.apiserver4j.apiserver.internal.KubeValidation.items;
-import static io.apiserver4j.apiserver.internal.KubeValidation.str;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -29,6 +29,8 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.OptionalLong;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * Pod and PodTemplate as kube-apiserver's registries treat them: {@code SetDefaults_Pod},

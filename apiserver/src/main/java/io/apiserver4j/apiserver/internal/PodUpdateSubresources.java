@@ -26,6 +26,7 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * The pod subresources that write the pod itself, as kube's {@code podEphemeralContainersStrategy}

@@ -16,6 +16,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * policy/v1 PodDisruptionBudget, as kube's {@code pkg/apis/policy/validation}

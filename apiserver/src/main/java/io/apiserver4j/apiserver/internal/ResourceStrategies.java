@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupRules.immutable;
-import static io.apiserver4j.apiserver.internal.GroupRules.str;
+import static io.apiserver4j.apimachinery.validation.GroupRules.immutable;
+import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.cel.CelException;
@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupRules;
 
 /**
  * resource.k8s.io/v1, the basic rules of pkg/apis/resource/validation/validation.go: a

@@ -7,8 +7,8 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
-import io.apiserver4j.apiserver.patch.PatchSchema;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchSchema;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;
@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * The {@code scale} subresource: an {@code autoscaling/v1 Scale} view of a resource's replicas,
@@ -117,7 +118,7 @@ final class ScaleSupport {
         patched = fm.apply(oldScale, (MapValue) patch.body(), s.request().fieldManager(),
             patch.force(), s.now());
       } else {
-        Value v = io.apiserver4j.apiserver.patch.Patches.apply(patch.type(), oldScale,
+        Value v = io.apiserver4j.apimachinery.patch.Patches.apply(patch.type(), oldScale,
             patch.body(), patch.type() == PatchType.STRATEGIC_MERGE_PATCH
                 ? BuiltinKinds.patchSchema(BuiltinKinds.SCALE_TYPE) : PatchSchema.unknown());
         if (!(v instanceof MapValue m)) {

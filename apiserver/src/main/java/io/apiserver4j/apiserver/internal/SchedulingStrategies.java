@@ -18,6 +18,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * scheduling.k8s.io/v1 PriorityClass, as kube's {@code SetDefaults_PriorityClass} and

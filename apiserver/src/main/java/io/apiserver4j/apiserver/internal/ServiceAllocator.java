@@ -4,13 +4,13 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.KubeValidation.index;
-import static io.apiserver4j.apiserver.internal.KubeValidation.items;
-import static io.apiserver4j.apiserver.internal.KubeValidation.str;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.internal.IpAddresses.Cidr;
-import io.apiserver4j.apiserver.internal.IpAddresses.Ip;
+import io.apiserver4j.apimachinery.validation.IpAddresses.Cidr;
+import io.apiserver4j.apimachinery.validation.IpAddresses.Ip;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.IntegerValue;
@@ -28,6 +28,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.IpAddresses;
 
 /**
  * kube's Service allocators on a single-stack cluster: cluster IPs from

@@ -4,12 +4,12 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.KubeValidation.index;
-import static io.apiserver4j.apiserver.internal.KubeValidation.items;
-import static io.apiserver4j.apiserver.internal.KubeValidation.str;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
@@ -24,6 +24,9 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.IpAddresses;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * core/v1 Service: {@code SetDefaults_Service}, the registry's preparation of cluster IPs and

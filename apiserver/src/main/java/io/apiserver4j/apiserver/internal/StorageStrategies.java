@@ -4,11 +4,11 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.GroupRules.immutable;
-import static io.apiserver4j.apiserver.internal.GroupRules.maps;
-import static io.apiserver4j.apiserver.internal.GroupRules.present;
-import static io.apiserver4j.apiserver.internal.GroupRules.str;
-import static io.apiserver4j.apiserver.internal.GroupRules.strings;
+import static io.apiserver4j.apimachinery.validation.GroupRules.immutable;
+import static io.apiserver4j.apimachinery.validation.GroupRules.maps;
+import static io.apiserver4j.apimachinery.validation.GroupRules.present;
+import static io.apiserver4j.apimachinery.validation.GroupRules.str;
+import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -28,6 +28,8 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.GroupRules;
 
 /**
  * storage.k8s.io/v1: StorageClass, CSIDriver, CSINode, VolumeAttachment and

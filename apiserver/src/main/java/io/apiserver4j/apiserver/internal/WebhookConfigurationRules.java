@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * The registry rules of admissionregistration.k8s.io/v1 Validating/MutatingWebhookConfigurations:

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import static io.apiserver4j.apiserver.internal.KubeValidation.str;
+import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
@@ -23,6 +23,8 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.regex.Pattern;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * ReplicationController (core/v1) and the apps/v1 workloads (Deployment, ReplicaSet,

@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.apiserver.crd.internal;
 
-import io.apiserver4j.apiserver.ResourceStrategy.NameValidation;
-import io.apiserver4j.apiserver.internal.MetaValidation;
+import io.apiserver4j.apimachinery.validation.NameValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
