@@ -48,13 +48,13 @@ final class GoDecoding {
   }
 
   static boolean applies(Schema schema) {
-    return schema == BuiltinKinds.schema();
+    return schema == BuiltinSchema.schema();
   }
 
   /** A create or update body of built-in type {@code typeName} of kind {@code gvk}. */
   static MapValue body(GroupVersionKind gvk, String typeName, MapValue obj,
       NumberLiterals literals) {
-    GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, obj, GoDecoder.Mode.JSON,
+    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, obj, GoDecoder.Mode.JSON,
         literals);
     if (r.error().isPresent()) {
       throw StatusErrors.badRequest(gvk.kind() + " in version " + GoStrings.quote(gvk.version())
@@ -88,7 +88,7 @@ final class GoDecoding {
   static MapValue patched(PatchType type, String typeName, MapValue patched, Value patch,
       byte[] raw) {
     boolean strategic = type == PatchType.STRATEGIC_MERGE_PATCH;
-    GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, patched,
+    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, patched,
         strategic ? GoDecoder.Mode.UNSTRUCTURED : GoDecoder.Mode.JSON,
         strategic ? NumberLiterals.NONE : literals(raw));
     if (r.error().isPresent()) {
@@ -116,7 +116,7 @@ final class GoDecoding {
 
   /** The merged object of an apply of built-in type {@code typeName}, converted as kube does. */
   static MapValue applied(String typeName, MapValue merged) {
-    GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, merged,
+    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, merged,
         GoDecoder.Mode.UNSTRUCTURED, NumberLiterals.NONE);
     if (r.error().isPresent()) {
       throw new ConversionFailure(r.error().get());

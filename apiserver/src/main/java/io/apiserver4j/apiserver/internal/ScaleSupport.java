@@ -60,9 +60,9 @@ final class ScaleSupport {
 
   static FieldManager newFieldManager() {
     return new FieldManager(SCALE_GVK, "scale",
-        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(),
-        m -> GoDecoding.applied(BuiltinKinds.SCALE_TYPE, m),
-        StorageForm.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
+        BuiltinSchema.schema().type(BuiltinSchema.SCALE_TYPE), Updater.builder().build(),
+        m -> GoDecoding.applied(BuiltinSchema.SCALE_TYPE, m),
+        StorageForm.typed(BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE,
             StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)));
   }
 
@@ -102,8 +102,8 @@ final class ScaleSupport {
 
   /** PUT of a Scale. */
   ApiResponse update(Scope s) {
-    MapValue body = bodies.decodeObject(s, SCALE_GVK, BuiltinKinds.schema(),
-        BuiltinKinds.SCALE_TYPE, m -> m);
+    MapValue body = bodies.decodeObject(s, SCALE_GVK, BuiltinSchema.schema(),
+        BuiltinSchema.SCALE_TYPE, m -> m);
     MapValue requested = ObjectMetaRules.matchUrl(s, body);
     FieldManager fm = fieldManagers.of(s.def(), "scale");
     return run(s, (oldScale, parent) -> fm.update(oldScale, requested, s.manager(), s.now()));
@@ -120,11 +120,11 @@ final class ScaleSupport {
       } else {
         Value v = io.apiserver4j.apimachinery.patch.Patches.apply(patch.type(), oldScale,
             patch.body(), patch.type() == PatchType.STRATEGIC_MERGE_PATCH
-                ? BuiltinKinds.patchSchema(BuiltinKinds.SCALE_TYPE) : PatchSchema.unknown());
+                ? BuiltinSchema.patchSchema(BuiltinSchema.SCALE_TYPE) : PatchSchema.unknown());
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinKinds.SCALE_TYPE,
+        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinSchema.SCALE_TYPE,
             m, patch.body(), patch.raw()), s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);
