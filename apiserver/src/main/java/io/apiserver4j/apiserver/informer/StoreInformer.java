@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver.internal;
+package io.apiserver4j.apiserver.informer;
 
 import io.apiserver4j.core.GoneException;
 import io.apiserver4j.core.MapValue;
@@ -40,7 +40,7 @@ import org.slf4j.LoggerFactory;
  * state a request already applied, so a late watch event or an old list never undoes a newer
  * state. Thread-safe; the target is called under the informer's lock, one call at a time.
  */
-final class StoreInformer {
+public final class StoreInformer {
   private static final Logger LOG = LoggerFactory.getLogger(StoreInformer.class);
   /** An idle watch is polled again after this long; close() ends it at once anyway. */
   private static final Duration POLL = Duration.ofSeconds(30);
@@ -50,15 +50,15 @@ final class StoreInformer {
   private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
   /** What the informer keeps current. Called under the informer's lock. */
-  interface Target {
+  public interface Target {
     /** Applies the state of the object at {@code key} ("namespace/name"); null: deleted. */
-    void apply(String key, MapValue object);
+    public void apply(String key, MapValue object);
 
     /** The keys of the objects the target holds now (a relist removes those not listed). */
-    Set<String> keys();
+    public Set<String> keys();
 
     /** Called after a follow, a list or a watch event was applied, with the new floor. */
-    default void applied(long floor) {}
+    public default void applied(long floor) {}
   }
 
   private final Store store;
@@ -83,7 +83,7 @@ final class StoreInformer {
    * @param what the followed objects in log messages
    * @param threads numbers the threads named {@code threadPrefix + n}
    */
-  StoreInformer(Store store, CollectionKey collection, String what, String threadPrefix,
+  public StoreInformer(Store store, CollectionKey collection, String what, String threadPrefix,
       AtomicInteger threads, Target target) {
     this.store = store;
     this.collection = collection;
@@ -93,11 +93,11 @@ final class StoreInformer {
     this.target = target;
   }
 
-  Store store() {
+  public Store store() {
     return store;
   }
 
-  static String key(String namespace, String name) {
+  public static String key(String namespace, String name) {
     return namespace + "/" + name;
   }
 
@@ -106,7 +106,7 @@ final class StoreInformer {
    *
    * @throws io.apiserver4j.core.StatusException if they cannot be listed
    */
-  synchronized void start() {
+  public synchronized void start() {
     if (thread != null) {
       throw new IllegalStateException("already started");
     }
@@ -117,7 +117,7 @@ final class StoreInformer {
   }
 
   /** Stops the background watch and waits for its thread to end. Idempotent. */
-  void close() {
+  public void close() {
     stopped = true;
     stop.countDown();
     Watch w = current;
@@ -147,7 +147,7 @@ final class StoreInformer {
    * Applies the state of {@code key} as of revision {@code asOf} (the revision it was read at,
    * or was deleted at when {@code object} is null) unless a newer state is known.
    */
-  void follow(String key, MapValue object, long asOf) {
+  public void follow(String key, MapValue object, long asOf) {
     synchronized (lock) {
       if (asOf <= Math.max(floor, knownAsOf.getOrDefault(key, 0L))) {
         return;
@@ -163,7 +163,7 @@ final class StoreInformer {
    *
    * @return the revision of the list
    */
-  long resync() {
+  public long resync() {
     ListResult list = store.list(collection, ListOptions.all());
     long at = list.resourceVersion();
     synchronized (lock) {
@@ -193,7 +193,7 @@ final class StoreInformer {
    * @return whether that happened within {@code timeout}; false if interrupted (the interrupt
    *     status is kept) or stopped
    */
-  boolean awaitWatched(long revision, Duration timeout) {
+  public boolean awaitWatched(long revision, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
       while (floor < revision) {
@@ -220,7 +220,7 @@ final class StoreInformer {
    * @return whether that happened within {@code timeout}; false if interrupted (the interrupt
    *     status is kept) or stopped before
    */
-  boolean await(long revision, Duration timeout) {
+  public boolean await(long revision, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     long pause = 1;
     while (true) {

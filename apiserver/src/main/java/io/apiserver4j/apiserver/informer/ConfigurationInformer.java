@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver.internal;
+package io.apiserver4j.apiserver.informer;
 
 import io.apiserver4j.admission.matching.ConfigurationSource;
 import io.apiserver4j.core.MapValue;
@@ -25,16 +25,16 @@ import java.util.concurrent.atomic.AtomicInteger;
  * a {@link StoreInformer} (listed when started, then followed by a background watch of the store,
  * whoever writes; writes through this server are also followed synchronously). Thread-safe.
  */
-final class ConfigurationInformer implements ConfigurationSource {
+public final class ConfigurationInformer implements ConfigurationSource {
   private static final AtomicInteger THREADS = new AtomicInteger();
-  static final String THREAD_PREFIX = "apiserver4j-config-informer-";
+  public static final String THREAD_PREFIX = "apiserver4j-config-informer-";
 
   private final StoreInformer informer;
   /** By namespace/name. Guarded by the informer's lock (only its target callbacks touch it). */
   private final Map<String, MapValue> objects = new HashMap<>();
   private volatile Snapshot snapshot = Snapshot.empty();
 
-  ConfigurationInformer(Store store, CollectionKey collection) {
+  public ConfigurationInformer(Store store, CollectionKey collection) {
     this.informer = new StoreInformer(store, collection, collection.toString(), THREAD_PREFIX,
         THREADS, new StoreInformer.Target() {
           @Override
@@ -68,17 +68,17 @@ final class ConfigurationInformer implements ConfigurationSource {
    *
    * @throws io.apiserver4j.core.StatusException if they cannot be listed
    */
-  void start() {
+  public void start() {
     informer.start();
   }
 
   /** Stops the background watch and waits for its thread to end. Idempotent. */
-  void close() {
+  public void close() {
     informer.close();
   }
 
   /** Applies the stored state of {@code key}, read now (after a write through this server). */
-  void refresh(ObjectKey key) {
+  public void refresh(ObjectKey key) {
     Optional<StoredObject> stored = informer.store().get(key);
     if (stored.isPresent()) {
       informer.follow(StoreInformer.key(key.namespace(), key.name()), stored.get().object(),
@@ -90,7 +90,7 @@ final class ConfigurationInformer implements ConfigurationSource {
   }
 
   /** Applies the deletion of {@code key} at {@code revision}. */
-  void deleted(ObjectKey key, long revision) {
+  public void deleted(ObjectKey key, long revision) {
     if (revision > 0) {
       informer.follow(StoreInformer.key(key.namespace(), key.name()), null, revision);
     } else {
@@ -99,7 +99,7 @@ final class ConfigurationInformer implements ConfigurationSource {
   }
 
   /** Lists the objects and applies the state they show. */
-  void resync() {
+  public void resync() {
     informer.resync();
   }
 
@@ -110,7 +110,7 @@ final class ConfigurationInformer implements ConfigurationSource {
    * @return whether that happened within {@code timeout}; false if interrupted (the interrupt
    *     status is kept)
    */
-  boolean awaitRevision(long revision, Duration timeout) {
+  public boolean awaitRevision(long revision, Duration timeout) {
     return informer.awaitWatched(revision, timeout);
   }
 
