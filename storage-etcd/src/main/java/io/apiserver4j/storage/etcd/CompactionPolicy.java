@@ -65,6 +65,7 @@ public sealed interface CompactionPolicy
     /**
      * Checks the bound.
      *
+     * @param revisions how much history to keep, at least 1
      * @throws IllegalArgumentException when {@code revisions} is less than 1
      */
     public EveryRevisions {
@@ -85,6 +86,7 @@ public sealed interface CompactionPolicy
     /**
      * Checks the period.
      *
+     * @param period the time between compactions, positive
      * @throws IllegalArgumentException when {@code period} is zero or negative
      */
     public Interval {
