@@ -33,6 +33,11 @@ import java.util.Map;
 public record KubeSchema(MapValue smd, Map<String, Map<String, String>> patchTags,
     Map<String, Map<String, Value>> zeros, Map<String, Map<String, String>> goTypes) {
 
+  /**
+   * Checks that {@code smd} is not null and copies the maps.
+   *
+   * @throws NullPointerException when a component is null
+   */
   public KubeSchema {
     requireNonNull(smd, "smd");
     patchTags = Map.copyOf(patchTags);

@@ -25,6 +25,11 @@ import java.util.Optional;
 public record KubeSubresource(String name, GroupVersionKind kind, List<String> verbs,
     String schemaType) {
 
+  /**
+   * Checks that no component is null and copies the verbs.
+   *
+   * @throws NullPointerException when a component is null
+   */
   public KubeSubresource {
     requireNonNull(name, "name");
     requireNonNull(kind, "kind");
@@ -32,7 +37,7 @@ public record KubeSubresource(String name, GroupVersionKind kind, List<String> v
     requireNonNull(schemaType, "schemaType");
   }
 
-  /** {@link #schemaType()} if there is one. */
+  /** {@return {@link #schemaType()} if there is one} */
   public Optional<String> schemaTypeIfDefined() {
     return schemaType.isEmpty() ? Optional.empty() : Optional.of(schemaType);
   }
