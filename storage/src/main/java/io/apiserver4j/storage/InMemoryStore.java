@@ -8,6 +8,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Values;
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Iterator;
