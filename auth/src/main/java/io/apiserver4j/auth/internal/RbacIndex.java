@@ -228,7 +228,7 @@ public final class RbacIndex implements AutoCloseable {
     public static io.apiserver4j.core.ListValue aggregatedRules(MapValue role,
         java.util.Collection<MapValue> clusterRoles) {
       List<Value> rules = new ArrayList<>();
-      List<io.apiserver4j.storage.LabelSelector> selectors = new ArrayList<>();
+      List<io.apiserver4j.core.labels.LabelSelector> selectors = new ArrayList<>();
       for (Value sel : Nested.list(role, "aggregationRule", "clusterRoleSelectors")) {
         selectors.add(Selectors.parse(sel));
       }

@@ -267,14 +267,10 @@ public final class EtcdStore implements Store {
     String start = prefix;
     long withRev = 0;
     long minimum = 0;
-    Optional<String> token = options.continueToken();
+    Optional<ContinueToken> token = options.decodedContinueToken();
     boolean continuing = token.isPresent();
     if (continuing) {
-      if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT
-          || options.resourceVersion() != 0) {
-        throw StoreErrors.badRequest("specifying resource version is not allowed when using continue");
-      }
-      ContinueToken decoded = ContinueToken.decode(token.get());
+      ContinueToken decoded = token.get();
       start = keys.resourcePrefix(collection) + decoded.relativeStartKey(collection);
       // a negative token revision means "continue at the latest revision"
       withRev = Math.max(0, decoded.resourceVersion());
@@ -400,10 +396,7 @@ public final class EtcdStore implements Store {
     requireNonNull(object, "object");
     requireNonNull(preconditions, "preconditions");
     checkOpen();
-    if (expectedResourceVersion < 0) {
-      throw new IllegalArgumentException(
-          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
-    }
+    Preconditions.requireValidExpectedRevision(expectedResourceVersion);
     StoredObject known = expectedResourceVersion == ANY_VERSION ? cache.latest(key)
         : cache.at(key, expectedResourceVersion);
     if (known == null && preconditions.isEmpty()) {
@@ -452,9 +445,7 @@ public final class EtcdStore implements Store {
       return written(key, object, value, r.getHeader().getRevision());
     }
     StoredObject current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
-    if (expected != ANY_VERSION && current.resourceVersion() != expected) {
-      throw StoreErrors.conflict(key);
-    }
+    Preconditions.checkExpectedRevision(key, expected, current.resourceVersion());
     return current; // at the expected revision with the new value already: nothing to write
   }
 
@@ -474,9 +465,7 @@ public final class EtcdStore implements Store {
     boolean verified = known == null;
     StoredObject current = verified ? readExisting(key, k) : known;
     while (true) {
-      if (expected != ANY_VERSION && current.resourceVersion() != expected) {
-        throw StoreErrors.conflict(key);
-      }
+      Preconditions.checkExpectedRevision(key, expected, current.resourceVersion());
       MapValue updated;
       try {
         preconditions.check(current);
@@ -543,7 +532,7 @@ public final class EtcdStore implements Store {
     }
     StoredObject current = cache.latest(key);
     boolean verified = false;
-    long required = requiredRevision(preconditions);
+    long required = preconditions.requiredRevision();
     if (required > 0 && (current == null || current.resourceVersion() != required)) {
       TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
           .addCompare(KvRequests.modRevisionIs(k, required))
@@ -588,27 +577,6 @@ public final class EtcdStore implements Store {
       current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
       verified = true;
     }
-  }
-
-  /**
-   * The revision a resourceVersion-only precondition names, or 0 if the preconditions are more
-   * than that or the version is not the decimal form of a revision (which no state matches, as
-   * kube compares the strings).
-   */
-  static long requiredRevision(Preconditions preconditions) {
-    if (preconditions.uid().isPresent() || preconditions.resourceVersion().isEmpty()) {
-      return 0;
-    }
-    String rv = preconditions.resourceVersion().get();
-    if (rv.isEmpty() || rv.length() > 18 || rv.charAt(0) == '0') {
-      return 0;
-    }
-    for (int i = 0; i < rv.length(); i++) {
-      if (rv.charAt(i) < '0' || rv.charAt(i) > '9') {
-        return 0;
-      }
-    }
-    return Long.parseLong(rv);
   }
 
   private StoredObject written(ObjectKey key, MapValue object, ByteString value, long revision) {
