@@ -10,7 +10,6 @@
 module io.apiserver4j.admission {
   requires transitive io.apiserver4j.core;
   requires transitive io.apiserver4j.cel;
-  requires transitive io.apiserver4j.storage;
   requires java.net.http;
   requires org.slf4j;
 

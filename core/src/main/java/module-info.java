@@ -16,4 +16,6 @@ module io.apiserver4j.core {
   requires org.snakeyaml.engine.v2;
 
   exports io.apiserver4j.core;
+  exports io.apiserver4j.core.fields;
+  exports io.apiserver4j.core.labels;
 }

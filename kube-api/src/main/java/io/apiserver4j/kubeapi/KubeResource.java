@@ -39,6 +39,17 @@ public record KubeResource(GroupVersionKind kind, String plural, String singular
    * Checks that no component is null and copies the lists.
    *
    * @throws NullPointerException when a component is null
+   * @param kind see the record component
+   * @param plural see the record component
+   * @param singular see the record component
+   * @param listKind see the record component
+   * @param namespaced see the record component
+   * @param verbs see the record component
+   * @param shortNames see the record component
+   * @param categories see the record component
+   * @param storageVersionHash see the record component
+   * @param schemaType see the record component
+   * @param subresources see the record component
    */
   public KubeResource {
     requireNonNull(kind, "kind");

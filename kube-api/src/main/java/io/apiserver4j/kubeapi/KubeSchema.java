@@ -37,6 +37,10 @@ public record KubeSchema(MapValue smd, Map<String, Map<String, String>> patchTag
    * Checks that {@code smd} is not null and copies the maps.
    *
    * @throws NullPointerException when a component is null
+   * @param smd see the record component
+   * @param patchTags see the record component
+   * @param zeros see the record component
+   * @param goTypes see the record component
    */
   public KubeSchema {
     requireNonNull(smd, "smd");

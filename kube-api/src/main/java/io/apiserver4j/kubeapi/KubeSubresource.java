@@ -29,6 +29,10 @@ public record KubeSubresource(String name, GroupVersionKind kind, List<String> v
    * Checks that no component is null and copies the verbs.
    *
    * @throws NullPointerException when a component is null
+   * @param name see the record component
+   * @param kind see the record component
+   * @param verbs see the record component
+   * @param schemaType see the record component
    */
   public KubeSubresource {
     requireNonNull(name, "name");
