@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.authz.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationDecision;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Yaml;
-import io.apiserver4j.http.AuthorizationAttributes;
-import io.apiserver4j.http.AuthorizationDecision;
 import io.apiserver4j.storage.InMemoryStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
