@@ -8,7 +8,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AuditAnnotations;
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;

@@ -8,10 +8,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
-import io.apiserver4j.apiserver.internal.BuiltinKinds;
-import io.apiserver4j.apiserver.internal.DefaultVirtualCreates;
 import io.apiserver4j.apiserver.internal.Dispatcher;
-import io.apiserver4j.apiserver.internal.ServiceAllocator;
+import io.apiserver4j.apimachinery.validation.ServiceRanges;
 import io.apiserver4j.apiserver.internal.Registry;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.StatusException;
@@ -62,6 +60,7 @@ public final class ApiServer implements AutoCloseable {
   private final Store store;
   private final boolean ownsStore;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final DeepRequests deepRequests = new DeepRequests();
   private final String serviceClusterIpRange;
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
@@ -70,13 +69,13 @@ public final class ApiServer implements AutoCloseable {
     this.registry = new Registry();
     List<ResourceDefinition> defs = new ArrayList<>();
     if (b.builtins) {
-      defs.addAll(BuiltinKinds.definitions());
+      defs.addAll(BuiltinApi.load().definitions());
     }
     defs.addAll(b.resources);
     // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
     // authenticator, for the review resources the embedder does not answer itself
     java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate> defaults =
-        b.builtins ? DefaultVirtualCreates.of() : java.util.Map.of();
+        b.builtins ? BuiltinApi.load().defaultVirtualCreates() : java.util.Map.of();
     for (ResourceDefinition def : defs) {
       ResourceStrategy.VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
           defaults.get(def.groupResource()));
@@ -97,8 +96,8 @@ public final class ApiServer implements AutoCloseable {
     this.serviceClusterIpRange = b.serviceClusterIpRange;
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer, java.util.Map.of(
-            ServiceAllocator.CLUSTER_IP_RANGE_FLAG, b.serviceClusterIpRange,
-            ServiceAllocator.NODE_PORT_RANGE_FLAG, b.serviceNodePortRange));
+            ServiceRanges.CLUSTER_IP_RANGE_FLAG, b.serviceClusterIpRange,
+            ServiceRanges.NODE_PORT_RANGE_FLAG, b.serviceNodePortRange));
     try {
       if (b.bootstrap) {
         // what kube-apiserver's post-start hooks write: the aggregator's APIServices, the
@@ -112,6 +111,7 @@ public final class ApiServer implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       pipeline.stopFollowingCrds();
+      deepRequests.close();
       if (ownsStore) {
         store.close();
       }
@@ -121,7 +121,7 @@ public final class ApiServer implements AutoCloseable {
 
   /** The first address of the service cluster IP range: the {@code kubernetes} Service's. */
   String kubernetesServiceIp() {
-    return ServiceAllocator.firstAddress(serviceClusterIpRange);
+    return ServiceRanges.firstAddress(serviceClusterIpRange);
   }
 
   /** A builder with the defaults listed on its methods. */
@@ -150,13 +150,13 @@ public final class ApiServer implements AutoCloseable {
     checkOpen();
     ApiResponse response;
     if (DeepRequests.isDeep(request)) {
-      response = DeepRequests.call(() -> pipeline.handle(request));
+      response = deepRequests.call(() -> pipeline.handle(request));
     } else {
       try {
         response = pipeline.handle(request);
       } catch (StackOverflowError e) {
         // a shallow request on a deep stored object: every walk happens before the write
-        response = DeepRequests.call(() -> pipeline.handle(request));
+        response = deepRequests.call(() -> pipeline.handle(request));
       }
     }
     // an unexpected exception was logged, with its stack, where it was caught
@@ -238,6 +238,7 @@ public final class ApiServer implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       pipeline.stopFollowingCrds();
+      deepRequests.close();
       if (ownsStore) {
         store.close();
       }
@@ -284,8 +285,8 @@ public final class ApiServer implements AutoCloseable {
     private String advertiseAddress = BootstrapObjects.DEFAULT_ADVERTISE_ADDRESS;
     private int securePort = BootstrapObjects.DEFAULT_SECURE_PORT;
     private boolean advertiseSet;
-    private String serviceClusterIpRange = ServiceAllocator.DEFAULT_CLUSTER_IP_RANGE;
-    private String serviceNodePortRange = ServiceAllocator.DEFAULT_NODE_PORT_RANGE;
+    private String serviceClusterIpRange = ServiceRanges.DEFAULT_CLUSTER_IP_RANGE;
+    private String serviceNodePortRange = ServiceRanges.DEFAULT_NODE_PORT_RANGE;
 
     /**
      * The CIDR Services' cluster IPs are allocated from (kube-apiserver's
@@ -295,7 +296,7 @@ public final class ApiServer implements AutoCloseable {
      * @throws IllegalArgumentException if it is no CIDR or holds fewer than 8 addresses
      */
     public Builder serviceClusterIpRange(String cidr) {
-      ServiceAllocator.checkClusterIpRange(requireNonNull(cidr, "cidr"));
+      ServiceRanges.checkClusterIpRange(requireNonNull(cidr, "cidr"));
       this.serviceClusterIpRange = cidr;
       return this;
     }
@@ -308,7 +309,7 @@ public final class ApiServer implements AutoCloseable {
      * @throws IllegalArgumentException if it is no such range
      */
     public Builder serviceNodePortRange(String range) {
-      ServiceAllocator.checkNodePortRange(requireNonNull(range, "range"));
+      ServiceRanges.checkNodePortRange(requireNonNull(range, "range"));
       this.serviceNodePortRange = range;
       return this;
     }
@@ -510,7 +511,7 @@ public final class ApiServer implements AutoCloseable {
      */
     public ApiServer build() {
       if (builtins) {
-        for (ResourceDefinition b : BuiltinKinds.definitions()) {
+        for (ResourceDefinition b : BuiltinApi.load().definitions()) {
           for (ResourceDefinition d : resources) {
             if (d.resource().equals(b.resource()) || d.kind().equals(b.kind())) {
               throw new IllegalArgumentException(d + " clashes with the built-in " + b);

@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.apiserver;
 
-import io.apiserver4j.apiserver.internal.BuiltinKinds;
 import io.apiserver4j.merge.Schema;
 import java.util.List;
+import io.apiserver4j.apiserver.internal.BuiltinSchema;
 
 /**
  * The resources an {@link ApiServer} serves by default: the 68 resources of a Kubernetes 1.36
@@ -19,11 +19,11 @@ public final class BuiltinResources {
 
   /** The definitions of the built-in resources, in registration order (immutable). */
   public static List<ResourceDefinition> definitions() {
-    return BuiltinKinds.definitions();
+    return BuiltinApi.load().definitions();
   }
 
   /** The schema of every built-in type (type names as kube's OpenAPI names them). */
   public static Schema schema() {
-    return BuiltinKinds.schema();
+    return BuiltinSchema.schema();
   }
 }

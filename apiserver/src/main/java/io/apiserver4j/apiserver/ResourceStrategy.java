@@ -19,6 +19,7 @@ import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 
 /**
  * How one resource behaves on writes, the counterpart of kube-apiserver's REST strategies
@@ -51,17 +52,6 @@ public final class ResourceStrategy {
     NON_METADATA
   }
 
-  /** Which rule {@code metadata.name} (and {@code generateName}) must satisfy. */
-  public enum NameValidation {
-    /** RFC 1123 subdomain: at most 253 characters of {@code [a-z0-9.-]} (most kinds). */
-    DNS1123_SUBDOMAIN,
-    /** RFC 1123 label: at most 63 characters of {@code [a-z0-9-]} (Namespace). */
-    DNS1123_LABEL,
-    /** RFC 1035 label: like a 1123 label but starting with a letter (Service). */
-    DNS1035_LABEL,
-    /** Any name usable as a URL path segment (custom resources). */
-    PATH_SEGMENT
-  }
 
   /**
    * Extra validation of a kind's own fields (kube's {@code Validate}/{@code ValidateUpdate});

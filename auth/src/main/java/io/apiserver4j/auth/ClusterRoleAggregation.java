@@ -6,12 +6,12 @@ package io.apiserver4j.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ApiWatchEvent;
-import io.apiserver4j.apiserver.patch.PatchType;
 import io.apiserver4j.auth.internal.AggregatedRules;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;

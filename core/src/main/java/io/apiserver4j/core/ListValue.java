@@ -25,6 +25,13 @@ public final class ListValue implements Value {
     return EMPTY;
   }
 
+  /** A list of the strings {@code values}, in their order. */
+  public static ListValue ofStrings(java.util.Collection<String> values) {
+    Builder b = builder(values.size());
+    values.forEach(v -> b.add(Value.of(v)));
+    return b.build();
+  }
+
   public static ListValue of(List<? extends Value> items) {
     Value[] array = items.toArray(new Value[0]);
     for (int i = 0; i < array.length; i++) {

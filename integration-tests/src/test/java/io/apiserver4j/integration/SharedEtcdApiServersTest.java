@@ -22,7 +22,7 @@ import io.apiserver4j.apiserver.ApiWatchEvent;
 import io.apiserver4j.apiserver.RegistryListener;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -12,7 +12,7 @@ import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceClient;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.ConflictException;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;

@@ -22,6 +22,8 @@ import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.decoding.NumberLiterals;
+import io.apiserver4j.apimachinery.decoding.LenientJson;
 
 /**
  * Request bodies as kube-apiserver decodes them: the size limit (413), the media types (415),

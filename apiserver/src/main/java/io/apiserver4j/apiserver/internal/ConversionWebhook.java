@@ -29,6 +29,7 @@ import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * A CRD's conversion strategy Webhook: a {@code ConversionReview} (the first of the CRD's

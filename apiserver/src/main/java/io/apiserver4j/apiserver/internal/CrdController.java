@@ -28,6 +28,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.function.Function;
+import io.apiserver4j.core.ListValue;
 
 /**
  * What kube-apiserver's CustomResourceDefinition controllers do, run synchronously after each
@@ -131,7 +132,7 @@ final class CrdController implements WriteListener {
         storedVersions.add(d.storageVersion());
       }
     }
-    status = status.with("storedVersions", BuiltinKinds.strings(storedVersions));
+    status = status.with("storedVersions", ListValue.ofStrings(storedVersions));
     if (!status.equals(Nested.mapOrNull(crd, "status"))) {
       MapValue body = crd.with("status", status);
       ApiResponse r = loopback.apply(ApiRequest.builder(ApiRequest.Verb.UPDATE, CRD_RESOURCE)

@@ -73,7 +73,7 @@ final class CreateHandler {
         .filter(d -> d.name().equals(s.subresource())).findFirst()
         .orElseThrow(() -> new IllegalStateException("no kind for " + def.groupResource() + "/"
             + s.subresource()));
-    String schemaType = BuiltinKinds.subresourceSchemaType(def.resource(), s.subresource())
+    String schemaType = BuiltinSchema.subresourceSchemaType(def.resource(), s.subresource())
         .orElseThrow(() -> new IllegalStateException("no schema for " + def.groupResource()
             + "/" + s.subresource()));
     MapValue requested = bodies.decodeObject(s, sub.kind(), create.acceptedApiVersions(),

@@ -15,6 +15,7 @@ import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StatusReason;
 import java.util.ArrayList;
 import java.util.List;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * Resolves a request to its endpoint as kube-apiserver's router does: the served resource, the

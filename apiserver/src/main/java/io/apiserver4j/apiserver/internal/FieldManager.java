@@ -46,6 +46,8 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.TreeMap;
 import java.util.function.UnaryOperator;
+import io.apiserver4j.apimachinery.decoding.SortedJson;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * kube-apiserver's managed-fields manager for one endpoint (a kind at a version, on the main

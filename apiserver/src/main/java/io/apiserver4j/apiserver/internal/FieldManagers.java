@@ -6,7 +6,7 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.patch.PatchSchema;
+import io.apiserver4j.apimachinery.patch.PatchSchema;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
@@ -18,6 +18,7 @@ import io.apiserver4j.merge.VersionConverter;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
+import io.apiserver4j.apimachinery.patch.SmdPatchSchema;
 
 /**
  * The managed-fields manager and the strategic-merge-patch schema of every endpoint, built on
@@ -82,8 +83,8 @@ final class FieldManagers {
   /** The strategic merge patch schema of a built-in kind (custom resources have none). */
   PatchSchema patchSchema(ResourceDefinition def) {
     return patchSchemas.computeIfAbsent(def.resource().toString(),
-        k -> def.schema() == BuiltinKinds.schema()
-            ? BuiltinKinds.patchSchema(def.schemaType())
+        k -> def.schema() == BuiltinSchema.schema()
+            ? BuiltinSchema.patchSchema(def.schemaType())
             : SmdPatchSchema.of(def.schema(), def.schemaType(), Map.of()));
   }
 }

@@ -5,7 +5,7 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
@@ -17,6 +17,10 @@ import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
 import java.util.List;
+import io.apiserver4j.apimachinery.decoding.GoDecoder;
+import io.apiserver4j.apimachinery.decoding.GoFormat;
+import io.apiserver4j.apimachinery.decoding.LenientJson;
+import io.apiserver4j.apimachinery.decoding.NumberLiterals;
 
 /**
  * Where kube-apiserver decodes a built-in object into its Go types, and how each place reports
@@ -44,13 +48,13 @@ final class GoDecoding {
   }
 
   static boolean applies(Schema schema) {
-    return schema == BuiltinKinds.schema();
+    return schema == BuiltinSchema.schema();
   }
 
   /** A create or update body of built-in type {@code typeName} of kind {@code gvk}. */
   static MapValue body(GroupVersionKind gvk, String typeName, MapValue obj,
       NumberLiterals literals) {
-    GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, obj, GoDecoder.Mode.JSON,
+    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, obj, GoDecoder.Mode.JSON,
         literals);
     if (r.error().isPresent()) {
       throw StatusErrors.badRequest(gvk.kind() + " in version " + GoStrings.quote(gvk.version())
@@ -84,7 +88,7 @@ final class GoDecoding {
   static MapValue patched(PatchType type, String typeName, MapValue patched, Value patch,
       byte[] raw) {
     boolean strategic = type == PatchType.STRATEGIC_MERGE_PATCH;
-    GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, patched,
+    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, patched,
         strategic ? GoDecoder.Mode.UNSTRUCTURED : GoDecoder.Mode.JSON,
         strategic ? NumberLiterals.NONE : literals(raw));
     if (r.error().isPresent()) {
@@ -112,7 +116,7 @@ final class GoDecoding {
 
   /** The merged object of an apply of built-in type {@code typeName}, converted as kube does. */
   static MapValue applied(String typeName, MapValue merged) {
-    GoDecoder.Result r = BuiltinKinds.decoder().decode(typeName, merged,
+    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, merged,
         GoDecoder.Mode.UNSTRUCTURED, NumberLiterals.NONE);
     if (r.error().isPresent()) {
       throw new ConversionFailure(r.error().get());

@@ -22,6 +22,7 @@ import java.util.Optional;
 import java.util.Random;
 import java.util.Set;
 import java.util.function.Supplier;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
  * kube-apiserver's ObjectMeta rules in one place ({@code rest.BeforeCreate},

@@ -7,8 +7,8 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
-import io.apiserver4j.apiserver.patch.PatchSchema;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchSchema;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;
@@ -30,6 +30,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
  * The {@code scale} subresource: an {@code autoscaling/v1 Scale} view of a resource's replicas,
@@ -59,9 +60,9 @@ final class ScaleSupport {
 
   static FieldManager newFieldManager() {
     return new FieldManager(SCALE_GVK, "scale",
-        BuiltinKinds.schema().type(BuiltinKinds.SCALE_TYPE), Updater.builder().build(),
-        m -> GoDecoding.applied(BuiltinKinds.SCALE_TYPE, m),
-        StorageForm.typed(BuiltinKinds.schema(), BuiltinKinds.SCALE_TYPE,
+        BuiltinSchema.schema().type(BuiltinSchema.SCALE_TYPE), Updater.builder().build(),
+        m -> GoDecoding.applied(BuiltinSchema.SCALE_TYPE, m),
+        StorageForm.typed(BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE,
             StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)));
   }
 
@@ -101,8 +102,8 @@ final class ScaleSupport {
 
   /** PUT of a Scale. */
   ApiResponse update(Scope s) {
-    MapValue body = bodies.decodeObject(s, SCALE_GVK, BuiltinKinds.schema(),
-        BuiltinKinds.SCALE_TYPE, m -> m);
+    MapValue body = bodies.decodeObject(s, SCALE_GVK, BuiltinSchema.schema(),
+        BuiltinSchema.SCALE_TYPE, m -> m);
     MapValue requested = ObjectMetaRules.matchUrl(s, body);
     FieldManager fm = fieldManagers.of(s.def(), "scale");
     return run(s, (oldScale, parent) -> fm.update(oldScale, requested, s.manager(), s.now()));
@@ -117,13 +118,13 @@ final class ScaleSupport {
         patched = fm.apply(oldScale, (MapValue) patch.body(), s.request().fieldManager(),
             patch.force(), s.now());
       } else {
-        Value v = io.apiserver4j.apiserver.patch.Patches.apply(patch.type(), oldScale,
+        Value v = io.apiserver4j.apimachinery.patch.Patches.apply(patch.type(), oldScale,
             patch.body(), patch.type() == PatchType.STRATEGIC_MERGE_PATCH
-                ? BuiltinKinds.patchSchema(BuiltinKinds.SCALE_TYPE) : PatchSchema.unknown());
+                ? BuiltinSchema.patchSchema(BuiltinSchema.SCALE_TYPE) : PatchSchema.unknown());
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinKinds.SCALE_TYPE,
+        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinSchema.SCALE_TYPE,
             m, patch.body(), patch.raw()), s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);

@@ -25,7 +25,7 @@ final class StorageForm {
 
   /** {@code obj} in the shape kube's Go structs give built-in objects (see {@link TypedShape}). */
   static MapValue typed(Schema schema, String typeName, MapValue obj) {
-    return schema == BuiltinKinds.schema() ? BuiltinKinds.shape().normalize(typeName, obj) : obj;
+    return schema == BuiltinSchema.schema() ? BuiltinSchema.shape().normalize(typeName, obj) : obj;
   }
 
   static MapValue typed(ResourceDefinition def, MapValue obj) {

@@ -5,7 +5,7 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiRequest;
-import io.apiserver4j.apiserver.patch.PatchType;
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.StatusErrors;

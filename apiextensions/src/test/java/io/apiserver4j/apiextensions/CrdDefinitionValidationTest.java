@@ -1,0 +1,102 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.apiextensions;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.stream.Stream;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.Arguments;
+import org.junit.jupiter.params.provider.MethodSource;
+
+/** kube's schema checks of a CRD (see crd-definition-cases.yaml). */
+class CrdDefinitionValidationTest {
+
+  static Stream<Arguments> cases() {
+    return CaseFiles.named("crd-definition-cases.yaml");
+  }
+
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("cases")
+  void reportsKubesErrors(String name, MapValue c) {
+    MapValue version = MapValue.ofEntries("name", Value.of("v1"), "served", Value.of(true),
+        "storage", Value.of(true), "schema",
+        MapValue.ofEntries("openAPIV3Schema", c.getOrNull("schema")));
+    MapValue crd = MapValue.ofEntries("spec", MapValue.ofEntries("versions",
+        ListValue.of(List.of(version))));
+    List<String> expected = new ArrayList<>();
+    for (Value e : ((ListValue) c.getOrNull("errors")).items()) {
+      expected.add(((StringValue) e).value());
+    }
+    assertThat(CrdValidator.validateDefinition(crd).stream().map(FieldError::toString).toList())
+        .containsExactlyInAnyOrderElementsOf(expected);
+  }
+
+  private static MapValue twoVersions(String schema0, String schema1) {
+    return (MapValue) Yaml.read("""
+        spec:
+          versions:
+          - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: %s}}
+          - {name: v2, served: true, storage: false, schema: {openAPIV3Schema: %s}}
+        """.formatted(schema0, schema1));
+  }
+
+  @org.junit.jupiter.api.Test
+  void schemasOfVersionsAreReportedWhereKubesInternalFormHasThem() {
+    // apiextensions v1 -> internal conversion: identical schemas become spec.validation
+    String bad = "{type: object, properties: {a: {type: array}}}";
+    assertThat(CrdValidator.validateDefinition(twoVersions(bad, bad)).stream()
+        .map(FieldError::toString).toList()).containsExactly(
+        "spec.validation.openAPIV3Schema.properties[a].items: Required value: must be specified");
+    assertThat(CrdValidator.validateDefinition(twoVersions("{type: object}", bad)).stream()
+        .map(FieldError::toString).toList()).containsExactly(
+        "spec.versions[1].schema.openAPIV3Schema.properties[a].items: Required value: must be"
+            + " specified");
+  }
+
+  private static MapValue columns(String columns0, String columns1) {
+    return (MapValue) Yaml.read("""
+        spec:
+          versions:
+          - {name: v1, served: true, storage: true, additionalPrinterColumns: %s}
+          - {name: v2, served: true, storage: false, additionalPrinterColumns: %s}
+        """.formatted(columns0, columns1));
+  }
+
+  @org.junit.jupiter.api.Test
+  void printerColumnsAreCheckedAsKube() {
+    // kube's ValidateCustomResourceColumnDefinition, on the spec when all versions share them
+    String bad = "[{type: time, format: uuid, jsonPath: spec.x}, {name: b}]";
+    assertThat(CrdValidator.validateDefinition(columns(bad, bad)).stream()
+        .map(FieldError::toString).toList()).containsExactly(
+        "spec.additionalPrinterColumns[0].name: Required value",
+        "spec.additionalPrinterColumns[0].type: Invalid value: \"time\": must be one of"
+            + " boolean,date,integer,number,string",
+        "spec.additionalPrinterColumns[0].format: Invalid value: \"uuid\": must be one of"
+            + " byte,date,date-time,double,float,int32,int64,password",
+        "spec.additionalPrinterColumns[0].JSONPath: Invalid value: \"spec.x\": must be a simple"
+            + " json path starting with .",
+        "spec.additionalPrinterColumns[1].type: Required value: must be one of"
+            + " boolean,date,integer,number,string",
+        "spec.additionalPrinterColumns[1].JSONPath: Required value");
+    assertThat(CrdValidator.validateDefinition(columns(
+        "[{name: a, type: integer, format: int32, jsonPath: .spec.a}]",
+        "[{name: a, type: date, jsonPath: .metadata.creationTimestamp, priority: 1}, {name: b,"
+            + " type: string, jsonPath: .}]")).stream()).isEmpty();
+    assertThat(CrdValidator.validateDefinition(columns("[]", "[{name: a, jsonPath: .a}]"))
+        .stream().map(FieldError::toString).toList()).containsExactly(
+        "spec.versions[1].additionalPrinterColumns[0].type: Required value: must be one of"
+            + " boolean,date,integer,number,string");
+  }
+}

@@ -1,0 +1,40 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.apiserver;
+
+import io.apiserver4j.core.GroupResource;
+import java.util.List;
+import java.util.Map;
+import io.apiserver4j.apiserver.internal.BuiltinApiLoader;
+import java.util.ServiceLoader;
+
+/**
+ * The built-in kinds an {@link ApiServer} serves, as kube-apiserver's control plane installs its
+ * registries into the generic server: implemented by {@code apiserver4j-registry} (the 1.36 kinds
+ * with kube's strategies, validation, printers and subresources) and found with
+ * {@link ServiceLoader}, so the generic server depends on no kind.
+ *
+ * <p>Implementations are immutable and thread-safe.
+ */
+public interface BuiltinApi {
+  /** The definitions of the built-in resources, in registration order (immutable). */
+  List<ResourceDefinition> definitions();
+
+  /**
+   * The answers of the review resources (TokenReview, SubjectAccessReview, ...) that a
+   * kube-apiserver with its default authenticator and authorizer gives, by resource.
+   */
+  Map<GroupResource, ResourceStrategy.VirtualCreate> defaultVirtualCreates();
+
+  /**
+   * The one implementation on the class or module path.
+   *
+   * @throws IllegalStateException when there is none (add {@code io.apiserver4j:apiserver4j-
+   *     registry}) or more than one
+   */
+  static BuiltinApi load() {
+    return BuiltinApiLoader.instance();
+  }
+}

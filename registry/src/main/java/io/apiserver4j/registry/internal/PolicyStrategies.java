@@ -1,0 +1,70 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.registry.internal;
+
+import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+
+/**
+ * policy/v1 PodDisruptionBudget, as kube's {@code pkg/apis/policy/validation}
+ * ({@code ValidatePodDisruptionBudget} and its status update).
+ */
+final class PolicyStrategies {
+  private static final List<String> EVICTION_POLICIES = List.of("AlwaysAllow", "IfHealthyBudget");
+
+  private PolicyStrategies() {}
+
+  static Map<GroupVersionKind, ResourceStrategy> strategies() {
+    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
+    out.put(new GroupVersionKind("policy", "v1", "PodDisruptionBudget"),
+        ResourceStrategy.builder()
+            .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+            .validator(PolicyStrategies::validate)
+            .build());
+    return out;
+  }
+
+  static List<FieldError> validate(MapValue pdb, Optional<MapValue> old) {
+    List<FieldError> errs = new ArrayList<>();
+    MapValue spec = Nested.mapOrNull(pdb, "spec");
+    Value min = spec == null ? null : spec.getOrNull("minAvailable");
+    Value max = spec == null ? null : spec.getOrNull("maxUnavailable");
+    if (min != null && max != null) {
+      errs.add(FieldError.invalid("spec", spec, "minAvailable and maxUnavailable cannot be both set"));
+    }
+    if (min != null) {
+      GroupValidation.positiveIntOrPercentMax100(errs, min, "spec.minAvailable");
+    }
+    if (max != null) {
+      GroupValidation.positiveIntOrPercentMax100(errs, max, "spec.maxUnavailable");
+    }
+    boolean allowInvalid = old.map(o -> KubeValidation.hasInvalidLabelValue(
+        Nested.getOrNull(o, "spec", "selector"))).orElse(false);
+    KubeValidation.labelSelector(spec == null ? null : spec.getOrNull("selector"),
+        "spec.selector", allowInvalid, errs);
+    if (spec != null && spec.getOrNull("unhealthyPodEvictionPolicy") instanceof StringValue p
+        && !EVICTION_POLICIES.contains(p.value())) {
+      errs.add(FieldError.notSupported("spec.unhealthyPodEvictionPolicy", p, EVICTION_POLICIES));
+    }
+    MapValue status = Nested.mapOrNull(pdb, "status");
+    for (String f : List.of("disruptionsAllowed", "currentHealthy", "desiredHealthy",
+        "expectedPods")) {
+      KubeValidation.nonNegative(Nested.getOrNull(status, f), "status." + f, errs);
+    }
+    return errs;
+  }
+}

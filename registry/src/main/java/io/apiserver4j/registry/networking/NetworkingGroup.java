@@ -1,0 +1,18 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.registry.networking;
+
+import io.apiserver4j.registry.internal.BuiltinKind;
+import java.util.List;
+
+/** The kinds of the {@code networking} API group with their registry behaviour (kube's pkg/registry/networking). */
+public final class NetworkingGroup {
+  private NetworkingGroup() {}
+
+  /** The kinds of the group this registry declares, each from its own package. */
+  public static List<BuiltinKind> kinds() {
+    return List.of();
+  }
+}
