@@ -12,7 +12,6 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Set;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.junit.jupiter.api.Test;
@@ -26,15 +25,9 @@ import org.junit.jupiter.params.provider.MethodSource;
  * {@code internal} package, not even to a named module.
  *
  * <p>The modules come from {@code bom/pom.xml}, so a module added to the BOM is checked without
- * touching this test. {@link #PENDING} lists the published modules that do not have a
- * descriptor yet; the list may only shrink: a pending module that gets its descriptor must be
- * removed from it.
+ * touching this test: a new published module needs its descriptor from the start.
  */
 class ModuleDescriptorsTest {
-  /** Published modules still without a module-info.java; remove each one as it gets one. */
-  private static final Set<String> PENDING = Set.of(
-      "http", "auth", "junit", "junit-fabric8", "junit-client-java", "server");
-
   private static final Path ROOT = Path.of("..").toAbsolutePath().normalize();
   private static final Pattern BOM_ARTIFACT =
       Pattern.compile("<artifactId>apiserver4j-([\\w-]+)</artifactId>");
@@ -58,16 +51,11 @@ class ModuleDescriptorsTest {
     return modules;
   }
 
-  /** Published modules that must have a descriptor. */
-  static List<String> describedModules() {
-    return publishedModules().stream().filter(m -> !PENDING.contains(m)).toList();
-  }
-
   @Test
-  void theBomListsTheLibraryModulesAndEveryPendingOne() {
+  void theBomListsTheLibraryModules() {
     List<String> published = publishedModules();
-    assertThat(published).contains("core", "merge", "apiserver", "junit");
-    assertThat(published).containsAll(PENDING);
+    assertThat(published).contains("core", "merge", "apiserver", "http", "auth", "junit",
+        "junit-fabric8", "junit-client-java", "server");
     for (String module : published) {
       assertThat(ROOT.resolve(module).resolve("pom.xml"))
           .as("apiserver4j-%s is published from the directory %s", module, module)
@@ -76,7 +64,7 @@ class ModuleDescriptorsTest {
   }
 
   @ParameterizedTest(name = "{0}")
-  @MethodSource("describedModules")
+  @MethodSource("publishedModules")
   void hasADescriptorNamedAsItsJarThatExportsNoInternalPackage(String module) {
     Path descriptor = ROOT.resolve(module).resolve("src/main/java/module-info.java");
     assertThat(descriptor).as("%s has a module-info.java", module).isRegularFile();
@@ -99,18 +87,6 @@ class ModuleDescriptorsTest {
       }
     }
     assertThat(internal).as("internal packages exported by %s", module).isEmpty();
-  }
-
-  @ParameterizedTest(name = "{0}")
-  @MethodSource("pendingModules")
-  void aPendingModuleHasNoDescriptorYet(String module) {
-    assertThat(ROOT.resolve(module).resolve("src/main/java/module-info.java"))
-        .as("%s has a module-info.java now: remove it from PENDING", module)
-        .doesNotExist();
-  }
-
-  static List<String> pendingModules() {
-    return PENDING.stream().sorted().toList();
   }
 
   private static String read(Path p) {

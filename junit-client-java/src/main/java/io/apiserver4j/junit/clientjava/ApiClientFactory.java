@@ -12,10 +12,15 @@ import io.kubernetes.client.util.ClientBuilder;
 /**
  * Injects the official Kubernetes Java client's {@link ApiClient} into the fields and parameters
  * of {@link io.apiserver4j.junit.ApiServerTest} classes, connected to the test server's URL and
- * ignoring the user's own kubeconfig and environment. Registered through
- * {@code META-INF/services}; its connections and threads are released with the server.
+ * ignoring the user's own kubeconfig and environment. Registered as a
+ * {@link io.apiserver4j.junit.ClientFactory} service (the module's {@code provides}, and
+ * {@code META-INF/services} on the class path); its connections and threads are released with
+ * the server.
  */
 public final class ApiClientFactory implements ClientFactory<ApiClient> {
+  /** What {@link java.util.ServiceLoader} calls. */
+  public ApiClientFactory() {}
+
   @Override
   public Class<ApiClient> type() {
     return ApiClient.class;

@@ -17,8 +17,9 @@ import io.vertx.core.Vertx;
 /**
  * Injects a fabric8 {@link KubernetesClient} into the fields and parameters of
  * {@link io.apiserver4j.junit.ApiServerTest} classes: connected to the test server's URL, namespace
- * {@code default}, ignoring the user's own kubeconfig and environment. Registered through
- * {@code META-INF/services}; closed with the server.
+ * {@code default}, ignoring the user's own kubeconfig and environment. Registered as a
+ * {@link io.apiserver4j.junit.ClientFactory} service (the module's {@code provides}, and
+ * {@code META-INF/services} on the class path); closed with the server.
  *
  * <p>The clients of one test run share a Vert.x instance and a {@link KubernetesSerialization}
  * (fabric8 makes both per client by default, which costs more than starting a test server), so a
@@ -28,6 +29,9 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
   private Vertx vertx;
   private VertxHttpClientFactory httpClients;
   private KubernetesSerialization serialization;
+
+  /** What {@link java.util.ServiceLoader} calls. */
+  public KubernetesClientFactory() {}
 
   @Override
   public Class<KubernetesClient> type() {
