@@ -43,4 +43,9 @@ module io.apiserver4j.http {
   requires org.slf4j;
 
   exports io.apiserver4j.http;
+
+  // Jetty binds a watch's WebSocket endpoint (WatchStreamer.WatchSocket) through
+  // MethodHandles.publicLookup(), which reaches only packages exported or opened to everyone: a
+  // qualified opens is not enough. Opening is not exporting: nothing compiles against it.
+  opens io.apiserver4j.http.internal;
 }
