@@ -16,6 +16,8 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.validation.PodSpecValidation;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
@@ -101,7 +103,7 @@ final class BatchStrategies {
     r = Nested.setDefault(r, Value.of(3L), "spec", "successfulJobsHistoryLimit");
     r = Nested.setDefault(r, Value.of(1L), "spec", "failedJobsHistoryLimit");
     // the job template's pod spec is defaulted; the JobSpec itself is not (it is no Job)
-    return Nested.updateMap(r, PodStrategies::defaultPodSpec, "spec", "jobTemplate", "spec",
+    return Nested.updateMap(r, PodSpecDefaults::defaultPodSpec, "spec", "jobTemplate", "spec",
         "template", "spec");
   }
 
@@ -216,8 +218,8 @@ final class BatchStrategies {
     KubeValidation.optionalEnum(spec, "podReplacementPolicy", path + ".podReplacementPolicy",
         List.of("Failed", "TerminatingOrFailed"), errs);
     MapValue template = Nested.mapOrNull(spec, "template");
-    PodStrategies.templateMetadata(template, path + ".template", errs);
-    PodStrategies.validatePodSpec(Nested.mapOrNull(spec, "template", "spec"),
+    PodSpecValidation.templateMetadata(template, path + ".template", errs);
+    PodSpecValidation.validatePodSpec(Nested.mapOrNull(spec, "template", "spec"),
         path + ".template.spec", errs);
     String rp = str(spec, "template", "spec", "restartPolicy");
     if (!rp.equals("OnFailure") && !rp.equals("Never")) {

@@ -33,6 +33,8 @@ import io.apiserver4j.registry.batch.BatchGroup;
 import io.apiserver4j.registry.certificates.CertificatesGroup;
 import io.apiserver4j.registry.coordination.CoordinationGroup;
 import io.apiserver4j.registry.core.CoreGroup;
+import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.validation.PodSpecValidation;
 import io.apiserver4j.registry.discovery.DiscoveryGroup;
 import io.apiserver4j.registry.events.EventsGroup;
 import io.apiserver4j.registry.flowcontrol.FlowcontrolGroup;
@@ -60,7 +62,8 @@ import io.apiserver4j.apimachinery.validation.KubeValidation;
  * for the kinds that have them so far; the others get the default strategy.
  */
 public final class BuiltinKinds {
-  /** Every group's registry, in kube-apiserver's group order. */
+  // Every group's registry, in kube-apiserver's group order; before DEFINITIONS, which reads it
+  // while the class initializes.
   private static final List<Supplier<List<BuiltinKind>>> GROUPS = List.of(
       CoreGroup::kinds, AppsGroup::kinds, BatchGroup::kinds, AutoscalingGroup::kinds,
       PolicyGroup::kinds, NetworkingGroup::kinds, RbacGroup::kinds, StorageGroup::kinds,
@@ -161,7 +164,17 @@ public final class BuiltinKinds {
     out.put(new GroupVersionKind("events.k8s.io", "v1", "Event"), ResourceStrategy.builder()
         .allowCreateOnUpdate(true)
         .build());
-    PodStrategies.register(out);
+    // kube's podtemplate registry: the pod template spec rules of core.validation
+    out.put(core("PodTemplate"), ResourceStrategy.builder()
+        .defaulter(o -> Nested.updateMap(o, PodSpecDefaults::defaultPodSpec, "template", "spec"))
+        .validator((o, old) -> {
+          List<FieldError> errs = new ArrayList<>();
+          PodSpecValidation.templateMetadata(Nested.mapOrNull(o, "template"), "template", errs);
+          PodSpecValidation.validatePodSpec(Nested.mapOrNull(o, "template", "spec"),
+              "template.spec", errs);
+          return errs;
+        })
+        .build());
     ServiceStrategies.register(out);
     WorkloadStrategies.register(out);
     BatchStrategies.register(out);

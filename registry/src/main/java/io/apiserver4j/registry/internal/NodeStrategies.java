@@ -12,6 +12,7 @@ import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.registry.core.validation.PodSpecValidation;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -57,8 +58,9 @@ final class NodeStrategies {
       errs.addAll(MetaValidation.labels(scheduling.getOrNull("nodeSelector"),
           "scheduling.nodeSelector"));
       // core's ValidateTolerations, as for pods
-      PodStrategies.validateTolerations(KubeValidation.items(scheduling.getOrNull("tolerations")),
-          "scheduling.tolerations", errs);
+      PodSpecValidation.validateTolerations(
+          KubeValidation.items(scheduling.getOrNull("tolerations")), "scheduling.tolerations",
+          errs);
     }
     old.ifPresent(o -> KubeValidation.immutable(Value.of(handler),
         Value.of(str(o, "handler")), "handler", errs));

@@ -18,6 +18,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.registry.core.validation.PodSpecValidation;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
@@ -404,7 +405,7 @@ final class ServiceStrategies {
     }
     Value port = p.getOrNull("port");
     KubeValidation.portNumber(port == null ? Value.of(0L) : port, path + ".port", errs);
-    KubeValidation.requiredEnum(p, "protocol", path + ".protocol", PodStrategies.PROTOCOLS,
+    KubeValidation.requiredEnum(p, "protocol", path + ".protocol", PodSpecValidation.PROTOCOLS,
         errs);
     Value target = p.getOrNull("targetPort");
     if (target instanceof IntegerValue) {

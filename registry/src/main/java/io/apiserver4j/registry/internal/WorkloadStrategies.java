@@ -18,6 +18,8 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
+import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.validation.PodSpecValidation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -79,7 +81,7 @@ final class WorkloadStrategies {
   // --- defaulting --------------------------------------------------------------------------
 
   static MapValue defaultTemplate(MapValue obj) {
-    return Nested.updateMap(obj, PodStrategies::defaultPodSpec, "spec", "template", "spec");
+    return Nested.updateMap(obj, PodSpecDefaults::defaultPodSpec, "spec", "template", "spec");
   }
 
   static MapValue defaultDeployment(MapValue o) {
@@ -188,8 +190,8 @@ final class WorkloadStrategies {
       errs.add(FieldError.invalid("spec.template.metadata.labels", labels(spec),
           SELECTOR_MISMATCH));
     }
-    PodStrategies.templateMetadata(template, "spec.template", errs);
-    PodStrategies.validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
+    PodSpecValidation.templateMetadata(template, "spec.template", errs);
+    PodSpecValidation.validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
         errs);
     String rp = str(template, "spec", "restartPolicy");
     if (!rp.equals("Always")) {

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.core.pod;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -23,7 +23,6 @@ import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.Objects;
 import java.util.Optional;
 import java.util.Set;
 import io.apiserver4j.apimachinery.validation.MetaValidation;

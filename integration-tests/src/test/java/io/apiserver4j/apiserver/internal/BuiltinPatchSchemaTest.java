@@ -2,11 +2,10 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver;
+package io.apiserver4j.apiserver.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.internal.BuiltinSchema;
 import io.apiserver4j.apimachinery.patch.OpenApiPatchSchemas;
 import io.apiserver4j.apimachinery.patch.PatchField;
 import io.apiserver4j.apimachinery.patch.PatchSchema;
@@ -26,6 +25,9 @@ import java.util.Optional;
 import java.util.Set;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
+import io.apiserver4j.apiserver.Swagger136;
+import io.apiserver4j.apiserver.BuiltinResources;
+import io.apiserver4j.apiserver.ResourceDefinition;
 
 /**
  * The strategic merge patch metadata of the generated built-in schema against kube-apiserver

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.core.pod;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
@@ -16,6 +16,7 @@ import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.registry.internal.Loopback;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
 import java.util.List;

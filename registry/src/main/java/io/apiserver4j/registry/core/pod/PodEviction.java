@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.core.pod;
 
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
@@ -31,6 +31,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.registry.internal.Loopback;
 
 /**
  * {@code pods/eviction} as kube-apiserver's {@code EvictionREST}: a pod that already disrupted
