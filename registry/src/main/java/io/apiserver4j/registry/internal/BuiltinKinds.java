@@ -61,15 +61,6 @@ import io.apiserver4j.apimachinery.validation.KubeValidation;
  */
 public final class BuiltinKinds {
   private static final Schema SCHEMA = BuiltinResources.schema();
-  private static final List<ResourceDefinition> DEFINITIONS = build();
-
-  private BuiltinKinds() {}
-
-  /** The built-in definitions, in registration order (kube-apiserver's group order). */
-  public static List<ResourceDefinition> definitions() {
-    return DEFINITIONS;
-  }
-
   /** Every group's registry, in kube-apiserver's group order. */
   private static final List<Supplier<List<BuiltinKind>>> GROUPS = List.of(
       CoreGroup::kinds, AppsGroup::kinds, BatchGroup::kinds, AutoscalingGroup::kinds,
@@ -78,6 +69,15 @@ public final class BuiltinKinds {
       CoordinationGroup::kinds, SchedulingGroup::kinds, NodeGroup::kinds,
       DiscoveryGroup::kinds, EventsGroup::kinds, AdmissionregistrationGroup::kinds,
       ApiregistrationGroup::kinds, ApiextensionsGroup::kinds);
+  // after GROUPS: static fields are initialized in order and build() reads it
+  private static final List<ResourceDefinition> DEFINITIONS = build();
+
+  private BuiltinKinds() {}
+
+  /** The built-in definitions, in registration order (kube-apiserver's group order). */
+  public static List<ResourceDefinition> definitions() {
+    return DEFINITIONS;
+  }
 
   private static List<ResourceDefinition> build() {
     Map<GroupVersionKind, ResourceStrategy> strategies = strategies();
