@@ -5,6 +5,7 @@
 package io.apiserver4j.registry.internal;
 
 import io.apiserver4j.apiserver.TablePrinter;
+import io.apiserver4j.apiserver.TablePrinter.Column;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.GoDurations;
@@ -14,20 +15,24 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Values;
+import io.apiserver4j.kubeapi.KubeApi;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What table printers read from objects: null-tolerant nested reads with Go's zero values for
- * absent fields, and kube's formatting of labels, selectors and ages.
+ * absent fields, kube's formatting of labels, selectors and ages, and the columns and cells
+ * several kinds' printers share. Stateless and thread-safe.
  */
-final class Cells {
+public final class Cells {
   private Cells() {}
 
-  static Value at(Value v, String... path) {
+  /** The value at {@code path} under {@code v}, or null where the path leaves the maps. */
+  public static Value at(Value v, String... path) {
     Value cur = v;
     for (String p : path) {
       if (!(cur instanceof MapValue m)) {
@@ -38,7 +43,8 @@ final class Cells {
     return cur;
   }
 
-  static String str(Value v, String... path) {
+  /** The string (or integer, as digits) at {@code path}; empty when absent, as Go's zero value. */
+  public static String str(Value v, String... path) {
     Value x = at(v, path);
     if (x instanceof StringValue s) {
       return s.value();
@@ -49,7 +55,8 @@ final class Cells {
     return "";
   }
 
-  static long integer(Value v, String... path) {
+  /** The integer at {@code path} (a float truncated); 0 when absent. */
+  public static long integer(Value v, String... path) {
     Value x = at(v, path);
     if (x instanceof IntegerValue i) {
       return i.value();
@@ -57,29 +64,34 @@ final class Cells {
     return x instanceof FloatValue f ? (long) f.value() : 0;
   }
 
-  static boolean has(Value v, String... path) {
+  /** Whether {@code path} holds a value other than null. */
+  public static boolean has(Value v, String... path) {
     Value x = at(v, path);
     return x != null && !x.isNull();
   }
 
-  static boolean bool(Value v, String... path) {
+  /** The boolean at {@code path}; false when absent. */
+  public static boolean bool(Value v, String... path) {
     return at(v, path) instanceof BooleanValue b && b.value();
   }
 
-  static List<Value> list(Value v, String... path) {
+  /** The items of the list at {@code path}; empty when absent. */
+  public static List<Value> list(Value v, String... path) {
     return at(v, path) instanceof ListValue l ? l.items() : List.of();
   }
 
-  static MapValue map(Value v, String... path) {
+  /** The map at {@code path}; empty when absent. */
+  public static MapValue map(Value v, String... path) {
     return at(v, path) instanceof MapValue m ? m : MapValue.empty();
   }
 
-  static String orNone(String s) {
+  /** {@code s}, or kube's {@code <none>} when empty. */
+  public static String orNone(String s) {
     return s.isEmpty() ? "<none>" : s;
   }
 
   /** A string map as {@code k=v,k2=v2} sorted by key ({@code labels.FormatLabels}). */
-  static String formatLabels(MapValue m) {
+  public static String formatLabels(MapValue m) {
     if (m.isEmpty()) {
       return "<none>";
     }
@@ -96,7 +108,7 @@ final class Cells {
   }
 
   /** A {@code LabelSelector} as {@code metav1.FormatLabelSelector} writes it. */
-  static String formatLabelSelector(Value selector) {
+  public static String formatLabelSelector(Value selector) {
     if (!(selector instanceof MapValue m)) {
       return "<none>";
     }
@@ -138,11 +150,12 @@ final class Cells {
   }
 
   /** The age of an object: the human duration since its creation. */
-  static String age(MapValue o, Instant now) {
+  public static String age(MapValue o, Instant now) {
     return since(str(o, "metadata", "creationTimestamp"), now);
   }
 
-  static String since(String timestamp, Instant now) {
+  /** The human duration from an RFC 3339 {@code timestamp} to {@code now}, as kube prints it. */
+  public static String since(String timestamp, Instant now) {
     if (timestamp.isEmpty()) {
       return "<unknown>";
     }
@@ -154,7 +167,122 @@ final class Cells {
   }
 
   /** Cells from Java values; see {@link TablePrinter#row}. */
-  static List<Value> row(Object... cells) {
+  public static List<Value> row(Object... cells) {
     return TablePrinter.row(cells);
+  }
+
+  // --- what several kinds' printers share ---------------------------------------------------
+
+  private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+  private static final String CORE = "io.k8s.api.core.v1.";
+
+  /** kube's {@code Name} column, first in every built-in table. */
+  public static final Column NAME = new Column("Name", "string", "name",
+      doc(META + "ObjectMeta", "name"), 0);
+  /** kube's {@code Age} column: the time since {@code metadata.creationTimestamp}. */
+  public static final Column AGE = col("Age", "string", doc(META + "ObjectMeta",
+      "creationTimestamp"));
+
+  /** Kube's documentation of {@code field} of OpenAPI type {@code type}, or empty. */
+  public static String doc(String type, String field) {
+    Value d = at(KubeApi.openApiDefinitions(), type, "properties", field, "description");
+    return d instanceof StringValue s ? s.value() : "";
+  }
+
+  /** A column {@code kubectl get} shows (priority 0). */
+  public static Column col(String name, String type, String description) {
+    return new Column(name, type, "", description, 0);
+  }
+
+  /** A column only {@code kubectl get -o wide} shows (priority 1). */
+  public static Column wide(String name, String type, String description) {
+    return new Column(name, type, "", description, 1);
+  }
+
+  /** The object's {@code metadata.name}. */
+  public static String name(MapValue o) {
+    return str(o, "metadata", "name");
+  }
+
+  /** {@code s}, or kube's {@code <unset>} when empty. */
+  public static String orUnset(String s) {
+    return s.isEmpty() ? "<unset>" : s;
+  }
+
+  /** {@code s}, or {@code dflt} when empty. */
+  public static String orDefault(String s, String dflt) {
+    return s.isEmpty() ? dflt : s;
+  }
+
+  /** A volume's or claim's phase, {@code Terminating} once it is being deleted. */
+  public static String phase(MapValue o) {
+    return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
+  }
+
+  /** The storage class of a volume or claim: the beta annotation wins over the field. */
+  public static String storageClass(MapValue o) {
+    String beta = str(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class");
+    return beta.isEmpty() ? str(o, "spec", "storageClassName") : beta;
+  }
+
+  /** Access modes in kube's short forms ({@code RWO,ROX,RWX,RWOP}), in kube's order. */
+  public static String accessModes(List<Value> modes) {
+    List<String> out = new ArrayList<>();
+    String[][] known = {{"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"},
+        {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
+    for (String[] k : known) {
+      if (modes.contains(Value.of(k[0]))) {
+        out.add(k[1]);
+      }
+    }
+    return String.join(",", out);
+  }
+
+  /**
+   * The columns of kube's Event table, which core/v1 Events and (converted to the core type)
+   * events.k8s.io Events share.
+   */
+  public static List<Column> eventColumns() {
+    return List.of(
+        col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
+        col("Type", "string", doc(CORE + "Event", "type")),
+        col("Reason", "string", doc(CORE + "Event", "reason")),
+        col("Object", "string", doc(CORE + "Event", "involvedObject")),
+        wide("Subobject", "string", doc(CORE + "ObjectReference", "fieldPath")),
+        wide("Source", "string", doc(CORE + "Event", "source")),
+        col("Message", "string", doc(CORE + "Event", "message")),
+        wide("First Seen", "string", doc(CORE + "Event", "firstTimestamp")),
+        wide("Count", "string", doc(CORE + "Event", "count")),
+        new Column("Name", "string", "name", NAME.description(), 1));
+  }
+
+  /** The cells of a core/v1 Event under {@link #eventColumns()} ({@code printEvent}). */
+  public static List<Value> eventCells(MapValue o, Instant now) {
+    String first = str(o, "firstTimestamp");
+    String last = str(o, "lastTimestamp");
+    String eventTime = str(o, "eventTime");
+    if (last.isEmpty()) {
+      last = eventTime.isEmpty() ? str(o, "metadata", "creationTimestamp") : eventTime;
+    }
+    if (first.isEmpty()) {
+      first = eventTime.isEmpty() ? last : eventTime;
+    }
+    long count = integer(o, "count");
+    if (has(o, "series")) {
+      count = integer(o, "series", "count");
+      last = str(o, "series", "lastObservedTime");
+    }
+    String source = str(o, "source", "component");
+    if (source.isEmpty()) {
+      source = str(o, "reportingComponent");
+    }
+    if (!str(o, "source", "host").isEmpty()) {
+      source = source + ", " + str(o, "source", "host");
+    }
+    return row(since(last, now), str(o, "type"), str(o, "reason"),
+        str(o, "involvedObject", "kind").toLowerCase(Locale.ROOT) + "/"
+            + str(o, "involvedObject", "name"),
+        str(o, "involvedObject", "fieldPath"), source, str(o, "message"), since(first, now),
+        Long.toString(Math.max(count, 1)), name(o));
   }
 }
