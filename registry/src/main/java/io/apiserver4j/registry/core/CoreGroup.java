@@ -4,7 +4,24 @@
  */
 package io.apiserver4j.registry.core;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.core.configmap.ConfigMapPrinter;
+import io.apiserver4j.registry.core.configmap.ConfigMapStrategy;
+import io.apiserver4j.registry.core.endpoints.EndpointsPrinter;
+import io.apiserver4j.registry.core.endpoints.EndpointsStrategy;
+import io.apiserver4j.registry.core.limitrange.LimitRangeStrategy;
+import io.apiserver4j.registry.core.node.NodePrinter;
+import io.apiserver4j.registry.core.node.NodeStrategy;
+import io.apiserver4j.registry.core.persistentvolume.PersistentVolumePrinter;
+import io.apiserver4j.registry.core.persistentvolume.PersistentVolumeStrategy;
+import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimPrinter;
+import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimStrategy;
+import io.apiserver4j.registry.core.resourcequota.ResourceQuotaPrinter;
+import io.apiserver4j.registry.core.resourcequota.ResourceQuotaStrategy;
+import io.apiserver4j.registry.core.secret.SecretPrinter;
+import io.apiserver4j.registry.core.secret.SecretStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
+import java.util.ArrayList;
 import java.util.List;
 
 /** The kinds of the {@code core} API group with their registry behaviour (kube's pkg/registry/core). */
@@ -13,6 +30,31 @@ public final class CoreGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    List<BuiltinKind> out = new ArrayList<>();
+    out.addAll(kindsBeyondPods());
+    return List.copyOf(out);
+  }
+
+  // --- the core kinds other than Pods and pod templates ------------------------------------
+
+  private static List<BuiltinKind> kindsBeyondPods() {
+    return List.of(
+        BuiltinKind.of(v1("ConfigMap"), ConfigMapStrategy.strategy(),
+            ConfigMapPrinter.printer()),
+        BuiltinKind.of(v1("Endpoints"), EndpointsStrategy.strategy(),
+            EndpointsPrinter.printer()),
+        BuiltinKind.of(v1("LimitRange"), LimitRangeStrategy.strategy()),
+        BuiltinKind.of(v1("Node"), NodeStrategy.strategy(), NodePrinter.printer()),
+        BuiltinKind.of(v1("PersistentVolume"), PersistentVolumeStrategy.strategy(),
+            PersistentVolumePrinter.printer()),
+        BuiltinKind.of(v1("PersistentVolumeClaim"), PersistentVolumeClaimStrategy.strategy(),
+            PersistentVolumeClaimPrinter.printer()),
+        BuiltinKind.of(v1("ResourceQuota"), ResourceQuotaStrategy.strategy(),
+            ResourceQuotaPrinter.printer()),
+        BuiltinKind.of(v1("Secret"), SecretStrategy.strategy(), SecretPrinter.printer()));
+  }
+
+  private static GroupVersionKind v1(String kind) {
+    return new GroupVersionKind("", "v1", kind);
   }
 }

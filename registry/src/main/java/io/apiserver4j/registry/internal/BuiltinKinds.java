@@ -125,7 +125,6 @@ public final class BuiltinKinds {
   // The kinds whose kube-apiserver registry rules are implemented so far, by kind.
   private static Map<GroupVersionKind, ResourceStrategy> strategies() {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.putAll(CoreOtherStrategies.strategies());
     out.putAll(RbacStrategies.strategies());
     out.putAll(StorageStrategies.strategies());
     out.putAll(CertificatesStrategies.strategies());

@@ -23,7 +23,6 @@ import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.core.Values;
 import io.apiserver4j.kubeapi.KubeApi;
 import java.time.Duration;
 import java.time.Instant;
@@ -191,19 +190,6 @@ final class BuiltinPrinters {
         col("Ready", "string", "Number of the pod with ready state"), AGE, CONTAINERS, IMAGES),
         (o, now) -> row(name(o), integer(o, "status", "readyReplicas") + "/" + replicas(o),
             age(o, now), containers(o), images(o))));
-    out.put("/endpoints", p(List.of(NAME,
-        col("Endpoints", "string", doc(CORE + "Endpoints", "subsets")), AGE),
-        (o, now) -> row(name(o), endpoints(o), age(o, now))));
-    out.put("/nodes", p(List.of(NAME, col("Status", "string", "The status of the node"),
-        col("Roles", "string", "The roles of the node"), AGE,
-        col("Version", "string", doc(CORE + "NodeSystemInfo", "kubeletVersion")),
-        wide("Internal-IP", "string", doc(CORE + "NodeStatus", "addresses")),
-        wide("External-IP", "string", doc(CORE + "NodeStatus", "addresses")),
-        wide("OS-Image", "string", doc(CORE + "NodeSystemInfo", "osImage")),
-        wide("Kernel-Version", "string", doc(CORE + "NodeSystemInfo", "kernelVersion")),
-        wide("Container-Runtime", "string", doc(CORE + "NodeSystemInfo",
-            "containerRuntimeVersion"))),
-        BuiltinPrinters::nodeCells));
     TablePrinter events = p(List.of(
         col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
         col("Type", "string", doc(CORE + "Event", "type")),
@@ -223,48 +209,9 @@ final class BuiltinPrinters {
     out.put("/namespaces", p(List.of(NAME,
         col("Status", "string", "The status of the namespace"), AGE),
         (o, now) -> row(name(o), str(o, "status", "phase"), age(o, now))));
-    out.put("/secrets", p(List.of(NAME, col("Type", "string", doc(CORE + "Secret", "type")),
-        col("Data", "string", doc(CORE + "Secret", "data")), AGE),
-        (o, now) -> row(name(o), str(o, "type").isEmpty() ? "Opaque" : str(o, "type"),
-            (long) map(o, "data").size(), age(o, now))));
     out.put("/serviceaccounts", p(List.of(NAME,
         col("Secrets", "string", doc(CORE + "ServiceAccount", "secrets")), AGE),
         (o, now) -> row(name(o), (long) list(o, "secrets").size(), age(o, now))));
-    out.put("/persistentvolumes", p(List.of(NAME,
-        col("Capacity", "string", doc(CORE + "PersistentVolumeSpec", "capacity")),
-        col("Access Modes", "string", doc(CORE + "PersistentVolumeSpec", "accessModes")),
-        col("Reclaim Policy", "string", doc(CORE + "PersistentVolumeSpec",
-            "persistentVolumeReclaimPolicy")),
-        col("Status", "string", doc(CORE + "PersistentVolumeStatus", "phase")),
-        col("Claim", "string", doc(CORE + "PersistentVolumeSpec", "claimRef")),
-        col("StorageClass", "string", "StorageClass of the pv"),
-        col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pv"),
-        col("Reason", "string", doc(CORE + "PersistentVolumeStatus", "reason")), AGE,
-        wide("VolumeMode", "string", doc(CORE + "PersistentVolumeSpec", "volumeMode"))),
-        (o, now) -> row(name(o), str(o, "spec", "capacity", "storage"),
-            accessModes(list(o, "spec", "accessModes")), str(o, "spec",
-                "persistentVolumeReclaimPolicy"), phase(o),
-            has(o, "spec", "claimRef") ? str(o, "spec", "claimRef", "namespace") + "/"
-                + str(o, "spec", "claimRef", "name") : "",
-            storageClass(o), orUnset(str(o, "spec", "volumeAttributesClassName")),
-            str(o, "status", "reason"), age(o, now),
-            orUnset(str(o, "spec", "volumeMode")))));
-    out.put("/persistentvolumeclaims", p(List.of(NAME,
-        col("Status", "string", doc(CORE + "PersistentVolumeClaimStatus", "phase")),
-        col("Volume", "string", doc(CORE + "PersistentVolumeClaimSpec", "volumeName")),
-        col("Capacity", "string", doc(CORE + "PersistentVolumeClaimStatus", "capacity")),
-        col("Access Modes", "string", doc(CORE + "PersistentVolumeClaimStatus", "accessModes")),
-        col("StorageClass", "string", "StorageClass of the pvc"),
-        col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pvc"), AGE,
-        wide("VolumeMode", "string", doc(CORE + "PersistentVolumeClaimSpec", "volumeMode"))),
-        (o, now) -> {
-          boolean bound = !str(o, "spec", "volumeName").isEmpty();
-          return row(name(o), phase(o), str(o, "spec", "volumeName"),
-              bound ? str(o, "status", "capacity", "storage") : "",
-              bound ? accessModes(list(o, "status", "accessModes")) : "", storageClass(o),
-              orUnset(str(o, "spec", "volumeAttributesClassName")), age(o, now),
-              orUnset(str(o, "spec", "volumeMode")));
-        }));
     out.put("/componentstatuses", p(List.of(NAME,
         col("Status", "string", "Status of the component conditions"),
         col("Message", "string", "Message of the component conditions"),
@@ -287,10 +234,6 @@ final class BuiltinPrinters {
         col("MaxPods", "string", doc(hpa + "Spec", "maxReplicas")),
         col("Replicas", "string", doc(hpa + "Status", "currentReplicas")), AGE),
         BuiltinPrinters::hpaCells));
-    out.put("/configmaps", p(List.of(NAME, col("Data", "string", doc(CORE + "ConfigMap", "data")),
-        AGE),
-        (o, now) -> row(name(o), (long) (map(o, "data").size() + map(o, "binaryData").size()),
-            age(o, now))));
     out.put("networking.k8s.io/networkpolicies", p(List.of(NAME,
         col("Pod-Selector", "string", doc("io.k8s.api.networking.v1.NetworkPolicySpec",
             "podSelector")), AGE),
@@ -336,12 +279,6 @@ final class BuiltinPrinters {
         col("Controller", "string", "Controller of the object"),
         col("Revision", "string", doc(APPS + "ControllerRevision", "revision")), AGE),
         (o, now) -> row(name(o), controller(o), integer(o, "revision"), age(o, now))));
-    out.put("/resourcequotas", p(List.of(NAME,
-        col("Request", "string", "Request represents a minimum amount of cpu/memory that a"
-            + " container may consume."),
-        col("Limit", "string", "Limits control the maximum amount of cpu/memory that a container"
-            + " may use independent of contention on the node."), AGE),
-        BuiltinPrinters::quotaCells));
     String pc = "io.k8s.api.scheduling.v1.PriorityClass";
     out.put("scheduling.k8s.io/priorityclasses", p(List.of(NAME,
         col("Value", "integer", doc(pc, "value")),
@@ -499,28 +436,6 @@ final class BuiltinPrinters {
     List<String> out = new ArrayList<>();
     for (Value v : items) {
       out.add(v instanceof StringValue s ? s.value() : "");
-    }
-    return String.join(",", out);
-  }
-
-  private static String phase(MapValue o) {
-    return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
-  }
-
-  private static String storageClass(MapValue o) {
-    String beta = str(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class");
-    return beta.isEmpty() ? str(o, "spec", "storageClassName") : beta;
-  }
-
-  // kube's short forms of access modes, in its order
-  private static String accessModes(List<Value> modes) {
-    List<String> out = new ArrayList<>();
-    String[][] known = {{"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"},
-        {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
-    for (String[] k : known) {
-      if (modes.contains(Value.of(k[0]))) {
-        out.add(k[1]);
-      }
     }
     return String.join(",", out);
   }
@@ -735,71 +650,6 @@ final class BuiltinPrinters {
     return row(name(o), orNone(str(o, "spec", "ingressClassName")), hostList,
         String.join(",", addresses), list(o, "spec", "tls").isEmpty() ? "80" : "80, 443",
         age(o, now));
-  }
-
-  private static List<Value> nodeCells(MapValue o, Instant now) {
-    String status = "Unknown";
-    for (Value c : list(o, "status", "conditions")) {
-      if (str(c, "type").equals("Ready")) {
-        status = str(c, "status").equals("True") ? "Ready" : "NotReady";
-      }
-    }
-    if (bool(o, "spec", "unschedulable")) {
-      status += ",SchedulingDisabled";
-    }
-    List<String> roles = new ArrayList<>();
-    MapValue labels = map(o, "metadata", "labels");
-    for (int i = 0; i < labels.size(); i++) {
-      String k = labels.keyAt(i);
-      if (k.startsWith("node-role.kubernetes.io/")) {
-        roles.add(k.substring("node-role.kubernetes.io/".length()));
-      } else if (k.equals("kubernetes.io/role")) {
-        roles.add(str(labels, k));
-      }
-    }
-    roles.sort(Values::compareStrings);
-    return row(name(o), status, roles.isEmpty() ? "<none>" : String.join(",", roles),
-        age(o, now), str(o, "status", "nodeInfo", "kubeletVersion"),
-        nodeAddress(o, "InternalIP"), nodeAddress(o, "ExternalIP"),
-        orDefault(str(o, "status", "nodeInfo", "osImage"), "<unknown>"),
-        orDefault(str(o, "status", "nodeInfo", "kernelVersion"), "<unknown>"),
-        orDefault(str(o, "status", "nodeInfo", "containerRuntimeVersion"), "<unknown>"));
-  }
-
-  private static String nodeAddress(MapValue o, String type) {
-    for (Value a : list(o, "status", "addresses")) {
-      if (str(a, "type").equals(type)) {
-        return str(a, "address");
-      }
-    }
-    return "<none>";
-  }
-
-  private static String endpoints(MapValue o) {
-    List<String> out = new ArrayList<>();
-    int total = 0;
-    for (Value subset : list(o, "subsets")) {
-      for (Value addr : list(subset, "addresses")) {
-        List<Value> ports = list(subset, "ports");
-        if (ports.isEmpty()) {
-          total++;
-          if (out.size() < 3) {
-            out.add(str(addr, "ip"));
-          }
-        }
-        for (Value port : ports) {
-          total++;
-          if (out.size() < 3) {
-            out.add(str(addr, "ip") + ":" + integer(port, "port"));
-          }
-        }
-      }
-    }
-    if (total == 0) {
-      return "<none>";
-    }
-    String s = String.join(",", out);
-    return total > out.size() ? s + " + " + (total - out.size()) + " more..." : s;
   }
 
   private static String slicePorts(MapValue o) {
@@ -1025,23 +875,6 @@ final class BuiltinPrinters {
         ? GoDurations.human(Duration.ofSeconds(integer(o, "spec", "expirationSeconds"))) : "<none>";
     return row(name(o), age(o, now), orNone(str(o, "spec", "signerName")),
         str(o, "spec", "username"), duration, String.join(",", conditions));
-  }
-
-  private static List<Value> quotaCells(MapValue o, Instant now) {
-    MapValue hard = map(o, "spec", "hard");
-    List<String> keys = new ArrayList<>();
-    for (int i = 0; i < hard.size(); i++) {
-      keys.add(hard.keyAt(i));
-    }
-    keys.sort(Values::compareStrings);
-    List<String> requests = new ArrayList<>();
-    List<String> limits = new ArrayList<>();
-    for (String k : keys) {
-      String used = str(o, "status", "used", k);
-      String cell = k + ": " + (used.isEmpty() ? "0" : used) + "/" + str(hard, k);
-      (k.startsWith("limits.") ? limits : requests).add(cell);
-    }
-    return row(name(o), String.join(", ", requests), String.join(", ", limits), age(o, now));
   }
 
   private static List<Value> csiDriverCells(MapValue o, Instant now) {
