@@ -13,7 +13,6 @@ import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
-import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
@@ -130,33 +129,6 @@ public final class BuiltinKinds {
     out.putAll(CertificatesStrategies.strategies());
     out.putAll(FlowcontrolStrategies.strategies());
     out.putAll(ResourceStrategies.strategies());
-    out.put(core("Namespace"), ResourceStrategy.builder()
-        .nameValidation(NameValidation.DNS1123_LABEL)
-        // kube's SetDefaults_Namespace: the immutable label selectors can rely on
-        .defaulter(BuiltinKinds::labelNamespaceName)
-        .selectableFields("status.phase")
-        .prepareForCreate((o, old) -> {
-          MapValue r = Nested.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
-          List<String> fin = Meta.stringList(Nested.getOrNull(r, "spec", "finalizers"));
-          if (!fin.contains("kubernetes")) {
-            fin.add("kubernetes");
-            r = Nested.set(r, ListValue.ofStrings(fin), "spec", "finalizers");
-          }
-          return r;
-        })
-        .prepareForUpdate((o, old) -> {
-          Value fin = Nested.getOrNull(old.orElseThrow(), "spec", "finalizers");
-          return fin == null ? Nested.remove(o, "spec", "finalizers")
-              : Nested.set(o, fin, "spec", "finalizers");
-        })
-        .build());
-    out.put(core("Event"), ResourceStrategy.builder()
-        .allowCreateOnUpdate(true)
-        .selectableFields("involvedObject.kind", "involvedObject.namespace",
-            "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
-            "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
-            "reportingComponent", "source", "type")
-        .build());
     out.put(new GroupVersionKind("events.k8s.io", "v1", "Event"), ResourceStrategy.builder()
         .allowCreateOnUpdate(true)
         .build());
@@ -220,17 +192,6 @@ public final class BuiltinKinds {
       errs.add(FieldError.required("spec.version", ""));
     }
     return errs;
-  }
-
-  /** Labels a named Namespace {@code kubernetes.io/metadata.name: <name>}, as kube does. */
-  static MapValue labelNamespaceName(MapValue ns) {
-    String name = Meta.metaString(ns, "name");
-    return name.isEmpty() ? ns
-        : Nested.set(ns, Value.of(name), "metadata", "labels", "kubernetes.io/metadata.name");
-  }
-
-  private static GroupVersionKind core(String kind) {
-    return new GroupVersionKind("", "v1", kind);
   }
 
 

@@ -190,33 +190,9 @@ final class BuiltinPrinters {
         col("Ready", "string", "Number of the pod with ready state"), AGE, CONTAINERS, IMAGES),
         (o, now) -> row(name(o), integer(o, "status", "readyReplicas") + "/" + replicas(o),
             age(o, now), containers(o), images(o))));
-    TablePrinter events = p(List.of(
-        col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
-        col("Type", "string", doc(CORE + "Event", "type")),
-        col("Reason", "string", doc(CORE + "Event", "reason")),
-        col("Object", "string", doc(CORE + "Event", "involvedObject")),
-        wide("Subobject", "string", doc(CORE + "ObjectReference", "fieldPath")),
-        wide("Source", "string", doc(CORE + "Event", "source")),
-        col("Message", "string", doc(CORE + "Event", "message")),
-        wide("First Seen", "string", doc(CORE + "Event", "firstTimestamp")),
-        wide("Count", "string", doc(CORE + "Event", "count")),
-        new Column("Name", "string", "name", NAME.description(), 1)),
-        BuiltinPrinters::eventCells);
-    out.put("/events", events);
     // kube prints events.k8s.io Events through the internal core Event they convert to
-    out.put("events.k8s.io/events", p(events.columns(),
-        (o, now) -> eventCells(asCoreEvent(o), now)));
-    out.put("/namespaces", p(List.of(NAME,
-        col("Status", "string", "The status of the namespace"), AGE),
-        (o, now) -> row(name(o), str(o, "status", "phase"), age(o, now))));
-    out.put("/serviceaccounts", p(List.of(NAME,
-        col("Secrets", "string", doc(CORE + "ServiceAccount", "secrets")), AGE),
-        (o, now) -> row(name(o), (long) list(o, "secrets").size(), age(o, now))));
-    out.put("/componentstatuses", p(List.of(NAME,
-        col("Status", "string", "Status of the component conditions"),
-        col("Message", "string", "Message of the component conditions"),
-        col("Error", "string", "Error of the component conditions")),
-        BuiltinPrinters::componentStatusCells));
+    out.put("events.k8s.io/events", p(Cells.eventColumns(),
+        (o, now) -> Cells.eventCells(asCoreEvent(o), now)));
     out.put("apps/deployments", p(List.of(NAME,
         col("Ready", "string", "Number of the pod with ready state"),
         col("Up-to-date", "integer", doc(APPS + "DeploymentStatus", "updatedReplicas")),
@@ -693,35 +669,6 @@ final class BuiltinPrinters {
     return r;
   }
 
-  private static List<Value> eventCells(MapValue o, Instant now) {
-    String first = str(o, "firstTimestamp");
-    String last = str(o, "lastTimestamp");
-    String eventTime = str(o, "eventTime");
-    if (last.isEmpty()) {
-      last = eventTime.isEmpty() ? str(o, "metadata", "creationTimestamp") : eventTime;
-    }
-    if (first.isEmpty()) {
-      first = eventTime.isEmpty() ? last : eventTime;
-    }
-    long count = integer(o, "count");
-    if (has(o, "series")) {
-      count = integer(o, "series", "count");
-      last = str(o, "series", "lastObservedTime");
-    }
-    String source = str(o, "source", "component");
-    if (source.isEmpty()) {
-      source = str(o, "reportingComponent");
-    }
-    if (!str(o, "source", "host").isEmpty()) {
-      source = source + ", " + str(o, "source", "host");
-    }
-    return row(since(last, now), str(o, "type"), str(o, "reason"),
-        str(o, "involvedObject", "kind").toLowerCase(Locale.ROOT) + "/"
-            + str(o, "involvedObject", "name"),
-        str(o, "involvedObject", "fieldPath"), source, str(o, "message"), since(first, now),
-        Long.toString(Math.max(count, 1)), name(o));
-  }
-
   private static List<Value> jobCells(MapValue o, Instant now) {
     String status = "Running";
     for (Value c : list(o, "status", "conditions")) {
@@ -759,21 +706,6 @@ final class BuiltinPrinters {
     }
     return row(name(o), status, completions, duration, age(o, now), containers(o), images(o),
         formatLabelSelector(Cells.at(o, "spec", "selector")));
-  }
-
-  private static List<Value> componentStatusCells(MapValue o, Instant now) {
-    String status = "Unknown";
-    String message = "";
-    String error = "";
-    for (Value c : list(o, "conditions")) {
-      if (str(c, "type").equals("Healthy")) {
-        status = str(c, "status").equals("True") ? "Healthy" : "Unhealthy";
-        message = str(c, "message");
-        error = str(c, "error");
-        break;
-      }
-    }
-    return row(name(o), status, message, error);
   }
 
   private static List<Value> hpaCells(MapValue o, Instant now) {
