@@ -26,6 +26,8 @@ import io.apiserver4j.registry.core.resourcequota.ResourceQuotaPrinter;
 import io.apiserver4j.registry.core.resourcequota.ResourceQuotaStrategy;
 import io.apiserver4j.registry.core.secret.SecretPrinter;
 import io.apiserver4j.registry.core.secret.SecretStrategy;
+import io.apiserver4j.registry.core.service.ServicePrinter;
+import io.apiserver4j.registry.core.service.ServiceStrategy;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountPrinter;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
@@ -65,6 +67,7 @@ public final class CoreGroup {
         BuiltinKind.of(v1("ResourceQuota"), ResourceQuotaStrategy.strategy(),
             ResourceQuotaPrinter.printer()),
         BuiltinKind.of(v1("Secret"), SecretStrategy.strategy(), SecretPrinter.printer()),
+        BuiltinKind.of(v1("Service"), ServiceStrategy.strategy(), ServicePrinter.printer()),
         BuiltinKind.of(v1("ServiceAccount"), ServiceAccountStrategy.strategy(),
             ServiceAccountPrinter.printer()));
   }

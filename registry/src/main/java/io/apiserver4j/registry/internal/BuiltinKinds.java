@@ -133,7 +133,6 @@ public final class BuiltinKinds {
         .allowCreateOnUpdate(true)
         .build());
     PodStrategies.register(out);
-    ServiceStrategies.register(out);
     WorkloadStrategies.register(out);
     BatchStrategies.register(out);
     // kube-aggregator's ValidateAPIService: the name is a path segment equal to version.group

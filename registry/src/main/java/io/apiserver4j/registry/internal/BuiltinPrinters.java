@@ -165,12 +165,6 @@ final class BuiltinPrinters {
             join(list(o, "spec", "jobTemplate", "spec", "template", "spec", "containers"),
                 "image"),
             formatLabelSelector(Cells.at(o, "spec", "jobTemplate", "spec", "selector")))));
-    out.put("/services", p(List.of(NAME, col("Type", "string", doc(CORE + "ServiceSpec", "type")),
-        col("Cluster-IP", "string", doc(CORE + "ServiceSpec", "clusterIP")),
-        col("External-IP", "string", doc(CORE + "ServiceSpec", "externalIPs")),
-        col("Port(s)", "string", doc(CORE + "ServiceSpec", "ports")), AGE,
-        wide("Selector", "string", doc(CORE + "ServiceSpec", "selector"))),
-        BuiltinPrinters::serviceCells));
     out.put("networking.k8s.io/ingresses", p(List.of(NAME,
         col("Class", "string", "The name of the IngressClass resource that should be used for"
             + " additional configuration"),
@@ -568,41 +562,6 @@ final class BuiltinPrinters {
     return row(name(o), ready + "/" + specContainers.size(), reason, Long.toString(restarts),
         age(o, now), ip, orNone(str(o, "spec", "nodeName")),
         orNone(str(o, "status", "nominatedNodeName")), readiness);
-  }
-
-  private static List<Value> serviceCells(MapValue o, Instant now) {
-    String type = orDefault(str(o, "spec", "type"), "ClusterIP");
-    List<String> external = new ArrayList<>();
-    for (Value v : list(o, "spec", "externalIPs")) {
-      external.add(v instanceof StringValue s ? s.value() : "");
-    }
-    String externalIp;
-    switch (type) {
-      case "ExternalName":
-        externalIp = str(o, "spec", "externalName");
-        break;
-      case "LoadBalancer": {
-        List<String> lb = new ArrayList<>();
-        for (Value ing : list(o, "status", "loadBalancer", "ingress")) {
-          lb.add(str(ing, "ip").isEmpty() ? str(ing, "hostname") : str(ing, "ip"));
-        }
-        lb.addAll(external);
-        externalIp = lb.isEmpty() ? "<pending>" : String.join(",", lb);
-        break;
-      }
-      default:
-        externalIp = external.isEmpty() ? "<none>" : String.join(",", external);
-    }
-    List<String> ports = new ArrayList<>();
-    for (Value p : list(o, "spec", "ports")) {
-      String proto = orDefault(str(p, "protocol"), "TCP");
-      long port = integer(p, "port");
-      long nodePort = integer(p, "nodePort");
-      ports.add(nodePort > 0 ? port + ":" + nodePort + "/" + proto : port + "/" + proto);
-    }
-    return row(name(o), type, orNone(str(o, "spec", "clusterIP")), externalIp,
-        ports.isEmpty() ? "<none>" : String.join(",", ports), age(o, now),
-        formatLabels(map(o, "spec", "selector")));
   }
 
   private static List<Value> ingressCells(MapValue o, Instant now) {
