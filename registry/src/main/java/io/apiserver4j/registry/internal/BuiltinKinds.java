@@ -13,7 +13,6 @@ import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
-import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
@@ -128,39 +127,11 @@ public final class BuiltinKinds {
   // The kinds whose kube-apiserver registry rules are implemented so far, by kind.
   private static Map<GroupVersionKind, ResourceStrategy> strategies() {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.putAll(CoreOtherStrategies.strategies());
     out.putAll(RbacStrategies.strategies());
     out.putAll(StorageStrategies.strategies());
     out.putAll(CertificatesStrategies.strategies());
     out.putAll(FlowcontrolStrategies.strategies());
     out.putAll(ResourceStrategies.strategies());
-    out.put(core("Namespace"), ResourceStrategy.builder()
-        .nameValidation(NameValidation.DNS1123_LABEL)
-        // kube's SetDefaults_Namespace: the immutable label selectors can rely on
-        .defaulter(BuiltinKinds::labelNamespaceName)
-        .selectableFields("status.phase")
-        .prepareForCreate((o, old) -> {
-          MapValue r = Nested.set(o, MapValue.ofEntries("phase", Value.of("Active")), "status");
-          List<String> fin = Meta.stringList(Nested.getOrNull(r, "spec", "finalizers"));
-          if (!fin.contains("kubernetes")) {
-            fin.add("kubernetes");
-            r = Nested.set(r, ListValue.ofStrings(fin), "spec", "finalizers");
-          }
-          return r;
-        })
-        .prepareForUpdate((o, old) -> {
-          Value fin = Nested.getOrNull(old.orElseThrow(), "spec", "finalizers");
-          return fin == null ? Nested.remove(o, "spec", "finalizers")
-              : Nested.set(o, fin, "spec", "finalizers");
-        })
-        .build());
-    out.put(core("Event"), ResourceStrategy.builder()
-        .allowCreateOnUpdate(true)
-        .selectableFields("involvedObject.kind", "involvedObject.namespace",
-            "involvedObject.name", "involvedObject.uid", "involvedObject.apiVersion",
-            "involvedObject.resourceVersion", "involvedObject.fieldPath", "reason",
-            "reportingComponent", "source", "type")
-        .build());
     out.put(new GroupVersionKind("events.k8s.io", "v1", "Event"), ResourceStrategy.builder()
         .allowCreateOnUpdate(true)
         .build());
@@ -175,7 +146,6 @@ public final class BuiltinKinds {
           return errs;
         })
         .build());
-    ServiceStrategies.register(out);
     WorkloadStrategies.register(out);
     BatchStrategies.register(out);
     // kube-aggregator's ValidateAPIService: the name is a path segment equal to version.group
@@ -236,17 +206,6 @@ public final class BuiltinKinds {
     return errs;
   }
 
-  /** Labels a named Namespace {@code kubernetes.io/metadata.name: <name>}, as kube does. */
-  static MapValue labelNamespaceName(MapValue ns) {
-    String name = Meta.metaString(ns, "name");
-    return name.isEmpty() ? ns
-        : Nested.set(ns, Value.of(name), "metadata", "labels", "kubernetes.io/metadata.name");
-  }
-
-  private static GroupVersionKind core(String kind) {
-    return new GroupVersionKind("", "v1", kind);
-  }
-
 
   // --- defaulting --------------------------------------------------------------------------
 
@@ -267,5 +226,9 @@ public final class BuiltinKinds {
   /** The string form of a LabelSelector (see {@link KubeValidation#formatSelector}). */
   static String formatSelector(MapValue selector) {
     return KubeValidation.formatSelector(selector);
+  }
+
+  private static GroupVersionKind core(String kind) {
+    return new GroupVersionKind("", "v1", kind);
   }
 }

@@ -23,7 +23,6 @@ import io.apiserver4j.core.GoDurations;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.core.Values;
 import io.apiserver4j.kubeapi.KubeApi;
 import java.time.Duration;
 import java.time.Instant;
@@ -156,12 +155,6 @@ final class BuiltinPrinters {
             join(list(o, "spec", "jobTemplate", "spec", "template", "spec", "containers"),
                 "image"),
             formatLabelSelector(Cells.at(o, "spec", "jobTemplate", "spec", "selector")))));
-    out.put("/services", p(List.of(NAME, col("Type", "string", doc(CORE + "ServiceSpec", "type")),
-        col("Cluster-IP", "string", doc(CORE + "ServiceSpec", "clusterIP")),
-        col("External-IP", "string", doc(CORE + "ServiceSpec", "externalIPs")),
-        col("Port(s)", "string", doc(CORE + "ServiceSpec", "ports")), AGE,
-        wide("Selector", "string", doc(CORE + "ServiceSpec", "selector"))),
-        BuiltinPrinters::serviceCells));
     out.put("networking.k8s.io/ingresses", p(List.of(NAME,
         col("Class", "string", "The name of the IngressClass resource that should be used for"
             + " additional configuration"),
@@ -181,85 +174,9 @@ final class BuiltinPrinters {
         col("Ready", "string", "Number of the pod with ready state"), AGE, CONTAINERS, IMAGES),
         (o, now) -> row(name(o), integer(o, "status", "readyReplicas") + "/" + replicas(o),
             age(o, now), containers(o), images(o))));
-    out.put("/endpoints", p(List.of(NAME,
-        col("Endpoints", "string", doc(CORE + "Endpoints", "subsets")), AGE),
-        (o, now) -> row(name(o), endpoints(o), age(o, now))));
-    out.put("/nodes", p(List.of(NAME, col("Status", "string", "The status of the node"),
-        col("Roles", "string", "The roles of the node"), AGE,
-        col("Version", "string", doc(CORE + "NodeSystemInfo", "kubeletVersion")),
-        wide("Internal-IP", "string", doc(CORE + "NodeStatus", "addresses")),
-        wide("External-IP", "string", doc(CORE + "NodeStatus", "addresses")),
-        wide("OS-Image", "string", doc(CORE + "NodeSystemInfo", "osImage")),
-        wide("Kernel-Version", "string", doc(CORE + "NodeSystemInfo", "kernelVersion")),
-        wide("Container-Runtime", "string", doc(CORE + "NodeSystemInfo",
-            "containerRuntimeVersion"))),
-        BuiltinPrinters::nodeCells));
-    TablePrinter events = p(List.of(
-        col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
-        col("Type", "string", doc(CORE + "Event", "type")),
-        col("Reason", "string", doc(CORE + "Event", "reason")),
-        col("Object", "string", doc(CORE + "Event", "involvedObject")),
-        wide("Subobject", "string", doc(CORE + "ObjectReference", "fieldPath")),
-        wide("Source", "string", doc(CORE + "Event", "source")),
-        col("Message", "string", doc(CORE + "Event", "message")),
-        wide("First Seen", "string", doc(CORE + "Event", "firstTimestamp")),
-        wide("Count", "string", doc(CORE + "Event", "count")),
-        new Column("Name", "string", "name", NAME.description(), 1)),
-        BuiltinPrinters::eventCells);
-    out.put("/events", events);
     // kube prints events.k8s.io Events through the internal core Event they convert to
-    out.put("events.k8s.io/events", p(events.columns(),
-        (o, now) -> eventCells(asCoreEvent(o), now)));
-    out.put("/namespaces", p(List.of(NAME,
-        col("Status", "string", "The status of the namespace"), AGE),
-        (o, now) -> row(name(o), str(o, "status", "phase"), age(o, now))));
-    out.put("/secrets", p(List.of(NAME, col("Type", "string", doc(CORE + "Secret", "type")),
-        col("Data", "string", doc(CORE + "Secret", "data")), AGE),
-        (o, now) -> row(name(o), str(o, "type").isEmpty() ? "Opaque" : str(o, "type"),
-            (long) map(o, "data").size(), age(o, now))));
-    out.put("/serviceaccounts", p(List.of(NAME,
-        col("Secrets", "string", doc(CORE + "ServiceAccount", "secrets")), AGE),
-        (o, now) -> row(name(o), (long) list(o, "secrets").size(), age(o, now))));
-    out.put("/persistentvolumes", p(List.of(NAME,
-        col("Capacity", "string", doc(CORE + "PersistentVolumeSpec", "capacity")),
-        col("Access Modes", "string", doc(CORE + "PersistentVolumeSpec", "accessModes")),
-        col("Reclaim Policy", "string", doc(CORE + "PersistentVolumeSpec",
-            "persistentVolumeReclaimPolicy")),
-        col("Status", "string", doc(CORE + "PersistentVolumeStatus", "phase")),
-        col("Claim", "string", doc(CORE + "PersistentVolumeSpec", "claimRef")),
-        col("StorageClass", "string", "StorageClass of the pv"),
-        col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pv"),
-        col("Reason", "string", doc(CORE + "PersistentVolumeStatus", "reason")), AGE,
-        wide("VolumeMode", "string", doc(CORE + "PersistentVolumeSpec", "volumeMode"))),
-        (o, now) -> row(name(o), str(o, "spec", "capacity", "storage"),
-            accessModes(list(o, "spec", "accessModes")), str(o, "spec",
-                "persistentVolumeReclaimPolicy"), phase(o),
-            has(o, "spec", "claimRef") ? str(o, "spec", "claimRef", "namespace") + "/"
-                + str(o, "spec", "claimRef", "name") : "",
-            storageClass(o), orUnset(str(o, "spec", "volumeAttributesClassName")),
-            str(o, "status", "reason"), age(o, now),
-            orUnset(str(o, "spec", "volumeMode")))));
-    out.put("/persistentvolumeclaims", p(List.of(NAME,
-        col("Status", "string", doc(CORE + "PersistentVolumeClaimStatus", "phase")),
-        col("Volume", "string", doc(CORE + "PersistentVolumeClaimSpec", "volumeName")),
-        col("Capacity", "string", doc(CORE + "PersistentVolumeClaimStatus", "capacity")),
-        col("Access Modes", "string", doc(CORE + "PersistentVolumeClaimStatus", "accessModes")),
-        col("StorageClass", "string", "StorageClass of the pvc"),
-        col("VolumeAttributesClass", "string", "VolumeAttributesClass of the pvc"), AGE,
-        wide("VolumeMode", "string", doc(CORE + "PersistentVolumeClaimSpec", "volumeMode"))),
-        (o, now) -> {
-          boolean bound = !str(o, "spec", "volumeName").isEmpty();
-          return row(name(o), phase(o), str(o, "spec", "volumeName"),
-              bound ? str(o, "status", "capacity", "storage") : "",
-              bound ? accessModes(list(o, "status", "accessModes")) : "", storageClass(o),
-              orUnset(str(o, "spec", "volumeAttributesClassName")), age(o, now),
-              orUnset(str(o, "spec", "volumeMode")));
-        }));
-    out.put("/componentstatuses", p(List.of(NAME,
-        col("Status", "string", "Status of the component conditions"),
-        col("Message", "string", "Message of the component conditions"),
-        col("Error", "string", "Error of the component conditions")),
-        BuiltinPrinters::componentStatusCells));
+    out.put("events.k8s.io/events", p(Cells.eventColumns(),
+        (o, now) -> Cells.eventCells(asCoreEvent(o), now)));
     out.put("apps/deployments", p(List.of(NAME,
         col("Ready", "string", "Number of the pod with ready state"),
         col("Up-to-date", "integer", doc(APPS + "DeploymentStatus", "updatedReplicas")),
@@ -277,10 +194,6 @@ final class BuiltinPrinters {
         col("MaxPods", "string", doc(hpa + "Spec", "maxReplicas")),
         col("Replicas", "string", doc(hpa + "Status", "currentReplicas")), AGE),
         BuiltinPrinters::hpaCells));
-    out.put("/configmaps", p(List.of(NAME, col("Data", "string", doc(CORE + "ConfigMap", "data")),
-        AGE),
-        (o, now) -> row(name(o), (long) (map(o, "data").size() + map(o, "binaryData").size()),
-            age(o, now))));
     out.put("networking.k8s.io/networkpolicies", p(List.of(NAME,
         col("Pod-Selector", "string", doc("io.k8s.api.networking.v1.NetworkPolicySpec",
             "podSelector")), AGE),
@@ -326,12 +239,6 @@ final class BuiltinPrinters {
         col("Controller", "string", "Controller of the object"),
         col("Revision", "string", doc(APPS + "ControllerRevision", "revision")), AGE),
         (o, now) -> row(name(o), controller(o), integer(o, "revision"), age(o, now))));
-    out.put("/resourcequotas", p(List.of(NAME,
-        col("Request", "string", "Request represents a minimum amount of cpu/memory that a"
-            + " container may consume."),
-        col("Limit", "string", "Limits control the maximum amount of cpu/memory that a container"
-            + " may use independent of contention on the node."), AGE),
-        BuiltinPrinters::quotaCells));
     String pc = "io.k8s.api.scheduling.v1.PriorityClass";
     out.put("scheduling.k8s.io/priorityclasses", p(List.of(NAME,
         col("Value", "integer", doc(pc, "value")),
@@ -493,28 +400,6 @@ final class BuiltinPrinters {
     return String.join(",", out);
   }
 
-  private static String phase(MapValue o) {
-    return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
-  }
-
-  private static String storageClass(MapValue o) {
-    String beta = str(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class");
-    return beta.isEmpty() ? str(o, "spec", "storageClassName") : beta;
-  }
-
-  // kube's short forms of access modes, in its order
-  private static String accessModes(List<Value> modes) {
-    List<String> out = new ArrayList<>();
-    String[][] known = {{"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"},
-        {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
-    for (String[] k : known) {
-      if (modes.contains(Value.of(k[0]))) {
-        out.add(k[1]);
-      }
-    }
-    return String.join(",", out);
-  }
-
   private static boolean isDefaultClass(MapValue o) {
     MapValue a = map(o, "metadata", "annotations");
     return str(a, "storageclass.kubernetes.io/is-default-class").equals("true")
@@ -588,41 +473,6 @@ final class BuiltinPrinters {
     return String.join(",", states);
   }
 
-  private static List<Value> serviceCells(MapValue o, Instant now) {
-    String type = orDefault(str(o, "spec", "type"), "ClusterIP");
-    List<String> external = new ArrayList<>();
-    for (Value v : list(o, "spec", "externalIPs")) {
-      external.add(v instanceof StringValue s ? s.value() : "");
-    }
-    String externalIp;
-    switch (type) {
-      case "ExternalName":
-        externalIp = str(o, "spec", "externalName");
-        break;
-      case "LoadBalancer": {
-        List<String> lb = new ArrayList<>();
-        for (Value ing : list(o, "status", "loadBalancer", "ingress")) {
-          lb.add(str(ing, "ip").isEmpty() ? str(ing, "hostname") : str(ing, "ip"));
-        }
-        lb.addAll(external);
-        externalIp = lb.isEmpty() ? "<pending>" : String.join(",", lb);
-        break;
-      }
-      default:
-        externalIp = external.isEmpty() ? "<none>" : String.join(",", external);
-    }
-    List<String> ports = new ArrayList<>();
-    for (Value p : list(o, "spec", "ports")) {
-      String proto = orDefault(str(p, "protocol"), "TCP");
-      long port = integer(p, "port");
-      long nodePort = integer(p, "nodePort");
-      ports.add(nodePort > 0 ? port + ":" + nodePort + "/" + proto : port + "/" + proto);
-    }
-    return row(name(o), type, orNone(str(o, "spec", "clusterIP")), externalIp,
-        ports.isEmpty() ? "<none>" : String.join(",", ports), age(o, now),
-        formatLabels(map(o, "spec", "selector")));
-  }
-
   private static List<Value> ingressCells(MapValue o, Instant now) {
     List<String> hosts = new ArrayList<>();
     for (Value rule : list(o, "spec", "rules")) {
@@ -644,71 +494,6 @@ final class BuiltinPrinters {
     return row(name(o), orNone(str(o, "spec", "ingressClassName")), hostList,
         String.join(",", addresses), list(o, "spec", "tls").isEmpty() ? "80" : "80, 443",
         age(o, now));
-  }
-
-  private static List<Value> nodeCells(MapValue o, Instant now) {
-    String status = "Unknown";
-    for (Value c : list(o, "status", "conditions")) {
-      if (str(c, "type").equals("Ready")) {
-        status = str(c, "status").equals("True") ? "Ready" : "NotReady";
-      }
-    }
-    if (bool(o, "spec", "unschedulable")) {
-      status += ",SchedulingDisabled";
-    }
-    List<String> roles = new ArrayList<>();
-    MapValue labels = map(o, "metadata", "labels");
-    for (int i = 0; i < labels.size(); i++) {
-      String k = labels.keyAt(i);
-      if (k.startsWith("node-role.kubernetes.io/")) {
-        roles.add(k.substring("node-role.kubernetes.io/".length()));
-      } else if (k.equals("kubernetes.io/role")) {
-        roles.add(str(labels, k));
-      }
-    }
-    roles.sort(Values::compareStrings);
-    return row(name(o), status, roles.isEmpty() ? "<none>" : String.join(",", roles),
-        age(o, now), str(o, "status", "nodeInfo", "kubeletVersion"),
-        nodeAddress(o, "InternalIP"), nodeAddress(o, "ExternalIP"),
-        orDefault(str(o, "status", "nodeInfo", "osImage"), "<unknown>"),
-        orDefault(str(o, "status", "nodeInfo", "kernelVersion"), "<unknown>"),
-        orDefault(str(o, "status", "nodeInfo", "containerRuntimeVersion"), "<unknown>"));
-  }
-
-  private static String nodeAddress(MapValue o, String type) {
-    for (Value a : list(o, "status", "addresses")) {
-      if (str(a, "type").equals(type)) {
-        return str(a, "address");
-      }
-    }
-    return "<none>";
-  }
-
-  private static String endpoints(MapValue o) {
-    List<String> out = new ArrayList<>();
-    int total = 0;
-    for (Value subset : list(o, "subsets")) {
-      for (Value addr : list(subset, "addresses")) {
-        List<Value> ports = list(subset, "ports");
-        if (ports.isEmpty()) {
-          total++;
-          if (out.size() < 3) {
-            out.add(str(addr, "ip"));
-          }
-        }
-        for (Value port : ports) {
-          total++;
-          if (out.size() < 3) {
-            out.add(str(addr, "ip") + ":" + integer(port, "port"));
-          }
-        }
-      }
-    }
-    if (total == 0) {
-      return "<none>";
-    }
-    String s = String.join(",", out);
-    return total > out.size() ? s + " + " + (total - out.size()) + " more..." : s;
   }
 
   private static String slicePorts(MapValue o) {
@@ -752,35 +537,6 @@ final class BuiltinPrinters {
     return r;
   }
 
-  private static List<Value> eventCells(MapValue o, Instant now) {
-    String first = str(o, "firstTimestamp");
-    String last = str(o, "lastTimestamp");
-    String eventTime = str(o, "eventTime");
-    if (last.isEmpty()) {
-      last = eventTime.isEmpty() ? str(o, "metadata", "creationTimestamp") : eventTime;
-    }
-    if (first.isEmpty()) {
-      first = eventTime.isEmpty() ? last : eventTime;
-    }
-    long count = integer(o, "count");
-    if (has(o, "series")) {
-      count = integer(o, "series", "count");
-      last = str(o, "series", "lastObservedTime");
-    }
-    String source = str(o, "source", "component");
-    if (source.isEmpty()) {
-      source = str(o, "reportingComponent");
-    }
-    if (!str(o, "source", "host").isEmpty()) {
-      source = source + ", " + str(o, "source", "host");
-    }
-    return row(since(last, now), str(o, "type"), str(o, "reason"),
-        str(o, "involvedObject", "kind").toLowerCase(Locale.ROOT) + "/"
-            + str(o, "involvedObject", "name"),
-        str(o, "involvedObject", "fieldPath"), source, str(o, "message"), since(first, now),
-        Long.toString(Math.max(count, 1)), name(o));
-  }
-
   private static List<Value> jobCells(MapValue o, Instant now) {
     String status = "Running";
     for (Value c : list(o, "status", "conditions")) {
@@ -818,21 +574,6 @@ final class BuiltinPrinters {
     }
     return row(name(o), status, completions, duration, age(o, now), containers(o), images(o),
         formatLabelSelector(Cells.at(o, "spec", "selector")));
-  }
-
-  private static List<Value> componentStatusCells(MapValue o, Instant now) {
-    String status = "Unknown";
-    String message = "";
-    String error = "";
-    for (Value c : list(o, "conditions")) {
-      if (str(c, "type").equals("Healthy")) {
-        status = str(c, "status").equals("True") ? "Healthy" : "Unhealthy";
-        message = str(c, "message");
-        error = str(c, "error");
-        break;
-      }
-    }
-    return row(name(o), status, message, error);
   }
 
   private static List<Value> hpaCells(MapValue o, Instant now) {
@@ -934,23 +675,6 @@ final class BuiltinPrinters {
         ? GoDurations.human(Duration.ofSeconds(integer(o, "spec", "expirationSeconds"))) : "<none>";
     return row(name(o), age(o, now), orNone(str(o, "spec", "signerName")),
         str(o, "spec", "username"), duration, String.join(",", conditions));
-  }
-
-  private static List<Value> quotaCells(MapValue o, Instant now) {
-    MapValue hard = map(o, "spec", "hard");
-    List<String> keys = new ArrayList<>();
-    for (int i = 0; i < hard.size(); i++) {
-      keys.add(hard.keyAt(i));
-    }
-    keys.sort(Values::compareStrings);
-    List<String> requests = new ArrayList<>();
-    List<String> limits = new ArrayList<>();
-    for (String k : keys) {
-      String used = str(o, "status", "used", k);
-      String cell = k + ": " + (used.isEmpty() ? "0" : used) + "/" + str(hard, k);
-      (k.startsWith("limits.") ? limits : requests).add(cell);
-    }
-    return row(name(o), String.join(", ", requests), String.join(", ", limits), age(o, now));
   }
 
   private static List<Value> csiDriverCells(MapValue o, Instant now) {

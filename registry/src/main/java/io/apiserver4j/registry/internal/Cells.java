@@ -21,44 +21,17 @@ import java.time.Instant;
 import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Locale;
 
 /**
  * What table printers read from objects: null-tolerant nested reads with Go's zero values for
- * absent fields, and kube's formatting of labels, selectors and ages; and the columns the
- * built-in printers share. Stateless.
+ * absent fields, kube's formatting of labels, selectors and ages, and the columns and cells
+ * several kinds' printers share. Stateless and thread-safe.
  */
 public final class Cells {
-  /** kube's {@code Name} column, the object's name. */
-  public static final Column NAME = new Column("Name", "string", "name",
-      doc("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "name"), 0);
-  /** kube's {@code Age} column, the time since the object's creation. */
-  public static final Column AGE = column("Age", "string",
-      doc("io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta", "creationTimestamp"));
-
   private Cells() {}
 
-  /** Kube's documentation of {@code field} of OpenAPI type {@code type}, or empty. */
-  public static String doc(String type, String field) {
-    Value d = at(KubeApi.openApiDefinitions(), type, "properties", field, "description");
-    return d instanceof StringValue s ? s.value() : "";
-  }
-
-  /** A column {@code kubectl get} shows by default (priority 0). */
-  public static Column column(String name, String type, String description) {
-    return new Column(name, type, "", description, 0);
-  }
-
-  /** A column {@code kubectl get -o wide} adds (priority 1). */
-  public static Column wideColumn(String name, String type, String description) {
-    return new Column(name, type, "", description, 1);
-  }
-
-  /** The object's {@code metadata.name}, or empty. */
-  public static String name(MapValue o) {
-    return str(o, "metadata", "name");
-  }
-
-  /** The value at {@code path} under {@code v}, or null when a step is absent or not a map. */
+  /** The value at {@code path} under {@code v}, or null where the path leaves the maps. */
   public static Value at(Value v, String... path) {
     Value cur = v;
     for (String p : path) {
@@ -70,7 +43,7 @@ public final class Cells {
     return cur;
   }
 
-  /** The string (or integer, as decimal) at {@code path}, or Go's zero value "". */
+  /** The string (or integer, as digits) at {@code path}; empty when absent, as Go's zero value. */
   public static String str(Value v, String... path) {
     Value x = at(v, path);
     if (x instanceof StringValue s) {
@@ -82,7 +55,7 @@ public final class Cells {
     return "";
   }
 
-  /** The number at {@code path} (a float truncated), or 0. */
+  /** The integer at {@code path} (a float truncated); 0 when absent. */
   public static long integer(Value v, String... path) {
     Value x = at(v, path);
     if (x instanceof IntegerValue i) {
@@ -91,28 +64,28 @@ public final class Cells {
     return x instanceof FloatValue f ? (long) f.value() : 0;
   }
 
-  /** Whether a non-null value is at {@code path}. */
+  /** Whether {@code path} holds a value other than null. */
   public static boolean has(Value v, String... path) {
     Value x = at(v, path);
     return x != null && !x.isNull();
   }
 
-  /** The boolean at {@code path}, or false. */
+  /** The boolean at {@code path}; false when absent. */
   public static boolean bool(Value v, String... path) {
     return at(v, path) instanceof BooleanValue b && b.value();
   }
 
-  /** The items of the list at {@code path}, or none. */
+  /** The items of the list at {@code path}; empty when absent. */
   public static List<Value> list(Value v, String... path) {
     return at(v, path) instanceof ListValue l ? l.items() : List.of();
   }
 
-  /** The map at {@code path}, or an empty one. */
+  /** The map at {@code path}; empty when absent. */
   public static MapValue map(Value v, String... path) {
     return at(v, path) instanceof MapValue m ? m : MapValue.empty();
   }
 
-  /** {@code s}, or {@code <none>} when empty, as kube prints absent values. */
+  /** {@code s}, or kube's {@code <none>} when empty. */
   public static String orNone(String s) {
     return s.isEmpty() ? "<none>" : s;
   }
@@ -181,7 +154,7 @@ public final class Cells {
     return since(str(o, "metadata", "creationTimestamp"), now);
   }
 
-  /** The human duration from an RFC 3339 {@code timestamp} to {@code now}, kube's way. */
+  /** The human duration from an RFC 3339 {@code timestamp} to {@code now}, as kube prints it. */
   public static String since(String timestamp, Instant now) {
     if (timestamp.isEmpty()) {
       return "<unknown>";
@@ -196,5 +169,120 @@ public final class Cells {
   /** Cells from Java values; see {@link TablePrinter#row}. */
   public static List<Value> row(Object... cells) {
     return TablePrinter.row(cells);
+  }
+
+  // --- what several kinds' printers share ---------------------------------------------------
+
+  private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+  private static final String CORE = "io.k8s.api.core.v1.";
+
+  /** kube's {@code Name} column, first in every built-in table. */
+  public static final Column NAME = new Column("Name", "string", "name",
+      doc(META + "ObjectMeta", "name"), 0);
+  /** kube's {@code Age} column: the time since {@code metadata.creationTimestamp}. */
+  public static final Column AGE = col("Age", "string", doc(META + "ObjectMeta",
+      "creationTimestamp"));
+
+  /** Kube's documentation of {@code field} of OpenAPI type {@code type}, or empty. */
+  public static String doc(String type, String field) {
+    Value d = at(KubeApi.openApiDefinitions(), type, "properties", field, "description");
+    return d instanceof StringValue s ? s.value() : "";
+  }
+
+  /** A column {@code kubectl get} shows (priority 0). */
+  public static Column col(String name, String type, String description) {
+    return new Column(name, type, "", description, 0);
+  }
+
+  /** A column only {@code kubectl get -o wide} shows (priority 1). */
+  public static Column wide(String name, String type, String description) {
+    return new Column(name, type, "", description, 1);
+  }
+
+  /** The object's {@code metadata.name}. */
+  public static String name(MapValue o) {
+    return str(o, "metadata", "name");
+  }
+
+  /** {@code s}, or kube's {@code <unset>} when empty. */
+  public static String orUnset(String s) {
+    return s.isEmpty() ? "<unset>" : s;
+  }
+
+  /** {@code s}, or {@code dflt} when empty. */
+  public static String orDefault(String s, String dflt) {
+    return s.isEmpty() ? dflt : s;
+  }
+
+  /** A volume's or claim's phase, {@code Terminating} once it is being deleted. */
+  public static String phase(MapValue o) {
+    return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
+  }
+
+  /** The storage class of a volume or claim: the beta annotation wins over the field. */
+  public static String storageClass(MapValue o) {
+    String beta = str(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class");
+    return beta.isEmpty() ? str(o, "spec", "storageClassName") : beta;
+  }
+
+  /** Access modes in kube's short forms ({@code RWO,ROX,RWX,RWOP}), in kube's order. */
+  public static String accessModes(List<Value> modes) {
+    List<String> out = new ArrayList<>();
+    String[][] known = {{"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"},
+        {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
+    for (String[] k : known) {
+      if (modes.contains(Value.of(k[0]))) {
+        out.add(k[1]);
+      }
+    }
+    return String.join(",", out);
+  }
+
+  /**
+   * The columns of kube's Event table, which core/v1 Events and (converted to the core type)
+   * events.k8s.io Events share.
+   */
+  public static List<Column> eventColumns() {
+    return List.of(
+        col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
+        col("Type", "string", doc(CORE + "Event", "type")),
+        col("Reason", "string", doc(CORE + "Event", "reason")),
+        col("Object", "string", doc(CORE + "Event", "involvedObject")),
+        wide("Subobject", "string", doc(CORE + "ObjectReference", "fieldPath")),
+        wide("Source", "string", doc(CORE + "Event", "source")),
+        col("Message", "string", doc(CORE + "Event", "message")),
+        wide("First Seen", "string", doc(CORE + "Event", "firstTimestamp")),
+        wide("Count", "string", doc(CORE + "Event", "count")),
+        new Column("Name", "string", "name", NAME.description(), 1));
+  }
+
+  /** The cells of a core/v1 Event under {@link #eventColumns()} ({@code printEvent}). */
+  public static List<Value> eventCells(MapValue o, Instant now) {
+    String first = str(o, "firstTimestamp");
+    String last = str(o, "lastTimestamp");
+    String eventTime = str(o, "eventTime");
+    if (last.isEmpty()) {
+      last = eventTime.isEmpty() ? str(o, "metadata", "creationTimestamp") : eventTime;
+    }
+    if (first.isEmpty()) {
+      first = eventTime.isEmpty() ? last : eventTime;
+    }
+    long count = integer(o, "count");
+    if (has(o, "series")) {
+      count = integer(o, "series", "count");
+      last = str(o, "series", "lastObservedTime");
+    }
+    String source = str(o, "source", "component");
+    if (source.isEmpty()) {
+      source = str(o, "reportingComponent");
+    }
+    if (!str(o, "source", "host").isEmpty()) {
+      source = source + ", " + str(o, "source", "host");
+    }
+    return row(since(last, now), str(o, "type"), str(o, "reason"),
+        str(o, "involvedObject", "kind").toLowerCase(Locale.ROOT) + "/"
+            + str(o, "involvedObject", "name"),
+        str(o, "involvedObject", "fieldPath"), source, str(o, "message"), since(first, now),
+        Long.toString(Math.max(count, 1)), name(o));
   }
 }

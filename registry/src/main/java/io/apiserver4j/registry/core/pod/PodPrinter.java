@@ -8,7 +8,7 @@ import static io.apiserver4j.registry.internal.Cells.AGE;
 import static io.apiserver4j.registry.internal.Cells.NAME;
 import static io.apiserver4j.registry.internal.Cells.age;
 import static io.apiserver4j.registry.internal.Cells.bool;
-import static io.apiserver4j.registry.internal.Cells.column;
+import static io.apiserver4j.registry.internal.Cells.col;
 import static io.apiserver4j.registry.internal.Cells.doc;
 import static io.apiserver4j.registry.internal.Cells.has;
 import static io.apiserver4j.registry.internal.Cells.integer;
@@ -17,7 +17,7 @@ import static io.apiserver4j.registry.internal.Cells.name;
 import static io.apiserver4j.registry.internal.Cells.orNone;
 import static io.apiserver4j.registry.internal.Cells.row;
 import static io.apiserver4j.registry.internal.Cells.str;
-import static io.apiserver4j.registry.internal.Cells.wideColumn;
+import static io.apiserver4j.registry.internal.Cells.wide;
 
 import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.core.MapValue;
@@ -37,15 +37,15 @@ public final class PodPrinter {
   /** Name, Ready, Status, Restarts and Age; IP, Node, Nominated Node and Readiness Gates wide. */
   public static TablePrinter printer() {
     return TablePrinter.of(List.of(NAME,
-        column("Ready", "string", "The aggregate readiness state of this pod for accepting"
+        col("Ready", "string", "The aggregate readiness state of this pod for accepting"
             + " traffic."),
-        column("Status", "string", "The aggregate status of the containers in this pod."),
-        column("Restarts", "string", "The number of times the containers in this pod have been"
+        col("Status", "string", "The aggregate status of the containers in this pod."),
+        col("Restarts", "string", "The number of times the containers in this pod have been"
             + " restarted and when the last container in this pod has restarted."), AGE,
-        wideColumn("IP", "string", doc(CORE + "PodStatus", "podIP")),
-        wideColumn("Node", "string", doc(CORE + "PodSpec", "nodeName")),
-        wideColumn("Nominated Node", "string", doc(CORE + "PodStatus", "nominatedNodeName")),
-        wideColumn("Readiness Gates", "string", doc(CORE + "PodSpec", "readinessGates"))),
+        wide("IP", "string", doc(CORE + "PodStatus", "podIP")),
+        wide("Node", "string", doc(CORE + "PodSpec", "nodeName")),
+        wide("Nominated Node", "string", doc(CORE + "PodStatus", "nominatedNodeName")),
+        wide("Readiness Gates", "string", doc(CORE + "PodSpec", "readinessGates"))),
         PodPrinter::cells);
   }
 

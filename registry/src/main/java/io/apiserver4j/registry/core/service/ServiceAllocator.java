@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.core.service;
 
 import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
@@ -41,7 +41,7 @@ import io.apiserver4j.apimachinery.validation.ServiceRanges;
  * requested values and holds nothing: a dynamic cluster IP is the range's network address and a
  * dynamic node port the range's first port, as kube's dry-run allocators answer. Stateless.
  */
-public final class ServiceAllocator implements ResourceStrategy.Allocator {
+final class ServiceAllocator implements ResourceStrategy.Allocator {
   private static final GroupKind SERVICE = new GroupKind("", "Service");
 
   static final ServiceAllocator INSTANCE = new ServiceAllocator();
@@ -52,10 +52,10 @@ public final class ServiceAllocator implements ResourceStrategy.Allocator {
   public MapValue allocate(MapValue object, Optional<MapValue> old,
       ResourceStrategy.Allocation allocation) {
     MapValue r = old.isPresent()
-        ? ServiceStrategies.dropTypeDependentFields(ServiceStrategies.normalizeClusterIps(
-            ServiceStrategies.patchAllocatedValues(object, old.get()), old.get()), old.get())
-        : ServiceStrategies.normalizeClusterIps(object, null);
-    if (!ServiceStrategies.needsClusterIp(r)) {
+        ? ServiceStrategy.dropTypeDependentFields(ServiceStrategy.normalizeClusterIps(
+            ServiceStrategy.patchAllocatedValues(object, old.get()), old.get()), old.get())
+        : ServiceStrategy.normalizeClusterIps(object, null);
+    if (!ServiceStrategy.needsClusterIp(r)) {
       return r;
     }
     Cidr cidr = IpAddresses.parseCidr(allocation.setting(ServiceRanges.CLUSTER_IP_RANGE_FLAG)
@@ -101,7 +101,7 @@ public final class ServiceAllocator implements ResourceStrategy.Allocator {
         }
       }
     }
-    if (ServiceStrategies.needsNodePort(r) || ServiceStrategies.needsHealthCheckNodePort(r)) {
+    if (ServiceStrategy.needsNodePort(r) || ServiceStrategy.needsHealthCheckNodePort(r)) {
       if (others == null) {
         others = allocation.others();
       }
@@ -185,7 +185,7 @@ public final class ServiceAllocator implements ResourceStrategy.Allocator {
   private static Set<Long> takenPorts(List<MapValue> others) {
     Set<Long> out = new HashSet<>();
     for (MapValue o : others) {
-      out.addAll(ServiceStrategies.nodePorts(o));
+      out.addAll(ServiceStrategy.nodePorts(o));
       if (Nested.getOrNull(o, "spec", "healthCheckNodePort") instanceof IntegerValue h
           && h.value() != 0) {
         out.add(h.value());
@@ -198,14 +198,14 @@ public final class ServiceAllocator implements ResourceStrategy.Allocator {
       Set<Long> taken, boolean dryRun, String name) {
     Set<Long> held = new HashSet<>();
     old.ifPresent(o -> {
-      held.addAll(ServiceStrategies.nodePorts(o));
+      held.addAll(ServiceStrategy.nodePorts(o));
       if (Nested.getOrNull(o, "spec", "healthCheckNodePort") instanceof IntegerValue h) {
         held.add(h.value());
       }
     });
-    Set<Long> mine = new HashSet<>(ServiceStrategies.nodePorts(svc));
+    Set<Long> mine = new HashSet<>(ServiceStrategy.nodePorts(svc));
     MapValue r = svc;
-    if (ServiceStrategies.needsNodePort(svc)) {
+    if (ServiceStrategy.needsNodePort(svc)) {
       List<MapValue> ports = items(Nested.getOrNull(svc, "spec", "ports"));
       ListValue.Builder out = ListValue.builder(ports.size());
       // kube gives one service port number one node port whatever the protocol
@@ -228,7 +228,7 @@ public final class ServiceAllocator implements ResourceStrategy.Allocator {
       }
       r = Nested.set(r, out.build(), "spec", "ports");
     }
-    if (ServiceStrategies.needsHealthCheckNodePort(r)) {
+    if (ServiceStrategy.needsHealthCheckNodePort(r)) {
       long hc = Nested.getOrNull(r, "spec", "healthCheckNodePort") instanceof IntegerValue h
           ? h.value() : 0;
       if (hc == 0) {
