@@ -4,18 +4,33 @@
  */
 package io.apiserver4j.registry.internal;
 
+import static io.apiserver4j.registry.internal.Cells.AGE;
+import static io.apiserver4j.registry.internal.Cells.CONTAINERS;
+import static io.apiserver4j.registry.internal.Cells.IMAGES;
+import static io.apiserver4j.registry.internal.Cells.NAME;
 import static io.apiserver4j.registry.internal.Cells.age;
 import static io.apiserver4j.registry.internal.Cells.bool;
+import static io.apiserver4j.registry.internal.Cells.col;
+import static io.apiserver4j.registry.internal.Cells.containers;
+import static io.apiserver4j.registry.internal.Cells.doc;
+import static io.apiserver4j.registry.internal.Cells.eventColumns;
 import static io.apiserver4j.registry.internal.Cells.formatLabelSelector;
 import static io.apiserver4j.registry.internal.Cells.formatLabels;
 import static io.apiserver4j.registry.internal.Cells.has;
+import static io.apiserver4j.registry.internal.Cells.images;
 import static io.apiserver4j.registry.internal.Cells.integer;
+import static io.apiserver4j.registry.internal.Cells.join;
 import static io.apiserver4j.registry.internal.Cells.list;
 import static io.apiserver4j.registry.internal.Cells.map;
+import static io.apiserver4j.registry.internal.Cells.name;
+import static io.apiserver4j.registry.internal.Cells.orDefault;
 import static io.apiserver4j.registry.internal.Cells.orNone;
+import static io.apiserver4j.registry.internal.Cells.replicas;
 import static io.apiserver4j.registry.internal.Cells.row;
 import static io.apiserver4j.registry.internal.Cells.since;
 import static io.apiserver4j.registry.internal.Cells.str;
+import static io.apiserver4j.registry.internal.Cells.strings;
+import static io.apiserver4j.registry.internal.Cells.wide;
 
 import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.apiserver.TablePrinter.Column;
@@ -44,43 +59,14 @@ import java.util.function.BiFunction;
  * {@code Created At}.
  */
 final class BuiltinPrinters {
-  private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
   private static final String CORE = "io.k8s.api.core.v1.";
-  private static final String APPS = "io.k8s.api.apps.v1.";
   private static final String BATCH = "io.k8s.api.batch.v1.";
 
-  private static final Column NAME = new Column("Name", "string", "name",
-      doc(META + "ObjectMeta", "name"), 0);
-  private static final Column AGE = col("Age", "string", doc(META + "ObjectMeta",
-      "creationTimestamp"));
-  private static final Column CONTAINERS = wide("Containers", "string",
-      "Names of each container in the template.");
-  private static final Column IMAGES = wide("Images", "string",
-      "Images referenced by each container in the template.");
-
   private BuiltinPrinters() {}
-
-  /** Kube's documentation of {@code field} of OpenAPI type {@code type}, or empty. */
-  private static String doc(String type, String field) {
-    Value d = Cells.at(KubeApi.openApiDefinitions(), type, "properties", field, "description");
-    return d instanceof StringValue s ? s.value() : "";
-  }
-
-  private static Column col(String name, String type, String description) {
-    return new Column(name, type, "", description, 0);
-  }
-
-  private static Column wide(String name, String type, String description) {
-    return new Column(name, type, "", description, 1);
-  }
 
   private static TablePrinter p(List<Column> columns,
       BiFunction<MapValue, Instant, List<Value>> cells) {
     return TablePrinter.of(columns, cells);
-  }
-
-  private static String name(MapValue o) {
-    return str(o, "metadata", "name");
   }
 
   /** The printers, by {@code group/resource} ({@code /pods} for the core group). */
@@ -120,28 +106,6 @@ final class BuiltinPrinters {
         (o, now) -> row(name(o), replicas(o), integer(o, "status", "replicas"),
             integer(o, "status", "readyReplicas"), age(o, now), containers(o), images(o),
             formatLabels(map(o, "spec", "selector")))));
-    out.put("apps/replicasets", p(List.of(NAME,
-        col("Desired", "integer", doc(APPS + "ReplicaSetSpec", "replicas")),
-        col("Current", "integer", doc(APPS + "ReplicaSetStatus", "replicas")),
-        col("Ready", "integer", doc(APPS + "ReplicaSetStatus", "readyReplicas")), AGE,
-        CONTAINERS, IMAGES, wide("Selector", "string", doc(APPS + "ReplicaSetSpec", "selector"))),
-        (o, now) -> row(name(o), replicas(o), integer(o, "status", "replicas"),
-            integer(o, "status", "readyReplicas"), age(o, now), containers(o), images(o),
-            formatLabelSelector(Cells.at(o, "spec", "selector")))));
-    out.put("apps/daemonsets", p(List.of(NAME,
-        col("Desired", "integer", doc(APPS + "DaemonSetStatus", "desiredNumberScheduled")),
-        col("Current", "integer", doc(APPS + "DaemonSetStatus", "currentNumberScheduled")),
-        col("Ready", "integer", doc(APPS + "DaemonSetStatus", "numberReady")),
-        col("Up-to-date", "integer", doc(APPS + "DaemonSetStatus", "updatedNumberScheduled")),
-        col("Available", "integer", doc(APPS + "DaemonSetStatus", "numberAvailable")),
-        col("Node Selector", "string", doc(CORE + "PodSpec", "nodeSelector")), AGE,
-        CONTAINERS, IMAGES, wide("Selector", "string", doc(APPS + "DaemonSetSpec", "selector"))),
-        (o, now) -> row(name(o), integer(o, "status", "desiredNumberScheduled"),
-            integer(o, "status", "currentNumberScheduled"), integer(o, "status", "numberReady"),
-            integer(o, "status", "updatedNumberScheduled"),
-            integer(o, "status", "numberAvailable"),
-            formatLabels(map(o, "spec", "template", "spec", "nodeSelector")), age(o, now),
-            containers(o), images(o), formatLabelSelector(Cells.at(o, "spec", "selector")))));
     out.put("batch/jobs", p(List.of(NAME, col("Status", "string", "Status of the job."),
         col("Completions", "string", doc(BATCH + "JobStatus", "succeeded")),
         col("Duration", "string", "Time required to complete the job."), AGE,
@@ -187,10 +151,6 @@ final class BuiltinPrinters {
         AGE),
         (o, now) -> row(name(o), str(o, "spec", "controller"), ingressClassParameters(o),
             age(o, now))));
-    out.put("apps/statefulsets", p(List.of(NAME,
-        col("Ready", "string", "Number of the pod with ready state"), AGE, CONTAINERS, IMAGES),
-        (o, now) -> row(name(o), integer(o, "status", "readyReplicas") + "/" + replicas(o),
-            age(o, now), containers(o), images(o))));
     out.put("/endpoints", p(List.of(NAME,
         col("Endpoints", "string", doc(CORE + "Endpoints", "subsets")), AGE),
         (o, now) -> row(name(o), endpoints(o), age(o, now))));
@@ -204,22 +164,10 @@ final class BuiltinPrinters {
         wide("Container-Runtime", "string", doc(CORE + "NodeSystemInfo",
             "containerRuntimeVersion"))),
         BuiltinPrinters::nodeCells));
-    TablePrinter events = p(List.of(
-        col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
-        col("Type", "string", doc(CORE + "Event", "type")),
-        col("Reason", "string", doc(CORE + "Event", "reason")),
-        col("Object", "string", doc(CORE + "Event", "involvedObject")),
-        wide("Subobject", "string", doc(CORE + "ObjectReference", "fieldPath")),
-        wide("Source", "string", doc(CORE + "Event", "source")),
-        col("Message", "string", doc(CORE + "Event", "message")),
-        wide("First Seen", "string", doc(CORE + "Event", "firstTimestamp")),
-        wide("Count", "string", doc(CORE + "Event", "count")),
-        new Column("Name", "string", "name", NAME.description(), 1)),
-        BuiltinPrinters::eventCells);
-    out.put("/events", events);
+    out.put("/events", p(eventColumns(), Cells::eventCells));
     // kube prints events.k8s.io Events through the internal core Event they convert to
-    out.put("events.k8s.io/events", p(events.columns(),
-        (o, now) -> eventCells(asCoreEvent(o), now)));
+    out.put("events.k8s.io/events", p(eventColumns(),
+        (o, now) -> Cells.eventCells(asCoreEvent(o), now)));
     out.put("/namespaces", p(List.of(NAME,
         col("Status", "string", "The status of the namespace"), AGE),
         (o, now) -> row(name(o), str(o, "status", "phase"), age(o, now))));
@@ -270,15 +218,6 @@ final class BuiltinPrinters {
         col("Message", "string", "Message of the component conditions"),
         col("Error", "string", "Error of the component conditions")),
         BuiltinPrinters::componentStatusCells));
-    out.put("apps/deployments", p(List.of(NAME,
-        col("Ready", "string", "Number of the pod with ready state"),
-        col("Up-to-date", "integer", doc(APPS + "DeploymentStatus", "updatedReplicas")),
-        col("Available", "integer", doc(APPS + "DeploymentStatus", "availableReplicas")), AGE,
-        CONTAINERS, IMAGES, wide("Selector", "string", doc(APPS + "DeploymentSpec", "selector"))),
-        (o, now) -> row(name(o), integer(o, "status", "readyReplicas") + "/" + replicas(o),
-            integer(o, "status", "updatedReplicas"), integer(o, "status", "availableReplicas"),
-            age(o, now), containers(o), images(o),
-            formatLabelSelector(Cells.at(o, "spec", "selector")))));
     String hpa = "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler";
     out.put("autoscaling/horizontalpodautoscalers", p(List.of(NAME,
         col("Reference", "string", doc(hpa + "Spec", "scaleTargetRef")),
@@ -332,10 +271,6 @@ final class BuiltinPrinters {
             "driverName")), AGE),
         (o, now) -> row(isDefaultClass(o) ? name(o) + " (default)" : name(o),
             str(o, "driverName"), age(o, now))));
-    out.put("apps/controllerrevisions", p(List.of(NAME,
-        col("Controller", "string", "Controller of the object"),
-        col("Revision", "string", doc(APPS + "ControllerRevision", "revision")), AGE),
-        (o, now) -> row(name(o), controller(o), integer(o, "revision"), age(o, now))));
     out.put("/resourcequotas", p(List.of(NAME,
         col("Request", "string", "Request represents a minimum amount of cpu/memory that a"
             + " container may consume."),
@@ -470,39 +405,6 @@ final class BuiltinPrinters {
     return s.isEmpty() ? "<unset>" : s;
   }
 
-  private static String orDefault(String s, String dflt) {
-    return s.isEmpty() ? dflt : s;
-  }
-
-  private static long replicas(MapValue o) {
-    // the internal types default a missing spec.replicas to 1
-    return has(o, "spec", "replicas") ? integer(o, "spec", "replicas") : 1;
-  }
-
-  private static String containers(MapValue o) {
-    return join(list(o, "spec", "template", "spec", "containers"), "name");
-  }
-
-  private static String images(MapValue o) {
-    return join(list(o, "spec", "template", "spec", "containers"), "image");
-  }
-
-  private static String join(List<Value> items, String field) {
-    List<String> out = new ArrayList<>();
-    for (Value c : items) {
-      out.add(str(c, field));
-    }
-    return String.join(",", out);
-  }
-
-  private static String strings(List<Value> items) {
-    List<String> out = new ArrayList<>();
-    for (Value v : items) {
-      out.add(v instanceof StringValue s ? s.value() : "");
-    }
-    return String.join(",", out);
-  }
-
   private static String phase(MapValue o) {
     return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
   }
@@ -530,19 +432,6 @@ final class BuiltinPrinters {
     return str(a, "storageclass.kubernetes.io/is-default-class").equals("true")
         || str(a, "storageclass.beta.kubernetes.io/is-default-class").equals("true")
         || str(a, "resource.kubernetes.io/is-default-class").equals("true");
-  }
-
-  private static String controller(MapValue o) {
-    for (Value ref : list(o, "metadata", "ownerReferences")) {
-      if (bool(ref, "controller")) {
-        String apiVersion = str(ref, "apiVersion");
-        int slash = apiVersion.indexOf('/');
-        String group = slash < 0 ? "" : apiVersion.substring(0, slash);
-        return str(ref, "kind").toLowerCase(Locale.ROOT) + (group.isEmpty() ? "" : "." + group)
-            + "/" + str(ref, "name");
-      }
-    }
-    return "<none>";
   }
 
   private static String paramKind(MapValue o) {
@@ -841,35 +730,6 @@ final class BuiltinPrinters {
       }
     }
     return r;
-  }
-
-  private static List<Value> eventCells(MapValue o, Instant now) {
-    String first = str(o, "firstTimestamp");
-    String last = str(o, "lastTimestamp");
-    String eventTime = str(o, "eventTime");
-    if (last.isEmpty()) {
-      last = eventTime.isEmpty() ? str(o, "metadata", "creationTimestamp") : eventTime;
-    }
-    if (first.isEmpty()) {
-      first = eventTime.isEmpty() ? last : eventTime;
-    }
-    long count = integer(o, "count");
-    if (has(o, "series")) {
-      count = integer(o, "series", "count");
-      last = str(o, "series", "lastObservedTime");
-    }
-    String source = str(o, "source", "component");
-    if (source.isEmpty()) {
-      source = str(o, "reportingComponent");
-    }
-    if (!str(o, "source", "host").isEmpty()) {
-      source = source + ", " + str(o, "source", "host");
-    }
-    return row(since(last, now), str(o, "type"), str(o, "reason"),
-        str(o, "involvedObject", "kind").toLowerCase(Locale.ROOT) + "/"
-            + str(o, "involvedObject", "name"),
-        str(o, "involvedObject", "fieldPath"), source, str(o, "message"), since(first, now),
-        Long.toString(Math.max(count, 1)), name(o));
   }
 
   private static List<Value> jobCells(MapValue o, Instant now) {
