@@ -27,7 +27,6 @@ import static io.apiserver4j.registry.internal.Cells.orDefault;
 import static io.apiserver4j.registry.internal.Cells.orNone;
 import static io.apiserver4j.registry.internal.Cells.replicas;
 import static io.apiserver4j.registry.internal.Cells.row;
-import static io.apiserver4j.registry.internal.Cells.since;
 import static io.apiserver4j.registry.internal.Cells.str;
 import static io.apiserver4j.registry.internal.Cells.strings;
 import static io.apiserver4j.registry.internal.Cells.wide;
@@ -39,10 +38,8 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Values;
-import io.apiserver4j.kubeapi.KubeApi;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
@@ -60,7 +57,6 @@ import java.util.function.BiFunction;
  */
 final class BuiltinPrinters {
   private static final String CORE = "io.k8s.api.core.v1.";
-  private static final String BATCH = "io.k8s.api.batch.v1.";
 
   private BuiltinPrinters() {}
 
@@ -89,14 +85,6 @@ final class BuiltinPrinters {
         (o, now) -> row(name(o), join(list(o, "template", "spec", "containers"), "name"),
             join(list(o, "template", "spec", "containers"), "image"),
             formatLabels(map(o, "template", "metadata", "labels")))));
-    out.put("policy/poddisruptionbudgets", p(List.of(NAME,
-        col("Min Available", "string", "The minimum number of pods that must be available."),
-        col("Max Unavailable", "string", "The maximum number of pods that may be unavailable."),
-        col("Allowed Disruptions", "integer",
-            "Calculated number of pods that may be disrupted at this time."), AGE),
-        (o, now) -> row(name(o), orNa(str(o, "spec", "minAvailable")),
-            orNa(str(o, "spec", "maxUnavailable")), integer(o, "status", "disruptionsAllowed"),
-            age(o, now))));
     out.put("/replicationcontrollers", p(List.of(NAME,
         col("Desired", "integer", doc(CORE + "ReplicationControllerSpec", "replicas")),
         col("Current", "integer", doc(CORE + "ReplicationControllerStatus", "replicas")),
@@ -106,51 +94,12 @@ final class BuiltinPrinters {
         (o, now) -> row(name(o), replicas(o), integer(o, "status", "replicas"),
             integer(o, "status", "readyReplicas"), age(o, now), containers(o), images(o),
             formatLabels(map(o, "spec", "selector")))));
-    out.put("batch/jobs", p(List.of(NAME, col("Status", "string", "Status of the job."),
-        col("Completions", "string", doc(BATCH + "JobStatus", "succeeded")),
-        col("Duration", "string", "Time required to complete the job."), AGE,
-        CONTAINERS, IMAGES, wide("Selector", "string", doc(BATCH + "JobSpec", "selector"))),
-        BuiltinPrinters::jobCells));
-    out.put("batch/cronjobs", p(List.of(NAME,
-        col("Schedule", "string", doc(BATCH + "CronJobSpec", "schedule")),
-        col("Timezone", "string", doc(BATCH + "CronJobSpec", "timeZone")),
-        col("Suspend", "boolean", doc(BATCH + "CronJobSpec", "suspend")),
-        col("Active", "integer", doc(BATCH + "CronJobStatus", "active")),
-        col("Last Schedule", "string", doc(BATCH + "CronJobStatus", "lastScheduleTime")), AGE,
-        CONTAINERS, IMAGES, wide("Selector", "string", doc(BATCH + "JobSpec", "selector"))),
-        (o, now) -> row(name(o), str(o, "spec", "schedule"),
-            orNone(str(o, "spec", "timeZone")),
-            has(o, "spec", "suspend") ? (bool(o, "spec", "suspend") ? "True" : "False")
-                : "<unset>",
-            (long) list(o, "status", "active").size(),
-            has(o, "status", "lastScheduleTime")
-                ? since(str(o, "status", "lastScheduleTime"), now) : "<none>",
-            age(o, now), join(list(o, "spec", "jobTemplate", "spec", "template", "spec",
-                "containers"), "name"),
-            join(list(o, "spec", "jobTemplate", "spec", "template", "spec", "containers"),
-                "image"),
-            formatLabelSelector(Cells.at(o, "spec", "jobTemplate", "spec", "selector")))));
     out.put("/services", p(List.of(NAME, col("Type", "string", doc(CORE + "ServiceSpec", "type")),
         col("Cluster-IP", "string", doc(CORE + "ServiceSpec", "clusterIP")),
         col("External-IP", "string", doc(CORE + "ServiceSpec", "externalIPs")),
         col("Port(s)", "string", doc(CORE + "ServiceSpec", "ports")), AGE,
         wide("Selector", "string", doc(CORE + "ServiceSpec", "selector"))),
         BuiltinPrinters::serviceCells));
-    out.put("networking.k8s.io/ingresses", p(List.of(NAME,
-        col("Class", "string", "The name of the IngressClass resource that should be used for"
-            + " additional configuration"),
-        col("Hosts", "string", "Hosts that incoming requests are matched against before the"
-            + " ingress rule"),
-        col("Address", "string", "Address is a list containing ingress points for the"
-            + " load-balancer"),
-        col("Ports", "string", "Ports of TLS configurations that open"), AGE),
-        BuiltinPrinters::ingressCells));
-    out.put("networking.k8s.io/ingressclasses", p(List.of(NAME,
-        col("Controller", "string", "Controller that is responsible for handling this class"),
-        col("Parameters", "string", "A reference to a resource with additional parameters"),
-        AGE),
-        (o, now) -> row(name(o), str(o, "spec", "controller"), ingressClassParameters(o),
-            age(o, now))));
     out.put("/endpoints", p(List.of(NAME,
         col("Endpoints", "string", doc(CORE + "Endpoints", "subsets")), AGE),
         (o, now) -> row(name(o), endpoints(o), age(o, now))));
@@ -165,9 +114,6 @@ final class BuiltinPrinters {
             "containerRuntimeVersion"))),
         BuiltinPrinters::nodeCells));
     out.put("/events", p(eventColumns(), Cells::eventCells));
-    // kube prints events.k8s.io Events through the internal core Event they convert to
-    out.put("events.k8s.io/events", p(eventColumns(),
-        (o, now) -> Cells.eventCells(asCoreEvent(o), now)));
     out.put("/namespaces", p(List.of(NAME,
         col("Status", "string", "The status of the namespace"), AGE),
         (o, now) -> row(name(o), str(o, "status", "phase"), age(o, now))));
@@ -218,22 +164,9 @@ final class BuiltinPrinters {
         col("Message", "string", "Message of the component conditions"),
         col("Error", "string", "Error of the component conditions")),
         BuiltinPrinters::componentStatusCells));
-    String hpa = "io.k8s.api.autoscaling.v2.HorizontalPodAutoscaler";
-    out.put("autoscaling/horizontalpodautoscalers", p(List.of(NAME,
-        col("Reference", "string", doc(hpa + "Spec", "scaleTargetRef")),
-        col("Targets", "string", doc(hpa + "Spec", "metrics")),
-        col("MinPods", "string", doc(hpa + "Spec", "minReplicas")),
-        col("MaxPods", "string", doc(hpa + "Spec", "maxReplicas")),
-        col("Replicas", "string", doc(hpa + "Status", "currentReplicas")), AGE),
-        BuiltinPrinters::hpaCells));
     out.put("/configmaps", p(List.of(NAME, col("Data", "string", doc(CORE + "ConfigMap", "data")),
         AGE),
         (o, now) -> row(name(o), (long) (map(o, "data").size() + map(o, "binaryData").size()),
-            age(o, now))));
-    out.put("networking.k8s.io/networkpolicies", p(List.of(NAME,
-        col("Pod-Selector", "string", doc("io.k8s.api.networking.v1.NetworkPolicySpec",
-            "podSelector")), AGE),
-        (o, now) -> row(name(o), formatLabelSelector(Cells.at(o, "spec", "podSelector")),
             age(o, now))));
     for (String kind : List.of("roleBinding", "clusterRoleBinding")) {
       String type = "io.k8s.api.rbac.v1." + Character.toUpperCase(kind.charAt(0))
@@ -252,10 +185,6 @@ final class BuiltinPrinters {
         col("RequestedDuration", "string", doc(csr + "Spec", "expirationSeconds")),
         col("Condition", "string", doc(csr + "Status", "conditions"))),
         BuiltinPrinters::csrCells));
-    out.put("coordination.k8s.io/leases", p(List.of(NAME,
-        col("Holder", "string", doc("io.k8s.api.coordination.v1.LeaseSpec", "holderIdentity")),
-        AGE),
-        (o, now) -> row(name(o), str(o, "spec", "holderIdentity"), age(o, now))));
     String sc = "io.k8s.api.storage.v1.StorageClass";
     out.put("storage.k8s.io/storageclasses", p(List.of(NAME,
         col("Provisioner", "string", doc(sc, "provisioner")),
@@ -277,16 +206,6 @@ final class BuiltinPrinters {
         col("Limit", "string", "Limits control the maximum amount of cpu/memory that a container"
             + " may use independent of contention on the node."), AGE),
         BuiltinPrinters::quotaCells));
-    String pc = "io.k8s.api.scheduling.v1.PriorityClass";
-    out.put("scheduling.k8s.io/priorityclasses", p(List.of(NAME,
-        col("Value", "integer", doc(pc, "value")),
-        col("Global-Default", "boolean", doc(pc, "globalDefault")), AGE,
-        col("PreemptionPolicy", "string", doc(pc, "preemptionPolicy"))),
-        (o, now) -> row(name(o), integer(o, "value"), bool(o, "globalDefault"), age(o, now),
-            orDefault(str(o, "preemptionPolicy"), "PreemptLowerPriority"))));
-    out.put("node.k8s.io/runtimeclasses", p(List.of(NAME,
-        col("Handler", "string", doc("io.k8s.api.node.v1.RuntimeClass", "handler")), AGE),
-        (o, now) -> row(name(o), str(o, "handler"), age(o, now))));
     String va = "io.k8s.api.storage.v1.VolumeAttachment";
     out.put("storage.k8s.io/volumeattachments", p(List.of(NAME,
         new Column("Attacher", "string", "name", doc(va + "Spec", "attacher"), 0),
@@ -296,13 +215,6 @@ final class BuiltinPrinters {
         (o, now) -> row(name(o), str(o, "spec", "attacher"),
             str(o, "spec", "source", "persistentVolumeName"), str(o, "spec", "nodeName"),
             bool(o, "status", "attached"), age(o, now))));
-    String es = "io.k8s.api.discovery.v1.EndpointSlice";
-    out.put("discovery.k8s.io/endpointslices", p(List.of(NAME,
-        col("AddressType", "string", doc(es, "addressType")),
-        col("Ports", "string", doc(es, "ports")),
-        col("Endpoints", "string", doc(es, "endpoints")), AGE),
-        (o, now) -> row(name(o), str(o, "addressType"), slicePorts(o), sliceEndpoints(o),
-            age(o, now))));
     out.put("storage.k8s.io/csinodes", p(List.of(NAME,
         col("Drivers", "integer", "Drivers indicates the number of CSI drivers registered on"
             + " the node"), AGE),
@@ -382,12 +294,6 @@ final class BuiltinPrinters {
         col("Pool", "string", doc(rs + "ResourcePool", "name")), AGE),
         (o, now) -> row(name(o), orDefault(str(o, "spec", "nodeName"), "<none>"),
             str(o, "spec", "driver"), str(o, "spec", "pool", "name"), age(o, now))));
-    out.put("networking.k8s.io/servicecidrs", p(List.of(NAME,
-        col("CIDRs", "string", doc("io.k8s.api.networking.v1.ServiceCIDRSpec", "cidrs")), AGE),
-        (o, now) -> row(name(o), strings(list(o, "spec", "cidrs")), age(o, now))));
-    out.put("networking.k8s.io/ipaddresses", p(List.of(NAME,
-        col("ParentRef", "string", doc("io.k8s.api.networking.v1.IPAddressSpec", "parentRef"))),
-        (o, now) -> row(name(o), parentRef(o))));
     out.put("apiregistration.k8s.io/apiservices", p(List.of(NAME,
         col("Service", "string", "The reference to the service that hosts this API endpoint."),
         col("Available", "string", "Whether this service is available."), AGE),
@@ -396,10 +302,6 @@ final class BuiltinPrinters {
   }
 
   // ---- cells -----------------------------------------------------------------------------
-
-  private static String orNa(String s) {
-    return s.isEmpty() ? "N/A" : s;
-  }
 
   private static String orUnset(String s) {
     return s.isEmpty() ? "<unset>" : s;
@@ -451,28 +353,6 @@ final class BuiltinPrinters {
       n = formatLabelSelector(Cells.at(ref, "selector"));
     }
     return ns.isEmpty() ? "*/" + n : ns + "/" + n;
-  }
-
-  private static String parentRef(MapValue o) {
-    Value ref = Cells.at(o, "spec", "parentRef");
-    if (ref == null || ref.isNull()) {
-      return "<none>";
-    }
-    String group = str(ref, "group");
-    String resource = str(ref, "resource");
-    String gr = group.isEmpty() ? resource : resource + "." + group;
-    String ns = str(ref, "namespace");
-    return gr + "/" + (ns.isEmpty() ? "" : ns + "/") + str(ref, "name");
-  }
-
-  private static String ingressClassParameters(MapValue o) {
-    Value params = Cells.at(o, "spec", "parameters");
-    if (params == null || params.isNull()) {
-      return "<none>";
-    }
-    String group = str(params, "apiGroup");
-    String kind = str(params, "kind");
-    return (group.isEmpty() ? kind : group + "/" + kind) + "/" + str(params, "name");
   }
 
   private static String claimState(MapValue o) {
@@ -603,29 +483,6 @@ final class BuiltinPrinters {
         formatLabels(map(o, "spec", "selector")));
   }
 
-  private static List<Value> ingressCells(MapValue o, Instant now) {
-    List<String> hosts = new ArrayList<>();
-    for (Value rule : list(o, "spec", "rules")) {
-      hosts.add(orDefault(str(rule, "host"), "*"));
-    }
-    String hostList;
-    if (hosts.isEmpty()) {
-      hostList = "*";
-    } else if (hosts.size() > 3) {
-      hostList = String.join(",", hosts.subList(0, 3)) + " + " + (hosts.size() - 3)
-          + " more...";
-    } else {
-      hostList = String.join(",", hosts);
-    }
-    List<String> addresses = new ArrayList<>();
-    for (Value ing : list(o, "status", "loadBalancer", "ingress")) {
-      addresses.add(str(ing, "ip").isEmpty() ? str(ing, "hostname") : str(ing, "ip"));
-    }
-    return row(name(o), orNone(str(o, "spec", "ingressClassName")), hostList,
-        String.join(",", addresses), list(o, "spec", "tls").isEmpty() ? "80" : "80, 443",
-        age(o, now));
-  }
-
   private static List<Value> nodeCells(MapValue o, Instant now) {
     String status = "Unknown";
     for (Value c : list(o, "status", "conditions")) {
@@ -691,86 +548,6 @@ final class BuiltinPrinters {
     return total > out.size() ? s + " + " + (total - out.size()) + " more..." : s;
   }
 
-  private static String slicePorts(MapValue o) {
-    List<Value> ports = list(o, "ports");
-    if (ports.isEmpty()) {
-      return "<unset>";
-    }
-    List<String> out = new ArrayList<>();
-    for (Value p : ports) {
-      out.add(has(p, "port") ? Long.toString(integer(p, "port")) : "<unset>");
-    }
-    return String.join(",", out);
-  }
-
-  private static String sliceEndpoints(MapValue o) {
-    List<String> addrs = new ArrayList<>();
-    for (Value e : list(o, "endpoints")) {
-      for (Value a : list(e, "addresses")) {
-        addrs.add(a instanceof StringValue s ? s.value() : "");
-      }
-    }
-    if (addrs.isEmpty()) {
-      return "<unset>";
-    }
-    String s = String.join(",", addrs.subList(0, Math.min(3, addrs.size())));
-    return addrs.size() > 3 ? s + " + " + (addrs.size() - 3) + " more..." : s;
-  }
-
-  private static MapValue asCoreEvent(MapValue o) {
-    String[][] renames = {{"regarding", "involvedObject"}, {"note", "message"},
-        {"deprecatedSource", "source"}, {"deprecatedFirstTimestamp", "firstTimestamp"},
-        {"deprecatedLastTimestamp", "lastTimestamp"}, {"deprecatedCount", "count"},
-        {"reportingController", "reportingComponent"}};
-    MapValue r = o;
-    for (String[] rename : renames) {
-      Value v = o.getOrNull(rename[0]);
-      if (v != null) {
-        r = r.without(rename[0]).with(rename[1], v);
-      }
-    }
-    return r;
-  }
-
-  private static List<Value> jobCells(MapValue o, Instant now) {
-    String status = "Running";
-    for (Value c : list(o, "status", "conditions")) {
-      if (!str(c, "status").equals("True")) {
-        continue;
-      }
-      String type = str(c, "type");
-      if (type.equals("Complete") || type.equals("Failed")) {
-        status = type;
-      } else if (status.equals("Running") && List.of("Suspended", "FailureTarget",
-          "SuccessCriteriaMet").contains(type)) {
-        status = type;
-      }
-    }
-    long succeeded = integer(o, "status", "succeeded");
-    String completions;
-    if (has(o, "spec", "completions")) {
-      completions = succeeded + "/" + integer(o, "spec", "completions");
-    } else if (has(o, "spec", "parallelism") && integer(o, "spec", "parallelism") > 1) {
-      completions = succeeded + "/1 of " + integer(o, "spec", "parallelism");
-    } else {
-      completions = succeeded + "/1";
-    }
-    String duration = "";
-    String start = str(o, "status", "startTime");
-    if (!start.isEmpty()) {
-      String end = str(o, "status", "completionTime");
-      try {
-        Instant s = Instant.parse(start);
-        Instant e = end.isEmpty() ? now : Instant.parse(end);
-        duration = GoDurations.human(Duration.between(s, e));
-      } catch (DateTimeParseException ex) {
-        duration = "<invalid>";
-      }
-    }
-    return row(name(o), status, completions, duration, age(o, now), containers(o), images(o),
-        formatLabelSelector(Cells.at(o, "spec", "selector")));
-  }
-
   private static List<Value> componentStatusCells(MapValue o, Instant now) {
     String status = "Unknown";
     String message = "";
@@ -784,44 +561,6 @@ final class BuiltinPrinters {
       }
     }
     return row(name(o), status, message, error);
-  }
-
-  private static List<Value> hpaCells(MapValue o, Instant now) {
-    String ref = str(o, "spec", "scaleTargetRef", "kind") + "/"
-        + str(o, "spec", "scaleTargetRef", "name");
-    List<String> targets = new ArrayList<>();
-    // autoscaling/v1 keeps its one target in the spec
-    if (has(o, "spec", "targetCPUUtilizationPercentage")) {
-      String current = has(o, "status", "currentCPUUtilizationPercentage")
-          ? integer(o, "status", "currentCPUUtilizationPercentage") + "%" : "<unknown>";
-      targets.add("cpu: " + current + "/" + integer(o, "spec", "targetCPUUtilizationPercentage")
-          + "%");
-    }
-    for (Value m : list(o, "spec", "metrics")) {
-      if (str(m, "type").equals("Resource")) {
-        String target = has(m, "resource", "target", "averageUtilization")
-            ? integer(m, "resource", "target", "averageUtilization") + "%"
-            : str(m, "resource", "target", "averageValue");
-        targets.add(str(m, "resource", "name") + ": <unknown>/" + target);
-      } else if (!str(m, "type").isEmpty()) {
-        // Pods, Object, External: the target sits under the type's own field
-        String type = str(m, "type");
-        Value target = Cells.at(m, Character.toLowerCase(type.charAt(0)) + type.substring(1),
-            "target");
-        String value = has(target, "averageUtilization")
-            ? integer(target, "averageUtilization") + "%"
-            : orDefault(str(target, "averageValue"), str(target, "value"));
-        targets.add("<unknown>/" + value);
-      }
-    }
-    String targetCell = targets.isEmpty() ? "<none>" : targets.size() > 3
-        ? String.join(", ", targets.subList(0, 3)) + " + " + (targets.size() - 3) + " more..."
-        : String.join(", ", targets);
-    return row(name(o), ref, targetCell,
-        has(o, "spec", "minReplicas") ? Long.toString(integer(o, "spec", "minReplicas"))
-            : "<unset>",
-        integer(o, "spec", "maxReplicas"), integer(o, "status", "currentReplicas"),
-        age(o, now));
   }
 
   private static List<Value> bindingCells(MapValue o, Instant now) {

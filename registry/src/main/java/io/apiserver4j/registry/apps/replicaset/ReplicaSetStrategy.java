@@ -5,8 +5,8 @@
 package io.apiserver4j.registry.apps.replicaset;
 
 import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
