@@ -147,7 +147,6 @@ public final class BuiltinKinds {
         })
         .build());
     WorkloadStrategies.register(out);
-    BatchStrategies.register(out);
     // kube-aggregator's ValidateAPIService: the name is a path segment equal to version.group
     // ("v1." for the core group)
     out.put(new GroupVersionKind("apiregistration.k8s.io", "v1", "APIService"),
@@ -170,14 +169,6 @@ public final class BuiltinKinds {
             .defaulter(BuiltinKinds::defaultCrd)
             .validator((o, old) -> CustomResourceDefinitionValidation.validate(o, old))
             .build());
-    out.putAll(NetworkingStrategies.strategies());
-    out.putAll(PolicyStrategies.strategies());
-    out.putAll(AutoscalingStrategies.strategies());
-    out.putAll(CoordinationStrategies.strategies());
-    out.putAll(SchedulingStrategies.strategies());
-    out.putAll(NodeStrategies.strategies());
-    out.putAll(DiscoveryStrategies.strategies());
-    out.putAll(EventsStrategies.strategies());
     return out;
   }
 

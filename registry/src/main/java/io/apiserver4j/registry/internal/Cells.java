@@ -24,14 +24,47 @@ import java.util.List;
 import java.util.Locale;
 
 /**
- * What table printers read from objects: null-tolerant nested reads with Go's zero values for
- * absent fields, kube's formatting of labels, selectors and ages, and the columns and cells
- * several kinds' printers share. Stateless and thread-safe.
+ * What the built-in kinds' table printers share: null-tolerant nested reads with Go's zero
+ * values for absent fields, kube's formatting of labels, selectors and ages, the columns every
+ * printer of {@code pkg/printers/internalversion} repeats, and the Event printer that the core
+ * and events.k8s.io Events share. Stateless and thread-safe.
  */
 public final class Cells {
+  private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
+  private static final String CORE = "io.k8s.api.core.v1.";
+
+  /** kube's {@code Name} column: the object's name. */
+  public static final Column NAME = new Column("Name", "string", "name",
+      doc(META + "ObjectMeta", "name"), 0);
+  /** kube's {@code Age} column: the time since the object's creation. */
+  public static final Column AGE = col("Age", "string", doc(META + "ObjectMeta",
+      "creationTimestamp"));
+  /** The wide {@code Containers} column of the workloads: their template's container names. */
+  public static final Column CONTAINERS = wide("Containers", "string",
+      "Names of each container in the template.");
+  /** The wide {@code Images} column of the workloads: their template's container images. */
+  public static final Column IMAGES = wide("Images", "string",
+      "Images referenced by each container in the template.");
+
   private Cells() {}
 
-  /** The value at {@code path} under {@code v}, or null where the path leaves the maps. */
+  /** Kube's documentation of {@code field} of OpenAPI type {@code type}, or empty. */
+  public static String doc(String type, String field) {
+    Value d = at(KubeApi.openApiDefinitions(), type, "properties", field, "description");
+    return d instanceof StringValue s ? s.value() : "";
+  }
+
+  /** A column shown by default (priority 0). */
+  public static Column col(String name, String type, String description) {
+    return new Column(name, type, "", description, 0);
+  }
+
+  /** A column shown with {@code -o wide} only (priority 1). */
+  public static Column wide(String name, String type, String description) {
+    return new Column(name, type, "", description, 1);
+  }
+
+  /** The value at {@code path}, or null when a step is absent or not a map. */
   public static Value at(Value v, String... path) {
     Value cur = v;
     for (String p : path) {
@@ -43,7 +76,7 @@ public final class Cells {
     return cur;
   }
 
-  /** The string (or integer, as digits) at {@code path}; empty when absent, as Go's zero value. */
+  /** The string (or integer, as text) at {@code path}; empty when absent. */
   public static String str(Value v, String... path) {
     Value x = at(v, path);
     if (x instanceof StringValue s) {
@@ -55,7 +88,7 @@ public final class Cells {
     return "";
   }
 
-  /** The integer at {@code path} (a float truncated); 0 when absent. */
+  /** The integer (a float truncated) at {@code path}; 0 when absent. */
   public static long integer(Value v, String... path) {
     Value x = at(v, path);
     if (x instanceof IntegerValue i) {
@@ -70,7 +103,7 @@ public final class Cells {
     return x != null && !x.isNull();
   }
 
-  /** The boolean at {@code path}; false when absent. */
+  /** Whether {@code path} holds {@code true}. */
   public static boolean bool(Value v, String... path) {
     return at(v, path) instanceof BooleanValue b && b.value();
   }
@@ -85,7 +118,7 @@ public final class Cells {
     return at(v, path) instanceof MapValue m ? m : MapValue.empty();
   }
 
-  /** {@code s}, or kube's {@code <none>} when empty. */
+  /** {@code <none>} for an empty string. */
   public static String orNone(String s) {
     return s.isEmpty() ? "<none>" : s;
   }
@@ -154,7 +187,7 @@ public final class Cells {
     return since(str(o, "metadata", "creationTimestamp"), now);
   }
 
-  /** The human duration from an RFC 3339 {@code timestamp} to {@code now}, as kube prints it. */
+  /** The human duration from {@code timestamp} (RFC 3339) to {@code now}. */
   public static String since(String timestamp, Instant now) {
     if (timestamp.isEmpty()) {
       return "<unknown>";
@@ -171,77 +204,50 @@ public final class Cells {
     return TablePrinter.row(cells);
   }
 
-  // --- what several kinds' printers share ---------------------------------------------------
-
-  private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
-  private static final String CORE = "io.k8s.api.core.v1.";
-
-  /** kube's {@code Name} column, first in every built-in table. */
-  public static final Column NAME = new Column("Name", "string", "name",
-      doc(META + "ObjectMeta", "name"), 0);
-  /** kube's {@code Age} column: the time since {@code metadata.creationTimestamp}. */
-  public static final Column AGE = col("Age", "string", doc(META + "ObjectMeta",
-      "creationTimestamp"));
-
-  /** Kube's documentation of {@code field} of OpenAPI type {@code type}, or empty. */
-  public static String doc(String type, String field) {
-    Value d = at(KubeApi.openApiDefinitions(), type, "properties", field, "description");
-    return d instanceof StringValue s ? s.value() : "";
-  }
-
-  /** A column {@code kubectl get} shows (priority 0). */
-  public static Column col(String name, String type, String description) {
-    return new Column(name, type, "", description, 0);
-  }
-
-  /** A column only {@code kubectl get -o wide} shows (priority 1). */
-  public static Column wide(String name, String type, String description) {
-    return new Column(name, type, "", description, 1);
-  }
-
-  /** The object's {@code metadata.name}. */
-  public static String name(MapValue o) {
-    return str(o, "metadata", "name");
-  }
-
-  /** {@code s}, or kube's {@code <unset>} when empty. */
-  public static String orUnset(String s) {
-    return s.isEmpty() ? "<unset>" : s;
-  }
-
-  /** {@code s}, or {@code dflt} when empty. */
+  /** {@code dflt} for an empty string. */
   public static String orDefault(String s, String dflt) {
     return s.isEmpty() ? dflt : s;
   }
 
-  /** A volume's or claim's phase, {@code Terminating} once it is being deleted. */
-  public static String phase(MapValue o) {
-    return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
+  /** The object's name. */
+  public static String name(MapValue o) {
+    return str(o, "metadata", "name");
   }
 
-  /** The storage class of a volume or claim: the beta annotation wins over the field. */
-  public static String storageClass(MapValue o) {
-    String beta = str(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class");
-    return beta.isEmpty() ? str(o, "spec", "storageClassName") : beta;
+  /** A workload's {@code spec.replicas}; 1 when absent, as the internal types default it. */
+  public static long replicas(MapValue o) {
+    return has(o, "spec", "replicas") ? integer(o, "spec", "replicas") : 1;
   }
 
-  /** Access modes in kube's short forms ({@code RWO,ROX,RWX,RWOP}), in kube's order. */
-  public static String accessModes(List<Value> modes) {
+  /** The names of a workload template's containers, comma-separated. */
+  public static String containers(MapValue o) {
+    return join(list(o, "spec", "template", "spec", "containers"), "name");
+  }
+
+  /** The images of a workload template's containers, comma-separated. */
+  public static String images(MapValue o) {
+    return join(list(o, "spec", "template", "spec", "containers"), "image");
+  }
+
+  /** The string {@code field} of each item, comma-separated. */
+  public static String join(List<Value> items, String field) {
     List<String> out = new ArrayList<>();
-    String[][] known = {{"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"},
-        {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
-    for (String[] k : known) {
-      if (modes.contains(Value.of(k[0]))) {
-        out.add(k[1]);
-      }
+    for (Value c : items) {
+      out.add(str(c, field));
     }
     return String.join(",", out);
   }
 
-  /**
-   * The columns of kube's Event table, which core/v1 Events and (converted to the core type)
-   * events.k8s.io Events share.
-   */
+  /** String items, comma-separated (others as empty strings). */
+  public static String strings(List<Value> items) {
+    List<String> out = new ArrayList<>();
+    for (Value v : items) {
+      out.add(v instanceof StringValue s ? s.value() : "");
+    }
+    return String.join(",", out);
+  }
+
+  /** The columns of kube's Event printer (core/v1 and events.k8s.io/v1 Events alike). */
   public static List<Column> eventColumns() {
     return List.of(
         col("Last Seen", "string", doc(CORE + "Event", "lastTimestamp")),
@@ -256,7 +262,7 @@ public final class Cells {
         new Column("Name", "string", "name", NAME.description(), 1));
   }
 
-  /** The cells of a core/v1 Event under {@link #eventColumns()} ({@code printEvent}). */
+  /** The cells of kube's Event printer, for a core/v1 Event (kube's {@code printEvent}). */
   public static List<Value> eventCells(MapValue o, Instant now) {
     String first = str(o, "firstTimestamp");
     String last = str(o, "lastTimestamp");
@@ -284,5 +290,34 @@ public final class Cells {
             + str(o, "involvedObject", "name"),
         str(o, "involvedObject", "fieldPath"), source, str(o, "message"), since(first, now),
         Long.toString(Math.max(count, 1)), name(o));
+  }
+
+  /** {@code s}, or kube's {@code <unset>} when empty. */
+  public static String orUnset(String s) {
+    return s.isEmpty() ? "<unset>" : s;
+  }
+
+  /** A volume's or claim's phase, {@code Terminating} once it is being deleted. */
+  public static String phase(MapValue o) {
+    return has(o, "metadata", "deletionTimestamp") ? "Terminating" : str(o, "status", "phase");
+  }
+
+  /** The storage class of a volume or claim: the beta annotation wins over the field. */
+  public static String storageClass(MapValue o) {
+    String beta = str(o, "metadata", "annotations", "volume.beta.kubernetes.io/storage-class");
+    return beta.isEmpty() ? str(o, "spec", "storageClassName") : beta;
+  }
+
+  /** Access modes in kube's short forms ({@code RWO,ROX,RWX,RWOP}), in kube's order. */
+  public static String accessModes(List<Value> modes) {
+    List<String> out = new ArrayList<>();
+    String[][] known = {{"ReadWriteOnce", "RWO"}, {"ReadOnlyMany", "ROX"},
+        {"ReadWriteMany", "RWX"}, {"ReadWriteOncePod", "RWOP"}};
+    for (String[] k : known) {
+      if (modes.contains(Value.of(k[0]))) {
+        out.add(k[1]);
+      }
+    }
+    return String.join(",", out);
   }
 }

@@ -2,32 +2,31 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.coordination.lease;
 
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import io.apiserver4j.apimachinery.validation.GroupValidation;
-import io.apiserver4j.apimachinery.validation.MetaValidation;
 
-/** coordination.k8s.io/v1 Lease, as kube's {@code ValidateLeaseSpec}. */
-final class CoordinationStrategies {
-  private CoordinationStrategies() {}
+/**
+ * coordination.k8s.io/v1 Lease, as kube's {@code pkg/registry/coordination/lease} with
+ * {@code ValidateLeaseSpec} (durations, transitions, strategy and preferred holder).
+ */
+public final class LeaseStrategy {
+  private LeaseStrategy() {}
 
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("coordination.k8s.io", "v1", "Lease"), ResourceStrategy.builder()
-        .validator(CoordinationStrategies::validate)
-        .build());
-    return out;
+  /** The Lease's strategy. */
+  public static ResourceStrategy strategy() {
+    return ResourceStrategy.builder()
+        .validator(LeaseStrategy::validate)
+        .build();
   }
 
   static List<FieldError> validate(MapValue lease, Optional<MapValue> old) {

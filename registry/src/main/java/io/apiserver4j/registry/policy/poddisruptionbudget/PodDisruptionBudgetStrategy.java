@@ -2,40 +2,36 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.policy.poddisruptionbudget;
 
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import io.apiserver4j.apimachinery.validation.GroupValidation;
-import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
- * policy/v1 PodDisruptionBudget, as kube's {@code pkg/apis/policy/validation}
- * ({@code ValidatePodDisruptionBudget} and its status update).
+ * policy/v1 PodDisruptionBudget, as kube's {@code pkg/registry/policy/poddisruptionbudget}:
+ * generation bumped by spec changes and {@code ValidatePodDisruptionBudget} with its status
+ * (kube's {@code pkg/apis/policy/validation}).
  */
-final class PolicyStrategies {
+public final class PodDisruptionBudgetStrategy {
   private static final List<String> EVICTION_POLICIES = List.of("AlwaysAllow", "IfHealthyBudget");
 
-  private PolicyStrategies() {}
+  private PodDisruptionBudgetStrategy() {}
 
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("policy", "v1", "PodDisruptionBudget"),
-        ResourceStrategy.builder()
-            .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
-            .validator(PolicyStrategies::validate)
-            .build());
-    return out;
+  /** The PodDisruptionBudget's strategy. */
+  public static ResourceStrategy strategy() {
+    return ResourceStrategy.builder()
+        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .validator(PodDisruptionBudgetStrategy::validate)
+        .build();
   }
 
   static List<FieldError> validate(MapValue pdb, Optional<MapValue> old) {

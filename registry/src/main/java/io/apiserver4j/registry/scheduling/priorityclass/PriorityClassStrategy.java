@@ -2,46 +2,44 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.scheduling.priorityclass;
 
+import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
-import io.apiserver4j.apimachinery.validation.KubeValidation;
 
 /**
- * scheduling.k8s.io/v1 PriorityClass, as kube's {@code SetDefaults_PriorityClass} and
- * {@code ValidatePriorityClass}/{@code ValidatePriorityClassUpdate}.
+ * scheduling.k8s.io/v1 PriorityClass, as kube's {@code pkg/registry/scheduling/priorityclass}
+ * with {@code SetDefaults_PriorityClass} and {@code ValidatePriorityClass}/
+ * {@code ValidatePriorityClassUpdate} (reserved system classes, value bounds, immutable value
+ * and preemption policy).
  */
-final class SchedulingStrategies {
+public final class PriorityClassStrategy {
   /** kube's HighestUserDefinablePriority. */
-  static final long HIGHEST_USER_PRIORITY = 1_000_000_000L;
+  private static final long HIGHEST_USER_PRIORITY = 1_000_000_000L;
   // kube's system priority classes: name, value (globalDefault false for both)
   private static final Map<String, Long> SYSTEM_CLASSES = Map.of(
       "system-node-critical", 2_000_001_000L, "system-cluster-critical", 2_000_000_000L);
 
-  private SchedulingStrategies() {}
+  private PriorityClassStrategy() {}
 
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("scheduling.k8s.io", "v1", "PriorityClass"),
-        ResourceStrategy.builder()
-            .defaulter(o -> o.getOrNull("preemptionPolicy") == null
-                ? o.with("preemptionPolicy", Value.of("PreemptLowerPriority")) : o)
-            .validator(SchedulingStrategies::validate)
-            .build());
-    return out;
+  /** The PriorityClass's strategy. */
+  public static ResourceStrategy strategy() {
+    return ResourceStrategy.builder()
+        .defaulter(o -> o.getOrNull("preemptionPolicy") == null
+            ? o.with("preemptionPolicy", Value.of("PreemptLowerPriority")) : o)
+        .validator(PriorityClassStrategy::validate)
+        .build();
   }
 
   static List<FieldError> validate(MapValue pc, Optional<MapValue> old) {

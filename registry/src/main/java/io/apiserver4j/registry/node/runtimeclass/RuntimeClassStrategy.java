@@ -2,38 +2,35 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.node.runtimeclass;
 
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.registry.core.validation.PodSpecValidation;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
-import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apimachinery.validation.MetaValidation;
 
 /**
- * node.k8s.io/v1 RuntimeClass, as kube's {@code ValidateRuntimeClass} (handler, overhead,
- * scheduling) and {@code ValidateRuntimeClassUpdate} (handler immutable).
+ * node.k8s.io/v1 RuntimeClass, as kube's {@code pkg/registry/node/runtimeclass} with
+ * {@code ValidateRuntimeClass} (handler, overhead, scheduling) and
+ * {@code ValidateRuntimeClassUpdate} (handler immutable).
  */
-final class NodeStrategies {
-  private NodeStrategies() {}
+public final class RuntimeClassStrategy {
+  private RuntimeClassStrategy() {}
 
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("node.k8s.io", "v1", "RuntimeClass"), ResourceStrategy.builder()
-        .validator(NodeStrategies::validate)
-        .build());
-    return out;
+  /** The RuntimeClass's strategy. */
+  public static ResourceStrategy strategy() {
+    return ResourceStrategy.builder()
+        .validator(RuntimeClassStrategy::validate)
+        .build();
   }
 
   static List<FieldError> validate(MapValue rc, Optional<MapValue> old) {

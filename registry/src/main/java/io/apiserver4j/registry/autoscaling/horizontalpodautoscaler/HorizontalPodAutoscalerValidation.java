@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.autoscaling.horizontalpodautoscaler;
 
 import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.integer;
@@ -10,112 +10,31 @@ import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.map;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
-import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
-import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.TreeSet;
-import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.apimachinery.validation.NameValidation;
 
 /**
- * autoscaling/v1 and autoscaling/v2 HorizontalPodAutoscaler, as kube's
- * {@code pkg/apis/autoscaling/v1/defaults.go}, {@code v2/defaults.go} and
- * {@code pkg/apis/autoscaling/validation}. Errors carry the paths of kube's internal type, so a
- * v1 {@code targetCPUUtilizationPercentage} is reported as the CPU metric it converts to.
+ * kube's {@code pkg/apis/autoscaling/validation} of a HorizontalPodAutoscaler: replicas, the
+ * scale target, metrics and their targets, scaling behaviour and status counts. Errors carry
+ * the paths of kube's internal type, so a v1 {@code targetCPUUtilizationPercentage} is
+ * reported as the CPU metric it converts to.
  */
-final class AutoscalingStrategies {
+final class HorizontalPodAutoscalerValidation {
   private static final List<String> SOURCE_TYPES = List.of("ContainerResource", "External",
       "Object", "Pods", "Resource");
   private static final int MAX_PERIOD_SECONDS = 1800;
   private static final int MAX_STABILIZATION_SECONDS = 3600;
 
-  private AutoscalingStrategies() {}
-
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("autoscaling", "v2", "HorizontalPodAutoscaler"),
-        ResourceStrategy.builder()
-            .nameValidation(NameValidation.DNS1123_SUBDOMAIN)
-            .defaulter(AutoscalingStrategies::defaultV2)
-            .validator(AutoscalingStrategies::validateV2)
-            .build());
-    out.put(new GroupVersionKind("autoscaling", "v1", "HorizontalPodAutoscaler"),
-        ResourceStrategy.builder()
-            .defaulter(AutoscalingStrategies::defaultV1)
-            .validator(AutoscalingStrategies::validateV1)
-            .build());
-    return out;
-  }
-
-  // --- defaulting --------------------------------------------------------------------------
-
-  static MapValue defaultV1(MapValue hpa) {
-    if (Nested.mapOrNull(hpa, "spec") == null) {
-      return hpa;
-    }
-    return Nested.setDefault(hpa, Value.of(1L), "spec", "minReplicas");
-  }
-
-  static MapValue defaultV2(MapValue hpa) {
-    MapValue r = hpa;
-    if (Nested.mapOrNull(r, "spec") == null) {
-      return r;
-    }
-    r = Nested.setDefault(r, Value.of(1L), "spec", "minReplicas");
-    if (Nested.list(r, "spec", "metrics").isEmpty()) {
-      r = Nested.set(r, Value.list(MapValue.ofEntries("type", Value.of("Resource"), "resource",
-          MapValue.ofEntries("name", Value.of("cpu"), "target", MapValue.ofEntries(
-              "type", Value.of("Utilization"), "averageUtilization", Value.of(80L))))),
-          "spec", "metrics");
-    }
-    MapValue behavior = Nested.mapOrNull(r, "spec", "behavior");
-    if (behavior != null) {
-      behavior = behavior.with("scaleUp", rules(map(behavior, "scaleUp"), Value.of(0L),
-          Value.list(policy("Pods", 4), policy("Percent", 100))));
-      behavior = behavior.with("scaleDown", rules(map(behavior, "scaleDown"), null,
-          Value.list(policy("Percent", 100))));
-      r = Nested.set(r, behavior, "spec", "behavior");
-    }
-    return r;
-  }
-
-  private static MapValue policy(String type, long value) {
-    return MapValue.ofEntries("type", Value.of(type), "value", Value.of(value), "periodSeconds",
-        Value.of(15L));
-  }
-
-  // kube's copyHPAScalingRules over the default rules: fields the client set win
-  private static MapValue rules(MapValue given, Value window, ListValue policies) {
-    MapValue.Builder b = MapValue.empty().toBuilder();
-    Value w = given == null ? null : given.getOrNull("stabilizationWindowSeconds");
-    if (w != null && !w.isNull()) {
-      b.put("stabilizationWindowSeconds", w);
-    } else if (window != null) {
-      b.put("stabilizationWindowSeconds", window);
-    }
-    Value select = given == null ? null : given.getOrNull("selectPolicy");
-    b.put("selectPolicy", select != null && !select.isNull() ? select : Value.of("Max"));
-    Value pol = given == null ? null : given.getOrNull("policies");
-    b.put("policies", pol instanceof ListValue ? pol : policies);
-    Value tolerance = given == null ? null : given.getOrNull("tolerance");
-    if (tolerance != null && !tolerance.isNull()) {
-      b.put("tolerance", tolerance);
-    }
-    return b.build();
-  }
-
-  // --- validation --------------------------------------------------------------------------
+  private HorizontalPodAutoscalerValidation() {}
 
   private static long minReplicasLowerBound(Optional<MapValue> old) {
     // an HPA stored with minReplicas 0 (scale to zero) keeps that lower bound on updates
@@ -186,9 +105,22 @@ final class AutoscalingStrategies {
     }
   }
 
+  // ValidateCrossVersionObjectReference: kind and name required path segments
   private static void crossVersionRef(List<FieldError> errs, MapValue ref, String at) {
-    NetworkingStrategies.pathSegmentRequired(errs, ref, "kind", at);
-    NetworkingStrategies.pathSegmentRequired(errs, ref, "name", at);
+    pathSegmentRequired(errs, ref, "kind", at);
+    pathSegmentRequired(errs, ref, "name", at);
+  }
+
+  private static void pathSegmentRequired(List<FieldError> errs, MapValue ref, String key,
+      String at) {
+    String v = str(ref, key);
+    if (v.isEmpty()) {
+      errs.add(FieldError.required(at + "." + key, ""));
+      return;
+    }
+    for (String msg : MetaValidation.pathSegment(v, false)) {
+      errs.add(FieldError.invalid(at + "." + key, Value.of(v), msg));
+    }
   }
 
   private static void metric(List<FieldError> errs, Value m, String at) {

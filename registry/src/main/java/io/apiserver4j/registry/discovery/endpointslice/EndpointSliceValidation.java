@@ -2,55 +2,34 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.discovery.endpointslice;
 
-import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
-import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.core.IpAddresses;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.HashSet;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
-import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.apimachinery.validation.GroupValidation;
 
 /**
- * discovery.k8s.io/v1 EndpointSlice, as kube's {@code SetDefaults_EndpointPort} and
- * {@code pkg/apis/discovery/validation} (address type immutable, addresses per type, ports).
+ * kube's {@code pkg/apis/discovery/validation} of an EndpointSlice: the address type
+ * (immutable), the endpoints' addresses as that type asks and their hostnames, the ports.
  */
-final class DiscoveryStrategies {
+final class EndpointSliceValidation {
   private static final List<String> ADDRESS_TYPES = List.of("FQDN", "IPv4", "IPv6");
   private static final List<String> PROTOCOLS = List.of("SCTP", "TCP", "UDP");
 
-  private DiscoveryStrategies() {}
-
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("discovery.k8s.io", "v1", "EndpointSlice"),
-        ResourceStrategy.builder()
-            .generationPolicy(ResourceStrategy.GenerationPolicy.NON_METADATA)
-            .defaulter(DiscoveryStrategies::defaults)
-            .validator(DiscoveryStrategies::validate)
-            .build());
-    return out;
-  }
-
-  static MapValue defaults(MapValue slice) {
-    return Nested.updateListItems(slice, p -> Nested.setDefault(
-        Nested.setDefault(p, Value.of(""), "name"), Value.of("TCP"), "protocol"), "ports");
-  }
+  private EndpointSliceValidation() {}
 
   static List<FieldError> validate(MapValue slice, Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();

@@ -2,45 +2,42 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.events.event;
 
 import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
+import io.apiserver4j.apimachinery.validation.GroupValidation;
+import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
-import java.util.LinkedHashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Objects;
 import java.util.Optional;
-import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.apimachinery.validation.GroupValidation;
 
 /**
- * events.k8s.io/v1 Event, as kube's {@code ValidateEventCreate}/{@code ValidateEventUpdate} for
- * that API version: the legacy checks plus the strict ones. Fields are named as kube's internal
+ * events.k8s.io/v1 Event, as kube's {@code pkg/registry/core/event} serving that API version:
+ * created by an update too, with {@code ValidateEventCreate}/{@code ValidateEventUpdate} for
+ * that API version (the legacy checks plus the strict ones). Fields are named as kube's internal
  * Event names them ({@code regarding} is {@code involvedObject}, {@code note} is
  * {@code message}, {@code deprecatedCount} is {@code count}, ...), since kube validates that type.
  */
-final class EventsStrategies {
-  private EventsStrategies() {}
+public final class EventStrategy {
+  private EventStrategy() {}
 
-  static Map<GroupVersionKind, ResourceStrategy> strategies() {
-    Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
-    out.put(new GroupVersionKind("events.k8s.io", "v1", "Event"), ResourceStrategy.builder()
+  /** The events.k8s.io/v1 Event's strategy. */
+  public static ResourceStrategy strategy() {
+    return ResourceStrategy.builder()
         .allowCreateOnUpdate(true)
-        .validator(EventsStrategies::validate)
-        .build());
-    return out;
+        .validator(EventStrategy::validate)
+        .build();
   }
 
   private static boolean set(MapValue e, String field) {
