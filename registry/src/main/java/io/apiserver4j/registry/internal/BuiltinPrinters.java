@@ -296,16 +296,6 @@ final class BuiltinPrinters {
             "podSelector")), AGE),
         (o, now) -> row(name(o), formatLabelSelector(Cells.at(o, "spec", "podSelector")),
             age(o, now))));
-    for (String kind : List.of("roleBinding", "clusterRoleBinding")) {
-      String type = "io.k8s.api.rbac.v1." + Character.toUpperCase(kind.charAt(0))
-          + kind.substring(1);
-      out.put("rbac.authorization.k8s.io/" + kind.toLowerCase(Locale.ROOT) + "s", p(List.of(NAME,
-          col("Role", "string", doc(type, "roleRef")), AGE,
-          wide("Users", "string", "Users in the " + kind),
-          wide("Groups", "string", "Groups in the " + kind),
-          wide("ServiceAccounts", "string", "ServiceAccounts in the " + kind)),
-          BuiltinPrinters::bindingCells));
-    }
     String csr = "io.k8s.api.certificates.v1.CertificateSigningRequest";
     out.put("certificates.k8s.io/certificatesigningrequests", p(List.of(NAME, AGE,
         col("SignerName", "string", doc(csr + "Spec", "signerName")),
@@ -962,30 +952,6 @@ final class BuiltinPrinters {
             : "<unset>",
         integer(o, "spec", "maxReplicas"), integer(o, "status", "currentReplicas"),
         age(o, now));
-  }
-
-  private static List<Value> bindingCells(MapValue o, Instant now) {
-    List<String> users = new ArrayList<>();
-    List<String> groups = new ArrayList<>();
-    List<String> sas = new ArrayList<>();
-    for (Value s : list(o, "subjects")) {
-      switch (str(s, "kind")) {
-        case "User":
-          users.add(str(s, "name"));
-          break;
-        case "Group":
-          groups.add(str(s, "name"));
-          break;
-        case "ServiceAccount":
-          sas.add(str(s, "namespace") + "/" + str(s, "name"));
-          break;
-        default:
-          break;
-      }
-    }
-    return row(name(o), str(o, "roleRef", "kind") + "/" + str(o, "roleRef", "name"),
-        age(o, now), String.join(", ", users), String.join(", ", groups),
-        String.join(", ", sas));
   }
 
   private static List<Value> csrCells(MapValue o, Instant now) {
