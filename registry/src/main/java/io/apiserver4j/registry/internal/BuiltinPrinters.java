@@ -307,21 +307,6 @@ final class BuiltinPrinters {
         col("Holder", "string", doc("io.k8s.api.coordination.v1.LeaseSpec", "holderIdentity")),
         AGE),
         (o, now) -> row(name(o), str(o, "spec", "holderIdentity"), age(o, now))));
-    String sc = "io.k8s.api.storage.v1.StorageClass";
-    out.put("storage.k8s.io/storageclasses", p(List.of(NAME,
-        col("Provisioner", "string", doc(sc, "provisioner")),
-        col("ReclaimPolicy", "string", doc(sc, "reclaimPolicy")),
-        col("VolumeBindingMode", "string", doc(sc, "volumeBindingMode")),
-        col("AllowVolumeExpansion", "string", doc(sc, "allowVolumeExpansion")), AGE),
-        (o, now) -> row(isDefaultClass(o) ? name(o) + " (default)" : name(o),
-            str(o, "provisioner"), orDefault(str(o, "reclaimPolicy"), "Delete"),
-            orDefault(str(o, "volumeBindingMode"), "Immediate"),
-            Boolean.toString(bool(o, "allowVolumeExpansion")), age(o, now))));
-    out.put("storage.k8s.io/volumeattributesclasses", p(List.of(NAME,
-        col("DriverName", "string", doc("io.k8s.api.storage.v1.VolumeAttributesClass",
-            "driverName")), AGE),
-        (o, now) -> row(isDefaultClass(o) ? name(o) + " (default)" : name(o),
-            str(o, "driverName"), age(o, now))));
     out.put("apps/controllerrevisions", p(List.of(NAME,
         col("Controller", "string", "Controller of the object"),
         col("Revision", "string", doc(APPS + "ControllerRevision", "revision")), AGE),
@@ -342,15 +327,6 @@ final class BuiltinPrinters {
     out.put("node.k8s.io/runtimeclasses", p(List.of(NAME,
         col("Handler", "string", doc("io.k8s.api.node.v1.RuntimeClass", "handler")), AGE),
         (o, now) -> row(name(o), str(o, "handler"), age(o, now))));
-    String va = "io.k8s.api.storage.v1.VolumeAttachment";
-    out.put("storage.k8s.io/volumeattachments", p(List.of(NAME,
-        new Column("Attacher", "string", "name", doc(va + "Spec", "attacher"), 0),
-        col("PV", "string", doc(va + "Source", "persistentVolumeName")),
-        col("Node", "string", doc(va + "Spec", "nodeName")),
-        col("Attached", "boolean", doc(va + "Status", "attached")), AGE),
-        (o, now) -> row(name(o), str(o, "spec", "attacher"),
-            str(o, "spec", "source", "persistentVolumeName"), str(o, "spec", "nodeName"),
-            bool(o, "status", "attached"), age(o, now))));
     String es = "io.k8s.api.discovery.v1.EndpointSlice";
     out.put("discovery.k8s.io/endpointslices", p(List.of(NAME,
         col("AddressType", "string", doc(es, "addressType")),
@@ -358,25 +334,6 @@ final class BuiltinPrinters {
         col("Endpoints", "string", doc(es, "endpoints")), AGE),
         (o, now) -> row(name(o), str(o, "addressType"), slicePorts(o), sliceEndpoints(o),
             age(o, now))));
-    out.put("storage.k8s.io/csinodes", p(List.of(NAME,
-        col("Drivers", "integer", "Drivers indicates the number of CSI drivers registered on"
-            + " the node"), AGE),
-        (o, now) -> row(name(o), (long) list(o, "spec", "drivers").size(), age(o, now))));
-    String csi = "io.k8s.api.storage.v1.CSIDriverSpec";
-    out.put("storage.k8s.io/csidrivers", p(List.of(NAME,
-        col("AttachRequired", "boolean", doc(csi, "attachRequired")),
-        col("PodInfoOnMount", "boolean", doc(csi, "podInfoOnMount")),
-        col("StorageCapacity", "boolean", doc(csi, "storageCapacity")),
-        col("TokenRequests", "string", doc(csi, "tokenRequests")),
-        col("RequiresRepublish", "boolean", doc(csi, "requiresRepublish")),
-        col("Modes", "string", doc(csi, "volumeLifecycleModes")), AGE),
-        BuiltinPrinters::csiDriverCells));
-    String cap = "io.k8s.api.storage.v1.CSIStorageCapacity";
-    out.put("storage.k8s.io/csistoragecapacities", p(List.of(NAME,
-        col("StorageClassName", "string", doc(cap, "storageClassName")),
-        col("Capacity", "string", doc(cap, "capacity"))),
-        (o, now) -> row(name(o), str(o, "storageClassName"),
-            orUnset(str(o, "capacity")))));
     for (String webhooks : List.of("mutatingwebhookconfigurations",
         "validatingwebhookconfigurations")) {
       out.put("admissionregistration.k8s.io/" + webhooks, p(List.of(NAME,
@@ -513,13 +470,6 @@ final class BuiltinPrinters {
       }
     }
     return String.join(",", out);
-  }
-
-  private static boolean isDefaultClass(MapValue o) {
-    MapValue a = map(o, "metadata", "annotations");
-    return str(a, "storageclass.kubernetes.io/is-default-class").equals("true")
-        || str(a, "storageclass.beta.kubernetes.io/is-default-class").equals("true")
-        || str(a, "resource.kubernetes.io/is-default-class").equals("true");
   }
 
   private static String controller(MapValue o) {
@@ -1008,19 +958,6 @@ final class BuiltinPrinters {
       (k.startsWith("limits.") ? limits : requests).add(cell);
     }
     return row(name(o), String.join(", ", requests), String.join(", ", limits), age(o, now));
-  }
-
-  private static List<Value> csiDriverCells(MapValue o, Instant now) {
-    List<String> audiences = new ArrayList<>();
-    for (Value t : list(o, "spec", "tokenRequests")) {
-      audiences.add(str(t, "audience"));
-    }
-    List<Value> modes = list(o, "spec", "volumeLifecycleModes");
-    return row(name(o), !has(o, "spec", "attachRequired") || bool(o, "spec", "attachRequired"),
-        bool(o, "spec", "podInfoOnMount"), bool(o, "spec", "storageCapacity"),
-        audiences.isEmpty() ? "<unset>" : String.join(",", audiences),
-        bool(o, "spec", "requiresRepublish"),
-        modes.isEmpty() ? "Persistent" : strings(modes), age(o, now));
   }
 
   private static List<Value> flowSchemaCells(MapValue o, Instant now) {
