@@ -296,13 +296,6 @@ final class BuiltinPrinters {
             "podSelector")), AGE),
         (o, now) -> row(name(o), formatLabelSelector(Cells.at(o, "spec", "podSelector")),
             age(o, now))));
-    String csr = "io.k8s.api.certificates.v1.CertificateSigningRequest";
-    out.put("certificates.k8s.io/certificatesigningrequests", p(List.of(NAME, AGE,
-        col("SignerName", "string", doc(csr + "Spec", "signerName")),
-        col("Requestor", "string", doc(csr + "Spec", "request")),
-        col("RequestedDuration", "string", doc(csr + "Spec", "expirationSeconds")),
-        col("Condition", "string", doc(csr + "Status", "conditions"))),
-        BuiltinPrinters::csrCells));
     out.put("coordination.k8s.io/leases", p(List.of(NAME,
         col("Holder", "string", doc("io.k8s.api.coordination.v1.LeaseSpec", "holderIdentity")),
         AGE),
@@ -902,45 +895,6 @@ final class BuiltinPrinters {
             : "<unset>",
         integer(o, "spec", "maxReplicas"), integer(o, "status", "currentReplicas"),
         age(o, now));
-  }
-
-  private static List<Value> csrCells(MapValue o, Instant now) {
-    List<String> conditions = new ArrayList<>();
-    boolean approved = false;
-    boolean denied = false;
-    boolean failed = false;
-    for (Value c : list(o, "status", "conditions")) {
-      switch (str(c, "type")) {
-        case "Approved":
-          approved = true;
-          break;
-        case "Denied":
-          denied = true;
-          break;
-        case "Failed":
-          failed = true;
-          break;
-        default:
-          break;
-      }
-    }
-    if (denied) {
-      conditions.add("Denied");
-    } else if (approved) {
-      conditions.add("Approved");
-    } else {
-      conditions.add("Pending");
-    }
-    if (failed) {
-      conditions.add("Failed");
-    }
-    if (has(o, "status", "certificate") && !str(o, "status", "certificate").isEmpty()) {
-      conditions.add("Issued");
-    }
-    String duration = has(o, "spec", "expirationSeconds")
-        ? GoDurations.human(Duration.ofSeconds(integer(o, "spec", "expirationSeconds"))) : "<none>";
-    return row(name(o), age(o, now), orNone(str(o, "spec", "signerName")),
-        str(o, "spec", "username"), duration, String.join(",", conditions));
   }
 
   private static List<Value> quotaCells(MapValue o, Instant now) {
