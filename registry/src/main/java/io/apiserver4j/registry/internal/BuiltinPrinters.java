@@ -355,23 +355,6 @@ final class BuiltinPrinters {
               + " configration param"), AGE),
           (o, now) -> row(name(o), str(o, "spec", "policyName"), paramRef(o), age(o, now))));
     }
-    String fc = "io.k8s.api.flowcontrol.v1.";
-    out.put("flowcontrol.apiserver.k8s.io/flowschemas", p(List.of(NAME,
-        col("PriorityLevel", "string", doc(fc + "PriorityLevelConfigurationReference", "name")),
-        col("MatchingPrecedence", "string", doc(fc + "FlowSchemaSpec", "matchingPrecedence")),
-        col("DistinguisherMethod", "string", doc(fc + "FlowSchemaSpec", "distinguisherMethod")),
-        AGE, col("MissingPL", "string", "references a broken or non-existent"
-            + " PriorityLevelConfiguration")),
-        BuiltinPrinters::flowSchemaCells));
-    out.put("flowcontrol.apiserver.k8s.io/prioritylevelconfigurations", p(List.of(NAME,
-        col("Type", "string", doc(fc + "PriorityLevelConfigurationSpec", "type")),
-        col("NominalConcurrencyShares", "string", doc(fc + "LimitedPriorityLevelConfiguration",
-            "nominalConcurrencyShares")),
-        col("Queues", "string", doc(fc + "QueuingConfiguration", "queues")),
-        col("HandSize", "string", doc(fc + "QueuingConfiguration", "handSize")),
-        col("QueueLengthLimit", "string", doc(fc + "QueuingConfiguration", "queueLengthLimit")),
-        AGE),
-        BuiltinPrinters::priorityLevelCells));
     out.put("resource.k8s.io/deviceclasses", p(List.of(NAME, AGE),
         (o, now) -> row(name(o), age(o, now))));
     out.put("resource.k8s.io/resourceclaims", p(List.of(NAME,
@@ -912,37 +895,6 @@ final class BuiltinPrinters {
       (k.startsWith("limits.") ? limits : requests).add(cell);
     }
     return row(name(o), String.join(", ", requests), String.join(", ", limits), age(o, now));
-  }
-
-  private static List<Value> flowSchemaCells(MapValue o, Instant now) {
-    String method = has(o, "spec", "distinguisherMethod")
-        ? str(o, "spec", "distinguisherMethod", "type") : "*";
-    String missing = "?";
-    for (Value c : list(o, "status", "conditions")) {
-      if (str(c, "type").equals("Dangling")) {
-        missing = str(c, "status");
-      }
-    }
-    return row(name(o), str(o, "spec", "priorityLevelConfiguration", "name"),
-        Long.toString(integer(o, "spec", "matchingPrecedence")), method, age(o, now), missing);
-  }
-
-  private static List<Value> priorityLevelCells(MapValue o, Instant now) {
-    String type = str(o, "spec", "type");
-    String shares = "<none>";
-    String queues = "<none>";
-    String handSize = "<none>";
-    String queueLengthLimit = "<none>";
-    if (type.equals("Limited")) {
-      shares = Long.toString(integer(o, "spec", "limited", "nominalConcurrencyShares"));
-      if (str(o, "spec", "limited", "limitResponse", "type").equals("Queue")) {
-        Value q = Cells.at(o, "spec", "limited", "limitResponse", "queuing");
-        queues = Long.toString(integer(q, "queues"));
-        handSize = Long.toString(integer(q, "handSize"));
-        queueLengthLimit = Long.toString(integer(q, "queueLengthLimit"));
-      }
-    }
-    return row(name(o), type, shares, queues, handSize, queueLengthLimit, age(o, now));
   }
 
   private static List<Value> apiServiceCells(MapValue o, Instant now) {
