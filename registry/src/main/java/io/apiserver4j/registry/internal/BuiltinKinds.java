@@ -127,7 +127,6 @@ public final class BuiltinKinds {
   private static Map<GroupVersionKind, ResourceStrategy> strategies() {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.putAll(CoreOtherStrategies.strategies());
-    out.putAll(ResourceStrategies.strategies());
     out.put(core("Namespace"), ResourceStrategy.builder()
         .nameValidation(NameValidation.DNS1123_LABEL)
         // kube's SetDefaults_Namespace: the immutable label selectors can rely on

@@ -355,21 +355,6 @@ final class BuiltinPrinters {
               + " configration param"), AGE),
           (o, now) -> row(name(o), str(o, "spec", "policyName"), paramRef(o), age(o, now))));
     }
-    out.put("resource.k8s.io/deviceclasses", p(List.of(NAME, AGE),
-        (o, now) -> row(name(o), age(o, now))));
-    out.put("resource.k8s.io/resourceclaims", p(List.of(NAME,
-        col("State", "string", "A summary of the current state (allocated, pending, reserved,"
-            + " etc.)."), AGE),
-        (o, now) -> row(name(o), claimState(o), age(o, now))));
-    out.put("resource.k8s.io/resourceclaimtemplates", p(List.of(NAME, AGE),
-        (o, now) -> row(name(o), age(o, now))));
-    String rs = "io.k8s.api.resource.v1.";
-    out.put("resource.k8s.io/resourceslices", p(List.of(NAME,
-        col("Node", "string", doc(rs + "ResourceSliceSpec", "nodeName")),
-        col("Driver", "string", doc(rs + "ResourceSliceSpec", "driver")),
-        col("Pool", "string", doc(rs + "ResourcePool", "name")), AGE),
-        (o, now) -> row(name(o), orDefault(str(o, "spec", "nodeName"), "<none>"),
-            str(o, "spec", "driver"), str(o, "spec", "pool", "name"), age(o, now))));
     out.put("networking.k8s.io/servicecidrs", p(List.of(NAME,
         col("CIDRs", "string", doc("io.k8s.api.networking.v1.ServiceCIDRSpec", "cidrs")), AGE),
         (o, now) -> row(name(o), strings(list(o, "spec", "cidrs")), age(o, now))));
@@ -500,18 +485,6 @@ final class BuiltinPrinters {
     String group = str(params, "apiGroup");
     String kind = str(params, "kind");
     return (group.isEmpty() ? kind : group + "/" + kind) + "/" + str(params, "name");
-  }
-
-  private static String claimState(MapValue o) {
-    List<String> states = new ArrayList<>();
-    if (has(o, "metadata", "deletionTimestamp")) {
-      states.add("deleted");
-    }
-    states.add(has(o, "status", "allocation") ? "allocated" : "pending");
-    if (!list(o, "status", "reservedFor").isEmpty()) {
-      states.add("reserved");
-    }
-    return String.join(",", states);
   }
 
   private static List<Value> podCells(MapValue o, Instant now) {
