@@ -4,20 +4,16 @@
  */
 package io.apiserver4j.registry.internal;
 
-import io.apiserver4j.apiextensions.CustomResourceDefinitionValidation;
 import io.apiserver4j.apiserver.BuiltinResources;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
 import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.ScaleSubresource;
-import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.KubeApi;
 import io.apiserver4j.kubeapi.KubeResource;
@@ -161,28 +157,6 @@ public final class BuiltinKinds {
     ServiceStrategies.register(out);
     WorkloadStrategies.register(out);
     BatchStrategies.register(out);
-    // kube-aggregator's ValidateAPIService: the name is a path segment equal to version.group
-    // ("v1." for the core group)
-    out.put(new GroupVersionKind("apiregistration.k8s.io", "v1", "APIService"),
-        ResourceStrategy.builder()
-            .nameValidation(NameValidation.PATH_SEGMENT)
-            .validator((o, old) -> validateApiService(o))
-            .build());
-    for (boolean mutating : new boolean[] {false, true}) {
-      out.put(new GroupVersionKind("admissionregistration.k8s.io", "v1",
-          (mutating ? "Mutating" : "Validating") + "WebhookConfiguration"),
-          ResourceStrategy.builder()
-              .defaulter(o -> WebhookConfigurationRules.defaults(o, mutating))
-              .validator((o, old) -> WebhookConfigurationRules.validate(o, old, mutating))
-              .build());
-    }
-    out.put(new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
-        ResourceStrategy.builder()
-            .generationPolicy(GenerationPolicy.NON_METADATA)
-            .allowUnconditionalUpdate(false)
-            .defaulter(BuiltinKinds::defaultCrd)
-            .validator((o, old) -> CustomResourceDefinitionValidation.validate(o, old))
-            .build());
     out.putAll(NetworkingStrategies.strategies());
     out.putAll(PolicyStrategies.strategies());
     out.putAll(AutoscalingStrategies.strategies());
@@ -194,31 +168,6 @@ public final class BuiltinKinds {
     return out;
   }
 
-  static List<FieldError> validateApiService(MapValue apiService) {
-    List<FieldError> errs = new ArrayList<>();
-    String version = Nested.str(apiService, "spec", "version");
-    String required = version + "." + Nested.str(apiService, "spec", "group");
-    String name = Meta.metaString(apiService, "name");
-    if (!name.isEmpty() && !name.equals(required)) {
-      errs.add(FieldError.invalid("metadata.name", Value.of(name),
-          "must be `spec.version+\".\"+spec.group`: \"" + required + "\""));
-    }
-    long groupPriority = Nested.integer(apiService, "spec", "groupPriorityMinimum");
-    if (groupPriority <= 0 || groupPriority > 20000) {
-      errs.add(FieldError.invalid("spec.groupPriorityMinimum", Value.of(groupPriority),
-          "must be positive and less than 20000"));
-    }
-    long versionPriority = Nested.integer(apiService, "spec", "versionPriority");
-    if (versionPriority <= 0 || versionPriority > 1000) {
-      errs.add(FieldError.invalid("spec.versionPriority", Value.of(versionPriority),
-          "must be positive and less than 1000"));
-    }
-    if (version.isEmpty()) {
-      errs.add(FieldError.required("spec.version", ""));
-    }
-    return errs;
-  }
-
   /** Labels a named Namespace {@code kubernetes.io/metadata.name: <name>}, as kube does. */
   static MapValue labelNamespaceName(MapValue ns) {
     String name = Meta.metaString(ns, "name");
@@ -228,23 +177,6 @@ public final class BuiltinKinds {
 
   private static GroupVersionKind core(String kind) {
     return new GroupVersionKind("", "v1", kind);
-  }
-
-
-  // --- defaulting --------------------------------------------------------------------------
-
-  static MapValue defaultCrd(MapValue o) {
-    MapValue r = o;
-    if (Nested.mapOrNull(r, "spec") == null) {
-      return r;
-    }
-    if (Nested.getOrNull(r, "spec", "names", "kind") instanceof StringValue k && !k.value().isEmpty()) {
-      r = Nested.setDefault(r, Value.of(k.value().toLowerCase(java.util.Locale.ROOT)), "spec",
-          "names", "singular");
-      r = Nested.setDefault(r, Value.of(k.value() + "List"), "spec", "names", "listKind");
-    }
-    r = Nested.setDefault(r, Value.of("None"), "spec", "conversion", "strategy");
-    return r;
   }
 
   /** The string form of a LabelSelector (see {@link KubeValidation#formatSelector}). */

@@ -327,44 +327,12 @@ final class BuiltinPrinters {
         col("Endpoints", "string", doc(es, "endpoints")), AGE),
         (o, now) -> row(name(o), str(o, "addressType"), slicePorts(o), sliceEndpoints(o),
             age(o, now))));
-    for (String webhooks : List.of("mutatingwebhookconfigurations",
-        "validatingwebhookconfigurations")) {
-      out.put("admissionregistration.k8s.io/" + webhooks, p(List.of(NAME,
-          col("Webhooks", "integer", "Webhooks indicates the number of webhooks registered in"
-              + " this configuration"), AGE),
-          (o, now) -> row(name(o), (long) list(o, "webhooks").size(), age(o, now))));
-    }
-    String paramKind = "ParamKind specifies the kind of resources used to parameterize this"
-        + " policy";
-    out.put("admissionregistration.k8s.io/validatingadmissionpolicies", p(List.of(NAME,
-        col("Validations", "integer", "Validations indicates the number of validation rules"
-            + " defined in this configuration"), col("ParamKind", "string", paramKind), AGE),
-        (o, now) -> row(name(o), (long) list(o, "spec", "validations").size(), paramKind(o),
-            age(o, now))));
-    out.put("admissionregistration.k8s.io/mutatingadmissionpolicies", p(List.of(NAME,
-        col("Mutations", "integer", "Mutation indicates the number of mutations rules defined"
-            + " in this configuration"), col("ParamKind", "string", paramKind), AGE),
-        (o, now) -> row(name(o), (long) list(o, "spec", "mutations").size(), paramKind(o),
-            age(o, now))));
-    for (String bindings : List.of("validatingadmissionpolicybindings",
-        "mutatingadmissionpolicybindings")) {
-      out.put("admissionregistration.k8s.io/" + bindings, p(List.of(NAME,
-          col("PolicyName", "string", "PolicyName indicates the policy definition which the"
-              + " policy binding binded to"),
-          col("ParamRef", "string", "ParamRef indicates the param resource which sets the"
-              + " configration param"), AGE),
-          (o, now) -> row(name(o), str(o, "spec", "policyName"), paramRef(o), age(o, now))));
-    }
     out.put("networking.k8s.io/servicecidrs", p(List.of(NAME,
         col("CIDRs", "string", doc("io.k8s.api.networking.v1.ServiceCIDRSpec", "cidrs")), AGE),
         (o, now) -> row(name(o), strings(list(o, "spec", "cidrs")), age(o, now))));
     out.put("networking.k8s.io/ipaddresses", p(List.of(NAME,
         col("ParentRef", "string", doc("io.k8s.api.networking.v1.IPAddressSpec", "parentRef"))),
         (o, now) -> row(name(o), parentRef(o))));
-    out.put("apiregistration.k8s.io/apiservices", p(List.of(NAME,
-        col("Service", "string", "The reference to the service that hosts this API endpoint."),
-        col("Available", "string", "Whether this service is available."), AGE),
-        BuiltinPrinters::apiServiceCells));
     return Map.copyOf(out);
   }
 
@@ -444,25 +412,6 @@ final class BuiltinPrinters {
       }
     }
     return "<none>";
-  }
-
-  private static String paramKind(MapValue o) {
-    Value pk = Cells.at(o, "spec", "paramKind");
-    return pk == null || pk.isNull() ? "<unset>"
-        : str(pk, "apiVersion") + "/" + str(pk, "kind");
-  }
-
-  private static String paramRef(MapValue o) {
-    Value ref = Cells.at(o, "spec", "paramRef");
-    if (ref == null || ref.isNull()) {
-      return "<unset>";
-    }
-    String ns = str(ref, "namespace");
-    String n = str(ref, "name");
-    if (n.isEmpty()) {
-      n = formatLabelSelector(Cells.at(ref, "selector"));
-    }
-    return ns.isEmpty() ? "*/" + n : ns + "/" + n;
   }
 
   private static String parentRef(MapValue o) {
@@ -868,21 +817,5 @@ final class BuiltinPrinters {
       (k.startsWith("limits.") ? limits : requests).add(cell);
     }
     return row(name(o), String.join(", ", requests), String.join(", ", limits), age(o, now));
-  }
-
-  private static List<Value> apiServiceCells(MapValue o, Instant now) {
-    String service = has(o, "spec", "service")
-        ? str(o, "spec", "service", "namespace") + "/" + str(o, "spec", "service", "name")
-        : "Local";
-    String available = "Unknown";
-    for (Value c : list(o, "status", "conditions")) {
-      if (str(c, "type").equals("Available")) {
-        available = str(c, "status");
-        if (!available.equals("True") && !str(c, "reason").isEmpty()) {
-          available = available + " (" + str(c, "reason") + ")";
-        }
-      }
-    }
-    return row(name(o), service, available, age(o, now));
   }
 }

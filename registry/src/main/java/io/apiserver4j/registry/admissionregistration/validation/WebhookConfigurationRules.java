@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.registry.internal;
+package io.apiserver4j.registry.admissionregistration.validation;
 
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelProgram;
@@ -32,8 +32,9 @@ import io.apiserver4j.apimachinery.validation.MetaValidation;
  * NoneOnDryRun in v1, unless the stored object already had others), timeouts, client configs,
  * selectors, AdmissionReview versions, reinvocation policies and match conditions (compiled).
  * Match conditions using {@code authorizer} do not compile here (no authorizer library).
+ * Stateless and thread-safe.
  */
-final class WebhookConfigurationRules {
+public final class WebhookConfigurationRules {
   private static final List<String> FAILURE_POLICIES = List.of("Fail", "Ignore");
   private static final List<String> MATCH_POLICIES = List.of("Equivalent", "Exact");
   private static final List<String> NO_SIDE_EFFECTS = List.of("None", "NoneOnDryRun");
@@ -49,8 +50,8 @@ final class WebhookConfigurationRules {
 
   private WebhookConfigurationRules() {}
 
-  /** kube's v1 defaults of every webhook of a configuration. */
-  static MapValue defaults(MapValue configuration, boolean mutating) {
+  /** kube's v1 defaults of every webhook of a configuration ({@code mutating} or validating). */
+  public static MapValue defaults(MapValue configuration, boolean mutating) {
     return Nested.updateListItems(configuration, w -> {
       MapValue d = Nested.setDefault(w, Value.of("Fail"), "failurePolicy");
       d = Nested.setDefault(d, Value.of("Equivalent"), "matchPolicy");
@@ -68,7 +69,12 @@ final class WebhookConfigurationRules {
     }, "webhooks");
   }
 
-  static List<FieldError> validate(MapValue configuration, Optional<MapValue> old,
+  /**
+   * kube's {@code ValidateMutatingWebhookConfiguration} or
+   * {@code ValidateValidatingWebhookConfiguration}, and their update forms when {@code old} is
+   * present: the errors in kube's order, empty when valid.
+   */
+  public static List<FieldError> validate(MapValue configuration, Optional<MapValue> old,
       boolean mutating) {
     List<Value> oldHooks = old.map(o -> Nested.list(o, "webhooks")).orElse(List.of());
     // kube relaxes on update what the stored object already violated
