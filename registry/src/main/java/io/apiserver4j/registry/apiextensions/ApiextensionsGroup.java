@@ -9,7 +9,7 @@ import io.apiserver4j.registry.apiextensions.customresourcedefinition.CustomReso
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
-/** The kinds of the {@code apiextensions} API group with their registry behaviour (apiextensions-apiserver's pkg/registry). */
+/** The kinds of the {@code apiextensions} API group with their registry behaviour (kube's pkg/registry/apiextensions). */
 public final class ApiextensionsGroup {
   private ApiextensionsGroup() {}
 

@@ -10,7 +10,7 @@ import io.apiserver4j.registry.apiregistration.apiservice.ApiServiceStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
-/** The kinds of the {@code apiregistration} API group with their registry behaviour (kube-aggregator's pkg/registry). */
+/** The kinds of the {@code apiregistration} API group with their registry behaviour (kube's pkg/registry/apiregistration). */
 public final class ApiregistrationGroup {
   private ApiregistrationGroup() {}
 

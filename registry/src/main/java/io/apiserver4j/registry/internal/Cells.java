@@ -256,7 +256,10 @@ public final class Cells {
     return List.of(String.join(", ", users), String.join(", ", groups), String.join(", ", sas));
   }
 
-  /** An admission policy's {@code spec.paramKind} as {@code apiVersion/kind}, or {@code <unset>}. */
+  /**
+   * An admission policy's {@code spec.paramKind} as {@code apiVersion/kind}, or
+   * {@code <unset>}.
+   */
   public static String paramKind(MapValue policy) {
     Value pk = at(policy, "spec", "paramKind");
     return pk == null || pk.isNull() ? "<unset>"

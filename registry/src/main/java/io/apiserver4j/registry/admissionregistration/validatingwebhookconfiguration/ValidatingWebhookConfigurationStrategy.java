@@ -8,8 +8,8 @@ import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.registry.admissionregistration.validation.WebhookConfigurationRules;
 
 /**
- * kube's pkg/registry/admissionregistration/validatingwebhookconfiguration strategy: kube's v1 webhook defaults and
- * {@code ValidateValidatingWebhookConfiguration} (and its update form).
+ * kube's pkg/registry/admissionregistration/validatingwebhookconfiguration strategy: kube's v1
+ * webhook defaults and {@code ValidateValidatingWebhookConfiguration} (and its update form).
  */
 public final class ValidatingWebhookConfigurationStrategy {
   private ValidatingWebhookConfigurationStrategy() {}

@@ -35,7 +35,8 @@ public final class CustomResourceDefinitionStrategy {
     if (Nested.mapOrNull(r, "spec") == null) {
       return r;
     }
-    if (Nested.getOrNull(r, "spec", "names", "kind") instanceof StringValue k && !k.value().isEmpty()) {
+    if (Nested.getOrNull(r, "spec", "names", "kind") instanceof StringValue k
+        && !k.value().isEmpty()) {
       r = Nested.setDefault(r, Value.of(k.value().toLowerCase(java.util.Locale.ROOT)), "spec",
           "names", "singular");
       r = Nested.setDefault(r, Value.of(k.value() + "List"), "spec", "names", "listKind");

@@ -21,7 +21,10 @@ import io.apiserver4j.registry.internal.Cells;
 import java.time.Instant;
 import java.util.List;
 
-/** kube's ClusterRoleBinding columns ({@code printClusterRoleBinding} of pkg/printers/internalversion). */
+/**
+ * kube's ClusterRoleBinding columns ({@code printClusterRoleBinding} of
+ * pkg/printers/internalversion).
+ */
 public final class ClusterRoleBindingPrinter {
   private ClusterRoleBindingPrinter() {}
 

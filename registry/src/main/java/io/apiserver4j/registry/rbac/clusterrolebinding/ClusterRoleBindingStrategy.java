@@ -14,9 +14,10 @@ public final class ClusterRoleBindingStrategy {
   private ClusterRoleBindingStrategy() {}
 
   /**
-   * The ClusterRoleBinding strategy: any path segment is a valid name (kube's {@code ValidateRBACName}),
-   * kube's binding and subject defaults, and kube's {@code ValidateClusterRoleBinding} for
-   * a cluster binding: its role ref names a ClusterRole, its ServiceAccount subjects name their namespace; the role ref never changes.
+   * The ClusterRoleBinding strategy: any path segment is a valid name (kube's
+   * {@code ValidateRBACName}), kube's binding and subject defaults, and kube's
+   * {@code ValidateClusterRoleBinding}: the role ref names a ClusterRole, ServiceAccount
+   * subjects name their namespace; the role ref never changes.
    */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()

@@ -14,9 +14,9 @@ public final class RoleBindingStrategy {
   private RoleBindingStrategy() {}
 
   /**
-   * The RoleBinding strategy: any path segment is a valid name (kube's {@code ValidateRBACName}),
-   * kube's binding and subject defaults, and kube's {@code ValidateRoleBinding} for
-   * a namespaced binding: its role ref names a Role or a ClusterRole; the role ref never changes.
+   * The RoleBinding strategy: any path segment is a valid name (kube's
+   * {@code ValidateRBACName}), kube's binding and subject defaults, and kube's
+   * {@code ValidateRoleBinding}: the role ref names a Role or a ClusterRole and never changes.
    */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()

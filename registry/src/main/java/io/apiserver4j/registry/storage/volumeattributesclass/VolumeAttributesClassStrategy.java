@@ -30,7 +30,8 @@ public final class VolumeAttributesClassStrategy {
         .build();
   }
 
-  private static List<FieldError> validateVolumeAttributesClass(MapValue o, Optional<MapValue> old) {
+  private static List<FieldError> validateVolumeAttributesClass(MapValue o,
+      Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
     if (old.isPresent()) {
       if (!str(o, "driverName").equals(str(old.get(), "driverName"))) {
