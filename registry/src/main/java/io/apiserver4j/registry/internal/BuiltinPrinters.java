@@ -37,11 +37,11 @@ import java.util.function.BiFunction;
 
 /**
  * The table printers of the built-in resources, by {@code group/resource}: the columns and cells
- * of kube-apiserver 1.36's {@code pkg/printers/internalversion} (and kube-aggregator's for
- * APIServices). Column descriptions that kube takes from the API types' documentation come from
- * the OpenAPI definitions. Resources kube has no printer for (Roles, ClusterRoles, LimitRanges,
- * CustomResourceDefinitions, ...) are not here: they print kube's default {@code Name} and
- * {@code Created At}.
+ * of kube-apiserver 1.36's {@code pkg/printers/internalversion}, for the kinds that no group's
+ * registry package declares yet. Column descriptions that kube takes from the API types'
+ * documentation come from the OpenAPI definitions. Resources kube has no printer for (Roles,
+ * ClusterRoles, LimitRanges, CustomResourceDefinitions, ...) are not here: they print kube's
+ * default {@code Name} and {@code Created At}.
  */
 final class BuiltinPrinters {
   private static final String META = "io.k8s.apimachinery.pkg.apis.meta.v1.";
