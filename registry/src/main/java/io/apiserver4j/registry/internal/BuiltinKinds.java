@@ -56,8 +56,7 @@ import io.apiserver4j.apimachinery.validation.KubeValidation;
  * for the kinds that have them so far; the others get the default strategy.
  */
 public final class BuiltinKinds {
-  // every group's registry, in kube-apiserver's group order; initialized before DEFINITIONS,
-  // whose initializer reads it
+  /** Every group's registry, in kube-apiserver's group order. */
   private static final List<Supplier<List<BuiltinKind>>> GROUPS = List.of(
       CoreGroup::kinds, AppsGroup::kinds, BatchGroup::kinds, AutoscalingGroup::kinds,
       PolicyGroup::kinds, NetworkingGroup::kinds, RbacGroup::kinds, StorageGroup::kinds,

@@ -2,11 +2,13 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.storage;
+package io.apiserver4j.core.labels;
 
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.LabelValidation;
-import io.apiserver4j.storage.LabelSelector.Operator;
-import io.apiserver4j.storage.LabelSelector.Requirement;
+import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.labels.LabelSelector.Operator;
+import io.apiserver4j.core.labels.LabelSelector.Requirement;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.TreeSet;
@@ -46,7 +48,7 @@ final class LabelSelectorParser {
           try {
             r = parseRequirement();
           } catch (ParseError e) {
-            throw StoreErrors.badRequest("unable to parse requirement: " + e.getMessage());
+            throw StatusErrors.badRequest("unable to parse requirement: " + e.getMessage());
           }
           reqs.add(r);
           Item next = consume(true);
@@ -56,19 +58,19 @@ final class LabelSelectorParser {
             case COMMA:
               Item after = lookahead(true);
               if (after.tok != Tok.IDENT && after.tok != Tok.NOT) {
-                throw StoreErrors.badRequest(
+                throw StatusErrors.badRequest(
                     "found '" + after.literal + "', expected: identifier after ','");
               }
               break;
             default:
-              throw StoreErrors.badRequest(
+              throw StatusErrors.badRequest(
                   "found '" + next.literal + "', expected: ',' or 'end of string'");
           }
           break;
         case END:
           return reqs;
         default:
-          throw StoreErrors.badRequest(
+          throw StatusErrors.badRequest(
               "found '" + look.literal + "', expected: !, identifier, or 'end of string'");
       }
     }
@@ -142,7 +144,7 @@ final class LabelSelectorParser {
         }
         for (int i = 0; i < values.size(); i++) {
           if (LabelSelector.parseGoInt(values.get(i)) == null) {
-            errors.add("values[" + i + "]: Invalid value: " + StoreErrors.goQuote(values.get(i))
+            errors.add("values[" + i + "]: Invalid value: " + GoStrings.quote(values.get(i))
                 + ": for 'Gt', 'Lt' operators, the value must be an integer");
           }
         }
@@ -264,7 +266,7 @@ final class LabelSelectorParser {
   }
 
   private static String invalid(String path, String value, List<String> errs) {
-    return path + ": Invalid value: " + StoreErrors.goQuote(value) + ": " + String.join("; ", errs);
+    return path + ": Invalid value: " + GoStrings.quote(value) + ": " + String.join("; ", errs);
   }
 
   private static String jsonStrings(List<String> values) {

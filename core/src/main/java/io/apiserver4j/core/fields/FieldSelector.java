@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.storage;
+package io.apiserver4j.core.fields;
 
 import static java.util.Objects.requireNonNull;
 
@@ -12,6 +12,7 @@ import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
+import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
@@ -133,7 +134,7 @@ public final class FieldSelector {
         return new Term(term.substring(0, i), false, unescape(term.substring(i + 1)));
       }
     }
-    throw StoreErrors.badRequest(
+    throw StatusErrors.badRequest(
         "invalid selector: '" + selector + "'; can't understand '" + term + "'");
   }
 
@@ -150,7 +151,7 @@ public final class FieldSelector {
         if (c == '\\' || c == ',' || c == '=') {
           b.appendCodePoint(c);
         } else {
-          throw StoreErrors.badRequest("invalid field selector: invalid escape sequence: \\"
+          throw StatusErrors.badRequest("invalid field selector: invalid escape sequence: \\"
               + new String(Character.toChars(c)));
         }
         inSlash = false;
@@ -160,14 +161,14 @@ public final class FieldSelector {
         inSlash = true;
       } else if (c == ',' || c == '=') {
         // Go prints the rune with %v, i.e. as its number
-        throw StoreErrors.badRequest(
+        throw StatusErrors.badRequest(
             "invalid field selector: unescaped character in value: " + c);
       } else {
         b.appendCodePoint(c);
       }
     }
     if (inSlash) {
-      throw StoreErrors.badRequest("invalid field selector: invalid escape sequence: \\");
+      throw StatusErrors.badRequest("invalid field selector: invalid escape sequence: \\");
     }
     return b.toString();
   }
@@ -225,7 +226,7 @@ public final class FieldSelector {
     requireNonNull(supported, "supported");
     for (Term t : terms) {
       if (!supported.contains(t.field())) {
-        throw StoreErrors.badRequest("field label not supported: " + t.field());
+        throw StatusErrors.badRequest("field label not supported: " + t.field());
       }
     }
     return this;

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.http;
+package io.apiserver4j.authz;
 
 import static java.util.Objects.requireNonNull;
 

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.http;
+package io.apiserver4j.authz;
 
 import io.apiserver4j.admission.AuditAnnotations;
 import io.apiserver4j.admission.UserInfo;
