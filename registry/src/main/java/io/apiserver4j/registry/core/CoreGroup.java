@@ -25,6 +25,10 @@ import io.apiserver4j.registry.core.persistentvolume.PersistentVolumePrinter;
 import io.apiserver4j.registry.core.persistentvolume.PersistentVolumeStrategy;
 import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimPrinter;
 import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimStrategy;
+import io.apiserver4j.registry.core.podtemplate.PodTemplatePrinter;
+import io.apiserver4j.registry.core.podtemplate.PodTemplateStrategy;
+import io.apiserver4j.registry.core.replicationcontroller.ReplicationControllerPrinter;
+import io.apiserver4j.registry.core.replicationcontroller.ReplicationControllerStrategy;
 import io.apiserver4j.registry.core.resourcequota.ResourceQuotaPrinter;
 import io.apiserver4j.registry.core.resourcequota.ResourceQuotaStrategy;
 import io.apiserver4j.registry.core.secret.SecretPrinter;
@@ -52,7 +56,7 @@ public final class CoreGroup {
     return List.copyOf(kinds);
   }
 
-  // --- the core kinds other than Pods and pod templates ------------------------------------
+  // --- the core kinds other than Pods ------------------------------------
 
   private static List<BuiltinKind> kindsBeyondPods() {
     return List.of(
@@ -71,6 +75,10 @@ public final class CoreGroup {
             PersistentVolumePrinter.printer()),
         BuiltinKind.of(v1("PersistentVolumeClaim"), PersistentVolumeClaimStrategy.strategy(),
             PersistentVolumeClaimPrinter.printer()),
+        BuiltinKind.of(v1("PodTemplate"), PodTemplateStrategy.strategy(),
+            PodTemplatePrinter.printer()),
+        BuiltinKind.of(v1("ReplicationController"), ReplicationControllerStrategy.strategy(),
+            ReplicationControllerPrinter.printer()),
         BuiltinKind.of(v1("ResourceQuota"), ResourceQuotaStrategy.strategy(),
             ResourceQuotaPrinter.printer()),
         BuiltinKind.of(v1("Secret"), SecretStrategy.strategy(), SecretPrinter.printer()),

@@ -320,4 +320,68 @@ public final class Cells {
     }
     return String.join(",", out);
   }
+
+  /**
+   * Whether a class (StorageClass, VolumeAttributesClass) is annotated as its kind's default,
+   * by the GA or the beta annotation.
+   */
+  public static boolean isDefaultClass(MapValue o) {
+    MapValue a = map(o, "metadata", "annotations");
+    return str(a, "storageclass.kubernetes.io/is-default-class").equals("true")
+        || str(a, "storageclass.beta.kubernetes.io/is-default-class").equals("true")
+        || str(a, "resource.kubernetes.io/is-default-class").equals("true");
+  }
+
+  /**
+   * kube's rbac {@code SubjectsStrings}: the names of a binding's User subjects, of its Group
+   * subjects and its ServiceAccounts as {@code namespace/name}, each joined by {@code ", "}.
+   */
+  public static List<String> subjectsStrings(MapValue binding) {
+    List<String> users = new ArrayList<>();
+    List<String> groups = new ArrayList<>();
+    List<String> sas = new ArrayList<>();
+    for (Value s : list(binding, "subjects")) {
+      switch (str(s, "kind")) {
+        case "User":
+          users.add(str(s, "name"));
+          break;
+        case "Group":
+          groups.add(str(s, "name"));
+          break;
+        case "ServiceAccount":
+          sas.add(str(s, "namespace") + "/" + str(s, "name"));
+          break;
+        default:
+          break;
+      }
+    }
+    return List.of(String.join(", ", users), String.join(", ", groups), String.join(", ", sas));
+  }
+
+  /**
+   * An admission policy's {@code spec.paramKind} as {@code apiVersion/kind}, or
+   * {@code <unset>}.
+   */
+  public static String paramKind(MapValue policy) {
+    Value pk = at(policy, "spec", "paramKind");
+    return pk == null || pk.isNull() ? "<unset>"
+        : str(pk, "apiVersion") + "/" + str(pk, "kind");
+  }
+
+  /**
+   * An admission policy binding's {@code spec.paramRef} as {@code namespace/name} ({@code *} for
+   * any namespace, the selector for no name), or {@code <unset>}.
+   */
+  public static String paramRef(MapValue binding) {
+    Value ref = at(binding, "spec", "paramRef");
+    if (ref == null || ref.isNull()) {
+      return "<unset>";
+    }
+    String ns = str(ref, "namespace");
+    String n = str(ref, "name");
+    if (n.isEmpty()) {
+      n = formatLabelSelector(at(ref, "selector"));
+    }
+    return ns.isEmpty() ? "*/" + n : ns + "/" + n;
+  }
 }
