@@ -60,6 +60,7 @@ public final class ApiServer implements AutoCloseable {
   private final Store store;
   private final boolean ownsStore;
   private final AtomicBoolean closed = new AtomicBoolean();
+  private final DeepRequests deepRequests = new DeepRequests();
   private final String serviceClusterIpRange;
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
@@ -110,6 +111,7 @@ public final class ApiServer implements AutoCloseable {
       }
     } catch (RuntimeException e) {
       pipeline.stopFollowingCrds();
+      deepRequests.close();
       if (ownsStore) {
         store.close();
       }
@@ -148,13 +150,13 @@ public final class ApiServer implements AutoCloseable {
     checkOpen();
     ApiResponse response;
     if (DeepRequests.isDeep(request)) {
-      response = DeepRequests.call(() -> pipeline.handle(request));
+      response = deepRequests.call(() -> pipeline.handle(request));
     } else {
       try {
         response = pipeline.handle(request);
       } catch (StackOverflowError e) {
         // a shallow request on a deep stored object: every walk happens before the write
-        response = DeepRequests.call(() -> pipeline.handle(request));
+        response = deepRequests.call(() -> pipeline.handle(request));
       }
     }
     // an unexpected exception was logged, with its stack, where it was caught
@@ -236,6 +238,7 @@ public final class ApiServer implements AutoCloseable {
   public void close() {
     if (closed.compareAndSet(false, true)) {
       pipeline.stopFollowingCrds();
+      deepRequests.close();
       if (ownsStore) {
         store.close();
       }

@@ -7,13 +7,19 @@ package io.apiserver4j.apiserver;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
-import java.util.concurrent.atomic.AtomicReference;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.Future;
+import java.util.concurrent.LinkedBlockingQueue;
+import java.util.concurrent.ThreadFactory;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * Runs requests whose bodies nest deeply on a thread with a stack large enough for the schema
+ * Runs requests whose bodies nest deeply on the server's bounded pool of threads with stacks large enough for the schema
  * walks (checking, validation, merging, field sets) at the decoders' depth limit of 10,000, so
  * that a value kube-apiserver accepts never overflows the caller's stack. Shallow requests, the
  * usual case, run on the caller's thread at no cost beyond a bounded scan of the body.
@@ -25,7 +31,23 @@ final class DeepRequests {
   /** Reserved (not committed) stack of a deep-request thread: ~25 KiB a level at 10,000 levels. */
   static final long STACK_BYTES = 256L << 20;
 
-  private DeepRequests() {}
+  /** At most this many deep requests run at once per server. */
+  static final int THREADS = 2;
+
+  private final ThreadPoolExecutor executor;
+
+  DeepRequests() {
+    AtomicInteger n = new AtomicInteger();
+    ThreadFactory threads = r -> {
+      Thread t = new Thread(null, r, "apiserver4j-deep-request-" + n.incrementAndGet(),
+          STACK_BYTES);
+      t.setDaemon(true);
+      return t;
+    };
+    executor = new ThreadPoolExecutor(THREADS, THREADS, 30, TimeUnit.SECONDS,
+        new LinkedBlockingQueue<>(), threads);
+    executor.allowCoreThreadTimeOut(true);
+  }
 
   /** Whether {@code request}'s body may nest deeper than {@link #SHALLOW_DEPTH}. */
   static boolean isDeep(ApiRequest request) {
@@ -119,41 +141,42 @@ final class DeepRequests {
     return false;
   }
 
-  /** Runs {@code work} on a new deep-stack thread and waits for it. */
-  static <T> T call(Supplier<T> work) {
-    AtomicReference<T> result = new AtomicReference<>();
-    AtomicReference<Throwable> failure = new AtomicReference<>();
-    Thread t = new Thread(null, () -> {
-      try {
-        result.set(work.get());
-      } catch (Throwable e) {
-        failure.set(e);
-      }
-    }, "apiserver4j-deep-request", STACK_BYTES);
-    t.setDaemon(true);
-    t.start();
+  /**
+   * Runs {@code work} on one of this server's deep-stack threads and waits for it: at most
+   * {@link #THREADS} run at once (others queue), created on first need and ended when idle.
+   */
+  <T> T call(Supplier<T> work) {
+    Future<T> f = executor.submit(work::get);
     boolean interrupted = false;
-    while (true) {
-      try {
-        t.join();
-        break;
-      } catch (InterruptedException e) {
-        interrupted = true;
+    try {
+      while (true) {
+        try {
+          return f.get();
+        } catch (InterruptedException e) {
+          interrupted = true;
+        } catch (ExecutionException e) {
+          Throwable cause = e.getCause();
+          if (cause instanceof RuntimeException r) {
+            throw r;
+          }
+          if (cause instanceof StackOverflowError err) {
+            LOG.error("a request overflowed the deep-request stack", err);
+          }
+          if (cause instanceof Error err) {
+            throw err;
+          }
+          throw new IllegalStateException(cause);
+        }
+      }
+    } finally {
+      if (interrupted) {
+        Thread.currentThread().interrupt();
       }
     }
-    if (interrupted) {
-      Thread.currentThread().interrupt();
-    }
-    Throwable e = failure.get();
-    if (e instanceof RuntimeException r) {
-      throw r;
-    }
-    if (e instanceof Error err) {
-      if (err instanceof StackOverflowError) {
-        LOG.error("a request overflowed the deep-request stack", err);
-      }
-      throw err;
-    }
-    return result.get();
+  }
+
+  /** Ends the deep-stack threads; queued requests still run. */
+  void close() {
+    executor.shutdown();
   }
 }

@@ -4,29 +4,26 @@
  */
 package io.apiserver4j.auth;
 
+import static java.util.Objects.requireNonNull;
+
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.apiserver.ApiRequest;
-import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.auth.internal.PolicyRules;
 import io.apiserver4j.auth.internal.RbacIndex;
-import io.apiserver4j.core.ListValue;
+import io.apiserver4j.authz.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationDecision;
+import io.apiserver4j.authz.Authorizer;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.http.AuthorizationAttributes;
-import io.apiserver4j.http.AuthorizationDecision;
-import io.apiserver4j.http.Authorizer;
 import io.apiserver4j.storage.Store;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
+import java.util.concurrent.atomic.AtomicReference;
 
 /**
  * kube-apiserver's RBAC authorizer over the Roles, ClusterRoles, RoleBindings and
@@ -36,16 +33,16 @@ import org.slf4j.LoggerFactory;
  * bindings whose role is missing; an allowance names its binding, role and subject (kube's
  * {@code RBAC: allowed by ...}), and {@code system:masters} is allowed before any binding is
  * consulted, as kube's privileged-group authorizer does. Writes through the server are seen by
- * the next request.
- * Thread-safe; close it to stop following the store.
+ * the next request. An aggregated ClusterRole grants the rules its selectors match, whether or
+ * not they are already written into it (see {@link #aggregateInto}).
+ *
+ * <p>Thread-safe, and decisions take no lock unless the store changed since the last one; close
+ * it to stop following the store.
  */
 public final class RbacAuthorizer implements Authorizer, AutoCloseable {
-  private static final Logger LOG = LoggerFactory.getLogger(RbacAuthorizer.class);
-  private static final String AGGREGATOR = "kube-controller-manager/v1.36.0"
-      + " (linux/amd64) kubernetes/clusterrole-aggregation-controller";
   private final RbacIndex index;
-  private volatile ApiServer aggregationTarget;
-  private volatile RbacIndex.Snapshot aggregated;
+  /** The aggregation controller started by {@link #aggregateInto}, closed with this. */
+  private final AtomicReference<ClusterRoleAggregation> aggregation = new AtomicReference<>();
 
   private static final String SYSTEM_MASTERS = "system:masters";
 
@@ -59,20 +56,27 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
   }
 
   /**
-   * Keeps the rules of aggregated ClusterRoles in storage up to date through {@code server}, as
-   * kube's cluster role aggregation controller does: whenever the RBAC objects change, before
-   * the next decision.
+   * Starts kube's cluster role aggregation controller ({@link ClusterRoleAggregation}) on
+   * {@code server}, stopped when this authorizer is closed: it keeps the rules of aggregated
+   * ClusterRoles in storage up to date in the background. Decisions do not wait for it: they
+   * already use the aggregated rules.
+   *
+   * @throws IllegalStateException if aggregation was already started
    */
   public RbacAuthorizer aggregateInto(ApiServer server) {
-    this.aggregationTarget = server;
+    requireNonNull(server, "server");
+    ClusterRoleAggregation started = ClusterRoleAggregation.start(server);
+    if (!aggregation.compareAndSet(null, started)) {
+      started.close();
+      throw new IllegalStateException("cluster role aggregation already started");
+    }
     return this;
   }
 
   @Override
   public AuthorizationDecision authorize(AuthorizationAttributes a) {
     UserInfo user = a.user();
-    // also keeps aggregated roles current for every request, whoever makes it
-    RbacIndex.Snapshot s = current();
+    RbacIndex.Snapshot s = index.current();
     // kube-apiserver puts its privileged-group authorizer before RBAC: system:masters may do
     // anything, with no reason given, whatever the bindings say
     if (user.groups().contains(SYSTEM_MASTERS)) {
@@ -153,7 +157,7 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
    * SelfSubjectRulesReview lists them, and the errors met on the way.
    */
   public RulesResult rulesFor(UserInfo user, String namespace) {
-    RbacIndex.Snapshot s = current();
+    RbacIndex.Snapshot s = index.current();
     List<Value> rules = new ArrayList<>();
     Set<String> errors = new LinkedHashSet<>();
     List<RbacIndex.Binding> bindings = new ArrayList<>(s.clusterBindings(user.name(),
@@ -172,48 +176,10 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
     return new RulesResult(List.copyOf(rules), List.copyOf(errors));
   }
 
-  private RbacIndex.Snapshot current() {
-    RbacIndex.Snapshot s = index.current();
-    ApiServer target = aggregationTarget;
-    // the lock is taken only when the RBAC objects changed since the last aggregation
-    if (target != null && aggregated != s) {
-      synchronized (this) {
-        if (aggregated != s) {
-          aggregated = s;
-          writeAggregatedRules(target, s);
-          s = index.current();
-          aggregated = s;
-        }
-      }
-    }
-    return s;
-  }
-
-  private static void writeAggregatedRules(ApiServer server, RbacIndex.Snapshot s) {
-    for (MapValue role : s.clusterRoles()) {
-      if (!(Nested.getOrNull(role, "aggregationRule") instanceof MapValue)) {
-        continue;
-      }
-      ListValue rules = RbacIndex.Snapshot.aggregatedRules(role, s.clusterRoles());
-      if (rules.equals(Nested.getOrNull(role, "rules"))
-          || (rules.isEmpty() && Nested.list(role, "rules").isEmpty())) {
-        continue;
-      }
-      ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE,
-          Bootstrap.CLUSTER_ROLES).name(Meta.metaString(role, "name"))
-          .body(role.with("rules", rules)).userAgent(AGGREGATOR).user(Bootstrap.LOOPBACK)
-          .build());
-      if (!r.isSuccess()) {
-        LOG.warn("aggregating ClusterRole {} failed: {}", Meta.metaString(role, "name"),
-            r.body());
-      }
-    }
-  }
-
   /** The rules of a role (aggregated if it is an aggregated ClusterRole); empty if missing. */
   public List<Value> roleRules(String kind, String namespace, String name) {
     RbacIndex.Binding ref = new RbacIndex.Binding(namespace, "", kind, name, List.of());
-    return current().role(ref).map(r -> Nested.list(r, "rules")).orElse(List.of());
+    return index.current().role(ref).map(r -> Nested.list(r, "rules")).orElse(List.of());
   }
 
   /** The rules of {@link #rulesFor} and what could not be read. */
@@ -221,6 +187,10 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
 
   @Override
   public void close() {
+    ClusterRoleAggregation a = aggregation.getAndSet(null);
+    if (a != null) {
+      a.close();
+    }
     index.close();
   }
 }

@@ -10,14 +10,14 @@ import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.auth.internal.Covers;
+import io.apiserver4j.authz.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationDecision;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.http.AuthorizationAttributes;
-import io.apiserver4j.http.AuthorizationDecision;
 import java.util.List;
 import java.util.Set;
 

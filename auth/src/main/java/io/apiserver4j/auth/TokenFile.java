@@ -5,8 +5,8 @@
 package io.apiserver4j.auth;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.http.Authenticator;
-import io.apiserver4j.http.Authenticators;
+import io.apiserver4j.authz.Authenticator;
+import io.apiserver4j.authz.Authenticators;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

@@ -8,10 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.authz.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationDecision;
+import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Yaml;
-import io.apiserver4j.http.AuthorizationAttributes;
-import io.apiserver4j.http.AuthorizationDecision;
 import io.apiserver4j.storage.InMemoryStore;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
@@ -54,7 +56,33 @@ class RbacAuthorizerTest {
   }
 
   @Test
-  void aggregatedRoleFollowsItsLabelledRoles() {
+  void decisionsWriteNothing() {
+    // a server of its own, with the bootstrap policy but no aggregation controller
+    InMemoryStore own = InMemoryStore.create();
+    try (ApiServer server = ApiServer.builder().store(own).build();
+        RbacAuthorizer reader = RbacAuthorizer.over(own)) {
+      Bootstrap.ensure(server);
+      long before = own.currentRevision();
+      // view aggregates the pod rules of system:aggregate-to-view for the decision ...
+      assertThat(reader.roleRules("ClusterRole", "", "view")).isNotEmpty();
+      reader.authorize(resource("bob", "list", "", "pods", "ns", ""));
+      reader.rulesFor(UserInfo.of("bob"), "ns");
+      // ... but only the controller writes them
+      assertThat(own.currentRevision()).isEqualTo(before);
+      assertThat(Nested.list(server.resources("rbac.authorization.k8s.io/v1", "clusterroles")
+          .get("view"), "rules")).isEmpty();
+    }
+  }
+
+  @Test
+  void aggregationStartsOnce() {
+    org.assertj.core.api.Assertions.assertThatThrownBy(() -> rbac.aggregateInto(api))
+        .isInstanceOf(IllegalStateException.class)
+        .hasMessageContaining("already started");
+  }
+
+  @Test
+  void aggregatedRoleFollowsItsLabelledRoles() throws InterruptedException {
     apply("rolebindings", "ns", """
         apiVersion: rbac.authorization.k8s.io/v1
         kind: RoleBinding
@@ -78,7 +106,12 @@ class RbacAuthorizerTest {
         """);
     assertThat(allowed(resource("bob", "list", "coordination.k8s.io", "leases", "ns", "")))
         .isTrue();
-    MapValue view = api.resources("rbac.authorization.k8s.io/v1", "clusterroles").get("view");
-    assertThat(io.apiserver4j.core.Json.write(view.getOrNull("rules"))).contains("leases");
+    // the stored role follows in the background, as kube's aggregation controller writes it
+    MapValue view = ClusterRoleWaits.await(api, "view",
+        r -> Json.write(r.getOrNull("rules")).contains("leases"));
+    assertThat(Nested.list(view, "metadata", "managedFields"))
+        .anySatisfy(m -> assertThat(Json.write(m))
+        .contains("\"manager\":\"" + ClusterRoleAggregation.FIELD_MANAGER + "\"")
+        .contains("\"operation\":\"Apply\""));
   }
 }

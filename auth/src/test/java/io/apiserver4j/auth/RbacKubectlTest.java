@@ -9,7 +9,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.http.Authenticators;
+import io.apiserver4j.authz.Authenticators;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubectl;
 import io.apiserver4j.http.TestCertificates;

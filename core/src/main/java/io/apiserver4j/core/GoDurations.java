@@ -70,7 +70,8 @@ public final class GoDurations {
       }
       String unit = s.substring(us, i);
       if (unit.isEmpty()) {
-        throw new InvalidDurationException("time: missing unit in duration " + quote(orig));
+        throw new InvalidDurationException(
+            "time: missing unit in duration " + GoStrings.quote(orig));
       }
       double scale;
       switch (unit) {
@@ -96,7 +97,8 @@ public final class GoDurations {
           break;
         default:
           throw new InvalidDurationException(
-              "time: unknown unit " + quote(unit) + " in duration " + quote(orig));
+              "time: unknown unit " + GoStrings.quote(unit) + " in duration "
+                  + GoStrings.quote(orig));
       }
       double v = intPart.isEmpty() ? 0 : Double.parseDouble(intPart);
       if (!fracPart.isEmpty()) {
@@ -112,12 +114,9 @@ public final class GoDurations {
   }
 
   private static InvalidDurationException invalid(String s) {
-    return new InvalidDurationException("time: invalid duration " + quote(s));
+    return new InvalidDurationException("time: invalid duration " + GoStrings.quote(s));
   }
 
-  private static String quote(String s) {
-    return GoStrings.quote(s);
-  }
 
   /** apimachinery's {@code HumanDuration}: {@code 45s}, {@code 3m20s}, {@code 5h}, {@code 2d3h}. */
   public static String human(Duration d) {

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.core;
 
+import static io.apiserver4j.core.Meta.string;
 import static java.util.Objects.requireNonNull;
 
 import java.util.ArrayList;
@@ -128,8 +129,8 @@ public record Status(
     if (!(v instanceof MapValue m)) {
       throw new DecodeException("a Status must be a JSON object");
     }
-    Outcome outcome = "Success".equals(str(m, "status")) ? Outcome.SUCCESS : Outcome.FAILURE;
-    StatusReason reason = StatusReason.fromWireName(str(m, "reason"));
+    Outcome outcome = "Success".equals(string(m, "status")) ? Outcome.SUCCESS : Outcome.FAILURE;
+    StatusReason reason = StatusReason.fromWireName(string(m, "reason"));
     int code = m.getOrNull("code") instanceof IntegerValue i ? (int) i.value() : 0;
     Optional<StatusDetails> details = Optional.empty();
     if (m.getOrNull("details") instanceof MapValue d) {
@@ -137,18 +138,16 @@ public record Status(
       if (d.getOrNull("causes") instanceof ListValue l) {
         for (Value c : l.items()) {
           if (c instanceof MapValue cm) {
-            causes.add(new StatusCause(str(cm, "reason"), str(cm, "message"), str(cm, "field")));
+            causes.add(new StatusCause(string(cm, "reason"), string(cm, "message"),
+                string(cm, "field")));
           }
         }
       }
       int retry = d.getOrNull("retryAfterSeconds") instanceof IntegerValue r ? (int) r.value() : 0;
-      details = Optional.of(new StatusDetails(str(d, "name"), str(d, "group"), str(d, "kind"),
-          str(d, "uid"), causes, retry));
+      details = Optional.of(new StatusDetails(string(d, "name"), string(d, "group"),
+          string(d, "kind"), string(d, "uid"), causes, retry));
     }
-    return new Status(outcome, code, reason, str(m, "message"), details);
+    return new Status(outcome, code, reason, string(m, "message"), details);
   }
 
-  private static String str(MapValue m, String key) {
-    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
-  }
 }

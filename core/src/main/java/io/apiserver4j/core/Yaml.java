@@ -337,12 +337,9 @@ public final class Yaml {
      */
     static void rejectNonFinite(Value v) {
       if (v instanceof FloatValue f && !Double.isFinite(f.value())) {
-        throw new DecodeException("json: unsupported value: " + goFloat(f.value()));
+        throw new DecodeException("json: unsupported value: "
+            + GoStrings.formatFloatV(f.value()));
       }
-    }
-
-    private static String goFloat(double d) {
-      return Double.isNaN(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf";
     }
 
     private static String keyString(Reader r, Event e, Value key) {

@@ -130,16 +130,9 @@ public final class DryRunStore implements Store {
     requireNonNull(key, "key");
     requireNonNull(object, "object");
     requireNonNull(preconditions, "preconditions");
-    if (expectedResourceVersion < 0) {
-      throw new IllegalArgumentException(
-          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
-    }
+    Preconditions.requireValidExpectedRevision(expectedResourceVersion);
     StoredObject current = delegate.get(key).orElseThrow(() -> StoreErrors.notFound(key));
-    if (expectedResourceVersion != Store.ANY_VERSION
-        && current.resourceVersion() != expectedResourceVersion) {
-      throw StoreErrors.conflict(key);
-    }
-    preconditions.check(current);
+    preconditions.checkUpdate(current, expectedResourceVersion);
     return unchangedVersion(current, object);
   }
 

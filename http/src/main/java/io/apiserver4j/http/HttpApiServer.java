@@ -6,6 +6,10 @@ package io.apiserver4j.http;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.authz.Auditor;
+import io.apiserver4j.authz.Authenticator;
+import io.apiserver4j.authz.Authorizer;
+import io.apiserver4j.authz.NonResourceDocument;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.http.internal.ApiHandler;
@@ -310,6 +314,18 @@ public final class HttpApiServer implements AutoCloseable {
         throw new IllegalArgumentException("cannot serve a document at " + path);
       }
       documents.put(path, document);
+      return this;
+    }
+
+    /**
+     * Serves each of {@code documents} as {@link #nonResourceDocument} does, e.g. the service
+     * account issuer discovery of {@code ServiceAccountTokens.discoveryDocuments()}.
+     *
+     * @throws IllegalArgumentException if a path is not absolute or already served
+     */
+    public Builder nonResourceDocuments(
+        Map<String, java.util.function.Function<URI, NonResourceDocument>> documents) {
+      requireNonNull(documents, "documents").forEach(this::nonResourceDocument);
       return this;
     }
 

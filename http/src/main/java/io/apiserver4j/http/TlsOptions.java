@@ -6,6 +6,7 @@ package io.apiserver4j.http;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.authz.Authenticators;
 import java.nio.file.Path;
 import java.util.Optional;
 

@@ -12,8 +12,8 @@
  * {@code /openapi/v2} for older kubectl), {@code /version}, {@code /healthz}, {@code /livez},
  * {@code /readyz}; JSON and YAML, tables ({@code as=Table}), watches over chunked HTTP and
  * WebSocket, protobuf bodies of kubectl's typed commands for the core kinds.
- * {@link io.apiserver4j.http.Authenticator}s (bearer tokens, client certificates) identify
- * users and an {@link io.apiserver4j.http.Authorizer} decides; {@link io.apiserver4j.http.Kubeconfig}
+ * {@link io.apiserver4j.authz.Authenticator}s (bearer tokens, client certificates) identify
+ * users and an {@link io.apiserver4j.authz.Authorizer} decides; {@link io.apiserver4j.http.Kubeconfig}
  * writes the file clients need.
  */
 package io.apiserver4j.http;

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.authz.Authenticators;
+import io.apiserver4j.authz.AuthorizationDecision;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;

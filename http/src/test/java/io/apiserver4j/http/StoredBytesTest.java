@@ -117,7 +117,7 @@ class StoredBytesTest {
     long before = Long.parseLong(rv) - 1;
     List<String> expected = new ArrayList<>();
     try (ApiWatch w = api.watch(ApiRequest.builder(Verb.WATCH, CONFIG_MAPS).namespace(NS)
-        .fieldSelector(io.apiserver4j.storage.FieldSelector.equal("metadata.name", "watch-me"))
+        .fieldSelector(io.apiserver4j.core.fields.FieldSelector.equal("metadata.name", "watch-me"))
         .resourceVersion(Long.toString(before)).build())) {
       while (expected.size() < 3) {
         Optional<ApiWatchEvent> e = w.poll(Duration.ofSeconds(10));

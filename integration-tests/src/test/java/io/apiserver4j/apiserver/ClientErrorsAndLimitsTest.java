@@ -18,7 +18,7 @@ import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.storage.FieldSelector;
+import io.apiserver4j.core.fields.FieldSelector;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;

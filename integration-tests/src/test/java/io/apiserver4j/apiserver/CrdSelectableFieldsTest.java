@@ -17,7 +17,7 @@ import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.storage.FieldSelector;
+import io.apiserver4j.core.fields.FieldSelector;
 import java.util.ArrayList;
 import java.util.List;
 import org.junit.jupiter.api.Test;

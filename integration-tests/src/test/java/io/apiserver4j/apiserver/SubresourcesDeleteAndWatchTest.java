@@ -254,7 +254,7 @@ class SubresourcesDeleteAndWatchTest {
     }
 
     ApiResponse r = f.server.handle(req(Verb.DELETE_COLLECTION, CONFIGMAPS, "default", "")
-        .labelSelector(io.apiserver4j.storage.LabelSelector.parse("keep=no")).build());
+        .labelSelector(io.apiserver4j.core.labels.LabelSelector.parse("keep=no")).build());
 
     assertThat(r.code()).isEqualTo(200);
     assertThat(str(r.body(), "kind")).isEqualTo("ConfigMapList");
@@ -306,7 +306,7 @@ class SubresourcesDeleteAndWatchTest {
     MapValue page2 = f.server.handle(req(Verb.LIST, CONFIGMAPS, "default", "")
         .continueToken(str(page1, "metadata", "continue")).build()).orThrow();
     MapValue byName = f.server.handle(req(Verb.LIST, CONFIGMAPS, "", "")
-        .fieldSelector(io.apiserver4j.storage.FieldSelector.parse("metadata.name=b")).build()).orThrow();
+        .fieldSelector(io.apiserver4j.core.fields.FieldSelector.parse("metadata.name=b")).build()).orThrow();
 
     assertThat(str(page1, "kind")).isEqualTo("ConfigMapList");
     assertThat(str(page1, "apiVersion")).isEqualTo("v1");

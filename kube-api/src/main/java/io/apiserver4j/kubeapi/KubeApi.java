@@ -20,14 +20,17 @@ public final class KubeApi {
   private KubeApi() {}
 
   /**
-   * Every served resource, core group first, then the groups in kube-apiserver's order, then
-   * by group version and name.
+   * {@return every served resource, core group first, then the groups in kube-apiserver's order,
+   * then by group version and name}
    */
   public static List<KubeResource> resources() {
     return KubeApiData.resources();
   }
 
-  /** The structured-merge-diff schema of the served kinds, with patch tags and Go zero values. */
+  /**
+   * {@return the structured-merge-diff schema of the served kinds, with patch tags and Go zero
+   * values}
+   */
   public static KubeSchema schema() {
     return KubeApiData.schema();
   }
@@ -36,6 +39,8 @@ public final class KubeApi {
    * The OpenAPI v2 definitions of the served kinds, their lists and every type they use, by
    * name, as kube-apiserver 1.36 publishes them (descriptions, formats, enums, required fields,
    * {@code x-kubernetes-*} extensions; references are {@code #/definitions/<name>}).
+   *
+   * @return the definitions, an object by definition name
    */
   public static io.apiserver4j.core.MapValue openApiDefinitions() {
     return KubeApiData.openApiDefinitions();

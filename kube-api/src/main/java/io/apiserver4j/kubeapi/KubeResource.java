@@ -35,6 +35,22 @@ public record KubeResource(GroupVersionKind kind, String plural, String singular
     List<String> categories, String storageVersionHash, String schemaType,
     List<KubeSubresource> subresources) {
 
+  /**
+   * Checks that no component is null and copies the lists.
+   *
+   * @throws NullPointerException when a component is null
+   * @param kind see the record component
+   * @param plural see the record component
+   * @param singular see the record component
+   * @param listKind see the record component
+   * @param namespaced see the record component
+   * @param verbs see the record component
+   * @param shortNames see the record component
+   * @param categories see the record component
+   * @param storageVersionHash see the record component
+   * @param schemaType see the record component
+   * @param subresources see the record component
+   */
   public KubeResource {
     requireNonNull(kind, "kind");
     requireNonNull(plural, "plural");
@@ -48,12 +64,16 @@ public record KubeResource(GroupVersionKind kind, String plural, String singular
     subresources = List.copyOf(subresources);
   }
 
-  /** The endpoint: group, version and plural. */
+  /** {@return the endpoint: group, version and plural} */
   public GroupVersionResource resource() {
     return new GroupVersionResource(kind.group(), kind.version(), plural);
   }
 
-  /** The subresource called {@code name}, if served. */
+  /**
+   * {@return the subresource called {@code name}, if served}
+   *
+   * @param name the subresource name, e.g. {@code status}
+   */
   public Optional<KubeSubresource> subresource(String name) {
     return subresources.stream().filter(s -> s.name().equals(name)).findFirst();
   }

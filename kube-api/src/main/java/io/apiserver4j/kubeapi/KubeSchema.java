@@ -33,6 +33,15 @@ import java.util.Map;
 public record KubeSchema(MapValue smd, Map<String, Map<String, String>> patchTags,
     Map<String, Map<String, Value>> zeros, Map<String, Map<String, String>> goTypes) {
 
+  /**
+   * Checks that {@code smd} is not null and copies the maps.
+   *
+   * @throws NullPointerException when a component is null
+   * @param smd see the record component
+   * @param patchTags see the record component
+   * @param zeros see the record component
+   * @param goTypes see the record component
+   */
   public KubeSchema {
     requireNonNull(smd, "smd");
     patchTags = Map.copyOf(patchTags);

@@ -25,6 +25,15 @@ import java.util.Optional;
 public record KubeSubresource(String name, GroupVersionKind kind, List<String> verbs,
     String schemaType) {
 
+  /**
+   * Checks that no component is null and copies the verbs.
+   *
+   * @throws NullPointerException when a component is null
+   * @param name see the record component
+   * @param kind see the record component
+   * @param verbs see the record component
+   * @param schemaType see the record component
+   */
   public KubeSubresource {
     requireNonNull(name, "name");
     requireNonNull(kind, "kind");
@@ -32,7 +41,7 @@ public record KubeSubresource(String name, GroupVersionKind kind, List<String> v
     requireNonNull(schemaType, "schemaType");
   }
 
-  /** {@link #schemaType()} if there is one. */
+  /** {@return {@link #schemaType()} if there is one} */
   public Optional<String> schemaTypeIfDefined() {
     return schemaType.isEmpty() ? Optional.empty() : Optional.of(schemaType);
   }

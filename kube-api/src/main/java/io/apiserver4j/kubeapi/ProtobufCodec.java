@@ -44,7 +44,7 @@ public final class ProtobufCodec {
     this.codec = codec;
   }
 
-  /** The codec of the built-in API. */
+  /** {@return the codec of the built-in API} */
   public static ProtobufCodec builtIn() {
     return Holder.BUILT_IN;
   }
@@ -54,7 +54,9 @@ public final class ProtobufCodec {
    */
   public static final class UnsupportedKindException extends IllegalArgumentException {
     private static final long serialVersionUID = 1L;
+    /** The apiVersion of the body. */
     private final String apiVersion;
+    /** The kind of the body. */
     private final String kind;
 
     UnsupportedKindException(String apiVersion, String kind) {
@@ -64,24 +66,32 @@ public final class ProtobufCodec {
       this.kind = kind;
     }
 
+    /** {@return the apiVersion of the body, empty when it had none} */
     public String apiVersion() {
       return apiVersion;
     }
 
+    /** {@return the kind of the body} */
     public String kind() {
       return kind;
     }
   }
 
-  /** Whether objects of this type can be read and written in protobuf. */
+  /**
+   * {@return whether objects of this type can be read and written in protobuf}
+   *
+   * @param apiVersion the type's apiVersion, e.g. {@code apps/v1}
+   * @param kind the type's kind, e.g. {@code Deployment}
+   */
   public boolean supports(String apiVersion, String kind) {
     return codec.supports(Objects.requireNonNull(apiVersion, "apiVersion"),
         Objects.requireNonNull(kind, "kind"));
   }
 
   /**
-   * The JSON object of a protobuf body, {@code kind} and {@code apiVersion} first.
+   * {@return the JSON object of a protobuf body, {@code kind} and {@code apiVersion} first}
    *
+   * @param body a protobuf body with kube's envelope
    * @throws DecodeException when the body is not a well-formed protobuf object
    * @throws UnsupportedKindException when its type is not a built-in kind
    */
@@ -97,6 +107,8 @@ public final class ProtobufCodec {
    * The protobuf body of a JSON object of a supported type; fields its message does not have
    * are dropped, as Go's decoding drops them.
    *
+   * @param object the object, with its {@code apiVersion} and {@code kind}
+   * @return the body, with kube's envelope
    * @throws IllegalArgumentException when the type is not supported or a value does not fit its
    *     field (the message names the field)
    */
@@ -108,13 +120,24 @@ public final class ProtobufCodec {
    * One event of a protobuf watch stream, without its length prefix: a meta/v1
    * {@code WatchEvent} message (no envelope, as kube's stream serializer writes it) whose object
    * holds the protobuf body of {@code object}.
+   *
+   * @param type the event type, e.g. {@code ADDED}
+   * @param object the event's object, of a supported type
+   * @return the encoded event
+   * @throws IllegalArgumentException when the object's type is not supported or a value does
+   *     not fit its field
    */
   public byte[] encodeWatchEvent(String type, MapValue object) {
     return codec.encodeWatchEvent(Objects.requireNonNull(type, "type"),
         Objects.requireNonNull(object, "object"));
   }
 
-  /** Whether lists of this kind can be written item by item ({@link #prepareList}). */
+  /**
+   * {@return whether lists of this kind can be written item by item ({@link #prepareList})}
+   *
+   * @param apiVersion the list's apiVersion, e.g. {@code v1}
+   * @param kind the list's kind, e.g. {@code PodList}
+   */
   public boolean streamsList(String apiVersion, String kind) {
     return codec.listShape(Objects.requireNonNull(apiVersion, "apiVersion"),
         Objects.requireNonNull(kind, "kind")).isPresent();
@@ -133,6 +156,8 @@ public final class ProtobufCodec {
    * @param size the number of items
    * @param item item {@code i} as the list holds it; asked again for an item not kept, it must
    *     give the same object
+   * @param retainBytes how many bytes of encoded items may be kept until written
+   * @return the list, ready to be written
    * @throws IllegalArgumentException when lists of the shell's kind cannot be streamed
    *     ({@link #streamsList}) or a value does not fit its field
    */
@@ -183,7 +208,7 @@ public final class ProtobufCodec {
       this.item = item;
     }
 
-    /** The number of items kept encoded since {@link #prepareList}. */
+    /** {@return the number of items kept encoded since {@link #prepareList}} */
     public int keptItems() {
       int n = 0;
       for (byte[] b : kept) {
@@ -198,6 +223,8 @@ public final class ProtobufCodec {
      * Writes the body, item by item; an item kept is released once written. Does not close
      * {@code out}.
      *
+     * @param out where the body goes
+     * @throws IOException when {@code out} fails
      * @throws IllegalStateException when an item encoded again differs in size from its first
      *     encoding (the item function did not give the same object)
      */
@@ -221,12 +248,19 @@ public final class ProtobufCodec {
     }
   }
 
-  /** A decoded watch event: its type and object. */
+  /**
+   * A decoded watch event: its type and object.
+   *
+   * @param type the event type, e.g. {@code MODIFIED}
+   * @param object the event's object
+   */
   public record WatchEvent(String type, MapValue object) {}
 
   /**
    * Reads one event of a protobuf watch stream (without its length prefix).
    *
+   * @param event the event's bytes
+   * @return the event's type and object
    * @throws DecodeException for malformed bytes
    */
   public WatchEvent decodeWatchEvent(byte[] event) {

@@ -18,9 +18,9 @@ import io.apiserver4j.auth.audit.Audit;
 import io.apiserver4j.auth.audit.AuditLogSink;
 import io.apiserver4j.auth.audit.AuditPolicy;
 import io.apiserver4j.auth.tokens.ServiceAccountTokens;
-import io.apiserver4j.http.Authenticator;
-import io.apiserver4j.http.Authenticators;
-import io.apiserver4j.http.Authorizer;
+import io.apiserver4j.authz.Authenticator;
+import io.apiserver4j.authz.Authenticators;
+import io.apiserver4j.authz.Authorizer;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubeconfig;
 import io.apiserver4j.http.TlsOptions;
@@ -247,7 +247,7 @@ public final class Serve {
       Optional<TlsOptions> serving = servingTls(options);
       serving.ifPresent(tls -> http.tls(
           options.get(ServeOptions.CLIENT_CA_FILE).map(tls::withClientCa).orElse(tls)));
-      tokens.serveDiscovery(http);
+      http.nonResourceDocuments(tokens.discoveryDocuments());
       Optional<AuditLogSink> auditLog = auditLog(options);
       auditLog.ifPresent(log -> http.auditor(Audit.of(
           AuditPolicy.read(options.get(ServeOptions.AUDIT_POLICY_FILE).orElseThrow()), log)));

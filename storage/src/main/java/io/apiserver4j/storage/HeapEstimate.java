@@ -6,6 +6,7 @@ package io.apiserver4j.storage;
 
 import io.apiserver4j.core.DecodeLimits;
 import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StatusErrors;
@@ -58,7 +59,8 @@ final class HeapEstimate {
         if (v instanceof StringValue s) {
           bytes += 16 + string(s.value());
         } else if (v instanceof FloatValue f && !Double.isFinite(f.value())) {
-          throw StatusErrors.internal("json: unsupported value: " + goFloat(f.value()));
+          throw StatusErrors.internal("json: unsupported value: "
+              + GoStrings.formatFloatV(f.value()));
         } else {
           bytes += 24;
         }
@@ -85,9 +87,6 @@ final class HeapEstimate {
     return bytes;
   }
 
-  private static String goFloat(double d) {
-    return Double.isNaN(d) ? "NaN" : d > 0 ? "+Inf" : "-Inf";
-  }
 
   private static long string(String s) {
     // header, hash, coder and the byte array (one byte a character for Latin-1 text)

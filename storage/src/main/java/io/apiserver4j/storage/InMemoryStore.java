@@ -8,6 +8,8 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Values;
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.time.InstantSource;
 import java.util.ArrayList;
 import java.util.Iterator;
@@ -86,7 +88,7 @@ public final class InMemoryStore implements Store {
    * kube-apiserver's watch cache blocks a read of a resourceVersion it has not seen yet.
    *
    * @return the current revision, at least {@code wanted}
-   * @throws TimeoutException 504 {@code Too large resource version} (retry after 1 s) when the
+   * @throws io.apiserver4j.core.TimeoutException 504 {@code Too large resource version} (retry after 1 s) when the
    *     store did not get there in time
    */
   private long awaitRevision(long wanted) {
@@ -173,7 +175,7 @@ public final class InMemoryStore implements Store {
     requireNonNull(collection, "collection");
     requireNonNull(options, "options");
     checkOpen();
-    Optional<String> token = options.continueToken();
+    Optional<ContinueToken> token = options.decodedContinueToken();
     if (token.isPresent()) {
       return listContinued(collection, options, token.get());
     }
@@ -208,12 +210,8 @@ public final class InMemoryStore implements Store {
     }
   }
 
-  private ListResult listContinued(CollectionKey collection, ListOptions options, String token) {
-    if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT
-        || options.resourceVersion() != 0) {
-      throw StoreErrors.badRequest("specifying resource version is not allowed when using continue");
-    }
-    ContinueToken decoded = ContinueToken.decode(token);
+  private ListResult listContinued(CollectionKey collection, ListOptions options,
+      ContinueToken decoded) {
     long current = revision;
     long at = decoded.resourceVersion() < 0 ? current : decoded.resourceVersion();
     if (at > current) {
@@ -349,10 +347,7 @@ public final class InMemoryStore implements Store {
     requireNonNull(key, "key");
     requireNonNull(object, "object");
     requireNonNull(preconditions, "preconditions");
-    if (expectedResourceVersion < 0) {
-      throw new IllegalArgumentException(
-          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
-    }
+    Preconditions.requireValidExpectedRevision(expectedResourceVersion);
     Resource r = resource(ResourceId.of(key));
     String k = key.relativeKey();
     // the (possibly large) equality check and the encoding run before taking the lock, against
@@ -377,10 +372,7 @@ public final class InMemoryStore implements Store {
         if (head == null || head.deleted) {
           throw StoreErrors.notFound(key);
         }
-        if (expectedResourceVersion != ANY_VERSION && head.revision != expectedResourceVersion) {
-          throw StoreErrors.conflict(key);
-        }
-        preconditions.check(head.value);
+        preconditions.checkUpdate(head.value, expectedResourceVersion);
         if (head != seen && compact == null) {
           continue; // changed meanwhile: compare and encode again, outside the lock
         }

@@ -6,6 +6,8 @@ package io.apiserver4j.storage;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.Optional;
 
 /**
@@ -76,6 +78,25 @@ public final class ListOptions {
   /** The resource version for {@link ResourceVersionMatch#NOT_OLDER_THAN}/{@code EXACT}. */
   public long resourceVersion() {
     return resourceVersion;
+  }
+
+  /**
+   * The decoded continue token of a list that asks for a further page, empty for a first page.
+   * Every store reads its further pages through this, so that all of them refuse a token beside a
+   * resourceVersion, as etcd3's storage does.
+   *
+   * @throws io.apiserver4j.core.BadRequestException {@code specifying resource version is not
+   *     allowed when using continue} if a resourceVersion (or an exact match) is given too, or
+   *     {@code invalid continue token: ...} if the token cannot be decoded
+   */
+  public Optional<ContinueToken> decodedContinueToken() {
+    if (continueToken.isEmpty()) {
+      return Optional.empty();
+    }
+    if (resourceVersionMatch == ResourceVersionMatch.EXACT || resourceVersion != 0) {
+      throw StoreErrors.badRequest("specifying resource version is not allowed when using continue");
+    }
+    return Optional.of(ContinueToken.decode(continueToken));
   }
 
   /** Whether the selectors accept every object (then lists report remainingItemCount). */

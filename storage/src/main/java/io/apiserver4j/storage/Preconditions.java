@@ -87,6 +87,68 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
     }
   }
 
+  /**
+   * Checks a state against an update: first that it is at the revision the caller expects (any,
+   * with {@link Store#ANY_VERSION}), then these conditions, as every store's update does.
+   *
+   * @throws io.apiserver4j.core.ConflictException with kube's optimistic-lock message if the
+   *     revision differs, or as {@link #check} if a condition does not hold
+   */
+  public void checkUpdate(StoredObject current, long expectedResourceVersion) {
+    requireNonNull(current, "current");
+    checkExpectedRevision(current.key(), expectedResourceVersion, current.resourceVersion());
+    check(current);
+  }
+
+  /**
+   * Checks the {@code expectedResourceVersion} argument of
+   * {@link Store#update(ObjectKey, MapValue, long, Preconditions)} before a store does any work.
+   *
+   * @throws IllegalArgumentException if it is negative (a programming error, not a client's)
+   */
+  public static void requireValidExpectedRevision(long expectedResourceVersion) {
+    if (expectedResourceVersion < 0) {
+      throw new IllegalArgumentException(
+          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
+    }
+  }
+
+  /**
+   * The compare half of a compare-and-swap: the object at {@code key} is at
+   * {@code actualRevision}, the caller expected {@code expectedResourceVersion}.
+   *
+   * @throws io.apiserver4j.core.ConflictException with kube's optimistic-lock message unless
+   *     they are equal or {@code expectedResourceVersion} is {@link Store#ANY_VERSION}
+   */
+  public static void checkExpectedRevision(ObjectKey key, long expectedResourceVersion,
+      long actualRevision) {
+    if (expectedResourceVersion != Store.ANY_VERSION && actualRevision != expectedResourceVersion) {
+      throw StoreErrors.conflict(key);
+    }
+  }
+
+  /**
+   * The revision a resourceVersion-only precondition names, so that a store can let its backend
+   * compare revisions instead of reading the state first; 0 if there is a uid condition too, no
+   * resourceVersion condition, or a version that is not the canonical decimal form of a revision
+   * (no state matches that one, as kube compares the strings).
+   */
+  public long requiredRevision() {
+    if (uid.isPresent() || resourceVersion.isEmpty()) {
+      return 0;
+    }
+    String rv = resourceVersion.get();
+    if (rv.isEmpty() || rv.length() > 18 || rv.charAt(0) == '0') {
+      return 0;
+    }
+    for (int i = 0; i < rv.length(); i++) {
+      if (rv.charAt(i) < '0' || rv.charAt(i) > '9') {
+        return 0;
+      }
+    }
+    return Long.parseLong(rv);
+  }
+
   private static String stringField(MapValue m, String key) {
     Value v = m.getOrNull(key);
     return v instanceof StringValue s ? s.value() : "";

@@ -5,6 +5,7 @@
 package io.apiserver4j.storage;
 
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.fields.FieldSelector;
 import java.util.Optional;
 import java.util.function.UnaryOperator;
 

@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.AlreadyExistsException;
 import io.apiserver4j.core.BadRequestException;
 import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GoneException;
 import io.apiserver4j.core.NotFoundException;
 import io.apiserver4j.core.Status;
@@ -55,14 +56,15 @@ public final class StoreErrors {
   public static NotFoundException notFound(ObjectKey key) {
     requireNonNull(key, "key");
     return new NotFoundException(Status.failure(StatusReason.NOT_FOUND,
-        key.groupResource() + " " + goQuote(key.name()) + " not found", details(key)));
+        key.groupResource() + " " + GoStrings.quote(key.name()) + " not found", details(key)));
   }
 
   /** 409 AlreadyExists: {@code configmaps "x" already exists}. */
   public static AlreadyExistsException alreadyExists(ObjectKey key) {
     requireNonNull(key, "key");
     return new AlreadyExistsException(Status.failure(StatusReason.ALREADY_EXISTS,
-        key.groupResource() + " " + goQuote(key.name()) + " already exists", details(key)));
+        key.groupResource() + " " + GoStrings.quote(key.name()) + " already exists",
+        details(key)));
   }
 
   /** 409 Conflict for a compare-and-swap that lost: kube's optimistic-lock message. */
@@ -75,8 +77,8 @@ public final class StoreErrors {
     requireNonNull(key, "key");
     requireNonNull(reason, "reason");
     return new ConflictException(Status.failure(StatusReason.CONFLICT,
-        "Operation cannot be fulfilled on " + key.groupResource() + " " + goQuote(key.name())
-            + ": " + reason,
+        "Operation cannot be fulfilled on " + key.groupResource() + " "
+            + GoStrings.quote(key.name()) + ": " + reason,
         details(key)));
   }
 
@@ -142,25 +144,4 @@ public final class StoreErrors {
     return StatusDetails.of(key.name(), key.group(), key.resource());
   }
 
-  /** Go's %q for the printable ASCII names Kubernetes allows; other runes are escaped. */
-  static String goQuote(String s) {
-    StringBuilder b = new StringBuilder(s.length() + 2).append('"');
-    for (int i = 0; i < s.length(); i++) {
-      char c = s.charAt(i);
-      switch (c) {
-        case '"': b.append("\\\""); break;
-        case '\\': b.append("\\\\"); break;
-        case '\n': b.append("\\n"); break;
-        case '\t': b.append("\\t"); break;
-        case '\r': b.append("\\r"); break;
-        default:
-          if (c < 0x20 || c == 0x7f) {
-            b.append(String.format("\\x%02x", (int) c));
-          } else {
-            b.append(c);
-          }
-      }
-    }
-    return b.append('"').toString();
-  }
 }

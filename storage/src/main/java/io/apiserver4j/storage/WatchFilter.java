@@ -7,6 +7,8 @@ package io.apiserver4j.storage;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

@@ -6,6 +6,8 @@ package io.apiserver4j.storage;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.time.Duration;
 
 /**

@@ -21,6 +21,8 @@ import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.TimeoutException;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import io.apiserver4j.storage.WatchEvent.Type;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;

@@ -8,6 +8,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.core.fields.FieldSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.List;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;

@@ -17,7 +17,7 @@ import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.storage.LabelSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;

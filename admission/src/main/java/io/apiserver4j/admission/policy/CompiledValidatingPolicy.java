@@ -4,6 +4,8 @@
  */
 package io.apiserver4j.admission.policy;
 
+import static io.apiserver4j.core.Meta.string;
+
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.matching.MatchCriteria;
 import io.apiserver4j.cel.CelAuthorizer;
@@ -347,10 +349,6 @@ final class CompiledValidatingPolicy {
 
   static MapValue map(Value v) {
     return v instanceof MapValue m ? m : MapValue.empty();
-  }
-
-  static String string(MapValue m, String key) {
-    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
   }
 
   static List<MapValue> maps(Value v) {

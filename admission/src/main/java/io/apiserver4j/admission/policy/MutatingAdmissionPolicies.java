@@ -87,33 +87,33 @@ public final class MutatingAdmissionPolicies {
       Optional<CompiledValidatingPolicy.ParamKind> paramKind =
           spec.getOrNull("paramKind") instanceof MapValue pk
               ? Optional.of(new CompiledValidatingPolicy.ParamKind(
-                  CompiledValidatingPolicy.string(pk, "apiVersion"),
-                  CompiledValidatingPolicy.string(pk, "kind")))
+                  Meta.string(pk, "apiVersion"),
+                  Meta.string(pk, "kind")))
               : Optional.empty();
       List<String> declared = PolicyActivation.declared(paramKind.isPresent(), true);
       List<String> varNames = new ArrayList<>();
       List<PolicyExpression> vars = new ArrayList<>();
       for (MapValue v : CompiledValidatingPolicy.maps(spec.getOrNull("variables"))) {
-        varNames.add(CompiledValidatingPolicy.string(v, "name"));
-        vars.add(PolicyExpression.compile(CompiledValidatingPolicy.string(v, "expression"),
+        varNames.add(Meta.string(v, "name"));
+        vars.add(PolicyExpression.compile(Meta.string(v, "expression"),
             declared));
       }
       List<PolicyExpression> conditions = new ArrayList<>();
       for (MapValue c : CompiledValidatingPolicy.maps(spec.getOrNull("matchConditions"))) {
         conditions.add(PolicyExpression.compile(
-            CompiledValidatingPolicy.string(c, "expression"), declared, "bool"));
+            Meta.string(c, "expression"), declared, "bool"));
       }
       List<Mutation> mutations = new ArrayList<>();
       for (MapValue m : CompiledValidatingPolicy.maps(spec.getOrNull("mutations"))) {
-        boolean jsonPatch = "JSONPatch".equals(CompiledValidatingPolicy.string(m, "patchType"));
+        boolean jsonPatch = "JSONPatch".equals(Meta.string(m, "patchType"));
         MapValue holder = CompiledValidatingPolicy.map(
             m.getOrNull(jsonPatch ? "jsonPatch" : "applyConfiguration"));
         mutations.add(new Mutation(jsonPatch, PolicyExpression.compileMutation(
-            CompiledValidatingPolicy.string(holder, "expression"), declared)));
+            Meta.string(holder, "expression"), declared)));
       }
       return new Policy(Meta.metaString(policy, "name"), spec,
-          !"Ignore".equals(CompiledValidatingPolicy.string(spec, "failurePolicy")),
-          "IfNeeded".equals(CompiledValidatingPolicy.string(spec, "reinvocationPolicy")),
+          !"Ignore".equals(Meta.string(spec, "failurePolicy")),
+          "IfNeeded".equals(Meta.string(spec, "reinvocationPolicy")),
           paramKind,
           MatchCriteria.forPolicy(CompiledValidatingPolicy.map(
               spec.getOrNull("matchConstraints"))),
@@ -166,7 +166,7 @@ public final class MutatingAdmissionPolicies {
     sorted.sort(Comparator.comparing(b -> Meta.metaString(b, "name")));
     for (MapValue b : sorted) {
       Binding binding = Binding.of(b);
-      byPolicy.computeIfAbsent(CompiledValidatingPolicy.string(binding.spec(), "policyName"),
+      byPolicy.computeIfAbsent(Meta.string(binding.spec(), "policyName"),
           k -> new ArrayList<>()).add(binding);
     }
     byPolicy.replaceAll((k, v) -> List.copyOf(v));

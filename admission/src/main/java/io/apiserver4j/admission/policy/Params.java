@@ -5,6 +5,7 @@
 package io.apiserver4j.admission.policy;
 
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.NullValue;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.Value;
@@ -31,7 +32,7 @@ final class Params {
     ParamSource source = context.params(kind.get().apiVersion(), kind.get().kind())
         .orElseThrow(() -> new ParamException("paramKind kind `" + kind.get()
             + "` not known"));
-    String refNamespace = CompiledValidatingPolicy.string(ref, "namespace");
+    String refNamespace = Meta.string(ref, "namespace");
     String namespace = "";
     if (source.namespaced()) {
       namespace = !refNamespace.isEmpty() ? refNamespace : requestNamespace;
@@ -43,7 +44,7 @@ final class Params {
       throw new ParamException(
           "paramRef.namespace must not be provided for a cluster-scoped `paramKind`");
     }
-    String name = CompiledValidatingPolicy.string(ref, "name");
+    String name = Meta.string(ref, "name");
     Value selector = ref.getOrNull("selector");
     boolean hasSelector = selector != null && !(selector instanceof NullValue);
     List<Value> params = new ArrayList<>();
@@ -62,7 +63,7 @@ final class Params {
       throw new ParamException("one of name or selector must be provided");
     }
     if (params.isEmpty() && "Deny".equals(
-        CompiledValidatingPolicy.string(ref, "parameterNotFoundAction"))) {
+        Meta.string(ref, "parameterNotFoundAction"))) {
       throw new ParamException(
           "no params found for policy binding with `Deny` parameterNotFoundAction");
     }

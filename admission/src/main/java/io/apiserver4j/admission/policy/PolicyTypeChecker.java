@@ -13,6 +13,7 @@ import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
@@ -65,7 +66,7 @@ public final class PolicyTypeChecker {
     for (int i = 0; i < validations.size(); i++) {
       MapValue v = validations.get(i);
       for (String field : List.of("expression", "messageExpression")) {
-        String expression = CompiledValidatingPolicy.string(v, field);
+        String expression = Meta.string(v, field);
         if (expression.isEmpty()) {
           continue;
         }
@@ -76,7 +77,7 @@ public final class PolicyTypeChecker {
             if (text.length() > 0) {
               text.append('\n');
             }
-            text.append(goString(k)).append(": ").append(issue).append('\n');
+            text.append(k).append(": ").append(issue).append('\n');
           }
         }
         if (text.length() > 0) {
@@ -124,8 +125,4 @@ public final class PolicyTypeChecker {
     return io.apiserver4j.core.Meta.stringList(v);
   }
 
-  /** Go's {@code schema.GroupVersionKind.String()}. */
-  private static String goString(GroupVersionKind k) {
-    return k.group() + "/" + k.version() + ", Kind=" + k.kind();
-  }
 }

@@ -113,7 +113,7 @@ public final class ValidatingAdmissionPolicies {
     sorted.sort(Comparator.comparing(b -> Meta.metaString(b, "name")));
     for (MapValue b : sorted) {
       Binding binding = Binding.of(b);
-      String policyName = CompiledValidatingPolicy.string(binding.spec(), "policyName");
+      String policyName = Meta.string(binding.spec(), "policyName");
       byPolicy.computeIfAbsent(policyName, k -> new ArrayList<>()).add(binding);
     }
     byPolicy.replaceAll((k, v) -> List.copyOf(v));

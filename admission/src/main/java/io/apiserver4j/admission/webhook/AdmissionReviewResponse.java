@@ -4,18 +4,19 @@
  */
 package io.apiserver4j.admission.webhook;
 
+import static io.apiserver4j.core.Meta.string;
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeException;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.StringValue;
-import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.Value;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.LinkedHashMap;
@@ -133,15 +134,15 @@ public record AdmissionReviewResponse(
       throw WebhookCallException.invalidResponse("webhook response was absent");
     }
     boolean v1 = version.equals(AdmissionReviewRequest.V1);
-    if (v1 && expectedUid.isPresent() && !expectedUid.get().equals(str(r, "uid"))) {
+    if (v1 && expectedUid.isPresent() && !expectedUid.get().equals(string(r, "uid"))) {
       throw WebhookCallException.invalidResponse("expected response.uid=\"" + expectedUid.get()
-          + "\", got \"" + str(r, "uid") + "\"");
+          + "\", got \"" + string(r, "uid") + "\"");
     }
-    if (v1 && (!"admission.k8s.io/v1".equals(str(m, "apiVersion"))
-        || !"AdmissionReview".equals(str(m, "kind")))) {
+    if (v1 && (!"admission.k8s.io/v1".equals(string(m, "apiVersion"))
+        || !"AdmissionReview".equals(string(m, "kind")))) {
       throw WebhookCallException.invalidResponse(
           "expected webhook response of admission.k8s.io/v1, Kind="
-          + "AdmissionReview, got " + gvkString(str(m, "apiVersion"), str(m, "kind")));
+          + "AdmissionReview, got " + gvkString(string(m, "apiVersion"), string(m, "kind")));
     }
     boolean allowed = r.getOrNull("allowed") instanceof BooleanValue b && b.value();
     Optional<Status> status = r.getOrNull("status") instanceof MapValue s
@@ -198,7 +199,7 @@ public record AdmissionReviewResponse(
         }
       }
     }
-    return new AdmissionReviewResponse(str(r, "uid"), allowed, status, patch, warnings,
+    return new AdmissionReviewResponse(string(r, "uid"), allowed, status, patch, warnings,
         annotations);
   }
 
@@ -219,23 +220,12 @@ public record AdmissionReviewResponse(
     }
     if (!(ops instanceof ListValue list)) {
       throw new WebhookCallException("received undecodable patch in webhook response",
-          "json: cannot unmarshal " + goKind(ops) + " into Go value of type jsonpatch.Patch");
+          "json: cannot unmarshal " + GoStrings.jsonKind(ops)
+              + " into Go value of type jsonpatch.Patch");
     }
     return list;
   }
 
-  private static String goKind(Value v) {
-    if (v instanceof MapValue) {
-      return "object";
-    }
-    if (v instanceof StringValue) {
-      return "string";
-    }
-    if (v instanceof BooleanValue) {
-      return "bool";
-    }
-    return v.isNull() ? "null" : "number";
-  }
 
   /** Go's {@code GroupVersionKind.String()} of an apiVersion and kind. */
   private static String gvkString(String apiVersion, String kind) {
@@ -245,7 +235,4 @@ public record AdmissionReviewResponse(
     return group + "/" + version + ", Kind=" + kind;
   }
 
-  private static String str(MapValue m, String key) {
-    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
-  }
 }

@@ -4,8 +4,6 @@
  */
 package io.apiserver4j.admission.webhook;
 
-import io.apiserver4j.core.DecodeException;
-import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
@@ -15,16 +13,13 @@ import java.net.ConnectException;
 import java.net.URI;
 import java.net.UnknownHostException;
 import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.net.http.HttpTimeoutException;
 import java.nio.channels.UnresolvedAddressException;
-import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.security.KeyStore;
+import java.security.cert.CertPathBuilderException;
 import java.security.cert.Certificate;
 import java.security.cert.CertificateFactory;
-import java.security.cert.CertPathBuilderException;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.Optional;
@@ -44,12 +39,10 @@ import javax.net.ssl.TrustManagerFactory;
  * connection refused}, ...). Thread-safe.
  */
 final class HttpEndpoint implements WebhookEndpoint {
-  private final URI uri;
-  private final HttpClient client;
+  private final WebhookClient client;
 
   HttpEndpoint(URI uri, HttpClient client) {
-    this.uri = uri;
-    this.client = client;
+    this.client = new WebhookClient(uri, client);
   }
 
   /**
@@ -94,42 +87,20 @@ final class HttpEndpoint implements WebhookEndpoint {
   @Override
   public CompletableFuture<AdmissionReviewResponse> call(AdmissionReviewRequest request,
       String version, boolean mutating, Duration timeout) {
-    String url = withTimeout(uri.toString(), timeout);
-    HttpRequest http = HttpRequest.newBuilder(URI.create(url))
-        .timeout(timeout)
-        .header("Content-Type", "application/json")
-        .header("Accept", "application/json, */*")
-        .POST(HttpRequest.BodyPublishers.ofByteArray(
-            Json.writeBytes(request.toValue(version))))
-        .build();
-    return client.sendAsync(http, HttpResponse.BodyHandlers.ofByteArray())
-        .handle((response, error) -> {
+    // the POST and the reading of its answer are the conversion webhooks' (WebhookClient), so
+    // both kinds of webhook fail with the same texts; here they get admission's prefix
+    return client.post(request.toValue(version), timeout)
+        .handle((body, error) -> {
           if (error != null) {
-            throw new WebhookCallException("failed to call webhook",
-                "Post \"" + url + "\": " + goError(uri, unwrap(error)));
+            Throwable cause = unwrap(error);
+            if (cause instanceof WebhookClient.CallException failed) {
+              throw new WebhookCallException("failed to call webhook", failed.getMessage());
+            }
+            throw error instanceof CompletionException c ? c : new CompletionException(error);
           }
-          return read(response, url, version, mutating, request.uid());
+          return AdmissionReviewResponse.fromValue(body, version, mutating,
+              Optional.of(request.uid()));
         });
-  }
-
-  private static AdmissionReviewResponse read(HttpResponse<byte[]> response, String url,
-      String version, boolean mutating, String uid) {
-    Value body;
-    try {
-      body = Json.read(response.body());
-    } catch (DecodeException e) {
-      body = null;
-    }
-    int code = response.statusCode();
-    if (code < 200 || code > 299) {
-      throw new WebhookCallException("failed to call webhook", statusError(code, body,
-          new String(response.body(), StandardCharsets.UTF_8)));
-    }
-    if (body == null) {
-      throw new WebhookCallException("failed to call webhook",
-          "the body of the response from " + url + " is not JSON");
-    }
-    return AdmissionReviewResponse.fromValue(body, version, mutating, Optional.of(uid));
   }
 
   /** What client-go makes of an error status: the Status's message, or a generic text. */

@@ -21,13 +21,14 @@ import java.util.concurrent.CompletableFuture;
  * The HTTPS client of a webhook {@code clientConfig} ({@code url} or {@code service}, and
  * {@code caBundle}), for webhooks other than admission (CRD conversion): a POST of a JSON
  * review, answered by a JSON review, with the transport and status failures worded as Go's
- * client words them — the same client admission webhooks use. Thread-safe.
+ * client words them. Admission webhooks call through it too ({@code HttpEndpoint}), so both
+ * read answers alike. Thread-safe.
  */
 public final class WebhookClient {
   private final URI uri;
   private final HttpClient client;
 
-  private WebhookClient(URI uri, HttpClient client) {
+  WebhookClient(URI uri, HttpClient client) {
     this.uri = uri;
     this.client = client;
   }

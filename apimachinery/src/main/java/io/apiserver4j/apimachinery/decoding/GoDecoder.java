@@ -38,7 +38,7 @@ import java.util.Optional;
  *       its errors name no path: {@code cannot convert float64 to int32},
  *       {@code unrecognized type: int32}, {@code cannot restore slice from map}.
  * </ul>
- * Unknown fields are left alone (see {@link SchemaChecker}). Thread-safe.
+ * Unknown fields are left alone (see the server's schema checker). Thread-safe.
  */
 public final class GoDecoder {
   public enum Mode { JSON, UNSTRUCTURED }

@@ -17,7 +17,7 @@ import java.util.Optional;
  * accepts for a resource.
  */
 public enum PatchType {
-  /** RFC 6902 JSON patch: {@link JsonPatch}. */
+  /** RFC 6902 JSON patch: {@link io.apiserver4j.core.JsonPatch}. */
   JSON_PATCH("application/json-patch+json"),
   /** RFC 7386 JSON merge patch: {@link MergePatch}. */
   MERGE_PATCH("application/merge-patch+json"),

@@ -20,6 +20,7 @@ import java.util.Set;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import io.apiserver4j.apiserver.informer.StoreInformer;
 
 /**
  * Serves custom resources from the CustomResourceDefinitions in storage, whoever wrote them: what

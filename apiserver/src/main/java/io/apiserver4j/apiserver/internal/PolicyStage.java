@@ -29,7 +29,7 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.merge.ParseableType;
 import io.apiserver4j.merge.ValidationException;
-import io.apiserver4j.storage.LabelSelector;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;

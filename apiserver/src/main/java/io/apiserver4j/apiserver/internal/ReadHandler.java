@@ -19,7 +19,7 @@ import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.storage.FieldSelector;
+import io.apiserver4j.core.fields.FieldSelector;
 import io.apiserver4j.storage.InitialEvents;
 import io.apiserver4j.storage.ListOptions;
 import io.apiserver4j.storage.ListResult;

@@ -32,6 +32,9 @@ import java.util.concurrent.ConcurrentHashMap;
  * <p>Thread-safe; resolved types are cached per schema.
  */
 public final class SchemaChecker {
+  // Resolved types per schema, bounded: CRD versions come and go for the life of the JVM, so
+  // past SCHEMAS schemas the caches start again (lock-free reads on the request path).
+  private static final int SCHEMAS = 256;
   private static final ConcurrentHashMap<Schema, ConcurrentHashMap<TypeRef, Atom>> CACHE =
       new ConcurrentHashMap<>();
   private static final ConcurrentHashMap<Schema, ConcurrentHashMap<TypeRef, Boolean>> ANYTHING =
@@ -48,8 +51,20 @@ public final class SchemaChecker {
 
   private SchemaChecker(Schema schema) {
     this.schema = schema;
-    this.atoms = CACHE.computeIfAbsent(schema, s -> new ConcurrentHashMap<>());
-    this.anything = ANYTHING.computeIfAbsent(schema, s -> new ConcurrentHashMap<>());
+    this.atoms = bounded(CACHE, schema);
+    this.anything = bounded(ANYTHING, schema);
+  }
+
+  private static <V> ConcurrentHashMap<TypeRef, V> bounded(
+      ConcurrentHashMap<Schema, ConcurrentHashMap<TypeRef, V>> cache, Schema schema) {
+    ConcurrentHashMap<TypeRef, V> found = cache.get(schema);
+    if (found != null) {
+      return found;
+    }
+    if (cache.size() >= SCHEMAS) {
+      cache.clear();
+    }
+    return cache.computeIfAbsent(schema, s -> new ConcurrentHashMap<>());
   }
 
   /** Checks {@code object} against type {@code typeName} of {@code schema}. */

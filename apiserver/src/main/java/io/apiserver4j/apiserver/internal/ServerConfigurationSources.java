@@ -27,6 +27,7 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Supplier;
+import io.apiserver4j.apiserver.informer.ConfigurationInformer;
 
 /**
  * The server's {@link ConfigurationSources}: one {@link ConfigurationInformer} per resource asked

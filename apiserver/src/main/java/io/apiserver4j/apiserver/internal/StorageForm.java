@@ -23,7 +23,7 @@ import java.util.List;
 final class StorageForm {
   private StorageForm() {}
 
-  /** {@code obj} in the shape kube's Go structs give built-in objects (see {@link TypedShape}). */
+  /** {@code obj} in the shape kube's Go structs give built-in objects (see {@link io.apiserver4j.apimachinery.decoding.TypedShape}). */
   static MapValue typed(Schema schema, String typeName, MapValue obj) {
     return schema == BuiltinSchema.schema() ? BuiltinSchema.shape().normalize(typeName, obj) : obj;
   }

@@ -6,9 +6,9 @@ package io.apiserver4j.auth.audit;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.http.AuditRecorder;
-import io.apiserver4j.http.AuditStart;
-import io.apiserver4j.http.Auditor;
+import io.apiserver4j.authz.AuditRecorder;
+import io.apiserver4j.authz.AuditStart;
+import io.apiserver4j.authz.Auditor;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;

@@ -6,6 +6,7 @@ package io.apiserver4j.auth.audit;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.FieldError;
@@ -15,7 +16,6 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
-import io.apiserver4j.http.AuthorizationAttributes;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;

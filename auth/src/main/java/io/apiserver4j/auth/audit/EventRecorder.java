@@ -6,14 +6,14 @@ package io.apiserver4j.auth.audit;
 
 import io.apiserver4j.admission.AuditAnnotations;
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.authz.AuditRecorder;
+import io.apiserver4j.authz.AuditStart;
+import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.http.AuditRecorder;
-import io.apiserver4j.http.AuditStart;
-import io.apiserver4j.http.AuthorizationAttributes;
 import java.time.Clock;
 import java.time.Instant;
 import java.util.LinkedHashMap;

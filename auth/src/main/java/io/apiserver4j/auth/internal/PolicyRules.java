@@ -4,10 +4,10 @@
  */
 package io.apiserver4j.auth.internal;
 
+import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.http.AuthorizationAttributes;
 import java.util.List;
 
 /** kube's RBAC rule evaluation ({@code rbac/v1} evaluation helpers) on stored PolicyRules. */

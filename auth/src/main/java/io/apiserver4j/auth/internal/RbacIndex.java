@@ -9,6 +9,7 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.ListOptions;
 import io.apiserver4j.storage.ListResult;
 import io.apiserver4j.storage.Store;
@@ -22,14 +23,23 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.concurrent.locks.ReentrantLock;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * The RBAC objects of a store, indexed for authorization: roles and cluster roles by name,
- * bindings by subject. Kept current by one watch per kind, drained before each read, so that a
- * binding written through this server authorizes the next request (an informer without lag).
- * A watch that fails is replaced by a fresh list. Thread-safe.
+ * bindings by subject, aggregated ClusterRoles with the rules they aggregate. Kept current by one
+ * watch per kind, drained before a read when the store may have changed since the last drain, so
+ * that a binding written through this server authorizes the next request (an informer without
+ * lag). A watch that fails is replaced by a fresh list.
+ *
+ * <p>Reads are lock-free: each drain that changes something publishes a new immutable
+ * {@link Snapshot}, rebuilding only the kinds that changed. With a store whose revision is known
+ * in this process (the in-memory store), a read compares that revision with the one the
+ * snapshot is current at and takes no lock when nothing was written since; with another store
+ * (etcd, where asking the revision is a network call) every read drains the watches under the
+ * lock, as events arrive asynchronously anyway. Thread-safe.
  */
 public final class RbacIndex implements AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(RbacIndex.class);
@@ -40,13 +50,20 @@ public final class RbacIndex implements AutoCloseable {
       List<Value> subjects) {}
 
   private final Store store;
+  private final boolean localRevision;
   private final Informer roles;
   private final Informer clusterRoles;
   private final Informer roleBindings;
   private final Informer clusterRoleBindings;
+  /** Held while draining; the informers' state is guarded by it. */
+  private final ReentrantLock drain = new ReentrantLock();
+  /** Null until the first read. */
+  private volatile Snapshot snapshot;
+  private boolean closed;
 
   public RbacIndex(Store store) {
     this.store = store;
+    this.localRevision = store instanceof InMemoryStore;
     this.roles = new Informer("roles");
     this.clusterRoles = new Informer("clusterroles");
     this.roleBindings = new Informer("rolebindings");
@@ -54,26 +71,66 @@ public final class RbacIndex implements AutoCloseable {
   }
 
   /** The index as of now: everything stored before the call is in it. */
-  public synchronized Snapshot current() {
-    boolean changed = roles.drain() | clusterRoles.drain() | roleBindings.drain()
-        | clusterRoleBindings.drain();
-    if (changed || snapshot == null) {
-      snapshot = new Snapshot(roles.objects, clusterRoles.objects, roleBindings.objects,
-          clusterRoleBindings.objects);
+  public Snapshot current() {
+    if (!localRevision) {
+      return catchUp(Long.MAX_VALUE);
     }
-    return snapshot;
+    // the in-memory store publishes a revision after offering its events to the watches, so
+    // a snapshot drained at or after it has every change up to it
+    long revision = store.currentRevision();
+    Snapshot s = snapshot;
+    return s != null && s.asOf >= revision ? s : catchUp(revision);
   }
 
-  private Snapshot snapshot;
+  /** Drains the watches unless another thread did so at or after {@code revision}. */
+  private Snapshot catchUp(long revision) {
+    drain.lock();
+    try {
+      Snapshot s = snapshot;
+      if (s != null && s.asOf >= revision) {
+        return s;
+      }
+      long asOf = localRevision ? store.currentRevision() : 0;
+      boolean rolesChanged = roles.drain();
+      boolean clusterRolesChanged = clusterRoles.drain();
+      boolean roleBindingsChanged = roleBindings.drain();
+      boolean clusterRoleBindingsChanged = clusterRoleBindings.drain();
+      if (s == null) {
+        s = new Snapshot(asOf, Map.copyOf(roles.objects),
+            Snapshot.aggregate(clusterRoles.objects), bySubject(roleBindings.objects),
+            bySubject(clusterRoleBindings.objects));
+      } else if (rolesChanged || clusterRolesChanged || roleBindingsChanged
+          || clusterRoleBindingsChanged) {
+        s = new Snapshot(asOf,
+            rolesChanged ? Map.copyOf(roles.objects) : s.roles,
+            clusterRolesChanged ? Snapshot.aggregate(clusterRoles.objects) : s.clusterRoles,
+            roleBindingsChanged ? bySubject(roleBindings.objects) : s.bindingsBySubject,
+            clusterRoleBindingsChanged ? bySubject(clusterRoleBindings.objects)
+                : s.clusterBindingsBySubject);
+      } else if (asOf > s.asOf) {
+        s = s.at(asOf);
+      }
+      snapshot = s;
+      return s;
+    } finally {
+      drain.unlock();
+    }
+  }
 
   @Override
-  public synchronized void close() {
-    for (Informer i : List.of(roles, clusterRoles, roleBindings, clusterRoleBindings)) {
-      i.stop();
+  public void close() {
+    drain.lock();
+    try {
+      closed = true;
+      for (Informer i : List.of(roles, clusterRoles, roleBindings, clusterRoleBindings)) {
+        i.stop();
+      }
+    } finally {
+      drain.unlock();
     }
   }
 
-  /** One kind's objects by namespace/name, following the store. */
+  /** One kind's objects by namespace/name, following the store. Used under the drain lock. */
   private final class Informer {
     private final CollectionKey collection;
     private final Map<String, MapValue> objects = new HashMap<>();
@@ -85,6 +142,9 @@ public final class RbacIndex implements AutoCloseable {
 
     /** Applies what changed since the last call; whether anything did. */
     boolean drain() {
+      if (closed) {
+        return false;
+      }
       boolean changed = false;
       if (watch == null || watch.isClosed()) {
         relist();
@@ -144,22 +204,10 @@ public final class RbacIndex implements AutoCloseable {
     return Meta.metaString(o, "namespace") + "/" + Meta.metaString(o, "name");
   }
 
-  /** An immutable view of the index, with bindings by subject. */
-  public static final class Snapshot {
-    private final Map<String, MapValue> roles;
-    private final Map<String, MapValue> clusterRoles;
-    private final Map<String, List<Binding>> clusterBindingsBySubject = new HashMap<>();
-    private final Map<String, List<Binding>> bindingsBySubject = new HashMap<>();
-
-    Snapshot(Map<String, MapValue> roles, Map<String, MapValue> clusterRoles,
-        Map<String, MapValue> roleBindings, Map<String, MapValue> clusterRoleBindings) {
-      this.roles = Map.copyOf(roles);
-      this.clusterRoles = Map.copyOf(clusterRoles);
-      clusterRoleBindings.values().forEach(b -> index(b, clusterBindingsBySubject));
-      roleBindings.values().forEach(b -> index(b, bindingsBySubject));
-    }
-
-    private static void index(MapValue b, Map<String, List<Binding>> bySubject) {
+  /** Bindings by subject ({@code User:<name>} or {@code Group:<name>}), immutable. */
+  private static Map<String, List<Binding>> bySubject(Map<String, MapValue> bindings) {
+    Map<String, List<Binding>> bySubject = new HashMap<>();
+    for (MapValue b : bindings.values()) {
       String ns = Meta.metaString(b, "namespace");
       Binding binding = new Binding(ns, Meta.metaString(b, "name"),
           Nested.str(b, "roleRef", "kind"), Nested.str(b, "roleRef", "name"),
@@ -176,6 +224,54 @@ public final class RbacIndex implements AutoCloseable {
         }
         bySubject.computeIfAbsent(key, k -> new ArrayList<>()).add(binding);
       }
+    }
+    Map<String, List<Binding>> frozen = new HashMap<>();
+    bySubject.forEach((k, v) -> frozen.put(k, List.copyOf(v)));
+    return Map.copyOf(frozen);
+  }
+
+  /**
+   * An immutable view of the index, with bindings by subject and the rules of aggregated
+   * ClusterRoles already aggregated. Parts of a kind that did not change are shared with the
+   * previous snapshot.
+   */
+  public static final class Snapshot {
+    /** Every change up to this store revision is in it (0: unknown). */
+    private final long asOf;
+    private final Map<String, MapValue> roles;
+    private final Map<String, MapValue> clusterRoles;
+    private final Map<String, List<Binding>> bindingsBySubject;
+    private final Map<String, List<Binding>> clusterBindingsBySubject;
+
+    private Snapshot(long asOf, Map<String, MapValue> roles, Map<String, MapValue> clusterRoles,
+        Map<String, List<Binding>> bindingsBySubject,
+        Map<String, List<Binding>> clusterBindingsBySubject) {
+      this.asOf = asOf;
+      this.roles = roles;
+      this.clusterRoles = clusterRoles;
+      this.bindingsBySubject = bindingsBySubject;
+      this.clusterBindingsBySubject = clusterBindingsBySubject;
+    }
+
+    private Snapshot at(long revision) {
+      return new Snapshot(revision, roles, clusterRoles, bindingsBySubject,
+          clusterBindingsBySubject);
+    }
+
+    /**
+     * The cluster roles with each aggregated one carrying the rules its selectors match, as
+     * kube's aggregation controller writes them; computed once per change of the cluster roles
+     * instead of on every decision.
+     */
+    private static Map<String, MapValue> aggregate(Map<String, MapValue> clusterRoles) {
+      Map<String, MapValue> out = new HashMap<>(clusterRoles);
+      for (Map.Entry<String, MapValue> e : clusterRoles.entrySet()) {
+        if (AggregatedRules.isAggregated(e.getValue())) {
+          out.put(e.getKey(), e.getValue().with("rules",
+              AggregatedRules.of(e.getValue(), clusterRoles.values())));
+        }
+      }
+      return Map.copyOf(out);
     }
 
     /** The cluster role bindings naming the user or one of the groups. */
@@ -217,42 +313,7 @@ public final class RbacIndex implements AutoCloseable {
       if (!b.roleKind().equals("ClusterRole")) {
         return Optional.ofNullable(roles.get(b.namespace() + "/" + b.roleName()));
       }
-      MapValue role = clusterRoles.get("/" + b.roleName());
-      if (role == null || !(Nested.getOrNull(role, "aggregationRule") instanceof MapValue)) {
-        return Optional.ofNullable(role);
-      }
-      return Optional.of(role.with("rules", aggregatedRules(role, clusterRoles.values())));
-    }
-
-    /** The union of the rules of the cluster roles {@code role}'s aggregation rule selects. */
-    public static io.apiserver4j.core.ListValue aggregatedRules(MapValue role,
-        java.util.Collection<MapValue> clusterRoles) {
-      List<Value> rules = new ArrayList<>();
-      List<io.apiserver4j.storage.LabelSelector> selectors = new ArrayList<>();
-      for (Value sel : Nested.list(role, "aggregationRule", "clusterRoleSelectors")) {
-        selectors.add(Selectors.parse(sel));
-      }
-      String self = Meta.metaString(role, "name");
-      List<MapValue> sorted = new ArrayList<>(clusterRoles);
-      sorted.sort(java.util.Comparator.comparing(r -> Meta.metaString(r, "name")));
-      for (MapValue other : sorted) {
-        if (Meta.metaString(other, "name").equals(self)) {
-          continue;
-        }
-        java.util.Map<String, String> labels = Meta.labels(other);
-        if (selectors.stream().anyMatch(sel -> sel.matches(labels))) {
-          for (Value rule : Nested.list(other, "rules")) {
-            if (!rules.contains(rule)) {
-              rules.add(rule);
-            }
-          }
-        }
-      }
-      return io.apiserver4j.core.ListValue.of(rules);
-    }
-
-    public java.util.Collection<MapValue> clusterRoles() {
-      return clusterRoles.values();
+      return Optional.ofNullable(clusterRoles.get("/" + b.roleName()));
     }
   }
 }

@@ -8,9 +8,9 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.storage.LabelSelector;
-import io.apiserver4j.storage.LabelSelector.Operator;
-import io.apiserver4j.storage.LabelSelector.Requirement;
+import io.apiserver4j.core.labels.LabelSelector;
+import io.apiserver4j.core.labels.LabelSelector.Operator;
+import io.apiserver4j.core.labels.LabelSelector.Requirement;
 import java.util.ArrayList;
 import java.util.List;
 

@@ -15,17 +15,18 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StatusErrors;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.http.AuthenticationRequest;
-import io.apiserver4j.http.AuthenticationResult;
-import io.apiserver4j.http.Authenticator;
-import io.apiserver4j.http.HttpApiServer;
-import io.apiserver4j.http.NonResourceDocument;
+import io.apiserver4j.authz.AuthenticationRequest;
+import io.apiserver4j.authz.AuthenticationResult;
+import io.apiserver4j.authz.Authenticator;
+import io.apiserver4j.authz.NonResourceDocument;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.storage.Store;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.math.BigInteger;
 import java.net.InetSocketAddress;
+import java.net.URI;
+import java.net.URISyntaxException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -38,11 +39,13 @@ import java.security.interfaces.RSAPublicKey;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.Collections;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.function.Function;
 import java.util.function.Supplier;
 
 /**
@@ -157,38 +160,42 @@ public final class ServiceAccountTokens {
   }
 
   /**
-   * Serves kube's service account issuer discovery on {@code http}:
+   * kube's service account issuer discovery, by path, for a front end to serve (e.g.
+   * {@code documents.forEach(httpBuilder::nonResourceDocument)}):
    * {@code /.well-known/openid-configuration} and {@code /openid/v1/jwks} (each also with a
-   * trailing slash), with kube's content types and one hour of caching. As kube-apiserver, it
-   * serves nothing when the first issuer is not an https URL without query or fragment (the
-   * OpenID discovery specification requires one), and logs why.
+   * trailing slash), with kube's content types and one hour of caching; each document is made
+   * for the URI the server is reached at. As kube-apiserver, it serves nothing (an empty map)
+   * when the first issuer is not an https URL without query or fragment (the OpenID discovery
+   * specification requires one), and logs why.
    */
-  public HttpApiServer.Builder serveDiscovery(HttpApiServer.Builder http) {
+  public Map<String, Function<URI, NonResourceDocument>> discoveryDocuments() {
     String issuer = issuers.get(0);
-    java.net.URI uri;
+    URI uri;
     try {
-      uri = new java.net.URI(issuer);
-    } catch (java.net.URISyntaxException e) {
+      uri = new URI(issuer);
+    } catch (URISyntaxException e) {
       LOG.warn("not serving service account issuer discovery: issuer {} is not a URL", issuer);
-      return http;
+      return Map.of();
     }
     if (!"https".equals(uri.getScheme()) || uri.getRawQuery() != null
         || uri.getRawFragment() != null) {
       LOG.warn("not serving service account issuer discovery: issuer URL must use https"
           + " scheme without query or fragment, got: {}", issuer);
-      return http;
+      return Map.of();
     }
     Map<String, String> cache = Map.of("Cache-Control", "public, max-age=3600");
-    java.util.function.Function<java.net.URI, NonResourceDocument> config = base ->
+    Function<URI, NonResourceDocument> config = base ->
         new NonResourceDocument("application/json", cache, Json.writeBytes(
             openIdConfiguration("https://" + base.getRawAuthority() + JWKS_PATH)));
     byte[] keySet = Json.writeBytes(jwks());
-    java.util.function.Function<java.net.URI, NonResourceDocument> keys = base ->
+    Function<URI, NonResourceDocument> keys = base ->
         new NonResourceDocument("application/jwk-set+json", cache, keySet);
-    return http.nonResourceDocument(CONFIG_PATH, config)
-        .nonResourceDocument(CONFIG_PATH + "/", config)
-        .nonResourceDocument(JWKS_PATH, keys)
-        .nonResourceDocument(JWKS_PATH + "/", keys);
+    Map<String, Function<URI, NonResourceDocument>> documents = new LinkedHashMap<>();
+    documents.put(CONFIG_PATH, config);
+    documents.put(CONFIG_PATH + "/", config);
+    documents.put(JWKS_PATH, keys);
+    documents.put(JWKS_PATH + "/", keys);
+    return Collections.unmodifiableMap(documents);
   }
 
   /**

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.http.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationAttributes;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.charset.StandardCharsets;

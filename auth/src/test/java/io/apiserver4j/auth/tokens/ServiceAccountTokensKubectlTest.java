@@ -20,8 +20,8 @@ import io.apiserver4j.auth.Reviews;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.http.Authenticator;
-import io.apiserver4j.http.Authenticators;
+import io.apiserver4j.authz.Authenticator;
+import io.apiserver4j.authz.Authenticators;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubectl;
 import io.apiserver4j.http.ManualClock;
@@ -90,7 +90,7 @@ class ServiceAccountTokensKubectlTest {
     rbac.aggregateInto(api);
     Bootstrap.ensure(api);
     TestCertificates pki = TestCertificates.create(Files.createDirectories(dir.resolve("pki")));
-    http = tokens.serveDiscovery(HttpApiServer.builder(api))
+    http = HttpApiServer.builder(api).nonResourceDocuments(tokens.discoveryDocuments())
         .tls(TlsOptions.of(pki.serverCert, pki.serverKey))
         .authenticator(Authenticators.firstOf(staticTokens, tokens.authenticator()))
         .authorizer(rbac)

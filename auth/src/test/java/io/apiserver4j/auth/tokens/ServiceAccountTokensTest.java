@@ -8,12 +8,12 @@ import static io.apiserver4j.auth.tokens.ServiceAccountTokensKubectlTest.openssl
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiserver4j.authz.AuthenticationRequest;
+import io.apiserver4j.authz.AuthenticationResult;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.http.AuthenticationRequest;
-import io.apiserver4j.http.AuthenticationResult;
 import io.apiserver4j.http.ManualClock;
 import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.ObjectKey;

@@ -33,9 +33,6 @@ final class CostEstimator {
   static final long LIST_CREATE = 10;
   static final long MAP_CREATE = 30;
   static final long STRUCT_CREATE = 40;
-  private static final long MAX_FORMAT_SIZE = 64;
-  private static final long MAX_NAME_FORMAT_REGEX_SIZE = 128;
-  private static final CostRange SELECTOR_BASE = CostRange.fixed(LIST_CREATE);
 
   /** Kinds the estimate distinguishes (cel-go's {@code types.Kind}, as far as costs care). */
   enum Kind { DYN, OBJECT, MAP, LIST, STRING, BYTES, INT, UINT, DOUBLE, BOOL, DURATION,
@@ -78,6 +75,7 @@ final class CostEstimator {
   private final Map<Long, EntrySize> entrySizes = new HashMap<>();
   private final Map<Long, NodeType> nodeTypes = new HashMap<>();
   private final Map<String, Deque<LocalVar>> locals = new HashMap<>();
+  private final KubeLibraryCosts library = new KubeLibraryCosts(this::sizeOf);
 
   private CostEstimator(CelAbstractSyntaxTree ast, Map<String, CelObjectType> types,
       java.util.Set<String> bounded, long extent) {
@@ -269,7 +267,7 @@ final class CostEstimator {
     return paths.getOrDefault(e.id(), List.of());
   }
 
-  private static List<String> append(List<String> path, String element) {
+  static List<String> append(List<String> path, String element) {
     List<String> out = new ArrayList<>(path.size() + 1);
     out.addAll(path);
     out.add(element);
@@ -572,8 +570,11 @@ final class CostEstimator {
 
   // --- calls ------------------------------------------------------------------------------------
 
-  /** An argument or target as the function estimators see it. */
-  private record Node(CelExpr expr, List<String> path, NodeType type, CostRange computed) {}
+  /**
+   * An argument or target as the function estimators see it: its expression (none for a list's
+   * element), its path from a variable, its type, and its size when the walk computed one.
+   */
+  record Node(CelExpr expr, List<String> path, NodeType type, CostRange computed) {}
 
   private Node node(CelExpr e) {
     return new Node(e, nodePath(e), type(e), computeSize(e));
@@ -708,7 +709,8 @@ final class CostEstimator {
     return null;
   }
 
-  private record Estimate(CostRange cost, CostRange resultSize) {}
+  /** A call's cost and, where the estimator knows it, the size of its result. */
+  record Estimate(CostRange cost, CostRange resultSize) {}
 
   private static CostRange sum(List<CostRange> costs) {
     CostRange s = CostRange.ZERO;
@@ -720,234 +722,15 @@ final class CostEstimator {
 
   private Estimate functionCost(CelExpr e, String function, String overload, Node target,
       List<Node> args, List<CostRange> argCosts) {
-    Estimate sets = setsCost(overload, args);
+    Estimate sets = library.setsCost(overload, args);
     if (sets != null) {
       return new Estimate(sets.cost().add(sum(argCosts)), null);
     }
-    Estimate kube = kubeCallCost(function, overload, target, args);
+    Estimate kube = library.kubeCallCost(function, overload, target, args);
     if (kube != null) {
       return new Estimate(kube.cost().add(sum(argCosts)), kube.resultSize());
     }
     return standardCost(e, function, overload, target, args, argCosts);
-  }
-
-  /** cel-go's sets extension estimators. */
-  private Estimate setsCost(String overload, List<Node> args) {
-    double factor;
-    switch (overload) {
-      case "list_sets_contains_list", "list_sets_intersects_list" -> factor = 1;
-      case "list_sets_equivalent_list" -> factor = 2;
-      default -> {
-        return null;
-      }
-    }
-    if (args.size() != 2) {
-      return null;
-    }
-    return new Estimate(sizeOf(args.get(0)).multiply(sizeOf(args.get(1)))
-        .multiplyByCostFactor(factor).add(CostRange.ONE), null);
-  }
-
-  private Node listElementNode(Node list) {
-    if (list.type().kind() != Kind.LIST || list.type().elem() == null) {
-      return null;
-    }
-    return new Node(null, list.path().isEmpty() ? List.of() : append(list.path(), "@items"),
-        list.type().elem(), null);
-  }
-
-  static CostRange selectorCost(CostRange length) {
-    CostRange parse = length.multiplyByCostFactor(STRING_TRAVERSAL);
-    CostRange requirements = length.multiplyByCostFactor(0.5)
-        .multiplyByCostFactor(LIST_CREATE + STRUCT_CREATE);
-    return SELECTOR_BASE.add(parse).add(requirements);
-  }
-
-  /** Kubernetes' {@code library.CostEstimator.EstimateCallCost}, by function name. */
-  private Estimate kubeCallCost(String function, String overload, Node target, List<Node> args) {
-    switch (function) {
-      case "check":
-        return new Estimate(CostRange.fixed(350000), null);
-      case "serviceAccount", "path", "group", "resource", "subresource", "namespace", "name",
-          "allowed", "reason", "error", "errored":
-        return new Estimate(CostRange.ONE, null);
-      case "fieldSelector", "labelSelector":
-        if (args.size() == 1) {
-          return new Estimate(selectorCost(sizeOf(args.get(0))), null);
-        }
-        break;
-      case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf":
-        if (target != null) {
-          Node el = listElementNode(target);
-          if (el != null) {
-            CostRange elCost = CostRange.ONE;
-            if (el.type().kind() == Kind.STRING || el.type().kind() == Kind.BYTES) {
-              elCost = elCost.add(sizeOf(el).multiplyByCostFactor(STRING_TRAVERSAL));
-            }
-            return new Estimate(sizeOf(target).multiply(elCost), null);
-          }
-          return new Estimate(sizeOf(target).multiplyByCostFactor(STRING_TRAVERSAL), null);
-        }
-        break;
-      case "url", "jsonpatch.escapeKey":
-        if (args.size() == 1) {
-          CostRange sz = sizeOf(args.get(0));
-          return new Estimate(sz.multiplyByCostFactor(STRING_TRAVERSAL), sz);
-        }
-        break;
-      case "lowerAscii", "upperAscii", "substring", "trim":
-        if (target != null) {
-          CostRange sz = sizeOf(target);
-          return new Estimate(sz.multiplyByCostFactor(STRING_TRAVERSAL), sz);
-        }
-        break;
-      case "replace":
-        if (target != null && args.size() >= 2) {
-          return replaceCost(sizeOf(target), sizeOf(args.get(0)), sizeOf(args.get(1)));
-        }
-        break;
-      case "split":
-        if (target != null) {
-          CostRange sz = sizeOf(target);
-          long max = sz.max();
-          if (args.size() > 1) {
-            CelExpr limit = args.get(1).expr();
-            if (limit.exprKind().getKind() == CelExpr.ExprKind.Kind.CONSTANT
-                && limit.constant().getKind() == CelConstant.Kind.INT64_VALUE) {
-              max = limit.constant().int64Value();
-            }
-          }
-          return new Estimate(sz.multiplyByCostFactor(2 * STRING_TRAVERSAL),
-              new CostRange(0, max));
-        }
-        break;
-      case "join":
-        if (target != null) {
-          CostRange sz = CostRange.ZERO;
-          CostRange listSize = sizeOf(target);
-          Node el = listElementNode(target);
-          if (el != null) {
-            sz = listSize.multiply(sizeOf(el));
-          }
-          if (!args.isEmpty()) {
-            CostRange sep = sizeOf(args.get(0));
-            sz = sz.add(sep.multiply(new CostRange(Math.max(0, listSize.min() - 1),
-                Math.max(0, listSize.max() - 1))));
-          }
-          return new Estimate(sz.multiplyByCostFactor(STRING_TRAVERSAL), sz);
-        }
-        break;
-      case "find", "findAll":
-        if (target != null && !args.isEmpty()) {
-          CostRange sz = sizeOf(target);
-          CostRange str = sz.add(CostRange.ONE).multiplyByCostFactor(STRING_TRAVERSAL);
-          CostRange regex = sizeOf(args.get(0)).multiplyByCostFactor(REGEX_LENGTH);
-          return new Estimate(str.multiply(regex), new CostRange(0, sz.max()));
-        }
-        break;
-      case "cidr", "isIP", "isCIDR", "quantity", "isQuantity", "semver", "isSemver":
-        if (!args.isEmpty()) {
-          return new Estimate(sizeOf(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL), null);
-        }
-        break;
-      case "ip":
-        if (overload.equals("cidr_ip")) {
-          return new Estimate(CostRange.ONE, null);
-        }
-        if (!args.isEmpty()) {
-          return new Estimate(sizeOf(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL), null);
-        }
-        break;
-      case "ip.isCanonical":
-        if (!args.isEmpty()) {
-          return new Estimate(sizeOf(args.get(0)).multiplyByCostFactor(2 * STRING_TRAVERSAL),
-              null);
-        }
-        break;
-      case "masked", "prefixLength", "family", "isUnspecified", "isLoopback",
-          "isLinkLocalMulticast", "isLinkLocalUnicast", "isGlobalUnicast", "format.named",
-          "sign", "asInteger", "isInteger", "asApproximateFloat", "isGreaterThan", "isLessThan",
-          "compareTo", "add", "sub", "major", "minor", "patch", "getScheme", "getHostname",
-          "getHost", "getPort", "getEscapedPath", "getQuery":
-        return new Estimate(CostRange.ONE, null);
-      case "containsIP", "containsCIDR":
-        if (!args.isEmpty()) {
-          CostRange ip = new CostRange(4, 16);
-          CostRange c = ip.add(ip).multiplyByCostFactor(STRING_TRAVERSAL);
-          if (function.equals("containsCIDR")) {
-            c = c.add(ip.multiplyByCostFactor(STRING_TRAVERSAL)).add(CostRange.ONE);
-          }
-          if (overload.equals("cidr_contains_ip_string")
-              || overload.equals("cidr_contains_cidr_string")) {
-            c = c.add(sizeOf(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL));
-          }
-          return new Estimate(c, null);
-        }
-        break;
-      case "validate":
-        if (!args.isEmpty()) {
-          return new Estimate(sizeOf(args.get(0)).multiplyByCostFactor(STRING_TRAVERSAL)
-              .multiplyByCostFactor(MAX_NAME_FORMAT_REGEX_SIZE * REGEX_LENGTH), null);
-        }
-        break;
-      case "_==_":
-        if (args.size() == 2 && args.get(0).type().sameAs(args.get(1).type())
-            && args.get(0).type().kind() == Kind.OPAQUE) {
-          switch (args.get(0).type().name()) {
-            case "net.IP", "net.CIDR", "kubernetes.Quantity", "kubernetes.Semver",
-                "kubernetes.authorization.Authorizer", "kubernetes.authorization.PathCheck",
-                "kubernetes.authorization.GroupCheck", "kubernetes.authorization.ResourceCheck",
-                "kubernetes.authorization.Decision":
-              return new Estimate(CostRange.ONE, null);
-            case "kubernetes.NamedFormat":
-              return new Estimate(new CostRange(1, MAX_FORMAT_SIZE)
-                  .multiplyByCostFactor(STRING_TRAVERSAL), null);
-            case "kubernetes.URL": {
-              CostRange size = CostRange.ONE;
-              CostRange rhs = args.get(1).computed();
-              if (rhs != null) {
-                size = rhs.union(rhs);
-              }
-              return new Estimate(new CostRange(1, size.max())
-                  .multiplyByCostFactor(STRING_TRAVERSAL), null);
-            }
-            default:
-              break;
-          }
-        }
-        break;
-      default:
-        break;
-    }
-    return null;
-  }
-
-  private static Estimate replaceCost(CostRange sz, CostRange toReplace, CostRange with) {
-    long countMax;
-    long countMin;
-    long retainedMax = 0;
-    long retainedMin = 0;
-    if (toReplace.min() == 0) {
-      countMax = sz.max() < CostRange.UNBOUNDED ? sz.max() + 1 : sz.max();
-      retainedMax = sz.max();
-    } else if (with.max() <= toReplace.min()) {
-      countMax = 0;
-      retainedMax = sz.max();
-    } else {
-      countMax = (long) Math.ceil((double) sz.max() / (double) toReplace.min());
-    }
-    if (toReplace.max() == 0) {
-      countMin = sz.min() < CostRange.UNBOUNDED ? sz.min() + 1 : sz.min();
-      retainedMin = sz.min();
-    } else if (toReplace.max() <= with.min()) {
-      countMin = 0;
-      retainedMin = sz.min();
-    } else {
-      countMin = (long) Math.ceil((double) sz.min() / (double) toReplace.max());
-    }
-    CostRange size = new CostRange(countMin, countMax).multiply(with)
-        .add(new CostRange(retainedMin, retainedMax));
-    return new Estimate(sz.multiplyByCostFactor(2 * STRING_TRAVERSAL), size);
   }
 
   /** cel-go's own estimates of the standard functions (checker/cost.go functionCost). */

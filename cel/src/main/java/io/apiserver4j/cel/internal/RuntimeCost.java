@@ -342,7 +342,7 @@ final class RuntimeCost {
         case "fieldSelector", "labelSelector":
           if (n >= 2) {
             long len = size(arg(call, 1));
-            return CostEstimator.selectorCost(CostRange.fixed(len)).max();
+            return KubeLibraryCosts.selectorCost(CostRange.fixed(len)).max();
           }
           return null;
         case "isSorted", "sum", "max", "min", "indexOf", "lastIndexOf":

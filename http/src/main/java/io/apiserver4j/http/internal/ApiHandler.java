@@ -12,6 +12,13 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apimachinery.patch.ResourceOrigin;
+import io.apiserver4j.authz.AuditRecorder;
+import io.apiserver4j.authz.AuditStart;
+import io.apiserver4j.authz.Auditor;
+import io.apiserver4j.authz.AuthenticationRequest;
+import io.apiserver4j.authz.AuthenticationResult;
+import io.apiserver4j.authz.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationDecision;
 import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeException;
@@ -34,13 +41,6 @@ import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
-import io.apiserver4j.http.AuditRecorder;
-import io.apiserver4j.http.AuditStart;
-import io.apiserver4j.http.Auditor;
-import io.apiserver4j.http.AuthenticationRequest;
-import io.apiserver4j.http.AuthenticationResult;
-import io.apiserver4j.http.AuthorizationAttributes;
-import io.apiserver4j.http.AuthorizationDecision;
 import io.apiserver4j.storage.StoredObject;
 import java.io.ByteArrayOutputStream;
 import java.net.InetSocketAddress;
@@ -344,11 +344,11 @@ public final class ApiHandler extends Handler.Abstract {
       discoveryRoot(ex, path.equals("/api"));
       return;
     }
-    java.util.function.Function<java.net.URI, io.apiserver4j.http.NonResourceDocument> document =
+    java.util.function.Function<java.net.URI, io.apiserver4j.authz.NonResourceDocument> document =
         settings.documents().get(path);
     if (document != null) {
       requireGet(get);
-      io.apiserver4j.http.NonResourceDocument d = document.apply(baseUrl(ex.request));
+      io.apiserver4j.authz.NonResourceDocument d = document.apply(baseUrl(ex.request));
       d.headers().forEach((k, v) -> ex.response.getHeaders().put(k, v));
       ex.send(200, d.contentType(), d.body(), List.of());
       return;

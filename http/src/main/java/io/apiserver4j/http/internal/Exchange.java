@@ -4,13 +4,13 @@
  */
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.authz.AuditRecorder;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
-import io.apiserver4j.http.AuditRecorder;
 import io.apiserver4j.storage.StoredObject;
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;

@@ -5,10 +5,10 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.authz.AuthorizationAttributes;
+import io.apiserver4j.authz.AuthorizationDecision;
+import io.apiserver4j.authz.Authorizer;
 import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.http.AuthorizationAttributes;
-import io.apiserver4j.http.AuthorizationDecision;
-import io.apiserver4j.http.Authorizer;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -5,10 +5,10 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.http.Auditor;
-import io.apiserver4j.http.Authenticator;
-import io.apiserver4j.http.Authorizer;
-import io.apiserver4j.http.NonResourceDocument;
+import io.apiserver4j.authz.Auditor;
+import io.apiserver4j.authz.Authenticator;
+import io.apiserver4j.authz.Authorizer;
+import io.apiserver4j.authz.NonResourceDocument;
 import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;

@@ -4,6 +4,8 @@
  */
 package io.apiserver4j.kubeapi.internal;
 
+import static io.apiserver4j.core.Meta.string;
+
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeLimits;
 import io.apiserver4j.core.GroupVersionKind;
@@ -63,14 +65,15 @@ public final class KubeApiData {
       List<KubeSubresource> subs = new ArrayList<>();
       for (Value s : ((ListValue) r.getOrNull("subresources")).items()) {
         MapValue m = (MapValue) s;
-        subs.add(new KubeSubresource(str(m, "name"), new GroupVersionKind(str(m, "group"),
-            str(m, "version"), str(m, "kind")), strings(m, "verbs"), str(m, "schemaType")));
+        subs.add(new KubeSubresource(string(m, "name"), new GroupVersionKind(string(m, "group"),
+            string(m, "version"), string(m, "kind")), strings(m, "verbs"),
+            string(m, "schemaType")));
       }
-      out.add(new KubeResource(new GroupVersionKind(str(r, "group"), str(r, "version"),
-          str(r, "kind")), str(r, "resource"), str(r, "singular"), str(r, "listKind"),
+      out.add(new KubeResource(new GroupVersionKind(string(r, "group"), string(r, "version"),
+          string(r, "kind")), string(r, "resource"), string(r, "singular"), string(r, "listKind"),
           r.getOrNull("namespaced") instanceof BooleanValue b && b.value(), strings(r, "verbs"),
-          strings(r, "shortNames"), strings(r, "categories"), str(r, "storageVersionHash"),
-          str(r, "schemaType"), subs));
+          strings(r, "shortNames"), strings(r, "categories"), string(r, "storageVersionHash"),
+          string(r, "schemaType"), subs));
     }
     return List.copyOf(out);
   }
@@ -107,9 +110,6 @@ public final class KubeApiData {
     }
   }
 
-  private static String str(MapValue m, String key) {
-    return m.getOrNull(key) instanceof StringValue s ? s.value() : "";
-  }
 
   private static List<String> strings(MapValue m, String key) {
     List<String> out = new ArrayList<>();

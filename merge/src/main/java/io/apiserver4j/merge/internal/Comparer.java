@@ -32,7 +32,7 @@ public final class Comparer {
   private static final int MODIFIED = 4;
 
   private final Errors errors = new Errors();
-  /** Whether the two values are equal ({@link Value#equals}) as far as walked. */
+  /** Whether the two values are equal ({@code Value.equals}) as far as walked. */
   private boolean exact = true;
   /** Whether the two values are equal as SMD's value equality defines it. */
   private boolean smdEqual = true;

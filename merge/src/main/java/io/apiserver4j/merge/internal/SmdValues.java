@@ -11,7 +11,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 
 /**
- * Value equality as SMD's {@code value.Equals} defines it: like {@link Value#equals} except that
+ * Value equality as SMD's {@code value.Equals} defines it: like {@code Value.equals} except that
  * an integer and a float are equal when numerically equal. Used where SMD decides whether a leaf
  * was modified.
  */

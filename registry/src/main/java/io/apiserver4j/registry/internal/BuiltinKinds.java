@@ -60,6 +60,15 @@ import io.apiserver4j.apimachinery.validation.KubeValidation;
  * for the kinds that have them so far; the others get the default strategy.
  */
 public final class BuiltinKinds {
+  /** Every group's registry, in kube-apiserver's group order. */
+  private static final List<Supplier<List<BuiltinKind>>> GROUPS = List.of(
+      CoreGroup::kinds, AppsGroup::kinds, BatchGroup::kinds, AutoscalingGroup::kinds,
+      PolicyGroup::kinds, NetworkingGroup::kinds, RbacGroup::kinds, StorageGroup::kinds,
+      CertificatesGroup::kinds, FlowcontrolGroup::kinds, ResourceGroup::kinds,
+      CoordinationGroup::kinds, SchedulingGroup::kinds, NodeGroup::kinds,
+      DiscoveryGroup::kinds, EventsGroup::kinds, AdmissionregistrationGroup::kinds,
+      ApiregistrationGroup::kinds, ApiextensionsGroup::kinds);
+
   private static final Schema SCHEMA = BuiltinResources.schema();
   private static final List<ResourceDefinition> DEFINITIONS = build();
 
@@ -69,15 +78,6 @@ public final class BuiltinKinds {
   public static List<ResourceDefinition> definitions() {
     return DEFINITIONS;
   }
-
-  /** Every group's registry, in kube-apiserver's group order. */
-  private static final List<Supplier<List<BuiltinKind>>> GROUPS = List.of(
-      CoreGroup::kinds, AppsGroup::kinds, BatchGroup::kinds, AutoscalingGroup::kinds,
-      PolicyGroup::kinds, NetworkingGroup::kinds, RbacGroup::kinds, StorageGroup::kinds,
-      CertificatesGroup::kinds, FlowcontrolGroup::kinds, ResourceGroup::kinds,
-      CoordinationGroup::kinds, SchedulingGroup::kinds, NodeGroup::kinds,
-      DiscoveryGroup::kinds, EventsGroup::kinds, AdmissionregistrationGroup::kinds,
-      ApiregistrationGroup::kinds, ApiextensionsGroup::kinds);
 
   private static List<ResourceDefinition> build() {
     Map<GroupVersionKind, ResourceStrategy> strategies = strategies();

@@ -20,23 +20,37 @@ import java.time.Duration;
 public sealed interface CompactionPolicy
     permits CompactionPolicy.None, CompactionPolicy.EveryRevisions, CompactionPolicy.Interval {
 
-  /** Never compact (etcd's own {@code --auto-compaction-*} or an operator may still do so). */
+  /**
+   * {@return a policy that never compacts} etcd's own {@code --auto-compaction-*} or an operator
+   * may still do so.
+   */
   static CompactionPolicy none() {
     return None.INSTANCE;
   }
 
-  /** See {@link EveryRevisions}. */
+  /**
+   * {@return the {@link EveryRevisions} policy}
+   *
+   * @param revisions how much history to keep, at least 1
+   * @throws IllegalArgumentException when {@code revisions} is less than 1
+   */
   static CompactionPolicy everyRevisions(long revisions) {
     return new EveryRevisions(revisions);
   }
 
-  /** See {@link Interval}; kube-apiserver's default period is 5 minutes. */
+  /**
+   * {@return the {@link Interval} policy} kube-apiserver's default period is 5 minutes.
+   *
+   * @param period the time between compactions, positive
+   * @throws IllegalArgumentException when {@code period} is zero or negative
+   */
   static CompactionPolicy interval(Duration period) {
     return new Interval(period);
   }
 
   /** No compaction. */
   enum None implements CompactionPolicy {
+    /** The only value. */
     INSTANCE
   }
 
@@ -48,6 +62,12 @@ public sealed interface CompactionPolicy
    * @param revisions how much history to keep, at least 1
    */
   record EveryRevisions(long revisions) implements CompactionPolicy {
+    /**
+     * Checks the bound.
+     *
+     * @param revisions how much history to keep, at least 1
+     * @throws IllegalArgumentException when {@code revisions} is less than 1
+     */
     public EveryRevisions {
       if (revisions < 1) {
         throw new IllegalArgumentException("revisions must be at least 1: " + revisions);
@@ -63,6 +83,12 @@ public sealed interface CompactionPolicy
    * @param period the time between compactions, positive
    */
   record Interval(Duration period) implements CompactionPolicy {
+    /**
+     * Checks the period.
+     *
+     * @param period the time between compactions, positive
+     * @throws IllegalArgumentException when {@code period} is zero or negative
+     */
     public Interval {
       requireNonNull(period, "period");
       if (period.isNegative() || period.isZero()) {

@@ -150,6 +150,7 @@ public final class EtcdStore implements Store {
         b.compactionPollPeriod);
   }
 
+  /** {@return a new builder; {@link Builder#endpoints(List)} or a client must be set} */
   public static Builder builder() {
     return new Builder();
   }
@@ -249,6 +250,8 @@ public final class EtcdStore implements Store {
   /**
    * The newest compaction revision this store performed or observed (through its compaction
    * policy, {@link #compact}, or a watch that etcd cancelled for compaction); 0 if none.
+   *
+   * @return the revision, 0 if none
    */
   public long compactedRevision() {
     return compactor.compactedRevision();
@@ -264,14 +267,10 @@ public final class EtcdStore implements Store {
     String start = prefix;
     long withRev = 0;
     long minimum = 0;
-    Optional<String> token = options.continueToken();
+    Optional<ContinueToken> token = options.decodedContinueToken();
     boolean continuing = token.isPresent();
     if (continuing) {
-      if (options.resourceVersionMatch() == ResourceVersionMatch.EXACT
-          || options.resourceVersion() != 0) {
-        throw StoreErrors.badRequest("specifying resource version is not allowed when using continue");
-      }
-      ContinueToken decoded = ContinueToken.decode(token.get());
+      ContinueToken decoded = token.get();
       start = keys.resourcePrefix(collection) + decoded.relativeStartKey(collection);
       // a negative token revision means "continue at the latest revision"
       withRev = Math.max(0, decoded.resourceVersion());
@@ -397,10 +396,7 @@ public final class EtcdStore implements Store {
     requireNonNull(object, "object");
     requireNonNull(preconditions, "preconditions");
     checkOpen();
-    if (expectedResourceVersion < 0) {
-      throw new IllegalArgumentException(
-          "expectedResourceVersion must not be negative: " + expectedResourceVersion);
-    }
+    Preconditions.requireValidExpectedRevision(expectedResourceVersion);
     StoredObject known = expectedResourceVersion == ANY_VERSION ? cache.latest(key)
         : cache.at(key, expectedResourceVersion);
     if (known == null && preconditions.isEmpty()) {
@@ -449,9 +445,7 @@ public final class EtcdStore implements Store {
       return written(key, object, value, r.getHeader().getRevision());
     }
     StoredObject current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
-    if (expected != ANY_VERSION && current.resourceVersion() != expected) {
-      throw StoreErrors.conflict(key);
-    }
+    Preconditions.checkExpectedRevision(key, expected, current.resourceVersion());
     return current; // at the expected revision with the new value already: nothing to write
   }
 
@@ -471,9 +465,7 @@ public final class EtcdStore implements Store {
     boolean verified = known == null;
     StoredObject current = verified ? readExisting(key, k) : known;
     while (true) {
-      if (expected != ANY_VERSION && current.resourceVersion() != expected) {
-        throw StoreErrors.conflict(key);
-      }
+      Preconditions.checkExpectedRevision(key, expected, current.resourceVersion());
       MapValue updated;
       try {
         preconditions.check(current);
@@ -540,7 +532,7 @@ public final class EtcdStore implements Store {
     }
     StoredObject current = cache.latest(key);
     boolean verified = false;
-    long required = requiredRevision(preconditions);
+    long required = preconditions.requiredRevision();
     if (required > 0 && (current == null || current.resourceVersion() != required)) {
       TxnResponse r = calls.await(requests.txn(TxnRequest.newBuilder()
           .addCompare(KvRequests.modRevisionIs(k, required))
@@ -585,27 +577,6 @@ public final class EtcdStore implements Store {
       current = fresh(key, r).orElseThrow(() -> StoreErrors.notFound(key));
       verified = true;
     }
-  }
-
-  /**
-   * The revision a resourceVersion-only precondition names, or 0 if the preconditions are more
-   * than that or the version is not the decimal form of a revision (which no state matches, as
-   * kube compares the strings).
-   */
-  static long requiredRevision(Preconditions preconditions) {
-    if (preconditions.uid().isPresent() || preconditions.resourceVersion().isEmpty()) {
-      return 0;
-    }
-    String rv = preconditions.resourceVersion().get();
-    if (rv.isEmpty() || rv.length() > 18 || rv.charAt(0) == '0') {
-      return 0;
-    }
-    for (int i = 0; i < rv.length(); i++) {
-      if (rv.charAt(i) < '0' || rv.charAt(i) > '9') {
-        return 0;
-      }
-    }
-    return Long.parseLong(rv);
   }
 
   private StoredObject written(ObjectKey key, MapValue object, ByteString value, long revision) {
@@ -775,6 +746,7 @@ public final class EtcdStore implements Store {
    * {@code revision - 1} get 410 Expired. Compacting at or below an earlier compaction does
    * nothing.
    *
+   * @param revision the revision to compact to
    * @throws IllegalArgumentException if {@code revision} is not positive or beyond the current
    *     revision
    * @throws io.apiserver4j.core.StatusException 503/500 if etcd fails
@@ -784,7 +756,7 @@ public final class EtcdStore implements Store {
     compactor.compact(revision);
   }
 
-  /** The etcd key prefix of this store. */
+  /** {@return the etcd key prefix of this store} */
   public String keyPrefix() {
     return keys.prefix();
   }
@@ -857,6 +829,9 @@ public final class EtcdStore implements Store {
      * etcd's client URLs (plain HTTP); the store creates its own connections (failing fast while
      * etcd is unreachable) and closes them with the store: a jetcd client for watches, health
      * checks and compaction, and a gRPC channel whose blocking calls carry the reads and writes.
+     *
+     * @param endpoints etcd's client URLs
+     * @return this builder
      */
     public Builder endpoints(List<URI> endpoints) {
       requireNonNull(endpoints, "endpoints");
@@ -870,7 +845,12 @@ public final class EtcdStore implements Store {
       return this;
     }
 
-    /** See {@link #endpoints(List)}. */
+    /**
+     * The same as {@link #endpoints(List)}.
+     *
+     * @param endpoints etcd's client URLs
+     * @return this builder
+     */
     public Builder endpoints(URI... endpoints) {
       return endpoints(List.of(endpoints));
     }
@@ -882,6 +862,9 @@ public final class EtcdStore implements Store {
      * instead of failing at once. Reads and writes then go through jetcd's asynchronous API,
      * which costs more CPU per request than the blocking calls on the store's own connection
      * (see {@link #endpoints(List)}).
+     *
+     * @param client the jetcd client, closed by its owner
+     * @return this builder
      */
     public Builder client(Client client) {
       requireNonNull(client, "client");
@@ -895,6 +878,9 @@ public final class EtcdStore implements Store {
     /**
      * The prefix of every key, {@code /segment[/segment...]} ({@link #DEFAULT_KEY_PREFIX} by
      * default). Stores with different prefixes on one etcd are isolated from each other.
+     *
+     * @param prefix the key prefix
+     * @return this builder
      */
     public Builder keyPrefix(String prefix) {
       requireNonNull(prefix, "prefix");
@@ -902,7 +888,12 @@ public final class EtcdStore implements Store {
       return this;
     }
 
-    /** The longest any single etcd request may take before it fails with 503. */
+    /**
+     * The longest any single etcd request may take before it fails with 503.
+     *
+     * @param timeout the limit, positive
+     * @return this builder
+     */
     public Builder requestTimeout(Duration timeout) {
       requireNonNull(timeout, "timeout");
       if (timeout.isNegative() || timeout.isZero()) {
@@ -912,18 +903,34 @@ public final class EtcdStore implements Store {
       return this;
     }
 
+    /**
+     * How this store compacts etcd's history ({@link CompactionPolicy#none()} by default).
+     *
+     * @param policy the policy
+     * @return this builder
+     */
     public Builder compactionPolicy(CompactionPolicy policy) {
       this.compactionPolicy = requireNonNull(policy, "policy");
       return this;
     }
 
-    /** The time source for bookmark intervals and interval compaction. */
+    /**
+     * The time source for bookmark intervals and interval compaction.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
     public Builder clock(InstantSource clock) {
       this.clock = requireNonNull(clock, "clock");
       return this;
     }
 
-    /** How many undelivered changes a watch may buffer before it is ended (at least 1). */
+    /**
+     * How many undelivered changes a watch may buffer before it is ended.
+     *
+     * @param size the buffer size, at least 1
+     * @return this builder
+     */
     public Builder watchBufferSize(int size) {
       if (size < 1) {
         throw new IllegalArgumentException("watchBufferSize must be at least 1: " + size);
@@ -941,6 +948,10 @@ public final class EtcdStore implements Store {
      * its write), so small bounds serve many concurrent writers; a forgotten state costs a write
      * one read. Zero for either turns remembering off: every write then decides on what it reads
      * or on what its transaction returns.
+     *
+     * @param maxEntries how many states to remember at most
+     * @param maxBytes how many bytes of stored values to remember at most
+     * @return this builder
      */
     public Builder stateCache(int maxEntries, long maxBytes) {
       if (maxEntries < 0 || maxBytes < 0) {
@@ -974,6 +985,7 @@ public final class EtcdStore implements Store {
      * Builds the store. Does not contact etcd: a store built while etcd is down works once it
      * is up.
      *
+     * @return the store
      * @throws IllegalStateException if neither endpoints nor a client were given
      */
     public EtcdStore build() {

@@ -231,7 +231,7 @@ class EtcdStoreTest {
       store.create(cm("default", "o" + (100 + i)), o);
     }
     ListOptions first = ListOptions.builder().limit(2)
-        .labelSelector(io.apiserver4j.storage.LabelSelector.parse("pick=yes")).build();
+        .labelSelector(io.apiserver4j.core.labels.LabelSelector.parse("pick=yes")).build();
     CollectionKey c = CollectionKey.all("", "configmaps");
     ListResult p1 = store.list(c, first);
     assertThat(names(p1)).containsExactly("default/o100", "default/o113");

@@ -1,0 +1,18 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+/**
+ * What kube's apimachinery gives every API server: Go-compatible decoding of request bodies,
+ * the patch engines (JSON, merge and strategic merge patch), and the shared validation of
+ * object metadata, names, labels and the common value formats.
+ */
+module io.apiserver4j.apimachinery {
+  requires transitive io.apiserver4j.core;
+  requires transitive io.apiserver4j.fieldpath;
+  requires transitive io.apiserver4j.merge;
+
+  exports io.apiserver4j.apimachinery.decoding;
+  exports io.apiserver4j.apimachinery.patch;
+  exports io.apiserver4j.apimachinery.validation;
+}

@@ -1,0 +1,44 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.authz;
+
+import static java.util.Objects.requireNonNull;
+
+import io.apiserver4j.admission.UserInfo;
+
+/**
+ * What an {@link Authorizer} decides on, kube's {@code authorizer.Attributes}: the user, the
+ * verb ({@code get}, {@code list}, {@code watch}, {@code create}, {@code update},
+ * {@code patch}, {@code delete}, {@code deletecollection}; for non-resource requests the
+ * lower-case HTTP method), and either the resource coordinates or the path.
+ *
+ * @param resourceRequest whether this is a request for an API resource (else {@link #path})
+ * @param apiGroup empty for the core group
+ * @param namespace empty for cluster-scoped resources and all-namespace lists
+ * @param name empty for collections
+ * @param path the request path (for non-resource requests)
+ */
+public record AuthorizationAttributes(UserInfo user, String verb, boolean resourceRequest,
+    String apiGroup, String apiVersion, String resource, String subresource, String namespace,
+    String name, String path) {
+
+  public AuthorizationAttributes {
+    requireNonNull(user, "user");
+    requireNonNull(verb, "verb");
+    requireNonNull(apiGroup, "apiGroup");
+    requireNonNull(apiVersion, "apiVersion");
+    requireNonNull(resource, "resource");
+    requireNonNull(subresource, "subresource");
+    requireNonNull(namespace, "namespace");
+    requireNonNull(name, "name");
+    requireNonNull(path, "path");
+  }
+
+  /** The same request with another verb (apply also needs {@code create} on a missing object). */
+  public AuthorizationAttributes withVerb(String newVerb) {
+    return new AuthorizationAttributes(user, newVerb, resourceRequest, apiGroup, apiVersion,
+        resource, subresource, namespace, name, path);
+  }
+}

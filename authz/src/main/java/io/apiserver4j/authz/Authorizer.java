@@ -1,0 +1,21 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.authz;
+
+/**
+ * Decides whether a user may make a request, like kube-apiserver's authorizers (RBAC, ...).
+ * Called after authentication for every request, including discovery and the health endpoints,
+ * from many threads: implementations must be thread-safe and fast. A server-side apply of a
+ * missing object is authorized for {@code patch} and then for {@code create}.
+ */
+@FunctionalInterface
+public interface Authorizer {
+  AuthorizationDecision authorize(AuthorizationAttributes attributes);
+
+  /** Allows everything. */
+  static Authorizer allowAll() {
+    return attributes -> AuthorizationDecision.allow();
+  }
+}
