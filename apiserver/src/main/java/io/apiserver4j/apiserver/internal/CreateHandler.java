@@ -56,7 +56,7 @@ final class CreateHandler {
     MapValue obj = ObjectMetaRules.wipeSystemFields(requested);
     obj = ObjectMetaRules.ensureNamespace(obj, s.objectNamespace());
     obj = ObjectMetaRules.dedupOwnerReferences(s, obj, false);
-    obj = fieldManagers.of(def, "").update(StorageForm.zeroObject(def), obj, s.manager(),
+    obj = fieldManagers.of(def, "").updateNoErrors(StorageForm.zeroObject(def), obj, s.manager(),
         s.now());
     obj = admission.mutate(s, def.kind(), name, obj, null);
     obj = ObjectMetaRules.dedupOwnerReferences(s, obj, true);

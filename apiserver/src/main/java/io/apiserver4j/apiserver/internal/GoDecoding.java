@@ -21,6 +21,7 @@ import io.apiserver4j.apimachinery.decoding.GoDecoder;
 import io.apiserver4j.apimachinery.decoding.GoFormat;
 import io.apiserver4j.apimachinery.decoding.LenientJson;
 import io.apiserver4j.apimachinery.decoding.NumberLiterals;
+import io.apiserver4j.apimachinery.managedfields.ObjectConversionException;
 
 /**
  * Where kube-apiserver decodes a built-in object into its Go types, and how each place reports
@@ -39,13 +40,6 @@ import io.apiserver4j.apimachinery.decoding.NumberLiterals;
  */
 final class GoDecoding {
   private GoDecoding() {}
-
-  /** Thrown by the apply decoding, for the field manager to word as kube does. */
-  static final class ConversionFailure extends RuntimeException {
-    ConversionFailure(String message) {
-      super(message, null, false, false);
-    }
-  }
 
   static boolean applies(Schema schema) {
     return schema == BuiltinSchema.schema();
@@ -114,12 +108,16 @@ final class GoDecoding {
         Value.of(value), detail)));
   }
 
-  /** The merged object of an apply of built-in type {@code typeName}, converted as kube does. */
+  /**
+   * The merged object of an apply of built-in type {@code typeName}, converted as kube does.
+   *
+   * @throws ObjectConversionException when it does not decode, for the field manager to word
+   */
   static MapValue applied(String typeName, MapValue merged) {
     GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, merged,
         GoDecoder.Mode.UNSTRUCTURED, NumberLiterals.NONE);
     if (r.error().isPresent()) {
-      throw new ConversionFailure(r.error().get());
+      throw new ObjectConversionException(r.error().get());
     }
     return r.object();
   }
