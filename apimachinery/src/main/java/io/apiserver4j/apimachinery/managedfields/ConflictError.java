@@ -4,15 +4,15 @@
  */
 package io.apiserver4j.apimachinery.managedfields;
 
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusCause;
-import io.apiserver4j.core.StatusDetails;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusCause;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Values;
 import io.apiserver4j.fieldpath.FieldPath;

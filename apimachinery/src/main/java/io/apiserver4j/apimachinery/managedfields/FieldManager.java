@@ -139,7 +139,7 @@ public final class FieldManager {
    *
    * @param live the stored object, or the kind's zero object (no uid) when it does not exist
    * @return the merged object with its managedFields
-   * @throws io.apiserver4j.core.StatusException 400 for a wrong kind or version or managedFields
+   * @throws io.apiserver4j.core.errors.StatusException 400 for a wrong kind or version or managedFields
    *     in the configuration, 409 with the conflicts, 500 when the configuration does not fit the
    *     schema or the live managedFields do not decode (as kube-apiserver)
    */

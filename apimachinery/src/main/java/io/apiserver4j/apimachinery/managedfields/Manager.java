@@ -45,7 +45,7 @@ public interface Manager {
    * @param now the time of the write
    * @throws io.apiserver4j.merge.ConflictsException when {@code force} is {@link Force#NO} and
    *     other managers own fields the apply changes
-   * @throws io.apiserver4j.core.StatusException for a configuration kube rejects
+   * @throws io.apiserver4j.core.errors.StatusException for a configuration kube rejects
    */
   ManagerResult apply(MapValue live, MapValue applied, Managed managed, String manager,
       Force force, Instant now);

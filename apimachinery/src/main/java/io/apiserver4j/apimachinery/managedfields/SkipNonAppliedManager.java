@@ -8,7 +8,7 @@ import static io.apiserver4j.apimachinery.managedfields.ManagerErrors.plainError
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.merge.Force;
 import java.time.Instant;
 

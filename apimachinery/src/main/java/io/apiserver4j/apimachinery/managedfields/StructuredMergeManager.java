@@ -11,7 +11,7 @@ import static io.apiserver4j.apimachinery.managedfields.ManagerErrors.plainError
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.merge.Duplicates;
 import io.apiserver4j.merge.Force;
 import io.apiserver4j.merge.ParseableType;

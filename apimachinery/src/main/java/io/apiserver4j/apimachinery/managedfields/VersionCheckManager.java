@@ -9,7 +9,7 @@ import static io.apiserver4j.apimachinery.managedfields.ManagerErrors.gvkString;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.merge.Force;
 import java.time.Instant;
 

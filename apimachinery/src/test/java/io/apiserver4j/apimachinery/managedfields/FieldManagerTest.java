@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.fieldpath.ManagedFieldsEntry;
 import io.apiserver4j.merge.Force;
 import io.apiserver4j.merge.Schema;
@@ -318,7 +318,7 @@ class FieldManagerTest {
     assertThatThrownBy(() -> f.apply(object("""
         {"apiVersion": "apps/v1", "kind": "Deployment", "spec": {"replicas": 2}}"""),
         "fieldmanager_conflict", Force.NO))
-        .isInstanceOfSatisfying(io.apiserver4j.core.ConflictException.class, e -> {
+        .isInstanceOfSatisfying(io.apiserver4j.core.errors.ConflictException.class, e -> {
           assertThat(e.status().code()).isEqualTo(409);
           assertThat(e.status().message()).isEqualTo("Apply failed with 1 conflict: conflict"
               + " with \"fieldmanager_test\" using apps/v1: .spec.replicas");

@@ -6,7 +6,7 @@ package io.apiserver4j.registry.admissionregistration.validation;
 
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelProgram;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -6,7 +6,7 @@ package io.apiserver4j.registry.apiregistration.apiservice;
 
 import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;

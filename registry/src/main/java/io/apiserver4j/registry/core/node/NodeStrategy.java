@@ -12,7 +12,7 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 import io.apiserver4j.apimachinery.validation.GroupRules;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;

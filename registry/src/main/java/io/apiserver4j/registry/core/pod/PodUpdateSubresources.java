@@ -5,7 +5,7 @@
 package io.apiserver4j.registry.core.pod;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

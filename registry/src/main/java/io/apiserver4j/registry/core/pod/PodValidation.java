@@ -7,7 +7,7 @@ package io.apiserver4j.registry.core.pod;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

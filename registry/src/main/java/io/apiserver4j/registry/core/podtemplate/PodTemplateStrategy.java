@@ -5,7 +5,7 @@
 package io.apiserver4j.registry.core.podtemplate;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
 import io.apiserver4j.registry.core.validation.PodSpecValidation;

@@ -8,7 +8,7 @@ import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;

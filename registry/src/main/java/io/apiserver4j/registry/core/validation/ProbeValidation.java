@@ -9,7 +9,7 @@ import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -10,7 +10,7 @@ import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
 import io.apiserver4j.apimachinery.validation.GroupRules;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;

@@ -12,7 +12,7 @@ import io.apiserver4j.apimachinery.validation.GroupValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;

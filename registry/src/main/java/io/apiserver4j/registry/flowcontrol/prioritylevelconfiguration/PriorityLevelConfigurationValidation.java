@@ -8,7 +8,7 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.present;
 import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 
 import io.apiserver4j.apimachinery.validation.GroupRules;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;

@@ -12,7 +12,7 @@ import io.apiserver4j.apimachinery.validation.GroupValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;

@@ -7,7 +7,7 @@ package io.apiserver4j.registry.networking.servicecidr;
 import io.apiserver4j.apimachinery.validation.GroupValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IpAddresses;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

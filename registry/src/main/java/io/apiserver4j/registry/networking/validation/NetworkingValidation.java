@@ -8,7 +8,7 @@ import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 
 import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.Value;
 import java.util.List;
 

@@ -9,7 +9,7 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
 import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;

@@ -11,7 +11,7 @@ import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelObjectType;
 import io.apiserver4j.cel.CelProgram;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;

@@ -5,7 +5,7 @@
 package io.apiserver4j.registry.storage.validation;
 
 import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.core;
+package io.apiserver4j.core.errors;
 
 /** Kubernetes {@code StatusReason} values with the HTTP code kube-apiserver pairs them with. */
 public enum StatusReason {

@@ -2,11 +2,14 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.core;
+package io.apiserver4j.core.errors;
 
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
+import io.apiserver4j.core.GoStrings;
+import io.apiserver4j.core.GroupKind;
+import io.apiserver4j.core.GroupResource;
 
 /**
  * Builds the {@link StatusException}s kube-apiserver returns, with its exact messages and

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.core;
+package io.apiserver4j.core.errors;
 
 import static io.apiserver4j.core.Meta.string;
 import static java.util.Objects.requireNonNull;
@@ -10,6 +10,12 @@ import static java.util.Objects.requireNonNull;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.apiserver4j.core.DecodeException;
+import io.apiserver4j.core.IntegerValue;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Value;
 
 /**
  * The Kubernetes {@code Status} object: the body of every error kube-apiserver returns, and of

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.core;
+package io.apiserver4j.apimachinery.patch;
 
 import static java.util.Objects.requireNonNull;
 
@@ -11,6 +11,21 @@ import java.util.LinkedHashMap;
 import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.InvalidException;
+import io.apiserver4j.core.errors.RequestEntityTooLargeException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
+import io.apiserver4j.core.GoStrings;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.NullValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
 
 /**
  * JSON patch (RFC 6902, {@code application/json-patch+json}) as kube-apiserver applies it.

@@ -2,13 +2,17 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.core;
+package io.apiserver4j.core.errors;
 
 import static java.util.Objects.requireNonNull;
 
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Collectors;
+import io.apiserver4j.core.FloatValue;
+import io.apiserver4j.core.GoStrings;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
 
 /**
  * A validation error on one field, formatted as apimachinery's {@code field.Error}.

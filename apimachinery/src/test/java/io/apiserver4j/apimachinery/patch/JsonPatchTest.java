@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.core;
+package io.apiserver4j.apimachinery.patch;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
@@ -15,6 +15,16 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.InvalidException;
+import io.apiserver4j.core.errors.RequestEntityTooLargeException;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.StringValue;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.Yaml;
 
 class JsonPatchTest {
 
