@@ -10,6 +10,7 @@
 module io.apiserver4j.admission {
   requires transitive io.apiserver4j.core;
   requires transitive io.apiserver4j.cel;
+  requires io.apiserver4j.apimachinery;
   requires java.net.http;
   requires org.slf4j;
 

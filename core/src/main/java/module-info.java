@@ -16,6 +16,7 @@ module io.apiserver4j.core {
   requires org.snakeyaml.engine.v2;
 
   exports io.apiserver4j.core;
+  exports io.apiserver4j.core.errors;
   exports io.apiserver4j.core.fields;
   exports io.apiserver4j.core.labels;
 }

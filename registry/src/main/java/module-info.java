@@ -10,5 +10,5 @@
 module io.apiserver4j.registry {
   requires io.apiserver4j.apiserver;
 
-  provides io.apiserver4j.apiserver.BuiltinApi with io.apiserver4j.registry.internal.KubeBuiltinApi;
+  provides io.apiserver4j.apiserver.BuiltinApi with io.apiserver4j.registry.KubeBuiltinApi;
 }

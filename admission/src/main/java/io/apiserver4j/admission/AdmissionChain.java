@@ -6,11 +6,11 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.InternalErrorException;
+import io.apiserver4j.core.errors.InternalErrorException;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
 import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.IdentityHashMap;

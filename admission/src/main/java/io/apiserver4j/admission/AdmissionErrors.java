@@ -6,15 +6,15 @@ package io.apiserver4j.admission;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.ForbiddenException;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.ForbiddenException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusDetails;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusReason;
 
 /**
  * The errors admission plugins return, with kube-apiserver's messages.

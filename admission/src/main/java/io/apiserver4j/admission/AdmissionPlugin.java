@@ -9,7 +9,7 @@ package io.apiserver4j.admission;
  * {@link MutatingPlugin}, {@link ValidatingPlugin} or both.
  *
  * <p>Contract, checked by the chain at run time where it can be: plugins are thread-safe,
- * deny by throwing a {@link io.apiserver4j.core.StatusException} with an error code (4xx/5xx),
+ * deny by throwing a {@link io.apiserver4j.core.errors.StatusException} with an error code (4xx/5xx),
  * and declare their {@link #sideEffects()} truthfully. A plugin that declares
  * {@link SideEffects#NONE_ON_DRY_RUN} must do nothing outside the request when
  * {@link AdmissionAttributes#isDryRun()} is true.

@@ -23,7 +23,7 @@ public interface MutatingPlugin extends AdmissionPlugin {
    * @param attributes the request; its {@code object()} is {@code object}
    * @param object the object as left by the previous mutating plugin
    * @return the object to pass on: {@code object} itself when nothing changes
-   * @throws io.apiserver4j.core.StatusException to deny the request
+   * @throws io.apiserver4j.core.errors.StatusException to deny the request
    */
   MapValue admit(AdmissionAttributes attributes, MapValue object);
 
@@ -31,7 +31,7 @@ public interface MutatingPlugin extends AdmissionPlugin {
    * Admits a request without an object (DELETE, CONNECT without options): the plugin can only
    * deny. Does nothing unless overridden.
    *
-   * @throws io.apiserver4j.core.StatusException to deny the request
+   * @throws io.apiserver4j.core.errors.StatusException to deny the request
    */
   default void admitWithoutObject(AdmissionAttributes attributes) {}
 }

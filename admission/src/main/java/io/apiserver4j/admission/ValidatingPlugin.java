@@ -14,7 +14,7 @@ public interface ValidatingPlugin extends AdmissionPlugin {
   /**
    * Accepts the request by returning normally.
    *
-   * @throws io.apiserver4j.core.StatusException to deny the request
+   * @throws io.apiserver4j.core.errors.StatusException to deny the request
    */
   void validate(AdmissionAttributes attributes);
 }

@@ -8,20 +8,20 @@ import static io.apiserver4j.admission.TestObjects.configMap;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.ForbiddenException;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.core.errors.ForbiddenException;
 import io.apiserver4j.core.GroupKind;
-import io.apiserver4j.core.InternalErrorException;
-import io.apiserver4j.core.InvalidException;
+import io.apiserver4j.core.errors.InternalErrorException;
+import io.apiserver4j.core.errors.InvalidException;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusCause;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusCause;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -207,7 +207,7 @@ class AdmissionChainTest {
   void nonErrorStatusIsAContractBreak() {
     AdmissionChain chain = AdmissionChain.builder()
         .add(new Validator("ok-is-not-a-denial", a -> {
-          throw new StatusException(Status.success(io.apiserver4j.core.StatusDetails.of("", "", "")));
+          throw new StatusException(Status.success(io.apiserver4j.core.errors.StatusDetails.of("", "", "")));
         })).build();
     assertThatThrownBy(() -> chain.validate(TestObjects.create("ns", "x").build()))
         .isInstanceOf(InternalErrorException.class)

@@ -12,7 +12,7 @@ import io.apiserver4j.apiextensions.internal.Defaulting;
 import io.apiserver4j.apiextensions.internal.SchemaNode;
 import io.apiserver4j.apiextensions.internal.SchemaValidation;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -6,7 +6,7 @@ package io.apiserver4j.apiextensions;
 
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

@@ -7,8 +7,8 @@ package io.apiserver4j.apiserver;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.storage.StoredObject;
 import java.util.List;
 import java.util.Objects;

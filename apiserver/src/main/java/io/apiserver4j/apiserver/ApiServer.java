@@ -12,7 +12,7 @@ import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apimachinery.validation.ServiceRanges;
 import io.apiserver4j.apiserver.internal.Registry;
 import io.apiserver4j.core.GroupVersionResource;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.dryrun.GeneratedValuesPolicy;
 import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.Store;

@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
@@ -102,7 +102,7 @@ public final class BootstrapObjects {
    * Creates through {@code server} every object of {@link #objects} that does not exist yet.
    *
    * @return the names of the objects created, as {@code kind/namespace/name}
-   * @throws io.apiserver4j.core.StatusException if the server refuses one for another reason
+   * @throws io.apiserver4j.core.errors.StatusException if the server refuses one for another reason
    *     than that it exists
    */
   public static List<String> ensure(ApiServer server, String advertiseAddress, int securePort) {

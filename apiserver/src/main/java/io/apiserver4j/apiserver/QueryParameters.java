@@ -6,13 +6,13 @@ package io.apiserver4j.apiserver;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
@@ -42,7 +42,7 @@ public final class QueryParameters {
   /**
    * Sets the options of {@code b} (a request with {@code verb}) from {@code query}.
    *
-   * @throws io.apiserver4j.core.StatusException 400 or 422 with kube-apiserver's text
+   * @throws io.apiserver4j.core.errors.StatusException 400 or 422 with kube-apiserver's text
    */
   public static ApiRequest.Builder apply(ApiRequest.Builder b, Verb verb,
       Map<String, List<String>> query) {
@@ -89,7 +89,7 @@ public final class QueryParameters {
    * Sets the options a {@code DeleteOptions} body gives; its fields take precedence over the
    * query's, as kube decodes the body over the query's values.
    *
-   * @throws io.apiserver4j.core.StatusException 400 for a body that is no DeleteOptions, 422 for
+   * @throws io.apiserver4j.core.errors.StatusException 400 for a body that is no DeleteOptions, 422 for
    *     unsupported values
    */
   public static ApiRequest.Builder applyDeleteOptions(ApiRequest.Builder b, Value body) {

@@ -11,7 +11,7 @@ import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.dryrun.DryRun;
 import java.util.List;

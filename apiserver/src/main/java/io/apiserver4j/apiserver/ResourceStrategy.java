@@ -6,7 +6,7 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -120,7 +120,7 @@ public final class ResourceStrategy {
   @FunctionalInterface
   public interface Converter {
     /**
-     * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
+     * @throws io.apiserver4j.core.errors.StatusException with kube's error when the conversion fails
      */
     MapValue convert(MapValue object, String apiVersion);
 
@@ -129,7 +129,7 @@ public final class ResourceStrategy {
      * stay as they are) and gives the list that apiVersion, as kube converts an
      * {@code UnstructuredList}. The default converts item by item.
      *
-     * @throws io.apiserver4j.core.StatusException with kube's error when the conversion fails
+     * @throws io.apiserver4j.core.errors.StatusException with kube's error when the conversion fails
      */
     default MapValue convertList(MapValue list, String apiVersion) {
       List<Value> items = Nested.list(list, "items");
@@ -295,7 +295,7 @@ public final class ResourceStrategy {
      * @param old the stored object on updates
      * @param allocation the pool and the request's options
      * @return the object with the values it was given
-     * @throws io.apiserver4j.core.StatusException (Invalid) when a requested value is taken or
+     * @throws io.apiserver4j.core.errors.StatusException (Invalid) when a requested value is taken or
      *     out of range
      */
     MapValue allocate(MapValue object, Optional<MapValue> old, Allocation allocation);

@@ -7,7 +7,7 @@ package io.apiserver4j.benchmarks;
 import com.fasterxml.jackson.core.JsonProcessingException;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apiserver4j.apiextensions.CrdValidator;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -13,11 +13,10 @@
  *       {@code metadata}.
  *   <li>Codecs with Kubernetes' rules: {@link io.apiserver4j.core.Json},
  *       {@link io.apiserver4j.core.Yaml} (yaml.v2's YAML 1.1 scalars),
- *       {@link io.apiserver4j.core.DecodeLimits}; {@link io.apiserver4j.core.JsonPatch} as
- *       kube-apiserver applies RFC 6902 patches.
+ *       {@link io.apiserver4j.core.DecodeLimits}.
  *   <li>Names: group/version/kind/resource records.
- *   <li>Errors: {@link io.apiserver4j.core.Status} and the {@code StatusException} family, made
- *       by {@link io.apiserver4j.core.StatusErrors} with kube-apiserver's reasons, codes and
+ *   <li>Errors: {@link io.apiserver4j.core.errors.Status} and the {@code StatusException} family, made
+ *       by {@link io.apiserver4j.core.errors.StatusErrors} with kube-apiserver's reasons, codes and
  *       texts; Go's text conventions in {@link io.apiserver4j.core.GoStrings}.
  * </ul>
  */

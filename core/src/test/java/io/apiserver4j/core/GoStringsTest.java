@@ -7,6 +7,7 @@ package io.apiserver4j.core;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import org.junit.jupiter.api.Test;
+import io.apiserver4j.core.errors.FieldError;
 
 class GoStringsTest {
 

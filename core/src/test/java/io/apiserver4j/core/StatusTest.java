@@ -8,6 +8,15 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import java.util.List;
 import org.junit.jupiter.api.Test;
+import io.apiserver4j.core.errors.AlreadyExistsException;
+import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.core.errors.ForbiddenException;
+import io.apiserver4j.core.errors.GoneException;
+import io.apiserver4j.core.errors.InvalidException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusCause;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
 
 class StatusTest {
   private static final GroupResource CONFIGMAPS = new GroupResource("", "configmaps");

@@ -6,10 +6,10 @@ package io.apiserver4j.dryrun;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.InvalidException;
+import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.core.errors.InvalidException;
 import io.apiserver4j.core.ListValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.Value;
 import java.util.List;
 
@@ -65,7 +65,7 @@ public enum DryRun {
   /**
    * Checks that a CONNECT request carries no {@code dryRun} value, which kube-apiserver refuses.
    *
-   * @throws io.apiserver4j.core.BadRequestException 400 {@code dryRun is not supported}
+   * @throws io.apiserver4j.core.errors.BadRequestException 400 {@code dryRun is not supported}
    */
   public static void requireAbsentOnConnect(List<String> values) {
     requireNonNull(values, "values");

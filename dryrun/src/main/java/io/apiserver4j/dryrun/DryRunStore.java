@@ -99,9 +99,9 @@ public final class DryRunStore implements Store {
    *
    * @return {@code object} without {@code metadata.resourceVersion} (it has none yet, since
    *     nothing was written), at the store's current revision
-   * @throws io.apiserver4j.core.StatusException 500 when the object carries a non-zero
+   * @throws io.apiserver4j.core.errors.StatusException 500 when the object carries a non-zero
    *     resourceVersion, as the real create
-   * @throws io.apiserver4j.core.AlreadyExistsException if the key exists
+   * @throws io.apiserver4j.core.errors.AlreadyExistsException if the key exists
    */
   @Override
   public StoredObject create(ObjectKey key, MapValue object) {
@@ -121,8 +121,8 @@ public final class DryRunStore implements Store {
    *
    * @return the new state with the current resourceVersion (unchanged), or the stored state if
    *     the object would not change
-   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
-   * @throws io.apiserver4j.core.ConflictException if the revision or a precondition differs
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if the revision or a precondition differs
    */
   @Override
   public StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
@@ -140,8 +140,8 @@ public final class DryRunStore implements Store {
    * What {@link Store#guaranteedUpdate} would store: {@code tryUpdate} runs once on the current
    * state (nothing is written, so there is no race to retry); its exceptions propagate.
    *
-   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
-   * @throws io.apiserver4j.core.ConflictException if a precondition fails
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if a precondition fails
    */
   @Override
   public StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
@@ -159,8 +159,8 @@ public final class DryRunStore implements Store {
    * What {@link Store#delete} would remove, without removing it.
    *
    * @return the current state (the real delete returns it stamped with the deletion revision)
-   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
-   * @throws io.apiserver4j.core.ConflictException if a precondition fails
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if a precondition fails
    */
   @Override
   public StoredObject delete(ObjectKey key, Preconditions preconditions) {

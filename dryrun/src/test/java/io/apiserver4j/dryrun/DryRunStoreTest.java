@@ -8,12 +8,12 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.catchThrowableOfType;
 
-import io.apiserver4j.core.AlreadyExistsException;
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.AlreadyExistsException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.NotFoundException;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.NotFoundException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;

@@ -7,9 +7,9 @@ package io.apiserver4j.dryrun;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.InvalidException;
-import io.apiserver4j.core.StatusCause;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.InvalidException;
+import io.apiserver4j.core.errors.StatusCause;
 import java.util.List;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;

@@ -7,7 +7,7 @@ package io.apiserver4j.fieldpath;
 import io.apiserver4j.core.GoStrings;
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;

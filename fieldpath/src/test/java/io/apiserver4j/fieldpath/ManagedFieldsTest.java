@@ -9,7 +9,7 @@ import static io.apiserver4j.fieldpath.ManagedFieldsOperation.UPDATE;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -14,7 +14,7 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.Status;
+import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.Value;
 import java.nio.file.Path;
 import java.util.ArrayList;

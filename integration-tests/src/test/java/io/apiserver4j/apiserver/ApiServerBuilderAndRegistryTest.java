@@ -8,11 +8,11 @@ import static io.apiserver4j.apiserver.Fixtures.str;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
 import java.util.List;

@@ -64,7 +64,7 @@ class BuiltinResourcesRoundTripTest {
     MapValue created;
     try {
       created = client.create(object);
-    } catch (io.apiserver4j.core.InvalidException e) {
+    } catch (io.apiserver4j.core.errors.InvalidException e) {
       assertThat(e.status().code()).isEqualTo(422);
       assertThat(e.getMessage()).contains("\"" + name + "\" is invalid: ");
       return;

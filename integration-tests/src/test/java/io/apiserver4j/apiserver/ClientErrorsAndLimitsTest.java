@@ -16,7 +16,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.fields.FieldSelector;
 import java.nio.charset.StandardCharsets;

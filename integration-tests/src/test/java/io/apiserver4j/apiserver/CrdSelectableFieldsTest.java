@@ -12,7 +12,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiextensions.CrdValidator;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

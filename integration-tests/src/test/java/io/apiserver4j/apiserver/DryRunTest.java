@@ -27,7 +27,7 @@ import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.List;

@@ -5,7 +5,7 @@
 package io.apiserver4j.apiserver;
 
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;
 import io.apiserver4j.storage.ListResult;

@@ -19,7 +19,7 @@ import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.ArrayList;

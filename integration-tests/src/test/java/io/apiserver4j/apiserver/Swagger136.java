@@ -20,12 +20,12 @@ import java.nio.file.Path;
  * shape of a v3 document (its definitions as {@code components.schemas}), for the readers of v3
  * documents.
  */
-final class Swagger136 {
+public final class Swagger136 {
   private static MapValue document;
 
   private Swagger136() {}
 
-  static synchronized MapValue asV3() {
+  public static synchronized MapValue asV3() {
     if (document == null) {
       String p = System.getProperty("apiserver4j.shared");
       Path file = Path.of(p == null ? "../shared" : p).resolve("api/openapi/swagger.json");

@@ -14,7 +14,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ApiWatchEvent;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Status;
+import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.storage.etcd.EtcdServer;
 import io.apiserver4j.storage.etcd.EtcdStore;
 import java.net.ServerSocket;

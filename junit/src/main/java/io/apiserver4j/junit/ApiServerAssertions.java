@@ -7,8 +7,8 @@ package io.apiserver4j.junit;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusException;
 
 /**
  * AssertJ entry points for what only an API server with managed fields can answer: who owns a

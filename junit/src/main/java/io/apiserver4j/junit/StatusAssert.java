@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.junit;
 
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusCause;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusCause;
+import io.apiserver4j.core.errors.StatusReason;
 import java.util.List;
 import java.util.Optional;
 

@@ -52,7 +52,7 @@ public interface TestApiServer {
    * Creates the objects of manifests, as {@link WithManifests} does.
    *
    * @throws IllegalArgumentException if a location matches nothing or a document is not an object
-   * @throws io.apiserver4j.core.StatusException if the server rejects an object
+   * @throws io.apiserver4j.core.errors.StatusException if the server rejects an object
    */
   void load(String... locations);
 

@@ -62,7 +62,7 @@ public record ContinueToken(long resourceVersion, String startKey) {
   /**
    * Decodes a client's token.
    *
-   * @throws io.apiserver4j.core.BadRequestException {@code invalid continue token: continue key is
+   * @throws io.apiserver4j.core.errors.BadRequestException {@code invalid continue token: continue key is
    *     not valid...} as kube-apiserver reports it
    */
   public static ContinueToken decode(String token) {

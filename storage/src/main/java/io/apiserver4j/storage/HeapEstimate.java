@@ -9,7 +9,7 @@ import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.Arrays;
@@ -29,7 +29,7 @@ final class HeapEstimate {
   private HeapEstimate() {}
 
   /**
-   * @throws io.apiserver4j.core.InternalErrorException (500) for a value that could not be
+   * @throws io.apiserver4j.core.errors.InternalErrorException (500) for a value that could not be
    *     written back, with Go's {@code json: unsupported value} text for non-finite numbers
    */
   static long of(Value root) {

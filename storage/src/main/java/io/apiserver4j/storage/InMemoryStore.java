@@ -88,7 +88,7 @@ public final class InMemoryStore implements Store {
    * kube-apiserver's watch cache blocks a read of a resourceVersion it has not seen yet.
    *
    * @return the current revision, at least {@code wanted}
-   * @throws io.apiserver4j.core.TimeoutException 504 {@code Too large resource version} (retry after 1 s) when the
+   * @throws io.apiserver4j.core.errors.TimeoutException 504 {@code Too large resource version} (retry after 1 s) when the
    *     store did not get there in time
    */
   private long awaitRevision(long wanted) {

@@ -85,7 +85,7 @@ public final class ListOptions {
    * Every store reads its further pages through this, so that all of them refuse a token beside a
    * resourceVersion, as etcd3's storage does.
    *
-   * @throws io.apiserver4j.core.BadRequestException {@code specifying resource version is not
+   * @throws io.apiserver4j.core.errors.BadRequestException {@code specifying resource version is not
    *     allowed when using continue} if a resourceVersion (or an exact match) is given too, or
    *     {@code invalid continue token: ...} if the token cannot be decoded
    */

@@ -62,7 +62,7 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
   /**
    * Checks the conditions against the current state of {@code current}.
    *
-   * @throws io.apiserver4j.core.ConflictException if a condition does not hold
+   * @throws io.apiserver4j.core.errors.ConflictException if a condition does not hold
    */
   public void check(StoredObject current) {
     requireNonNull(current, "current");
@@ -91,7 +91,7 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    * Checks a state against an update: first that it is at the revision the caller expects (any,
    * with {@link Store#ANY_VERSION}), then these conditions, as every store's update does.
    *
-   * @throws io.apiserver4j.core.ConflictException with kube's optimistic-lock message if the
+   * @throws io.apiserver4j.core.errors.ConflictException with kube's optimistic-lock message if the
    *     revision differs, or as {@link #check} if a condition does not hold
    */
   public void checkUpdate(StoredObject current, long expectedResourceVersion) {
@@ -117,7 +117,7 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    * The compare half of a compare-and-swap: the object at {@code key} is at
    * {@code actualRevision}, the caller expected {@code expectedResourceVersion}.
    *
-   * @throws io.apiserver4j.core.ConflictException with kube's optimistic-lock message unless
+   * @throws io.apiserver4j.core.errors.ConflictException with kube's optimistic-lock message unless
    *     they are equal or {@code expectedResourceVersion} is {@link Store#ANY_VERSION}
    */
   public static void checkExpectedRevision(ObjectKey key, long expectedResourceVersion,

@@ -19,7 +19,7 @@ import java.util.function.UnaryOperator;
  * linearizable. Objects go in without caring about {@code metadata.resourceVersion} (it is
  * replaced) and come out with it set. Implementations are thread-safe.
  *
- * <p>Errors are {@link io.apiserver4j.core.StatusException}s built by {@link StoreErrors}:
+ * <p>Errors are {@link io.apiserver4j.core.errors.StatusException}s built by {@link StoreErrors}:
  * 404 NotFound, 409 AlreadyExists, 409 Conflict (a lost compare-and-swap or a failed
  * {@link Preconditions} check), 410 Expired (compacted revisions, stale continue tokens), 400
  * BadRequest (malformed continue tokens), 504 Timeout (a revision the store has not reached).
@@ -41,8 +41,8 @@ public interface Store extends AutoCloseable {
   /**
    * Stores a new object.
    *
-   * @throws io.apiserver4j.core.AlreadyExistsException if the key exists
-   * @throws io.apiserver4j.core.StatusException (500, no reason) if the object carries a non-zero
+   * @throws io.apiserver4j.core.errors.AlreadyExistsException if the key exists
+   * @throws io.apiserver4j.core.errors.StatusException (500, no reason) if the object carries a non-zero
    *     {@code metadata.resourceVersion}, as kube-apiserver's storage refuses that
    */
   StoredObject create(ObjectKey key, MapValue object);
@@ -53,8 +53,8 @@ public interface Store extends AutoCloseable {
    * the stored one apart from {@code metadata.resourceVersion}, nothing is written and the
    * current state is returned (kube's no-op update keeps the resourceVersion).
    *
-   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
-   * @throws io.apiserver4j.core.ConflictException if the revision or a precondition differs
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if the revision or a precondition differs
    */
   StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
       Preconditions preconditions);
@@ -70,8 +70,8 @@ public interface Store extends AutoCloseable {
    * re-reading and retrying when another writer got in between. {@code tryUpdate} may run
    * several times and may throw to abort (the exception propagates).
    *
-   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
-   * @throws io.apiserver4j.core.ConflictException if a precondition fails on the current state
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if a precondition fails on the current state
    */
   default StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
       UnaryOperator<MapValue> tryUpdate) {
@@ -81,7 +81,7 @@ public interface Store extends AutoCloseable {
       MapValue updated = tryUpdate.apply(current.object());
       try {
         return update(key, updated, current.resourceVersion(), preconditions);
-      } catch (io.apiserver4j.core.ConflictException e) {
+      } catch (io.apiserver4j.core.errors.ConflictException e) {
         // a precondition failure is final; a lost race is retried on the fresh state
         StoredObject now = get(key).orElseThrow(() -> StoreErrors.notFound(key));
         preconditions.check(now);
@@ -93,8 +93,8 @@ public interface Store extends AutoCloseable {
    * Deletes an object if the preconditions hold.
    *
    * @return the object's last state, its resourceVersion being the deletion revision
-   * @throws io.apiserver4j.core.NotFoundException if the key does not exist
-   * @throws io.apiserver4j.core.ConflictException if a precondition fails
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if a precondition fails
    */
   StoredObject delete(ObjectKey key, Preconditions preconditions);
 
@@ -103,7 +103,7 @@ public interface Store extends AutoCloseable {
    * by the selectors with kube's transitions: a change that makes an object match is ADDED, one
    * that makes it stop matching is DELETED.
    *
-   * @throws io.apiserver4j.core.GoneException 410 Expired ({@code too old resource version: X
+   * @throws io.apiserver4j.core.errors.GoneException 410 Expired ({@code too old resource version: X
    *     (Y)}) if changes after {@code options.resourceVersion()} are no longer retained; the
    *     HTTP layer reports it as kube does, as a single ERROR event
    */

@@ -6,18 +6,18 @@ package io.apiserver4j.storage;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.AlreadyExistsException;
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.AlreadyExistsException;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.GoStrings;
-import io.apiserver4j.core.GoneException;
-import io.apiserver4j.core.NotFoundException;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusCause;
-import io.apiserver4j.core.StatusDetails;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
-import io.apiserver4j.core.TimeoutException;
+import io.apiserver4j.core.errors.GoneException;
+import io.apiserver4j.core.errors.NotFoundException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusCause;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
+import io.apiserver4j.core.errors.TimeoutException;
 import java.util.List;
 
 /**

@@ -76,7 +76,7 @@ public final class StoredObjects {
    * Checks that {@code object} can be stored so that it reads back: no infinity or NaN (JSON has
    * none) and nesting within the decoders' depth limit. Every store calls it before a write.
    *
-   * @throws io.apiserver4j.core.InternalErrorException (500) otherwise; nothing is written
+   * @throws io.apiserver4j.core.errors.InternalErrorException (500) otherwise; nothing is written
    */
   public static void requireEncodable(MapValue object) {
     HeapEstimate.of(object);

@@ -6,7 +6,7 @@ package io.apiserver4j.storage;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Status;
+import io.apiserver4j.core.errors.Status;
 
 /**
  * One event of a {@link Watch}: an object change, a bookmark, or an error that ends the watch.

@@ -7,7 +7,7 @@ package io.apiserver4j.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.errors.BadRequestException;
 import java.nio.charset.StandardCharsets;
 import java.util.Base64;
 import org.junit.jupiter.api.Test;

@@ -7,9 +7,9 @@ package io.apiserver4j.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.GoneException;
+import io.apiserver4j.core.errors.GoneException;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.storage.WatchEvent.Type;
 import java.time.Duration;
 import java.time.InstantSource;
@@ -59,7 +59,7 @@ class InMemoryStoreTest extends StoreContractTest {
       long future = s.currentRevision() + 1;
       assertThatThrownBy(() -> s.list(configMaps(NS), ListOptions.builder().notOlderThan(future)
           .build()))
-          .isInstanceOfSatisfying(io.apiserver4j.core.TimeoutException.class, e -> {
+          .isInstanceOfSatisfying(io.apiserver4j.core.errors.TimeoutException.class, e -> {
             // kube: storage.NewTooLargeResourceVersionError(rv, current, 1) after blockTimeout
             assertThat(e.getMessage()).isEqualTo("Timeout: Too large resource version: "
                 + future + ", current: " + (future - 1));

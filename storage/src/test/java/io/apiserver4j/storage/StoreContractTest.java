@@ -7,19 +7,19 @@ package io.apiserver4j.storage;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.AlreadyExistsException;
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.ConflictException;
-import io.apiserver4j.core.GoneException;
+import io.apiserver4j.core.errors.AlreadyExistsException;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.ConflictException;
+import io.apiserver4j.core.errors.GoneException;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.NotFoundException;
-import io.apiserver4j.core.StatusDetails;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.NotFoundException;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.StringValue;
-import io.apiserver4j.core.TimeoutException;
+import io.apiserver4j.core.errors.TimeoutException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.fields.FieldSelector;
 import io.apiserver4j.core.labels.LabelSelector;
@@ -539,7 +539,7 @@ public abstract class StoreContractTest {
     StoredObject a = store.create(cmKey(NS, "a"), configMap(NS, "a"));
     MapValue nan = configMap(NS, "nan").with("spec", io.apiserver4j.core.Value.of(Double.NaN));
     assertThatThrownBy(() -> store.create(cmKey(NS, "nan"), nan))
-        .isInstanceOfSatisfying(io.apiserver4j.core.StatusException.class, e -> {
+        .isInstanceOfSatisfying(io.apiserver4j.core.errors.StatusException.class, e -> {
           assertThat(e.code()).isEqualTo(500);
           // what Go's encoding/json says of it
           assertThat(e.getMessage()).contains("json: unsupported value: NaN");
@@ -551,7 +551,7 @@ public abstract class StoreContractTest {
     }
     MapValue tooDeep = a.object().with("spec", deep);
     assertThatThrownBy(() -> store.update(cmKey(NS, "a"), tooDeep, a.resourceVersion()))
-        .isInstanceOfSatisfying(io.apiserver4j.core.StatusException.class,
+        .isInstanceOfSatisfying(io.apiserver4j.core.errors.StatusException.class,
             e -> assertThat(e.code()).isEqualTo(500));
     assertThat(store.get(cmKey(NS, "a")).orElseThrow().resourceVersion())
         .isEqualTo(a.resourceVersion());

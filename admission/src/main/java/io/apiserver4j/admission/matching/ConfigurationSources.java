@@ -16,7 +16,7 @@ public interface ConfigurationSources {
    * The source of {@code resource}'s objects, following them from now on (the first call for a
    * resource lists it).
    *
-   * @throws io.apiserver4j.core.StatusException if the objects cannot be listed
+   * @throws io.apiserver4j.core.errors.StatusException if the objects cannot be listed
    */
   ConfigurationSource source(GroupResource resource);
 

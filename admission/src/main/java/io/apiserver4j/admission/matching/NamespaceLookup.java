@@ -20,7 +20,7 @@ public interface NamespaceLookup {
   /**
    * The Namespace object named {@code name}, or empty when there is none.
    *
-   * @throws io.apiserver4j.core.StatusException when it cannot be read
+   * @throws io.apiserver4j.core.errors.StatusException when it cannot be read
    */
   Optional<MapValue> namespace(String name);
 }

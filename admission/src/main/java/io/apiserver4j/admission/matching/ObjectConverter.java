@@ -26,7 +26,7 @@ public interface ObjectConverter {
   /**
    * {@code object} as version {@code to}.
    *
-   * @throws io.apiserver4j.core.StatusException when it cannot be converted
+   * @throws io.apiserver4j.core.errors.StatusException when it cannot be converted
    */
   MapValue convert(MapValue object, GroupVersionKind to);
 }

@@ -11,9 +11,9 @@ import io.apiserver4j.admission.AdmissionErrors;
 import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.SideEffects;
-import io.apiserver4j.core.AlreadyExistsException;
+import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 
 /**
  * kube-apiserver's {@code NamespaceAutoProvision} plugin: a CREATE in a namespace that does not

@@ -17,9 +17,9 @@ public interface NamespaceStore {
   /**
    * Creates an active namespace.
    *
-   * @throws io.apiserver4j.core.AlreadyExistsException when it exists already (tolerated by the
+   * @throws io.apiserver4j.core.errors.AlreadyExistsException when it exists already (tolerated by the
    *     callers)
-   * @throws io.apiserver4j.core.StatusException for other failures
+   * @throws io.apiserver4j.core.errors.StatusException for other failures
    */
   void create(String namespace);
 }

@@ -13,7 +13,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;

@@ -27,7 +27,7 @@ public interface ParamSource {
    * policies always name one) whose labels match {@code labelSelector}, a
    * {@code metav1.LabelSelector} value (an empty selector matches everything).
    *
-   * @throws io.apiserver4j.core.StatusException when the selector is invalid
+   * @throws io.apiserver4j.core.errors.StatusException when the selector is invalid
    */
   List<MapValue> list(String namespace, MapValue labelSelector);
 }

@@ -12,7 +12,7 @@ import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.admission.TestObjects;
-import io.apiserver4j.core.ForbiddenException;
+import io.apiserver4j.core.errors.ForbiddenException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;

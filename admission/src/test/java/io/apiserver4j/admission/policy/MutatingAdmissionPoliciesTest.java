@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import java.io.IOException;

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Yaml;
 import java.util.ArrayList;
 import java.util.List;

@@ -15,7 +15,7 @@ import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import java.io.IOException;

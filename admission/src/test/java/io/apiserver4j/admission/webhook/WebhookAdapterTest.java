@@ -14,16 +14,16 @@ import io.apiserver4j.admission.OperationOptions;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.TestObjects;
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.InternalErrorException;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.InternalErrorException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusDetails;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
@@ -181,14 +181,14 @@ class WebhookAdapterTest {
   @Test
   void denialKeepsDetails() {
     StatusDetails details = StatusDetails.of("x", "", "configmaps")
-        .withCauses(List.of(new io.apiserver4j.core.StatusCause("FieldValueInvalid", "bad",
+        .withCauses(List.of(new io.apiserver4j.core.errors.StatusCause("FieldValueInvalid", "bad",
             "data.k")));
     WebhookAdapter.Validating hook = WebhookAdapter.validating("v.example.com",
             r -> AdmissionReviewResponse.deny(r, Status.failure(StatusReason.INVALID, "bad data",
                 details)))
         .rule(CONFIGMAP_CREATES).sideEffects(SideEffects.NONE).build();
     assertThatThrownBy(() -> hook.validate(attrs(false)))
-        .isInstanceOfSatisfying(io.apiserver4j.core.InvalidException.class,
+        .isInstanceOfSatisfying(io.apiserver4j.core.errors.InvalidException.class,
             e -> assertThat(e.status().details()).contains(details));
   }
 

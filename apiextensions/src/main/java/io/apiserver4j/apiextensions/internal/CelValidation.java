@@ -7,7 +7,7 @@ package io.apiserver4j.apiextensions.internal;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelResult;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;

@@ -7,7 +7,7 @@ package io.apiserver4j.apiextensions.internal;
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.IntegerValue;

@@ -6,7 +6,7 @@ package io.apiserver4j.apiextensions.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;

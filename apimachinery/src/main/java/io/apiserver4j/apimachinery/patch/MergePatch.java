@@ -6,13 +6,13 @@ package io.apiserver4j.apimachinery.patch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.errors.BadRequestException;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 
 /**

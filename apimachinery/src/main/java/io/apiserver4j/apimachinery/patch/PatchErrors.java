@@ -4,13 +4,13 @@
  */
 package io.apiserver4j.apimachinery.patch;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.InvalidException;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusDetails;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.InvalidException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusDetails;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import java.util.Optional;
 
 /** The Status errors kube-apiserver's patch handler returns, with its exact texts. */

@@ -6,8 +6,8 @@ package io.apiserver4j.apimachinery.patch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.UnsupportedMediaTypeException;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.UnsupportedMediaTypeException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -17,7 +17,7 @@ import java.util.Optional;
  * accepts for a resource.
  */
 public enum PatchType {
-  /** RFC 6902 JSON patch: {@link io.apiserver4j.core.JsonPatch}. */
+  /** RFC 6902 JSON patch: {@link io.apiserver4j.apimachinery.patch.JsonPatch}. */
   JSON_PATCH("application/json-patch+json"),
   /** RFC 7386 JSON merge patch: {@link MergePatch}. */
   MERGE_PATCH("application/merge-patch+json"),

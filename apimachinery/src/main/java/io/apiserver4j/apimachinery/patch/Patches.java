@@ -6,12 +6,12 @@ package io.apiserver4j.apimachinery.patch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.errors.BadRequestException;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.DecodeLimits;
 import io.apiserver4j.core.Json;
-import io.apiserver4j.core.JsonPatch;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.apimachinery.patch.JsonPatch;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 
 /**

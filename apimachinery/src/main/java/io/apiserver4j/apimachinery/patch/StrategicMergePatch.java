@@ -6,11 +6,11 @@ package io.apiserver4j.apimachinery.patch;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.BadRequestException;
-import io.apiserver4j.core.InvalidException;
+import io.apiserver4j.core.errors.BadRequestException;
+import io.apiserver4j.core.errors.InvalidException;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 
 /**

@@ -7,7 +7,7 @@ package io.apiserver4j.apimachinery.patch;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apimachinery.validation;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

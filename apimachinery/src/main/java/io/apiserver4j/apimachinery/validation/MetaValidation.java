@@ -6,7 +6,7 @@ package io.apiserver4j.apimachinery.validation;
 
 import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.LabelValidation;
 import io.apiserver4j.core.ListValue;

@@ -11,7 +11,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.stream.Stream;

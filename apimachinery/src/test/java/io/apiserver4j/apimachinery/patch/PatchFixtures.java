@@ -106,10 +106,10 @@ final class PatchFixtures {
     return io.apiserver4j.core.Json.read(s);
   }
 
-  static io.apiserver4j.core.StatusException catchStatus(Runnable r) {
+  static io.apiserver4j.core.errors.StatusException catchStatus(Runnable r) {
     try {
       r.run();
-    } catch (io.apiserver4j.core.StatusException e) {
+    } catch (io.apiserver4j.core.errors.StatusException e) {
       return e;
     }
     throw new AssertionError("expected a StatusException");

@@ -8,7 +8,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.apimachinery.patch.PatchType.Cbor;
-import io.apiserver4j.core.UnsupportedMediaTypeException;
+import io.apiserver4j.core.errors.UnsupportedMediaTypeException;
 import java.util.List;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -8,7 +8,7 @@ import static io.apiserver4j.apimachinery.patch.PatchFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.errors.BadRequestException;
 import io.apiserver4j.core.Value;
 import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;

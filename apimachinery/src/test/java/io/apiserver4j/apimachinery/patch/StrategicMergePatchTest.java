@@ -12,7 +12,7 @@ import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.Arrays;

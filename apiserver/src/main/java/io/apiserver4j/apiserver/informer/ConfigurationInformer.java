@@ -66,7 +66,7 @@ public final class ConfigurationInformer implements ConfigurationSource {
   /**
    * Lists the objects, then follows changes in the background.
    *
-   * @throws io.apiserver4j.core.StatusException if they cannot be listed
+   * @throws io.apiserver4j.core.errors.StatusException if they cannot be listed
    */
   public void start() {
     informer.start();

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.informer;
 
-import io.apiserver4j.core.GoneException;
+import io.apiserver4j.core.errors.GoneException;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.InitialEvents;
@@ -104,7 +104,7 @@ public final class StoreInformer {
   /**
    * Lists the objects, then follows changes in the background.
    *
-   * @throws io.apiserver4j.core.StatusException if they cannot be listed
+   * @throws io.apiserver4j.core.errors.StatusException if they cannot be listed
    */
   public synchronized void start() {
     if (thread != null) {

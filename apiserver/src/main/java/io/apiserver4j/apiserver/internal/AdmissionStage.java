@@ -9,11 +9,12 @@ import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.AdmissionContext;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.OperationOptions;
+import io.apiserver4j.apimachinery.managedfields.FieldManager;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import java.util.Optional;
 import java.util.function.Predicate;
 
@@ -82,7 +83,8 @@ final class AdmissionStage {
     }
     // as kube decodes what a webhook or policy patched: the object is defaulted again
     after = s.def().strategy().defaulter().apply(after);
-    Optional<String> error = FieldManager.managedFieldsError(after);
+    Optional<String> error = FieldManager.validateManagedFields(
+        Meta.metaValue(after, "managedFields"));
     if (error.isPresent()) {
       s.warn(".metadata.managedFields was in an invalid state after admission; this could be"
           + " caused by an outdated mutating admission controller; please fix your requests: "

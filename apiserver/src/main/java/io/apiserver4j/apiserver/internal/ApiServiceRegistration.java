@@ -12,7 +12,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;

@@ -69,7 +69,7 @@ final class CrdInformer {
   /**
    * Serves the established CRDs in storage, then starts following changes in the background.
    *
-   * @throws io.apiserver4j.core.StatusException if the CRDs cannot be listed
+   * @throws io.apiserver4j.core.errors.StatusException if the CRDs cannot be listed
    */
   void start() {
     informer.start();

@@ -10,7 +10,7 @@ import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.apiextensions.CrdValidator;
 import io.apiserver4j.core.BooleanValue;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -56,7 +56,7 @@ final class CreateHandler {
     MapValue obj = ObjectMetaRules.wipeSystemFields(requested);
     obj = ObjectMetaRules.ensureNamespace(obj, s.objectNamespace());
     obj = ObjectMetaRules.dedupOwnerReferences(s, obj, false);
-    obj = fieldManagers.of(def, "").update(StorageForm.zeroObject(def), obj, s.manager(),
+    obj = fieldManagers.of(def, "").updateNoErrors(StorageForm.zeroObject(def), obj, s.manager(),
         s.now());
     obj = admission.mutate(s, def.kind(), name, obj, null);
     obj = ObjectMetaRules.dedupOwnerReferences(s, obj, true);
@@ -102,9 +102,9 @@ final class CreateHandler {
     try {
       written = s.store().guaranteedUpdate(key, preconditions, stored -> StorageForm.toStorage(
           target, change.apply(StorageForm.fromStorage(target, stored))));
-    } catch (io.apiserver4j.core.NotFoundException e) {
+    } catch (io.apiserver4j.core.errors.NotFoundException e) {
       if (s.store().get(key).isEmpty()) {
-        throw io.apiserver4j.core.StatusErrors.notFound(target.groupResource(), name);
+        throw io.apiserver4j.core.errors.StatusErrors.notFound(target.groupResource(), name);
       }
       throw e;
     }
@@ -120,8 +120,8 @@ final class CreateHandler {
   private static ApiResponse answer(Scope s, MapValue answer) {
     if ("Status".equals(Meta.string(answer, "kind"))
         && "v1".equals(Meta.string(answer, "apiVersion"))) {
-      io.apiserver4j.core.Status status = io.apiserver4j.core.Status.fromValue(answer);
-      if (status.outcome() != io.apiserver4j.core.Status.Outcome.SUCCESS) {
+      io.apiserver4j.core.errors.Status status = io.apiserver4j.core.errors.Status.fromValue(answer);
+      if (status.outcome() != io.apiserver4j.core.errors.Status.Outcome.SUCCESS) {
         return ApiResponse.of(status, s.warnings().list());
       }
       if (status.code() == 0) {

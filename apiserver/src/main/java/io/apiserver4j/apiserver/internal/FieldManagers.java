@@ -6,6 +6,8 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apimachinery.managedfields.FieldManager;
+import io.apiserver4j.apimachinery.managedfields.ManagedFieldsCache;
 import io.apiserver4j.apimachinery.patch.PatchSchema;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
@@ -27,6 +29,9 @@ import io.apiserver4j.apimachinery.patch.SmdPatchSchema;
 final class FieldManagers {
   private final Registry registry;
   private final Map<String, FieldManager> managers = new ConcurrentHashMap<>();
+  // one cache of decoded managedFields for all endpoints: a status write decodes what the main
+  // resource's manager encoded
+  private final ManagedFieldsCache decoded = ManagedFieldsCache.ofSize(256);
   private final Map<String, PatchSchema> patchSchemas = new ConcurrentHashMap<>();
 
   FieldManagers(Registry registry) {
@@ -40,7 +45,7 @@ final class FieldManagers {
   /** The manager of an endpoint: a definition, or its status / scale. */
   FieldManager of(ResourceDefinition def, String subresource) {
     return managers.computeIfAbsent(def.resource() + "|" + subresource,
-        k -> subresource.equals("scale") ? ScaleSupport.newFieldManager()
+        k -> subresource.equals("scale") ? ScaleSupport.newFieldManager(decoded)
             : newFieldManager(def, subresource));
   }
 
@@ -51,10 +56,14 @@ final class FieldManagers {
       b.ignoredFields(def.kind().apiVersion(), reset);
     }
     ResourceStrategy.Defaulter defaulter = def.strategy().defaulter();
-    java.util.function.UnaryOperator<MapValue> decode = GoDecoding.applyDecoder(def);
-    return new FieldManager(def.kind(), subresource, def.schema().type(def.schemaType()),
-        b.build(), o -> StorageForm.typed(def, defaulter.apply(decode.apply(o))),
-        StorageForm.zeroObject(def));
+    return FieldManager.builder(def.kind(), def.schema().type(def.schemaType()))
+        .subresource(subresource)
+        .updater(b.build())
+        .objectConverter(GoDecoding.applyDecoder(def))
+        .objectDefaulter(o -> StorageForm.typed(def, defaulter.apply(o)))
+        .emptyObject(StorageForm.zeroObject(def))
+        .cache(decoded)
+        .build();
   }
 
   /** Converts objects between the served versions of a group/resource (the CRD's strategy). */

@@ -6,14 +6,14 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apimachinery.patch.PatchType;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.merge.Schema;
 import java.util.List;
@@ -21,6 +21,7 @@ import io.apiserver4j.apimachinery.decoding.GoDecoder;
 import io.apiserver4j.apimachinery.decoding.GoFormat;
 import io.apiserver4j.apimachinery.decoding.LenientJson;
 import io.apiserver4j.apimachinery.decoding.NumberLiterals;
+import io.apiserver4j.apimachinery.managedfields.ObjectConversionException;
 
 /**
  * Where kube-apiserver decodes a built-in object into its Go types, and how each place reports
@@ -39,13 +40,6 @@ import io.apiserver4j.apimachinery.decoding.NumberLiterals;
  */
 final class GoDecoding {
   private GoDecoding() {}
-
-  /** Thrown by the apply decoding, for the field manager to word as kube does. */
-  static final class ConversionFailure extends RuntimeException {
-    ConversionFailure(String message) {
-      super(message, null, false, false);
-    }
-  }
 
   static boolean applies(Schema schema) {
     return schema == BuiltinSchema.schema();
@@ -114,12 +108,16 @@ final class GoDecoding {
         Value.of(value), detail)));
   }
 
-  /** The merged object of an apply of built-in type {@code typeName}, converted as kube does. */
+  /**
+   * The merged object of an apply of built-in type {@code typeName}, converted as kube does.
+   *
+   * @throws ObjectConversionException when it does not decode, for the field manager to word
+   */
   static MapValue applied(String typeName, MapValue merged) {
     GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, merged,
         GoDecoder.Mode.UNSTRUCTURED, NumberLiterals.NONE);
     if (r.error().isPresent()) {
-      throw new ConversionFailure(r.error().get());
+      throw new ObjectConversionException(r.error().get());
     }
     return r.object();
   }

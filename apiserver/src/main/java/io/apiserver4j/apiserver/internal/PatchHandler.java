@@ -7,20 +7,22 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apimachinery.managedfields.FieldManager;
 import io.apiserver4j.apimachinery.patch.PatchSchema;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apimachinery.patch.Patches;
 import io.apiserver4j.apimachinery.patch.ResourceOrigin;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.Json;
-import io.apiserver4j.core.JsonPatch;
+import io.apiserver4j.apimachinery.patch.JsonPatch;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.dryrun.OptionsKind;
+import io.apiserver4j.merge.Force;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
@@ -68,7 +70,7 @@ final class PatchHandler {
           throw StatusErrors.notFound(def.groupResource(), s.name());
         }
         patched = fm.apply(StorageForm.zeroObject(def), (MapValue) patch.body(),
-            s.request().fieldManager(), patch.force(), s.now());
+            s.request().fieldManager(), patch.force() ? Force.YES : Force.NO, s.now());
         if (!Meta.metaString(patched, "uid").isEmpty()) {
           throw StatusErrors.conflict(def.groupResource(), s.name(), "uid mismatch: the provided"
               + " object specified uid " + Meta.metaString(patched, "uid")
@@ -76,9 +78,10 @@ final class PatchHandler {
         }
       } else if (type.isApply()) {
         patched = fm.apply(existing, (MapValue) patch.body(), s.request().fieldManager(),
-            patch.force(), s.now());
+            patch.force() ? Force.YES : Force.NO, s.now());
       } else {
-        patched = fm.update(existing, patchedObject(s, existing, patch), s.manager(), s.now());
+        patched = fm.updateNoErrors(existing, patchedObject(s, existing, patch), s.manager(),
+            s.now());
       }
       patched = ObjectMetaRules.matchUrl(s, patched);
       patched = admission.mutate(s, def.kind(), s.name(), patched, existing);

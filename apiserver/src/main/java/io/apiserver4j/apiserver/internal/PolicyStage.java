@@ -26,7 +26,7 @@ import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.merge.ParseableType;
 import io.apiserver4j.merge.ValidationException;
 import io.apiserver4j.core.labels.LabelSelector;

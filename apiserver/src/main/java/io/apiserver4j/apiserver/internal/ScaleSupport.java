@@ -7,9 +7,12 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ScaleSubresource;
+import io.apiserver4j.apimachinery.managedfields.FieldManager;
+import io.apiserver4j.apimachinery.managedfields.ManagedFieldsCache;
+import io.apiserver4j.apimachinery.managedfields.ScaleHandler;
 import io.apiserver4j.apimachinery.patch.PatchSchema;
 import io.apiserver4j.apimachinery.patch.PatchType;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
@@ -17,16 +20,14 @@ import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
-import io.apiserver4j.fieldpath.FieldSet;
-import io.apiserver4j.merge.Updater;
-import io.apiserver4j.merge.VersionedSet;
+import io.apiserver4j.fieldpath.ManagedFields;
+import io.apiserver4j.merge.Force;
 import java.util.HashMap;
-import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -40,8 +41,6 @@ import io.apiserver4j.apimachinery.validation.KubeValidation;
  */
 final class ScaleSupport {
   static final GroupVersionKind SCALE_GVK = new GroupVersionKind("autoscaling", "v1", "Scale");
-  private static final FieldPath REPLICAS_IN_SCALE =
-      FieldPath.of(new FieldName("spec"), new FieldName("replicas"));
 
   private final Registry registry;
   private final Bodies bodies;
@@ -58,12 +57,14 @@ final class ScaleSupport {
     this.write = write;
   }
 
-  static FieldManager newFieldManager() {
-    return new FieldManager(SCALE_GVK, "scale",
-        BuiltinSchema.schema().type(BuiltinSchema.SCALE_TYPE), Updater.builder().build(),
-        m -> GoDecoding.applied(BuiltinSchema.SCALE_TYPE, m),
-        StorageForm.typed(BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE,
-            StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)));
+  static FieldManager newFieldManager(ManagedFieldsCache cache) {
+    return FieldManager.builder(SCALE_GVK, BuiltinSchema.schema().type(BuiltinSchema.SCALE_TYPE))
+        .subresource("scale")
+        .objectConverter(m -> GoDecoding.applied(BuiltinSchema.SCALE_TYPE, m))
+        .emptyObject(StorageForm.typed(BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE,
+            StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)))
+        .cache(cache)
+        .build();
   }
 
   /** The Scale of {@code parent}, without managedFields (what GET returns). */
@@ -106,7 +107,8 @@ final class ScaleSupport {
         BuiltinSchema.SCALE_TYPE, m -> m);
     MapValue requested = ObjectMetaRules.matchUrl(s, body);
     FieldManager fm = fieldManagers.of(s.def(), "scale");
-    return run(s, (oldScale, parent) -> fm.update(oldScale, requested, s.manager(), s.now()));
+    return run(s, (oldScale, parent) -> fm.updateNoErrors(oldScale, requested, s.manager(),
+        s.now()));
   }
 
   /** PATCH (any type, apply included) of a Scale. */
@@ -116,7 +118,7 @@ final class ScaleSupport {
       MapValue patched;
       if (patch.type().isApply()) {
         patched = fm.apply(oldScale, (MapValue) patch.body(), s.request().fieldManager(),
-            patch.force(), s.now());
+            patch.force() ? Force.YES : Force.NO, s.now());
       } else {
         Value v = io.apiserver4j.apimachinery.patch.Patches.apply(patch.type(), oldScale,
             patch.body(), patch.type() == PatchType.STRATEGIC_MERGE_PATCH
@@ -124,7 +126,7 @@ final class ScaleSupport {
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.update(oldScale, GoDecoding.patched(patch.type(), BuiltinSchema.SCALE_TYPE,
+        patched = fm.updateNoErrors(oldScale, GoDecoding.patched(patch.type(), BuiltinSchema.SCALE_TYPE,
             m, patch.body(), patch.raw()), s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);
@@ -144,8 +146,9 @@ final class ScaleSupport {
         throw StatusErrors.notFound(scaleResource(def), s.name());
       }
       MapValue oldScale = scaleOf(def, parent);
-      oldScale = Meta.withMeta(oldScale, "managedFields", toSubresource(def,
-          Meta.metaValue(parent, "managedFields")));
+      ScaleHandler handler = scaleHandler(def);
+      oldScale = Meta.withMeta(oldScale, "managedFields", ManagedFields.encode(
+          handler.toSubresource(Meta.metaValue(parent, "managedFields"))));
       MapValue newScale = change.apply(oldScale, parent);
       newScale = admission.mutate(s, SCALE_GVK, s.name(), newScale, oldScale);
       Value replicas = Nested.getOrNull(newScale, "spec", "replicas");
@@ -166,8 +169,8 @@ final class ScaleSupport {
       if (!rv.isEmpty()) {
         updated = Meta.withMetaString(updated, "resourceVersion", rv);
       }
-      return FieldManager.encode(updated, toParent(def, Meta.metaValue(parent,
-          "managedFields"), Meta.metaValue(newScale, "managedFields")));
+      return ManagedFields.withManagedFields(updated, handler.toParent(
+          Meta.metaValue(parent, "managedFields"), Meta.metaValue(newScale, "managedFields")));
     };
     WriteOutcome out = write.update(s, transform, false, Optional.empty(),
         new GuaranteedWrite.AdmissionView(SCALE_GVK, parent -> scaleOf(def, parent)));
@@ -175,6 +178,10 @@ final class ScaleSupport {
   }
 
   // --- managed fields between parent and Scale -----------------------------------------------
+
+  private ScaleHandler scaleHandler(ResourceDefinition def) {
+    return new ScaleHandler(def.kind().apiVersion(), mappings(def));
+  }
 
   private Map<String, FieldPath> mappings(ResourceDefinition def) {
     Map<String, FieldPath> m = new HashMap<>();
@@ -192,71 +199,5 @@ final class ScaleSupport {
       names[i] = new FieldName(parts[i]);
     }
     return FieldPath.of(names);
-  }
-
-  /** kube's {@code ScaleHandler.ToSubresource}. */
-  Value toSubresource(ResourceDefinition def, Value parentEntries) {
-    FieldManager.Managed parent = FieldManager.decode(parentEntries);
-    Map<String, FieldPath> mappings = mappings(def);
-    FieldManager.Managed out = FieldManager.Managed.empty();
-    for (Map.Entry<String, VersionedSet> e : parent.fields.entrySet()) {
-      FieldPath replicas = mappings.get(e.getValue().apiVersion());
-      if (replicas == null || !e.getValue().set().contains(replicas)) {
-        continue;
-      }
-      out.fields.put(e.getKey(), new VersionedSet(FieldSet.of(REPLICAS_IN_SCALE),
-          SCALE_GVK.apiVersion(), e.getValue().applied()));
-      if (parent.times.containsKey(e.getKey())) {
-        out.times.put(e.getKey(), parent.times.get(e.getKey()));
-      }
-    }
-    return io.apiserver4j.fieldpath.ManagedFields.encode(FieldManager.entries(out));
-  }
-
-  /** kube's {@code ScaleHandler.ToParent}. */
-  FieldManager.Managed toParent(ResourceDefinition def, Value parentEntries, Value scaleEntries) {
-    FieldManager.Managed parent = FieldManager.decode(parentEntries);
-    FieldManager.Managed scale = FieldManager.decode(scaleEntries);
-    LinkedHashMap<String, VersionedSet> scaleFields = new LinkedHashMap<>(scale.fields);
-    Map<String, FieldPath> mappings = mappings(def);
-    FieldManager.Managed out = FieldManager.Managed.empty();
-    for (Map.Entry<String, VersionedSet> e : parent.fields.entrySet()) {
-      String id = e.getKey();
-      VersionedSet vs = e.getValue();
-      if (!mappings.containsKey(vs.apiVersion())) {
-        continue;
-      }
-      FieldPath replicas = mappings.get(vs.apiVersion());
-      if (!vs.set().contains(replicas)) {
-        put(out, id, vs, parent.times);
-        continue;
-      }
-      if (!scaleFields.containsKey(id)) {
-        FieldSet rest = vs.set().difference(FieldSet.of(replicas));
-        if (!rest.isEmpty()) {
-          put(out, id, new VersionedSet(rest, vs.apiVersion(), vs.applied()), parent.times);
-        }
-      } else {
-        put(out, id, vs, parent.times);
-        scaleFields.remove(id);
-      }
-    }
-    for (Map.Entry<String, VersionedSet> e : scaleFields.entrySet()) {
-      if (!e.getValue().set().contains(REPLICAS_IN_SCALE)) {
-        continue;
-      }
-      String version = def.kind().apiVersion();
-      put(out, e.getKey(), new VersionedSet(FieldSet.of(mappings.get(version)), version,
-          e.getValue().applied()), parent.times);
-    }
-    return out;
-  }
-
-  private static void put(FieldManager.Managed out, String id, VersionedSet vs,
-      Map<String, java.time.Instant> times) {
-    out.fields.put(id, vs);
-    if (times.containsKey(id)) {
-      out.times.put(id, times.get(id));
-    }
   }
 }

@@ -6,6 +6,7 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apimachinery.managedfields.FieldManager;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.dryrun.OptionsKind;
@@ -42,7 +43,7 @@ final class UpdateHandler {
     FieldManager fm = fieldManagers.of(def, s.subresource());
     WriteOutcome out = write.update(s, existing -> {
       MapValue live = existing == null ? StorageForm.zeroObject(def) : existing;
-      MapValue o = fm.update(live, requested, s.manager(), s.now());
+      MapValue o = fm.updateNoErrors(live, requested, s.manager(), s.now());
       o = admission.mutate(s, def.kind(), s.name(), o, existing);
       return ObjectMetaRules.dedupOwnerReferences(s, o, true);
     }, false, uid.isEmpty() ? Optional.empty() : Optional.of(uid),

@@ -6,9 +6,9 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apimachinery.patch.PatchType;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.dryrun.OptionsKind;
 import io.apiserver4j.fieldpath.ManagedFields;
 import java.util.ArrayList;

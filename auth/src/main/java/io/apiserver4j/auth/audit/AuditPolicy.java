@@ -9,7 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.DecodeException;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.LabelValidation;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -13,7 +13,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.authz.AuthenticationRequest;
 import io.apiserver4j.authz.AuthenticationResult;

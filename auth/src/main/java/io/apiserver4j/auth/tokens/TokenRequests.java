@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.auth.tokens;
 
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
@@ -13,7 +13,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.Value;
 import java.time.Instant;
 import java.util.List;

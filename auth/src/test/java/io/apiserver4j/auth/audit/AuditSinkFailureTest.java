@@ -7,7 +7,7 @@ package io.apiserver4j.auth.audit;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.http.HttpApiServer;
 import java.net.URI;
 import java.net.http.HttpClient;

@@ -12,7 +12,7 @@ import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
@@ -83,7 +83,7 @@ public final class FieldSelector {
   /**
    * Parses kube's field selector syntax. An empty string selects everything.
    *
-   * @throws io.apiserver4j.core.BadRequestException with apimachinery's error text
+   * @throws io.apiserver4j.core.errors.BadRequestException with apimachinery's error text
    */
   public static FieldSelector parse(String selector) {
     requireNonNull(selector, "selector");
@@ -220,7 +220,7 @@ public final class FieldSelector {
    * Rejects fields outside {@code supported}, as kube-apiserver does for resources with a fixed
    * field set.
    *
-   * @throws io.apiserver4j.core.BadRequestException {@code field label not supported: <f>}
+   * @throws io.apiserver4j.core.errors.BadRequestException {@code field label not supported: <f>}
    */
   public FieldSelector requireSupported(Collection<String> supported) {
     requireNonNull(supported, "supported");

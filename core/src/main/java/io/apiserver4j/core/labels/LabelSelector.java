@@ -124,7 +124,7 @@ public final class LabelSelector {
   /**
    * Parses kube's label selector syntax. An empty or blank string selects everything.
    *
-   * @throws io.apiserver4j.core.BadRequestException with apimachinery's parse error text
+   * @throws io.apiserver4j.core.errors.BadRequestException with apimachinery's parse error text
    */
   public static LabelSelector parse(String selector) {
     requireNonNull(selector, "selector");

@@ -6,7 +6,7 @@ package io.apiserver4j.core.labels;
 
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.LabelValidation;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.labels.LabelSelector.Operator;
 import io.apiserver4j.core.labels.LabelSelector.Requirement;
 import java.util.ArrayList;

@@ -7,7 +7,7 @@ package io.apiserver4j.core.labels;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.errors.BadRequestException;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import java.util.Map;

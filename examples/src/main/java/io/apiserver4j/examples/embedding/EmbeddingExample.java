@@ -6,10 +6,10 @@ package io.apiserver4j.examples.embedding;
 
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusCause;
+import io.apiserver4j.core.errors.StatusCause;
 
 /**
  * An API server embedded in a few lines: a custom resource is registered through a

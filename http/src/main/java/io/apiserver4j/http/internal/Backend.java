@@ -20,7 +20,7 @@ public interface Backend {
    * Starts a watch; the events carry objects ready to be sent (at the requested version, with
    * kind and apiVersion).
    *
-   * @throws io.apiserver4j.core.StatusException if the watch cannot start (bad selector,
+   * @throws io.apiserver4j.core.errors.StatusException if the watch cannot start (bad selector,
    *     unknown resource, 410 for a compacted resource version, ...)
    */
   ApiWatch watch(ApiRequest request);

@@ -8,7 +8,7 @@ import io.apiserver4j.authz.AuditRecorder;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.Status;
+import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import io.apiserver4j.storage.StoredObject;

@@ -8,7 +8,7 @@ import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.authz.AuthorizationDecision;
 import io.apiserver4j.authz.Authorizer;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import java.net.URLDecoder;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

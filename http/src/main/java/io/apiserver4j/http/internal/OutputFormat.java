@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.http.internal;
 
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import java.util.List;
 
 /**
@@ -82,7 +82,7 @@ public record OutputFormat(Encoding encoding, Conversion conversion, String meta
    * Negotiates the response format of a resource endpoint.
    *
    * @param accept the {@code Accept} header (may be empty)
-   * @throws io.apiserver4j.core.NotAcceptableException (406) when no clause is acceptable
+   * @throws io.apiserver4j.core.errors.NotAcceptableException (406) when no clause is acceptable
    */
   public static OutputFormat negotiate(String accept) {
     return negotiate(accept, Protobuf.NOT_OFFERED);
@@ -93,7 +93,7 @@ public record OutputFormat(Encoding encoding, Conversion conversion, String meta
    * built-in kinds). A protobuf clause is taken only without a conversion ({@code as=}).
    *
    * @param accept the {@code Accept} header (may be empty)
-   * @throws io.apiserver4j.core.NotAcceptableException (406) when no clause is acceptable
+   * @throws io.apiserver4j.core.errors.NotAcceptableException (406) when no clause is acceptable
    */
   public static OutputFormat negotiate(String accept, Protobuf protobuf) {
     if (accept == null || accept.isBlank()) {

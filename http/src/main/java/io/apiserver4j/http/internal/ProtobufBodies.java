@@ -9,7 +9,7 @@ import io.apiserver4j.apiserver.StreamedList;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.ProtobufCodec;
@@ -46,9 +46,9 @@ final class ProtobufBodies {
    *
    * @param acceptedMediaTypes the body media types named in a 415 answer (protobuf itself is
    *     left out: it is what did not work)
-   * @throws io.apiserver4j.core.UnsupportedMediaTypeException for kinds that have no protobuf
+   * @throws io.apiserver4j.core.errors.UnsupportedMediaTypeException for kinds that have no protobuf
    *     form (custom resources)
-   * @throws io.apiserver4j.core.BadRequestException for malformed bodies
+   * @throws io.apiserver4j.core.errors.BadRequestException for malformed bodies
    */
   static MapValue decode(byte[] body, List<String> acceptedMediaTypes) {
     try {

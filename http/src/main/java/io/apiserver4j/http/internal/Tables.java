@@ -50,7 +50,7 @@ public final class Tables {
     NONE, METADATA, OBJECT;
 
     /**
-     * @throws io.apiserver4j.core.BadRequestException for an unknown value
+     * @throws io.apiserver4j.core.errors.BadRequestException for an unknown value
      */
     public static IncludeObject parse(String s) {
       switch (s) {
@@ -62,7 +62,7 @@ public final class Tables {
         case "Object":
           return OBJECT;
         default:
-          throw io.apiserver4j.core.StatusErrors.badRequest(
+          throw io.apiserver4j.core.errors.StatusErrors.badRequest(
               "includeObject: Unsupported value: \"" + s
                   + "\": supported values: \"Metadata\", \"None\", \"Object\"");
       }

@@ -7,7 +7,7 @@ package io.apiserver4j.http.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.NotAcceptableException;
+import io.apiserver4j.core.errors.NotAcceptableException;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;

@@ -7,9 +7,9 @@ package io.apiserver4j.http.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.BadRequestException;
+import io.apiserver4j.core.errors.BadRequestException;
 import io.apiserver4j.core.Json;
-import io.apiserver4j.core.UnsupportedMediaTypeException;
+import io.apiserver4j.core.errors.UnsupportedMediaTypeException;
 import java.io.ByteArrayOutputStream;
 import java.nio.charset.StandardCharsets;
 import java.util.List;

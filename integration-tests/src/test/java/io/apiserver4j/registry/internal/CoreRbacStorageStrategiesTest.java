@@ -7,7 +7,7 @@ package io.apiserver4j.registry.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

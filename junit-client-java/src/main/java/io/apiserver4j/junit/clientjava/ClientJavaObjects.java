@@ -8,7 +8,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Status;
+import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.junit.ApiServerAssertions;
 import io.apiserver4j.junit.StatusAssert;

@@ -8,11 +8,11 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.core.AlreadyExistsException;
+import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubeconfig;

@@ -4,6 +4,8 @@
  */
 package io.apiserver4j.registry.apiextensions;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.apiextensions.customresourcedefinition.CustomResourceDefinitionStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +15,8 @@ public final class ApiextensionsGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(BuiltinKind.of(
+        new GroupVersionKind("apiextensions.k8s.io", "v1", "CustomResourceDefinition"),
+        CustomResourceDefinitionStrategy.strategy()));
   }
 }

@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.registry.apiregistration;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.apiregistration.apiservice.ApiServicePrinter;
+import io.apiserver4j.registry.apiregistration.apiservice.ApiServiceStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +16,8 @@ public final class ApiregistrationGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(BuiltinKind.of(
+        new GroupVersionKind("apiregistration.k8s.io", "v1", "APIService"),
+        ApiServiceStrategy.strategy(), ApiServicePrinter.printer()));
   }
 }

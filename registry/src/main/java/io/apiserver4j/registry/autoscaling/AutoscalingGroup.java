@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.registry.autoscaling;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.autoscaling.horizontalpodautoscaler.HorizontalPodAutoscalerPrinter;
+import io.apiserver4j.registry.autoscaling.horizontalpodautoscaler.HorizontalPodAutoscalerStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +16,11 @@ public final class AutoscalingGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(
+        BuiltinKind.of(new GroupVersionKind("autoscaling", "v2", "HorizontalPodAutoscaler"),
+            HorizontalPodAutoscalerStrategy.strategyV2(), HorizontalPodAutoscalerPrinter.printer()),
+        BuiltinKind.of(new GroupVersionKind("autoscaling", "v1", "HorizontalPodAutoscaler"),
+            HorizontalPodAutoscalerStrategy.strategyV1(),
+            HorizontalPodAutoscalerPrinter.printer()));
   }
 }

@@ -4,6 +4,11 @@
  */
 package io.apiserver4j.registry.batch;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.batch.cronjob.CronJobPrinter;
+import io.apiserver4j.registry.batch.cronjob.CronJobStrategy;
+import io.apiserver4j.registry.batch.job.JobPrinter;
+import io.apiserver4j.registry.batch.job.JobStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +18,10 @@ public final class BatchGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(
+        BuiltinKind.of(new GroupVersionKind("batch", "v1", "Job"), JobStrategy.strategy(),
+            JobPrinter.printer()),
+        BuiltinKind.of(new GroupVersionKind("batch", "v1", "CronJob"), CronJobStrategy.strategy(),
+            CronJobPrinter.printer()));
   }
 }

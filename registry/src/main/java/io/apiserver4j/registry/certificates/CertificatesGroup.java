@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.registry.certificates;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSigningRequestPrinter;
+import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSigningRequestStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +16,9 @@ public final class CertificatesGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(BuiltinKind.of(
+        new GroupVersionKind("certificates.k8s.io", "v1", "CertificateSigningRequest"),
+        CertificateSigningRequestStrategy.strategy(),
+        CertificateSigningRequestPrinter.printer()));
   }
 }

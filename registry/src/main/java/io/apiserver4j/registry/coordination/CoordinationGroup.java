@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.registry.coordination;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.coordination.lease.LeasePrinter;
+import io.apiserver4j.registry.coordination.lease.LeaseStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +16,8 @@ public final class CoordinationGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(
+        BuiltinKind.of(new GroupVersionKind("coordination.k8s.io", "v1", "Lease"),
+            LeaseStrategy.strategy(), LeasePrinter.printer()));
   }
 }

@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.registry.discovery;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.discovery.endpointslice.EndpointSlicePrinter;
+import io.apiserver4j.registry.discovery.endpointslice.EndpointSliceStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +16,8 @@ public final class DiscoveryGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(
+        BuiltinKind.of(new GroupVersionKind("discovery.k8s.io", "v1", "EndpointSlice"),
+            EndpointSliceStrategy.strategy(), EndpointSlicePrinter.printer()));
   }
 }

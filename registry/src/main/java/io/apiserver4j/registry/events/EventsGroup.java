@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.registry.events;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.events.event.EventPrinter;
+import io.apiserver4j.registry.events.event.EventStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +16,8 @@ public final class EventsGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(
+        BuiltinKind.of(new GroupVersionKind("events.k8s.io", "v1", "Event"),
+            EventStrategy.strategy(), EventPrinter.printer()));
   }
 }

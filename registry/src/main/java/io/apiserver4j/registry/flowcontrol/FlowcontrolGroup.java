@@ -4,6 +4,11 @@
  */
 package io.apiserver4j.registry.flowcontrol;
 
+import io.apiserver4j.core.GroupVersionKind;
+import io.apiserver4j.registry.flowcontrol.flowschema.FlowSchemaPrinter;
+import io.apiserver4j.registry.flowcontrol.flowschema.FlowSchemaStrategy;
+import io.apiserver4j.registry.flowcontrol.prioritylevelconfiguration.PriorityLevelConfigurationPrinter;
+import io.apiserver4j.registry.flowcontrol.prioritylevelconfiguration.PriorityLevelConfigurationStrategy;
 import io.apiserver4j.registry.internal.BuiltinKind;
 import java.util.List;
 
@@ -13,6 +18,15 @@ public final class FlowcontrolGroup {
 
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
-    return List.of();
+    return List.of(
+        BuiltinKind.of(flowcontrol("FlowSchema"), FlowSchemaStrategy.strategy(),
+            FlowSchemaPrinter.printer()),
+        BuiltinKind.of(flowcontrol("PriorityLevelConfiguration"),
+            PriorityLevelConfigurationStrategy.strategy(),
+            PriorityLevelConfigurationPrinter.printer()));
+  }
+
+  private static GroupVersionKind flowcontrol(String kind) {
+    return new GroupVersionKind("flowcontrol.apiserver.k8s.io", "v1", kind);
   }
 }

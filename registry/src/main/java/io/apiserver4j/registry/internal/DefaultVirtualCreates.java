@@ -6,7 +6,7 @@ package io.apiserver4j.registry.internal;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ResourceStrategy.VirtualCreate;
-import io.apiserver4j.core.FieldError;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.Json;
@@ -14,7 +14,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.Value;
 import java.util.LinkedHashMap;
 import java.util.List;

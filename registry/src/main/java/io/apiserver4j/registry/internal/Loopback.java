@@ -21,11 +21,13 @@ import java.util.function.Function;
  * (kube's eviction uses the pod store and a loopback PodDisruptionBudget client): every call is
  * an ordinary request as {@code user}, and a failure is thrown as its Status error.
  */
-record Loopback(Function<ApiRequest, ApiResponse> server, UserInfo user) {
-  static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
+public record Loopback(Function<ApiRequest, ApiResponse> server, UserInfo user) {
+  /** The core group's pods. */
+  public static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final String USER_AGENT = "kube-apiserver/v1.36.0";
 
-  ApiRequest.Builder request(Verb verb, GroupVersionResource resource, String namespace,
+  /** A request as this loopback's user and user agent, for {@code name} unless empty. */
+  public ApiRequest.Builder request(Verb verb, GroupVersionResource resource, String namespace,
       String name) {
     // kube's loopback client names itself so: its writes are managed by "kube-apiserver"
     ApiRequest.Builder b = ApiRequest.builder(verb, resource).namespace(namespace).user(user)
@@ -33,11 +35,13 @@ record Loopback(Function<ApiRequest, ApiResponse> server, UserInfo user) {
     return name.isEmpty() ? b : b.name(name);
   }
 
-  MapValue get(GroupVersionResource resource, String namespace, String name) {
+  /** GETs the object; throws its Status error if the server refuses. */
+  public MapValue get(GroupVersionResource resource, String namespace, String name) {
     return call(request(Verb.GET, resource, namespace, name));
   }
 
-  List<MapValue> list(GroupVersionResource resource, String namespace) {
+  /** LISTs the objects of {@code namespace}; throws its Status error if the server refuses. */
+  public List<MapValue> list(GroupVersionResource resource, String namespace) {
     MapValue list = call(request(Verb.LIST, resource, namespace, ""));
     List<MapValue> out = new ArrayList<>();
     if (list.getOrNull("items") instanceof ListValue items) {
@@ -50,7 +54,8 @@ record Loopback(Function<ApiRequest, ApiResponse> server, UserInfo user) {
     return out;
   }
 
-  MapValue call(ApiRequest.Builder request) {
+  /** Runs the request; the response's object, or its Status error thrown. */
+  public MapValue call(ApiRequest.Builder request) {
     return server.apply(request.build()).orThrow();
   }
 }

@@ -101,7 +101,7 @@ final class Compactor implements AutoCloseable {
    * Compacts etcd at {@code revision}.
    *
    * @throws IllegalArgumentException if the revision is not positive or beyond the current one
-   * @throws io.apiserver4j.core.StatusException 503/500 if etcd fails
+   * @throws io.apiserver4j.core.errors.StatusException 503/500 if etcd fails
    */
   void compact(long revision) {
     if (revision < 1) {

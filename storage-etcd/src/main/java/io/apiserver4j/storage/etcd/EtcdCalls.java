@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.storage.etcd;
 
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
 import io.etcd.jetcd.common.exception.EtcdException;
 import io.grpc.Status;
 import io.grpc.StatusRuntimeException;

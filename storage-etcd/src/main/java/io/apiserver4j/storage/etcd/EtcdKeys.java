@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.storage.etcd;
 
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
 import com.google.protobuf.ByteString;
@@ -94,7 +94,7 @@ final class EtcdKeys {
   /**
    * The object key of an etcd key found under {@code c}'s resource prefix.
    *
-   * @throws io.apiserver4j.core.InternalErrorException if the key does not have this layout
+   * @throws io.apiserver4j.core.errors.InternalErrorException if the key does not have this layout
    *     (someone else wrote below the prefix)
    */
   ObjectKey objectKey(CollectionKey c, String etcdKey) {

@@ -8,7 +8,7 @@ import static java.util.Objects.requireNonNull;
 
 import com.google.protobuf.ByteString;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ContinueToken;
 import io.apiserver4j.storage.ListOptions;
@@ -749,7 +749,7 @@ public final class EtcdStore implements Store {
    * @param revision the revision to compact to
    * @throws IllegalArgumentException if {@code revision} is not positive or beyond the current
    *     revision
-   * @throws io.apiserver4j.core.StatusException 503/500 if etcd fails
+   * @throws io.apiserver4j.core.errors.StatusException 503/500 if etcd fails
    */
   public void compact(long revision) {
     checkOpen();

@@ -5,9 +5,9 @@
 package io.apiserver4j.storage.etcd;
 
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Status;
-import io.apiserver4j.core.StatusErrors;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusErrors;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.StoreErrors;

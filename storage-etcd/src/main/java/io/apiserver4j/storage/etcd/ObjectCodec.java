@@ -10,7 +10,7 @@ import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusErrors;
+import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.StoredObject;
@@ -30,7 +30,7 @@ final class ObjectCodec {
    * The value to store, wrapping the encoder's fresh array without copying or hashing it (as a
    * {@link ByteSequence} would).
    *
-   * @throws io.apiserver4j.core.InternalErrorException for an object that would not read back
+   * @throws io.apiserver4j.core.errors.InternalErrorException for an object that would not read back
    */
   static ByteString encode(MapValue object) {
     StoredObjects.requireEncodable(object);
@@ -73,7 +73,7 @@ final class ObjectCodec {
   /**
    * The stored state of {@code key} from an etcd value written at {@code revision}.
    *
-   * @throws io.apiserver4j.core.InternalErrorException if the value is not a JSON object
+   * @throws io.apiserver4j.core.errors.InternalErrorException if the value is not a JSON object
    */
   static StoredObject decode(ObjectKey key, ByteSequence value, long revision) {
     return StoredObjects.stored(key, decodeObject(key, value), revision);

@@ -7,9 +7,9 @@ package io.apiserver4j.storage.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.InternalErrorException;
-import io.apiserver4j.core.ServiceUnavailableException;
-import io.apiserver4j.core.StatusException;
+import io.apiserver4j.core.errors.InternalErrorException;
+import io.apiserver4j.core.errors.ServiceUnavailableException;
+import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.storage.etcd.EtcdCalls.Kind;
 import io.etcd.jetcd.common.exception.ErrorCode;
 import io.etcd.jetcd.common.exception.EtcdExceptionFactory;

@@ -7,7 +7,7 @@ package io.apiserver4j.storage.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.InternalErrorException;
+import io.apiserver4j.core.errors.InternalErrorException;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
 import org.junit.jupiter.api.Test;

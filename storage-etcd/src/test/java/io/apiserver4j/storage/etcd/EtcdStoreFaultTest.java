@@ -7,13 +7,13 @@ package io.apiserver4j.storage.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.ServiceUnavailableException;
-import io.apiserver4j.core.StatusException;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.ServiceUnavailableException;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;

@@ -7,8 +7,8 @@ package io.apiserver4j.storage.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.AlreadyExistsException;
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.AlreadyExistsException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;

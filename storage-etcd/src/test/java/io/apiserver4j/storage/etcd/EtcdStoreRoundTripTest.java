@@ -8,10 +8,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.assertj.core.api.Assertions.entry;
 
-import io.apiserver4j.core.ConflictException;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.NotFoundException;
+import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.ObjectKey;
 import io.apiserver4j.storage.Preconditions;

@@ -7,11 +7,11 @@ package io.apiserver4j.storage.etcd;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.core.GoneException;
-import io.apiserver4j.core.InternalErrorException;
+import io.apiserver4j.core.errors.GoneException;
+import io.apiserver4j.core.errors.InternalErrorException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.StatusReason;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ContinueToken;
@@ -478,7 +478,7 @@ class EtcdStoreTest {
     for (Runnable call : calls) {
       long start = System.nanoTime();
       assertThatThrownBy(call::run).isInstanceOfSatisfying(
-          io.apiserver4j.core.ServiceUnavailableException.class, e -> {
+          io.apiserver4j.core.errors.ServiceUnavailableException.class, e -> {
             assertThat(e.code()).isEqualTo(503);
             assertThat(e.getMessage()).startsWith("etcd is unavailable: cannot ");
           });

@@ -1,0 +1,12 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.core.errors;
+
+/** A {@link StatusException} with HTTP code 409 (reason `AlreadyExists`). */
+public final class AlreadyExistsException extends StatusException {
+  public AlreadyExistsException(Status status) {
+    super(status);
+  }
+}

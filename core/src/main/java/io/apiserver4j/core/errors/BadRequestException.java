@@ -1,0 +1,12 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.core.errors;
+
+/** A {@link StatusException} with HTTP code 400 (reason `BadRequest`). */
+public final class BadRequestException extends StatusException {
+  public BadRequestException(Status status) {
+    super(status);
+  }
+}

@@ -1,0 +1,12 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.core.errors;
+
+/** A {@link StatusException} with HTTP code 403 (reason `Forbidden`). */
+public final class ForbiddenException extends StatusException {
+  public ForbiddenException(Status status) {
+    super(status);
+  }
+}

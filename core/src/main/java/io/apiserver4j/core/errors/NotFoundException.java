@@ -1,0 +1,12 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.core.errors;
+
+/** A {@link StatusException} with HTTP code 404 (reason `NotFound`). */
+public final class NotFoundException extends StatusException {
+  public NotFoundException(Status status) {
+    super(status);
+  }
+}

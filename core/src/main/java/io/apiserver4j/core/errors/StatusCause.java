@@ -1,0 +1,23 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.core.errors;
+
+import static java.util.Objects.requireNonNull;
+
+/**
+ * One cause of a failure, e.g. a field error or a field-manager conflict.
+ *
+ * @param type the cause type, serialized under the key {@code reason} (e.g. {@code FieldValueInvalid},
+ *     {@code FieldManagerConflict}); empty when unset
+ * @param message human readable; empty when unset
+ * @param field the field path in kube's dotted form; empty when unset
+ */
+public record StatusCause(String type, String message, String field) {
+  public StatusCause {
+    requireNonNull(type, "type");
+    requireNonNull(message, "message");
+    requireNonNull(field, "field");
+  }
+}

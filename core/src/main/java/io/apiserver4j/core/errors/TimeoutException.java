@@ -1,0 +1,12 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.core.errors;
+
+/** A {@link StatusException} with HTTP code 504 (reason `Timeout`). */
+public final class TimeoutException extends StatusException {
+  public TimeoutException(Status status) {
+    super(status);
+  }
+}

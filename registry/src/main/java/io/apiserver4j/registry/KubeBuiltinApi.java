@@ -1,0 +1,29 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.registry;
+
+import io.apiserver4j.apiserver.BuiltinApi;
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.core.GroupResource;
+import java.util.List;
+import java.util.Map;
+import io.apiserver4j.registry.internal.DefaultVirtualCreates;
+
+/** The Kubernetes 1.36 kinds of this registry, as the server's {@link BuiltinApi}. */
+public final class KubeBuiltinApi implements BuiltinApi {
+  /** Made by {@link java.util.ServiceLoader}. */
+  public KubeBuiltinApi() {}
+
+  @Override
+  public List<ResourceDefinition> definitions() {
+    return BuiltinKinds.definitions();
+  }
+
+  @Override
+  public Map<GroupResource, ResourceStrategy.VirtualCreate> defaultVirtualCreates() {
+    return DefaultVirtualCreates.of();
+  }
+}

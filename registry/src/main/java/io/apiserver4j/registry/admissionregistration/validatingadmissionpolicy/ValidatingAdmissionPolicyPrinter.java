@@ -1,0 +1,33 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.registry.admissionregistration.validatingadmissionpolicy;
+
+import static io.apiserver4j.registry.internal.Cells.AGE;
+import static io.apiserver4j.registry.internal.Cells.NAME;
+import static io.apiserver4j.registry.internal.Cells.age;
+import static io.apiserver4j.registry.internal.Cells.col;
+import static io.apiserver4j.registry.internal.Cells.list;
+import static io.apiserver4j.registry.internal.Cells.name;
+import static io.apiserver4j.registry.internal.Cells.paramKind;
+import static io.apiserver4j.registry.internal.Cells.row;
+
+import io.apiserver4j.apiserver.TablePrinter;
+import java.util.List;
+
+/** kube's ValidatingAdmissionPolicy columns (pkg/printers/internalversion). */
+public final class ValidatingAdmissionPolicyPrinter {
+  private ValidatingAdmissionPolicyPrinter() {}
+
+  /** Name, Validations (their number), ParamKind ({@code apiVersion/kind}), Age. */
+  public static TablePrinter printer() {
+    String paramKindDoc = "ParamKind specifies the kind of resources used to parameterize this"
+        + " policy";
+    return TablePrinter.of(List.of(NAME,
+        col("Validations", "integer", "Validations indicates the number of validation rules"
+            + " defined in this configuration"), col("ParamKind", "string", paramKindDoc), AGE),
+        (o, now) -> row(name(o), (long) list(o, "spec", "validations").size(), paramKind(o),
+            age(o, now)));
+  }
+}

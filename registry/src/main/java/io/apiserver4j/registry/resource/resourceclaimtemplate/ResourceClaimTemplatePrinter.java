@@ -1,0 +1,24 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.registry.resource.resourceclaimtemplate;
+
+import static io.apiserver4j.registry.internal.Cells.AGE;
+import static io.apiserver4j.registry.internal.Cells.NAME;
+import static io.apiserver4j.registry.internal.Cells.age;
+import static io.apiserver4j.registry.internal.Cells.name;
+import static io.apiserver4j.registry.internal.Cells.row;
+
+import io.apiserver4j.apiserver.TablePrinter;
+import java.util.List;
+
+/** kube's ResourceClaimTemplate columns (pkg/printers/internalversion). */
+public final class ResourceClaimTemplatePrinter {
+  private ResourceClaimTemplatePrinter() {}
+
+  /** Name, Age. */
+  public static TablePrinter printer() {
+    return TablePrinter.of(List.of(NAME, AGE), (o, now) -> row(name(o), age(o, now)));
+  }
+}
