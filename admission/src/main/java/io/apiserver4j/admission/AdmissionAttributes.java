@@ -59,54 +59,101 @@ public final class AdmissionAttributes {
     this.authorizer = b.authorizer;
   }
 
+  /**
+   * A builder with no values set; operation, resource and kind are required.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder starting from this instance's values. */
+  /**
+   * A builder starting from this instance's values.
+   *
+   * @return a new builder; the context is shared
+   */
   public Builder newBuilder() {
     return new Builder(this);
   }
 
+  /**
+   * The operation requested.
+   *
+   * @return CREATE, UPDATE, DELETE or CONNECT
+   */
   public Operation operation() {
     return operation;
   }
 
-  /** The resource requested, e.g. {@code /v1, Resource=configmaps}. */
+  /**
+   * The resource requested.
+   *
+   * @return e.g. {@code /v1, Resource=configmaps}
+   */
   public GroupVersionResource resource() {
     return resource;
   }
 
-  /** The subresource requested, e.g. {@code status}; empty for the main resource. */
+  /**
+   * The subresource requested.
+   *
+   * @return e.g. {@code status}; empty for the main resource
+   */
   public String subresource() {
     return subresource;
   }
 
-  /** The kind of the object being admitted. */
+  /**
+   * The kind of the object being admitted.
+   *
+   * @return the group, version and kind
+   */
   public GroupVersionKind kind() {
     return kind;
   }
 
-  /** The name in the request; empty on a create that relies on {@code generateName}. */
+  /**
+   * The name in the request.
+   *
+   * @return the name; empty on a create that relies on {@code generateName}
+   */
   public String name() {
     return name;
   }
 
-  /** The namespace of the request; empty for cluster-scoped resources. */
+  /**
+   * The namespace of the request.
+   *
+   * @return the namespace; empty for cluster-scoped resources
+   */
   public String namespace() {
     return namespace;
   }
 
-  /** The incoming object; absent for DELETE (and CONNECT without options object). */
+  /**
+   * The incoming object.
+   *
+   * @return the object; absent for DELETE (and CONNECT without options object)
+   */
   public Optional<MapValue> object() {
     return Optional.ofNullable(object);
   }
 
-  /** The stored object; present for UPDATE and DELETE of an existing object. */
+  /**
+   * The stored object.
+   *
+   * @return the old object; present for UPDATE and DELETE of an existing object
+   */
   public Optional<MapValue> oldObject() {
     return Optional.ofNullable(oldObject);
   }
 
+  /**
+   * The requesting user.
+   *
+   * @return the user; {@link UserInfo#empty()} when not set
+   */
   public UserInfo userInfo() {
     return userInfo;
   }
@@ -114,6 +161,8 @@ public final class AdmissionAttributes {
   /**
    * The operation's options as kube-apiserver sends them to webhooks ({@code CreateOptions},
    * {@code UpdateOptions}, {@code DeleteOptions}); empty when the caller supplied none.
+   *
+   * @return the options object, or an empty map
    */
   public MapValue options() {
     return options;
@@ -122,6 +171,8 @@ public final class AdmissionAttributes {
   /**
    * True when nothing of this request will be persisted ({@code dryRun=All}). False does not
    * promise the write happens: a later step may still reject the request.
+   *
+   * @return true for a dry run
    */
   public boolean isDryRun() {
     return dryRun;
@@ -130,6 +181,8 @@ public final class AdmissionAttributes {
   /**
    * Where plugins add audit annotations for this request (kube's
    * {@code Attributes.AddAnnotation}); discards them unless the server audits the request.
+   *
+   * @return the request's audit annotations
    */
   public AuditAnnotations auditAnnotations() {
     return auditAnnotations;
@@ -138,6 +191,8 @@ public final class AdmissionAttributes {
   /**
    * The request's context: warnings, audit annotations and reinvocation state, shared by every
    * attributes of the request (copies keep it).
+   *
+   * @return the shared context
    */
   public AdmissionContext context() {
     return context;
@@ -146,12 +201,19 @@ public final class AdmissionAttributes {
   /**
    * What the request's user may do, for CEL's {@code authorizer} in policies and match
    * conditions; allows everything unless the server authorizes requests.
+   *
+   * @return the authorizer
    */
   public CelAuthorizer authorizer() {
     return authorizer;
   }
 
-  /** A copy whose object is {@code newObject}; the same instance when it already is. */
+  /**
+   * A copy whose object is {@code newObject}; the same instance when it already is.
+   *
+   * @param newObject the new object
+   * @return attributes with the object replaced
+   */
   public AdmissionAttributes withObject(MapValue newObject) {
     requireNonNull(newObject, "newObject");
     if (newObject == object) {
@@ -205,90 +267,184 @@ public final class AdmissionAttributes {
       this.authorizer = a.authorizer;
     }
 
+    /**
+     * The operation; required.
+     *
+     * @param operation the operation
+     * @return this builder
+     */
     public Builder operation(Operation operation) {
       this.operation = requireNonNull(operation, "operation");
       return this;
     }
 
+    /**
+     * The requested resource; required.
+     *
+     * @param resource the resource
+     * @return this builder
+     */
     public Builder resource(GroupVersionResource resource) {
       this.resource = requireNonNull(resource, "resource");
       return this;
     }
 
+    /**
+     * The requested subresource; empty (the default) for the main resource.
+     *
+     * @param subresource the subresource
+     * @return this builder
+     */
     public Builder subresource(String subresource) {
       this.subresource = requireNonNull(subresource, "subresource");
       return this;
     }
 
+    /**
+     * The kind of the object; required.
+     *
+     * @param kind the kind
+     * @return this builder
+     */
     public Builder kind(GroupVersionKind kind) {
       this.kind = requireNonNull(kind, "kind");
       return this;
     }
 
+    /**
+     * The name in the request; empty by default.
+     *
+     * @param name the name
+     * @return this builder
+     */
     public Builder name(String name) {
       this.name = requireNonNull(name, "name");
       return this;
     }
 
+    /**
+     * The namespace; empty (the default) for cluster-scoped resources.
+     *
+     * @param namespace the namespace
+     * @return this builder
+     */
     public Builder namespace(String namespace) {
       this.namespace = requireNonNull(namespace, "namespace");
       return this;
     }
 
+    /**
+     * The incoming object.
+     *
+     * @param object the object
+     * @return this builder
+     */
     public Builder object(MapValue object) {
       this.object = requireNonNull(object, "object");
       return this;
     }
 
-    /** Removes the object (e.g. when deriving DELETE attributes from others). */
+    /**
+     * Removes the object (e.g. when deriving DELETE attributes from others).
+     *
+     * @return this builder
+     */
     public Builder noObject() {
       this.object = null;
       return this;
     }
 
+    /**
+     * The stored object.
+     *
+     * @param oldObject the stored object
+     * @return this builder
+     */
     public Builder oldObject(MapValue oldObject) {
       this.oldObject = requireNonNull(oldObject, "oldObject");
       return this;
     }
 
+    /**
+     * Removes the stored object (e.g. for a CREATE).
+     *
+     * @return this builder
+     */
     public Builder noOldObject() {
       this.oldObject = null;
       return this;
     }
 
+    /**
+     * The requesting user; {@link UserInfo#empty()} by default.
+     *
+     * @param userInfo the user
+     * @return this builder
+     */
     public Builder userInfo(UserInfo userInfo) {
       this.userInfo = requireNonNull(userInfo, "userInfo");
       return this;
     }
 
+    /**
+     * The operation's options object; an empty map by default.
+     *
+     * @param options the options as webhooks receive them
+     * @return this builder
+     */
     public Builder options(MapValue options) {
       this.options = requireNonNull(options, "options");
       return this;
     }
 
+    /**
+     * Whether nothing of the request is persisted ({@code dryRun=All}); false by default.
+     *
+     * @param dryRun true for a dry run
+     * @return this builder
+     */
     public Builder dryRun(boolean dryRun) {
       this.dryRun = dryRun;
       return this;
     }
 
+    /**
+     * Where plugins add audit annotations; discarding ones by default.
+     *
+     * @param annotations the request's audit annotations
+     * @return this builder
+     */
     public Builder auditAnnotations(AuditAnnotations annotations) {
       this.auditAnnotations = requireNonNull(annotations, "auditAnnotations");
       return this;
     }
 
-    /** The request user's authorizer; allows everything when not set. */
+    /**
+     * The request user's authorizer; allows everything when not set.
+     *
+     * @param authorizer the authorizer
+     * @return this builder
+     */
     public Builder authorizer(CelAuthorizer authorizer) {
       this.authorizer = requireNonNull(authorizer, "authorizer");
       return this;
     }
 
-    /** The request's context; a fresh one when not set. */
+    /**
+     * The request's context; a fresh one when not set.
+     *
+     * @param context the context shared by the request's attributes
+     * @return this builder
+     */
     public Builder context(AdmissionContext context) {
       this.context = requireNonNull(context, "context");
       return this;
     }
 
     /**
+     * Builds the attributes.
+     *
+     * @return the immutable attributes
      * @throws IllegalStateException naming the problem when a required value is missing or the
      *     values contradict each other
      */

@@ -66,23 +66,40 @@ public final class AdmissionChain {
     this.validating = List.copyOf(v);
   }
 
-  /** The chain with no plugins: admits everything unchanged. */
+  /**
+   * The chain with no plugins: admits everything unchanged.
+   *
+   * @return the empty chain
+   */
   public static AdmissionChain empty() {
     return EMPTY;
   }
 
+  /**
+   * A builder for a chain, plugins in call order.
+   *
+   * @return a new, empty builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
-  /** A builder holding this chain's plugins, to add more. */
+  /**
+   * A builder holding this chain's plugins, to add more.
+   *
+   * @return a new builder; this chain is unchanged
+   */
   public Builder newBuilder() {
     Builder b = new Builder();
     plugins.forEach(b::add);
     return b;
   }
 
-  /** All plugins in order. */
+  /**
+   * All plugins in order.
+   *
+   * @return the plugins, mutating and validating, as added
+   */
   public List<AdmissionPlugin> plugins() {
     return plugins;
   }
@@ -99,6 +116,7 @@ public final class AdmissionChain {
    * @throws StatusException the first denial, or 500 for a plugin that broke its contract
    * @throws IllegalArgumentException when the attributes carry no object (use
    *     {@link #admitWithoutObject})
+   * @param attributes the request, with its object
    */
   public MapValue admit(AdmissionAttributes attributes) {
     requireNonNull(attributes, "attributes");
@@ -138,6 +156,8 @@ public final class AdmissionChain {
    * deny.
    *
    * @throws IllegalArgumentException when the attributes carry an object (use {@link #admit})
+   * @param attributes the request, without an object
+   * @throws StatusException the first denial, or 500 for a plugin that broke its contract
    */
   public void admitWithoutObject(AdmissionAttributes attributes) {
     requireNonNull(attributes, "attributes");
@@ -161,6 +181,7 @@ public final class AdmissionChain {
    * Runs the validating phase. Call it with the attributes of the final object (after the
    * mutating phase and schema validation).
    *
+   * @param attributes the request with its final object
    * @throws StatusException the first denial, or 500 for a plugin that broke its contract
    */
   public void validate(AdmissionAttributes attributes) {
@@ -182,7 +203,10 @@ public final class AdmissionChain {
    * the mutated object (the caller's schema and strategy validation, which may throw), then
    * {@link #validate} on the attributes updated with the validated object.
    *
+   * @param attributes the request, with its object
+   * @param validation validates the mutated object and returns the object to validate against
    * @return the final object
+   * @throws StatusException the first denial or validation error
    */
   public MapValue run(AdmissionAttributes attributes, UnaryOperator<MapValue> validation) {
     requireNonNull(validation, "validation");
@@ -267,6 +291,8 @@ public final class AdmissionChain {
      * @throws IllegalArgumentException when the plugin is neither mutating nor validating, its
      *     name is empty or already used, its side-effect class is missing, or it was already
      *     added
+     * @param plugin the plugin
+     * @return this builder
      */
     public Builder add(AdmissionPlugin plugin) {
       requireNonNull(plugin, "plugin");
@@ -294,11 +320,23 @@ public final class AdmissionChain {
       return this;
     }
 
+    /**
+     * Appends plugins in order, as {@link #add} each.
+     *
+     * @param more the plugins
+     * @return this builder
+     * @throws IllegalArgumentException as {@link #add}
+     */
     public Builder addAll(List<? extends AdmissionPlugin> more) {
       more.forEach(this::add);
       return this;
     }
 
+    /**
+     * Builds the chain.
+     *
+     * @return the immutable chain
+     */
     public AdmissionChain build() {
       return new AdmissionChain(plugins);
     }

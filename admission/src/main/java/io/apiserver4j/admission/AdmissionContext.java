@@ -31,16 +31,29 @@ public final class AdmissionContext {
 
   private AdmissionContext() {}
 
-  /** A fresh context for one request. */
+  /**
+   * A fresh context for one request.
+   *
+   * @return a new, empty context
+   */
   public static AdmissionContext create() {
     return new AdmissionContext();
   }
 
-  /** Adds a warning for the client (an HTTP {@code Warning} header). */
+  /**
+   * Adds a warning for the client (an HTTP {@code Warning} header).
+   *
+   * @param warning the warning text
+   */
   public synchronized void addWarning(String warning) {
     warnings.add(requireNonNull(warning, "warning"));
   }
 
+  /**
+   * The warnings added so far.
+   *
+   * @return a snapshot, in the order added
+   */
   public synchronized List<String> warnings() {
     return List.copyOf(warnings);
   }
@@ -49,6 +62,8 @@ public final class AdmissionContext {
    * Adds an audit annotation, as kube's {@code Attributes.AddAnnotation}.
    *
    * @return false (and changes nothing) when {@code key} already has another value
+   * @param key the annotation key
+   * @param value the value
    */
   public synchronized boolean addAuditAnnotation(String key, String value) {
     requireNonNull(key, "key");
@@ -57,11 +72,20 @@ public final class AdmissionContext {
     return before == null || before.equals(value);
   }
 
+  /**
+   * The audit annotations added so far.
+   *
+   * @return a snapshot, in the order added
+   */
   public synchronized Map<String, String> auditAnnotations() {
     return java.util.Collections.unmodifiableMap(new LinkedHashMap<>(auditAnnotations));
   }
 
-  /** Whether the mutating phase runs for the second time (reinvocation). */
+  /**
+   * Whether the mutating phase runs for the second time (reinvocation).
+   *
+   * @return true in the second round
+   */
   public synchronized boolean isReinvoke() {
     return reinvoking;
   }
@@ -90,6 +114,9 @@ public final class AdmissionContext {
   /**
    * The reinvocation bookkeeping of {@code plugin} for this request, the one mechanism by which
    * webhooks and policies with {@code reinvocationPolicy: IfNeeded} run again.
+   *
+   * @param plugin the plugin name
+   * @return the plugin's bookkeeping, created on first use
    */
   public synchronized Reinvocation reinvocation(String plugin) {
     requireNonNull(plugin, "plugin");
@@ -99,6 +126,11 @@ public final class AdmissionContext {
   /**
    * A plugin's own state for this request (e.g. which webhooks to reinvoke), created by
    * {@code initial} on first use.
+   *
+   * @param <T> the state's type
+   * @param plugin the plugin name
+   * @param initial creates the state
+   * @return the plugin's state
    */
   @SuppressWarnings("unchecked")
   public synchronized <T> T pluginState(String plugin, Supplier<T> initial) {

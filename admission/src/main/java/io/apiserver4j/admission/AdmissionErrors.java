@@ -26,6 +26,10 @@ public final class AdmissionErrors {
    * 403 for a plugin's denial, as kube's {@code admission.NewForbidden}:
    * {@code <resource> "<name>" is forbidden: <reason>}, where the name is the request's, else the
    * object's name or generateName, else {@code Unknown}.
+   *
+   * @param attributes the request
+   * @param reason the plugin's reason
+   * @return the 403 exception
    */
   public static ForbiddenException forbidden(AdmissionAttributes attributes, String reason) {
     requireNonNull(attributes, "attributes");
@@ -43,6 +47,9 @@ public final class AdmissionErrors {
    * 400 {@code admission webhook "<name>" does not support dry run}: the rejection of a dry-run
    * request by a plugin whose side effects are {@link SideEffects#SOME} or
    * {@link SideEffects#UNKNOWN}.
+   *
+   * @param pluginName the plugin (or webhook) name
+   * @return the 400 exception
    */
   public static BadRequestException dryRunUnsupported(String pluginName) {
     requireNonNull(pluginName, "pluginName");

@@ -16,15 +16,26 @@ package io.apiserver4j.admission;
  */
 public interface AdmissionPlugin {
 
-  /** The plugin's name, unique within a chain; used in errors, e.g. {@code NamespaceLifecycle}. */
+  /**
+   * The plugin's name, unique within a chain; used in errors.
+   *
+   * @return e.g. {@code NamespaceLifecycle}
+   */
   String name();
 
-  /** What the plugin does outside the request; decides whether it may see dry-run requests. */
+  /**
+   * What the plugin does outside the request; decides whether it may see dry-run requests.
+   *
+   * @return the side-effect class
+   */
   SideEffects sideEffects();
 
   /**
    * Whether this plugin wants to see the request at all. A plugin that does not handle a request
    * is skipped, and its side-effect class is then irrelevant to a dry run.
+   *
+   * @param attributes the request
+   * @return true (the default) when the plugin handles the request
    */
   default boolean handles(AdmissionAttributes attributes) {
     return true;

@@ -26,6 +26,8 @@ public interface AuditAnnotations {
    *
    * @throws IllegalArgumentException when the key is not a prefixed qualified name such as
    *     {@code podsecurity.kubernetes.io/enforce-policy} (kube's admission rule)
+   * @param key the annotation key
+   * @param value the value
    */
   void add(String key, String value);
 
@@ -33,6 +35,7 @@ public interface AuditAnnotations {
    * Checks a key as kube's admission attributes do: a DNS-subdomain prefix, {@code /}, a name.
    *
    * @throws IllegalArgumentException naming the problem, in kube's words
+   * @param key the annotation key
    */
   static void checkKey(String key) {
     if (key.split("/", -1).length != 2) {

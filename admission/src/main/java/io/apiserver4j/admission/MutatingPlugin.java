@@ -31,6 +31,7 @@ public interface MutatingPlugin extends AdmissionPlugin {
    * Admits a request without an object (DELETE, CONNECT without options): the plugin can only
    * deny. Does nothing unless overridden.
    *
+   * @param attributes the request, without an object
    * @throws io.apiserver4j.core.errors.StatusException to deny the request
    */
   default void admitWithoutObject(AdmissionAttributes attributes) {}

@@ -12,12 +12,20 @@ package io.apiserver4j.admission;
  * (apply to a missing object), exactly as kube-apiserver does.
  */
 public enum Operation {
+  /** A create (POST, or an apply that creates). */
   CREATE,
+  /** An update, patch or apply of an existing object. */
   UPDATE,
+  /** A delete, also of a collection item. */
   DELETE,
+  /** A connect to a proxy, exec, attach or port-forward subresource. */
   CONNECT;
 
-  /** The name on the wire, e.g. in an AdmissionReview: {@code CREATE}. */
+  /**
+   * The name on the wire, e.g. in an AdmissionReview.
+   *
+   * @return e.g. {@code CREATE}
+   */
   public String wireName() {
     return name();
   }
@@ -26,6 +34,8 @@ public enum Operation {
    * Parses a wire name ({@code CREATE}, ...).
    *
    * @throws IllegalArgumentException naming the value when it is not an operation
+   * @param name the wire name
+   * @return the operation
    */
   public static Operation fromWireName(String name) {
     for (Operation op : values()) {

@@ -24,6 +24,11 @@ public final class OperationOptions {
    * The options of {@code operation}: {@code dryRun: ["All"]} when {@code dryRun}, and
    * {@code fieldManager} when non-empty (ignored for DELETE, which has none). CONNECT has no
    * options kind and yields an empty map.
+   *
+   * @param operation the operation
+   * @param dryRun whether the request is a dry run
+   * @param fieldManager the field manager, or empty
+   * @return the options object
    */
   public static MapValue of(Operation operation, boolean dryRun, String fieldManager) {
     requireNonNull(operation, "operation");

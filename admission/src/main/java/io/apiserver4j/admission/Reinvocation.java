@@ -43,6 +43,8 @@ public final class Reinvocation {
    * Starts the plugin's round on {@code object} (empty for requests without one). In the second
    * round, an object that is not what the plugin returned last means another plugin changed
    * it: every IfNeeded hook invoked since the plugin's last change runs again.
+   *
+   * @param object the object the plugin receives
    */
   public synchronized void beginRound(Optional<MapValue> object) {
     requireNonNull(object, "object");
@@ -51,13 +53,22 @@ public final class Reinvocation {
     }
   }
 
-  /** Whether {@code hook}, which matches the request, is skipped: a second round it is not in. */
+  /**
+   * Whether {@code hook}, which matches the request, is skipped: a second round it is not in.
+   *
+   * @param hook the webhook or policy name
+   * @return true when it must not run
+   */
   public synchronized boolean skips(String hook) {
     requireNonNull(hook, "hook");
     return context.isReinvoke() && !reinvoke.contains(hook);
   }
 
-  /** Records that an IfNeeded {@code hook} ran: it runs again if a later change happens. */
+  /**
+   * Records that an IfNeeded {@code hook} ran: it runs again if a later change happens.
+   *
+   * @param hook the webhook or policy name
+   */
   public synchronized void invokedReinvocable(String hook) {
     previouslyInvoked.add(requireNonNull(hook, "hook"));
   }
@@ -73,7 +84,11 @@ public final class Reinvocation {
     context.requestReinvocation();
   }
 
-  /** Ends the plugin's round with the object it returns (empty for requests without one). */
+  /**
+   * Ends the plugin's round with the object it returns (empty for requests without one).
+   *
+   * @param output the plugin's result
+   */
   public synchronized void endRound(Optional<MapValue> output) {
     lastOutput = requireNonNull(output, "output").orElse(null);
   }

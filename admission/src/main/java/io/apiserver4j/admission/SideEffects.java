@@ -30,12 +30,20 @@ public enum SideEffects {
     this.wireName = wireName;
   }
 
-  /** The admissionregistration.k8s.io name, e.g. {@code NoneOnDryRun}. */
+  /**
+   * The admissionregistration.k8s.io name.
+   *
+   * @return e.g. {@code NoneOnDryRun}
+   */
   public String wireName() {
     return wireName;
   }
 
-  /** Whether a plugin of this class may be called on a dry-run request. */
+  /**
+   * Whether a plugin of this class may be called on a dry-run request.
+   *
+   * @return true for {@code None} and {@code NoneOnDryRun}
+   */
   public boolean supportsDryRun() {
     return this == NONE || this == NONE_ON_DRY_RUN;
   }

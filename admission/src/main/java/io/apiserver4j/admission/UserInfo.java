@@ -23,6 +23,15 @@ public record UserInfo(
 
   private static final UserInfo EMPTY = new UserInfo("", "", List.of(), Map.of());
 
+  /**
+   * Checks the components and copies the groups and extras.
+   *
+   * @param name see the record component
+   * @param uid see the record component
+   * @param groups see the record component
+   * @param extra see the record component
+   * @throws NullPointerException when a component is null
+   */
   public UserInfo {
     requireNonNull(name, "name");
     requireNonNull(uid, "uid");
@@ -32,12 +41,22 @@ public record UserInfo(
     extra = java.util.Collections.unmodifiableMap(copy);
   }
 
-  /** A user with a name and groups, no uid and no extra attributes. */
+  /**
+   * A user with a name and groups, no uid and no extra attributes.
+   *
+   * @param name the user name
+   * @param groups the groups
+   * @return the user
+   */
   public static UserInfo of(String name, String... groups) {
     return new UserInfo(name, "", List.of(groups), Map.of());
   }
 
-  /** The user with no name, uid, groups or extras. */
+  /**
+   * The user with no name, uid, groups or extras.
+   *
+   * @return the empty user
+   */
   public static UserInfo empty() {
     return EMPTY;
   }

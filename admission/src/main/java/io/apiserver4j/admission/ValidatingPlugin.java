@@ -15,6 +15,7 @@ public interface ValidatingPlugin extends AdmissionPlugin {
    * Accepts the request by returning normally.
    *
    * @throws io.apiserver4j.core.errors.StatusException to deny the request
+   * @param attributes the request with its final object
    */
   void validate(AdmissionAttributes attributes);
 }

@@ -53,6 +53,9 @@ public final class CrdValidator {
    * The validator of version {@code version} of {@code crd}.
    *
    * @throws IllegalArgumentException when the CRD has no such version
+   * @param crd the CustomResourceDefinition object
+   * @param version the version name
+   * @return the validator, with the version's schema compiled
    */
   public static CrdValidator of(MapValue crd, String version) {
     requireNonNull(crd, "crd");
@@ -82,6 +85,9 @@ public final class CrdValidator {
    * kube's checks of the schemas of a CRD (apiextensions-apiserver's structural schema rules,
    * defaults valid against their schema, CEL rules that compile), with paths under
    * {@code spec.versions[i].schema.openAPIV3Schema}.
+   *
+   * @param crd the CustomResourceDefinition object
+   * @return the field errors, as kube reports them; empty when valid
    */
   public static List<FieldError> validateDefinition(MapValue crd) {
     return io.apiserver4j.apiextensions.internal.DefinitionValidation.validate(
@@ -91,6 +97,10 @@ public final class CrdValidator {
   /**
    * Like {@link #validateDefinition(MapValue)} for an update of {@code old}: as kube, the
    * versions whose schema is unchanged are not held to the per-expression CEL cost limit.
+   *
+   * @param crd the new CustomResourceDefinition
+   * @param old the stored one
+   * @return the field errors, as kube reports them; empty when valid
    */
   public static List<FieldError> validateDefinitionUpdate(MapValue crd, MapValue old) {
     requireNonNull(crd, "crd");
@@ -124,6 +134,10 @@ public final class CrdValidator {
   /**
    * Validates {@code object} (a create) against the CRD version named by its apiVersion, after
    * applying the schema's defaults as the server does before validating.
+   *
+   * @param crd the CustomResourceDefinition object
+   * @param object the custom resource
+   * @return the field errors, as kube reports them; empty when valid
    */
   public static List<FieldError> validate(MapValue crd, MapValue object) {
     CrdValidator v = of(crd, versionOf(object));
@@ -133,6 +147,11 @@ public final class CrdValidator {
   /**
    * Validates an update of {@code old} to {@code object} (both defaulted first, as the server
    * defaults bodies and stored objects), ratcheting unchanged values.
+   *
+   * @param crd the CustomResourceDefinition object
+   * @param object the new custom resource
+   * @param old the stored one
+   * @return the field errors, as kube reports them; empty when valid
    */
   public static List<FieldError> validate(MapValue crd, MapValue object, MapValue old) {
     CrdValidator v = of(crd, versionOf(object));
@@ -145,11 +164,21 @@ public final class CrdValidator {
     return slash < 0 ? apiVersion : apiVersion.substring(slash + 1);
   }
 
+  /**
+   * The kind and version this validator checks.
+   *
+   * @return the group, version and kind
+   */
   public GroupVersionKind kind() {
     return kind;
   }
 
-  /** Everything kube checks on a create: ObjectMeta, then {@link #validateSchema}. */
+  /**
+   * Everything kube checks on a create: ObjectMeta, then {@link #validateSchema}.
+   *
+   * @param object the custom resource
+   * @return the field errors, as kube reports them; empty when valid
+   */
   public List<FieldError> validate(MapValue object) {
     requireNonNull(object, "object");
     List<FieldError> errs = new ArrayList<>(
@@ -158,7 +187,13 @@ public final class CrdValidator {
     return errs;
   }
 
-  /** Everything kube checks on an update: ObjectMeta, then {@link #validateSchema}. */
+  /**
+   * Everything kube checks on an update: ObjectMeta, then {@link #validateSchema}.
+   *
+   * @param object the new custom resource
+   * @param old the stored one
+   * @return the field errors, as kube reports them; empty when valid
+   */
   public List<FieldError> validateUpdate(MapValue object, MapValue old) {
     requireNonNull(object, "object");
     requireNonNull(old, "old");
@@ -172,6 +207,10 @@ public final class CrdValidator {
    * The schema checks alone (OpenAPI, list types, embedded resources, CEL), as the server's
    * strategy runs them after its own ObjectMeta validation. With {@code old}, transition rules
    * run and unchanged values ratchet.
+   *
+   * @param object the custom resource
+   * @param old the stored one on updates
+   * @return the field errors, as kube reports them; empty when valid
    */
   public List<FieldError> validateSchema(MapValue object, Optional<MapValue> old) {
     return check(object, old).errors();
@@ -181,15 +220,31 @@ public final class CrdValidator {
    * The outcome of the schema checks: errors, and the warnings kube returns for CEL rules
    * that ratcheted (an unchanged value that fails a rule without oldSelf), formatted as kube
    * formats them ({@code spec.x: Invalid value: "y": message}).
+   *
+   * @param errors the field errors
+   * @param warnings the warnings of ratcheted rules
    */
   public record Result(List<FieldError> errors, List<String> warnings) {
+    /**
+     * Copies the lists.
+     *
+     * @param errors see the record component
+     * @param warnings see the record component
+     * @throws NullPointerException when a list or an entry is null
+     */
     public Result {
       errors = List.copyOf(errors);
       warnings = List.copyOf(warnings);
     }
   }
 
-  /** {@link #validateSchema} with the warnings of ratcheted rules. */
+  /**
+   * {@link #validateSchema} with the warnings of ratcheted rules.
+   *
+   * @param object the custom resource
+   * @param old the stored one on updates
+   * @return the errors and warnings
+   */
   public Result check(MapValue object, Optional<MapValue> old) {
     requireNonNull(object, "object");
     requireNonNull(old, "old");
@@ -203,6 +258,10 @@ public final class CrdValidator {
   /**
    * The checks of a write to the status subresource: the {@code status} part of the schema and
    * the CEL rules (kube runs the status schema alone, and all CEL rules, ratcheted).
+   *
+   * @param object the new custom resource
+   * @param old the stored one
+   * @return the field errors, as kube reports them; empty when valid
    */
   public List<FieldError> validateStatus(MapValue object, MapValue old) {
     requireNonNull(object, "object");
@@ -230,14 +289,29 @@ public final class CrdValidator {
   /**
    * {@code object} with the schema's {@code default}s applied (kube defaults on decoding a
    * request and on reading from storage). Idempotent.
+   *
+   * @param object the custom resource
+   * @return the defaulted object
    */
   public MapValue applyDefaults(MapValue object) {
     Value out = Defaulting.applyDefaults(schema, requireNonNull(object, "object"));
     return out instanceof MapValue m ? m : object;
   }
 
-  /** The result of {@link #prune}. */
+  /**
+   * The result of {@link #prune}.
+   *
+   * @param object the pruned object
+   * @param unknownFields the paths of the removed fields, as kube reports them
+   */
   public record PruneResult(MapValue object, List<String> unknownFields) {
+    /**
+     * Checks the object and copies the paths.
+     *
+     * @param object see the record component
+     * @param unknownFields see the record component
+     * @throws NullPointerException when a component is null
+     */
     public PruneResult {
       requireNonNull(object, "object");
       unknownFields = List.copyOf(unknownFields);
@@ -248,6 +322,9 @@ public final class CrdValidator {
    * {@code object} without the fields the schema does not know (respecting
    * {@code x-kubernetes-preserve-unknown-fields} and embedded resources), with their paths as
    * kube reports them for {@code fieldValidation=Warn|Strict} ({@code unknown field "spec.x"}).
+   *
+   * @param object the custom resource
+   * @return the pruned object and the removed paths
    */
   public PruneResult prune(MapValue object) {
     List<String> pruned = new ArrayList<>();

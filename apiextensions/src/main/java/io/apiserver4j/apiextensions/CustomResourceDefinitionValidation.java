@@ -34,12 +34,23 @@ public final class CustomResourceDefinitionValidation {
     return Nested.getOrNull(m, path) instanceof BooleanValue b && b.value();
   }
 
-  /** The essential checks of kube's CRD validation. */
+  /**
+   * The essential checks of kube's CRD validation, for a create.
+   *
+   * @param crd the CustomResourceDefinition object
+   * @return the field errors, as kube reports them; empty when valid
+   */
   public static List<FieldError> validate(MapValue crd) {
     return validate(crd, java.util.Optional.empty());
   }
 
-  /** The same for a create ({@code old} empty) or an update of {@code old}. */
+  /**
+   * The same for a create ({@code old} empty) or an update of {@code old}.
+   *
+   * @param crd the new CustomResourceDefinition
+   * @param old the stored one on updates
+   * @return the field errors, as kube reports them; empty when valid
+   */
   public static List<FieldError> validate(MapValue crd, java.util.Optional<MapValue> old) {
     List<FieldError> errs = new ArrayList<>();
     String group = str(crd, "spec", "group");
@@ -192,7 +203,13 @@ public final class CustomResourceDefinitionValidation {
   }
 
 
-  /** kube's checks of a version's deprecationWarning. */
+  /**
+   * kube's checks of a version's deprecationWarning.
+   *
+   * @param deprecated whether the version is deprecated
+   * @param warning the warning text
+   * @return the error texts; empty when valid
+   */
   public static List<String> deprecationWarningErrors(boolean deprecated, String warning) {
     if (!deprecated) {
       return List.of("can only be set for deprecated versions");
@@ -246,6 +263,10 @@ public final class CustomResourceDefinitionValidation {
   /**
    * kube's default warning of a deprecated version: it names the most preferred served version
    * that is not deprecated and is preferred to this one, if there is one.
+   *
+   * @param crd the CustomResourceDefinition object
+   * @param deprecated the deprecated version's name
+   * @return the warning text
    */
   public static String defaultDeprecationWarning(MapValue crd, String deprecated) {
     String group = str(crd, "spec", "group");
@@ -270,6 +291,10 @@ public final class CustomResourceDefinitionValidation {
    * apimachinery's {@code CompareKubeAwareVersionStrings}: positive when {@code a} is preferred
    * (GA over beta over alpha, then higher numbers; kube-like names over others, which compare
    * in reverse lexical order).
+   *
+   * @param a a version name
+   * @param b another version name
+   * @return positive when {@code a} is preferred, negative when {@code b} is, 0 when equal
    */
   public static int compareKubeAware(String a, String b) {
     if (a.equals(b)) {

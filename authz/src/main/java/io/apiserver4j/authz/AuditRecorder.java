@@ -24,27 +24,49 @@ public interface AuditRecorder extends AuditAnnotations {
     }
   };
 
-  /** The request runs as {@code user} (impersonation headers). */
+  /**
+   * The request runs as {@code user} (impersonation headers).
+   *
+   * @param user the impersonated user
+   */
   default void impersonated(UserInfo user) {}
 
   /**
    * The decoded body of a create, update or delete; evaluated only when the audit level needs
    * it. A body that does not decode is left out, as kube logs only decoded objects.
+   *
+   * @param decoded supplies the decoded body
    */
   default void requestObject(Supplier<Value> decoded) {}
 
-  /** The body of a patch, logged as sent (kube's {@code LogRequestPatch}). */
+  /**
+   * The body of a patch, logged as sent (kube's {@code LogRequestPatch}).
+   *
+   * @param decoded supplies the decoded patch
+   */
   default void requestPatch(Supplier<Value> decoded) {}
 
-  /** The status line is being sent with {@code code}. */
+  /**
+   * The status line is being sent with {@code code}.
+   *
+   * @param code the HTTP status code
+   */
   default void responseStarted(int code) {}
 
-  /** The body sent: a {@code Status} for failures, the object (or list, table) otherwise. */
+  /**
+   * The body sent: a {@code Status} for failures, the object (or list, table) otherwise.
+   *
+   * @param body the response body
+   */
   default void responseObject(Value body) {}
 
   /** The request is done: emits ResponseComplete. */
   default void complete() {}
 
-  /** The handler failed unexpectedly: emits Panic instead of ResponseComplete. */
+  /**
+   * The handler failed unexpectedly: emits Panic instead of ResponseComplete.
+   *
+   * @param failure the unexpected exception
+   */
   default void panic(Throwable failure) {}
 }

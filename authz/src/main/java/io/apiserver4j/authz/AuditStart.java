@@ -29,6 +29,19 @@ public record AuditStart(String auditId, Instant received, String requestUri,
     List<String> sourceIps, String userAgent, AuthorizationAttributes attributes,
     boolean longRunning, Optional<String> authenticationFailure) {
 
+  /**
+   * Checks that no component is null and copies the source IPs.
+   *
+   * @param auditId see the record component
+   * @param received see the record component
+   * @param requestUri see the record component
+   * @param sourceIps see the record component
+   * @param userAgent see the record component
+   * @param attributes see the record component
+   * @param longRunning see the record component
+   * @param authenticationFailure see the record component
+   * @throws NullPointerException when a component is null
+   */
   public AuditStart {
     requireNonNull(auditId, "auditId");
     requireNonNull(received, "received");

@@ -19,10 +19,19 @@ public interface Auditor {
   /** Audits nothing. */
   Auditor NONE = start -> AuditRecorder.NONE;
 
-  /** Starts auditing one request; {@link AuditRecorder#NONE} when it is not audited. */
+  /**
+   * Starts auditing one request.
+   *
+   * @param start what is known when the request arrives
+   * @return the request's recorder; {@link AuditRecorder#NONE} when it is not audited
+   */
   AuditRecorder begin(AuditStart start);
 
-  /** Audits nothing. */
+  /**
+   * Audits nothing.
+   *
+   * @return {@link #NONE}
+   */
   static Auditor none() {
     return NONE;
   }

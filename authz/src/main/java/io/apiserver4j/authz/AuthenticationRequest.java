@@ -41,13 +41,22 @@ public final class AuthenticationRequest {
     this.remoteAddress = requireNonNull(remoteAddress, "remoteAddress");
   }
 
-  /** The first value of header {@code name}. */
+  /**
+   * The first value of header {@code name}.
+   *
+   * @param name the header name, case-insensitive
+   * @return the value; empty when the header is absent
+   */
   public Optional<String> header(String name) {
     List<String> v = headers.get(requireNonNull(name, "name"));
     return v == null || v.isEmpty() ? Optional.empty() : Optional.of(v.get(0));
   }
 
-  /** All headers (case-insensitive keys). */
+  /**
+   * All headers (case-insensitive keys).
+   *
+   * @return the headers, each with its values in order
+   */
   public Map<String, List<String>> headers() {
     return headers;
   }
@@ -55,6 +64,8 @@ public final class AuthenticationRequest {
   /**
    * The token of an {@code Authorization: Bearer <token>} header, as kube's bearer-token
    * authenticator reads it (scheme case-insensitive, surrounding blanks ignored).
+   *
+   * @return the token; empty without such a header
    */
   public Optional<String> bearerToken() {
     return header("Authorization").flatMap(a -> {
@@ -67,10 +78,20 @@ public final class AuthenticationRequest {
     });
   }
 
+  /**
+   * The TLS client certificate chain, verified by the handshake.
+   *
+   * @return the chain, leaf first; empty without client certificate
+   */
   public List<X509Certificate> clientCertificates() {
     return clientCertificates;
   }
 
+  /**
+   * The peer's address.
+   *
+   * @return the remote address of the connection
+   */
   public InetSocketAddress remoteAddress() {
     return remoteAddress;
   }

@@ -16,8 +16,18 @@ import io.apiserver4j.admission.UserInfo;
  */
 public sealed interface AuthenticationResult {
 
-  /** Identified {@code user}. */
+  /**
+   * Identified {@code user}.
+   *
+   * @param user the authenticated user
+   */
   record Authenticated(UserInfo user) implements AuthenticationResult {
+    /**
+     * Checks that the user is not null.
+     *
+     * @param user see the record component
+     * @throws NullPointerException when it is null
+     */
     public Authenticated {
       requireNonNull(user, "user");
     }
@@ -26,21 +36,48 @@ public sealed interface AuthenticationResult {
   /** No credentials this authenticator understands. */
   record NoCredentials() implements AuthenticationResult {}
 
-  /** Invalid credentials; {@code reason} is for logs, clients only see {@code Unauthorized}. */
+  /**
+   * Invalid credentials; {@code reason} is for logs, clients only see {@code Unauthorized}.
+   *
+   * @param reason why the credentials are invalid
+   */
   record Rejected(String reason) implements AuthenticationResult {
+    /**
+     * Checks that the reason is not null.
+     *
+     * @param reason see the record component
+     * @throws NullPointerException when it is null
+     */
     public Rejected {
       requireNonNull(reason, "reason");
     }
   }
 
+  /**
+   * The request identifies {@code user}.
+   *
+   * @param user the user
+   * @return an {@link Authenticated} result
+   */
   static AuthenticationResult authenticated(UserInfo user) {
     return new Authenticated(user);
   }
 
+  /**
+   * The request carries no credentials of this authenticator's kind.
+   *
+   * @return a {@link NoCredentials} result
+   */
   static AuthenticationResult noCredentials() {
     return new NoCredentials();
   }
 
+  /**
+   * The request's credentials are invalid (401).
+   *
+   * @param reason why, for logs
+   * @return a {@link Rejected} result
+   */
   static AuthenticationResult rejected(String reason) {
     return new Rejected(reason);
   }

@@ -13,5 +13,11 @@ package io.apiserver4j.authz;
  */
 @FunctionalInterface
 public interface Authenticator {
+  /**
+   * Authenticates one request.
+   *
+   * @param request the request's headers, certificates and address
+   * @return the user, no credentials of this kind, or a rejection
+   */
   AuthenticationResult authenticate(AuthenticationRequest request);
 }

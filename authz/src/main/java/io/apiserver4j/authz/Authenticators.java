@@ -23,6 +23,9 @@ public final class Authenticators {
   /**
    * Static bearer tokens, like kube's {@code --token-auth-file}: {@code Authorization: Bearer
    * <token>} identifies the mapped user; an unknown token is rejected.
+   *
+   * @param tokens the users by token
+   * @return the authenticator
    */
   public static Authenticator bearerTokens(Map<String, UserInfo> tokens) {
     Map<String, UserInfo> copy = Map.copyOf(requireNonNull(tokens, "tokens"));
@@ -41,6 +44,8 @@ public final class Authenticators {
    * X.509 client certificates, like kube's {@code --client-ca-file} authenticator: the leaf
    * certificate's subject Common Name is the user name, its Organization values the groups.
    * The chain has already been verified against the client CA by the TLS handshake.
+   *
+   * @return the authenticator
    */
   public static Authenticator clientCertificates() {
     return request -> {
@@ -74,6 +79,9 @@ public final class Authenticators {
   /**
    * Asks each authenticator in turn: the first identified user wins; a rejection by one is
    * remembered and returned if no later one identifies the user.
+   *
+   * @param authenticators the authenticators, in order
+   * @return the combined authenticator
    */
   public static Authenticator firstOf(Authenticator... authenticators) {
     List<Authenticator> list = List.of(authenticators);

@@ -24,6 +24,21 @@ public record AuthorizationAttributes(UserInfo user, String verb, boolean resour
     String apiGroup, String apiVersion, String resource, String subresource, String namespace,
     String name, String path) {
 
+  /**
+   * Checks that no component is null.
+   *
+   * @param user see the record component
+   * @param verb see the record component
+   * @param resourceRequest see the record component
+   * @param apiGroup see the record component
+   * @param apiVersion see the record component
+   * @param resource see the record component
+   * @param subresource see the record component
+   * @param namespace see the record component
+   * @param name see the record component
+   * @param path see the record component
+   * @throws NullPointerException when a component is null
+   */
   public AuthorizationAttributes {
     requireNonNull(user, "user");
     requireNonNull(verb, "verb");
@@ -36,7 +51,12 @@ public record AuthorizationAttributes(UserInfo user, String verb, boolean resour
     requireNonNull(path, "path");
   }
 
-  /** The same request with another verb (apply also needs {@code create} on a missing object). */
+  /**
+   * The same request with another verb (apply also needs {@code create} on a missing object).
+   *
+   * @param newVerb the verb
+   * @return the new attributes
+   */
   public AuthorizationAttributes withVerb(String newVerb) {
     return new AuthorizationAttributes(user, newVerb, resourceRequest, apiGroup, apiVersion,
         resource, subresource, namespace, name, path);

@@ -12,9 +12,19 @@ package io.apiserver4j.authz;
  */
 @FunctionalInterface
 public interface Authorizer {
+  /**
+   * Decides one request.
+   *
+   * @param attributes the user and what the request does
+   * @return Allow or Deny
+   */
   AuthorizationDecision authorize(AuthorizationAttributes attributes);
 
-  /** Allows everything. */
+  /**
+   * Allows everything.
+   *
+   * @return an authorizer whose every decision is Allow
+   */
   static Authorizer allowAll() {
     return attributes -> AuthorizationDecision.allow();
   }

@@ -18,12 +18,25 @@ import java.util.Map;
  * @param body the response body
  */
 public record NonResourceDocument(String contentType, Map<String, String> headers, byte[] body) {
+  /**
+   * Checks the content type and copies the headers and body.
+   *
+   * @param contentType see the record component
+   * @param headers see the record component
+   * @param body see the record component
+   * @throws NullPointerException when a component is null
+   */
   public NonResourceDocument {
     requireNonNull(contentType, "contentType");
     headers = Map.copyOf(headers);
     body = body.clone();
   }
 
+  /**
+   * The response body.
+   *
+   * @return a copy of the body
+   */
   @Override
   public byte[] body() {
     return body.clone();

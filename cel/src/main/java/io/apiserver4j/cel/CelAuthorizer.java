@@ -13,10 +13,19 @@ package io.apiserver4j.cel;
 @FunctionalInterface
 public interface CelAuthorizer {
 
-  /** Decides one check. */
+  /**
+   * Decides one check.
+   *
+   * @param check the question, for the request's user or a named service account
+   * @return the decision; errors are reported in it, never thrown
+   */
   Decision check(Check check);
 
-  /** Allows every check (an embedding without authorization). */
+  /**
+   * Allows every check (an embedding without authorization).
+   *
+   * @return an authorizer whose every decision is {@link Decision#ALLOW}
+   */
   static CelAuthorizer allowAll() {
     return check -> Decision.ALLOW;
   }
@@ -24,9 +33,27 @@ public interface CelAuthorizer {
   /**
    * An authorizer for one request: {@code authorizer} checks as the request's user, and
    * {@code authorizer.requestResource} is the resource the request is for.
+   *
+   * @param authorizer decides the checks
+   * @param group the request's API group, empty for the core group
+   * @param resource the request's resource
+   * @param subresource the request's subresource or empty
+   * @param namespace the request's namespace or empty
+   * @param name the request's object name or empty
    */
   record ForRequest(CelAuthorizer authorizer, String group, String resource, String subresource,
       String namespace, String name) {
+    /**
+     * Checks that no component is null.
+     *
+     * @param authorizer see the record component
+     * @param group see the record component
+     * @param resource see the record component
+     * @param subresource see the record component
+     * @param namespace see the record component
+     * @param name see the record component
+     * @throws NullPointerException when a component is null
+     */
     public ForRequest {
       java.util.Objects.requireNonNull(authorizer, "authorizer");
       java.util.Objects.requireNonNull(group, "group");
@@ -52,6 +79,11 @@ public interface CelAuthorizer {
    */
   record Check(String serviceAccount, String path, String group, String resource,
       String subresource, String namespace, String name, String verb) {
+    /**
+     * Whether this asks about a resource rather than a non-resource path.
+     *
+     * @return true when {@link #path()} is empty
+     */
     public boolean resourceRequest() {
       return path.isEmpty();
     }
@@ -65,6 +97,7 @@ public interface CelAuthorizer {
    * @param error the evaluation error, empty when none
    */
   record Decision(boolean allowed, String reason, String error) {
+    /** An Allow with no reason and no error. */
     public static final Decision ALLOW = new Decision(true, "", "");
   }
 }

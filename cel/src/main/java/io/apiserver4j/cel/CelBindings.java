@@ -24,9 +24,12 @@ public final class CelBindings {
   }
 
   /**
+   * Prepares bindings for {@link CelProgram#evaluate(CelBindings)}.
+   *
    * @param values variable values
    * @param lazyMaps variables whose entries are computed when read
    * @param authorizer what {@code authorizer} and {@code authorizer.requestResource} ask
+   * @return immutable bindings, reusable across evaluations on one thread
    */
   public static CelBindings of(Map<String, Value> values, Map<String, CelLazyMap> lazyMaps,
       CelAuthorizer.ForRequest authorizer) {

@@ -14,6 +14,13 @@ package io.apiserver4j.cel;
  * @param max the greatest cost of any evaluation of values that fit kube's size bounds
  */
 public record CelCostEstimate(long min, long max) {
+  /**
+   * Checks that the costs are not negative.
+   *
+   * @param min see the record component
+   * @param max see the record component
+   * @throws IllegalArgumentException naming both costs when one is negative
+   */
   public CelCostEstimate {
     if (min < 0 || max < 0) {
       throw new IllegalArgumentException("costs are not negative: " + min + ", " + max);

@@ -16,26 +16,59 @@ public final class CelException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
   /** What went wrong. */
-  public enum Kind { COMPILE, EVALUATION, COST_LIMIT }
+  public enum Kind {
+    /** The expression does not parse or type-check. */
+    COMPILE,
+    /** The evaluation failed (no such key, overflow, a failing function, ...). */
+    EVALUATION,
+    /** The evaluation was cancelled once its runtime cost passed the limit. */
+    COST_LIMIT
+  }
 
+  /** What went wrong. */
   private final Kind kind;
+  /** The runtime cost spent before the failure, 0 when untracked. */
   private final long cost;
 
+  /**
+   * A failure of an untracked evaluation or a compilation (cost 0).
+   *
+   * @param kind what went wrong
+   * @param message the CEL library's message
+   * @param cause the library's exception, or null
+   */
   public CelException(Kind kind, String message, Throwable cause) {
     this(kind, message, cause, 0);
   }
 
+  /**
+   * A failure that carries the runtime cost spent until it happened.
+   *
+   * @param kind what went wrong
+   * @param message the CEL library's message
+   * @param cause the library's exception, or null
+   * @param cost the runtime cost spent, in cel-go's units
+   */
   public CelException(Kind kind, String message, Throwable cause, long cost) {
     super(message, cause);
     this.kind = kind;
     this.cost = cost;
   }
 
-  /** The runtime cost spent before the failure; 0 when the evaluation was not tracked. */
+  /**
+   * The runtime cost spent before the failure.
+   *
+   * @return the cost in cel-go's units; 0 when the evaluation was not tracked
+   */
   public long cost() {
     return cost;
   }
 
+  /**
+   * What went wrong.
+   *
+   * @return the kind of failure
+   */
   public Kind kind() {
     return kind;
   }

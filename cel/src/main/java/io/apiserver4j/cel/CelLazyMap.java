@@ -14,12 +14,18 @@ import java.util.List;
  * caching; they must be safe to call from the evaluating thread only.
  */
 public interface CelLazyMap {
-  /** The keys, in declaration order. */
+  /**
+   * The keys, in declaration order.
+   *
+   * @return the keys an expression may read, whether computed yet or not
+   */
   List<String> keys();
 
   /**
    * The value of {@code key}, computed on first use.
    *
+   * @param key one of {@link #keys()}
+   * @return the entry's value
    * @throws CelException of kind {@link CelException.Kind#EVALUATION} when it cannot be computed;
    *     the expression reading it fails with that message
    */

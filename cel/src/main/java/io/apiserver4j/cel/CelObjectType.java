@@ -13,13 +13,26 @@ import java.util.OptionalLong;
  * on every object at run time. Implementations must be immutable and thread-safe.
  */
 public interface CelObjectType {
-  /** The type of field {@code name} (a CEL identifier, escaped as kube escapes names). */
+  /**
+   * The type of a field.
+   *
+   * @param name the field as a CEL identifier, escaped as kube escapes names
+   * @return the field's type; empty when the type has no such field
+   */
   Optional<CelObjectType> field(String name);
 
-  /** Whether any field may be selected (maps, untyped values, values that are not objects). */
+  /**
+   * Whether any field may be selected.
+   *
+   * @return true for maps, untyped values and values that are not objects
+   */
   boolean open();
 
-  /** The type of a list's items, or of a map's values; empty when unknown. */
+  /**
+   * The type of a list's items, or of a map's values.
+   *
+   * @return the element type; empty when unknown
+   */
   default Optional<CelObjectType> element() {
     return Optional.empty();
   }
@@ -29,17 +42,32 @@ public interface CelObjectType {
    * {@link Scalar#TIMESTAMP} for {@code date} and {@code date-time}, {@link Scalar#DURATION} for
    * {@code duration}, {@link Scalar#BYTES} for {@code byte} (base64), {@link Scalar#DOUBLE} for
    * {@code number} (integral JSON numbers are doubles), else {@link Scalar#PLAIN}.
+   *
+   * @return the representation; {@link Scalar#PLAIN} by default
    */
   default Scalar scalar() {
     return Scalar.PLAIN;
   }
 
   /** String representations kube converts to CEL types. */
-  enum Scalar { PLAIN, TIMESTAMP, DURATION, BYTES, DOUBLE }
+  enum Scalar {
+    /** The value as it is. */
+    PLAIN,
+    /** An RFC 3339 string seen as a CEL {@code timestamp}. */
+    TIMESTAMP,
+    /** A Go duration string seen as a CEL {@code duration}. */
+    DURATION,
+    /** A base64 string seen as CEL {@code bytes}. */
+    BYTES,
+    /** A number seen as a CEL {@code double}, even when integral. */
+    DOUBLE
+  }
 
   /**
    * The CEL type kind of values of this type, as kube's schema-derived declarations type them;
    * it drives static cost estimation where the variable itself is declared {@code dyn}.
+   *
+   * @return the kind; {@link ValueKind#DYN} by default
    */
   default ValueKind kind() {
     return ValueKind.DYN;
@@ -49,21 +77,51 @@ public interface CelObjectType {
    * The most characters, bytes, items or entries a value of this type can have (kube's
    * {@code DeclType.MaxElements}, derived from maxLength, maxItems, maxProperties or the
    * largest request); empty when unknown. Used for static cost estimation only.
+   *
+   * @return the bound; empty by default
    */
   default OptionalLong maxElements() {
     return OptionalLong.empty();
   }
 
   /** CEL type kinds a schema can declare. */
-  enum ValueKind { DYN, OBJECT, MAP, LIST, STRING, BYTES, INT, DOUBLE, BOOL, DURATION, TIMESTAMP }
+  enum ValueKind {
+    /** Unknown or mixed: CEL's {@code dyn}. */
+    DYN,
+    /** An object with declared fields. */
+    OBJECT,
+    /** A map with string keys ({@code additionalProperties}). */
+    MAP,
+    /** A list. */
+    LIST,
+    /** A string. */
+    STRING,
+    /** Bytes ({@code format: byte}). */
+    BYTES,
+    /** A 64-bit integer. */
+    INT,
+    /** A double. */
+    DOUBLE,
+    /** A boolean. */
+    BOOL,
+    /** A duration ({@code format: duration}). */
+    DURATION,
+    /** A timestamp ({@code format: date} or {@code date-time}). */
+    TIMESTAMP
+  }
 
-  /** A type that allows every selection. */
+  /**
+   * A type that allows every selection.
+   *
+   * @return the open, untyped type whose every field is itself
+   */
   static CelObjectType dynamic() {
     return Dynamic.INSTANCE;
   }
 
   /** The type behind {@link #dynamic()}. */
   enum Dynamic implements CelObjectType {
+    /** The only instance. */
     INSTANCE;
 
     @Override

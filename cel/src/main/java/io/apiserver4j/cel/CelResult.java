@@ -15,6 +15,13 @@ import io.apiserver4j.core.Value;
  * @param cost the runtime cost in cel-go's units (its {@code EvalDetails.ActualCost})
  */
 public record CelResult(Value value, long cost) {
+  /**
+   * Checks that the value is not null.
+   *
+   * @param value see the record component
+   * @param cost see the record component
+   * @throws NullPointerException when the value is null
+   */
   public CelResult {
     requireNonNull(value, "value");
   }

@@ -10,10 +10,21 @@ package io.apiserver4j.core;
  * The request layer turns it into a 400 {@code BadRequest} {@link io.apiserver4j.core.errors.Status}.
  */
 public final class DecodeException extends RuntimeException {
+  /**
+   * An exception with a message and no cause.
+   *
+   * @param message the problem, with line and column where known
+   */
   public DecodeException(String message) {
     super(message);
   }
 
+  /**
+   * An exception caused by a parser's failure.
+   *
+   * @param message the problem, with line and column where known
+   * @param cause the parser's exception
+   */
   public DecodeException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -24,6 +24,15 @@ public record DecodeLimits(int maxDepth, long maxDocumentChars, int maxAliases, 
    */
   public static final DecodeLimits DEFAULT = new DecodeLimits(MAX_DEPTH, 64L << 20, 1_000, 5_000_000);
 
+  /**
+   * Checks that the limits are positive (aliases may be 0).
+   *
+   * @param maxDepth see the record component
+   * @param maxDocumentChars see the record component
+   * @param maxAliases see the record component
+   * @param maxNodes see the record component
+   * @throws IllegalArgumentException naming every limit when one is out of range
+   */
   public DecodeLimits {
     if (maxDepth < 1 || maxDocumentChars < 1 || maxAliases < 0 || maxNodes < 1) {
       throw new IllegalArgumentException(
@@ -32,18 +41,46 @@ public record DecodeLimits(int maxDepth, long maxDocumentChars, int maxAliases, 
     }
   }
 
+  /**
+   * A copy with another nesting limit.
+   *
+   * @param depth the deepest nesting accepted
+   * @return the new limits
+   * @throws IllegalArgumentException when below 1
+   */
   public DecodeLimits withMaxDepth(int depth) {
     return new DecodeLimits(depth, maxDocumentChars, maxAliases, maxNodes);
   }
 
+  /**
+   * A copy with another document size limit.
+   *
+   * @param chars the most characters of a document
+   * @return the new limits
+   * @throws IllegalArgumentException when below 1
+   */
   public DecodeLimits withMaxDocumentChars(long chars) {
     return new DecodeLimits(maxDepth, chars, maxAliases, maxNodes);
   }
 
+  /**
+   * A copy with another YAML alias limit.
+   *
+   * @param aliases the most aliases of a YAML document
+   * @return the new limits
+   * @throws IllegalArgumentException when negative
+   */
   public DecodeLimits withMaxAliases(int aliases) {
     return new DecodeLimits(maxDepth, maxDocumentChars, aliases, maxNodes);
   }
 
+  /**
+   * A copy with another limit on expanded YAML nodes.
+   *
+   * @param nodes the most nodes after alias expansion
+   * @return the new limits
+   * @throws IllegalArgumentException when below 1
+   */
   public DecodeLimits withMaxNodes(long nodes) {
     return new DecodeLimits(maxDepth, maxDocumentChars, maxAliases, nodes);
   }

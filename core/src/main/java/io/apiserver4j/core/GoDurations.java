@@ -28,6 +28,8 @@ public final class GoDurations {
    * {@code 0}.
    *
    * @throws InvalidDurationException with Go's message when {@code s} is not a duration
+   * @param s the text
+   * @return the duration
    */
   public static Duration parse(String s) {
     String orig = s;
@@ -118,7 +120,12 @@ public final class GoDurations {
   }
 
 
-  /** apimachinery's {@code HumanDuration}: {@code 45s}, {@code 3m20s}, {@code 5h}, {@code 2d3h}. */
+  /**
+   * apimachinery's {@code HumanDuration}: {@code 45s}, {@code 3m20s}, {@code 5h}, {@code 2d3h}.
+   *
+   * @param d the duration
+   * @return the text
+   */
   public static String human(Duration d) {
     long seconds = d.getSeconds();
     if (seconds < -1) {
@@ -153,7 +160,12 @@ public final class GoDurations {
     return hours / 24 / 365 + "y";
   }
 
-  /** Go's {@code time.Duration.String()} of {@code d} nanoseconds, e.g. {@code 1h2m3.5s}. */
+  /**
+   * Go's {@code time.Duration.String()} of {@code d} nanoseconds, e.g. {@code 1h2m3.5s}.
+   *
+   * @param d the nanoseconds
+   * @return the text
+   */
   public static String format(long d) {
     if (d == 0) {
       return "0s";

@@ -16,14 +16,24 @@ public final class GoStrings {
 
   private GoStrings() {}
 
-  /** {@code s} quoted as Go's {@code strconv.Quote} does. */
+  /**
+   * {@code s} quoted as Go's {@code strconv.Quote} does.
+   *
+   * @param s the string
+   * @return the quoted string
+   */
   public static String quote(String s) {
     StringBuilder sb = new StringBuilder(s.length() + 2);
     appendQuoted(sb, s);
     return sb.toString();
   }
 
-  /** Appends {@code s} quoted as Go's {@code strconv.Quote} (the {@code %q} verb) does. */
+  /**
+   * Appends {@code s} quoted as Go's {@code strconv.Quote} (the {@code %q} verb) does.
+   *
+   * @param sb the builder
+   * @param s the string
+   */
   public static void appendQuoted(StringBuilder sb, String s) {
     sb.append('"');
     int n = s.length();
@@ -69,7 +79,12 @@ public final class GoStrings {
     }
   }
 
-  /** Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols, ASCII space. */
+  /**
+   * Go's {@code unicode.IsPrint}: letters, marks, numbers, punctuation, symbols, ASCII space.
+   *
+   * @param cp the code point
+   * @return true when printable
+   */
   public static boolean isPrint(int cp) {
     if (cp == ' ') {
       return true;
@@ -94,6 +109,9 @@ public final class GoStrings {
    * Formats a float as Go's {@code %v} verb does ({@code strconv.FormatFloat(f, 'g', -1, 64)}):
    * shortest digits; exponent form ({@code 1e+06}, {@code 1.5e-05}) when the decimal exponent is
    * below -4 or at least 6, plain decimal otherwise.
+   *
+   * @param d the float
+   * @return the text
    */
   public static String formatFloatV(double d) {
     if (Double.isNaN(d)) {
@@ -131,7 +149,12 @@ public final class GoStrings {
   }
 
 
-  /** The word Go's encoding/json uses for a JSON value in its type errors ({@code object}, ...). */
+  /**
+   * The word Go's encoding/json uses for a JSON value in its type errors.
+   *
+   * @param value the value
+   * @return e.g. {@code object}, {@code array}, {@code string}
+   */
   public static String jsonKind(Value value) {
     switch (value.kind()) {
       case MAP: return "object";

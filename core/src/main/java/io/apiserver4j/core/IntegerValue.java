@@ -14,7 +14,12 @@ public record IntegerValue(long value) implements Value {
     }
   }
 
-  /** Returns a possibly shared instance. */
+  /**
+   * The integer value of {@code value}; small values are shared instances.
+   *
+   * @param value the integer
+   * @return the value
+   */
   public static IntegerValue of(long value) {
     return value >= -128 && value <= 128 ? SMALL[(int) value + 128] : new IntegerValue(value);
   }

@@ -17,21 +17,49 @@ import java.util.Optional;
 public final class IpAddresses {
   private IpAddresses() {}
 
-  /** The 4 (IPv4) or 16 (IPv6) bytes of {@code s}, or null when it is not an IP address. */
+  /**
+   * The 4 (IPv4) or 16 (IPv6) bytes of {@code s}.
+   *
+   * @param s the text
+   * @return the bytes, or null when it is not an IP address
+   */
   public static byte[] parse(String s) {
     return s.contains(":") ? parseIpv6(s) : parseIpv4(s);
   }
 
+  /**
+   * Whether {@code s} is an IPv4 address in dotted decimal.
+   *
+   * @param s the text
+   * @return true for an IPv4 address
+   */
   public static boolean isIpv4(String s) {
     return !s.contains(":") && parseIpv4(s) != null;
   }
 
+  /**
+   * Whether {@code s} is an IPv6 address.
+   *
+   * @param s the text
+   * @return true for an IPv6 address
+   */
   public static boolean isIpv6(String s) {
     return s.contains(":") && parseIpv6(s) != null;
   }
 
-  /** A CIDR: its network address (host bits cleared) and prefix length. */
+  /**
+   * A CIDR: its network address (host bits cleared) and prefix length.
+   *
+   * @param ip the network address, 4 or 16 bytes
+   * @param bits the prefix length
+   */
   public record Cidr(byte[] ip, int bits) {
+    /**
+     * Whether an address is in this network.
+     *
+     * @param other the address bytes
+     * @return true when of the same family and the prefix matches
+     */
     public boolean contains(byte[] other) {
       if (other.length != ip.length) {
         return false;
@@ -45,12 +73,22 @@ public final class IpAddresses {
       return true;
     }
 
+    /**
+     * Whether this is an IPv6 network.
+     *
+     * @return true for 16-byte addresses
+     */
     public boolean ipv6() {
       return ip.length == 16;
     }
   }
 
-  /** Go's {@code ParseCIDRSloppy}: empty when {@code s} is not a CIDR. */
+  /**
+   * Go's {@code ParseCIDRSloppy}.
+   *
+   * @param s the text
+   * @return the CIDR; empty when {@code s} is not a CIDR
+   */
   public static Optional<Cidr> parseCidr(String s) {
     int slash = s.indexOf('/');
     if (slash < 0) {
@@ -77,6 +115,9 @@ public final class IpAddresses {
    * Go's text of an address: dotted decimal for 4 bytes, RFC 5952 for 16 (lower case, the
    * first longest run of two or more zero groups as {@code ::}; an IPv4-mapped address in
    * hex, so callers print those as their Go type does).
+   *
+   * @param b 4 or 16 bytes
+   * @return the text
    */
   public static String format(byte[] b) {
     if (b.length == 4) {

@@ -60,10 +60,25 @@ public final class Json {
         .build());
   }
 
+  /**
+   * Reads one JSON document with the default limits.
+   *
+   * @param json the JSON text
+   * @return the value
+   * @throws DecodeException when the input is not JSON, has a duplicate key or exceeds the limits
+   */
   public static Value read(String json) {
     return read(json, DecodeLimits.DEFAULT);
   }
 
+  /**
+   * Reads one JSON document.
+   *
+   * @param json the JSON text
+   * @param limits the limits
+   * @return the value
+   * @throws DecodeException when the input is not JSON, has a duplicate key or exceeds the limits
+   */
   public static Value read(String json, DecodeLimits limits) {
     if (json.length() > limits.maxDocumentChars()) {
       throw tooLarge(limits);
@@ -75,10 +90,25 @@ public final class Json {
     }
   }
 
+  /**
+   * Reads one UTF-8 JSON document with the default limits.
+   *
+   * @param json the JSON bytes
+   * @return the value
+   * @throws DecodeException when the input is not JSON, has a duplicate key or exceeds the limits
+   */
   public static Value read(byte[] json) {
     return read(json, DecodeLimits.DEFAULT);
   }
 
+  /**
+   * Reads one UTF-8 JSON document.
+   *
+   * @param json the JSON bytes
+   * @param limits the limits
+   * @return the value
+   * @throws DecodeException when the input is not JSON, has a duplicate key or exceeds the limits
+   */
   public static Value read(byte[] json, DecodeLimits limits) {
     if (json.length > limits.maxDocumentChars()) {
       throw tooLarge(limits);
@@ -90,6 +120,14 @@ public final class Json {
     }
   }
 
+  /**
+   * Reads one UTF-8 JSON document from a stream, at most the size limit.
+   *
+   * @param json the stream; not closed
+   * @param limits the limits
+   * @return the value
+   * @throws DecodeException when the input is not JSON, has a duplicate key or exceeds the limits or cannot be read
+   */
   public static Value read(InputStream json, DecodeLimits limits) {
     byte[] bytes;
     try {
@@ -104,6 +142,9 @@ public final class Json {
    * {@code json} with every byte that does not start a valid UTF-8 sequence replaced by U+FFFD,
    * one replacement per byte, as Go's {@code encoding/json} decodes strings (overlong forms,
    * surrogates and truncated sequences included). Returns {@code json} itself when it is valid.
+   *
+   * @param json the bytes
+   * @return the repaired bytes
    */
   public static byte[] replaceInvalidUtf8(byte[] json) {
     int i = 0;
@@ -261,6 +302,12 @@ public final class Json {
    * Reads the value starting at token {@code t}, rejecting duplicate keys; the parser is left on
    * its last token. Iterative, so that nesting is bounded by {@link DecodeLimits#maxDepth()} and
    * never by the thread stack.
+   *
+   * @param p the parser
+   * @param t the current token
+   * @return the value
+   * @throws IOException when the parser fails
+   * @throws DecodeException on a duplicate key
    */
   public static Value readValue(JsonParser p, JsonToken t) throws IOException {
     return readValue(p, t, DuplicateKeys.REJECT, path -> { });
@@ -271,6 +318,13 @@ public final class Json {
    * With {@link DuplicateKeys#KEEP_LAST} each repeated key's field path ({@code metadata.name},
    * {@code spec.containers[0].image}; the bare key at the top level) is passed to
    * {@code duplicates}, in document order.
+   *
+   * @param p the parser
+   * @param t the current token
+   * @param policy what a duplicate key does
+   * @param duplicates receives the paths of duplicate keys
+   * @return the value
+   * @throws IOException when the parser fails
    */
   public static Value readValue(JsonParser p, JsonToken t, DuplicateKeys policy,
       Consumer<String> duplicates) throws IOException {
@@ -387,19 +441,37 @@ public final class Json {
     return path + "[" + ((ListValue.Builder) container).size() + "]";
   }
 
-  /** Compact JSON, as Go's encoder writes it. */
+  /**
+   * Compact JSON, as Go's encoder writes it.
+   *
+   * @param v the value
+   * @return the JSON text
+   */
   public static String write(Value v) {
     StringWriter w = new StringWriter();
     write(v, w);
     return w.toString();
   }
 
+  /**
+   * Compact JSON as UTF-8 bytes.
+   *
+   * @param v the value
+   * @return the bytes of {@link #write(Value)}
+   */
   public static byte[] writeBytes(Value v) {
     ByteArrayOutputStream out = new ByteArrayOutputStream(256);
     write(v, out);
     return out.toByteArray();
   }
 
+  /**
+   * Writes compact JSON to a stream, which is not closed.
+   *
+   * @param v the value
+   * @param out the stream
+   * @throws java.io.UncheckedIOException when writing fails
+   */
   public static void write(Value v, OutputStream out) {
     try (JsonGenerator g = WRITER_FACTORY.createGenerator(out)) {
       g.setCharacterEscapes(GoEscapes.INSTANCE);
@@ -413,6 +485,10 @@ public final class Json {
    * A generator writing compact JSON as {@link #write(Value, OutputStream)} does (Go's escapes),
    * for callers that write a document piece by piece; closing it neither flushes into nor closes
    * {@code out} beyond the generator's own buffer.
+   *
+   * @param out the stream
+   * @return the generator
+   * @throws IOException when the generator cannot be created
    */
   public static JsonGenerator generator(OutputStream out) throws IOException {
     JsonGenerator g = WRITER_FACTORY.createGenerator(out);
@@ -422,6 +498,13 @@ public final class Json {
     return g;
   }
 
+  /**
+   * Writes compact JSON to a writer, which is not closed.
+   *
+   * @param v the value
+   * @param out the writer
+   * @throws java.io.UncheckedIOException when writing fails
+   */
   public static void write(Value v, Writer out) {
     try (JsonGenerator g = WRITER_FACTORY.createGenerator(out)) {
       g.setCharacterEscapes(GoEscapes.INSTANCE);
@@ -434,6 +517,10 @@ public final class Json {
   /**
    * Writes {@code v} to a generator the caller owns (which should use {@link #goEscapes()}).
    * Iterative, so any depth the readers accept can be written.
+   *
+   * @param g the generator
+   * @param v the value
+   * @throws IOException when writing fails
    */
   public static void writeValue(JsonGenerator g, Value v) throws IOException {
     if (!(v instanceof MapValue) && !(v instanceof ListValue)) {
@@ -504,12 +591,21 @@ public final class Json {
     }
   }
 
-  /** Character escapes matching Go's {@code encoding/json} with HTML escaping on. */
+  /**
+   * Character escapes matching Go's {@code encoding/json} with HTML escaping on.
+   *
+   * @return the shared escapes
+   */
   public static CharacterEscapes goEscapes() {
     return GoEscapes.INSTANCE;
   }
 
-  /** {@code s} as a JSON string literal, escaped as Go does. */
+  /**
+   * {@code s} as a JSON string literal, escaped as Go does.
+   *
+   * @param s the string
+   * @return the quoted string
+   */
   public static String quote(String s) {
     return write(new StringValue(s));
   }
@@ -518,6 +614,10 @@ public final class Json {
    * Formats a float as Go's {@code encoding/json} does: shortest representation, plain notation
    * for magnitudes in [1e-6, 1e21), exponent notation otherwise. NaN and infinities are not
    * representable in JSON and are rejected.
+   *
+   * @param d the float
+   * @return the number's text
+   * @throws IllegalArgumentException for NaN and infinities
    */
   public static String formatFloat(double d) {
     if (Double.isNaN(d) || Double.isInfinite(d)) {

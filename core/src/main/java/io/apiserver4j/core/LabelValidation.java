@@ -37,7 +37,12 @@ public final class LabelValidation {
 
   private LabelValidation() {}
 
-  /** {@code IsQualifiedName}: a label key, an optional DNS subdomain prefix and a name part. */
+  /**
+   * {@code IsQualifiedName}: a label key, an optional DNS subdomain prefix and a name part.
+   *
+   * @param value the key
+   * @return apimachinery's error texts; empty when valid
+   */
   public static List<String> qualifiedName(String value) {
     requireNonNull(value, "value");
     List<String> errs = new ArrayList<>();
@@ -76,7 +81,12 @@ public final class LabelValidation {
     return errs;
   }
 
-  /** {@code IsValidLabelValue}: empty, or at most 63 bytes of label-key characters. */
+  /**
+   * {@code IsValidLabelValue}: empty, or at most 63 bytes of label-key characters.
+   *
+   * @param value the label value
+   * @return apimachinery's error texts; empty when valid
+   */
   public static List<String> labelValue(String value) {
     requireNonNull(value, "value");
     List<String> errs = new ArrayList<>();
@@ -92,6 +102,11 @@ public final class LabelValidation {
   /**
    * apimachinery's {@code RegexError} text: {@code msg}, the examples if any, and the regular
    * expression.
+   *
+   * @param msg the leading message
+   * @param regex the regular expression
+   * @param examples valid examples
+   * @return the text
    */
   public static String regexError(String msg, String regex, String... examples) {
     requireNonNull(msg, "msg");

@@ -21,17 +21,33 @@ public final class ListValue implements Value {
     this.view = Collections.unmodifiableList(Arrays.asList(items));
   }
 
+  /**
+   * The empty list.
+   *
+   * @return the shared empty list
+   */
   public static ListValue empty() {
     return EMPTY;
   }
 
-  /** A list of the strings {@code values}, in their order. */
+  /**
+   * A list of the strings {@code values}, in their order.
+   *
+   * @param values the strings
+   * @return the list of string values
+   */
   public static ListValue ofStrings(java.util.Collection<String> values) {
     Builder b = builder(values.size());
     values.forEach(v -> b.add(Value.of(v)));
     return b.build();
   }
 
+  /**
+   * A list of these items.
+   *
+   * @param items the items, copied
+   * @return the list
+   */
   public static ListValue of(List<? extends Value> items) {
     Value[] array = items.toArray(new Value[0]);
     for (int i = 0; i < array.length; i++) {
@@ -47,19 +63,40 @@ public final class ListValue implements Value {
     return items.length == 0 ? EMPTY : new ListValue(items);
   }
 
-  /** The items, as an unmodifiable list. */
+  /**
+   * The items.
+   *
+   * @return the items, as an unmodifiable list
+   */
   public List<Value> items() {
     return view;
   }
 
+  /**
+   * The number of items.
+   *
+   * @return the size
+   */
   public int size() {
     return items.length;
   }
 
+  /**
+   * Whether the list has no items.
+   *
+   * @return true when empty
+   */
   public boolean isEmpty() {
     return items.length == 0;
   }
 
+  /**
+   * The item at a position.
+   *
+   * @param index the position, from 0
+   * @return the item
+   * @throws IndexOutOfBoundsException when out of range
+   */
   public Value get(int index) {
     return items[index];
   }
@@ -102,6 +139,13 @@ public final class ListValue implements Value {
   /** A function of a list's items and their indexes, for {@link #map}. */
   @FunctionalInterface
   public interface ItemMapper {
+    /**
+     * Maps one item.
+     *
+     * @param index the item's position
+     * @param item the item
+     * @return the new item, or {@code item} itself when unchanged
+     */
     Value apply(int index, Value item);
   }
 
@@ -109,6 +153,9 @@ public final class ListValue implements Value {
    * This list with {@code f} applied to every item, copied only if an item changed: when every
    * result is the item itself, the result is this list (the walks over large objects rely on it
    * to share unchanged subtrees and to tell that nothing changed).
+   *
+   * @param f the function
+   * @return the mapped list; this list when no item changed
    */
   public ListValue map(ItemMapper f) {
     Builder b = null;
@@ -128,10 +175,21 @@ public final class ListValue implements Value {
     return b == null ? this : b.build();
   }
 
+  /**
+   * A builder for a list.
+   *
+   * @return a new, empty builder
+   */
   public static Builder builder() {
     return new Builder(8);
   }
 
+  /**
+   * A builder for a list of about {@code expectedSize} items.
+   *
+   * @param expectedSize the expected number of items
+   * @return a new, empty builder
+   */
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
@@ -145,6 +203,12 @@ public final class ListValue implements Value {
       items = new Value[Math.max(capacity, 1)];
     }
 
+    /**
+     * Appends an item.
+     *
+     * @param item the item
+     * @return this builder
+     */
     public Builder add(Value item) {
       if (item == null) {
         throw new IllegalArgumentException("list item " + size + " is null; use Value.nullValue()");
@@ -156,10 +220,25 @@ public final class ListValue implements Value {
       return this;
     }
 
+    /**
+     * The number of items added.
+     *
+     * @return the size so far
+     */
+    /**
+     * The number of items added.
+     *
+     * @return the size so far
+     */
     public int size() {
       return size;
     }
 
+    /**
+     * Builds the list.
+     *
+     * @return the immutable list
+     */
     public ListValue build() {
       return wrap(size == items.length ? items : Arrays.copyOf(items, size));
     }

@@ -36,44 +36,90 @@ public final class MapValue implements Value {
     this.values = values;
   }
 
+  /**
+   * The empty map.
+   *
+   * @return the shared empty map
+   */
   public static MapValue empty() {
     return EMPTY;
   }
 
-  /** Copies {@code entries} in their iteration order. */
+  /**
+   * Copies {@code entries} in their iteration order.
+   *
+   * @param entries the entries
+   * @return the map
+   */
   public static MapValue of(Map<String, ? extends Value> entries) {
     Builder b = new Builder(entries.size());
     entries.forEach(b::put);
     return b.build();
   }
 
+  /**
+   * A builder for a map.
+   *
+   * @return a new, empty builder
+   */
   public static Builder builder() {
     return new Builder(8);
   }
 
+  /**
+   * A builder for a map of about {@code expectedSize} entries.
+   *
+   * @param expectedSize the expected number of entries
+   * @return a new, empty builder
+   */
   public static Builder builder(int expectedSize) {
     return new Builder(expectedSize);
   }
 
+  /**
+   * The number of entries.
+   *
+   * @return the size
+   */
   public int size() {
     return keys.length;
   }
 
+  /**
+   * Whether the map has no entries.
+   *
+   * @return true when empty
+   */
   public boolean isEmpty() {
     return keys.length == 0;
   }
 
-  /** The key at {@code i} in insertion order. */
+  /**
+   * The key at {@code i} in insertion order.
+   *
+   * @param i the position, below {@link #size()}
+   * @return the key
+   */
   public String keyAt(int i) {
     return keys[i];
   }
 
-  /** The value at {@code i} in insertion order. */
+  /**
+   * The value at {@code i} in insertion order.
+   *
+   * @param i the position, below {@link #size()}
+   * @return the value
+   */
   public Value valueAt(int i) {
     return values[i];
   }
 
-  /** The position of {@code key}, or -1. */
+  /**
+   * The position of {@code key}.
+   *
+   * @param key the key
+   * @return the position in insertion order, or -1 when absent
+   */
   public int indexOf(String key) {
     if (keys.length < INDEX_THRESHOLD) {
       for (int i = 0; i < keys.length; i++) {
@@ -95,28 +141,54 @@ public final class MapValue implements Value {
     return i == null ? -1 : i;
   }
 
+  /**
+   * Whether the map has {@code key}.
+   *
+   * @param key the key
+   * @return true when present
+   */
   public boolean containsKey(String key) {
     return indexOf(key) >= 0;
   }
 
+  /**
+   * The value of {@code key}.
+   *
+   * @param key the key
+   * @return the value; empty when the key is absent
+   */
   public Optional<Value> get(String key) {
     int i = indexOf(key);
     return i < 0 ? Optional.empty() : Optional.of(values[i]);
   }
 
-  /** The value of {@code key}, or {@code null} when absent. For hot paths inside the library. */
+  /**
+   * The value of {@code key}, or {@code null} when absent. For hot paths inside the library.
+   *
+   * @param key the key
+   * @return the value, or null
+   */
   public Value getOrNull(String key) {
     int i = indexOf(key);
     return i < 0 ? null : values[i];
   }
 
+  /**
+   * Calls {@code action} for every entry, in insertion order.
+   *
+   * @param action the action
+   */
   public void forEach(BiConsumer<String, Value> action) {
     for (int i = 0; i < keys.length; i++) {
       action.accept(keys[i], values[i]);
     }
   }
 
-  /** A read-only {@link Map} view in insertion order. */
+  /**
+   * A read-only {@link Map} view in insertion order.
+   *
+   * @return the view
+   */
   public Map<String, Value> asMap() {
     return new AbstractMap<>() {
       @Override
@@ -163,7 +235,13 @@ public final class MapValue implements Value {
     };
   }
 
-  /** A copy with {@code key} set to {@code value}: replaced in place, or appended. */
+  /**
+   * A copy with {@code key} set to {@code value}: replaced in place, or appended.
+   *
+   * @param key the key
+   * @param value the value
+   * @return the new map
+   */
   public MapValue with(String key, Value value) {
     int i = indexOf(key);
     if (i >= 0) {
@@ -181,7 +259,12 @@ public final class MapValue implements Value {
     return new MapValue(k, v);
   }
 
-  /** A copy without {@code key}. */
+  /**
+   * A copy without {@code key}.
+   *
+   * @param key the key
+   * @return the new map; this map when the key is absent
+   */
   public MapValue without(String key) {
     int i = indexOf(key);
     if (i < 0) {
@@ -196,7 +279,11 @@ public final class MapValue implements Value {
     return new MapValue(k, v);
   }
 
-  /** A builder pre-filled with this map's entries. */
+  /**
+   * A builder pre-filled with this map's entries.
+   *
+   * @return a new builder
+   */
   public Builder toBuilder() {
     Builder b = new Builder(keys.length + 4);
     for (int i = 0; i < keys.length; i++) {
@@ -277,11 +364,29 @@ public final class MapValue implements Value {
       return -1;
     }
 
+    /**
+     * Whether {@code key} was added.
+     *
+     * @param key the key
+     * @return true when present
+     */
+    /**
+     * Whether {@code key} was added.
+     *
+     * @param key the key
+     * @return true when present
+     */
     public boolean containsKey(String key) {
       return find(key) >= 0;
     }
 
-    /** Sets {@code key}; an existing key keeps its position. */
+    /**
+     * Sets {@code key}; an existing key keeps its position.
+     *
+     * @param key the key
+     * @param value the value
+     * @return this builder
+     */
     public Builder put(String key, Value value) {
       if (key == null || value == null) {
         throw new IllegalArgumentException("map key and value must not be null (key " + key + ")");
@@ -295,7 +400,14 @@ public final class MapValue implements Value {
       return this;
     }
 
-    /** Adds {@code key}, which must not be present yet. */
+    /**
+     * Adds {@code key}, which must not be present yet.
+     *
+     * @param key the key
+     * @param value the value
+     * @return this builder
+     * @throws IllegalArgumentException when the key is present
+     */
     public Builder putNew(String key, Value value) {
       if (key == null || value == null) {
         throw new IllegalArgumentException("map key and value must not be null (key " + key + ")");
@@ -307,6 +419,12 @@ public final class MapValue implements Value {
       return this;
     }
 
+    /**
+     * Removes {@code key} if present.
+     *
+     * @param key the key
+     * @return this builder
+     */
     public Builder remove(String key) {
       int i = find(key);
       if (i >= 0) {
@@ -346,10 +464,20 @@ public final class MapValue implements Value {
       }
     }
 
+    /**
+     * The number of entries so far.
+     *
+     * @return the size
+     */
     public int size() {
       return size;
     }
 
+    /**
+     * Builds the map.
+     *
+     * @return the immutable map
+     */
     public MapValue build() {
       if (size == 0) {
         return EMPTY;
@@ -360,7 +488,14 @@ public final class MapValue implements Value {
     }
   }
 
-  /** Convenience for tests and examples: builds a map from alternating keys and values. */
+  /**
+   * Convenience for tests and examples: builds a map from alternating keys and values.
+   *
+   * @param keysAndValues {@code String} keys alternating with {@code Value}s
+   * @return the map
+   * @throws IllegalArgumentException when the number of arguments is odd
+   * @throws ClassCastException when a key is not a string or a value not a {@code Value}
+   */
   public static MapValue ofEntries(Object... keysAndValues) {
     if (keysAndValues.length % 2 != 0) {
       throw new IllegalArgumentException("odd number of arguments: keys and values must pair up");

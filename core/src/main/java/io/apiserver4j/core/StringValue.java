@@ -8,6 +8,12 @@ import static java.util.Objects.requireNonNull;
 
 /** A string. */
 public record StringValue(String value) implements Value {
+  /**
+   * Checks that no component is null.
+   *
+   * @param value see the record component
+   * @throws NullPointerException when a component is null
+   */
   public StringValue {
     requireNonNull(value, "value");
   }

@@ -23,42 +23,114 @@ public sealed interface Value extends Comparable<Value>
     permits NullValue, BooleanValue, IntegerValue, FloatValue, StringValue, ListValue, MapValue {
 
   /** The kind of a value, in the order {@link #compareTo} ranks them. */
-  enum Kind { FLOAT, INTEGER, STRING, BOOLEAN, LIST, MAP, NULL }
+  enum Kind {
+    /** A {@link FloatValue}. */
+    FLOAT,
+    /** An {@link IntegerValue}. */
+    INTEGER,
+    /** A {@link StringValue}. */
+    STRING,
+    /** A {@link BooleanValue}. */
+    BOOLEAN,
+    /** A {@link ListValue}. */
+    LIST,
+    /** A {@link MapValue}. */
+    MAP,
+    /** The null value. */
+    NULL
+  }
 
+  /**
+   * The kind of this value.
+   *
+   * @return the kind matching the value's type
+   */
   Kind kind();
 
+  /**
+   * The null value.
+   *
+   * @return the shared null instance
+   */
   static Value nullValue() {
     return NullValue.INSTANCE;
   }
 
+  /**
+   * A boolean value.
+   *
+   * @param b the boolean
+   * @return the shared instance for {@code b}
+   */
   static Value of(boolean b) {
     return b ? BooleanValue.TRUE : BooleanValue.FALSE;
   }
 
+  /**
+   * An integer value.
+   *
+   * @param l the integer
+   * @return the value; small ones are shared
+   */
   static Value of(long l) {
     return IntegerValue.of(l);
   }
 
+  /**
+   * A float value; never equal to an integer of the same magnitude.
+   *
+   * @param d the float
+   * @return the value
+   */
   static Value of(double d) {
     return new FloatValue(d);
   }
 
+  /**
+   * A string value.
+   *
+   * @param s the string
+   * @return the value
+   */
   static Value of(String s) {
     return new StringValue(s);
   }
 
+  /**
+   * A list of these items.
+   *
+   * @param items the items, copied
+   * @return the list
+   */
   static ListValue list(List<? extends Value> items) {
     return ListValue.of(items);
   }
 
+  /**
+   * A list of these items.
+   *
+   * @param items the items, copied
+   * @return the list
+   */
   static ListValue list(Value... items) {
     return ListValue.of(List.of(items));
   }
 
+  /**
+   * A map of these entries in their iteration order.
+   *
+   * @param entries the entries, copied
+   * @return the map
+   */
   static MapValue map(Map<String, ? extends Value> entries) {
     return MapValue.of(entries);
   }
 
+  /**
+   * Whether this is the null value.
+   *
+   * @return true for the null value
+   */
   default boolean isNull() {
     return this instanceof NullValue;
   }

@@ -12,6 +12,10 @@ public final class Values {
    * Total order over values, mirroring structured-merge-diff's {@code value.Compare}: floats and
    * integers first (compared numerically with each other), then strings, booleans, lists
    * (lexicographic), maps (by sorted keys, then values) and null last.
+   *
+   * @param a the first value
+   * @param b the second value
+   * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
    */
   public static int compare(Value a, Value b) {
     if (a == b) {
@@ -85,6 +89,10 @@ public final class Values {
   /**
    * Compares strings by Unicode code point, which is the byte order of their UTF-8 encodings and
    * therefore the order Go uses. {@link String#compareTo} differs for characters outside the BMP.
+   *
+   * @param a the first string
+   * @param b the second string
+   * @return negative, zero or positive as {@code a} sorts before, with or after {@code b}
    */
   public static int compareStrings(String a, String b) {
     int n = Math.min(a.length(), b.length());

@@ -66,11 +66,25 @@ public final class Yaml {
 
   private Yaml() {}
 
-  /** Reads exactly one document; an empty stream is null. */
+  /**
+   * Reads exactly one document; an empty stream is null.
+   *
+   * @param yaml the YAML text
+   * @return the value
+   * @throws DecodeException when the input is not YAML or exceeds the limits
+   */
   public static Value read(String yaml) {
     return read(yaml, DecodeLimits.DEFAULT);
   }
 
+  /**
+   * Reads exactly one document; an empty stream is null.
+   *
+   * @param yaml the YAML text
+   * @param limits the limits
+   * @return the value
+   * @throws DecodeException when the input is not YAML or exceeds the limits
+   */
   public static Value read(String yaml, DecodeLimits limits) {
     List<Value> docs = readAll(yaml, limits);
     if (docs.size() > 1) {
@@ -79,11 +93,25 @@ public final class Yaml {
     return docs.isEmpty() ? NullValue.INSTANCE : docs.get(0);
   }
 
-  /** Reads every document of a stream ({@code ---} separated). */
+  /**
+   * Reads every document of a stream ({@code ---} separated).
+   *
+   * @param yaml the YAML text
+   * @return the documents, in order
+   * @throws DecodeException when the input is not YAML or exceeds the limits
+   */
   public static List<Value> readAll(String yaml) {
     return readAll(yaml, DecodeLimits.DEFAULT);
   }
 
+  /**
+   * Reads every document of a stream ({@code ---} separated).
+   *
+   * @param yaml the YAML text
+   * @param limits the limits
+   * @return the documents, in order
+   * @throws DecodeException when the input is not YAML or exceeds the limits
+   */
   public static List<Value> readAll(String yaml, DecodeLimits limits) {
     if (yaml.length() > limits.maxDocumentChars()) {
       throw new DecodeException(
@@ -102,6 +130,9 @@ public final class Yaml {
   /**
    * Resolves a plain (unquoted, untagged) scalar as Go's yaml.v2 does. Exposed so that callers
    * can tell whether a string would survive a YAML round trip unquoted.
+   *
+   * @param in the scalar's text
+   * @return the resolved value: null, boolean, integer, float or string
    */
   public static Value resolvePlain(String in) {
     Value known = RESOLVE_MAP.get(in);
@@ -143,7 +174,12 @@ public final class Yaml {
     return new StringValue(in);
   }
 
-  /** Block-style YAML; strings are quoted whenever a plain scalar would read back differently. */
+  /**
+   * Block-style YAML; strings are quoted whenever a plain scalar would read back differently.
+   *
+   * @param v the value
+   * @return the YAML text
+   */
   public static String write(Value v) {
     StringBuilder sb = new StringBuilder();
     YamlWriter.writeDocument(sb, v);

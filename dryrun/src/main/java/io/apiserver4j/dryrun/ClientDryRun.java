@@ -44,18 +44,33 @@ public final class ClientDryRun {
    * @param warnings deprecation warnings, in order; empty for the current forms
    */
   public record Result(DryRunStrategy strategy, List<String> warnings) {
+    /**
+     * Checks the strategy and copies the warnings.
+     *
+     * @param strategy see the record component
+     * @param warnings see the record component
+     * @throws NullPointerException when a component or a warning is null
+     */
     public Result {
       requireNonNull(strategy, "strategy");
       warnings = List.copyOf(warnings);
     }
   }
 
-  /** The flag was not given. */
+  /**
+   * The flag was not given.
+   *
+   * @return {@link DryRunStrategy#NONE} without warnings
+   */
   public static Result absent() {
     return new Result(DryRunStrategy.NONE, List.of());
   }
 
-  /** The flag was given without a value ({@code --dry-run}). */
+  /**
+   * The flag was given without a value ({@code --dry-run}).
+   *
+   * @return {@link DryRunStrategy#CLIENT} with kubectl's deprecation warning for the bare flag
+   */
   public static Result bareFlag() {
     return parse(BARE_FLAG_VALUE);
   }
@@ -63,6 +78,9 @@ public final class ClientDryRun {
   /**
    * Parses the flag's value as kubectl receives it ({@link #BARE_FLAG_VALUE} for a bare flag).
    *
+   * @param flagValue the value after {@code --dry-run=}; Go's boolean spellings are accepted
+   *     with a deprecation warning
+   * @return the strategy and the warnings kubectl would print
    * @throws IllegalArgumentException with kubectl's message for an invalid value
    */
   public static Result parse(String flagValue) {
@@ -92,6 +110,8 @@ public final class ClientDryRun {
   /**
    * Parses one command-line argument: {@code --dry-run} or {@code --dry-run=<value>}.
    *
+   * @param argument the whole argument, flag name included
+   * @return the parsed flag, as {@link #bareFlag()} or {@link #parse(String)}
    * @throws IllegalArgumentException when the argument is not the dry-run flag, or has an invalid
    *     value
    */

@@ -63,12 +63,23 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
     ALREADY_DELETING
   }
 
+  /**
+   * Checks that no component is null.
+   *
+   * @param outcome see the record component
+   * @param object see the record component
+   * @throws NullPointerException when a component is null
+   */
   public DeletionPreview {
     requireNonNull(outcome, "outcome");
     requireNonNull(object, "object");
   }
 
-  /** Whether the object would still exist after the delete. */
+  /**
+   * Whether the object would still exist after the delete.
+   *
+   * @return true unless the outcome is {@link Outcome#REMOVED}
+   */
   public boolean objectStays() {
     return outcome != Outcome.REMOVED;
   }
@@ -76,6 +87,10 @@ public record DeletionPreview(Outcome outcome, MapValue object) {
   /**
    * Computes what deleting {@code current} with {@code settings} at {@code now} does.
    *
+   * @param current the stored object; not changed
+   * @param settings the resource's deletion behaviour and the request's options
+   * @param now the time of the delete, truncated to seconds
+   * @return the outcome and the object the delete would return
    * @throws IllegalArgumentException if the object's {@code deletionTimestamp} is not RFC 3339
    */
   public static DeletionPreview of(MapValue current, DeleteSettings settings, Instant now) {

@@ -36,6 +36,9 @@ public enum DryRun {
   /**
    * Parses the {@code dryRun} values of a request whose options are of {@code kind}.
    *
+   * @param values the query (or options body) values, in request order; empty for none
+   * @param kind the options kind the error message names
+   * @return {@link #NONE} for no values, {@link #ALL} when every value is {@code All}
    * @throws InvalidException 422 with kube-apiserver's message when a value is not {@code All}
    */
   public static DryRun parse(List<String> values, OptionsKind kind) {
@@ -50,6 +53,9 @@ public enum DryRun {
   /**
    * The field errors of {@code values} (empty when valid), for callers that aggregate them with
    * other option errors (e.g. {@code fieldManager}) into one Invalid, as kube-apiserver does.
+   *
+   * @param values the {@code dryRun} values of the request
+   * @return one NotSupported error on {@code dryRun} listing all the values, or an empty list
    */
   public static List<FieldError> validate(List<String> values) {
     requireNonNull(values, "values");
@@ -65,6 +71,7 @@ public enum DryRun {
   /**
    * Checks that a CONNECT request carries no {@code dryRun} value, which kube-apiserver refuses.
    *
+   * @param values the {@code dryRun} values of the request
    * @throws io.apiserver4j.core.errors.BadRequestException 400 {@code dryRun is not supported}
    */
   public static void requireAbsentOnConnect(List<String> values) {
@@ -74,11 +81,20 @@ public enum DryRun {
     }
   }
 
+  /**
+   * Whether the write must skip storage.
+   *
+   * @return true for {@link #ALL}
+   */
   public boolean isDryRun() {
     return this == ALL;
   }
 
-  /** The values as sent on the wire: {@code []} or {@code ["All"]}. */
+  /**
+   * The values as sent on the wire.
+   *
+   * @return {@code []} or {@code ["All"]}
+   */
   public List<String> wireValues() {
     return this == ALL ? SUPPORTED : List.of();
   }

@@ -55,17 +55,32 @@ public final class DryRunStore implements Store {
     this.clock = clock;
   }
 
-  /** Dry-run writes over {@code delegate}, with the system clock for deletion timestamps. */
+  /**
+   * Dry-run writes over {@code delegate}, with the system clock for deletion timestamps.
+   *
+   * @param delegate the store that reads and checks go to; it is never written
+   * @return a new dry-run store
+   */
   public static DryRunStore over(Store delegate) {
     return over(delegate, InstantSource.system());
   }
 
-  /** Dry-run writes over {@code delegate}; {@code clock} supplies deletion timestamps. */
+  /**
+   * Dry-run writes over {@code delegate}; {@code clock} supplies deletion timestamps.
+   *
+   * @param delegate the store that reads and checks go to; it is never written
+   * @param clock the source of {@code deletionTimestamp} in {@link DeletionPreview}s
+   * @return a new dry-run store
+   */
   public static DryRunStore over(Store delegate, InstantSource clock) {
     return new DryRunStore(requireNonNull(delegate, "delegate"), requireNonNull(clock, "clock"));
   }
 
-  /** The store reads go to. */
+  /**
+   * The store reads go to.
+   *
+   * @return the wrapped store
+   */
   public Store delegate() {
     return delegate;
   }
@@ -176,6 +191,12 @@ public final class DryRunStore implements Store {
    * {@link #delete(ObjectKey, Preconditions)}, then what the delete would do to the object (see
    * {@link DeletionPreview}): an object kept by finalizers or a grace period shows its
    * {@code deletionTimestamp} and {@code deletionGracePeriodSeconds}; nothing is changed.
+   *
+   * @param key the object to delete
+   * @param preconditions the request's uid and resourceVersion preconditions (409 Conflict)
+   * @param settings the resource's deletion behaviour and the request's options
+   * @return what the delete would do, with the object it would return
+   * @throws io.apiserver4j.core.errors.NotFoundException 404 when the key does not exist
    */
   public DeletionPreview delete(ObjectKey key, Preconditions preconditions,
       DeleteSettings settings) {

@@ -31,7 +31,11 @@ public enum GeneratedValuesPolicy {
    */
   DESIGN_PROPOSAL;
 
-  /** kube-apiserver's behaviour. */
+  /**
+   * kube-apiserver's behaviour.
+   *
+   * @return {@link #KUBE_APISERVER}
+   */
   public static GeneratedValuesPolicy defaultPolicy() {
     return KUBE_APISERVER;
   }

@@ -29,12 +29,20 @@ public enum OptionsKind {
     this.kind = kind;
   }
 
-  /** The Kind, e.g. {@code CreateOptions}. */
+  /**
+   * The Kind.
+   *
+   * @return e.g. {@code CreateOptions}
+   */
   public String kind() {
     return kind;
   }
 
-  /** e.g. {@code CreateOptions.meta.k8s.io} when printed. */
+  /**
+   * The group and kind that Invalid errors on the options name.
+   *
+   * @return e.g. {@code CreateOptions.meta.k8s.io} when printed
+   */
   public GroupKind groupKind() {
     return new GroupKind(GROUP, kind);
   }

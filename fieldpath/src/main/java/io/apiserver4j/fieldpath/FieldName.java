@@ -6,8 +6,18 @@ package io.apiserver4j.fieldpath;
 
 import static java.util.Objects.requireNonNull;
 
-/** Selects a field of a map or struct by name; any string, including the empty one. */
+/**
+ * Selects a field of a map or struct by name; any string, including the empty one.
+ *
+ * @param name the field name, unescaped
+ */
 public record FieldName(String name) implements PathElement {
+  /**
+   * Checks that no component is null.
+   *
+   * @param name see the record component
+   * @throws NullPointerException when a component is null
+   */
   public FieldName {
     requireNonNull(name, "name");
   }

@@ -33,10 +33,22 @@ public final class FieldPath implements Comparable<FieldPath> {
     return elements.length == 0 ? EMPTY : new FieldPath(elements);
   }
 
+  /**
+   * The path with no elements (the root).
+   *
+   * @return the shared empty path
+   */
   public static FieldPath empty() {
     return EMPTY;
   }
 
+  /**
+   * A path of these elements, in order.
+   *
+   * @param elements the elements; the array is copied
+   * @return the path
+   * @throws NullPointerException when an element is null, naming its index
+   */
   public static FieldPath of(PathElement... elements) {
     requireNonNull(elements, "elements");
     PathElement[] copy = elements.clone();
@@ -46,6 +58,13 @@ public final class FieldPath implements Comparable<FieldPath> {
     return wrap(copy);
   }
 
+  /**
+   * A path of these elements, in order.
+   *
+   * @param elements the elements; the list is copied
+   * @return the path
+   * @throws NullPointerException when an element is null, naming its index
+   */
   public static FieldPath of(List<? extends PathElement> elements) {
     requireNonNull(elements, "elements");
     PathElement[] copy = elements.toArray(new PathElement[0]);
@@ -55,7 +74,12 @@ public final class FieldPath implements Comparable<FieldPath> {
     return wrap(copy);
   }
 
-  /** This path with {@code element} added at the end. */
+  /**
+   * This path with {@code element} added at the end.
+   *
+   * @param element the element to append
+   * @return a new path; this one is unchanged
+   */
   public FieldPath append(PathElement element) {
     requireNonNull(element, "element");
     PathElement[] next = Arrays.copyOf(elements, elements.length + 1);
@@ -63,7 +87,12 @@ public final class FieldPath implements Comparable<FieldPath> {
     return new FieldPath(next);
   }
 
-  /** This path followed by all elements of {@code suffix}. */
+  /**
+   * This path followed by all elements of {@code suffix}.
+   *
+   * @param suffix the path to append
+   * @return the concatenation; this path when {@code suffix} is empty
+   */
   public FieldPath append(FieldPath suffix) {
     requireNonNull(suffix, "suffix");
     if (suffix.elements.length == 0) {
@@ -77,35 +106,69 @@ public final class FieldPath implements Comparable<FieldPath> {
     return new FieldPath(next);
   }
 
-  /** The path without its last element; the empty path stays empty. */
+  /**
+   * The path without its last element.
+   *
+   * @return the parent; the empty path for the empty path
+   */
   public FieldPath parent() {
     return elements.length <= 1 ? EMPTY : new FieldPath(Arrays.copyOf(elements, elements.length - 1));
   }
 
-  /** The last element, if any. */
+  /**
+   * The last element, if any.
+   *
+   * @return the last element; empty for the empty path
+   */
   public java.util.Optional<PathElement> last() {
     return elements.length == 0 ? java.util.Optional.empty()
         : java.util.Optional.of(elements[elements.length - 1]);
   }
 
-  /** The elements, as an unmodifiable list. */
+  /**
+   * The elements.
+   *
+   * @return the elements, as an unmodifiable list
+   */
   public List<PathElement> elements() {
     return Collections.unmodifiableList(Arrays.asList(elements));
   }
 
+  /**
+   * The number of elements.
+   *
+   * @return the length of the path; 0 for the root
+   */
   public int size() {
     return elements.length;
   }
 
+  /**
+   * The element at a position.
+   *
+   * @param i the position, from 0
+   * @return the element
+   * @throws IndexOutOfBoundsException when {@code i} is not below {@link #size()}
+   */
   public PathElement get(int i) {
     return elements[i];
   }
 
+  /**
+   * Whether this is the root path.
+   *
+   * @return true when there are no elements
+   */
   public boolean isEmpty() {
     return elements.length == 0;
   }
 
-  /** Whether this path begins with every element of {@code prefix}. */
+  /**
+   * Whether this path begins with every element of {@code prefix}.
+   *
+   * @param prefix the candidate prefix
+   * @return true when {@code prefix} is this path or an ancestor of it (the empty path always is)
+   */
   public boolean startsWith(FieldPath prefix) {
     requireNonNull(prefix, "prefix");
     if (prefix.elements.length > elements.length) {
@@ -168,6 +231,8 @@ public final class FieldPath implements Comparable<FieldPath> {
 
   /**
    * The path as a list of serialized FieldsV1 elements ({@code ["f:spec", "k:{\"name\":\"x\"}"]}).
+   *
+   * @return each element as {@link PathElements#serialize} writes it, in order
    */
   public List<String> serializedElements() {
     String[] out = new String[elements.length];

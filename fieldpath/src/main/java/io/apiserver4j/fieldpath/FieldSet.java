@@ -65,10 +65,21 @@ public final class FieldSet implements Iterable<FieldPath> {
     return new FieldSet(members, childElements, children, size);
   }
 
+  /**
+   * The set with no paths.
+   *
+   * @return the shared empty set
+   */
   public static FieldSet empty() {
     return EMPTY;
   }
 
+  /**
+   * A set of these paths; empty paths are ignored.
+   *
+   * @param paths the paths, in any order, duplicates allowed
+   * @return the set
+   */
   public static FieldSet of(FieldPath... paths) {
     requireNonNull(paths, "paths");
     Builder b = builder();
@@ -78,6 +89,12 @@ public final class FieldSet implements Iterable<FieldPath> {
     return b.build();
   }
 
+  /**
+   * A set of these paths; empty paths are ignored.
+   *
+   * @param paths the paths, in any order, duplicates allowed
+   * @return the set
+   */
   public static FieldSet of(Collection<FieldPath> paths) {
     requireNonNull(paths, "paths");
     Builder b = builder();
@@ -87,22 +104,41 @@ public final class FieldSet implements Iterable<FieldPath> {
     return b.build();
   }
 
+  /**
+   * A builder for a set built once, without the intermediate sets of repeated unions.
+   *
+   * @return a new, empty builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
   // ---------------------------------------------------------------- queries
 
-  /** Number of paths in the set. */
+  /**
+   * The number of paths in the set.
+   *
+   * @return the count of paths, members and their descendants alike
+   */
   public int size() {
     return size;
   }
 
+  /**
+   * Whether the set has no paths.
+   *
+   * @return true for the empty set
+   */
   public boolean isEmpty() {
     return size == 0;
   }
 
-  /** Whether {@code path} is in the set; always false for the empty path. */
+  /**
+   * Whether {@code path} is in the set.
+   *
+   * @param path the path to look up
+   * @return true when the set holds exactly this path; always false for the empty path
+   */
   public boolean contains(FieldPath path) {
     requireNonNull(path, "path");
     PathElement[] p = path.array();
@@ -120,19 +156,34 @@ public final class FieldSet implements Iterable<FieldPath> {
     return search(s.members, p[p.length - 1]) >= 0;
   }
 
-  /** Whether {@code element} alone (a one-element path) is in the set. */
+  /**
+   * Whether {@code element} alone (a one-element path) is in the set.
+   *
+   * @param element the element
+   * @return true when it is a member of this node
+   */
   public boolean hasMember(PathElement element) {
     requireNonNull(element, "element");
     return search(members, element) >= 0;
   }
 
-  /** Whether some path of the set continues below {@code element}. */
+  /**
+   * Whether some path of the set continues below {@code element}.
+   *
+   * @param element the element
+   * @return true when this node has a child set at {@code element}
+   */
   public boolean hasChild(PathElement element) {
     requireNonNull(element, "element");
     return search(childElements, element) >= 0;
   }
 
-  /** The paths below {@code element}, without the element; empty when there are none. */
+  /**
+   * The paths below {@code element}, without the element.
+   *
+   * @param element the element
+   * @return the non-empty child set; empty when there are none
+   */
   public Optional<FieldSet> child(PathElement element) {
     requireNonNull(element, "element");
     int at = search(childElements, element);
@@ -142,6 +193,9 @@ public final class FieldSet implements Iterable<FieldPath> {
   /**
    * The paths below {@code element}, without the element, or the empty set (SMD's
    * {@code Set.WithPrefix}; note that {@link #withPrefix} is the opposite operation).
+   *
+   * @param element the element
+   * @return the child set, or the empty set
    */
   public FieldSet childOrEmpty(PathElement element) {
     requireNonNull(element, "element");
@@ -149,45 +203,100 @@ public final class FieldSet implements Iterable<FieldPath> {
     return at < 0 ? EMPTY : children[at];
   }
 
-  /** The elements that are members of this node, sorted; an unmodifiable view. */
+  /**
+   * The elements that are members of this node (one-element paths).
+   *
+   * @return the members, sorted; an unmodifiable view
+   */
   public List<PathElement> members() {
     return Collections.unmodifiableList(Arrays.asList(members));
   }
 
+  /**
+   * The number of members of this node, without allocating a list.
+   *
+   * @return the size of {@link #members()}
+   */
   public int memberCount() {
     return members.length;
   }
 
+  /**
+   * A member of this node by position, without allocating a list.
+   *
+   * @param i the position, below {@link #memberCount()}
+   * @return the {@code i}th member in sort order
+   * @throws IndexOutOfBoundsException when {@code i} is out of range
+   */
   public PathElement memberAt(int i) {
     return members[i];
   }
 
-  /** The elements that have children at this node, sorted; an unmodifiable view. */
+  /**
+   * The elements that have children at this node.
+   *
+   * @return the elements, sorted; an unmodifiable view
+   */
   public List<PathElement> childElements() {
     return Collections.unmodifiableList(Arrays.asList(childElements));
   }
 
+  /**
+   * The number of child sets of this node, without allocating a list.
+   *
+   * @return the size of {@link #childElements()}
+   */
   public int childCount() {
     return childElements.length;
   }
 
+  /**
+   * The element of a child set by position, without allocating a list.
+   *
+   * @param i the position, below {@link #childCount()}
+   * @return the {@code i}th child element in sort order
+   * @throws IndexOutOfBoundsException when {@code i} is out of range
+   */
   public PathElement childElementAt(int i) {
     return childElements[i];
   }
 
+  /**
+   * A child set by position, without allocating a list.
+   *
+   * @param i the position, below {@link #childCount()}
+   * @return the non-empty set below {@link #childElementAt(int) childElementAt(i)}
+   * @throws IndexOutOfBoundsException when {@code i} is out of range
+   */
   public FieldSet childAt(int i) {
     return children[i];
   }
 
-  /** One child entry: the element and the non-empty set of paths below it. */
+  /**
+   * One child entry: the element and the non-empty set of paths below it.
+   *
+   * @param element the element the paths continue below
+   * @param set the paths below it, without the element
+   */
   public record Child(PathElement element, FieldSet set) {
+    /**
+     * Checks that no component is null.
+     *
+     * @param element see the record component
+     * @param set see the record component
+     * @throws NullPointerException when a component is null
+     */
     public Child {
       requireNonNull(element, "element");
       requireNonNull(set, "set");
     }
   }
 
-  /** The children of this node in element order. */
+  /**
+   * The children of this node in element order.
+   *
+   * @return the element and set of every child; an unmodifiable list
+   */
   public List<Child> children() {
     Child[] out = new Child[childElements.length];
     for (int i = 0; i < out.length; i++) {
@@ -198,13 +307,23 @@ public final class FieldSet implements Iterable<FieldPath> {
 
   // ---------------------------------------------------------------- algebra
 
-  /** Paths in this set or in {@code other}. */
+  /**
+   * Paths in this set or in {@code other}.
+   *
+   * @param other the other set
+   * @return the union; shares unchanged subtrees with the operands
+   */
   public FieldSet union(FieldSet other) {
     requireNonNull(other, "other");
     return union(this, other);
   }
 
-  /** Paths in both this set and {@code other}. */
+  /**
+   * Paths in both this set and {@code other}.
+   *
+   * @param other the other set
+   * @return the intersection
+   */
   public FieldSet intersection(FieldSet other) {
     requireNonNull(other, "other");
     return intersection(this, other);
@@ -214,6 +333,9 @@ public final class FieldSet implements Iterable<FieldPath> {
    * Paths of this set that are not in {@code other}. As in SMD this is a plain set difference on
    * paths: removing {@code a} does not remove {@code a.b}, and removing {@code a.b} leaves
    * {@code a}.
+   *
+   * @param other the paths to remove
+   * @return the difference
    */
   public FieldSet difference(FieldSet other) {
     requireNonNull(other, "other");
@@ -223,29 +345,51 @@ public final class FieldSet implements Iterable<FieldPath> {
   /**
    * Paths of this set that are neither in {@code other} nor below a path of {@code other}: a path
    * {@code a.b} in {@code other} removes {@code a.b} and everything under it.
+   *
+   * @param other the paths to remove with their descendants
+   * @return the recursive difference
    */
   public FieldSet recursiveDifference(FieldSet other) {
     requireNonNull(other, "other");
     return recursiveDifference(this, other);
   }
 
-  /** The paths that have no other path of this set below them. */
+  /**
+   * The paths that have no other path of this set below them.
+   *
+   * @return the leaves, as SMD's {@code Set.Leaves}
+   */
   public FieldSet leaves() {
     return leaves(this);
   }
 
-  /** This set without the paths in {@code pattern} and everything below them (SMD's exclude filter). */
+  /**
+   * This set without the paths in {@code pattern} and everything below them (SMD's exclude filter).
+   *
+   * @param pattern the paths to drop with their descendants
+   * @return the filtered set
+   */
   public FieldSet exclude(FieldSet pattern) {
     return recursiveDifference(pattern);
   }
 
-  /** {@code filter} applied to this set. */
+  /**
+   * {@code filter} applied to this set.
+   *
+   * @param filter the filter
+   * @return the filter's result
+   */
   public FieldSet filter(FieldSetFilter filter) {
     requireNonNull(filter, "filter");
     return requireNonNull(filter.apply(this), "filter result");
   }
 
-  /** Every path of this set with {@code element} in front (the inverse of {@link #childOrEmpty}). */
+  /**
+   * Every path of this set with {@code element} in front (the inverse of {@link #childOrEmpty}).
+   *
+   * @param element the element to put in front
+   * @return the prefixed set; empty when this set is
+   */
   public FieldSet withPrefix(PathElement element) {
     requireNonNull(element, "element");
     if (size == 0) {
@@ -254,7 +398,12 @@ public final class FieldSet implements Iterable<FieldPath> {
     return new FieldSet(NO_ELEMENTS, new PathElement[] {element}, new FieldSet[] {this}, size);
   }
 
-  /** Every path of this set with all of {@code prefix} in front. */
+  /**
+   * Every path of this set with all of {@code prefix} in front.
+   *
+   * @param prefix the path to put in front
+   * @return the prefixed set; this set for the empty prefix
+   */
   public FieldSet prefixedBy(FieldPath prefix) {
     requireNonNull(prefix, "prefix");
     FieldSet s = this;
@@ -605,7 +754,11 @@ public final class FieldSet implements Iterable<FieldPath> {
     return paths().iterator();
   }
 
-  /** The paths in ascending order, as an unmodifiable list. */
+  /**
+   * The paths in ascending order.
+   *
+   * @return the paths, as an unmodifiable list
+   */
   public List<FieldPath> paths() {
     List<FieldPath> out = new ArrayList<>(size);
     forEach(out::add);
@@ -743,7 +896,13 @@ public final class FieldSet implements Iterable<FieldPath> {
       }
     }
 
-    /** Adds {@code path}; the empty path is ignored (see {@link FieldSet}). */
+    /**
+     * Adds {@code path}; the empty path is ignored (see {@link FieldSet}).
+     *
+     * @param path the path to add
+     * @return this builder
+     * @throws IllegalStateException when the builder was already built
+     */
     public Builder insert(FieldPath path) {
       requireNonNull(path, "path");
       checkOpen();
@@ -759,7 +918,13 @@ public final class FieldSet implements Iterable<FieldPath> {
       return this;
     }
 
-    /** Adds every path of {@code set}. */
+    /**
+     * Adds every path of {@code set}.
+     *
+     * @param set the paths to add
+     * @return this builder
+     * @throws IllegalStateException when the builder was already built
+     */
     public Builder addAll(FieldSet set) {
       requireNonNull(set, "set");
       checkOpen();
@@ -767,7 +932,13 @@ public final class FieldSet implements Iterable<FieldPath> {
       return this;
     }
 
-    /** Adds the one-element path {@code element}. */
+    /**
+     * Adds the one-element path {@code element}.
+     *
+     * @param element the member to add
+     * @return this builder
+     * @throws IllegalStateException when the builder was already built
+     */
     public Builder addMember(PathElement element) {
       requireNonNull(element, "element");
       checkOpen();
@@ -775,7 +946,14 @@ public final class FieldSet implements Iterable<FieldPath> {
       return this;
     }
 
-    /** Adds every path of {@code set} with {@code element} in front. */
+    /**
+     * Adds every path of {@code set} with {@code element} in front.
+     *
+     * @param element the element to put in front
+     * @param set the paths below it
+     * @return this builder
+     * @throws IllegalStateException when the builder was already built
+     */
     public Builder addChild(PathElement element, FieldSet set) {
       requireNonNull(element, "element");
       requireNonNull(set, "set");
@@ -784,6 +962,12 @@ public final class FieldSet implements Iterable<FieldPath> {
       return this;
     }
 
+    /**
+     * Builds the set; the builder cannot be used afterwards.
+     *
+     * @return the immutable set of the added paths
+     * @throws IllegalStateException when the builder was already built
+     */
     public FieldSet build() {
       checkOpen();
       built = true;

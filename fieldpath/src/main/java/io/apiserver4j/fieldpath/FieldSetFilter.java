@@ -13,15 +13,30 @@ import static java.util.Objects.requireNonNull;
  */
 @FunctionalInterface
 public interface FieldSetFilter {
+  /**
+   * Filters a set.
+   *
+   * @param set the paths about to be recorded
+   * @return a subset of {@code set}
+   */
   FieldSet apply(FieldSet set);
 
-  /** Removes every path of {@code excluded} and everything below those paths (SMD's exclude filter). */
+  /**
+   * Removes every path of {@code excluded} and everything below those paths (SMD's exclude filter).
+   *
+   * @param excluded the paths to drop with their descendants
+   * @return the filter
+   */
   static FieldSetFilter exclude(FieldSet excluded) {
     requireNonNull(excluded, "excluded");
     return set -> set.recursiveDifference(excluded);
   }
 
-  /** Keeps everything. */
+  /**
+   * Keeps everything.
+   *
+   * @return the identity filter
+   */
   static FieldSetFilter none() {
     return set -> set;
   }

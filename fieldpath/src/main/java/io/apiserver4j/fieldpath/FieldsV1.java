@@ -66,6 +66,13 @@ public final class FieldsV1 {
 
   // ---------------------------------------------------------------- decode
 
+  /**
+   * Decodes FieldsV1 JSON text, as kube stores it in {@code fieldsV1}.
+   *
+   * @param json the JSON text
+   * @return the field set; {@code {}} is the empty set
+   * @throws FieldsV1Exception when the JSON is malformed, not FieldsV1, or nested deeper than {@link #MAX_DEPTH}
+   */
   public static FieldSet decode(String json) {
     requireNonNull(json, "json");
     try (JsonParser p = FACTORY.createParser(json)) {
@@ -75,6 +82,13 @@ public final class FieldsV1 {
     }
   }
 
+  /**
+   * Decodes FieldsV1 JSON as UTF-8 bytes.
+   *
+   * @param json the JSON bytes
+   * @return the field set
+   * @throws FieldsV1Exception when the JSON is malformed, not FieldsV1, or nested deeper than {@link #MAX_DEPTH}
+   */
   public static FieldSet decode(byte[] json) {
     requireNonNull(json, "json");
     try (JsonParser p = FACTORY.createParser(json)) {
@@ -87,6 +101,10 @@ public final class FieldsV1 {
   /**
    * Decodes a FieldsV1 object already parsed into a value tree (the form it has inside an
    * object's {@code metadata.managedFields}). {@code null} is the empty set.
+   *
+   * @param fieldsV1 the parsed FieldsV1 map
+   * @return the field set
+   * @throws FieldsV1Exception when the value is not a FieldsV1 map or an element is malformed
    */
   public static FieldSet decode(Value fieldsV1) {
     requireNonNull(fieldsV1, "fieldsV1");
@@ -378,7 +396,12 @@ public final class FieldsV1 {
 
   // ---------------------------------------------------------------- encode
 
-  /** The FieldsV1 JSON text of {@code set}. */
+  /**
+   * The FieldsV1 JSON text of {@code set}.
+   *
+   * @param set the set to encode
+   * @return compact JSON with keys in kube's order; {@code {}} for the empty set
+   */
   public static String encode(FieldSet set) {
     requireNonNull(set, "set");
     StringBuilder out = new StringBuilder(Math.max(16, set.size() * 24));
@@ -388,12 +411,22 @@ public final class FieldsV1 {
     return out.toString();
   }
 
-  /** {@link #encode(FieldSet)} as UTF-8 bytes. */
+  /**
+   * {@link #encode(FieldSet)} as UTF-8 bytes.
+   *
+   * @param set the set to encode
+   * @return the UTF-8 encoding of the JSON text
+   */
   public static byte[] encodeBytes(FieldSet set) {
     return encode(set).getBytes(StandardCharsets.UTF_8);
   }
 
-  /** {@code set} as the value tree kube stores in {@code fieldsV1}, keys in encoding order. */
+  /**
+   * {@code set} as the value tree kube stores in {@code fieldsV1}, keys in encoding order.
+   *
+   * @param set the set to encode
+   * @return the map that {@link #decode(Value)} reads back
+   */
   public static MapValue toValue(FieldSet set) {
     requireNonNull(set, "set");
     return tree(set, false, new StringBuilder(64));

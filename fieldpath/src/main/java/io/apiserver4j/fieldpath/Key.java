@@ -16,11 +16,19 @@ import java.util.List;
  * kept sorted by name (Go byte order; the sort is stable), whatever order they are given in, as
  * structured-merge-diff keeps them. A key normally has at least one field; the empty key exists
  * only because FieldsV1 can spell it ({@code k:{}}).
+ *
+ * @param fields the key fields, sorted by name
  */
 public record Key(List<KeyField> fields) implements PathElement {
   private static final Comparator<KeyField> BY_NAME =
       (a, b) -> Values.compareStrings(a.name(), b.name());
 
+  /**
+   * Sorts the fields by name (stably) and copies them.
+   *
+   * @param fields see the record component
+   * @throws NullPointerException when the list or a field is null
+   */
   public Key {
     requireNonNull(fields, "fields");
     if (!isSorted(fields)) {

@@ -11,8 +11,18 @@ import io.apiserver4j.core.Value;
 /**
  * One field of an associative-list {@link Key}. Equality compares values as structured-merge-diff
  * does (numerically equal integers and floats are equal).
+ *
+ * @param name the key field's name
+ * @param value the value the item has in that field
  */
 public record KeyField(String name, Value value) {
+  /**
+   * Checks that no component is null.
+   *
+   * @param name see the record component
+   * @param value see the record component
+   * @throws NullPointerException when a component is null
+   */
   public KeyField {
     requireNonNull(name, "name");
     requireNonNull(value, "value");

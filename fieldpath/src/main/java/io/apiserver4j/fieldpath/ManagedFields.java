@@ -91,6 +91,8 @@ public final class ManagedFields {
    *
    * @throws ManagedFieldsException for the errors above, and when the value has the wrong shape
    *     (not a list, an entry that is not a map, a field of the wrong type, a malformed time)
+   * @param managedFields the raw value of {@code metadata.managedFields}
+   * @return the entries, in the order given, duplicates collapsed
    */
   public static List<ManagedFieldsEntry> decode(Value managedFields) {
     requireNonNull(managedFields, "managedFields");
@@ -210,13 +212,23 @@ public final class ManagedFields {
     }
   }
 
-  /** {@code time} as kube writes it: RFC 3339 in UTC with whole seconds. */
+  /**
+   * {@code time} as kube writes it: RFC 3339 in UTC with whole seconds.
+   *
+   * @param time the instant; fractions of a second are dropped
+   * @return e.g. {@code 2024-01-02T03:04:05Z}
+   */
   public static String formatTime(Instant time) {
     requireNonNull(time, "time");
     return SECONDS_UTC.format(Instant.ofEpochSecond(time.getEpochSecond()));
   }
 
-  /** The entries in {@link #ENCODING_ORDER}. */
+  /**
+   * The entries in {@link #ENCODING_ORDER}.
+   *
+   * @param entries the entries; not changed
+   * @return a sorted copy
+   */
   public static List<ManagedFieldsEntry> sorted(List<ManagedFieldsEntry> entries) {
     requireNonNull(entries, "entries");
     List<ManagedFieldsEntry> copy = new ArrayList<>(entries);
@@ -228,6 +240,9 @@ public final class ManagedFields {
    * The wire form of {@code entries}: sorted in {@link #ENCODING_ORDER}, each entry as
    * {@link ManagedFieldsEntry#toValue()}. An empty list encodes as the empty list; kube omits the
    * field entirely then, which {@link #withManagedFields} does.
+   *
+   * @param entries the entries, in any order
+   * @return the encoded list
    */
   public static ListValue encode(List<ManagedFieldsEntry> entries) {
     requireNonNull(entries, "entries");
@@ -243,6 +258,10 @@ public final class ManagedFields {
    * {@code object} with {@code metadata.managedFields} set to the encoding of {@code entries}, or
    * removed when there are none (kube never writes an empty list). A missing {@code metadata}
    * map is created only when there is something to write.
+   *
+   * @param object the object; not changed
+   * @param entries the entries to record, in any order
+   * @return a copy of {@code object} with the field set or removed
    */
   public static MapValue withManagedFields(MapValue object, List<ManagedFieldsEntry> entries) {
     requireNonNull(object, "object");
@@ -266,6 +285,10 @@ public final class ManagedFields {
    * than 128 bytes (Too long), a non-printable character in the manager (Invalid value, one error
    * per character, with its byte position) and a subresource longer than 256 bytes (Too long).
    * Values of the wrong JSON type are reported as invalid too.
+   *
+   * @param managedFields the raw value, possibly null or of any type
+   * @param fieldPath the path the errors are reported under
+   * @return the field errors, in kube-apiserver's order; empty when valid
    */
   public static List<FieldError> validate(Value managedFields, String fieldPath) {
     requireNonNull(managedFields, "managedFields");
@@ -322,6 +345,10 @@ public final class ManagedFields {
   /**
    * kube-apiserver's field-manager name check ({@code ValidateFieldManager}): at most 128 bytes,
    * and every character printable; the errors are reported at {@code fieldPath}.
+   *
+   * @param manager the field manager name
+   * @param fieldPath the path the errors are reported at
+   * @return Too long and Invalid value errors; empty when valid
    */
   public static List<FieldError> validateManager(String manager, String fieldPath) {
     requireNonNull(manager, "manager");

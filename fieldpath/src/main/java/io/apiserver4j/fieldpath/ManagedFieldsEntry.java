@@ -27,6 +27,18 @@ import java.util.Optional;
 public record ManagedFieldsEntry(String manager, ManagedFieldsOperation operation,
     String apiVersion, Optional<Instant> time, FieldSet fields, String subresource) {
 
+  /**
+   * Checks the components.
+   *
+   * @param manager see the record component
+   * @param operation see the record component
+   * @param apiVersion see the record component
+   * @param time see the record component
+   * @param fields see the record component
+   * @param subresource see the record component
+   * @throws NullPointerException when a component is null
+   * @throws IllegalArgumentException when {@code apiVersion} is empty
+   */
   public ManagedFieldsEntry {
     requireNonNull(manager, "manager");
     requireNonNull(operation, "operation");
@@ -39,31 +51,67 @@ public record ManagedFieldsEntry(String manager, ManagedFieldsOperation operatio
     }
   }
 
-  /** An entry for the main resource without a time. */
+  /**
+   * An entry for the main resource without a time.
+   *
+   * @param manager the field manager
+   * @param operation apply or update
+   * @param apiVersion the version the fields are expressed in; not empty
+   * @param fields the owned fields
+   * @return the entry
+   */
   public static ManagedFieldsEntry of(String manager, ManagedFieldsOperation operation,
       String apiVersion, FieldSet fields) {
     return new ManagedFieldsEntry(manager, operation, apiVersion, Optional.empty(), fields, "");
   }
 
+  /**
+   * This entry owning other fields.
+   *
+   * @param newFields the owned fields
+   * @return a copy with {@code fields} replaced
+   */
   public ManagedFieldsEntry withFields(FieldSet newFields) {
     return new ManagedFieldsEntry(manager, operation, apiVersion, time, newFields, subresource);
   }
 
+  /**
+   * This entry changed at another time.
+   *
+   * @param newTime when the manager last changed something
+   * @return a copy with {@code time} set
+   */
   public ManagedFieldsEntry withTime(Instant newTime) {
     requireNonNull(newTime, "newTime");
     return new ManagedFieldsEntry(manager, operation, apiVersion, Optional.of(newTime), fields,
         subresource);
   }
 
+  /**
+   * This entry without a time.
+   *
+   * @return a copy with an empty {@code time}
+   */
   public ManagedFieldsEntry withoutTime() {
     return new ManagedFieldsEntry(manager, operation, apiVersion, Optional.empty(), fields,
         subresource);
   }
 
+  /**
+   * This entry recorded through another subresource.
+   *
+   * @param newSubresource the subresource, or empty for the main resource
+   * @return a copy with {@code subresource} replaced
+   */
   public ManagedFieldsEntry withSubresource(String newSubresource) {
     return new ManagedFieldsEntry(manager, operation, apiVersion, time, fields, newSubresource);
   }
 
+  /**
+   * Whether a server-side apply recorded this entry.
+   *
+   * @return true for {@link ManagedFieldsOperation#APPLY}
+   */
   public boolean isApply() {
     return operation == ManagedFieldsOperation.APPLY;
   }
@@ -74,6 +122,8 @@ public record ManagedFieldsEntry(String manager, ManagedFieldsOperation operatio
    * {@code {"manager":"foo","operation":"Update","apiVersion":"v1"}} or
    * {@code {"manager":"foo","operation":"Apply","subresource":"scale"}}. There is at most one
    * entry per identity.
+   *
+   * @return the identity as compact JSON
    */
   public String identity() {
     StringBuilder sb = new StringBuilder(64).append('{');
@@ -99,6 +149,8 @@ public record ManagedFieldsEntry(String manager, ManagedFieldsOperation operatio
   /**
    * The wire form, keys in kube's order ({@code manager, operation, apiVersion, time, fieldsType,
    * fieldsV1, subresource}) with empty manager, time and subresource omitted.
+   *
+   * @return the entry as a map, time in whole seconds
    */
   public MapValue toValue() {
     MapValue.Builder b = MapValue.builder(7);

@@ -10,10 +10,21 @@ package io.apiserver4j.fieldpath;
  * the request layer decides which Status error it becomes.
  */
 public final class ManagedFieldsException extends RuntimeException {
+  /**
+   * An exception with a message and no cause.
+   *
+   * @param message what is wrong and where
+   */
   public ManagedFieldsException(String message) {
     super(message);
   }
 
+  /**
+   * An exception caused by a lower-level failure (a JSON parser's, a time parser's).
+   *
+   * @param message what is wrong and where
+   * @param cause the underlying failure
+   */
   public ManagedFieldsException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -8,7 +8,9 @@ import java.util.Optional;
 
 /** The operation that recorded a managed-fields entry, with its exact wire spelling. */
 public enum ManagedFieldsOperation {
+  /** A server-side apply ({@code Apply}). */
   APPLY("Apply"),
+  /** Any other write: create, update, patch ({@code Update}). */
   UPDATE("Update");
 
   private final String wireName;
@@ -17,12 +19,21 @@ public enum ManagedFieldsOperation {
     this.wireName = wireName;
   }
 
-  /** {@code Apply} or {@code Update}. */
+  /**
+   * The spelling on the wire.
+   *
+   * @return {@code Apply} or {@code Update}
+   */
   public String wireName() {
     return wireName;
   }
 
-  /** The operation spelled exactly (case-sensitive) {@code Apply} or {@code Update}. */
+  /**
+   * The operation spelled exactly (case-sensitive) {@code Apply} or {@code Update}.
+   *
+   * @param name the wire name, possibly null
+   * @return the operation; empty for any other spelling
+   */
   public static Optional<ManagedFieldsOperation> fromWireName(String name) {
     if ("Apply".equals(name)) {
       return Optional.of(APPLY);

@@ -22,31 +22,81 @@ public sealed interface PathElement extends Comparable<PathElement>
     permits FieldName, Key, SetMember, Index {
 
   /** The four kinds of element, in their sort order. */
-  enum Kind { FIELD_NAME, KEY, SET_MEMBER, INDEX }
+  enum Kind {
+    /** A {@link FieldName}. */
+    FIELD_NAME,
+    /** A {@link Key}. */
+    KEY,
+    /** A {@link SetMember}. */
+    SET_MEMBER,
+    /** An {@link Index}. */
+    INDEX
+  }
 
+  /**
+   * The kind of this element, which orders elements of different kinds.
+   *
+   * @return the kind matching the element's record type
+   */
   Kind kind();
 
+  /**
+   * A field-name element ({@code .name}).
+   *
+   * @param name the field name
+   * @return the element
+   */
   static FieldName field(String name) {
     return new FieldName(name);
   }
 
+  /**
+   * A key element; the fields are sorted by name.
+   *
+   * @param fields the key fields, in any order
+   * @return the element
+   */
   static Key key(List<KeyField> fields) {
     return new Key(fields);
   }
 
+  /**
+   * A key element; the fields are sorted by name.
+   *
+   * @param fields the key fields, in any order
+   * @return the element
+   */
   static Key key(KeyField... fields) {
     return new Key(List.of(fields));
   }
 
-  /** A key with one field, the common case ({@code [name="nginx"]}). */
+  /**
+   * A key with one field, the common case ({@code [name="nginx"]}).
+   *
+   * @param name the key field's name
+   * @param value its value
+   * @return the element
+   */
   static Key key(String name, Value value) {
     return new Key(List.of(new KeyField(name, value)));
   }
 
+  /**
+   * A set-member element ({@code [="v"]}).
+   *
+   * @param value the member's value
+   * @return the element
+   */
   static SetMember value(Value value) {
     return new SetMember(value);
   }
 
+  /**
+   * A list-index element ({@code [3]}).
+   *
+   * @param index the position
+   * @return the element
+   */
   static Index index(long index) {
     return new Index(index);
   }
@@ -59,6 +109,8 @@ public sealed interface PathElement extends Comparable<PathElement>
   /**
    * The element as it appears in a path string: {@code .name}, {@code [k="v",n=1]},
    * {@code [="v"]} or {@code [3]}.
+   *
+   * @return the path-string form, as structured-merge-diff prints it
    */
   String toPathString();
 }

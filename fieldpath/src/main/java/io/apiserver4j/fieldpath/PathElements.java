@@ -17,6 +17,9 @@ public final class PathElements {
   /**
    * Serializes {@code element}: field names raw after {@code f:}; key fields as compact JSON with
    * names sorted; values as compact JSON with map keys sorted; Go's escaping throughout.
+   *
+   * @param element the element
+   * @return {@code f:name}, {@code k:{...}}, {@code v:...} or {@code i:3}
    */
   public static String serialize(PathElement element) {
     requireNonNull(element, "element");
@@ -32,6 +35,8 @@ public final class PathElements {
    * @throws FieldsV1Exception when {@code text} is shorter than 2 characters ({@code key must be
    *     2 characters long:}), has no colon second ({@code missing colon: ...}), has an unknown
    *     type character ({@code unknown path element type}) or a malformed payload
+   * @param text one FieldsV1 key, e.g. {@code f:spec}
+   * @return the element
    */
   public static PathElement parse(String text) {
     requireNonNull(text, "text");

@@ -11,8 +11,16 @@ import io.apiserver4j.core.Value;
 /**
  * Selects the item of a set (a list of scalars with set semantics) by its value. Equality
  * follows structured-merge-diff: numerically equal integers and floats are the same member.
+ *
+ * @param value the member's value
  */
 public record SetMember(Value value) implements PathElement {
+  /**
+   * Checks that no component is null.
+   *
+   * @param value see the record component
+   * @throws NullPointerException when a component is null
+   */
   public SetMember {
     requireNonNull(value, "value");
   }

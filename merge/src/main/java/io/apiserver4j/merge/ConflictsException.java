@@ -21,6 +21,12 @@ public final class ConflictsException extends RuntimeException {
 
   private final transient List<Conflict> conflicts;
 
+  /**
+   * An exception listing the conflicts, with SMD's message.
+   *
+   * @param conflicts the conflicts; copied
+   * @throws IllegalArgumentException when the list is empty
+   */
   public ConflictsException(List<Conflict> conflicts) {
     super(message(requireNonNull(conflicts, "conflicts")));
     if (conflicts.isEmpty()) {
@@ -29,7 +35,11 @@ public final class ConflictsException extends RuntimeException {
     this.conflicts = List.copyOf(conflicts);
   }
 
-  /** The conflicts, grouped by manager in the order the updater found them. */
+  /**
+   * The conflicts, grouped by manager in the order the updater found them.
+   *
+   * @return the conflicts, never empty
+   */
   public List<Conflict> conflicts() {
     return conflicts;
   }

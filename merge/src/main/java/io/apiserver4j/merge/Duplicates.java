@@ -9,6 +9,8 @@ package io.apiserver4j.merge;
  * not send duplicates; updates (plain writes) may, as in SMD's {@code AllowDuplicates}.
  */
 public enum Duplicates {
+  /** Duplicate items are validation errors (applied configurations). */
   REJECT,
+  /** Duplicate items are accepted and treated atomically (plain updates). */
   ALLOW
 }

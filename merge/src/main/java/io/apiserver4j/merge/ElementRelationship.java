@@ -27,12 +27,21 @@ public enum ElementRelationship {
     this.smdName = smdName;
   }
 
-  /** The spelling used in SMD schema YAML. */
+  /**
+   * The spelling used in SMD schema YAML.
+   *
+   * @return {@code atomic}, {@code associative} or {@code separable}
+   */
   public String smdName() {
     return smdName;
   }
 
-  /** Parses the SMD spelling ({@code atomic}, {@code associative}, {@code separable}). */
+  /**
+   * Parses the SMD spelling ({@code atomic}, {@code associative}, {@code separable}).
+   *
+   * @param name the spelling
+   * @return the relationship; empty for any other spelling
+   */
   public static Optional<ElementRelationship> fromSmdName(String name) {
     for (ElementRelationship r : values()) {
       if (r.smdName.equals(name)) {

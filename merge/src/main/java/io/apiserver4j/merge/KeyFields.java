@@ -10,6 +10,8 @@ package io.apiserver4j.merge;
  * {@code WithAppendKeyFields}), so that the extracted object can be applied as is.
  */
 public enum KeyFields {
+  /** Only the extracted paths. */
   OMIT,
+  /** The extracted paths and the key fields of the list items on the way to them. */
   INCLUDE
 }

@@ -19,6 +19,15 @@ import java.util.List;
  * @param keys the key fields of an associative list of maps, in schema order; empty otherwise
  */
 public record ListType(TypeRef elementType, ElementRelationship elementRelationship, List<String> keys) {
+  /**
+   * Checks the components and copies the keys.
+   *
+   * @param elementType see the record component
+   * @param elementRelationship see the record component
+   * @param keys see the record component
+   * @throws NullPointerException when a component is null
+   * @throws SchemaException when the relationship is separable or a key is repeated
+   */
   public ListType {
     requireNonNull(elementType, "elementType");
     requireNonNull(elementRelationship, "elementRelationship");
@@ -33,11 +42,24 @@ public record ListType(TypeRef elementType, ElementRelationship elementRelations
     }
   }
 
+  /**
+   * An atomic list: one leaf, replaced as a whole.
+   *
+   * @param elementType the type of every item
+   * @return the list type
+   */
   public static ListType atomic(TypeRef elementType) {
     return new ListType(elementType, ElementRelationship.ATOMIC, List.of());
   }
 
-  /** An associative list: a set when {@code keys} is empty, a map-like list otherwise. */
+  /**
+   * An associative list: a set when {@code keys} is empty, a map-like list otherwise.
+   *
+   * @param elementType the type of every item
+   * @param keys the key fields of map items, unique
+   * @return the list type
+   * @throws SchemaException when a key is repeated
+   */
   public static ListType associative(TypeRef elementType, List<String> keys) {
     return new ListType(elementType, ElementRelationship.ASSOCIATIVE, keys);
   }

@@ -27,11 +27,22 @@ public final class ManagedFieldsMap {
     this.managers = Collections.unmodifiableMap(managers);
   }
 
+  /**
+   * The map with no managers.
+   *
+   * @return the shared empty map
+   */
   public static ManagedFieldsMap empty() {
     return EMPTY;
   }
 
-  /** A copy of {@code managers} in its iteration order. */
+  /**
+   * A copy of {@code managers} in its iteration order.
+   *
+   * @param managers the sets by manager name
+   * @return the map
+   * @throws NullPointerException when a name or set is null
+   */
   public static ManagedFieldsMap of(Map<String, VersionedSet> managers) {
     requireNonNull(managers, "managers");
     LinkedHashMap<String, VersionedSet> m = new LinkedHashMap<>();
@@ -39,34 +50,70 @@ public final class ManagedFieldsMap {
     return m.isEmpty() ? EMPTY : new ManagedFieldsMap(m);
   }
 
+  /**
+   * The fields a manager owns.
+   *
+   * @param manager the manager name
+   * @return the set; empty when the manager has none
+   */
   public Optional<VersionedSet> get(String manager) {
     requireNonNull(manager, "manager");
     return Optional.ofNullable(managers.get(manager));
   }
 
+  /**
+   * Whether a manager has an entry.
+   *
+   * @param manager the manager name
+   * @return true when {@link #get} is present
+   */
   public boolean contains(String manager) {
     return managers.containsKey(manager);
   }
 
-  /** The manager names in insertion order. */
+  /**
+   * The manager names in insertion order.
+   *
+   * @return an unmodifiable set
+   */
   public Set<String> managers() {
     return managers.keySet();
   }
 
-  /** A read-only view in insertion order. */
+  /**
+   * A read-only view in insertion order.
+   *
+   * @return the unmodifiable map
+   */
   public Map<String, VersionedSet> asMap() {
     return managers;
   }
 
+  /**
+   * The number of managers.
+   *
+   * @return the number of entries
+   */
   public int size() {
     return managers.size();
   }
 
+  /**
+   * Whether no manager owns anything.
+   *
+   * @return true when there are no entries
+   */
   public boolean isEmpty() {
     return managers.isEmpty();
   }
 
-  /** A copy with {@code manager}'s entry set (replaced in place, or appended). */
+  /**
+   * A copy with {@code manager}'s entry set (replaced in place, or appended).
+   *
+   * @param manager the manager name
+   * @param set its fields
+   * @return the new map; this one is unchanged
+   */
   public ManagedFieldsMap with(String manager, VersionedSet set) {
     requireNonNull(manager, "manager");
     requireNonNull(set, "set");
@@ -75,7 +122,12 @@ public final class ManagedFieldsMap {
     return new ManagedFieldsMap(m);
   }
 
-  /** A copy without {@code manager}. */
+  /**
+   * A copy without {@code manager}.
+   *
+   * @param manager the manager name
+   * @return the new map; this one when the manager has no entry
+   */
   public ManagedFieldsMap without(String manager) {
     requireNonNull(manager, "manager");
     if (!managers.containsKey(manager)) {

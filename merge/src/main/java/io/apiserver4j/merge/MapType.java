@@ -46,7 +46,16 @@ public final class MapType {
     this.byName = m;
   }
 
-  /** A fully specified map type. */
+  /**
+   * A fully specified map type.
+   *
+   * @param fields the declared fields, unique by name
+   * @param unions the unions among the fields
+   * @param elementType the type of keys that are not declared fields; {@link TypeRef#none()} for none
+   * @param elementRelationship how the map merges: separable (granular) or atomic
+   * @return the map type
+   * @throws SchemaException when a field name is repeated
+   */
   public static MapType of(
       List<StructField> fields,
       List<Union> unions,
@@ -55,39 +64,81 @@ public final class MapType {
     return new MapType(fields, unions, elementType, elementRelationship);
   }
 
-  /** A granular struct with the given fields and no other keys. */
+  /**
+   * A granular struct with the given fields and no other keys.
+   *
+   * @param fields the declared fields, unique by name
+   * @return the map type
+   * @throws SchemaException when a field name is repeated
+   */
   public static MapType struct(List<StructField> fields) {
     return new MapType(fields, List.of(), TypeRef.none(), ElementRelationship.SEPARABLE);
   }
 
-  /** A map whose every value has type {@code elementType}. */
+  /**
+   * A map whose every value has type {@code elementType}.
+   *
+   * @param elementType the type of every value
+   * @param relationship how the map merges
+   * @return the map type, without declared fields
+   */
   public static MapType mapOf(TypeRef elementType, ElementRelationship relationship) {
     return new MapType(List.of(), List.of(), elementType, relationship);
   }
 
+  /**
+   * The declared fields.
+   *
+   * @return the fields in schema order
+   */
   public List<StructField> fields() {
     return fields;
   }
 
+  /**
+   * The unions among the declared fields.
+   *
+   * @return the unions; usually empty
+   */
   public List<Union> unions() {
     return unions;
   }
 
+  /**
+   * The type of keys that are not declared fields.
+   *
+   * @return the element type; {@link TypeRef#none()} when only declared fields are allowed
+   */
   public TypeRef elementType() {
     return elementType;
   }
 
+  /**
+   * How the map merges.
+   *
+   * @return {@code SEPARABLE} for granular maps, {@code ATOMIC} for maps replaced as a whole
+   */
   public ElementRelationship elementRelationship() {
     return elementRelationship;
   }
 
-  /** The declared field called {@code name}. */
+  /**
+   * The declared field called {@code name}.
+   *
+   * @param name the serialized field name
+   * @return the field; empty when none is declared with that name
+   */
   public Optional<StructField> findField(String name) {
     // maps of data declare no fields: their keys need not be hashed to learn that
     return byName.isEmpty() ? Optional.empty() : Optional.ofNullable(byName.get(name));
   }
 
-  /** A copy with another element relationship (used for field-level overrides). */
+  /**
+   * A copy with another element relationship (used for field-level overrides).
+   *
+   * @param relationship the relationship to use
+   * @return the new map type
+   */
   public MapType withElementRelationship(ElementRelationship relationship) {
     return relationship == elementRelationship
         ? this

@@ -12,6 +12,11 @@ package io.apiserver4j.merge;
 public final class MissingVersionException extends ConversionException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An exception with a message and no cause.
+   *
+   * @param message what went wrong
+   */
   public MissingVersionException(String message) {
     super(message);
   }

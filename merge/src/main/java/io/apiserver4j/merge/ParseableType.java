@@ -36,20 +36,36 @@ public final class ParseableType {
   /**
    * SMD's deduced type, for objects without a schema: maps are granular all the way down, lists
    * and scalars are leaves.
+   *
+   * @return the deduced type of {@link Schema#deducedSchema()}
    */
   public static ParseableType deduced() {
     return DEDUCED;
   }
 
+  /**
+   * The schema the type belongs to.
+   *
+   * @return the schema
+   */
   public Schema schema() {
     return schema;
   }
 
+  /**
+   * The reference to this type in {@link #schema()}.
+   *
+   * @return the reference
+   */
   public TypeRef typeRef() {
     return typeRef;
   }
 
-  /** True when the type reference resolves in the schema. */
+  /**
+   * Whether the type reference resolves in the schema.
+   *
+   * @return true when values can be typed with this type
+   */
   public boolean isValid() {
     return node.unresolved == null;
   }
@@ -57,6 +73,8 @@ public final class ParseableType {
   /**
    * Types {@code value}, rejecting duplicate set or associative-list items.
    *
+   * @param value the value
+   * @return the typed value
    * @throws ValidationException listing every violation
    */
   public TypedValue fromValue(Value value) {
@@ -66,6 +84,9 @@ public final class ParseableType {
   /**
    * Types {@code value}.
    *
+   * @param value the value
+   * @param duplicates whether duplicate set or associative-list items are accepted
+   * @return the typed value
    * @throws ValidationException listing every violation
    */
   public TypedValue fromValue(Value value, Duplicates duplicates) {
@@ -84,12 +105,22 @@ public final class ParseableType {
    *
    * @throws io.apiserver4j.core.DecodeException if the text is not YAML
    * @throws ValidationException if the value does not fit the type
+   * @param yaml the YAML text
+   * @return the typed value
    */
   public TypedValue fromYaml(String yaml) {
     return fromYaml(yaml, Duplicates.REJECT);
   }
 
-  /** Parses YAML and types it; see {@link #fromYaml(String)}. */
+  /**
+   * Parses YAML and types it; see {@link #fromYaml(String)}.
+   *
+   * @param yaml the YAML text
+   * @param duplicates whether duplicate set or associative-list items are accepted
+   * @return the typed value
+   * @throws io.apiserver4j.core.DecodeException if the text is not YAML
+   * @throws ValidationException if the value does not fit the type
+   */
   public TypedValue fromYaml(String yaml, Duplicates duplicates) {
     requireNonNull(yaml, "yaml");
     return fromValue(Yaml.read(yaml), duplicates);
@@ -99,13 +130,20 @@ public final class ParseableType {
    * Types {@code value} without validating it, for values known to be valid (for example the
    * output of a conversion of a valid value). Operations on an invalid value report errors or
    * give unspecified results.
+   *
+   * @param value a value known to fit the type
+   * @return the typed value
    */
   public TypedValue fromValueUnvalidated(Value value) {
     requireNonNull(value, "value");
     return new TypedValue(value, schema, typeRef, node, false);
   }
 
-  /** The null value of this type (what a not-yet-created object is). */
+  /**
+   * The null value of this type (what a not-yet-created object is).
+   *
+   * @return the typed null
+   */
   public TypedValue nullValue() {
     return new TypedValue(Value.nullValue(), schema, typeRef, node, true);
   }

@@ -17,11 +17,24 @@ import static java.util.Objects.requireNonNull;
 public record ScalarType(String smdName) {
   /** Integers and floats. */
   public static final ScalarType NUMERIC = new ScalarType("numeric");
+  /**
+   * Strings.
+   */
   public static final ScalarType STRING = new ScalarType("string");
+  /**
+   * Booleans.
+   */
   public static final ScalarType BOOLEAN = new ScalarType("boolean");
   /** Any scalar: number, string or boolean. */
   public static final ScalarType UNTYPED = new ScalarType("untyped");
 
+  /**
+   * Checks that the name is not empty.
+   *
+   * @param smdName see the record component
+   * @throws NullPointerException when the name is null
+   * @throws SchemaException when the name is empty
+   */
   public ScalarType {
     requireNonNull(smdName, "smdName");
     if (smdName.isEmpty()) {
@@ -29,7 +42,13 @@ public record ScalarType(String smdName) {
     }
   }
 
-  /** The scalar kind spelled {@code name}; one of the constants when it is a known one. */
+  /**
+   * The scalar kind spelled {@code name}.
+   *
+   * @param name the SMD spelling
+   * @return one of the constants when it is a known one, else a new unknown kind
+   * @throws SchemaException when the name is empty
+   */
   public static ScalarType of(String name) {
     switch (name) {
       case "numeric":
@@ -45,7 +64,11 @@ public record ScalarType(String smdName) {
     }
   }
 
-  /** True for the four kinds SMD defines. */
+  /**
+   * Whether this is one of the four kinds SMD defines.
+   *
+   * @return true for the constants of this class
+   */
   public boolean isKnown() {
     return this.equals(NUMERIC) || this.equals(STRING) || this.equals(BOOLEAN) || this.equals(UNTYPED);
   }

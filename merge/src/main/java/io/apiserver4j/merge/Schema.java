@@ -82,7 +82,13 @@ public final class Schema {
     this.compiled = new CompiledSchema(this.types);
   }
 
-  /** A schema of the given named types. */
+  /**
+   * A schema of the given named types.
+   *
+   * @param types the types, unique by name
+   * @return the schema
+   * @throws SchemaException when a name is repeated
+   */
   public static Schema of(List<TypeDef> types) {
     requireNonNull(types, "types");
     return new Schema(types);
@@ -92,6 +98,8 @@ public final class Schema {
    * Parses SMD schema YAML ({@code types: [...]}).
    *
    * @throws SchemaException if the text is not YAML or not a valid schema
+   * @param yaml the SMD schema YAML
+   * @return the schema
    */
   public static Schema fromSmdYaml(String yaml) {
     requireNonNull(yaml, "yaml");
@@ -109,27 +117,47 @@ public final class Schema {
    * the entry point for converters that produce SMD's format, such as the OpenAPI one.
    *
    * @throws SchemaException if the document is not a valid schema
+   * @param schema the parsed SMD schema document
+   * @return the schema
    */
   public static Schema fromSmdValue(Value schema) {
     requireNonNull(schema, "schema");
     return new Schema(SmdSchemaCodec.read(schema));
   }
 
-  /** The schema SMD uses for objects without a schema: the two untyped types. */
+  /**
+   * The schema SMD uses for objects without a schema: the two untyped types.
+   *
+   * @return the shared deduced schema
+   */
   public static Schema deducedSchema() {
     return DEDUCED;
   }
 
-  /** The named types, in definition order. */
+  /**
+   * The named types, in definition order.
+   *
+   * @return the types
+   */
   public List<TypeDef> types() {
     return types;
   }
 
-  /** The names of the types, in definition order. */
+  /**
+   * The names of the types, in definition order.
+   *
+   * @return the names
+   */
   public List<String> typeNames() {
     return types.stream().map(TypeDef::name).toList();
   }
 
+  /**
+   * The type called {@code name}.
+   *
+   * @param name the type name
+   * @return the type; empty when the schema has none of that name
+   */
   public Optional<TypeDef> findNamedType(String name) {
     requireNonNull(name, "name");
     return Optional.ofNullable(byName.get(name));
@@ -138,6 +166,9 @@ public final class Schema {
   /**
    * The atom {@code ref} stands for, with its element-relationship override applied; empty if the
    * named type does not exist or the override does not fit it (SMD's {@code Resolve}).
+   *
+   * @param ref the reference
+   * @return the atom
    */
   public Optional<Atom> resolve(TypeRef ref) {
     requireNonNull(ref, "ref");
@@ -162,19 +193,33 @@ public final class Schema {
     return Optional.of(a);
   }
 
-  /** The named type {@code name}; an unknown name fails when a value is typed with it. */
+  /**
+   * The named type {@code name}; an unknown name fails when a value is typed with it.
+   *
+   * @param name the type name
+   * @return the type
+   */
   public ParseableType type(String name) {
     requireNonNull(name, "name");
     return new ParseableType(this, TypeRef.named(name));
   }
 
-  /** The type {@code ref} of this schema. */
+  /**
+   * The type {@code ref} of this schema.
+   *
+   * @param ref the reference, named or inline
+   * @return the type
+   */
   public ParseableType type(TypeRef ref) {
     requireNonNull(ref, "ref");
     return new ParseableType(this, ref);
   }
 
-  /** This schema in SMD's YAML document shape; {@link #fromSmdValue} of it gives an equal schema. */
+  /**
+   * This schema in SMD's YAML document shape; {@link #fromSmdValue} of it gives an equal schema.
+   *
+   * @return the document, a map with a {@code types} list
+   */
   public Value toSmdValue() {
     return SmdSchemaCodec.write(types);
   }

@@ -12,6 +12,11 @@ package io.apiserver4j.merge;
 public final class SchemaException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * An exception with a message and no cause.
+   *
+   * @param message what went wrong
+   */
   public SchemaException(String message) {
     super(message);
   }

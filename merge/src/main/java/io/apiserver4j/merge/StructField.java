@@ -26,24 +26,53 @@ public final class StructField {
     this.defaultValue = defaultValue;
   }
 
+  /**
+   * A field without a default value.
+   *
+   * @param name the serialized field name
+   * @param type the field's type
+   * @return the field
+   */
   public static StructField of(String name, TypeRef type) {
     return new StructField(name, type, null);
   }
 
-  /** A field with a default value; a null {@code Value} means "no default", as in SMD. */
+  /**
+   * A field with a default value; a null {@code Value} means "no default", as in SMD.
+   *
+   * @param name the serialized field name
+   * @param type the field's type
+   * @param defaultValue the default
+   * @return the field
+   */
   public static StructField withDefault(String name, TypeRef type, Value defaultValue) {
     requireNonNull(defaultValue, "defaultValue");
     return new StructField(name, type, defaultValue.isNull() ? null : defaultValue);
   }
 
+  /**
+   * The serialized field name.
+   *
+   * @return the name
+   */
   public String name() {
     return name;
   }
 
+  /**
+   * The field's type.
+   *
+   * @return the type reference
+   */
   public TypeRef type() {
     return type;
   }
 
+  /**
+   * The default value.
+   *
+   * @return the default; empty when there is none
+   */
   public Optional<Value> defaultValue() {
     return Optional.ofNullable(defaultValue);
   }

@@ -33,7 +33,13 @@ public final class TypeRef {
     this.nullable = nullable;
   }
 
-  /** A reference to the type called {@code name}. */
+  /**
+   * A reference to the type called {@code name}.
+   *
+   * @param name the type name
+   * @return the reference; it resolves only if the schema has that type
+   * @throws IllegalArgumentException when the name is empty
+   */
   public static TypeRef named(String name) {
     requireNonNull(name, "name");
     if (name.isEmpty()) {
@@ -42,13 +48,22 @@ public final class TypeRef {
     return new TypeRef(name, Atom.empty(), null, false);
   }
 
-  /** An inline type. */
+  /**
+   * An inline type.
+   *
+   * @param atom the type itself
+   * @return the reference
+   */
   public static TypeRef inline(Atom atom) {
     requireNonNull(atom, "atom");
     return atom.isEmpty() ? NONE : new TypeRef(null, atom, null, false);
   }
 
-  /** The absent reference: resolves to the empty atom, which accepts no value. */
+  /**
+   * The absent reference: resolves to the empty atom, which accepts no value.
+   *
+   * @return the shared absent reference
+   */
   public static TypeRef none() {
     return NONE;
   }
@@ -56,35 +71,65 @@ public final class TypeRef {
   /**
    * A copy that overrides the element relationship of the map or list this reference resolves
    * to (SMD field-level overrides such as {@code x-kubernetes-map-type} on a property).
+   *
+   * @param relationship the relationship to use
+   * @return the new reference
    */
   public TypeRef withElementRelationship(ElementRelationship relationship) {
     requireNonNull(relationship, "relationship");
     return new TypeRef(namedType, inlined, relationship, nullable);
   }
 
-  /** A copy marked as accepting an explicit null (informational, as in SMD). */
+  /**
+   * A copy marked as accepting an explicit null (informational, as in SMD).
+   *
+   * @return the new reference
+   */
   public TypeRef asNullable() {
     return new TypeRef(namedType, inlined, elementRelationship, true);
   }
 
+  /**
+   * The name of the referenced type.
+   *
+   * @return the name; empty for inline references
+   */
   public Optional<String> namedType() {
     return Optional.ofNullable(namedType);
   }
 
-  /** The inline atom; empty for named references. */
+  /**
+   * The inline atom.
+   *
+   * @return the atom; the empty atom for named references
+   */
   public Atom inlined() {
     return inlined;
   }
 
+  /**
+   * The element-relationship override.
+   *
+   * @return the override; empty when the resolved type's own applies
+   */
   public Optional<ElementRelationship> elementRelationship() {
     return Optional.ofNullable(elementRelationship);
   }
 
+  /**
+   * Whether an explicit null is accepted (informational).
+   *
+   * @return true when marked with {@link #asNullable()}
+   */
   public boolean nullable() {
     return nullable;
   }
 
-  /** True for {@link #none()} and anything equal to it. */
+  /**
+   * Whether this is the absent reference.
+   *
+   * @return true for {@link #none()} and anything equal to it
+   */
   public boolean isNone() {
     return namedType == null && inlined.isEmpty() && elementRelationship == null && !nullable;
   }

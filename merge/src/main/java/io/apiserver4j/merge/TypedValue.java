@@ -49,35 +49,68 @@ public final class TypedValue {
     this.strictlyValid = strictlyValid;
   }
 
+  /**
+   * The untyped value.
+   *
+   * @return the value
+   */
   public Value value() {
     return value;
   }
 
+  /**
+   * The schema the value is typed with.
+   *
+   * @return the schema
+   */
   public Schema schema() {
     return schema;
   }
 
+  /**
+   * The reference to the value's type in {@link #schema()}.
+   *
+   * @return the reference
+   */
   public TypeRef typeRef() {
     return typeRef;
   }
 
-  /** The type of this value. */
+  /**
+   * The type of this value.
+   *
+   * @return the schema and reference as one type
+   */
   public ParseableType type() {
     return new ParseableType(schema, typeRef);
   }
 
-  /** The same type with another value, not validated. */
+  /**
+   * The same type with another value, not validated.
+   *
+   * @param newValue a value known to fit the type
+   * @return the typed value
+   */
   public TypedValue withValue(Value newValue) {
     requireNonNull(newValue, "newValue");
     return newValue == value ? this : new TypedValue(newValue, schema, typeRef, node, false);
   }
 
-  /** The null value of this type. */
+  /**
+   * The null value of this type.
+   *
+   * @return the typed null
+   */
   public TypedValue empty() {
     return withValue(Value.nullValue());
   }
 
-  /** Every violation of the schema; empty when valid. */
+  /**
+   * Every violation of the schema.
+   *
+   * @param duplicates whether duplicate set or associative-list items are accepted
+   * @return the errors, empty when valid
+   */
   public List<ValidationError> validate(Duplicates duplicates) {
     requireNonNull(duplicates, "duplicates");
     return Validator.validate(node, value, duplicates == Duplicates.ALLOW);
@@ -87,6 +120,7 @@ public final class TypedValue {
    * The set of every leaf field and item this value sets (SMD's {@code ToFieldSet}).
    *
    * @throws ValidationException if the value does not fit its type
+   * @return the field set
    */
   public FieldSet toFieldSet() {
     Object r = FieldSetWalker.toFieldSet(node, value);
@@ -101,6 +135,8 @@ public final class TypedValue {
    *
    * @throws IllegalArgumentException if the types differ
    * @throws ValidationException if either value does not fit the type
+   * @param rhs the value after the change
+   * @return the added, modified and removed fields
    */
   public Comparison compare(TypedValue rhs) {
     requireNonNull(rhs, "rhs");
@@ -125,6 +161,8 @@ public final class TypedValue {
    *
    * @throws IllegalArgumentException if the types differ
    * @throws ValidationException if the values do not fit the type or {@code pso} has duplicate items
+   * @param pso the partially specified object
+   * @return the merged value
    */
   public TypedValue merge(TypedValue pso) {
     requireNonNull(pso, "pso");
@@ -136,13 +174,23 @@ public final class TypedValue {
     throw new ValidationException(Merger.errorsOf(r));
   }
 
-  /** This value without the fields and items of {@code items} (and everything below them). */
+  /**
+   * This value without the fields and items of {@code items} (and everything below them).
+   *
+   * @param items the fields and items to remove
+   * @return the reduced value
+   */
   public TypedValue removeItems(FieldSet items) {
     requireNonNull(items, "items");
     return withValue(Remover.remove(node, value, items));
   }
 
-  /** Only the fields and items of {@code items} of this value (and everything below them). */
+  /**
+   * Only the fields and items of {@code items} of this value (and everything below them).
+   *
+   * @param items the fields and items to keep
+   * @return the extracted value
+   */
   public TypedValue extractItems(FieldSet items) {
     return extractItems(items, KeyFields.OMIT);
   }
@@ -150,6 +198,10 @@ public final class TypedValue {
   /**
    * Only the fields and items of {@code items}; with {@link KeyFields#INCLUDE}, also the key fields
    * of every associative-list item on the way to an extracted path that this value has.
+   *
+   * @param items the fields and items to keep
+   * @param keyFields whether key fields on the way are kept
+   * @return the extracted value
    */
   public TypedValue extractItems(FieldSet items, KeyFields keyFields) {
     requireNonNull(items, "items");
@@ -184,6 +236,8 @@ public final class TypedValue {
    * container. Empty when no change is needed (SMD's {@code ReconcileFieldSetWithSchema}).
    *
    * @throws IllegalArgumentException if a type on the way cannot be resolved
+   * @param managed the fields someone owns in this value
+   * @return the corrected set; empty when {@code managed} needs no change
    */
   public Optional<FieldSet> reconcileFieldSetWithSchema(FieldSet managed) {
     requireNonNull(managed, "managed");
@@ -193,6 +247,9 @@ public final class TypedValue {
   /**
    * {@code set} plus every declared struct field that appears in it only as the parent of other
    * paths (SMD's {@code EnsureNamedFieldsAreMembers}, with this value's type).
+   *
+   * @param set the field set
+   * @return the completed set
    */
   public FieldSet ensureNamedFieldsAreMembers(FieldSet set) {
     requireNonNull(set, "set");

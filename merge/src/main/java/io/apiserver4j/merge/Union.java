@@ -25,12 +25,24 @@ public final class Union {
     this.fields = List.copyOf(fields);
   }
 
-  /** A union without discriminator. */
+  /**
+   * A union without discriminator.
+   *
+   * @param fields the members
+   * @return the union
+   */
   public static Union of(List<UnionField> fields) {
     return new Union(null, false, requireNonNull(fields, "fields"));
   }
 
-  /** A union whose {@code discriminator} field names the member that is set. */
+  /**
+   * A union whose {@code discriminator} field names the member that is set.
+   *
+   * @param discriminator the discriminator field's name
+   * @param deduceInvalidDiscriminator whether an invalid discriminator value is deduced from the members set (SMD's {@code deduceInvalidDiscriminator})
+   * @param fields the members
+   * @return the union
+   */
   public static Union discriminated(
       String discriminator, boolean deduceInvalidDiscriminator, List<UnionField> fields) {
     return new Union(
@@ -39,14 +51,29 @@ public final class Union {
         requireNonNull(fields, "fields"));
   }
 
+  /**
+   * The discriminator field.
+   *
+   * @return its name; empty for a union without one
+   */
   public Optional<String> discriminator() {
     return Optional.ofNullable(discriminator);
   }
 
+  /**
+   * Whether an invalid discriminator value is deduced from the members set.
+   *
+   * @return SMD's {@code deduceInvalidDiscriminator}
+   */
   public boolean deduceInvalidDiscriminator() {
     return deduceInvalidDiscriminator;
   }
 
+  /**
+   * The members.
+   *
+   * @return the members in schema order
+   */
   public List<UnionField> fields() {
     return fields;
   }

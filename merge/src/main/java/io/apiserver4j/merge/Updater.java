@@ -47,6 +47,11 @@ public final class Updater {
     this.compareOnApply = b.compareOnApply;
   }
 
+  /**
+   * A builder with the identity converter, nothing ignored and no-op comparison on.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -57,6 +62,12 @@ public final class Updater {
    *
    * @throws ConversionException if a conversion fails for a reason other than a missing version
    * @throws ValidationException if the objects do not fit their type
+   * @param liveObject the stored object; its null value on create
+   * @param newObject the object the write stores
+   * @param version the API version of both objects
+   * @param managers the field ownership before the write; not changed
+   * @param manager the writer's field manager
+   * @return the new object, the new managers, and whether the object changed
    */
   public UpdateResult update(
       TypedValue liveObject,
@@ -92,6 +103,13 @@ public final class Updater {
    * @throws ConversionException if a conversion fails for a reason other than a missing version
    * @throws ValidationException if the objects do not fit their type or the configuration has
    *     duplicate items
+   * @param liveObject the stored object; its null value on create
+   * @param configObject the applied configuration
+   * @param version the API version of both objects
+   * @param managers the field ownership before the apply; not changed
+   * @param manager the applier's field manager
+   * @param force whether fields owned by others are taken
+   * @return the merged object, the new managers, and whether the object changed; the live object itself when nothing changed
    */
   public UpdateResult apply(
       TypedValue liveObject,
@@ -356,19 +374,38 @@ public final class Updater {
 
     private Builder() {}
 
-    /** The converter between API versions; the default is {@link VersionConverter#identity()}. */
+    /**
+     * The converter between API versions; the default is {@link VersionConverter#identity()}.
+     *
+     * @param converter the converter
+     * @return this builder
+     */
     public Builder converter(VersionConverter converter) {
       this.converter = requireNonNull(converter, "converter");
       return this;
     }
 
-    /** Fields (and everything below them) that are never recorded as owned at {@code version}. */
+    /**
+     * Fields (and everything below them) that are never recorded as owned at {@code version}.
+     *
+     * @param version the API version
+     * @param fields the fields
+     * @return this builder
+     * @throws IllegalStateException when the version already has ignored fields
+     */
     public Builder ignoredFields(String version, FieldSet fields) {
       requireNonNull(fields, "fields");
       return ignoreFilter(version, FieldSetFilter.exclude(fields));
     }
 
-    /** A filter applied to every field set recorded or compared at {@code version}. */
+    /**
+     * A filter applied to every field set recorded or compared at {@code version}.
+     *
+     * @param version the API version
+     * @param filter the filter
+     * @return this builder
+     * @throws IllegalStateException when the version already has a filter
+     */
     public Builder ignoreFilter(String version, FieldSetFilter filter) {
       requireNonNull(version, "version");
       requireNonNull(filter, "filter");
@@ -382,12 +419,19 @@ public final class Updater {
     /**
      * Skips comparing the applied result with the live object (SMD's {@code ReturnInputOnNoop}).
      * {@link UpdateResult#changed()} is then true unless the result is the live object instance.
+     *
+     * @return this builder
      */
     public Builder skipNoopComparison() {
       this.compareOnApply = false;
       return this;
     }
 
+    /**
+     * Builds the updater.
+     *
+     * @return an immutable, thread-safe updater
+     */
     public Updater build() {
       return new Updater(this);
     }

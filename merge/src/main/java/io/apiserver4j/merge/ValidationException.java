@@ -17,11 +17,23 @@ public final class ValidationException extends RuntimeException {
 
   private final transient List<ValidationError> errors;
 
+  /**
+   * An exception listing the errors.
+   *
+   * @param errors the errors; copied
+   * @throws IllegalArgumentException when the list is empty
+   */
   public ValidationException(List<ValidationError> errors) {
     this("", errors);
   }
 
-  /** With {@code context} (for example "failed to merge config") in front of the errors. */
+  /**
+   * With {@code context} (for example "failed to merge config") in front of the errors.
+   *
+   * @param context the text in front, or empty
+   * @param errors the errors; copied
+   * @throws IllegalArgumentException when the list is empty
+   */
   public ValidationException(String context, List<ValidationError> errors) {
     super(message(requireNonNull(context, "context"), requireNonNull(errors, "errors")));
     if (errors.isEmpty()) {
@@ -30,6 +42,11 @@ public final class ValidationException extends RuntimeException {
     this.errors = List.copyOf(errors);
   }
 
+  /**
+   * The violations.
+   *
+   * @return the errors, never empty
+   */
   public List<ValidationError> errors() {
     return errors;
   }

@@ -16,11 +16,22 @@ import static java.util.Objects.requireNonNull;
  */
 @FunctionalInterface
 public interface VersionConverter {
+  /**
+   * Converts an object to another API version.
+   *
+   * @param object the object; not changed
+   * @param version the target API version
+   * @return the object at {@code version}
+   * @throws MissingVersionException when the version is unknown
+   * @throws ConversionException for any other failure
+   */
   TypedValue convert(TypedValue object, String version);
 
   /**
    * The converter for single-version objects: returns the object unchanged for any non-empty
    * version (SMD's test converter).
+   *
+   * @return the converter; it fails with {@link ConversionException} on an empty version
    */
   static VersionConverter identity() {
     return (object, version) -> {

@@ -28,6 +28,14 @@ import java.util.Base64;
 public record ContinueToken(long resourceVersion, String startKey) {
   private static final String VERSION = "meta.k8s.io/v1";
 
+  /**
+   * Checks the components.
+   *
+   * @param resourceVersion see the record component
+   * @param startKey see the record component
+   * @throws NullPointerException when the start key is null
+   * @throws IllegalArgumentException when the start key is empty or the revision is 0
+   */
   public ContinueToken {
     requireNonNull(startKey, "startKey");
     if (startKey.isEmpty()) {
@@ -38,7 +46,14 @@ public record ContinueToken(long resourceVersion, String startKey) {
     }
   }
 
-  /** The token continuing right after {@code lastKey} in {@code collection} at {@code revision}. */
+  /**
+   * The token continuing right after {@code lastKey} in {@code collection} at {@code revision}.
+   *
+   * @param collection the listed collection
+   * @param lastKey the last key of the returned page
+   * @param revision the revision of the first page
+   * @return the token
+   */
   public static ContinueToken after(CollectionKey collection, ObjectKey lastKey, long revision) {
     String relative = lastKey.relativeKey();
     String prefix = collection.relativePrefix();
@@ -48,7 +63,11 @@ public record ContinueToken(long resourceVersion, String startKey) {
     return new ContinueToken(revision, relative.substring(prefix.length()) + "\0");
   }
 
-  /** The wire form. */
+  /**
+   * The wire form.
+   *
+   * @return unpadded URL-safe base64 of the token's JSON
+   */
   public String encode() {
     MapValue json = MapValue.builder(3)
         .put("v", Value.of(VERSION))
@@ -64,6 +83,8 @@ public record ContinueToken(long resourceVersion, String startKey) {
    *
    * @throws io.apiserver4j.core.errors.BadRequestException {@code invalid continue token: continue key is
    *     not valid...} as kube-apiserver reports it
+   * @param token the client's {@code continue} value
+   * @return the decoded token
    */
   public static ContinueToken decode(String token) {
     requireNonNull(token, "token");
@@ -110,7 +131,12 @@ public record ContinueToken(long resourceVersion, String startKey) {
     return new ContinueToken(rv, key.substring(1));
   }
 
-  /** The absolute start key within the resource ({@code namespace/name\0} form). */
+  /**
+   * The absolute start key within the resource ({@code namespace/name\0} form).
+   *
+   * @param collection the collection being listed
+   * @return the start key, with the collection's prefix
+   */
   public String relativeStartKey(CollectionKey collection) {
     return collection.relativePrefix() + startKey;
   }

@@ -134,11 +134,20 @@ public final class InMemoryStore implements Store {
     }
   }
 
-  /** A store with default settings and the system clock. */
+  /**
+   * A store with default settings and the system clock.
+   *
+   * @return a new, empty store
+   */
   public static InMemoryStore create() {
     return builder().build();
   }
 
+  /**
+   * A builder for a store with other history limits, watch buffers or clock.
+   *
+   * @return a new builder with the default settings
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -165,7 +174,11 @@ public final class InMemoryStore implements Store {
     return revision;
   }
 
-  /** The oldest revision that can still be read or watched from. */
+  /**
+   * The oldest revision that can still be read or watched from.
+   *
+   * @return the compacted revision; older reads and watches get 410 Expired
+   */
   public long compactedRevision() {
     return compactedRevision;
   }
@@ -510,6 +523,9 @@ public final class InMemoryStore implements Store {
   /**
    * Discards history up to and including {@code revision} (at most the current revision), as
    * etcd's compaction does: reads below it and watches from before it get 410 Expired.
+   *
+   * @param revision the revision to compact up to; a lower one than the current compaction does nothing
+   * @throws IllegalArgumentException when it is beyond the current revision
    */
   public void compact(long revision) {
     writeLock.lock();
@@ -717,7 +733,13 @@ public final class InMemoryStore implements Store {
 
     private Builder() {}
 
-    /** How many changes to retain for watches and paged lists (at least 1). */
+    /**
+     * How many changes to retain for watches and paged lists (at least 1).
+     *
+     * @param limit the number of changes
+     * @return this builder
+     * @throws IllegalArgumentException when below 1
+     */
     public Builder historyLimit(int limit) {
       if (limit < 1) {
         throw new IllegalArgumentException("historyLimit must be at least 1: " + limit);
@@ -729,6 +751,10 @@ public final class InMemoryStore implements Store {
     /**
      * The most heap (estimated from the objects' sizes) the retained changes may keep alive; the
      * oldest are compacted beyond it, though the newest change is always kept. At least 1.
+     *
+     * @param bytes the estimated heap bytes
+     * @return this builder
+     * @throws IllegalArgumentException when below 1
      */
     public Builder historyBytes(long bytes) {
       if (bytes < 1) {
@@ -741,6 +767,10 @@ public final class InMemoryStore implements Store {
     /**
      * How long a change is retained at most (by the store clock); older ones are compacted at
      * the next write, as kube-apiserver's periodic etcd compaction drops old history. Positive.
+     *
+     * @param age the retention time
+     * @return this builder
+     * @throws IllegalArgumentException when not positive
      */
     public Builder historyAge(java.time.Duration age) {
       requireNonNull(age, "age");
@@ -751,7 +781,13 @@ public final class InMemoryStore implements Store {
       return this;
     }
 
-    /** How many undelivered changes a watch may buffer before it is ended (at least 1). */
+    /**
+     * How many undelivered changes a watch may buffer before it is ended (at least 1).
+     *
+     * @param size the number of events
+     * @return this builder
+     * @throws IllegalArgumentException when below 1
+     */
     public Builder watchBufferSize(int size) {
       if (size < 1) {
         throw new IllegalArgumentException("watchBufferSize must be at least 1: " + size);
@@ -760,12 +796,22 @@ public final class InMemoryStore implements Store {
       return this;
     }
 
-    /** The time source for bookmark intervals. */
+    /**
+     * The time source for bookmark intervals and history age.
+     *
+     * @param clock the clock
+     * @return this builder
+     */
     public Builder clock(InstantSource clock) {
       this.clock = requireNonNull(clock, "clock");
       return this;
     }
 
+    /**
+     * Builds an empty store with these settings.
+     *
+     * @return the new store
+     */
     public InMemoryStore build() {
       return new InMemoryStore(this);
     }

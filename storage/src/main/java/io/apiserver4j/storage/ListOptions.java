@@ -33,15 +33,29 @@ public final class ListOptions {
     this.resourceVersion = b.resourceVersion;
   }
 
-  /** Everything, latest state, no paging. */
+  /**
+   * Everything, latest state, no paging.
+   *
+   * @return the shared default options
+   */
   public static ListOptions all() {
     return ALL;
   }
 
+  /**
+   * A builder starting from {@link #all()}.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
+  /**
+   * A builder starting from these options.
+   *
+   * @return a new builder with every option copied
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.labelSelector = labelSelector;
@@ -53,29 +67,56 @@ public final class ListOptions {
     return b;
   }
 
+  /**
+   * The label selector.
+   *
+   * @return the selector; one that selects everything by default
+   */
   public LabelSelector labelSelector() {
     return labelSelector;
   }
 
+  /**
+   * The field selector.
+   *
+   * @return the selector; one that selects everything by default
+   */
   public FieldSelector fieldSelector() {
     return fieldSelector;
   }
 
-  /** The page size; 0 means no limit. */
+  /**
+   * The page size.
+   *
+   * @return the limit; 0 means no limit
+   */
   public long limit() {
     return limit;
   }
 
-  /** The continue token of a previous page, if this requests a further page. */
+  /**
+   * The continue token of a previous page, if this requests a further page.
+   *
+   * @return the raw token; empty for a first page
+   */
   public Optional<String> continueToken() {
     return continueToken.isEmpty() ? Optional.empty() : Optional.of(continueToken);
   }
 
+  /**
+   * How {@link #resourceVersion()} is matched, as kube's {@code resourceVersionMatch}.
+   *
+   * @return the match; {@code MOST_RECENT} by default
+   */
   public ResourceVersionMatch resourceVersionMatch() {
     return resourceVersionMatch;
   }
 
-  /** The resource version for {@link ResourceVersionMatch#NOT_OLDER_THAN}/{@code EXACT}. */
+  /**
+   * The resource version for {@link ResourceVersionMatch#NOT_OLDER_THAN}/{@code EXACT}.
+   *
+   * @return the revision; 0 for the latest state
+   */
   public long resourceVersion() {
     return resourceVersion;
   }
@@ -88,6 +129,7 @@ public final class ListOptions {
    * @throws io.apiserver4j.core.errors.BadRequestException {@code specifying resource version is not
    *     allowed when using continue} if a resourceVersion (or an exact match) is given too, or
    *     {@code invalid continue token: ...} if the token cannot be decoded
+   * @return the decoded token; empty for a first page
    */
   public Optional<ContinueToken> decodedContinueToken() {
     if (continueToken.isEmpty()) {
@@ -99,7 +141,11 @@ public final class ListOptions {
     return Optional.of(ContinueToken.decode(continueToken));
   }
 
-  /** Whether the selectors accept every object (then lists report remainingItemCount). */
+  /**
+   * Whether the selectors accept every object (then lists report remainingItemCount).
+   *
+   * @return true when both selectors are empty
+   */
   public boolean selectsEverything() {
     return labelSelector.isEverything() && fieldSelector.isEverything();
   }
@@ -122,17 +168,35 @@ public final class ListOptions {
 
     private Builder() {}
 
+    /**
+     * Lists only objects whose labels match.
+     *
+     * @param selector the label selector
+     * @return this builder
+     */
     public Builder labelSelector(LabelSelector selector) {
       this.labelSelector = requireNonNull(selector, "selector");
       return this;
     }
 
+    /**
+     * Lists only objects whose fields match.
+     *
+     * @param selector the field selector
+     * @return this builder
+     */
     public Builder fieldSelector(FieldSelector selector) {
       this.fieldSelector = requireNonNull(selector, "selector");
       return this;
     }
 
-    /** The page size; 0 for no limit. */
+    /**
+     * The page size; 0 for no limit.
+     *
+     * @param limit the most items of a page
+     * @return this builder
+     * @throws IllegalArgumentException when negative
+     */
     public Builder limit(long limit) {
       if (limit < 0) {
         throw new IllegalArgumentException("limit must not be negative: " + limit);
@@ -141,20 +205,35 @@ public final class ListOptions {
       return this;
     }
 
-    /** Continue a previous list; an empty string means no continuation. */
+    /**
+     * Continue a previous list; an empty string means no continuation.
+     *
+     * @param token the continue token of the previous page
+     * @return this builder
+     */
     public Builder continueToken(String token) {
       this.continueToken = requireNonNull(token, "token");
       return this;
     }
 
-    /** Latest state (the default). */
+    /**
+     * Latest state (the default).
+     *
+     * @return this builder
+     */
     public Builder mostRecent() {
       this.resourceVersionMatch = ResourceVersionMatch.MOST_RECENT;
       this.resourceVersion = 0;
       return this;
     }
 
-    /** A state not older than {@code rv} (0 = any). */
+    /**
+     * A state not older than {@code rv} (0 = any).
+     *
+     * @param rv the oldest acceptable revision
+     * @return this builder
+     * @throws IllegalArgumentException when negative
+     */
     public Builder notOlderThan(long rv) {
       if (rv < 0) {
         throw new IllegalArgumentException("resourceVersion must not be negative: " + rv);
@@ -164,7 +243,13 @@ public final class ListOptions {
       return this;
     }
 
-    /** The state at exactly {@code rv}. */
+    /**
+     * The state at exactly {@code rv}.
+     *
+     * @param rv the revision
+     * @return this builder
+     * @throws IllegalArgumentException when not positive
+     */
     public Builder exact(long rv) {
       if (rv <= 0) {
         throw new IllegalArgumentException("an exact resourceVersion must be positive: " + rv);
@@ -174,6 +259,11 @@ public final class ListOptions {
       return this;
     }
 
+    /**
+     * Builds the options.
+     *
+     * @return the immutable options
+     */
     public ListOptions build() {
       return new ListOptions(this);
     }

@@ -20,6 +20,15 @@ import java.util.Optional;
  */
 public record ListResult(List<StoredObject> items, long resourceVersion,
     Optional<String> continueToken, Optional<Long> remainingItemCount) {
+  /**
+   * Copies the items and checks that no optional is null.
+   *
+   * @param items see the record component
+   * @param resourceVersion see the record component
+   * @param continueToken see the record component
+   * @param remainingItemCount see the record component
+   * @throws NullPointerException when a component or an item is null
+   */
   public ListResult {
     items = List.copyOf(items);
     requireNonNull(continueToken, "continueToken");

@@ -19,6 +19,16 @@ import static java.util.Objects.requireNonNull;
  * @param name the object name
  */
 public record ObjectKey(String group, String resource, String namespace, String name) {
+  /**
+   * Checks the components.
+   *
+   * @param group see the record component
+   * @param resource see the record component
+   * @param namespace see the record component
+   * @param name see the record component
+   * @throws NullPointerException when a component is null
+   * @throws IllegalArgumentException when a component contains {@code /}, or a required one is empty
+   */
   public ObjectKey {
     requireNonNull(group, "group");
     requireNonNull(resource, "resource");
@@ -30,7 +40,15 @@ public record ObjectKey(String group, String resource, String namespace, String 
     Keys.checkComponent("name", name, false);
   }
 
-  /** A key for a namespaced object. */
+  /**
+   * A key for a namespaced object.
+   *
+   * @param group the API group, empty for the core group
+   * @param resource the resource plural
+   * @param namespace the namespace
+   * @param name the object name
+   * @return the key
+   */
   public static ObjectKey namespaced(String group, String resource, String namespace, String name) {
     if (namespace.isEmpty()) {
       throw new IllegalArgumentException("namespace must not be empty for a namespaced key");
@@ -38,12 +56,23 @@ public record ObjectKey(String group, String resource, String namespace, String 
     return new ObjectKey(group, resource, namespace, name);
   }
 
-  /** A key for a cluster-scoped object. */
+  /**
+   * A key for a cluster-scoped object.
+   *
+   * @param group the API group, empty for the core group
+   * @param resource the resource plural
+   * @param name the object name
+   * @return the key, with an empty namespace
+   */
   public static ObjectKey clusterScoped(String group, String resource, String name) {
     return new ObjectKey(group, resource, "", name);
   }
 
-  /** The collection holding this object (its namespace, or the whole resource if cluster-scoped). */
+  /**
+   * The collection holding this object (its namespace, or the whole resource if cluster-scoped).
+   *
+   * @return the collection
+   */
   public CollectionKey collection() {
     return new CollectionKey(group, resource, namespace);
   }
@@ -51,6 +80,8 @@ public record ObjectKey(String group, String resource, String namespace, String 
   /**
    * The group-qualified resource as kube-apiserver prints it in messages: {@code configmaps}
    * for the core group, {@code deployments.apps} otherwise.
+   *
+   * @return the group-qualified resource
    */
   public String groupResource() {
     return group.isEmpty() ? resource : resource + "." + group;
@@ -59,6 +90,8 @@ public record ObjectKey(String group, String resource, String namespace, String 
   /**
    * The key relative to the resource: {@code namespace/name}, or {@code name} when cluster-scoped.
    * Sorting these strings by code point gives kube-apiserver's list order.
+   *
+   * @return the relative key
    */
   public String relativeKey() {
     return namespace.isEmpty() ? name : namespace + "/" + name;
@@ -67,6 +100,8 @@ public record ObjectKey(String group, String resource, String namespace, String 
   /**
    * The etcd-style key kube-apiserver would use and print in storage errors, e.g.
    * {@code /registry/configmaps/default/x} or {@code /registry/example.com/widgets/ns/w}.
+   *
+   * @return the storage key
    */
   public String storageKey() {
     return Keys.resourcePrefix(group, resource) + relativeKey();

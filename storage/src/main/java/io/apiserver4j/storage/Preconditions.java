@@ -24,37 +24,73 @@ import java.util.Optional;
 public record Preconditions(Optional<String> uid, Optional<String> resourceVersion) {
   private static final Preconditions NONE = new Preconditions(Optional.empty(), Optional.empty());
 
+  /**
+   * Checks that no component is null.
+   *
+   * @param uid see the record component
+   * @param resourceVersion see the record component
+   * @throws NullPointerException when a component is null
+   */
   public Preconditions {
     requireNonNull(uid, "uid");
     requireNonNull(resourceVersion, "resourceVersion");
   }
 
-  /** No conditions. */
+  /**
+   * No conditions.
+   *
+   * @return the shared empty preconditions
+   */
   public static Preconditions none() {
     return NONE;
   }
 
-  /** Requires {@code metadata.uid} to equal {@code uid}. */
+  /**
+   * Requires {@code metadata.uid} to equal {@code uid}.
+   *
+   * @param uid the required uid
+   * @return the preconditions
+   */
   public static Preconditions ofUid(String uid) {
     return new Preconditions(Optional.of(requireNonNull(uid, "uid")), Optional.empty());
   }
 
-  /** Requires {@code metadata.resourceVersion} to equal {@code resourceVersion}. */
+  /**
+   * Requires {@code metadata.resourceVersion} to equal {@code resourceVersion}.
+   *
+   * @param resourceVersion the required resourceVersion string
+   * @return the preconditions
+   */
   public static Preconditions ofResourceVersion(String resourceVersion) {
     return new Preconditions(Optional.empty(),
         Optional.of(requireNonNull(resourceVersion, "resourceVersion")));
   }
 
-  /** Adds a resourceVersion condition. */
+  /**
+   * Adds a resourceVersion condition, replacing any.
+   *
+   * @param rv the required resourceVersion string
+   * @return new preconditions
+   */
   public Preconditions withResourceVersion(String rv) {
     return new Preconditions(uid, Optional.of(requireNonNull(rv, "rv")));
   }
 
-  /** Adds a uid condition. */
+  /**
+   * Adds a uid condition, replacing any.
+   *
+   * @param u the required uid
+   * @return new preconditions
+   */
   public Preconditions withUid(String u) {
     return new Preconditions(Optional.of(requireNonNull(u, "u")), resourceVersion);
   }
 
+  /**
+   * Whether there is no condition.
+   *
+   * @return true when neither uid nor resourceVersion is required
+   */
   public boolean isEmpty() {
     return uid.isEmpty() && resourceVersion.isEmpty();
   }
@@ -63,6 +99,7 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    * Checks the conditions against the current state of {@code current}.
    *
    * @throws io.apiserver4j.core.errors.ConflictException if a condition does not hold
+   * @param current the stored state
    */
   public void check(StoredObject current) {
     requireNonNull(current, "current");
@@ -93,6 +130,8 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    *
    * @throws io.apiserver4j.core.errors.ConflictException with kube's optimistic-lock message if the
    *     revision differs, or as {@link #check} if a condition does not hold
+   * @param current the stored state
+   * @param expectedResourceVersion the revision the caller read, or {@link Store#ANY_VERSION}
    */
   public void checkUpdate(StoredObject current, long expectedResourceVersion) {
     requireNonNull(current, "current");
@@ -105,6 +144,7 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    * {@link Store#update(ObjectKey, MapValue, long, Preconditions)} before a store does any work.
    *
    * @throws IllegalArgumentException if it is negative (a programming error, not a client's)
+   * @param expectedResourceVersion the argument
    */
   public static void requireValidExpectedRevision(long expectedResourceVersion) {
     if (expectedResourceVersion < 0) {
@@ -119,6 +159,9 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    *
    * @throws io.apiserver4j.core.errors.ConflictException with kube's optimistic-lock message unless
    *     they are equal or {@code expectedResourceVersion} is {@link Store#ANY_VERSION}
+   * @param key the object, named in the message
+   * @param expectedResourceVersion the revision the caller expects
+   * @param actualRevision the object's revision
    */
   public static void checkExpectedRevision(ObjectKey key, long expectedResourceVersion,
       long actualRevision) {
@@ -132,6 +175,8 @@ public record Preconditions(Optional<String> uid, Optional<String> resourceVersi
    * compare revisions instead of reading the state first; 0 if there is a uid condition too, no
    * resourceVersion condition, or a version that is not the canonical decimal form of a revision
    * (no state matches that one, as kube compares the strings).
+   *
+   * @return the revision, or 0
    */
   public long requiredRevision() {
     if (uid.isPresent() || resourceVersion.isEmpty()) {

@@ -29,12 +29,21 @@ public interface Store extends AutoCloseable {
   /** Passed as {@code expectedResourceVersion} to update whatever the current version is. */
   long ANY_VERSION = 0;
 
-  /** The current state of one object, or empty if it does not exist. */
+  /**
+   * The current state of one object.
+   *
+   * @param key the object
+   * @return the state; empty if it does not exist
+   */
   Optional<StoredObject> get(ObjectKey key);
 
   /**
    * The objects of a collection matching the options, in key order, paged as kube-apiserver
    * pages lists: every page of one list is read at the first page's revision.
+   *
+   * @param collection the objects to list
+   * @param options selectors, paging and resourceVersion semantics
+   * @return one page
    */
   ListResult list(CollectionKey collection, ListOptions options);
 
@@ -44,6 +53,9 @@ public interface Store extends AutoCloseable {
    * @throws io.apiserver4j.core.errors.AlreadyExistsException if the key exists
    * @throws io.apiserver4j.core.errors.StatusException (500, no reason) if the object carries a non-zero
    *     {@code metadata.resourceVersion}, as kube-apiserver's storage refuses that
+   * @param key where to store it
+   * @param object the object; its resourceVersion is set by the store
+   * @return the stored state, with its new resourceVersion
    */
   StoredObject create(ObjectKey key, MapValue object);
 
@@ -55,11 +67,25 @@ public interface Store extends AutoCloseable {
    *
    * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
    * @throws io.apiserver4j.core.errors.ConflictException if the revision or a precondition differs
+   * @param key the object
+   * @param object the new object
+   * @param expectedResourceVersion the revision the caller read, or {@link #ANY_VERSION}
+   * @param preconditions uid and resourceVersion conditions
+   * @return the new state, or the current one for a no-op
    */
   StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion,
       Preconditions preconditions);
 
-  /** {@link #update(ObjectKey, MapValue, long, Preconditions)} without preconditions. */
+  /**
+   * {@link #update(ObjectKey, MapValue, long, Preconditions)} without preconditions.
+   *
+   * @param key the object
+   * @param object the new object
+   * @param expectedResourceVersion the revision the caller read, or {@link #ANY_VERSION}
+   * @return the new state, or the current one for a no-op
+   * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
+   * @throws io.apiserver4j.core.errors.ConflictException if the revision differs
+   */
   default StoredObject update(ObjectKey key, MapValue object, long expectedResourceVersion) {
     return update(key, object, expectedResourceVersion, Preconditions.none());
   }
@@ -72,6 +98,10 @@ public interface Store extends AutoCloseable {
    *
    * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
    * @throws io.apiserver4j.core.errors.ConflictException if a precondition fails on the current state
+   * @param key the object
+   * @param preconditions checked against every state read
+   * @param tryUpdate computes the new object from the current one
+   * @return the state written, or the current one when {@code tryUpdate} changed nothing
    */
   default StoredObject guaranteedUpdate(ObjectKey key, Preconditions preconditions,
       UnaryOperator<MapValue> tryUpdate) {
@@ -95,6 +125,8 @@ public interface Store extends AutoCloseable {
    * @return the object's last state, its resourceVersion being the deletion revision
    * @throws io.apiserver4j.core.errors.NotFoundException if the key does not exist
    * @throws io.apiserver4j.core.errors.ConflictException if a precondition fails
+   * @param key the object
+   * @param preconditions uid and resourceVersion conditions
    */
   StoredObject delete(ObjectKey key, Preconditions preconditions);
 
@@ -106,17 +138,30 @@ public interface Store extends AutoCloseable {
    * @throws io.apiserver4j.core.errors.GoneException 410 Expired ({@code too old resource version: X
    *     (Y)}) if changes after {@code options.resourceVersion()} are no longer retained; the
    *     HTTP layer reports it as kube does, as a single ERROR event
+   * @param collection the objects to watch
+   * @param options start revision, initial events, selectors and bookmarks
+   * @return the open watch; the caller closes it
    */
   Watch watch(CollectionKey collection, WatchOptions options);
 
-  /** Watches one object: the collection watch narrowed with {@code metadata.name=<name>}. */
+  /**
+   * Watches one object: the collection watch narrowed with {@code metadata.name=<name>}.
+   *
+   * @param key the object
+   * @param options start revision, initial events, selectors and bookmarks
+   * @return the open watch
+   */
   default Watch watch(ObjectKey key, WatchOptions options) {
     return watch(key.collection(), options.toBuilder()
         .fieldSelector(options.fieldSelector().and(FieldSelector.equal("metadata.name", key.name())))
         .build());
   }
 
-  /** The revision of the latest write; positive (the in-memory store starts at 1). */
+  /**
+   * The revision of the latest write.
+   *
+   * @return a positive revision (the in-memory store starts at 1)
+   */
   long currentRevision();
 
   /**
@@ -124,6 +169,8 @@ public interface Store extends AutoCloseable {
    * kube-apiserver's {@code /livez/etcd}, {@code /readyz/etcd} and {@code /healthz/etcd}. Answers
    * within a few seconds and never throws. The default (storage in this process) is always
    * healthy.
+   *
+   * @return the problem; empty when healthy
    */
   default Optional<String> check() {
     return Optional.empty();

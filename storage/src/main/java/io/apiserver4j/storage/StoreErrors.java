@@ -52,14 +52,24 @@ public final class StoreErrors {
 
   private StoreErrors() {}
 
-  /** 404: {@code configmaps "x" not found}. */
+  /**
+   * 404: {@code configmaps "x" not found}.
+   *
+   * @param key the missing object
+   * @return the exception, with details naming the object
+   */
   public static NotFoundException notFound(ObjectKey key) {
     requireNonNull(key, "key");
     return new NotFoundException(Status.failure(StatusReason.NOT_FOUND,
         key.groupResource() + " " + GoStrings.quote(key.name()) + " not found", details(key)));
   }
 
-  /** 409 AlreadyExists: {@code configmaps "x" already exists}. */
+  /**
+   * 409 AlreadyExists: {@code configmaps "x" already exists}.
+   *
+   * @param key the existing object
+   * @return the exception
+   */
   public static AlreadyExistsException alreadyExists(ObjectKey key) {
     requireNonNull(key, "key");
     return new AlreadyExistsException(Status.failure(StatusReason.ALREADY_EXISTS,
@@ -67,12 +77,23 @@ public final class StoreErrors {
         details(key)));
   }
 
-  /** 409 Conflict for a compare-and-swap that lost: kube's optimistic-lock message. */
+  /**
+   * 409 Conflict for a compare-and-swap that lost: kube's optimistic-lock message.
+   *
+   * @param key the object
+   * @return the exception
+   */
   public static ConflictException conflict(ObjectKey key) {
     return conflict(key, OPTIMISTIC_LOCK_MESSAGE);
   }
 
-  /** 409 Conflict: {@code Operation cannot be fulfilled on <gr> "<name>": <reason>}. */
+  /**
+   * 409 Conflict: {@code Operation cannot be fulfilled on <gr> "<name>": <reason>}.
+   *
+   * @param key the object
+   * @param reason the text after the colon
+   * @return the exception
+   */
   public static ConflictException conflict(ObjectKey key, String reason) {
     requireNonNull(key, "key");
     requireNonNull(reason, "reason");
@@ -86,6 +107,10 @@ public final class StoreErrors {
    * 409 Conflict for a failed storage precondition, wrapping the storage error text as kube does:
    * {@code ... StorageError: invalid object, Code: 4, Key: <key>, ResourceVersion: 0,
    * AdditionalErrorMsg: Precondition failed: UID in precondition: a, UID in object meta: b}.
+   *
+   * @param key the object
+   * @param detail the text after {@code Precondition failed: }
+   * @return the exception
    */
   public static ConflictException preconditionFailed(ObjectKey key, String detail) {
     requireNonNull(detail, "detail");
@@ -93,17 +118,34 @@ public final class StoreErrors {
         + ", ResourceVersion: 0, AdditionalErrorMsg: " + detail);
   }
 
-  /** 410 Expired for a watch from a revision older than the retained history. */
+  /**
+   * 410 Expired for a watch from a revision older than the retained history.
+   *
+   * @param requested the revision asked for
+   * @param oldestAvailable the oldest retained revision
+   * @return the exception: {@code too old resource version: <requested> (<oldestAvailable>)}
+   */
   public static GoneException tooOldResourceVersion(long requested, long oldestAvailable) {
     return expired("too old resource version: " + requested + " (" + oldestAvailable + ")");
   }
 
-  /** 410 Expired with the given message. */
+  /**
+   * 410 Expired with the given message.
+   *
+   * @param message the message
+   * @return the exception
+   */
   public static GoneException expired(String message) {
     return new GoneException(Status.failure(StatusReason.EXPIRED, message));
   }
 
-  /** 504 Timeout for a read that asks for a revision the store has not reached. */
+  /**
+   * 504 Timeout for a read that asks for a revision the store has not reached.
+   *
+   * @param requested the revision asked for
+   * @param current the store's current revision
+   * @return the exception, with kube's {@code Too large resource version} message
+   */
   public static TimeoutException tooLargeResourceVersion(long requested, long current) {
     return tooLargeResourceVersion(requested, current, 0);
   }
@@ -111,6 +153,11 @@ public final class StoreErrors {
   /**
    * 504 Timeout for a read that asks for a revision the store has not reached, telling the client
    * to retry after {@code retryAfterSeconds} (kube's watch cache says 1 after waiting 3 s).
+   *
+   * @param requested the revision asked for
+   * @param current the store's current revision
+   * @param retryAfterSeconds the {@code retryAfterSeconds} detail
+   * @return the exception
    */
   public static TimeoutException tooLargeResourceVersion(long requested, long current,
       int retryAfterSeconds) {
@@ -121,12 +168,22 @@ public final class StoreErrors {
             retryAfterSeconds)));
   }
 
-  /** 400 BadRequest with the given message. */
+  /**
+   * 400 BadRequest with the given message.
+   *
+   * @param message the message
+   * @return the exception
+   */
   public static BadRequestException badRequest(String message) {
     return new BadRequestException(Status.failure(StatusReason.BAD_REQUEST, message));
   }
 
-  /** 400 for a continue token that cannot be decoded. */
+  /**
+   * 400 for a continue token that cannot be decoded.
+   *
+   * @param detail why it cannot be decoded
+   * @return the exception: {@code invalid continue token: <detail>}
+   */
   public static BadRequestException invalidContinueToken(String detail) {
     return badRequest("invalid continue token: " + detail);
   }
@@ -134,6 +191,8 @@ public final class StoreErrors {
   /**
    * The plain (reason-less, 500) error kube-apiserver returns when a create carries a
    * resourceVersion: {@code resourceVersion should not be set on objects to be created}.
+   *
+   * @return the exception
    */
   public static StatusException resourceVersionSetOnCreate() {
     return new StatusException(Status.failure(StatusReason.UNKNOWN,

@@ -83,17 +83,29 @@ public final class StoredObject {
     return compact;
   }
 
-  /** Where the object is stored. */
+  /**
+   * Where the object is stored.
+   *
+   * @return the key
+   */
   public ObjectKey key() {
     return key;
   }
 
-  /** The store revision of this state, always positive. */
+  /**
+   * The store revision of this state.
+   *
+   * @return the revision, always positive
+   */
   public long resourceVersion() {
     return resourceVersion;
   }
 
-  /** The object, with {@code metadata.resourceVersion} set by the store. */
+  /**
+   * The object, with {@code metadata.resourceVersion} set by the store.
+   *
+   * @return the object
+   */
   public MapValue object() {
     if (object != null) {
       return object;
@@ -119,6 +131,10 @@ public final class StoredObject {
    * Writes the object as compact JSON, byte for byte what {@link Json#write} writes for
    * {@link #object()} (without the top-level {@code apiVersion} and {@code kind} with
    * {@link TypeMeta#OMIT}). Does not close {@code out}.
+   *
+   * @param out the stream to write to
+   * @param typeMeta whether the top-level {@code apiVersion} and {@code kind} are written
+   * @throws java.io.UncheckedIOException when writing fails
    */
   public void writeJson(OutputStream out, TypeMeta typeMeta) {
     requireNonNull(out, "out");
@@ -139,7 +155,11 @@ public final class StoredObject {
     }
   }
 
-  /** {@code metadata.resourceVersion} as kube-apiserver renders it. */
+  /**
+   * {@code metadata.resourceVersion} as kube-apiserver renders it.
+   *
+   * @return the revision in decimal
+   */
   public String resourceVersionString() {
     return Long.toString(resourceVersion);
   }

@@ -17,7 +17,13 @@ import io.apiserver4j.core.Value;
 public final class StoredObjects {
   private StoredObjects() {}
 
-  /** {@code object} with {@code metadata.resourceVersion} set to {@code revision}. */
+  /**
+   * {@code object} with {@code metadata.resourceVersion} set to {@code revision}.
+   *
+   * @param object the object; not changed
+   * @param revision the revision
+   * @return the stamped copy
+   */
   public static MapValue withResourceVersion(MapValue object, long revision) {
     requireNonNull(object, "object");
     return withResourceVersion(object, Long.toString(revision));
@@ -33,7 +39,14 @@ public final class StoredObjects {
     return object.with("metadata", meta.with("resourceVersion", Value.of(rv)));
   }
 
-  /** A stored state: {@code object} stamped with {@code revision}. */
+  /**
+   * A stored state: {@code object} stamped with {@code revision}.
+   *
+   * @param key where it is stored
+   * @param object the object; not changed
+   * @param revision its revision
+   * @return the state
+   */
   public static StoredObject stored(ObjectKey key, MapValue object, long revision) {
     return new StoredObject(key, withResourceVersion(object, revision), revision);
   }
@@ -41,6 +54,9 @@ public final class StoredObjects {
   /**
    * Rejects a create whose object carries a non-zero numeric resourceVersion, as kube-apiserver's
    * storage does (an empty, zero or unparsable one is accepted and replaced).
+   *
+   * @param object the object to create
+   * @throws io.apiserver4j.core.errors.StatusException 500 {@code resourceVersion should not be set on objects to be created}
    */
   public static void requireNoResourceVersion(MapValue object) {
     if (object.getOrNull("metadata") instanceof MapValue meta
@@ -67,7 +83,13 @@ public final class StoredObjects {
     }
   }
 
-  /** Whether {@code candidate} equals the stored state apart from its resourceVersion. */
+  /**
+   * Whether {@code candidate} equals the stored state apart from its resourceVersion.
+   *
+   * @param current the stored state
+   * @param candidate the object about to be written
+   * @return true when the write would be a no-op
+   */
   public static boolean sameIgnoringResourceVersion(StoredObject current, MapValue candidate) {
     return withResourceVersion(candidate, current.resourceVersion()).equals(current.object());
   }
@@ -77,6 +99,7 @@ public final class StoredObjects {
    * none) and nesting within the decoders' depth limit. Every store calls it before a write.
    *
    * @throws io.apiserver4j.core.errors.InternalErrorException (500) otherwise; nothing is written
+   * @param object the object about to be written
    */
   public static void requireEncodable(MapValue object) {
     HeapEstimate.of(object);

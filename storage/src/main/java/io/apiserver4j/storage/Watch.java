@@ -22,10 +22,16 @@ public interface Watch extends AutoCloseable {
    * A {@link WatchEvent.Failure} is always the last event.
    *
    * @throws InterruptedException if the thread is interrupted while waiting
+   * @param timeout how long to wait at most
+   * @return the event, or empty
    */
   Optional<WatchEvent> poll(Duration timeout) throws InterruptedException;
 
-  /** Whether the watch has ended and every event has been taken. */
+  /**
+   * Whether the watch has ended and every event has been taken.
+   *
+   * @return true once {@link #poll} can only return empty
+   */
   boolean isClosed();
 
   /** Ends the watch; further polls return empty. Idempotent. */

@@ -16,9 +16,23 @@ public sealed interface WatchEvent
 
   /** Watch event types as they appear on the wire. */
   enum Type {
-    ADDED, MODIFIED, DELETED, BOOKMARK, ERROR
+    /** An object appeared or started matching. */
+    ADDED,
+    /** An object changed. */
+    MODIFIED,
+    /** An object disappeared or stopped matching. */
+    DELETED,
+    /** Progress without a change. */
+    BOOKMARK,
+    /** The watch failed. */
+    ERROR
   }
 
+  /**
+   * The wire type of this event.
+   *
+   * @return the type
+   */
   Type type();
 
   /**
@@ -29,6 +43,14 @@ public sealed interface WatchEvent
    * @param object the object; {@code object.resourceVersion()} is the event's revision
    */
   record ObjectChange(Type type, StoredObject object) implements WatchEvent {
+    /**
+     * Checks that the type is a change type.
+     *
+     * @param type see the record component
+     * @param object see the record component
+     * @throws NullPointerException when a component is null
+     * @throws IllegalArgumentException for BOOKMARK or ERROR
+     */
     public ObjectChange {
       requireNonNull(type, "type");
       requireNonNull(object, "object");
@@ -37,6 +59,11 @@ public sealed interface WatchEvent
       }
     }
 
+    /**
+     * The revision of the event.
+     *
+     * @return the object's resourceVersion
+     */
     public long resourceVersion() {
       return object.resourceVersion();
     }
@@ -65,6 +92,12 @@ public sealed interface WatchEvent
    * @param status the error, rendered as the ERROR event's object
    */
   record Failure(Status status) implements WatchEvent {
+    /**
+     * Checks that the status is not null.
+     *
+     * @param status see the record component
+     * @throws NullPointerException when it is null
+     */
     public Failure {
       requireNonNull(status, "status");
     }

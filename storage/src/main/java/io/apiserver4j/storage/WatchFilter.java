@@ -39,17 +39,31 @@ public final class WatchFilter {
         && options.initialEvents() == InitialEvents.SEND;
   }
 
-  /** The filter of a watch with these options. */
+  /**
+   * The filter of a watch with these options.
+   *
+   * @param options the watch's selectors and initial-event settings
+   * @return the filter
+   */
   public static WatchFilter of(WatchOptions options) {
     return new WatchFilter(requireNonNull(options, "options"));
   }
 
-  /** Whether every object matches (no selectors): callers can skip decoding objects. */
+  /**
+   * Whether every object matches (no selectors): callers can skip decoding objects.
+   *
+   * @return true when both selectors are empty
+   */
   public boolean selectsEverything() {
     return labels.isEverything() && fields.isEverything();
   }
 
-  /** Whether {@code object} matches both selectors. */
+  /**
+   * Whether {@code object} matches both selectors.
+   *
+   * @param object the object
+   * @return true when it is selected
+   */
   public boolean selects(MapValue object) {
     return labels.matches(object) && fields.matches(object);
   }
@@ -57,6 +71,9 @@ public final class WatchFilter {
   /**
    * Whether an object of this name can ever be shown: false when the field selector requires
    * another {@code metadata.name}. A cheap check before decoding or queueing a change.
+   *
+   * @param name the object name
+   * @return false when no object of this name can match
    */
   public boolean admitsName(String name) {
     return requiredName == null || requiredName.equals(name);
@@ -66,6 +83,10 @@ public final class WatchFilter {
    * The synthetic initial events of a watch starting at revision {@code at}: ADDED for each
    * selected object of {@code snapshot}, in order, then the bookmark that marks their end when
    * the watch asked for initial events explicitly and allows bookmarks.
+   *
+   * @param snapshot the collection's objects at {@code at}, in key order
+   * @param at the revision of the snapshot
+   * @return the events, possibly empty
    */
   public List<WatchEvent> initialEvents(List<StoredObject> snapshot, long at) {
     List<WatchEvent> events = new ArrayList<>();
@@ -85,6 +106,10 @@ public final class WatchFilter {
   /**
    * The event type a change shows as, given whether the object matched the selectors before it
    * and matches them after it; empty when the watch does not see the change at all.
+   *
+   * @param matchedBefore whether the old state matched
+   * @param matchesNow whether the new state matches
+   * @return ADDED, MODIFIED or DELETED, or empty
    */
   public static Optional<WatchEvent.Type> transition(boolean matchedBefore, boolean matchesNow) {
     if (matchesNow) {

@@ -41,15 +41,29 @@ public final class WatchOptions {
     this.bookmarkInterval = b.bookmarkInterval;
   }
 
-  /** From now, with synthetic ADDED events for the current state (kube's default), no bookmarks. */
+  /**
+   * From now, with synthetic ADDED events for the current state (kube's default), no bookmarks.
+   *
+   * @return the shared default options
+   */
   public static WatchOptions fromNow() {
     return FROM_NOW;
   }
 
+  /**
+   * A builder starting from {@link #fromNow()}.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
 
+  /**
+   * A builder starting from these options.
+   *
+   * @return a new builder with every option copied
+   */
   public Builder toBuilder() {
     Builder b = new Builder();
     b.resourceVersion = resourceVersion;
@@ -61,34 +75,66 @@ public final class WatchOptions {
     return b;
   }
 
-  /** The revision to start after; 0 = now. */
+  /**
+   * The revision to start after.
+   *
+   * @return the revision; 0 = now
+   */
   public long resourceVersion() {
     return resourceVersion;
   }
 
+  /**
+   * Whether the watch begins with the current state, as kube's {@code sendInitialEvents}.
+   *
+   * @return the setting
+   */
   public InitialEvents initialEvents() {
     return initialEvents;
   }
 
-  /** Whether this watch begins with synthetic ADDED events for the current state. */
+  /**
+   * Whether this watch begins with synthetic ADDED events for the current state.
+   *
+   * @return true when {@link #initialEvents()} asks for them, or by default from now
+   */
   public boolean sendsInitialEvents() {
     return initialEvents == InitialEvents.SEND
         || (initialEvents == InitialEvents.DEFAULT && resourceVersion == 0);
   }
 
+  /**
+   * The label selector.
+   *
+   * @return the selector; one that selects everything by default
+   */
   public LabelSelector labelSelector() {
     return labelSelector;
   }
 
+  /**
+   * The field selector.
+   *
+   * @return the selector; one that selects everything by default
+   */
   public FieldSelector fieldSelector() {
     return fieldSelector;
   }
 
+  /**
+   * Whether BOOKMARK events may be sent (kube's {@code allowWatchBookmarks}).
+   *
+   * @return true when allowed
+   */
   public boolean allowBookmarks() {
     return allowBookmarks;
   }
 
-  /** How often an idle watch with bookmarks allowed reports progress. */
+  /**
+   * How often an idle watch with bookmarks allowed reports progress.
+   *
+   * @return the interval, positive
+   */
   public Duration bookmarkInterval() {
     return bookmarkInterval;
   }
@@ -111,7 +157,13 @@ public final class WatchOptions {
 
     private Builder() {}
 
-    /** Start after this revision; 0 = now. */
+    /**
+     * Start after this revision; 0 = now.
+     *
+     * @param rv the revision
+     * @return this builder
+     * @throws IllegalArgumentException when negative
+     */
     public Builder resourceVersion(long rv) {
       if (rv < 0) {
         throw new IllegalArgumentException("resourceVersion must not be negative: " + rv);
@@ -120,27 +172,57 @@ public final class WatchOptions {
       return this;
     }
 
+    /**
+     * Whether the watch begins with the current state.
+     *
+     * @param initial the setting
+     * @return this builder
+     */
     public Builder initialEvents(InitialEvents initial) {
       this.initialEvents = requireNonNull(initial, "initial");
       return this;
     }
 
+    /**
+     * Watches only objects whose labels match.
+     *
+     * @param selector the label selector
+     * @return this builder
+     */
     public Builder labelSelector(LabelSelector selector) {
       this.labelSelector = requireNonNull(selector, "selector");
       return this;
     }
 
+    /**
+     * Watches only objects whose fields match.
+     *
+     * @param selector the field selector
+     * @return this builder
+     */
     public Builder fieldSelector(FieldSelector selector) {
       this.fieldSelector = requireNonNull(selector, "selector");
       return this;
     }
 
-    /** Let the watch emit BOOKMARK events (kube's {@code allowWatchBookmarks=true}). */
+    /**
+     * Let the watch emit BOOKMARK events (kube's {@code allowWatchBookmarks=true}).
+     *
+     * @param allow whether bookmarks are allowed
+     * @return this builder
+     */
     public Builder allowBookmarks(boolean allow) {
       this.allowBookmarks = allow;
       return this;
     }
 
+    /**
+     * How often an idle watch with bookmarks allowed reports progress.
+     *
+     * @param interval the interval
+     * @return this builder
+     * @throws IllegalArgumentException when not positive
+     */
     public Builder bookmarkInterval(Duration interval) {
       requireNonNull(interval, "interval");
       if (interval.isNegative() || interval.isZero()) {
@@ -150,6 +232,11 @@ public final class WatchOptions {
       return this;
     }
 
+    /**
+     * Builds the options.
+     *
+     * @return the immutable options
+     */
     public WatchOptions build() {
       return new WatchOptions(this);
     }

@@ -38,6 +38,9 @@ public final class AdmissionRequests {
    * @param uid the call's uid
    * @param object the (converted) object; empty for DELETE
    * @param oldObject the (converted) stored object
+   * @param a the request's attributes
+   * @param match how the webhook matched: the resource and kind it sees
+   * @return the {@code request} map of an AdmissionReview
    */
   public static MapValue request(String uid, AdmissionAttributes a, Match match,
       Optional<MapValue> object, Optional<MapValue> oldObject) {
@@ -51,6 +54,10 @@ public final class AdmissionRequests {
   /**
    * The CEL variable {@code request}: as {@link #request} without uid, object and oldObject
    * (those are variables of their own).
+   *
+   * @param a the request's attributes
+   * @param match how the policy matched
+   * @return the {@code request} variable
    */
   public static MapValue celRequest(AdmissionAttributes a, Match match) {
     requireNonNull(a, "a");
@@ -61,6 +68,9 @@ public final class AdmissionRequests {
   /**
    * Whether the request is for a webhook configuration or an admission policy or binding:
    * kube never sends those to webhooks or policies, so that a broken one can always be fixed.
+   *
+   * @param a the request's attributes
+   * @return true for admissionregistration.k8s.io configuration resources
    */
   public static boolean isAdmissionConfiguration(AdmissionAttributes a) {
     return a.kind().group().equals(GROUP) && CONFIGURATION_KINDS.contains(a.kind().kind());
@@ -94,19 +104,34 @@ public final class AdmissionRequests {
         .build();
   }
 
-  /** A GroupVersionKind as JSON. */
+  /**
+   * A GroupVersionKind as JSON.
+   *
+   * @param k the kind
+   * @return {@code {group, version, kind}}
+   */
   public static MapValue gvk(GroupVersionKind k) {
     return MapValue.ofEntries("group", Value.of(k.group()), "version", Value.of(k.version()),
         "kind", Value.of(k.kind()));
   }
 
-  /** A GroupVersionResource as JSON. */
+  /**
+   * A GroupVersionResource as JSON.
+   *
+   * @param r the resource
+   * @return {@code {group, version, resource}}
+   */
   public static MapValue gvr(GroupVersionResource r) {
     return MapValue.ofEntries("group", Value.of(r.group()), "version", Value.of(r.version()),
         "resource", Value.of(r.resource()));
   }
 
-  /** authentication.k8s.io's {@code UserInfo}, empty fields left out. */
+  /**
+   * authentication.k8s.io's {@code UserInfo}, empty fields left out.
+   *
+   * @param u the user
+   * @return the user as a map
+   */
   public static MapValue userInfo(UserInfo u) {
     MapValue.Builder b = MapValue.builder(4);
     if (!u.name().isEmpty()) {

@@ -24,7 +24,11 @@ import java.util.function.Supplier;
  */
 @FunctionalInterface
 public interface ConfigurationSource {
-  /** The objects now. */
+  /**
+   * The objects now.
+   *
+   * @return the latest snapshot
+   */
   Snapshot snapshot();
 
   /**
@@ -36,16 +40,33 @@ public interface ConfigurationSource {
   record Snapshot(long revision, List<MapValue> objects) {
     private static final Snapshot EMPTY = new Snapshot(0, List.of());
 
+    /**
+     * Copies the objects.
+     *
+     * @param revision see the record component
+     * @param objects see the record component
+     * @throws NullPointerException when an object is null
+     */
     public Snapshot {
       objects = List.copyOf(objects);
     }
 
+    /**
+     * The snapshot of no objects at revision 0.
+     *
+     * @return the shared empty snapshot
+     */
     public static Snapshot empty() {
       return EMPTY;
     }
   }
 
-  /** A source that always has {@code objects} (for embedding and tests). */
+  /**
+   * A source that always has {@code objects} (for embedding and tests).
+   *
+   * @param objects the configuration objects
+   * @return the fixed source
+   */
   static ConfigurationSource of(List<MapValue> objects) {
     Snapshot s = new Snapshot(0, requireNonNull(objects, "objects"));
     return () -> s;
@@ -54,6 +75,10 @@ public interface ConfigurationSource {
   /**
    * A view of this source through {@code derive} (e.g. compiled webhooks), computed once per
    * snapshot: {@code derive} runs again only after the objects changed.
+   *
+   * @param <T> the derived form
+   * @param derive computes the form from a snapshot; must be side-effect free
+   * @return a supplier of the derived form of the latest snapshot; thread-safe
    */
   default <T> Supplier<T> derived(Function<Snapshot, T> derive) {
     requireNonNull(derive, "derive");

@@ -17,16 +17,30 @@ public interface ConfigurationSources {
    * resource lists it).
    *
    * @throws io.apiserver4j.core.errors.StatusException if the objects cannot be listed
+   * @param resource the configuration resource
+   * @return the source, shared by later calls for the resource
    */
   ConfigurationSource source(GroupResource resource);
 
-  /** Reads namespaces for namespace selectors. */
+  /**
+   * Reads namespaces for namespace selectors.
+   *
+   * @return the namespace lookup
+   */
   NamespaceLookup namespaces();
 
-  /** The served resources' equivalents, for {@link MatchPolicy#EQUIVALENT}. */
+  /**
+   * The served resources' equivalents, for {@link MatchPolicy#EQUIVALENT}.
+   *
+   * @return the equivalents
+   */
   EquivalentResources equivalents();
 
-  /** Converts objects to the version an equivalent match names. */
+  /**
+   * Converts objects to the version an equivalent match names.
+   *
+   * @return the converter; by default {@link ObjectConverter#API_VERSION}
+   */
   default ObjectConverter converter() {
     return ObjectConverter.API_VERSION;
   }

@@ -31,9 +31,19 @@ public interface EquivalentResources {
   /**
    * The resources equivalent to {@code resource} (with {@code subresource} served), including
    * itself, in a stable order (kube: preferred first).
+   *
+   * @param resource the requested resource
+   * @param subresource the requested subresource, or empty
+   * @return the equivalents, never empty
    */
   List<GroupVersionResource> equivalents(GroupVersionResource resource, String subresource);
 
-  /** The kind of {@code resource}'s {@code subresource} ("" for the main resource). */
+  /**
+   * The kind of {@code resource}'s {@code subresource} ("" for the main resource).
+   *
+   * @param resource the resource
+   * @param subresource the subresource, or empty
+   * @return the kind; empty when it is not served
+   */
   Optional<GroupVersionKind> kindFor(GroupVersionResource resource, String subresource);
 }

@@ -30,6 +30,8 @@ public final class LabelSelectors {
    *
    * @throws IllegalArgumentException with apimachinery's message for an unknown operator or
    *     values that do not fit the operator
+   * @param selector a {@code metav1.LabelSelector} value, or null
+   * @return the selector
    */
   public static LabelSelector parse(Value selector) {
     if (selector == null || !(selector instanceof MapValue)) {

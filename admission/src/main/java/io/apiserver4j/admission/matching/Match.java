@@ -20,6 +20,14 @@ import io.apiserver4j.core.GroupVersionResource;
  * @param kind the matched kind
  */
 public record Match(GroupVersionResource resource, String subresource, GroupVersionKind kind) {
+  /**
+   * Checks that no component is null.
+   *
+   * @param resource see the record component
+   * @param subresource see the record component
+   * @param kind see the record component
+   * @throws NullPointerException when a component is null
+   */
   public Match {
     requireNonNull(resource, "resource");
     requireNonNull(subresource, "subresource");

@@ -31,8 +31,20 @@ import java.util.function.Function;
 public final class MatchConditions {
   private static final MatchConditions NONE = new MatchConditions(List.of());
 
-  /** A condition as written. */
+  /**
+   * A condition as written.
+   *
+   * @param name the condition's name, reported in errors
+   * @param expression the CEL expression, of type bool
+   */
   public record Condition(String name, String expression) {
+    /**
+     * Checks that no component is null.
+     *
+     * @param name see the record component
+     * @param expression see the record component
+     * @throws NullPointerException when a component is null
+     */
     public Condition {
       requireNonNull(name, "name");
       requireNonNull(expression, "expression");
@@ -64,7 +76,11 @@ public final class MatchConditions {
     this.compiled = compiled;
   }
 
-  /** No conditions: always {@link Result.Matched}. */
+  /**
+   * No conditions: always {@link Result.Matched}.
+   *
+   * @return the empty conditions
+   */
   public static MatchConditions none() {
     return NONE;
   }
@@ -74,6 +90,10 @@ public final class MatchConditions {
    * {@code oldObject}, {@code request}, {@code authorizer}). A condition that does not compile is kept and fails
    * every evaluation with kube's {@code compilation error: ...}; writes of configurations are
    * validated so that this only happens to objects written past validation.
+   *
+   * @param conditions the conditions, in order
+   * @param variables the variables the expressions may use
+   * @return the compiled conditions
    */
   public static MatchConditions compile(List<Condition> conditions, List<String> variables) {
     requireNonNull(conditions, "conditions");
@@ -92,7 +112,13 @@ public final class MatchConditions {
     return new MatchConditions(List.copyOf(out));
   }
 
-  /** Reads {@code matchConditions} ({@code name}, {@code expression}) of a webhook or policy. */
+  /**
+   * Reads {@code matchConditions} ({@code name}, {@code expression}) of a webhook or policy.
+   *
+   * @param owner the webhook or policy spec
+   * @param variables the variables the expressions may use
+   * @return the compiled conditions; none when the field is absent
+   */
   public static MatchConditions fromValue(Value owner, List<String> variables) {
     List<Condition> conditions = new ArrayList<>();
     for (Value c : Nested.list(owner, "matchConditions")) {
@@ -101,10 +127,20 @@ public final class MatchConditions {
     return compile(conditions, variables);
   }
 
+  /**
+   * Whether no condition is declared.
+   *
+   * @return true when every request matches
+   */
   public boolean isEmpty() {
     return compiled.isEmpty();
   }
 
+  /**
+   * The conditions as written.
+   *
+   * @return the conditions, in order
+   */
   public List<Condition> conditions() {
     return compiled.stream().map(Compiled::condition).toList();
   }
@@ -114,6 +150,7 @@ public final class MatchConditions {
    *
    * @param bindings a value for every declared variable ({@code Value.nullValue()} for an
    *     absent object)
+   * @return the outcome
    */
   public Result evaluate(Map<String, Value> bindings) {
     requireNonNull(bindings, "bindings");
@@ -126,6 +163,8 @@ public final class MatchConditions {
    * {@code authorizer} declared).
    *
    * @param bindings a value for every other declared variable
+   * @param authorizer the request's authorizer
+   * @return the outcome
    */
   public Result evaluate(Map<String, Value> bindings, CelAuthorizer.ForRequest authorizer) {
     requireNonNull(bindings, "bindings");

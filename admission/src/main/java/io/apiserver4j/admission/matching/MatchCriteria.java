@@ -85,6 +85,11 @@ public final class MatchCriteria {
     this.emptyRules = b.emptyRules;
   }
 
+  /**
+   * A builder whose selectors select everything, with policy Equivalent and no rules.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -93,6 +98,9 @@ public final class MatchCriteria {
    * The criteria of one webhook of a Validating/MutatingWebhookConfiguration ({@code rules},
    * {@code namespaceSelector}, {@code objectSelector}, {@code matchPolicy}), with kube's
    * defaults for absent fields (selectors select everything, the policy is Equivalent).
+   *
+   * @param webhook the webhook entry
+   * @return the criteria
    */
   public static MatchCriteria forWebhook(Value webhook) {
     requireNonNull(webhook, "webhook");
@@ -110,6 +118,9 @@ public final class MatchCriteria {
    * The criteria of a policy's or a binding's {@code matchResources} ({@code resourceRules},
    * {@code excludeResourceRules}, selectors, {@code matchPolicy}); no resource rules match
    * every resource.
+   *
+   * @param matchResources the {@code matchResources} value, or null
+   * @return the criteria
    */
   public static MatchCriteria forPolicy(Value matchResources) {
     requireNonNull(matchResources, "matchResources");
@@ -132,14 +143,29 @@ public final class MatchCriteria {
         : MatchPolicy.EQUIVALENT;
   }
 
+  /**
+   * The rules a request must match one of.
+   *
+   * @return the rules
+   */
   public List<Rule> rules() {
     return rules;
   }
 
+  /**
+   * The rules that exclude a request.
+   *
+   * @return the exclude rules
+   */
   public List<Rule> excludeRules() {
     return excludeRules;
   }
 
+  /**
+   * Whether equivalent resources match.
+   *
+   * @return the match policy
+   */
   public MatchPolicy matchPolicy() {
     return matchPolicy;
   }
@@ -149,6 +175,7 @@ public final class MatchCriteria {
    *
    * @param namespaces where namespace labels come from
    * @param equivalents the served resources' equivalents, for {@link MatchPolicy#EQUIVALENT}
+   * @param a the request
    * @return how it matched, or empty when it does not
    * @throws StatusException the 404 of a missing namespace or the 500 of a malformed selector
    *     or an equivalent resource without kind, when the request otherwise matches
@@ -277,16 +304,34 @@ public final class MatchCriteria {
 
     private Builder() {}
 
+    /**
+     * Adds a rule a request may match.
+     *
+     * @param rule the rule
+     * @return this builder
+     */
     public Builder rule(Rule rule) {
       rules.add(requireNonNull(rule, "rule"));
       return this;
     }
 
+    /**
+     * Adds a rule that excludes the requests it matches.
+     *
+     * @param rule the rule
+     * @return this builder
+     */
     public Builder excludeRule(Rule rule) {
       excludeRules.add(requireNonNull(rule, "rule"));
       return this;
     }
 
+    /**
+     * Matches only requests in namespaces whose labels match.
+     *
+     * @param selector the parsed selector
+     * @return this builder
+     */
     public Builder namespaceSelector(LabelSelector selector) {
       this.namespaceSelector = Parsed.of(selector);
       return this;
@@ -295,33 +340,64 @@ public final class MatchCriteria {
     /**
      * A {@code metav1.LabelSelector} object (null: everything). A malformed one fails matching
      * requests with 500, as kube.
+     *
+     * @param selector the selector value, or null
+     * @return this builder
      */
     public Builder namespaceSelector(Value selector) {
       this.namespaceSelector = Parsed.of(selector);
       return this;
     }
 
+    /**
+     * Matches only requests whose object or old object has matching labels.
+     *
+     * @param selector the parsed selector
+     * @return this builder
+     */
     public Builder objectSelector(LabelSelector selector) {
       this.objectSelector = Parsed.of(selector);
       return this;
     }
 
-    /** Like {@link #namespaceSelector(Value)}. */
+    /**
+     * Like {@link #namespaceSelector(Value)}, for the object's labels.
+     *
+     * @param selector the selector value, or null
+     * @return this builder
+     */
     public Builder objectSelector(Value selector) {
       this.objectSelector = Parsed.of(selector);
       return this;
     }
 
+    /**
+     * Whether equivalent resources match; Equivalent by default.
+     *
+     * @param matchPolicy the policy
+     * @return this builder
+     */
     public Builder matchPolicy(MatchPolicy matchPolicy) {
       this.matchPolicy = requireNonNull(matchPolicy, "matchPolicy");
       return this;
     }
 
+    /**
+     * What having no rules means.
+     *
+     * @param emptyRules match everything or nothing
+     * @return this builder
+     */
     public Builder emptyRules(EmptyRules emptyRules) {
       this.emptyRules = requireNonNull(emptyRules, "emptyRules");
       return this;
     }
 
+    /**
+     * Builds the criteria.
+     *
+     * @return the immutable criteria
+     */
     public MatchCriteria build() {
       return new MatchCriteria(this);
     }

@@ -21,11 +21,21 @@ public enum MatchPolicy {
     this.wireName = wireName;
   }
 
+  /**
+   * The name in admissionregistration.k8s.io.
+   *
+   * @return {@code Exact} or {@code Equivalent}
+   */
   public String wireName() {
     return wireName;
   }
 
-  /** The policy named {@code wireName}; {@link #EQUIVALENT}, kube's default, otherwise. */
+  /**
+   * The policy named {@code wireName}; {@link #EQUIVALENT}, kube's default, otherwise.
+   *
+   * @param wireName the name, possibly null
+   * @return the policy
+   */
   public static MatchPolicy fromWireName(String wireName) {
     return EXACT.wireName.equals(wireName) ? EXACT : EQUIVALENT;
   }

@@ -21,6 +21,8 @@ public interface NamespaceLookup {
    * The Namespace object named {@code name}, or empty when there is none.
    *
    * @throws io.apiserver4j.core.errors.StatusException when it cannot be read
+   * @param name the namespace name
+   * @return the namespace, or empty
    */
   Optional<MapValue> namespace(String name);
 }

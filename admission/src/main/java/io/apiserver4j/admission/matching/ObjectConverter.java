@@ -27,6 +27,9 @@ public interface ObjectConverter {
    * {@code object} as version {@code to}.
    *
    * @throws io.apiserver4j.core.errors.StatusException when it cannot be converted
+   * @param object the object
+   * @param to the target group, version and kind
+   * @return the converted object
    */
   MapValue convert(MapValue object, GroupVersionKind to);
 }

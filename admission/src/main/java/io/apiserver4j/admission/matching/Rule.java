@@ -56,11 +56,21 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
       this.wireName = wireName;
     }
 
+    /**
+     * The name in admissionregistration.k8s.io.
+     *
+     * @return {@code Cluster}, {@code Namespaced} or {@code *}
+     */
     public String wireName() {
       return wireName;
     }
 
-    /** The scope named {@code wireName}; {@link #ALL} for an absent or unknown name. */
+    /**
+     * The scope named {@code wireName}; {@link #ALL} for an absent or unknown name.
+     *
+     * @param wireName the name, possibly null
+     * @return the scope
+     */
     public static Scope fromWireName(String wireName) {
       for (Scope s : values()) {
         if (s.wireName.equals(wireName)) {
@@ -71,6 +81,17 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
     }
   }
 
+  /**
+   * Copies the lists and the operations.
+   *
+   * @param operations see the record component
+   * @param apiGroups see the record component
+   * @param apiVersions see the record component
+   * @param resources see the record component
+   * @param scope see the record component
+   * @param resourceNames see the record component
+   * @throws NullPointerException when a component or an entry is null
+   */
   public Rule {
     operations = operations.isEmpty() ? Set.of() : Set.copyOf(EnumSet.copyOf(operations));
     apiGroups = List.copyOf(apiGroups);
@@ -80,7 +101,15 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
     resourceNames = List.copyOf(resourceNames);
   }
 
-  /** A rule over all scopes and names. */
+  /**
+   * A rule over all scopes and names.
+   *
+   * @param operations the operations
+   * @param apiGroups the API groups
+   * @param apiVersions the API versions
+   * @param resources the resources
+   * @return the rule
+   */
   public static Rule of(Set<Operation> operations, List<String> apiGroups,
       List<String> apiVersions, List<String> resources) {
     return new Rule(operations, apiGroups, apiVersions, resources, Scope.ALL, List.of());
@@ -90,6 +119,9 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
    * Reads a rule in its JSON form ({@code operations}, {@code apiGroups}, {@code apiVersions},
    * {@code resources}, {@code scope}, {@code resourceNames}); an absent scope is {@code *}, the
    * default kube applies. Unknown operations are ignored (validation rejects them on write).
+   *
+   * @param rule the rule's JSON form
+   * @return the rule
    */
   public static Rule fromValue(Value rule) {
     requireNonNull(rule, "rule");
@@ -112,7 +144,12 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
         strings(rule, "resourceNames"));
   }
 
-  /** Whether the request matches, ignoring {@code resourceNames}. */
+  /**
+   * Whether the request matches, ignoring {@code resourceNames}.
+   *
+   * @param a the request
+   * @return true when operation, resource and scope match
+   */
   public boolean matches(AdmissionAttributes a) {
     return matches(a, a.resource());
   }
@@ -120,6 +157,10 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
   /**
    * Whether the request matches when its resource is taken to be {@code resource} (an
    * equivalent of the requested one), ignoring {@code resourceNames}.
+   *
+   * @param a the request
+   * @param resource the resource to match in place of the requested one
+   * @return true when operation, resource and scope match
    */
   public boolean matches(AdmissionAttributes a, GroupVersionResource resource) {
     return scopeMatches(a, resource)
@@ -129,7 +170,12 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
         && resourceMatches(resource.resource(), a.subresource());
   }
 
-  /** Whether {@code resourceNames} admits the request's name. */
+  /**
+   * Whether {@code resourceNames} admits the request's name.
+   *
+   * @param a the request
+   * @return true when the list is empty or holds the name
+   */
   public boolean namesMatch(AdmissionAttributes a) {
     return resourceNames.isEmpty() || resourceNames.contains(a.name());
   }
@@ -165,7 +211,11 @@ public record Rule(Set<Operation> operations, List<String> apiGroups, List<Strin
     return Meta.stringList(Nested.getOrNull(rule, field));
   }
 
-  /** The JSON form, with the fields kube writes. */
+  /**
+   * The JSON form, with the fields kube writes.
+   *
+   * @return the rule as a map
+   */
   public MapValue toValue() {
     MapValue.Builder b = MapValue.builder(6);
     if (!resourceNames.isEmpty()) {

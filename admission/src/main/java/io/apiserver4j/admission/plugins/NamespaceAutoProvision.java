@@ -31,6 +31,11 @@ public final class NamespaceAutoProvision implements MutatingPlugin {
 
   private final NamespaceStore namespaces;
 
+  /**
+   * The plugin over a namespace store.
+   *
+   * @param namespaces where namespaces are looked up and created
+   */
   public NamespaceAutoProvision(NamespaceStore namespaces) {
     this.namespaces = requireNonNull(namespaces, "namespaces");
   }

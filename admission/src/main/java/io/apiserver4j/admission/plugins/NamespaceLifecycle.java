@@ -56,11 +56,21 @@ public final class NamespaceLifecycle implements ValidatingPlugin {
   private final NamespaceStore namespaces;
   private final Set<String> immortal;
 
-  /** With kube's immortal namespaces. */
+  /**
+   * With kube's immortal namespaces.
+   *
+   * @param namespaces where namespace phases are read
+   */
   public NamespaceLifecycle(NamespaceStore namespaces) {
     this(namespaces, DEFAULT_IMMORTAL_NAMESPACES);
   }
 
+  /**
+   * With other immortal namespaces.
+   *
+   * @param namespaces where namespace phases are read
+   * @param immortalNamespaces namespaces that cannot be deleted
+   */
   public NamespaceLifecycle(NamespaceStore namespaces, Set<String> immortalNamespaces) {
     this.namespaces = requireNonNull(namespaces, "namespaces");
     this.immortal = Set.copyOf(immortalNamespaces);

@@ -11,7 +11,12 @@ package io.apiserver4j.admission.plugins;
  */
 public interface NamespaceStore {
 
-  /** The namespace's phase, or empty when it does not exist. */
+  /**
+   * The namespace's phase.
+   *
+   * @param namespace the namespace name
+   * @return the phase, or empty when it does not exist
+   */
   java.util.Optional<NamespacePhase> phase(String namespace);
 
   /**
@@ -20,6 +25,7 @@ public interface NamespaceStore {
    * @throws io.apiserver4j.core.errors.AlreadyExistsException when it exists already (tolerated by the
    *     callers)
    * @throws io.apiserver4j.core.errors.StatusException for other failures
+   * @param namespace the namespace name
    */
   void create(String namespace);
 }

@@ -61,6 +61,11 @@ public final class ResourceQuotaCounter implements ValidatingPlugin {
     this.limits = Map.copyOf(copy);
   }
 
+  /**
+   * A builder with no quotas.
+   *
+   * @return a new builder
+   */
   public static Builder builder() {
     return new Builder();
   }
@@ -114,7 +119,13 @@ public final class ResourceQuotaCounter implements ValidatingPlugin {
     });
   }
 
-  /** The number of objects of {@code resource} currently charged to {@code namespace}. */
+  /**
+   * The number of objects of {@code resource} currently charged to {@code namespace}.
+   *
+   * @param namespace the namespace
+   * @param resource the resource
+   * @return the usage
+   */
   public long usage(String namespace, GroupResource resource) {
     requireNonNull(namespace, "namespace");
     requireNonNull(resource, "resource");
@@ -127,6 +138,9 @@ public final class ResourceQuotaCounter implements ValidatingPlugin {
    * recalculates), e.g. at startup or after writes that failed after admission.
    *
    * @throws IllegalArgumentException when {@code count} is negative
+   * @param namespace the namespace
+   * @param resource the resource
+   * @param count the real object count
    */
   public void reconcile(String namespace, GroupResource resource, long count) {
     requireNonNull(namespace, "namespace");
@@ -153,6 +167,10 @@ public final class ResourceQuotaCounter implements ValidatingPlugin {
      * @throws IllegalArgumentException naming the culprit for an empty namespace or name, a
      *     quota name used twice in a namespace, a resource name not of the {@code count/} form,
      *     or a negative limit
+     * @param namespace the namespace
+     * @param quotaName the quota's name
+     * @param hard the limits
+     * @return this builder
      */
     public Builder quota(String namespace, String quotaName, Map<String, Long> hard) {
       requireNonNull(namespace, "namespace");
@@ -182,6 +200,11 @@ public final class ResourceQuotaCounter implements ValidatingPlugin {
       return this;
     }
 
+    /**
+     * Builds the counter, all usage zero.
+     *
+     * @return the counter
+     */
     public ResourceQuotaCounter build() {
       return new ResourceQuotaCounter(limits);
     }

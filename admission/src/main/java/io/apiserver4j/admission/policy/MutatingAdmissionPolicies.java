@@ -137,17 +137,33 @@ public final class MutatingAdmissionPolicies {
     this.bindingsByPolicy = bindingsByPolicy;
   }
 
-  /** No policies: changes nothing. */
+  /**
+   * No policies: changes nothing.
+   *
+   * @return the empty set of policies
+   */
   public static MutatingAdmissionPolicies empty() {
     return EMPTY;
   }
 
-  /** Compiles the policies and indexes the bindings of a snapshot. */
+  /**
+   * Compiles the policies and indexes the bindings of a snapshot.
+   *
+   * @param policies the MutatingAdmissionPolicy objects
+   * @param bindings the MutatingAdmissionPolicyBinding objects
+   * @return the compiled policies
+   */
   public static MutatingAdmissionPolicies of(List<MapValue> policies, List<MapValue> bindings) {
     return EMPTY.update(policies, bindings);
   }
 
-  /** A newer snapshot, reusing the compiled form of every policy whose spec is unchanged. */
+  /**
+   * A newer snapshot, reusing the compiled form of every policy whose spec is unchanged.
+   *
+   * @param policies the MutatingAdmissionPolicy objects
+   * @param bindings the MutatingAdmissionPolicyBinding objects
+   * @return the compiled policies
+   */
   public MutatingAdmissionPolicies update(List<MapValue> policies, List<MapValue> bindings) {
     requireNonNull(policies, "policies");
     requireNonNull(bindings, "bindings");
@@ -173,7 +189,11 @@ public final class MutatingAdmissionPolicies {
     return new MutatingAdmissionPolicies(List.copyOf(compiled), Map.copyOf(byPolicy));
   }
 
-  /** Whether there is no policy with a binding. */
+  /**
+   * Whether there is no policy with a binding.
+   *
+   * @return true when the stage can be skipped
+   */
   public boolean isEmpty() {
     return policies.isEmpty() || bindingsByPolicy.isEmpty();
   }
@@ -183,6 +203,8 @@ public final class MutatingAdmissionPolicies {
    *
    * @return the mutated object; {@code attributes.object()} itself when nothing changed
    * @throws StatusException kube's denial when a policy failed under failurePolicy Fail
+   * @param attributes the request, with its object
+   * @param context namespaces, parameters and the authorizer
    */
   public MapValue admit(AdmissionAttributes attributes, PolicyContext context) {
     requireNonNull(attributes, "attributes");

@@ -14,11 +14,19 @@ import java.util.Optional;
  */
 public interface ParamSource {
 
-  /** Whether objects of this kind live in namespaces. */
+  /**
+   * Whether objects of this kind live in namespaces.
+   *
+   * @return true for namespaced kinds
+   */
   boolean namespaced();
 
   /**
    * The object {@code name} in {@code namespace} (empty for cluster-scoped kinds).
+   *
+   * @param namespace the namespace, or empty
+   * @param name the object name
+   * @return the object, or empty
    */
   Optional<MapValue> get(String namespace, String name);
 
@@ -28,6 +36,9 @@ public interface ParamSource {
    * {@code metav1.LabelSelector} value (an empty selector matches everything).
    *
    * @throws io.apiserver4j.core.errors.StatusException when the selector is invalid
+   * @param namespace the namespace, or empty
+   * @param labelSelector the selector value
+   * @return the matching objects
    */
   List<MapValue> list(String namespace, MapValue labelSelector);
 }

@@ -20,10 +20,18 @@ import java.util.Optional;
  */
 public interface PolicyContext {
 
-  /** Reads Namespace objects. */
+  /**
+   * Reads Namespace objects.
+   *
+   * @return the namespace lookup
+   */
   NamespaceLookup namespaces();
 
-  /** The served resources' equivalents. */
+  /**
+   * The served resources' equivalents.
+   *
+   * @return the equivalents; by default {@link EquivalentResources#NONE}
+   */
   default EquivalentResources equivalents() {
     return EquivalentResources.NONE;
   }
@@ -31,6 +39,10 @@ public interface PolicyContext {
   /**
    * Where parameter objects of {@code apiVersion}/{@code kind} live (built-in kinds and custom
    * resources alike); empty when the server serves no such kind.
+   *
+   * @param apiVersion the parameter kind's API version
+   * @param kind the parameter kind
+   * @return the parameter source
    */
   Optional<ParamSource> params(String apiVersion, String kind);
 
@@ -41,6 +53,10 @@ public interface PolicyContext {
    * with the kind's schema (associative lists merged by key).
    *
    * @throws IllegalArgumentException with the reason when the patch does not fit the object
+   * @param kind the object's kind
+   * @param object the object
+   * @param patch the policy's {@code Object{...}} as a map
+   * @return the merged object
    */
   default MapValue applyConfiguration(GroupVersionKind kind, MapValue object, MapValue patch) {
     return SchemalessMerge.merge(object, patch);
@@ -49,6 +65,9 @@ public interface PolicyContext {
   /**
    * What {@code authorizer} in expressions asks, for the request's user; allows everything
    * unless the server has an authorizer.
+   *
+   * @param attributes the request
+   * @return the authorizer
    */
   default CelAuthorizer authorizer(AdmissionAttributes attributes) {
     return CelAuthorizer.allowAll();

@@ -19,12 +19,23 @@ import java.util.Map;
 public record PolicyOutcome(List<String> warnings, Map<String, String> auditAnnotations) {
   private static final PolicyOutcome EMPTY = new PolicyOutcome(List.of(), Map.of());
 
+  /**
+   * Copies the warnings and annotations.
+   *
+   * @param warnings see the record component
+   * @param auditAnnotations see the record component
+   * @throws NullPointerException when a component is null
+   */
   public PolicyOutcome {
     warnings = List.copyOf(warnings);
     auditAnnotations = Collections.unmodifiableMap(new LinkedHashMap<>(auditAnnotations));
   }
 
-  /** No warnings, no annotations. */
+  /**
+   * No warnings, no annotations.
+   *
+   * @return the shared empty outcome
+   */
   public static PolicyOutcome empty() {
     return EMPTY;
   }

@@ -49,7 +49,12 @@ public final class PolicyTypeChecker {
     this.types = requireNonNull(types, "types");
   }
 
-  /** The {@code status.typeChecking} value of {@code policy}: {@code {expressionWarnings: [..]}}. */
+  /**
+   * The {@code status.typeChecking} value of {@code policy}: {@code {expressionWarnings: [..]}}.
+   *
+   * @param policy the ValidatingAdmissionPolicy
+   * @return the type-checking status
+   */
   public MapValue typeChecking(MapValue policy) {
     requireNonNull(policy, "policy");
     MapValue spec = CompiledValidatingPolicy.map(policy.getOrNull("spec"));

@@ -81,12 +81,22 @@ public final class ValidatingAdmissionPolicies {
     this.bindingsByPolicy = bindingsByPolicy;
   }
 
-  /** No policies: admits everything. */
+  /**
+   * No policies: admits everything.
+   *
+   * @return the empty set of policies
+   */
   public static ValidatingAdmissionPolicies empty() {
     return EMPTY;
   }
 
-  /** Compiles the policies and indexes the bindings of a snapshot. */
+  /**
+   * Compiles the policies and indexes the bindings of a snapshot.
+   *
+   * @param policies the ValidatingAdmissionPolicy objects
+   * @param bindings the ValidatingAdmissionPolicyBinding objects
+   * @return the compiled policies
+   */
   public static ValidatingAdmissionPolicies of(List<MapValue> policies,
       List<MapValue> bindings) {
     return EMPTY.update(policies, bindings);
@@ -95,6 +105,10 @@ public final class ValidatingAdmissionPolicies {
   /**
    * The policies of a newer snapshot, reusing this instance's compiled form of every policy
    * whose name and spec are unchanged.
+   *
+   * @param policies the ValidatingAdmissionPolicy objects
+   * @param bindings the ValidatingAdmissionPolicyBinding objects
+   * @return the compiled policies
    */
   public ValidatingAdmissionPolicies update(List<MapValue> policies, List<MapValue> bindings) {
     requireNonNull(policies, "policies");
@@ -120,7 +134,11 @@ public final class ValidatingAdmissionPolicies {
     return new ValidatingAdmissionPolicies(List.copyOf(compiled), Map.copyOf(byPolicy));
   }
 
-  /** Whether there is no policy with a binding (the request path can skip the stage). */
+  /**
+   * Whether there is no policy with a binding (the request path can skip the stage).
+   *
+   * @return true when no policy applies
+   */
   public boolean isEmpty() {
     return bindingsByPolicy.isEmpty() || policies.isEmpty();
   }
@@ -131,6 +149,8 @@ public final class ValidatingAdmissionPolicies {
    *
    * @return the warnings and audit annotations of an admitted request
    * @throws StatusException the first denial, with kube's message, reason and code
+   * @param attributes the request with its final object
+   * @param context namespaces, parameters and the authorizer
    */
   public PolicyOutcome validate(AdmissionAttributes attributes, PolicyContext context) {
     requireNonNull(attributes, "attributes");

@@ -42,6 +42,26 @@ public record AdmissionReviewRequest(
   static final String V1 = "v1";
   static final String V1BETA1 = "v1beta1";
 
+  /**
+   * Checks that no component is null.
+   *
+   * @param uid see the record component
+   * @param kind see the record component
+   * @param resource see the record component
+   * @param subResource see the record component
+   * @param requestKind see the record component
+   * @param requestResource see the record component
+   * @param requestSubResource see the record component
+   * @param name see the record component
+   * @param namespace see the record component
+   * @param operation see the record component
+   * @param userInfo see the record component
+   * @param object see the record component
+   * @param oldObject see the record component
+   * @param dryRun see the record component
+   * @param options see the record component
+   * @throws NullPointerException when a component is null
+   */
   public AdmissionReviewRequest {
     requireNonNull(uid, "uid");
     requireNonNull(kind, "kind");
@@ -74,7 +94,11 @@ public record AdmissionReviewRequest(
         attributes.kind()), object, attributes.oldObject());
   }
 
-  /** The admission.k8s.io/v1 AdmissionReview carrying this request. */
+  /**
+   * The admission.k8s.io/v1 AdmissionReview carrying this request.
+   *
+   * @return the review as a map
+   */
   public MapValue toValue() {
     return toValue(V1);
   }
@@ -82,6 +106,9 @@ public record AdmissionReviewRequest(
   /**
    * The AdmissionReview of version {@code reviewVersion} ({@code v1} or {@code v1beta1}, which
    * share the request's shape) carrying this request, with Go's field order and omissions.
+   *
+   * @param reviewVersion {@code v1} or {@code v1beta1}
+   * @return the review as a map
    */
   public MapValue toValue(String reviewVersion) {
     MapValue.Builder r = MapValue.builder(20)

@@ -39,6 +39,17 @@ public record AdmissionReviewResponse(
     String uid, boolean allowed, Optional<Status> result, Optional<ListValue> patch,
     List<String> warnings, Map<String, String> auditAnnotations) {
 
+  /**
+   * Checks the components and copies the warnings and annotations.
+   *
+   * @param uid see the record component
+   * @param allowed see the record component
+   * @param result see the record component
+   * @param patch see the record component
+   * @param warnings see the record component
+   * @param auditAnnotations see the record component
+   * @throws NullPointerException when a component is null
+   */
   public AdmissionReviewResponse {
     requireNonNull(uid, "uid");
     requireNonNull(result, "result");
@@ -47,37 +58,69 @@ public record AdmissionReviewResponse(
     auditAnnotations = java.util.Collections.unmodifiableMap(new LinkedHashMap<>(auditAnnotations));
   }
 
-  /** Allows {@code request} unchanged. */
+  /**
+   * Allows {@code request} unchanged.
+   *
+   * @param request the request answered
+   * @return the response
+   */
   public static AdmissionReviewResponse allow(AdmissionReviewRequest request) {
     return new AdmissionReviewResponse(request.uid(), true, Optional.empty(), Optional.empty(),
         List.of(), Map.of());
   }
 
-  /** Allows {@code request} with the object changed by {@code jsonPatch}. */
+  /**
+   * Allows {@code request} with the object changed by {@code jsonPatch}.
+   *
+   * @param request the request answered
+   * @param jsonPatch the RFC 6902 operations
+   * @return the response
+   */
   public static AdmissionReviewResponse patch(AdmissionReviewRequest request, ListValue jsonPatch) {
     return new AdmissionReviewResponse(request.uid(), true, Optional.empty(),
         Optional.of(jsonPatch), List.of(), Map.of());
   }
 
-  /** Denies {@code request} with 403 and {@code message}, as webhook SDKs commonly do. */
+  /**
+   * Denies {@code request} with 403 and {@code message}, as webhook SDKs commonly do.
+   *
+   * @param request the request answered
+   * @param message the denial's message
+   * @return the response
+   */
   public static AdmissionReviewResponse deny(AdmissionReviewRequest request, String message) {
     return deny(request, Status.failure(StatusReason.FORBIDDEN, message));
   }
 
-  /** Denies {@code request} with {@code status}. */
+  /**
+   * Denies {@code request} with {@code status}.
+   *
+   * @param request the request answered
+   * @param status the denial's code, reason and message
+   * @return the response
+   */
   public static AdmissionReviewResponse deny(AdmissionReviewRequest request, Status status) {
     return new AdmissionReviewResponse(request.uid(), false, Optional.of(status),
         Optional.empty(), List.of(), Map.of());
   }
 
-  /** A copy with {@code more} warnings appended. */
+  /**
+   * A copy with {@code more} warnings appended.
+   *
+   * @param more the warnings
+   * @return the new response
+   */
   public AdmissionReviewResponse withWarnings(String... more) {
     List<String> all = new ArrayList<>(warnings);
     all.addAll(List.of(more));
     return new AdmissionReviewResponse(uid, allowed, result, patch, all, auditAnnotations);
   }
 
-  /** The AdmissionReview carrying this response; the patch is base64-encoded JSON. */
+  /**
+   * The AdmissionReview carrying this response; the patch is base64-encoded JSON.
+   *
+   * @return the review as a map
+   */
   public MapValue toValue() {
     MapValue.Builder r = MapValue.builder(7)
         .put("uid", Value.of(uid))
@@ -107,6 +150,8 @@ public record AdmissionReviewResponse(
    *
    * @throws DecodeException naming what is wrong, with kube-apiserver's wording where it has
    *     one (e.g. {@code webhook response was absent})
+   * @param review the parsed AdmissionReview
+   * @return the response
    */
   public static AdmissionReviewResponse fromValue(Value review) {
     try {

@@ -59,28 +59,53 @@ public final class ConfiguredWebhooks {
   /** The resource of ValidatingWebhookConfigurations. */
   public static final GroupResource VALIDATING_CONFIGURATIONS =
       new GroupResource(GROUP, "validatingwebhookconfigurations");
-  /** The plugins' names, as kube-apiserver's. */
+  /** The mutating plugin's name, as kube-apiserver's. */
   public static final String MUTATING_PLUGIN = "MutatingAdmissionWebhook";
+  /**
+   * The validating plugin's name, as kube-apiserver's.
+   */
   public static final String VALIDATING_PLUGIN = "ValidatingAdmissionWebhook";
 
   private ConfiguredWebhooks() {}
 
-  /** The MutatingAdmissionWebhook plugin over {@code sources}. */
+  /**
+   * The MutatingAdmissionWebhook plugin over {@code sources}.
+   *
+   * @param sources where the configurations, namespaces and equivalents come from
+   * @return the plugin, with random request uids
+   */
   public static MutatingPlugin mutating(ConfigurationSources sources) {
     return mutating(sources, () -> UUID.randomUUID().toString());
   }
 
-  /** Like {@link #mutating(ConfigurationSources)} with injected request uids. */
+  /**
+   * Like {@link #mutating(ConfigurationSources)} with injected request uids.
+   *
+   * @param sources where the configurations, namespaces and equivalents come from
+   * @param uids the request uids
+   * @return the plugin
+   */
   public static MutatingPlugin mutating(ConfigurationSources sources, Supplier<String> uids) {
     return new Mutating(sources, uids);
   }
 
-  /** The ValidatingAdmissionWebhook plugin over {@code sources}. */
+  /**
+   * The ValidatingAdmissionWebhook plugin over {@code sources}.
+   *
+   * @param sources where the configurations, namespaces and equivalents come from
+   * @return the plugin, with random request uids
+   */
   public static ValidatingPlugin validating(ConfigurationSources sources) {
     return validating(sources, () -> UUID.randomUUID().toString());
   }
 
-  /** Like {@link #validating(ConfigurationSources)} with injected request uids. */
+  /**
+   * Like {@link #validating(ConfigurationSources)} with injected request uids.
+   *
+   * @param sources where the configurations, namespaces and equivalents come from
+   * @param uids the request uids
+   * @return the plugin
+   */
   public static ValidatingPlugin validating(ConfigurationSources sources,
       Supplier<String> uids) {
     return new Validating(sources, uids);

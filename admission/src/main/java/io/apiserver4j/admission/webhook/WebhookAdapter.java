@@ -83,13 +83,27 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
         EquivalentResources.NONE, ObjectConverter.API_VERSION, b.uids);
   }
 
-  /** A mutating webhook named {@code name} (e.g. {@code defaulter.example.com}). */
+  /**
+   * A mutating webhook named {@code name} (e.g. {@code defaulter.example.com}).
+   *
+   * @param name the webhook's name, not empty
+   * @param handler the webhook's handler: receives the request, returns the response
+   * @return a builder for the webhook
+   * @throws IllegalArgumentException when the name is empty
+   */
   public static Builder<Mutating> mutating(
       String name, Function<AdmissionReviewRequest, AdmissionReviewResponse> handler) {
     return new Builder<>(name, handler, Mutating::new);
   }
 
-  /** A validating webhook named {@code name}. */
+  /**
+   * A validating webhook named {@code name}.
+   *
+   * @param name the webhook's name, not empty
+   * @param handler the webhook's handler: receives the request, returns the response
+   * @return a builder for the webhook
+   * @throws IllegalArgumentException when the name is empty
+   */
   public static Builder<Validating> validating(
       String name, Function<AdmissionReviewRequest, AdmissionReviewResponse> handler) {
     return new Builder<>(name, handler, Validating::new);
@@ -105,10 +119,20 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
     return sideEffects;
   }
 
+  /**
+   * The rules that select the requests the webhook sees.
+   *
+   * @return the rules, at least one
+   */
   public final List<WebhookRule> rules() {
     return rules;
   }
 
+  /**
+   * What happens when the webhook fails.
+   *
+   * @return the failure policy; Fail by default
+   */
   public final FailurePolicy failurePolicy() {
     return failurePolicy;
   }
@@ -188,29 +212,54 @@ public abstract sealed class WebhookAdapter implements AdmissionPlugin
       }
     }
 
+    /**
+     * Adds a rule; at least one is required.
+     *
+     * @param rule the rule
+     * @return this builder
+     */
     public Builder<W> rule(WebhookRule rule) {
       rules.add(requireNonNull(rule, "rule"));
       return this;
     }
 
-    /** Required: admissionregistration.k8s.io/v1 has no default. */
+    /**
+     * The side-effect class. Required: admissionregistration.k8s.io/v1 has no default.
+     *
+     * @param sideEffects the side-effect class
+     * @return this builder
+     */
     public Builder<W> sideEffects(SideEffects sideEffects) {
       this.sideEffects = requireNonNull(sideEffects, "sideEffects");
       return this;
     }
 
+    /**
+     * What happens when the webhook fails; Fail by default.
+     *
+     * @param failurePolicy the policy
+     * @return this builder
+     */
     public Builder<W> failurePolicy(FailurePolicy failurePolicy) {
       this.failurePolicy = requireNonNull(failurePolicy, "failurePolicy");
       return this;
     }
 
-    /** Where request uids come from; random UUIDs by default (inject for tests). */
+    /**
+     * Where request uids come from; random UUIDs by default (inject for tests).
+     *
+     * @param uids the uid supplier
+     * @return this builder
+     */
     public Builder<W> uidSupplier(Supplier<String> uids) {
       this.uids = requireNonNull(uids, "uids");
       return this;
     }
 
     /**
+     * Builds the webhook.
+     *
+     * @return the webhook, an admission plugin
      * @throws IllegalStateException naming the webhook when it has no rule (it would never be
      *     called) or no side-effect class
      */

@@ -38,6 +38,8 @@ public final class WebhookClient {
    *
    * @throws IllegalArgumentException when it names no usable URL or its caBundle holds no
    *     usable certificate
+   * @param clientConfig the webhook's {@code clientConfig} ({@code url} or {@code service}, {@code caBundle})
+   * @return the client
    */
   public static WebhookClient of(Value clientConfig) {
     URI uri = ConfiguredWebhooks.uri(clientConfig);
@@ -58,6 +60,10 @@ public final class WebhookClient {
   /**
    * POSTs {@code review} with kube's {@code ?timeout=}; completes with the JSON answer, or fails
    * with a {@link CallException}.
+   *
+   * @param review the AdmissionReview to send
+   * @param timeout the webhook's timeout
+   * @return the pending answer
    */
   public CompletableFuture<Value> post(Value review, Duration timeout) {
     String url = HttpEndpoint.withTimeout(uri.toString(), timeout);

@@ -35,6 +35,13 @@ public record WebhookRule(
     List<String> resources, Rule.Scope scope) {
 
   /**
+   * Checks the components and copies the lists.
+   *
+   * @param operations see the record component
+   * @param apiGroups see the record component
+   * @param apiVersions see the record component
+   * @param resources see the record component
+   * @param scope see the record component
    * @throws IllegalArgumentException when a list is empty or holds an empty entry (other than
    *     the core group {@code ""} in {@code apiGroups})
    */
@@ -60,24 +67,46 @@ public record WebhookRule(
     }
   }
 
-  /** A rule over all scopes. */
+  /**
+   * A rule over all scopes.
+   *
+   * @param operations the operations
+   * @param apiGroups the API groups
+   * @param apiVersions the API versions
+   * @param resources the resources
+   * @return the rule
+   * @throws IllegalArgumentException when a list is empty or holds an empty entry
+   */
   public static WebhookRule of(
       Set<Operation> operations, List<String> apiGroups, List<String> apiVersions,
       List<String> resources) {
     return new WebhookRule(operations, apiGroups, apiVersions, resources, Rule.Scope.ALL);
   }
 
-  /** Every operation ({@code "*"} in admissionregistration). */
+  /**
+   * Every operation ({@code "*"} in admissionregistration).
+   *
+   * @return the set of all operations
+   */
   public static Set<Operation> allOperations() {
     return EnumSet.allOf(Operation.class);
   }
 
-  /** This rule as the shared matching's {@link Rule}. */
+  /**
+   * This rule as the shared matching's {@link Rule}.
+   *
+   * @return the equivalent rule
+   */
   public Rule toRule() {
     return new Rule(operations, apiGroups, apiVersions, resources, scope, List.of());
   }
 
-  /** Whether the request matches this rule. */
+  /**
+   * Whether the request matches this rule.
+   *
+   * @param a the request
+   * @return true when operation, resource and scope match
+   */
   public boolean matches(AdmissionAttributes a) {
     return toRule().matches(a);
   }

@@ -41,13 +41,29 @@ import java.util.Optional;
  * Unknown fields are left alone (see the server's schema checker). Thread-safe.
  */
 public final class GoDecoder {
-  public enum Mode { JSON, UNSTRUCTURED }
+  /** Which of kube's decoders is mirrored. */
+  public enum Mode {
+    /** {@code sigs.k8s.io/json} into the typed object (create and update bodies, JSON and merge patches). */
+    JSON,
+    /** {@code runtime.DefaultUnstructuredConverter.FromUnstructured} (strategic merge patch, apply). */
+    UNSTRUCTURED
+  }
 
-  /** The decoded object, and kube's error when there was one. */
+  /**
+   * The decoded object, and kube's error when there was one.
+   *
+   * @param object the object as the Go type holds it
+   * @param error kube's decoding error text; empty when decoding succeeded
+   */
   public record Result(MapValue object, Optional<String> error) {}
 
   private final GoType.Resolver types;
 
+  /**
+   * A decoder over the Go types of a schema.
+   *
+   * @param types resolves the Go type of every schema type
+   */
   public GoDecoder(GoType.Resolver types) {
     this.types = types;
   }
@@ -57,6 +73,10 @@ public final class GoDecoder {
    *
    * @param literals the text of the body's number literals (Go's messages quote them), or
    *     {@link NumberLiterals#NONE} for values that were not read from JSON text
+   * @param typeName the OpenAPI name of the Go type
+   * @param object the object
+   * @param mode which decoder is mirrored
+   * @return the decoded object and kube's error, if any
    */
   public Result decode(String typeName, MapValue object, Mode mode, NumberLiterals literals) {
     Walk w = new Walk(mode, literals);

@@ -23,6 +23,9 @@ public final class GoFormat {
   /**
    * {@code %+v} (for these trees the same as {@code %v}): {@code map[k:v ...]} with keys in byte
    * order, {@code [a b]}, strings bare, {@code <nil>}, floats as {@code strconv}'s shortest 'g'.
+   *
+   * @param value the value
+   * @return the text
    */
   public static String plusV(Value value) {
     StringBuilder sb = new StringBuilder();

@@ -26,7 +26,13 @@ public final class GoParsing {
   /** apimachinery's {@code resource.ErrSuffix}. */
   public static final String QUANTITY_SUFFIX = "unable to parse quantity's suffix";
 
+  /**
+   * Go's {@code time.RFC3339} layout, {@code metav1.Time}'s.
+   */
   public static final String RFC3339 = "2006-01-02T15:04:05Z07:00";
+  /**
+   * {@code metav1.MicroTime}'s layout.
+   */
   public static final String RFC3339_MICRO = "2006-01-02T15:04:05.000000Z07:00";
 
   // ---- base64 ------------------------------------------------------------------------------
@@ -35,6 +41,10 @@ public final class GoParsing {
    * Go's {@code base64.StdEncoding.Decode} of {@code s}'s UTF-8 bytes: the decoded bytes, or
    * its {@code CorruptInputError} text ({@code illegal base64 data at input byte N}) in
    * {@code error[0]}. Newlines are skipped and padding is required, as in Go.
+   *
+   * @param s the base64 text
+   * @param error a one-element array that receives the error text
+   * @return the bytes, or null on error
    */
   public static byte[] base64(String s, String[] error) {
     byte[] src = s.getBytes(StandardCharsets.UTF_8);
@@ -127,6 +137,12 @@ public final class GoParsing {
     return "illegal base64 data at input byte " + offset;
   }
 
+  /**
+   * Go's {@code base64.StdEncoding.EncodeToString}.
+   *
+   * @param b the bytes
+   * @return the padded base64 text
+   */
   public static String base64Encode(byte[] b) {
     return Base64.getEncoder().encodeToString(b);
   }
@@ -136,6 +152,9 @@ public final class GoParsing {
   /**
    * What {@code resource.ParseQuantity} says of {@code str}: null when it parses, else its
    * error text. Only the grammar and the suffix are checked; the value is not normalized.
+   *
+   * @param str the quantity text
+   * @return null, or the error text
    */
   public static String quantityError(String str) {
     if (str.isEmpty()) {
@@ -191,6 +210,9 @@ public final class GoParsing {
    * given when {@code ParseQuantity} found it canonical already (its fast path), else the
    * canonical form: {@code 0.5} is {@code 500m}, {@code 1.5k} is {@code 1500}, {@code 2048Ki}
    * is {@code 2Mi}; values are rounded up to a nano unit, binary ones capped at 2^63-1.
+   *
+   * @param str a quantity that parses
+   * @return the canonical text
    */
   public static String canonicalQuantity(String str) {
     if (str.equals("0")) {
@@ -334,7 +356,12 @@ public final class GoParsing {
     return false;
   }
 
-  /** Go's {@code strconv.ParseInt(s, 10, 64)}: null when it fails. */
+  /**
+   * Go's {@code strconv.ParseInt(s, 10, 64)}.
+   *
+   * @param s the text
+   * @return the integer, or null when it fails
+   */
   public static Long parseGoInt64(String s) {
     int i = 0;
     if (!s.isEmpty() && (s.charAt(0) == '+' || s.charAt(0) == '-')) {
@@ -368,6 +395,10 @@ public final class GoParsing {
    * Go's {@code time.Parse(layout, value)} for {@link #RFC3339} and {@link #RFC3339_MICRO}, with
    * its error texts ({@code parsing time "x" as "2006-01-02T15:04:05Z07:00": cannot parse "x"
    * as "2006"}, {@code ...: month out of range}, {@code ...: extra text: "..."}).
+   *
+   * @param layout {@link #RFC3339} or {@link #RFC3339_MICRO}
+   * @param value the text
+   * @return the time, or Go's error text
    */
   public static ParsedTime parseTime(String layout, String value) {
     boolean micro = layout.equals(RFC3339_MICRO);
@@ -515,6 +546,10 @@ public final class GoParsing {
    * Whether {@code v} is a valid time already in the form kube writes
    * ({@code 2006-01-02T15:04:05Z}, or with six fraction digits for MicroTime): the common case,
    * checked without parsing.
+   *
+   * @param v the text
+   * @param micro whether the field is a MicroTime
+   * @return true when already canonical
    */
   public static boolean isCanonicalTime(String v, boolean micro) {
     int len = micro ? 27 : 20;
@@ -564,7 +599,13 @@ public final class GoParsing {
   private static final DateTimeFormatter MICROS =
       DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss.SSSSSS'Z'");
 
-  /** How kube writes a time back: {@code metav1.Time} in UTC to the second, MicroTime to µs. */
+  /**
+   * How kube writes a time back: {@code metav1.Time} in UTC to the second, MicroTime to µs.
+   *
+   * @param t the time
+   * @param micro whether the field is a MicroTime
+   * @return the text
+   */
   public static String formatTime(OffsetDateTime t, boolean micro) {
     OffsetDateTime utc = t.withOffsetSameInstant(ZoneOffset.UTC);
     return micro ? MICROS.format(utc) : SECONDS.format(utc);

@@ -26,13 +26,46 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public record GoType(Kind kind, String goName, TypeRef ref, String code) {
 
+  /** The Go kinds the decoder distinguishes. */
   public enum Kind {
-    BOOL, STRING, INT32, INT64, UINT8, FLOAT32, FLOAT64, BYTES,
-    INT_OR_STRING, QUANTITY, TIME, MICRO_TIME,
+    /** {@code bool}. */
+    BOOL,
+    /** {@code string}. */
+    STRING,
+    /** {@code int32}. */
+    INT32,
+    /** {@code int64}. */
+    INT64,
+    /** {@code uint8}. */
+    UINT8,
+    /** {@code float32}. */
+    FLOAT32,
+    /** {@code float64}. */
+    FLOAT64,
+    /** {@code []byte}, base64 in JSON. */
+    BYTES,
+    /** {@code intstr.IntOrString}. */
+    INT_OR_STRING,
+    /** {@code resource.Quantity}. */
+    QUANTITY,
+    /** {@code metav1.Time}. */
+    TIME,
+    /** {@code metav1.MicroTime}. */
+    MICRO_TIME,
     /** Anything is kept as given (RawExtension, apiextensions JSON, untyped SMD fields). */
     RAW,
-    STRUCT, SLICE, MAP;
+    /** A struct. */
+    STRUCT,
+    /** A slice. */
+    SLICE,
+    /** A map. */
+    MAP;
 
+    /**
+     * Whether values of this kind are Go integers.
+     *
+     * @return true for {@code int32}, {@code int64} and {@code uint8}
+     */
     public boolean isInteger() {
       return this == INT32 || this == INT64 || this == UINT8;
     }
@@ -56,23 +89,45 @@ public record GoType(Kind kind, String goName, TypeRef ref, String code) {
     private final ConcurrentHashMap<TypeRef, StructInfo> structs = new ConcurrentHashMap<>();
     private final ConcurrentHashMap<GoType, GoType> elements = new ConcurrentHashMap<>();
 
+    /**
+     * A resolver over a schema and the Go type names of its fields.
+     *
+     * @param schema the SMD schema
+     * @param goTypes by type name, the Go type of each field that the schema alone does not tell
+     */
     public Resolver(Schema schema, Map<String, Map<String, String>> goTypes) {
       this.schema = schema;
       this.goTypes = goTypes;
     }
 
+    /**
+     * The atom {@code ref} stands for, cached.
+     *
+     * @param ref the type reference
+     * @return the atom; empty when it does not resolve
+     */
     public Optional<Atom> atom(TypeRef ref) {
       // a plain read first: computeIfAbsent locks the bin even when the type is cached
       Optional<Atom> a = atoms.get(ref);
       return a != null ? a : atoms.computeIfAbsent(ref, schema::resolve);
     }
 
-    /** The Go type of a named struct type. */
+    /**
+     * The Go type of a named struct type.
+     *
+     * @param typeName the OpenAPI type name
+     * @return the Go type
+     */
     public GoType named(String typeName) {
       return of(TypeRef.named(typeName));
     }
 
-    /** The fields of struct type {@code t}; none when the schema does not know it. */
+    /**
+     * The fields of struct type {@code t}; none when the schema does not know it.
+     *
+     * @param t the struct type
+     * @return the struct's fields
+     */
     public StructInfo struct(GoType t) {
       StructInfo known = structs.get(t.ref());
       if (known == null) {
@@ -85,14 +140,26 @@ public record GoType(Kind kind, String goName, TypeRef ref, String code) {
       return known;
     }
 
-    /** The Go type of field {@code field} (SMD type {@code ref}) of struct {@code owner}. */
+    /**
+     * The Go type of field {@code field} (SMD type {@code ref}) of struct {@code owner}.
+     *
+     * @param owner the struct
+     * @param field the field name
+     * @param ref the field's SMD type
+     * @return the field's Go type
+     */
     public GoType field(GoType owner, String field, TypeRef ref) {
       String code = owner.ref().namedType().map(goTypes::get).map(f -> f.get(field))
           .orElse(null);
       return code == null ? of(ref) : ofCode(code, ref);
     }
 
-    /** The element type of a slice or the value type of a map. */
+    /**
+     * The element type of a slice or the value type of a map.
+     *
+     * @param container the slice or map type
+     * @return the element's Go type
+     */
     public GoType element(GoType container) {
       GoType known = elements.get(container);
       if (known == null) {
@@ -152,6 +219,12 @@ public record GoType(Kind kind, String goName, TypeRef ref, String code) {
       }
     }
 
+    /**
+     * The Go type an SMD type reference stands for, cached.
+     *
+     * @param ref the type reference
+     * @return the Go type
+     */
     public GoType of(TypeRef ref) {
       GoType known = byRef.get(ref);
       if (known == null) {
@@ -210,7 +283,13 @@ public record GoType(Kind kind, String goName, TypeRef ref, String code) {
     }
   }
 
-  /** {@code io.k8s.api.apps.v1.DeploymentSpec} as Go prints it: {@code v1.DeploymentSpec}. */
+  /**
+   * {@code io.k8s.api.apps.v1.DeploymentSpec} as Go prints it: {@code v1.DeploymentSpec}.
+   *
+   * @param openApiName the OpenAPI name
+   * @param otherwise the name to use when it is not a dotted name
+   * @return the Go name
+   */
   public static String goName(String openApiName, String otherwise) {
     int last = openApiName.lastIndexOf('.');
     if (last < 0) {
@@ -220,7 +299,11 @@ public record GoType(Kind kind, String goName, TypeRef ref, String code) {
     return openApiName.substring(pkg + 1);
   }
 
-  /** The Go struct's own name, as {@code UnmarshalTypeError.Struct}: {@code DeploymentSpec}. */
+  /**
+   * The Go struct's own name, as {@code UnmarshalTypeError.Struct}.
+   *
+   * @return e.g. {@code DeploymentSpec}
+   */
   public String structName() {
     String name = ref.namedType().orElse("");
     return name.substring(name.lastIndexOf('.') + 1);

@@ -47,7 +47,13 @@ public final class LenientJson {
 
   private LenientJson() {}
 
-  /** @throws DecodeException when the bytes are not one JSON value */
+  /**
+   * Reads one JSON value as kube's lenient decoder does.
+   *
+   * @param json the JSON bytes
+   * @return the value
+   * @throws DecodeException when the bytes are not one JSON value
+   */
   public static Decoded read(byte[] json) {
     Literal l = read(json, false);
     return new Decoded(l.value(), l.duplicates());
@@ -57,6 +63,11 @@ public final class LenientJson {
    * Like {@link #read(byte[])}, recording the text of numbers that are not plain int64s; with
    * {@code keepOverflows} a number no float can hold is read as a placeholder (see
    * {@link NumberLiterals}) instead of failing, for a decoder that reports it per Go type.
+   *
+   * @param json the JSON bytes
+   * @param keepOverflows whether overflowing numbers become placeholders
+   * @return the value with its number literals
+   * @throws DecodeException when the bytes are not one JSON value
    */
   public static Literal read(byte[] json, boolean keepOverflows) {
     NumberLiterals numbers = new NumberLiterals();

@@ -25,11 +25,22 @@ public final class NumberLiterals {
   private final Map<Long, String> overflows = new HashMap<>();
   private double nextPlaceholder = Double.MAX_VALUE;
 
+  /**
+   * Records the literal a float was read from; the first one wins.
+   *
+   * @param d the float
+   * @param text the literal
+   */
   public void record(double d, String text) {
     texts.putIfAbsent(Double.doubleToRawLongBits(d), text);
   }
 
-  /** A placeholder for a literal no float can hold. */
+  /**
+   * A placeholder for a literal no float can hold.
+   *
+   * @param text the literal
+   * @return a distinct placeholder float, recorded with its literal
+   */
   public double overflow(String text) {
     // the largest finite floats: numbers nobody sends next to an overflowing one
     double placeholder = nextPlaceholder;
@@ -38,15 +49,31 @@ public final class NumberLiterals {
     return placeholder;
   }
 
+  /**
+   * Whether any literal overflowed.
+   *
+   * @return true when a placeholder was handed out
+   */
   public boolean hasOverflow() {
     return !overflows.isEmpty();
   }
 
+  /**
+   * Whether {@code f} is a placeholder of an overflowing literal.
+   *
+   * @param f the float value
+   * @return true for a placeholder
+   */
   public boolean overflowed(FloatValue f) {
     return !overflows.isEmpty() && overflows.containsKey(Double.doubleToRawLongBits(f.value()));
   }
 
-  /** The literal {@code f} was read from, or Go's encoding of it. */
+  /**
+   * The literal {@code f} was read from, or Go's encoding of it.
+   *
+   * @param f the float value
+   * @return the text
+   */
   public String text(FloatValue f) {
     long bits = Double.doubleToRawLongBits(f.value());
     String t = overflows.isEmpty() ? null : overflows.get(bits);

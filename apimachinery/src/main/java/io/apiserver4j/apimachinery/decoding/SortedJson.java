@@ -20,15 +20,32 @@ import java.util.List;
 public final class SortedJson {
   private SortedJson() {}
 
+  /**
+   * Compact JSON with map keys sorted, as Go's encoder writes maps.
+   *
+   * @param v the value
+   * @return the JSON text
+   */
   public static String write(Value v) {
     return Json.write(sorted(v));
   }
 
-  /** What {@code json.NewEncoder(w).Encode(obj)} writes: the sorted JSON and a newline. */
+  /**
+   * What {@code json.NewEncoder(w).Encode(obj)} writes: the sorted JSON and a newline.
+   *
+   * @param v the value
+   * @return the line
+   */
   public static String encodeLine(Value v) {
     return write(v) + "\n";
   }
 
+  /**
+   * {@code v} with the keys of every map sorted.
+   *
+   * @param v the value
+   * @return the sorted value
+   */
   public static Value sorted(Value v) {
     if (v instanceof MapValue m) {
       List<String> keys = new ArrayList<>(m.size());

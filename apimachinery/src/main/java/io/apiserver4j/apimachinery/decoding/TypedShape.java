@@ -30,12 +30,24 @@ public final class TypedShape {
   private final Map<String, Map<String, Value>> zeros;
   private final ConcurrentHashMap<TypeRef, Optional<Atom>> atoms = new ConcurrentHashMap<>();
 
+  /**
+   * Shapes over a schema and the Go zero values of its struct fields.
+   *
+   * @param schema the SMD schema
+   * @param zeros by type name, the zero value of each field Go always writes
+   */
   public TypedShape(Schema schema, Map<String, Map<String, Value>> zeros) {
     this.schema = schema;
     this.zeros = zeros;
   }
 
-  /** {@code object} in the shape of type {@code typeName}. */
+  /**
+   * {@code object} in the shape of type {@code typeName}.
+   *
+   * @param typeName the OpenAPI type name
+   * @param object the object
+   * @return the normalized object
+   */
   public MapValue normalize(String typeName, MapValue object) {
     Value out = walk(object, TypeRef.named(typeName));
     return out instanceof MapValue m ? m : object;

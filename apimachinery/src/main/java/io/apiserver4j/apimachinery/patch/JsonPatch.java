@@ -70,7 +70,15 @@ public final class JsonPatch {
 
   private JsonPatch() {}
 
-  /** Applies {@code patch} to {@code document} with the default copy limit. */
+  /**
+   * Applies {@code patch} to {@code document} with the default copy limit.
+   *
+   * @param document the document; not changed
+   * @param patch the RFC 6902 operations
+   * @return the patched document
+   * @throws BadRequestException the patch is not a JSON array of objects
+   * @throws InvalidException an operation cannot be applied
+   */
   public static Value apply(Value document, Value patch) {
     return apply(document, patch, DEFAULT_MAX_COPY_BYTES);
   }
@@ -79,6 +87,9 @@ public final class JsonPatch {
    * Applies {@code patch} to {@code document}.
    *
    * @param maxCopyBytes the most bytes {@code copy} operations may add in total; 0 = unlimited
+   * @param document the document; not changed
+   * @param patch the RFC 6902 operations
+   * @return the patched document
    * @throws BadRequestException the patch is not a JSON array of objects
    * @throws RequestEntityTooLargeException the patch has more than {@value #MAX_OPERATIONS}
    *     operations
@@ -109,6 +120,8 @@ public final class JsonPatch {
    *
    * @throws BadRequestException the patch does not decode into operations whose {@code op},
    *     {@code path} and {@code from} are strings ({@code error decoding patch: json: ...})
+   * @param patch the patch
+   * @return the findings, in order; empty when none
    */
   public static List<String> strictErrors(Value patch) {
     requireNonNull(patch, "patch");
@@ -159,6 +172,10 @@ public final class JsonPatch {
    * what kube's mutating admission does with a webhook's patch (any failure is its 500).
    *
    * @throws Failure an operation cannot be applied, or the patch is no array of operations
+   * @param document the document; not changed
+   * @param patch the patch
+   * @param maxCopyBytes the most bytes {@code copy} operations may add; 0 = unlimited
+   * @return the patched document
    */
   public static Value applyOrFail(Value document, Value patch, long maxCopyBytes) {
     List<MapValue> operations;

@@ -44,6 +44,9 @@ public final class MergePatch {
    *     scalar
    * @throws StatusException 500 {@code Invalid JSON Document} when the document is
    *     {@code null} (kube-apiserver does not map that error)
+   * @param document the document; not changed
+   * @param patch the RFC 7386 merge patch
+   * @return the patched document
    */
   public static Value apply(Value document, Value patch) {
     requireNonNull(document, "document");
@@ -70,6 +73,9 @@ public final class MergePatch {
    * compare by value, so {@code 1} and {@code 1.0} are the same.
    *
    * @throws IllegalArgumentException either argument is not an object
+   * @param original the object before
+   * @param modified the object after
+   * @return the merge patch
    */
   public static MapValue create(Value original, Value modified) {
     requireNonNull(original, "original");

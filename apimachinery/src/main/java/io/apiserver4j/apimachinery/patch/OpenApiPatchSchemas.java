@@ -55,6 +55,8 @@ public final class OpenApiPatchSchemas {
    *
    * @throws IllegalArgumentException a document has no {@code components.schemas} object, a
    *     {@code $ref} does not resolve, or a patch strategy is invalid
+   * @param documents the OpenAPI v3 documents
+   * @return the schemas
    */
   public static OpenApiPatchSchemas of(List<? extends Value> documents) {
     requireNonNull(documents, "documents");
@@ -87,18 +89,34 @@ public final class OpenApiPatchSchemas {
     return result;
   }
 
-  /** {@link #of(List)} for the given documents. */
+  /**
+   * {@link #of(List)} for the given documents.
+   *
+   * @param documents the OpenAPI v3 documents
+   * @return the schemas
+   * @throws IllegalArgumentException as {@link #of(List)}
+   */
   public static OpenApiPatchSchemas of(Value... documents) {
     return of(List.of(documents));
   }
 
-  /** The schema named {@code name} in {@code components.schemas}. */
+  /**
+   * The schema named {@code name} in {@code components.schemas}.
+   *
+   * @param name the schema name
+   * @return the patch schema; empty when there is none
+   */
   public Optional<PatchSchema> named(String name) {
     requireNonNull(name, "name");
     return components.containsKey(name) ? Optional.of(namedNode(name)) : Optional.empty();
   }
 
-  /** The schema whose {@code x-kubernetes-group-version-kind} lists {@code gvk}. */
+  /**
+   * The schema whose {@code x-kubernetes-group-version-kind} lists {@code gvk}.
+   *
+   * @param gvk the kind
+   * @return the patch schema; empty when no schema lists it
+   */
   public Optional<PatchSchema> forKind(GroupVersionKind gvk) {
     requireNonNull(gvk, "gvk");
     String name = kinds.get(gvk);

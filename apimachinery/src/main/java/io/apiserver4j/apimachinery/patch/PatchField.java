@@ -33,6 +33,16 @@ public record PatchField(
   private static final PatchField UNKNOWN =
       new PatchField(PatchStrategy.DEFAULT, false, Optional.empty(), PatchSchema.unknown());
 
+  /**
+   * Checks the components.
+   *
+   * @param strategy see the record component
+   * @param retainKeys see the record component
+   * @param mergeKey see the record component
+   * @param schema see the record component
+   * @throws NullPointerException when a component is null
+   * @throws IllegalArgumentException when the merge key is empty
+   */
   public PatchField {
     requireNonNull(strategy, "strategy");
     requireNonNull(mergeKey, "mergeKey");
@@ -44,33 +54,63 @@ public record PatchField(
     });
   }
 
-  /** A field nothing is known about: maps merge like JSON merge patch, lists are replaced. */
+  /**
+   * A field nothing is known about: maps merge like JSON merge patch, lists are replaced.
+   *
+   * @return the shared unknown field
+   */
   public static PatchField unknown() {
     return UNKNOWN;
   }
 
-  /** A field with the default strategy and the given value schema. */
+  /**
+   * A field with the default strategy and the given value schema.
+   *
+   * @param schema the schema of the field's value
+   * @return the field
+   */
   public static PatchField of(PatchSchema schema) {
     return new PatchField(PatchStrategy.DEFAULT, false, Optional.empty(), schema);
   }
 
-  /** A list of objects merged by {@code mergeKey}. */
+  /**
+   * A list of objects merged by {@code mergeKey}.
+   *
+   * @param mergeKey the merge key, not empty
+   * @param schema the schema of the list
+   * @return the field
+   * @throws IllegalArgumentException when the merge key is empty
+   */
   public static PatchField merge(String mergeKey, PatchSchema schema) {
     requireNonNull(mergeKey, "mergeKey");
     return new PatchField(PatchStrategy.MERGE, false, Optional.of(mergeKey), schema);
   }
 
-  /** A list of scalars merged as a set. */
+  /**
+   * A list of scalars merged as a set.
+   *
+   * @param schema the schema of the list
+   * @return the field
+   */
   public static PatchField mergeSet(PatchSchema schema) {
     return new PatchField(PatchStrategy.MERGE, false, Optional.empty(), schema);
   }
 
-  /** A map replaced whole by the patch. */
+  /**
+   * A map replaced whole by the patch.
+   *
+   * @param schema the schema of the field's value
+   * @return the field
+   */
   public static PatchField replace(PatchSchema schema) {
     return new PatchField(PatchStrategy.REPLACE, false, Optional.empty(), schema);
   }
 
-  /** This field with {@code retainKeys} added to its strategy. */
+  /**
+   * This field with {@code retainKeys} added to its strategy.
+   *
+   * @return the new field
+   */
   public PatchField withRetainKeys() {
     return new PatchField(strategy, true, mergeKey, schema);
   }
@@ -83,6 +123,10 @@ public record PatchField(
    *
    * @throws IllegalArgumentException more than two strategies, or two without
    *     {@code retainKeys}
+   * @param strategies the comma-separated strategies
+   * @param mergeKey the merge key, if any
+   * @param schema the schema of the field's value
+   * @return the field
    */
   public static PatchField parse(String strategies, Optional<String> mergeKey,
       PatchSchema schema) {

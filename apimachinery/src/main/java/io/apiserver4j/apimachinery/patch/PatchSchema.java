@@ -20,13 +20,26 @@ package io.apiserver4j.apimachinery.patch;
  */
 public interface PatchSchema {
 
-  /** The patch metadata of field {@code name} of objects described by this schema. */
+  /**
+   * The patch metadata of field {@code name} of objects described by this schema.
+   *
+   * @param name the field name
+   * @return the field; {@link PatchField#unknown()} when not declared
+   */
   PatchField field(String name);
 
-  /** The schema of the elements when this schema describes a list; {@link #unknown()} if not. */
+  /**
+   * The schema of the elements when this schema describes a list.
+   *
+   * @return the element schema; {@link #unknown()} if not a list
+   */
   PatchSchema items();
 
-  /** A schema that knows nothing: every field is {@link PatchField#unknown()}. */
+  /**
+   * A schema that knows nothing: every field is {@link PatchField#unknown()}.
+   *
+   * @return the shared unknown schema
+   */
   static PatchSchema unknown() {
     return UnknownPatchSchema.INSTANCE;
   }

@@ -29,7 +29,12 @@ public enum PatchType {
   APPLY_CBOR("application/apply-patch+cbor");
 
   /** Whether the server accepts CBOR apply bodies (kube's {@code CBORServingAndStorage}). */
-  public enum Cbor { DISABLED, ENABLED }
+  public enum Cbor {
+    /** CBOR apply bodies are refused (the default). */
+    DISABLED,
+    /** CBOR apply bodies are accepted. */
+    ENABLED
+  }
 
   private final String mediaType;
 
@@ -37,11 +42,20 @@ public enum PatchType {
     this.mediaType = mediaType;
   }
 
+  /**
+   * The {@code Content-Type} of this patch type.
+   *
+   * @return e.g. {@code application/merge-patch+json}
+   */
   public String mediaType() {
     return mediaType;
   }
 
-  /** Whether this is a server-side apply format rather than a patch applied here. */
+  /**
+   * Whether this is a server-side apply format rather than a patch applied here.
+   *
+   * @return true for the apply types
+   */
   public boolean isApply() {
     return this == APPLY_YAML || this == APPLY_CBOR;
   }
@@ -50,6 +64,10 @@ public enum PatchType {
    * The formats kube-apiserver accepts for PATCH on a resource, in its order (which is also the
    * order of the 415 message): JSON patch, merge patch, strategic merge patch (not for custom
    * resources), apply YAML, and apply CBOR when enabled.
+   *
+   * @param origin whether the resource is built-in or custom
+   * @param cbor whether CBOR serving is enabled
+   * @return the accepted types, in order
    */
   public static List<PatchType> accepted(ResourceOrigin origin, Cbor cbor) {
     requireNonNull(origin, "origin");
@@ -67,7 +85,12 @@ public enum PatchType {
     return List.copyOf(types);
   }
 
-  /** The type whose media type is exactly {@code mediaType}. */
+  /**
+   * The type whose media type is exactly {@code mediaType}.
+   *
+   * @param mediaType the media type
+   * @return the type; empty when none matches
+   */
   public static Optional<PatchType> forMediaType(String mediaType) {
     requireNonNull(mediaType, "mediaType");
     for (PatchType t : values()) {
@@ -85,6 +108,9 @@ public enum PatchType {
    *
    * @throws UnsupportedMediaTypeException 415 {@code the body of the request was in an unknown
    *     format - accepted media types include: <accepted, comma separated>}
+   * @param contentType the header value
+   * @param accepted the types the resource accepts
+   * @return the patch type
    */
   public static PatchType fromContentType(String contentType, List<PatchType> accepted) {
     requireNonNull(contentType, "contentType");

@@ -24,7 +24,13 @@ import io.apiserver4j.core.Value;
 public final class Patches {
   private Patches() {}
 
-  /** {@link #parseBody(byte[], DecodeLimits)} with the default decoding limits. */
+  /**
+   * {@link #parseBody(byte[], DecodeLimits)} with the default decoding limits.
+   *
+   * @param body the request body
+   * @return the body's value
+   * @throws BadRequestException {@code invalid JSON patch} when the body is not one JSON value
+   */
   public static Value parseBody(byte[] body) {
     return parseBody(body, DecodeLimits.DEFAULT);
   }
@@ -35,6 +41,9 @@ public final class Patches {
    * <p>Deviation: kube-apiserver accepts duplicate member names here (the last one wins);
    * the JSON reader used here rejects them, so such a body fails as invalid.
    *
+   * @param body the request body
+   * @param limits the decoding limits
+   * @return the body's value
    * @throws BadRequestException {@code invalid JSON patch} when the body is not one JSON value
    */
   public static Value parseBody(byte[] body, DecodeLimits limits) {
@@ -54,6 +63,10 @@ public final class Patches {
    * @param schema used by strategic merge patch only
    * @throws StatusException as the type's class documents
    * @throws IllegalArgumentException for the apply types
+   * @param type the patch type
+   * @param current the current object; not changed
+   * @param patch the parsed patch body
+   * @return the patched object
    */
   public static Value apply(PatchType type, Value current, Value patch, PatchSchema schema) {
     requireNonNull(type, "type");

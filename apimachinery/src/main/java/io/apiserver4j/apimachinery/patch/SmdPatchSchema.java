@@ -37,7 +37,14 @@ public final class SmdPatchSchema implements PatchSchema {
     this.nodes = nodes;
   }
 
-  /** The patch schema of type {@code typeName} of {@code schema}. */
+  /**
+   * The patch schema of type {@code typeName} of {@code schema}.
+   *
+   * @param schema the SMD schema
+   * @param typeName the type name
+   * @param tags by type name and field, the Go {@code patchStrategy}/{@code patchMergeKey} tags
+   * @return the patch schema
+   */
   public static PatchSchema of(Schema schema, String typeName,
       Map<String, Map<String, String>> tags) {
     ConcurrentHashMap<TypeRef, SmdPatchSchema> nodes = new ConcurrentHashMap<>();

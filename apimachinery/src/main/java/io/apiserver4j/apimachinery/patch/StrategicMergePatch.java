@@ -61,6 +61,9 @@ public final class StrategicMergePatch {
    * @param schema the patch schema of the document's kind; {@link PatchSchema#unknown()} makes
    *     every field behave as in a JSON merge patch, plus the directives
    * @throws StatusException as described in the class documentation
+   * @param document the document; not changed
+   * @param patch the strategic merge patch
+   * @return the patched document
    */
   public static Value apply(Value document, Value patch, PatchSchema schema) {
     requireNonNull(document, "document");

@@ -29,16 +29,35 @@ import java.util.regex.Pattern;
 public final class GroupRules {
   private GroupRules() {}
 
+  /**
+   * The string at {@code path}.
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return the string; empty when absent or not a string
+   */
   public static String str(Value v, String... path) {
     return Nested.getOrNull(v, path) instanceof StringValue s ? s.value() : "";
   }
 
-  /** The list at {@code path}; empty when absent or not a list. */
+  /**
+   * The list at {@code path}.
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return the items; empty when absent or not a list
+   */
   public static List<Value> list(Value v, String... path) {
     return Nested.getOrNull(v, path) instanceof ListValue l ? l.items() : List.of();
   }
 
-  /** The map items of the list at {@code path}, non-maps read as empty maps. */
+  /**
+   * The map items of the list at {@code path}, non-maps read as empty maps.
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return the maps
+   */
   public static List<MapValue> maps(Value v, String... path) {
     List<MapValue> out = new ArrayList<>();
     for (Value item : list(v, path)) {
@@ -47,6 +66,13 @@ public final class GroupRules {
     return out;
   }
 
+  /**
+   * The string items of the list at {@code path}, non-strings skipped.
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return the strings
+   */
   public static List<String> strings(Value v, String... path) {
     List<String> out = new ArrayList<>();
     for (Value item : list(v, path)) {
@@ -55,18 +81,37 @@ public final class GroupRules {
     return out;
   }
 
-  /** The integer at {@code path}, if there is one. */
+  /**
+   * The integer at {@code path}, if there is one.
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return the integer; empty when absent or not an integer
+   */
   public static Optional<Long> integer(Value v, String... path) {
     return Nested.getOrNull(v, path) instanceof IntegerValue i ? Optional.of(i.value())
         : Optional.empty();
   }
 
+  /**
+   * Whether a non-null value is at {@code path}.
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return true when present
+   */
   public static boolean present(Value v, String... path) {
     Value x = Nested.getOrNull(v, path);
     return x != null && !x.isNull();
   }
 
-  /** A map or list that is absent or has no entries (Go's {@code len(x) == 0}). */
+  /**
+   * A map or list that is absent or has no entries (Go's {@code len(x) == 0}).
+   *
+   * @param v the root value
+   * @param path the field names from the root
+   * @return true when empty or absent
+   */
   public static boolean empty(Value v, String... path) {
     Value x = Nested.getOrNull(v, path);
     return x == null || x.isNull() || (x instanceof MapValue m && m.isEmpty())
@@ -74,7 +119,14 @@ public final class GroupRules {
         || (x instanceof StringValue s && s.value().isEmpty());
   }
 
-  /** apimachinery's {@code ValidateImmutableField}: a change is {@code field is immutable}. */
+  /**
+   * apimachinery's {@code ValidateImmutableField}: a change is {@code field is immutable}.
+   *
+   * @param errs receives the field errors
+   * @param path the field path
+   * @param now the new value
+   * @param before the stored value
+   */
   public static void immutable(List<FieldError> errs, String path, Value now, Value before) {
     Value a = now == null ? Value.nullValue() : now;
     Value b = before == null ? Value.nullValue() : before;
@@ -83,6 +135,12 @@ public final class GroupRules {
     }
   }
 
+  /**
+   * A list of string values.
+   *
+   * @param values the strings
+   * @return the list
+   */
   public static ListValue stringList(String... values) {
     ListValue.Builder b = ListValue.builder(values.length);
     for (String v : values) {
@@ -91,7 +149,13 @@ public final class GroupRules {
     return b.build();
   }
 
-  /** kube's {@code IsQualifiedName} messages for {@code value} at {@code path}. */
+  /**
+   * kube's {@code IsQualifiedName} messages for {@code value} at {@code path}.
+   *
+   * @param errs receives the field errors
+   * @param path the field path
+   * @param value the name
+   */
   public static void qualifiedName(List<FieldError> errs, String path, String value) {
     for (String msg : MetaValidation.qualifiedName(value)) {
       errs.add(FieldError.invalid(path, Value.of(value), msg));
@@ -112,10 +176,18 @@ public final class GroupRules {
   /** A parsed quantity: its exact value (rounded up to nano units, as kube) and its format. */
   public record Quantity(BigDecimal value, char format) implements Comparable<Quantity> {
     static final char BINARY_SI = 'b';
+    /**
+     * The format of a quantity with a decimal SI suffix (or none).
+     */
     public static final char DECIMAL_SI = 'd';
     static final char DECIMAL_EXPONENT = 'e';
 
-    /** The quantity {@code text} denotes, if it is one. */
+    /**
+     * The quantity {@code text} denotes, if it is one.
+     *
+     * @param text the text
+     * @return the quantity; empty when it does not parse
+     */
     public static Optional<Quantity> parse(String text) {
       Matcher m = QUANTITY.matcher(text);
       if (!m.matches()) {
@@ -141,10 +213,20 @@ public final class GroupRules {
       return Optional.of(new Quantity(v, format));
     }
 
+    /**
+     * Whether the value is below zero.
+     *
+     * @return true when negative
+     */
     public boolean isNegative() {
       return value.signum() < 0;
     }
 
+    /**
+     * Whether the value has no fraction.
+     *
+     * @return true for whole numbers
+     */
     public boolean isInteger() {
       return value.stripTrailingZeros().scale() <= 0;
     }
@@ -188,7 +270,14 @@ public final class GroupRules {
     }
   }
 
-  /** The quantity at {@code path} of a map, or the parse error kube's decoder reports. */
+  /**
+   * The quantity at {@code path} of a map, or the parse error kube's decoder reports.
+   *
+   * @param errs receives the field errors
+   * @param path the field path
+   * @param v the value
+   * @return the quantity; empty when absent or malformed
+   */
   public static Optional<Quantity> quantity(List<FieldError> errs, String path, Value v) {
     String text = v instanceof StringValue s ? s.value() : v instanceof IntegerValue i
         ? Long.toString(i.value()) : v == null ? "" : v.toString();
@@ -201,7 +290,13 @@ public final class GroupRules {
     return q;
   }
 
-  /** kube's {@code ValidateNonnegativeQuantity}. */
+  /**
+   * kube's {@code ValidateNonnegativeQuantity}.
+   *
+   * @param errs receives the field errors
+   * @param path the field path
+   * @param q the quantity
+   */
   public static void nonNegative(List<FieldError> errs, String path, Quantity q) {
     if (q.isNegative()) {
       errs.add(FieldError.invalid(path, Value.of(q.toString()),
@@ -211,7 +306,12 @@ public final class GroupRules {
 
   // --- IP addresses --------------------------------------------------------------------------
 
-  /** The 4 or 16 bytes of an IP literal (IPv4 octets may have leading zeros, as kube's legacy fields). */
+  /**
+   * The 4 or 16 bytes of an IP literal (IPv4 octets may have leading zeros, as kube's legacy fields).
+   *
+   * @param s the text
+   * @return the bytes; empty when not an IP
+   */
   public static Optional<byte[]> parseIp(String s) {
     if (s.isEmpty()) {
       return Optional.empty();
@@ -244,7 +344,14 @@ public final class GroupRules {
     return Optional.of(out);
   }
 
-  /** kube's {@code IsValidIP} (the legacy form, as Endpoints and Node fields use). */
+  /**
+   * kube's {@code IsValidIP} (the legacy form, as Endpoints and Node fields use).
+   *
+   * @param errs receives the field errors
+   * @param path the field path
+   * @param ip the text
+   * @return true when valid
+   */
   public static boolean validIp(List<FieldError> errs, String path, String ip) {
     if (parseIp(ip).isEmpty()) {
       errs.add(FieldError.invalid(path, Value.of(ip),
@@ -254,7 +361,14 @@ public final class GroupRules {
     return true;
   }
 
-  /** kube's {@code IsValidCIDR} (legacy form). */
+  /**
+   * kube's {@code IsValidCIDR} (legacy form).
+   *
+   * @param errs receives the field errors
+   * @param path the field path
+   * @param cidr the text
+   * @return true when valid
+   */
   public static boolean validCidr(List<FieldError> errs, String path, String cidr) {
     int slash = cidr.indexOf('/');
     boolean ok = false;

@@ -33,25 +33,59 @@ public final class GroupValidation {
 
   private GroupValidation() {}
 
+  /**
+   * The string field of a map.
+   *
+   * @param v the map
+   * @param key the field name
+   * @return the string; empty when absent
+   */
   public static String str(Value v, String key) {
     return v instanceof MapValue m && m.getOrNull(key) instanceof StringValue s ? s.value() : "";
   }
 
+  /**
+   * The map field of a map.
+   *
+   * @param v the map
+   * @param key the field name
+   * @return the map, or null when absent
+   */
   public static MapValue map(Value v, String key) {
     return v instanceof MapValue m && m.getOrNull(key) instanceof MapValue r ? r : null;
   }
 
+  /**
+   * The list field of a map.
+   *
+   * @param v the map
+   * @param key the field name
+   * @return the items; empty when absent
+   */
   public static List<Value> list(Value v, String key) {
     return v instanceof MapValue m && m.getOrNull(key) instanceof ListValue l ? l.items()
         : List.of();
   }
 
-  /** The integer at {@code key}, or null when absent. */
+  /**
+   * The integer at {@code key}.
+   *
+   * @param v the map
+   * @param key the field name
+   * @return the integer, or null when absent
+   */
   public static Long integer(Value v, String key) {
     return v instanceof MapValue m && m.getOrNull(key) instanceof IntegerValue i ? i.value()
         : null;
   }
 
+  /**
+   * Whether a map has a non-null field.
+   *
+   * @param v the map
+   * @param key the field name
+   * @return true when present
+   */
   public static boolean has(Value v, String key) {
     return v instanceof MapValue m && m.getOrNull(key) != null && !m.getOrNull(key).isNull();
   }
@@ -60,13 +94,23 @@ public final class GroupValidation {
    * An Invalid error whose value is given as kube renders it: since 1.34 apimachinery's
    * {@code field.Error} prints values that are not plain strings or numbers as their JSON
    * ({@code json.Marshal}), which for kube's internal types uses the Go field names.
+   *
+   * @param field the field path
+   * @param goValue the value as kube renders it
+   * @param detail the explanation
+   * @return the error
    */
   public static FieldError invalidGo(String field, String goValue, String detail) {
     return new FieldError(FieldError.Type.INVALID, field, Optional.empty(),
         goValue + ": " + detail);
   }
 
-  /** {@code IsWildcardDNS1123Subdomain}. */
+  /**
+   * {@code IsWildcardDNS1123Subdomain}.
+   *
+   * @param value the name
+   * @return the error texts; empty when valid
+   */
   public static List<String> wildcardSubdomain(String value) {
     List<String> errs = new ArrayList<>();
     if (value.length() > 253) {
@@ -81,7 +125,13 @@ public final class GroupValidation {
     return errs;
   }
 
-  /** {@code IsDomainPrefixedPath}. */
+  /**
+   * {@code IsDomainPrefixedPath}.
+   *
+   * @param errs receives the field errors
+   * @param field the field path
+   * @param value the path
+   */
   public static void domainPrefixedPath(List<FieldError> errs, String field, String value) {
     if (value.isEmpty()) {
       errs.add(FieldError.required(field, ""));
@@ -106,7 +156,13 @@ public final class GroupValidation {
 
   // --- IntOrString ---------------------------------------------------------------------------
 
-  /** apps {@code ValidatePositiveIntOrPercent} and {@code IsNotMoreThan100Percent}. */
+  /**
+   * apps {@code ValidatePositiveIntOrPercent} and {@code IsNotMoreThan100Percent}.
+   *
+   * @param errs receives the field errors
+   * @param v the value
+   * @param field the field path
+   */
   public static void positiveIntOrPercentMax100(List<FieldError> errs, Value v, String field) {
     if (v instanceof StringValue s) {
       if (!PERCENT.matcher(s.value()).matches()) {
@@ -126,7 +182,13 @@ public final class GroupValidation {
 
   // --- IP addresses: parsed by core IpAddresses; kube's messages for values that are not ---
 
+  /**
+   * kube's message for an invalid IP address.
+   */
   public static final String INVALID_IP = "must be a valid IP address, (e.g. 10.9.8.7 or 2001:db8::ffff)";
+  /**
+   * kube's message for an invalid CIDR.
+   */
   public static final String INVALID_CIDR =
       "must be a valid CIDR value, (e.g. 10.9.8.0/24 or 2001:db8::/64)";
 }

@@ -26,8 +26,17 @@ import java.util.regex.Pattern;
  * its errors to a list so that callers can keep kube's error order. Stateless.
  */
 public final class KubeValidation {
+  /**
+   * kube's message for a changed immutable field.
+   */
   public static final String IMMUTABLE = "field is immutable";
+  /**
+   * kube's message for a negative value.
+   */
   public static final String NON_NEGATIVE = "must be greater than or equal to 0";
+  /**
+   * kube's message for a port out of range.
+   */
   public static final String PORT_RANGE = "must be between 1 and 65535, inclusive";
 
   private static final Pattern IANA_SVC_NAME_ALNUM = Pattern.compile("^[-a-z0-9]+$");
@@ -37,12 +46,23 @@ public final class KubeValidation {
 
   // --- small accessors -------------------------------------------------------------------
 
-  /** The string at {@code key}, or "" (Go's zero value). */
+  /**
+   * The string at {@code path}, or "" (Go's zero value).
+   *
+   * @param m the map
+   * @param path the field names
+   * @return the string
+   */
   public static String str(MapValue m, String... path) {
     return io.apiserver4j.core.Nested.getOrNull(m, path) instanceof StringValue s ? s.value() : "";
   }
 
-  /** The map items of a list, non-maps as empty maps (the decoder rejects those earlier). */
+  /**
+   * The map items of a list, non-maps as empty maps (the decoder rejects those earlier).
+   *
+   * @param list the list value
+   * @return the maps; empty when not a list
+   */
   public static List<MapValue> items(Value list) {
     List<MapValue> out = new ArrayList<>();
     if (list instanceof ListValue l) {
@@ -53,20 +73,40 @@ public final class KubeValidation {
     return out;
   }
 
+  /**
+   * The path of a list item.
+   *
+   * @param path the list's path
+   * @param i the index
+   * @return {@code path[i]}
+   */
   public static String index(String path, int i) {
     return path + "[" + i + "]";
   }
 
   // --- ranges and immutability -----------------------------------------------------------
 
-  /** {@code ValidateNonnegativeField}. */
+  /**
+   * {@code ValidateNonnegativeField}.
+   *
+   * @param v the value
+   * @param path the field path
+   * @param errs receives the field errors
+   */
   public static void nonNegative(Value v, String path, List<FieldError> errs) {
     if (v instanceof IntegerValue i && i.value() < 0) {
       errs.add(FieldError.invalid(path, i, NON_NEGATIVE));
     }
   }
 
-  /** {@code ValidateImmutableField}: the new value must equal the old one. */
+  /**
+   * {@code ValidateImmutableField}: the new value must equal the old one.
+   *
+   * @param now the new value
+   * @param old the stored value
+   * @param path the field path
+   * @param errs receives the field errors
+   */
   public static void immutable(Value now, Value old, String path, List<FieldError> errs) {
     if (!Objects.equals(normalizeAbsent(now), normalizeAbsent(old))) {
       errs.add(FieldError.invalid(path, now == null ? Value.nullValue()
@@ -78,19 +118,35 @@ public final class KubeValidation {
     return v == null || v.isNull() ? null : v;
   }
 
-  /** {@code validation.IsValidPortNum}: a port in 1..65535. */
+  /**
+   * {@code validation.IsValidPortNum}: a port in 1..65535.
+   *
+   * @param v the value
+   * @param path the field path
+   * @param errs receives the field errors
+   */
   public static void portNumber(Value v, String path, List<FieldError> errs) {
     if (v instanceof IntegerValue p) {
       portNum(p.value()).forEach(m -> errs.add(FieldError.invalid(path, p, m)));
     }
   }
 
-  /** {@code validation.IsValidPortNum}'s messages. */
+  /**
+   * {@code validation.IsValidPortNum}'s messages.
+   *
+   * @param port the port
+   * @return the messages; empty when valid
+   */
   public static List<String> portNum(long port) {
     return port < 1 || port > 65535 ? List.of(PORT_RANGE) : List.of();
   }
 
-  /** {@code validation.IsValidPortName}: an IANA_SVC_NAME (RFC 6335). */
+  /**
+   * {@code validation.IsValidPortName}: an IANA_SVC_NAME (RFC 6335).
+   *
+   * @param port the port name
+   * @return the messages; empty when valid
+   */
   public static List<String> portName(String port) {
     List<String> out = new ArrayList<>();
     if (port.length() > 15) {
@@ -111,7 +167,15 @@ public final class KubeValidation {
     return out;
   }
 
-  /** A required enum field: Required when empty, NotSupported when not one of {@code allowed}. */
+  /**
+   * A required enum field: Required when empty, NotSupported when not one of {@code allowed}.
+   *
+   * @param m the map
+   * @param key the field name
+   * @param path the field path
+   * @param allowed the supported values
+   * @param errs receives the field errors
+   */
   public static void requiredEnum(MapValue m, String key, String path, List<String> allowed,
       List<FieldError> errs) {
     String v = str(m, key);
@@ -122,7 +186,15 @@ public final class KubeValidation {
     }
   }
 
-  /** An optional enum field: NotSupported when set and not one of {@code allowed}. */
+  /**
+   * An optional enum field: NotSupported when set and not one of {@code allowed}.
+   *
+   * @param m the map
+   * @param key the field name
+   * @param path the field path
+   * @param allowed the supported values
+   * @param errs receives the field errors
+   */
   public static void optionalEnum(MapValue m, String key, String path, List<String> allowed,
       List<FieldError> errs) {
     if (m.getOrNull(key) instanceof StringValue s && !allowed.contains(s.value())) {
@@ -132,12 +204,23 @@ public final class KubeValidation {
 
   // --- label selectors -------------------------------------------------------------------
 
-  /** metav1 {@code ValidateLabelSelector} (a null selector is valid). */
+  /**
+   * metav1 {@code ValidateLabelSelector} (a null selector is valid).
+   *
+   * @param selector the selector value
+   * @param path the field path
+   * @param errs receives the field errors
+   */
   public static void labelSelector(Value selector, String path, List<FieldError> errs) {
     labelSelector(selector, path, false, errs);
   }
 
-  /** Whether a stored selector has a label value kube no longer accepts (update ratcheting). */
+  /**
+   * Whether a stored selector has a label value kube no longer accepts (update ratcheting).
+   *
+   * @param selector the stored selector
+   * @return true when such a value is present
+   */
   public static boolean hasInvalidLabelValue(Value selector) {
     List<FieldError> errs = new ArrayList<>();
     labelSelector(selector, "", false, errs);
@@ -147,6 +230,11 @@ public final class KubeValidation {
   /**
    * metav1 {@code ValidateLabelSelector} with kube's {@code AllowInvalidLabelValueInSelector}
    * option, set on updates of objects whose stored selector already had such values.
+   *
+   * @param selector the selector value
+   * @param path the field path
+   * @param allowInvalidValues whether invalid label values are tolerated
+   * @param errs receives the field errors
    */
   public static void labelSelector(Value selector, String path, boolean allowInvalidValues,
       List<FieldError> errs) {
@@ -193,6 +281,9 @@ public final class KubeValidation {
   /**
    * Whether {@code LabelSelectorAsSelector} accepts the selector: known operators, values for
    * In and NotIn, none for Exists and DoesNotExist.
+   *
+   * @param selector the selector map
+   * @return true when convertible
    */
   public static boolean convertibleSelector(MapValue selector) {
     for (MapValue e : items(selector.getOrNull("matchExpressions"))) {
@@ -209,13 +300,24 @@ public final class KubeValidation {
     return true;
   }
 
-  /** Whether a selector selects nothing-in-particular (no labels, no expressions). */
+  /**
+   * Whether a selector selects nothing-in-particular (no labels, no expressions).
+   *
+   * @param selector the selector map
+   * @return true when empty
+   */
   public static boolean isEmptySelector(MapValue selector) {
     return mapIsEmpty(selector, "matchLabels")
         && !(selector.getOrNull("matchExpressions") instanceof ListValue l && !l.isEmpty());
   }
 
-  /** Whether a LabelSelector map selects {@code labels}. */
+  /**
+   * Whether a LabelSelector map selects {@code labels}.
+   *
+   * @param selector the selector map
+   * @param labels the labels
+   * @return true when selected
+   */
   public static boolean selectorMatches(MapValue selector, MapValue labels) {
     if (selector.getOrNull("matchLabels") instanceof MapValue ml) {
       for (int i = 0; i < ml.size(); i++) {
@@ -241,7 +343,13 @@ public final class KubeValidation {
     return true;
   }
 
-  /** Whether a plain label-set selector (ReplicationController, Service) selects {@code labels}. */
+  /**
+   * Whether a plain label-set selector (ReplicationController, Service) selects {@code labels}.
+   *
+   * @param selector the label set
+   * @param labels the labels
+   * @return true when selected
+   */
   public static boolean labelSetMatches(MapValue selector, MapValue labels) {
     for (int i = 0; i < selector.size(); i++) {
       if (!selector.valueAt(i).equals(labels.getOrNull(selector.keyAt(i)))) {
@@ -267,6 +375,9 @@ public final class KubeValidation {
    * The string form of a LabelSelector, as {@code LabelSelectorAsSelector(s).String()} writes
    * it: requirements sorted by key, {@code k=v}, {@code k in (a,b)}, {@code k notin (a,b)},
    * {@code k}, {@code !k}, joined by commas.
+   *
+   * @param selector the selector map
+   * @return the string form
    */
   public static String formatSelector(MapValue selector) {
     List<String[]> parts = new ArrayList<>();
@@ -306,6 +417,9 @@ public final class KubeValidation {
   /**
    * The exact value of a resource.Quantity string (decimal and binary SI suffixes, exponents);
    * empty when it does not parse (the decoder reports malformed quantities).
+   *
+   * @param raw the quantity text
+   * @return the value
    */
   public static Optional<BigDecimal> quantity(String raw) {
     String s = raw.trim();
@@ -344,13 +458,23 @@ public final class KubeValidation {
     }
   }
 
-  /** The sign of a resource.Quantity (-1, 0, 1), or empty when absent or malformed. */
+  /**
+   * The sign of a resource.Quantity.
+   *
+   * @param v the value
+   * @return -1, 0 or 1; empty when absent or malformed
+   */
   public static Optional<Integer> quantitySign(Value v) {
     return v == null || v.isNull() ? Optional.empty()
         : quantity(quantityString(v)).map(BigDecimal::signum);
   }
 
-  /** A quantity value as a string whatever its JSON form (the decoder keeps numbers numeric). */
+  /**
+   * A quantity value as a string whatever its JSON form (the decoder keeps numbers numeric).
+   *
+   * @param v the value
+   * @return the text
+   */
   public static String quantityString(Value v) {
     if (v instanceof StringValue s) {
       return s.value();

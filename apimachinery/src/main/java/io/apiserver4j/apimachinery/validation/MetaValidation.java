@@ -57,6 +57,14 @@ public final class MetaValidation {
 
   // --- util/validation -------------------------------------------------------------------
 
+  /**
+   * apimachinery's {@code RegexError} text.
+   *
+   * @param msg the leading message
+   * @param fmt the regular expression
+   * @param examples valid examples
+   * @return the text
+   */
   public static String regexError(String msg, String fmt, String... examples) {
     return LabelValidation.regexError(msg, fmt, examples);
   }
@@ -66,7 +74,12 @@ public final class MetaValidation {
     return s.getBytes(StandardCharsets.UTF_8).length;
   }
 
-  /** util/validation {@code IsDNS1123Label} ("characters" in the length message). */
+  /**
+   * util/validation {@code IsDNS1123Label} ("characters" in the length message).
+   *
+   * @param value the text
+   * @return the messages; empty when valid
+   */
   public static List<String> dns1123Label(String value) {
     List<String> errs = new ArrayList<>();
     if (byteLength(value) > 63) {
@@ -82,7 +95,12 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** util/validation {@code IsDNS1123Subdomain}. */
+  /**
+   * util/validation {@code IsDNS1123Subdomain}.
+   *
+   * @param value the text
+   * @return the messages; empty when valid
+   */
   public static List<String> dns1123Subdomain(String value) {
     List<String> errs = new ArrayList<>();
     if (byteLength(value) > 253) {
@@ -94,7 +112,12 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** util/validation {@code IsDNS1035Label}. */
+  /**
+   * util/validation {@code IsDNS1035Label}.
+   *
+   * @param value the text
+   * @return the messages; empty when valid
+   */
   public static List<String> dns1035Label(String value) {
     List<String> errs = new ArrayList<>();
     if (byteLength(value) > 63) {
@@ -106,7 +129,13 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** {@code IsValidPathSegmentName} / {@code IsValidPathSegmentPrefix}. */
+  /**
+   * {@code IsValidPathSegmentName} / {@code IsValidPathSegmentPrefix}.
+   *
+   * @param name the name
+   * @param prefix whether it is a prefix
+   * @return the messages; empty when valid
+   */
   public static List<String> pathSegment(String name, boolean prefix) {
     if (!prefix && (name.equals(".") || name.equals(".."))) {
       return List.of("may not be '" + name + "'");
@@ -121,17 +150,34 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** api/validate/content {@code IsLabelKey} (= {@code IsQualifiedName}). */
+  /**
+   * api/validate/content {@code IsLabelKey} (= {@code IsQualifiedName}).
+   *
+   * @param value the text
+   * @return the messages; empty when valid
+   */
   public static List<String> qualifiedName(String value) {
     return LabelValidation.qualifiedName(value);
   }
 
-  /** api/validate/content {@code IsLabelValue}. */
+  /**
+   * api/validate/content {@code IsLabelValue}.
+   *
+   * @param value the text
+   * @return the messages; empty when valid
+   */
   public static List<String> labelValue(String value) {
     return LabelValidation.labelValue(value);
   }
 
-  /** The name validator of a kind; {@code prefix} is true for {@code generateName}. */
+  /**
+   * The name validator of a kind; {@code prefix} is true for {@code generateName}.
+   *
+   * @param rule the kind's name rule
+   * @param name the name
+   * @param prefix whether it is a generateName prefix
+   * @return the messages; empty when valid
+   */
   public static List<String> name(NameValidation rule, String name, boolean prefix) {
     switch (rule) {
       case DNS1123_LABEL:
@@ -156,7 +202,14 @@ public final class MetaValidation {
 
   // --- ObjectMeta --------------------------------------------------------------------------
 
-  /** {@code ValidateObjectMetaAccessor}: the checks of a create. */
+  /**
+   * {@code ValidateObjectMetaAccessor}: the checks of a create.
+   *
+   * @param obj the object
+   * @param namespaced whether the kind is namespaced
+   * @param rule the kind's name rule
+   * @return the field errors; empty when valid
+   */
   public static List<FieldError> objectMeta(MapValue obj, boolean namespaced, NameValidation rule) {
     List<FieldError> errs = new ArrayList<>();
     MapValue meta = Meta.metadata(obj);
@@ -207,7 +260,13 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** {@code ValidateLabels}. */
+  /**
+   * {@code ValidateLabels}.
+   *
+   * @param labels the labels value
+   * @param path the field path
+   * @return the field errors
+   */
   public static List<FieldError> labels(Value labels, String path) {
     List<FieldError> errs = new ArrayList<>();
     if (!(labels instanceof MapValue m)) {
@@ -226,7 +285,13 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** {@code ValidateAnnotations}. */
+  /**
+   * {@code ValidateAnnotations}.
+   *
+   * @param annotations the annotations value
+   * @param path the field path
+   * @return the field errors
+   */
   public static List<FieldError> annotations(Value annotations, String path) {
     List<FieldError> errs = new ArrayList<>();
     if (!(annotations instanceof MapValue m)) {
@@ -243,7 +308,12 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** Σ len(key) + len(value) in bytes. */
+  /**
+   * Σ len(key) + len(value) in bytes.
+   *
+   * @param annotations the annotations
+   * @return the total size
+   */
   public static long annotationsSize(MapValue annotations) {
     long total = 0;
     for (int i = 0; i < annotations.size(); i++) {
@@ -331,7 +401,15 @@ public final class MetaValidation {
     return errs;
   }
 
-  /** {@code ValidateObjectMetaAccessorUpdate}: the checks of an update against the stored object. */
+  /**
+   * {@code ValidateObjectMetaAccessorUpdate}: the checks of an update against the stored object.
+   *
+   * @param obj the new object
+   * @param old the stored object
+   * @param namespaced whether the kind is namespaced
+   * @param rule the kind's name rule
+   * @return the field errors; empty when valid
+   */
   public static List<FieldError> objectMetaUpdate(MapValue obj, MapValue old, boolean namespaced,
       NameValidation rule) {
     List<FieldError> errs = new ArrayList<>();

@@ -23,7 +23,12 @@ public final class ServiceRanges {
 
   private ServiceRanges() {}
 
-  /** @throws IllegalArgumentException unless {@code cidr} is a CIDR of 8 addresses or more */
+  /**
+   * Checks a {@code --service-cluster-ip-range} value.
+   *
+   * @param cidr the CIDR
+   * @throws IllegalArgumentException unless {@code cidr} is a CIDR of 8 addresses or more
+   */
   public static void checkClusterIpRange(String cidr) {
     Cidr c = IpAddresses.parseCidr(cidr).orElseThrow(() -> new IllegalArgumentException(
         "service cluster IP range is no CIDR: " + cidr));
@@ -33,7 +38,12 @@ public final class ServiceRanges {
     }
   }
 
-  /** @throws IllegalArgumentException unless {@code range} is {@code min-max} of ports */
+  /**
+   * Checks a {@code --service-node-port-range} value.
+   *
+   * @param range the range
+   * @throws IllegalArgumentException unless {@code range} is {@code min-max} of ports
+   */
   public static void checkNodePortRange(String range) {
     int[] r = ports(range);
     if (r == null) {
@@ -42,13 +52,23 @@ public final class ServiceRanges {
     }
   }
 
-  /** The first usable address of {@code cidr}, the {@code kubernetes} Service's. */
+  /**
+   * The first usable address of {@code cidr}, the {@code kubernetes} Service's.
+   *
+   * @param cidr the service CIDR
+   * @return the address
+   */
   public static String firstAddress(String cidr) {
     Cidr c = IpAddresses.parseCidr(cidr).orElseThrow();
     return c.at(BigInteger.ONE).toString();
   }
 
-  /** The ports {@code min-max} of {@code range}, or null when it is no such range. */
+  /**
+   * The ports {@code min-max} of {@code range}.
+   *
+   * @param range the range
+   * @return {@code [min, max]}, or null when it is no such range
+   */
   public static int[] ports(String range) {
     int dash = range.indexOf('-');
     try {

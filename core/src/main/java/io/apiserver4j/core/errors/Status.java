@@ -30,7 +30,9 @@ public record Status(
 
   /** The {@code status} field: {@code Success} or {@code Failure}. */
   public enum Outcome {
+    /** The request succeeded. */
     SUCCESS("Success"),
+    /** The request failed. */
     FAILURE("Failure");
 
     private final String wireName;
@@ -39,11 +41,26 @@ public record Status(
       this.wireName = wireName;
     }
 
+    /**
+     * The value of the {@code status} field.
+     *
+     * @return {@code Success} or {@code Failure}
+     */
     public String wireName() {
       return wireName;
     }
   }
 
+  /**
+   * Checks that no component is null.
+   *
+   * @param outcome see the record component
+   * @param code see the record component
+   * @param reason see the record component
+   * @param message see the record component
+   * @param details see the record component
+   * @throws NullPointerException when a component is null
+   */
   public Status {
     requireNonNull(outcome, "outcome");
     requireNonNull(reason, "reason");
@@ -51,33 +68,73 @@ public record Status(
     requireNonNull(details, "details");
   }
 
-  /** A failure with the reason's usual code. */
+  /**
+   * A failure with the reason's usual code.
+   *
+   * @param reason the reason
+   * @param message the message
+   * @return the status
+   */
   public static Status failure(StatusReason reason, String message) {
     return new Status(Outcome.FAILURE, reason.code(), reason, message, Optional.empty());
   }
 
+  /**
+   * A failure with the reason's usual code and details.
+   *
+   * @param reason the reason
+   * @param message the message
+   * @param details the details
+   * @return the status
+   */
   public static Status failure(StatusReason reason, String message, StatusDetails details) {
     return new Status(Outcome.FAILURE, reason.code(), reason, message, Optional.of(details));
   }
 
-  /** A success status, as returned by some deletes. */
+  /**
+   * A success status, as returned by some deletes.
+   *
+   * @param details the details of the deleted object
+   * @return the status, code 200
+   */
   public static Status success(StatusDetails details) {
     return new Status(Outcome.SUCCESS, 200, StatusReason.UNKNOWN, "", Optional.of(details));
   }
 
+  /**
+   * A copy with other details.
+   *
+   * @param newDetails the details
+   * @return the new status
+   */
   public Status withDetails(StatusDetails newDetails) {
     return new Status(outcome, code, reason, message, Optional.of(newDetails));
   }
 
+  /**
+   * A copy with another message.
+   *
+   * @param newMessage the message
+   * @return the new status
+   */
   public Status withMessage(String newMessage) {
     return new Status(outcome, code, reason, newMessage, details);
   }
 
+  /**
+   * The causes in the details.
+   *
+   * @return the causes; empty without details
+   */
   public List<StatusCause> causes() {
     return details.map(StatusDetails::causes).orElse(List.of());
   }
 
-  /** The Status object as kube-apiserver serializes it. */
+  /**
+   * The Status object as kube-apiserver serializes it.
+   *
+   * @return the object, with {@code kind: Status} and {@code apiVersion: v1}
+   */
   public MapValue toValue() {
     MapValue.Builder b = MapValue.builder(8)
         .put("kind", Value.of("Status"))
@@ -97,6 +154,11 @@ public record Status(
     return b.build();
   }
 
+  /**
+   * The Status object as compact JSON.
+   *
+   * @return {@link #toValue()} as JSON text
+   */
   public String toJson() {
     return Json.write(toValue());
   }
@@ -130,7 +192,12 @@ public record Status(
     }
   }
 
-  /** Reads a Status object (e.g. a response body); unknown fields are ignored. */
+  /**
+   * Reads a Status object (e.g. a response body); unknown fields are ignored.
+   *
+   * @param v the parsed object
+   * @return the status
+   */
   public static Status fromValue(Value v) {
     if (!(v instanceof MapValue m)) {
       throw new DecodeException("a Status must be a JSON object");

@@ -15,6 +15,14 @@ import static java.util.Objects.requireNonNull;
  * @param field the field path in kube's dotted form; empty when unset
  */
 public record StatusCause(String type, String message, String field) {
+  /**
+   * Checks that no component is null.
+   *
+   * @param type see the record component
+   * @param message see the record component
+   * @param field see the record component
+   * @throws NullPointerException when a component is null
+   */
   public StatusCause {
     requireNonNull(type, "type");
     requireNonNull(message, "message");

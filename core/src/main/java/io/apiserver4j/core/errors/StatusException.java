@@ -14,32 +14,65 @@ import static java.util.Objects.requireNonNull;
  * subclass for a status.
  */
 public class StatusException extends RuntimeException {
+  /**
+   * The status returned to the client.
+   */
   private final Status status;
 
+  /**
+   * An exception carrying {@code status}; its message is the status' message.
+   *
+   * @param status the status returned to the client
+   */
   public StatusException(Status status) {
     super(status.message(), null, false, true);
     this.status = requireNonNull(status, "status");
   }
 
-  /** Keeps {@code cause} (e.g. a storage client's exception) for debugging; not sent to clients. */
+  /**
+   * Keeps {@code cause} (e.g. a storage client's exception) for debugging; not sent to clients.
+   *
+   * @param status the status returned to the client
+   * @param cause the underlying failure
+   */
   public StatusException(Status status, Throwable cause) {
     super(status.message(), cause, false, true);
     this.status = requireNonNull(status, "status");
   }
 
+  /**
+   * The status kube-apiserver would return.
+   *
+   * @return the status
+   */
   public Status status() {
     return status;
   }
 
+  /**
+   * The HTTP status code.
+   *
+   * @return the status' code
+   */
   public int code() {
     return status.code();
   }
 
+  /**
+   * The Kubernetes reason.
+   *
+   * @return the status' reason
+   */
   public StatusReason reason() {
     return status.reason();
   }
 
-  /** The exception type matching the status' reason. */
+  /**
+   * The exception type matching the status' reason.
+   *
+   * @param status the status
+   * @return e.g. a {@link NotFoundException} for NotFound; a plain {@code StatusException} for reasons without a subclass
+   */
   public static StatusException of(Status status) {
     switch (status.reason()) {
       case BAD_REQUEST: return new BadRequestException(status);

@@ -43,11 +43,25 @@ public final class FieldSelector {
    * @param value the unescaped value
    */
   public record Term(String field, boolean negated, String value) {
+    /**
+     * Checks that no component is null.
+     *
+     * @param field see the record component
+     * @param negated see the record component
+     * @param value see the record component
+     * @throws NullPointerException when a component is null
+     */
     public Term {
       requireNonNull(field, "field");
       requireNonNull(value, "value");
     }
 
+    /**
+     * Whether the object satisfies this term.
+     *
+     * @param object the object
+     * @return true when the field's string value equals {@code value}, or differs for {@code !=}
+     */
     public boolean matches(MapValue object) {
       return value.equals(fieldValue(object, field)) != negated;
     }
@@ -66,16 +80,33 @@ public final class FieldSelector {
     this.terms = terms;
   }
 
+  /**
+   * The selector without terms.
+   *
+   * @return the selector that matches every object
+   */
   public static FieldSelector everything() {
     return EVERYTHING;
   }
 
-  /** {@code field=value}. */
+  /**
+   * {@code field=value}.
+   *
+   * @param field the dotted field path, e.g. {@code metadata.name}
+   * @param value the required value
+   * @return the one-term selector
+   */
   public static FieldSelector equal(String field, String value) {
     return new FieldSelector(List.of(new Term(field, false, value)));
   }
 
-  /** {@code field!=value}. */
+  /**
+   * {@code field!=value}.
+   *
+   * @param field the dotted field path, e.g. {@code metadata.name}
+   * @param value the excluded value
+   * @return the one-term selector
+   */
   public static FieldSelector notEqual(String field, String value) {
     return new FieldSelector(List.of(new Term(field, true, value)));
   }
@@ -84,6 +115,8 @@ public final class FieldSelector {
    * Parses kube's field selector syntax. An empty string selects everything.
    *
    * @throws io.apiserver4j.core.errors.BadRequestException with apimachinery's error text
+   * @param selector the {@code fieldSelector} query value
+   * @return the selector
    */
   public static FieldSelector parse(String selector) {
     requireNonNull(selector, "selector");
@@ -185,15 +218,29 @@ public final class FieldSelector {
     return b.toString();
   }
 
+  /**
+   * The terms, all of which must hold.
+   *
+   * @return the terms in the order given
+   */
   public List<Term> terms() {
     return terms;
   }
 
+  /**
+   * Whether the selector has no terms.
+   *
+   * @return true when it matches every object
+   */
   public boolean isEverything() {
     return terms.isEmpty();
   }
 
-  /** The fields the selector refers to, in term order. */
+  /**
+   * The fields the selector refers to, in term order.
+   *
+   * @return the field paths, without duplicates
+   */
   public Set<String> fields() {
     Set<String> out = new LinkedHashSet<>();
     for (Term t : terms) {
@@ -202,7 +249,12 @@ public final class FieldSelector {
     return out;
   }
 
-  /** The conjunction of both selectors. */
+  /**
+   * The conjunction of both selectors.
+   *
+   * @param other the other selector
+   * @return the selector whose terms are both selectors' terms
+   */
   public FieldSelector and(FieldSelector other) {
     requireNonNull(other, "other");
     if (other.terms.isEmpty()) {
@@ -221,6 +273,8 @@ public final class FieldSelector {
    * field set.
    *
    * @throws io.apiserver4j.core.errors.BadRequestException {@code field label not supported: <f>}
+   * @param supported the fields the resource supports
+   * @return this selector
    */
   public FieldSelector requireSupported(Collection<String> supported) {
     requireNonNull(supported, "supported");
@@ -232,7 +286,12 @@ public final class FieldSelector {
     return this;
   }
 
-  /** The value {@code metadata.name=x} requires, if the selector has such a term. */
+  /**
+   * The value a {@code field=x} term requires, as {@code metadata.name=x} does.
+   *
+   * @param field the dotted field path, e.g. {@code metadata.name}
+   * @return the value; empty when no equality term names the field
+   */
   public java.util.Optional<String> requiredValue(String field) {
     for (Term t : terms) {
       if (!t.negated() && t.field().equals(field)) {
@@ -242,6 +301,12 @@ public final class FieldSelector {
     return java.util.Optional.empty();
   }
 
+  /**
+   * Whether the object satisfies every term.
+   *
+   * @param object the object
+   * @return true when it matches
+   */
   public boolean matches(MapValue object) {
     requireNonNull(object, "object");
     for (Term t : terms) {
@@ -252,7 +317,13 @@ public final class FieldSelector {
     return true;
   }
 
-  /** The string value of a dotted field path in {@code object}; empty if absent. */
+  /**
+   * The string value of a dotted field path in {@code object}.
+   *
+   * @param object the object
+   * @param field the dotted field path, e.g. {@code metadata.name}
+   * @return the value as the selector compares it; empty if absent
+   */
   public static String fieldValue(MapValue object, String field) {
     Value v = object;
     int start = 0;

@@ -27,8 +27,24 @@ import java.util.TreeSet;
 public final class LabelSelector {
   /** Requirement operators, as apimachinery's {@code selection.Operator}. */
   public enum Operator {
-    EQUALS("="), DOUBLE_EQUALS("=="), NOT_EQUALS("!="), IN(" in "), NOT_IN(" notin "),
-    EXISTS(""), DOES_NOT_EXIST(""), GREATER_THAN(">"), LESS_THAN("<");
+    /** {@code key=value}. */
+    EQUALS("="),
+    /** {@code key==value}. */
+    DOUBLE_EQUALS("=="),
+    /** {@code key!=value}; also matches objects without the label. */
+    NOT_EQUALS("!="),
+    /** {@code key in (a,b)}. */
+    IN(" in "),
+    /** {@code key notin (a,b)}; also matches objects without the label. */
+    NOT_IN(" notin "),
+    /** {@code key}: the label is present. */
+    EXISTS(""),
+    /** {@code !key}: the label is absent. */
+    DOES_NOT_EXIST(""),
+    /** {@code key>n}: an integer label greater than {@code n}. */
+    GREATER_THAN(">"),
+    /** {@code key<n}: an integer label less than {@code n}. */
+    LESS_THAN("<");
 
     private final String symbol;
 
@@ -45,13 +61,26 @@ public final class LabelSelector {
    * @param values the values (one for equality and comparisons, none for (non-)existence)
    */
   public record Requirement(String key, Operator operator, List<String> values) {
+    /**
+     * Checks the key and operator and sorts the values, dropping duplicates.
+     *
+     * @param key see the record component
+     * @param operator see the record component
+     * @param values see the record component
+     * @throws NullPointerException when a component is null
+     */
     public Requirement {
       requireNonNull(key, "key");
       requireNonNull(operator, "operator");
       values = List.copyOf(new TreeSet<>(values));
     }
 
-    /** Whether the labels satisfy this requirement. */
+    /**
+     * Whether the labels satisfy this requirement.
+     *
+     * @param labels the object's labels
+     * @return true when satisfied
+     */
     public boolean matches(Map<String, String> labels) {
       return matchesValue(labels.get(key));
     }
@@ -116,7 +145,11 @@ public final class LabelSelector {
     this.requirements = requirements;
   }
 
-  /** The selector that matches every object. */
+  /**
+   * The selector that matches every object.
+   *
+   * @return the selector without requirements
+   */
   public static LabelSelector everything() {
     return EVERYTHING;
   }
@@ -125,6 +158,8 @@ public final class LabelSelector {
    * Parses kube's label selector syntax. An empty or blank string selects everything.
    *
    * @throws io.apiserver4j.core.errors.BadRequestException with apimachinery's parse error text
+   * @param selector the {@code labelSelector} query value
+   * @return the selector
    */
   public static LabelSelector parse(String selector) {
     requireNonNull(selector, "selector");
@@ -135,13 +170,23 @@ public final class LabelSelector {
     return new LabelSelector(sortedByKey(reqs));
   }
 
-  /** A selector from already validated requirements (programmatic construction). */
+  /**
+   * A selector from already validated requirements (programmatic construction).
+   *
+   * @param requirements the requirements, all of which must hold
+   * @return the selector
+   */
   public static LabelSelector of(List<Requirement> requirements) {
     List<Requirement> copy = List.copyOf(requirements);
     return copy.isEmpty() ? EVERYTHING : new LabelSelector(sortedByKey(copy));
   }
 
-  /** {@code key=value} for each entry, as {@code labels.SelectorFromSet}. */
+  /**
+   * {@code key=value} for each entry, as {@code labels.SelectorFromSet}.
+   *
+   * @param labels the required labels
+   * @return the selector
+   */
   public static LabelSelector ofEquals(Map<String, String> labels) {
     List<Requirement> reqs = new ArrayList<>();
     labels.forEach((k, v) -> reqs.add(new Requirement(k, Operator.EQUALS, List.of(v))));
@@ -155,15 +200,30 @@ public final class LabelSelector {
     return List.copyOf(sorted);
   }
 
+  /**
+   * The requirements, all of which must hold.
+   *
+   * @return the requirements
+   */
   public List<Requirement> requirements() {
     return requirements;
   }
 
+  /**
+   * Whether the selector has no requirements.
+   *
+   * @return true when it matches every object
+   */
   public boolean isEverything() {
     return requirements.isEmpty();
   }
 
-  /** Whether the labels satisfy every requirement. */
+  /**
+   * Whether the labels satisfy every requirement.
+   *
+   * @param labels the labels
+   * @return true when they match
+   */
   public boolean matches(Map<String, String> labels) {
     requireNonNull(labels, "labels");
     for (Requirement r : requirements) {
@@ -174,7 +234,12 @@ public final class LabelSelector {
     return true;
   }
 
-  /** Whether the object's {@code metadata.labels} satisfy every requirement. */
+  /**
+   * Whether the object's {@code metadata.labels} satisfy every requirement.
+   *
+   * @param object the object
+   * @return true when they match
+   */
   public boolean matches(MapValue object) {
     requireNonNull(object, "object");
     if (requirements.isEmpty()) {

@@ -17,6 +17,13 @@ import io.apiserver4j.core.MapValue;
  *     resource of this version
  */
 public record CrdSchema(MapValue smdSchema, String rootTypeName) {
+  /**
+   * Checks that no component is null.
+   *
+   * @param smdSchema see the record component
+   * @param rootTypeName see the record component
+   * @throws NullPointerException when a component is null
+   */
   public CrdSchema {
     requireNonNull(smdSchema, "smdSchema");
     requireNonNull(rootTypeName, "rootTypeName");

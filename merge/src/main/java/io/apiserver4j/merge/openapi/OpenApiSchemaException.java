@@ -18,14 +18,27 @@ import static java.util.Objects.requireNonNull;
 public final class OpenApiSchemaException extends IllegalArgumentException {
   private static final long serialVersionUID = 1L;
 
+  /**
+   * The location of the offending node.
+   */
   private final String path;
 
+  /**
+   * An exception with the message {@code "<path>: <problem>"}.
+   *
+   * @param path the location of the offending node
+   * @param problem what is wrong there
+   */
   public OpenApiSchemaException(String path, String problem) {
     super(requireNonNull(path, "path") + ": " + requireNonNull(problem, "problem"));
     this.path = path;
   }
 
-  /** The location of the offending node. */
+  /**
+   * The location of the offending node.
+   *
+   * @return e.g. {@code openAPIV3Schema.properties[spec].items}
+   */
   public String path() {
     return path;
   }

@@ -77,6 +77,8 @@ public final class OpenApiSchemas {
    * {@code components.schemas} yields only the two untyped types.
    *
    * @throws OpenApiSchemaException if the document or one of its schemas cannot be converted
+   * @param openApiV3Document the parsed OpenAPI v3 document
+   * @return the schema in SMD's format ({@code types: [...]})
    */
   public static MapValue fromDocument(Value openApiV3Document) {
     requireNonNull(openApiV3Document, "openApiV3Document");
@@ -109,6 +111,8 @@ public final class OpenApiSchemas {
    * .openAPIV3Schema}) with the root type named {@link #DEFAULT_CRD_TYPE_NAME}.
    *
    * @see #fromCrdVersion(Value, GroupVersionKind)
+   * @param openApiV3Schema the version's {@code openAPIV3Schema}, or null for none
+   * @return the schema and its root type name
    */
   public static CrdSchema fromCrdVersion(Value openApiV3Schema) {
     requireNonNull(openApiV3Schema, "openApiV3Schema");
@@ -134,6 +138,9 @@ public final class OpenApiSchemas {
    *
    * @throws OpenApiSchemaException naming the offending node (paths start at
    *     {@code openAPIV3Schema})
+   * @param openApiV3Schema the version's {@code openAPIV3Schema}, or null for none
+   * @param gvk the version's group, version and kind, which name the root type
+   * @return the schema and its root type name
    */
   public static CrdSchema fromCrdVersion(Value openApiV3Schema, GroupVersionKind gvk) {
     requireNonNull(openApiV3Schema, "openApiV3Schema");
@@ -145,6 +152,9 @@ public final class OpenApiSchemas {
    * The name kube-apiserver gives the OpenAPI model of a custom resource: the group's DNS labels
    * reversed, then version and kind ({@code stable.example.com/v1 CronTab} is
    * {@code com.example.stable.v1.CronTab}).
+   *
+   * @param gvk the custom resource's group, version and kind
+   * @return the model name
    */
   public static String crdTypeName(GroupVersionKind gvk) {
     requireNonNull(gvk, "gvk");
