@@ -216,7 +216,7 @@ public final class ApiServer implements AutoCloseable {
   /** A typed client for {@code resource}, for embedders. */
   public ResourceClient resources(GroupVersionResource resource) {
     requireNonNull(resource, "resource");
-    return new ResourceClient(this, resource, "", io.apiserver4j.dryrun.DryRun.NONE, "");
+    return new ResourceClient(this, resource, "", DryRun.NONE, "");
   }
 
   /** A typed client for the resource {@code plural} of {@code apiVersion} ({@code apps/v1}). */

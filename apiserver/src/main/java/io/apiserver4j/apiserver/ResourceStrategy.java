@@ -212,7 +212,7 @@ public final class ResourceStrategy {
    */
   public record CreateCall(io.apiserver4j.admission.UserInfo user, String namespace, String name,
       MapValue object, java.util.function.Consumer<MapValue> validation,
-      io.apiserver4j.dryrun.DryRun dryRun, java.time.Instant now,
+      DryRun dryRun, java.time.Instant now,
       java.util.function.Function<ApiRequest, ApiResponse> server, StorageUpdate storage) {
     public CreateCall {
       requireNonNull(user, "user");

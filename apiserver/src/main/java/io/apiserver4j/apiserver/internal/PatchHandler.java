@@ -56,7 +56,7 @@ final class PatchHandler {
     byte[] raw = bodies.raw(s);
     WriteOptionRules.check(s.request(), OptionsKind.PATCH_OPTIONS, Optional.of(type));
     Patch patch = new Patch(type, type.isApply() ? Bodies.readApplyBody(raw)
-        : Patches.parseBody(raw), s.request().force().orElse(false), raw);
+        : Patches.parseBody(raw), s.patchOptions().forces(), raw);
     if (s.subresource().equals("scale")) {
       return scale.patch(s, patch);
     }

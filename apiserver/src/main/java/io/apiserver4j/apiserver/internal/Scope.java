@@ -5,6 +5,11 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.CollectionOptions;
+import io.apiserver4j.apiserver.DeleteCollectionOptions;
+import io.apiserver4j.apiserver.DeleteOptions;
+import io.apiserver4j.apiserver.GetOptions;
+import io.apiserver4j.apiserver.PatchOptions;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;
@@ -40,7 +45,29 @@ record Scope(ApiRequest request, ResourceDefinition def, String namespace, Strin
   }
 
   FieldValidation validation() {
-    return request.fieldValidation();
+    return request.options().fieldValidation();
+  }
+
+  /** The options of a GET. */
+  GetOptions getOptions() {
+    return (GetOptions) request.options();
+  }
+
+  /** The options of a PATCH. */
+  PatchOptions patchOptions() {
+    return (PatchOptions) request.options();
+  }
+
+  /** Which objects a LIST, a WATCH or a DELETE of a collection selects. */
+  CollectionOptions collectionOptions() {
+    return request.options() instanceof DeleteCollectionOptions d ? d.list()
+        : (CollectionOptions) request.options();
+  }
+
+  /** How a DELETE, or each delete of a DELETE of a collection, deletes. */
+  DeleteOptions deleteOptions() {
+    return request.options() instanceof DeleteCollectionOptions d ? d.delete()
+        : (DeleteOptions) request.options();
   }
 
   boolean dryRun() {

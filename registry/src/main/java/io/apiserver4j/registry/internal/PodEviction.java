@@ -24,7 +24,7 @@ import io.apiserver4j.core.StatusException;
 import io.apiserver4j.core.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.dryrun.DryRun;
+import io.apiserver4j.apiserver.DryRun;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
