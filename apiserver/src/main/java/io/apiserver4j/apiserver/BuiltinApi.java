@@ -26,7 +26,7 @@ public interface BuiltinApi {
    * The answers of the review resources (TokenReview, SubjectAccessReview, ...) that a
    * kube-apiserver with its default authenticator and authorizer gives, by resource.
    */
-  Map<GroupResource, ResourceStrategy.VirtualCreate> defaultVirtualCreates();
+  Map<GroupResource, VirtualCreate> defaultVirtualCreates();
 
   /**
    * The one implementation on the class or module path.

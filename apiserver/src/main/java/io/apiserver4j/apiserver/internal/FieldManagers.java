@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.Defaulter;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apimachinery.patch.PatchSchema;
@@ -50,7 +51,7 @@ final class FieldManagers {
     if (!reset.isEmpty()) {
       b.ignoredFields(def.kind().apiVersion(), reset);
     }
-    ResourceStrategy.Defaulter defaulter = def.strategy().defaulter();
+    Defaulter defaulter = def.strategy().defaulter();
     java.util.function.UnaryOperator<MapValue> decode = GoDecoding.applyDecoder(def);
     return new FieldManager(def.kind(), subresource, def.schema().type(def.schemaType()),
         b.build(), o -> StorageForm.typed(def, defaulter.apply(decode.apply(o))),

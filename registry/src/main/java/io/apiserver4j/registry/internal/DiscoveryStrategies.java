@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.registry.internal;
 
+import io.apiserver4j.apiserver.GenerationPolicy;
 import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
@@ -40,7 +41,7 @@ final class DiscoveryStrategies {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(new GroupVersionKind("discovery.k8s.io", "v1", "EndpointSlice"),
         ResourceStrategy.builder()
-            .generationPolicy(ResourceStrategy.GenerationPolicy.NON_METADATA)
+            .generationPolicy(GenerationPolicy.NON_METADATA)
             .defaulter(DiscoveryStrategies::defaults)
             .validator(DiscoveryStrategies::validate)
             .build());

@@ -9,6 +9,7 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.present;
 import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
+import io.apiserver4j.apiserver.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.core.BooleanValue;
@@ -45,13 +46,13 @@ final class FlowcontrolStrategies {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(flowcontrol("FlowSchema"), ResourceStrategy.builder()
         .nameValidation(NameValidation.PATH_SEGMENT)
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(FlowcontrolStrategies::defaultFlowSchema)
         .validator((o, old) -> validateFlowSchema(o))
         .build());
     out.put(flowcontrol("PriorityLevelConfiguration"), ResourceStrategy.builder()
         .nameValidation(NameValidation.PATH_SEGMENT)
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(FlowcontrolStrategies::defaultPriorityLevel)
         .validator((o, old) -> validatePriorityLevel(o))
         .build());

@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.registry.internal;
 
+import io.apiserver4j.apiserver.VirtualCreate;
 import io.apiserver4j.apiserver.BuiltinApi;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.GroupResource;
 import java.util.List;
 import java.util.Map;
@@ -22,7 +22,7 @@ public final class KubeBuiltinApi implements BuiltinApi {
   }
 
   @Override
-  public Map<GroupResource, ResourceStrategy.VirtualCreate> defaultVirtualCreates() {
+  public Map<GroupResource, VirtualCreate> defaultVirtualCreates() {
     return DefaultVirtualCreates.of();
   }
 }

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.registry.internal;
 
+import io.apiserver4j.apiserver.GenerationPolicy;
 import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.has;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.integer;
@@ -49,16 +50,16 @@ final class NetworkingStrategies {
   static Map<GroupVersionKind, ResourceStrategy> strategies() {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(kind("Ingress"), ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(NetworkingStrategies::validateIngress)
         .build());
     out.put(kind("IngressClass"), ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(NetworkingStrategies::defaultIngressClass)
         .validator(NetworkingStrategies::validateIngressClass)
         .build());
     out.put(kind("NetworkPolicy"), ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(NetworkingStrategies::defaultNetworkPolicy)
         .validator(NetworkingStrategies::validateNetworkPolicy)
         .build());

@@ -4,7 +4,8 @@
  */
 package io.apiserver4j.registry.internal;
 
-import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apiserver.CreateCall;
+import io.apiserver4j.apiserver.SubresourceCreate;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.ListValue;
@@ -29,11 +30,11 @@ import java.util.stream.Collectors;
  * {@code PodScheduled} condition; a pod already assigned, being deleted or gated is refused with
  * kube's 409.
  */
-final class PodBinding implements ResourceStrategy.SubresourceCreate {
+final class PodBinding implements SubresourceCreate {
   private static final GroupResource BINDING = new GroupResource("", "pods/binding");
 
   @Override
-  public MapValue create(ResourceStrategy.CreateCall call) {
+  public MapValue create(CreateCall call) {
     MapValue binding = call.object();
     String name = Meta.metaString(binding, "name");
     if (!call.name().equals(name)) {

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.registry.internal;
 
+import io.apiserver4j.apiserver.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;
@@ -32,7 +33,7 @@ final class PolicyStrategies {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(new GroupVersionKind("policy", "v1", "PodDisruptionBudget"),
         ResourceStrategy.builder()
-            .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+            .generationPolicy(GenerationPolicy.SPEC)
             .validator(PolicyStrategies::validate)
             .build());
     return out;

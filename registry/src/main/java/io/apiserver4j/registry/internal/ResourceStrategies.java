@@ -7,6 +7,7 @@ package io.apiserver4j.registry.internal;
 import static io.apiserver4j.apimachinery.validation.GroupRules.immutable;
 import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 
+import io.apiserver4j.apiserver.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelObjectType;
@@ -43,11 +44,11 @@ final class ResourceStrategies {
   static Map<GroupVersionKind, ResourceStrategy> strategies() {
     Map<GroupVersionKind, ResourceStrategy> out = new LinkedHashMap<>();
     out.put(resource("ResourceSlice"), ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(ResourceStrategies::validateSlice)
         .build());
     out.put(resource("DeviceClass"), ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(ResourceStrategies::validateDeviceClass)
         .build());
     out.put(resource("ResourceClaim"), ResourceStrategy.builder()

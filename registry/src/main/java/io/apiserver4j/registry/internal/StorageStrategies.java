@@ -10,6 +10,7 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.present;
 import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
+import io.apiserver4j.apiserver.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
@@ -50,7 +51,7 @@ final class StorageStrategies {
         .validator(StorageStrategies::validateStorageClass)
         .build());
     out.put(storage("CSIDriver"), ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(StorageStrategies::defaultCsiDriver)
         .validator(StorageStrategies::validateCsiDriver)
         .build());
