@@ -252,6 +252,16 @@ public final class ResourceStrategy {
     return Optional.ofNullable(subresourceCreates.get(subresource));
   }
 
+  /** Every subresource create, by subresource ({@code ""}: the create of the resource). */
+  public java.util.Map<String, SubresourceCreate> subresourceCreates() {
+    return subresourceCreates;
+  }
+
+  /** Every subresource's rules when it writes the parent object, by subresource. */
+  public java.util.Map<String, SubresourceUpdate> subresourceUpdates() {
+    return subresourceUpdates;
+  }
+
   /** The rules of {@code subresource} when it writes the parent object, if it is served. */
   public Optional<SubresourceUpdate> subresourceUpdate(String subresource) {
     return Optional.ofNullable(subresourceUpdates.get(subresource));

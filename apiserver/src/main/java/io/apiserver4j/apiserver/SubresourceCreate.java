@@ -16,7 +16,7 @@ import java.util.Set;
  * Status errors.
  */
 @FunctionalInterface
-public interface SubresourceCreate {
+public non-sealed interface SubresourceCreate extends SubresourceHandler {
   MapValue create(CreateCall call);
 
   /**
@@ -25,5 +25,11 @@ public interface SubresourceCreate {
    */
   default Set<String> acceptedApiVersions() {
     return Set.of();
+  }
+
+  /** A named create: POST only. */
+  @Override
+  default Set<ApiRequest.Verb> verbs() {
+    return Set.of(ApiRequest.Verb.CREATE);
   }
 }

@@ -17,7 +17,7 @@ import io.apiserver4j.fieldpath.FieldSet;
  * {@code resetFields} ignored by the field manager.
  */
 public record SubresourceUpdate(UpdatePreparer prepare, Validator validator,
-    FieldSet resetFields) {
+    FieldSet resetFields) implements SubresourceHandler {
   public SubresourceUpdate {
     requireNonNull(prepare, "prepare");
     requireNonNull(validator, "validator");

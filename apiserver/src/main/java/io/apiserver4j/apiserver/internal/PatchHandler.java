@@ -57,7 +57,7 @@ final class PatchHandler {
     WriteOptionRules.check(s.request(), OptionsKind.PATCH_OPTIONS, Optional.of(type));
     Patch patch = new Patch(type, type.isApply() ? Bodies.readApplyBody(raw)
         : Patches.parseBody(raw), s.patchOptions().forces(), raw);
-    if (s.subresource().equals("scale")) {
+    if (s.scaleView()) {
       return scale.patch(s, patch);
     }
     FieldManager fm = fieldManagers.of(def, s.subresource());

@@ -47,7 +47,7 @@ final class ReadHandler {
     long notOlderThan = rv.isEmpty() ? 0 : parseResourceVersion(rv, false);
     StoredObject stored = (notOlderThan > 0 ? atLeast(s, notOlderThan) : s.store().get(s.key()))
         .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
-    if (s.subresource().equals("scale")) {
+    if (s.scaleView()) {
       return new ApiResponse(200, scale.scaleOf(s.def(),
           StorageForm.fromStorage(s.def(), stored.object())), s.warnings().list());
     }

@@ -12,6 +12,7 @@ import io.apiserver4j.apiserver.GetOptions;
 import io.apiserver4j.apiserver.PatchOptions;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
@@ -46,6 +47,11 @@ record Scope(ApiRequest request, ResourceDefinition def, String namespace, Strin
 
   FieldValidation validation() {
     return request.options().fieldValidation();
+  }
+
+  /** Whether the request's subresource is served by a Scale view of the parent. */
+  boolean scaleView() {
+    return def.subresource(subresource).orElse(null) instanceof ScaleSubresource;
   }
 
   /** The options of a GET. */
