@@ -86,7 +86,7 @@ public final class ResourceDefinition {
       ScaleSubresource scale, ResourceStrategy strategy) {
     java.util.Map<String, SubresourceHandler> m = new java.util.HashMap<>();
     if (status) {
-      m.put("status", SubresourceHandler.status());
+      m.put("status", StatusSubresource.INSTANCE);
     }
     if (scale != null) {
       m.put("scale", scale);

@@ -14,7 +14,7 @@ import java.util.Set;
  * and the server's verb handlers find the one a request names and serve the verbs it supports.
  *
  * <ul>
- *   <li>{@link Status}: GET, PUT and PATCH of the parent object under the common status rules
+ *   <li>{@link StatusSubresource}: GET, PUT and PATCH of the parent object under the common status rules
  *       (only {@code status} changes);
  *   <li>{@link SubresourceUpdate}: GET, PUT and PATCH of the parent object under the
  *       subresource's own rules (e.g. {@code pods/resize}, or a kind's own status strategy);
@@ -27,7 +27,7 @@ import java.util.Set;
  * <p>Every handler is immutable and thread-safe.
  */
 public sealed interface SubresourceHandler
-    permits SubresourceHandler.Status, SubresourceUpdate, ScaleSubresource, SubresourceCreate {
+    permits StatusSubresource, SubresourceUpdate, ScaleSubresource, SubresourceCreate {
 
   /** The verbs of a subresource that reads and writes through its parent object. */
   Set<Verb> READ_WRITE = Set.of(Verb.GET, Verb.UPDATE, Verb.PATCH);
@@ -35,19 +35,5 @@ public sealed interface SubresourceHandler
   /** The verbs the subresource serves; the others are kube's 405. */
   default Set<Verb> verbs() {
     return READ_WRITE;
-  }
-
-  /** The common {@code status} subresource of a kind declared with a status. */
-  static SubresourceHandler status() {
-    return Status.INSTANCE;
-  }
-
-  /**
-   * The {@code status} subresource with the common rules: the status endpoint changes
-   * {@code status} only, the main resource everything else.
-   */
-  enum Status implements SubresourceHandler {
-    /** The only instance. */
-    INSTANCE
   }
 }
