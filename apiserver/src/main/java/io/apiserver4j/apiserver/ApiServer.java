@@ -6,6 +6,7 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.Dispatcher;

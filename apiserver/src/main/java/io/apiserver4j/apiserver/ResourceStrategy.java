@@ -6,12 +6,14 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.FieldError;
-import io.apiserver4j.core.ListValue;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.Converter;
+import io.apiserver4j.apiserver.strategy.Defaulter;
+import io.apiserver4j.apiserver.strategy.GracePeriod;
+import io.apiserver4j.apiserver.strategy.Allocator;
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;

@@ -6,6 +6,8 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.UpdatePreparer;
 import io.apiserver4j.fieldpath.FieldSet;
 
 /**

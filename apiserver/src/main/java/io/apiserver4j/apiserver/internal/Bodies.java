@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.Defaulter;
+import io.apiserver4j.apiserver.strategy.Defaulter;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.GoStrings;

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.Converter;
+import io.apiserver4j.apiserver.strategy.Converter;
 import io.apiserver4j.admission.webhook.WebhookClient;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FieldError;

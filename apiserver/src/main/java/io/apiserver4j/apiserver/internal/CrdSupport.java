@@ -4,12 +4,12 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.Converter;
-import io.apiserver4j.apiserver.Validator;
-import io.apiserver4j.apiserver.Verdict;
+import io.apiserver4j.apiserver.strategy.Converter;
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.Verdict;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.apiextensions.CrdValidator;
 import io.apiserver4j.core.BooleanValue;

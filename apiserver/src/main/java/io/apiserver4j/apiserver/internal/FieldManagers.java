@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.Defaulter;
+import io.apiserver4j.apiserver.strategy.Defaulter;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apimachinery.patch.PatchSchema;

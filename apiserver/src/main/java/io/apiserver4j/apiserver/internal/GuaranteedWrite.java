@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.Allocation;
-import io.apiserver4j.apiserver.Allocator;
+import io.apiserver4j.apiserver.strategy.Allocation;
+import io.apiserver4j.apiserver.strategy.Allocator;
 import io.apiserver4j.apiserver.CreateAuthorizer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.AlreadyExistsException;

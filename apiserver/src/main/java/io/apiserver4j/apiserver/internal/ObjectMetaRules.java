@@ -5,11 +5,11 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.SubresourceUpdate;
-import io.apiserver4j.apiserver.Validator;
-import io.apiserver4j.apiserver.Verdict;
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.Verdict;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -8,7 +8,7 @@ import io.apiserver4j.apiextensions.CustomResourceDefinitionValidation;
 import io.apiserver4j.apiserver.BuiltinResources;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.FieldError;

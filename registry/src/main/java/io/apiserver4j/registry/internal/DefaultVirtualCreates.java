@@ -5,7 +5,7 @@
 package io.apiserver4j.registry.internal;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.apiserver.VirtualCreate;
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;

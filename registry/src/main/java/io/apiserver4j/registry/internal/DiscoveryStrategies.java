@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.registry.internal;
 
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.registry.internal;
 
-import io.apiserver4j.apiserver.VirtualCreate;
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.apiserver.BuiltinApi;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.registry.internal;
 
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GroupVersionKind;

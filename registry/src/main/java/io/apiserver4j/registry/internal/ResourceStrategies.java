@@ -7,7 +7,7 @@ package io.apiserver4j.registry.internal;
 import static io.apiserver4j.apimachinery.validation.GroupRules.immutable;
 import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.cel.CelException;
 import io.apiserver4j.cel.CelObjectType;

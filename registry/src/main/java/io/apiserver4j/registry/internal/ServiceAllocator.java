@@ -8,8 +8,8 @@ import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
-import io.apiserver4j.apiserver.Allocation;
-import io.apiserver4j.apiserver.Allocator;
+import io.apiserver4j.apiserver.strategy.Allocation;
+import io.apiserver4j.apiserver.strategy.Allocator;
 import io.apiserver4j.apimachinery.validation.IpAddresses.Cidr;
 import io.apiserver4j.apimachinery.validation.IpAddresses.Ip;
 import io.apiserver4j.core.FieldError;

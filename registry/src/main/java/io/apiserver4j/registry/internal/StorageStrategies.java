@@ -10,7 +10,7 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.present;
 import static io.apiserver4j.apimachinery.validation.GroupRules.str;
 import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
-import io.apiserver4j.apiserver.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.FieldError;
 import io.apiserver4j.core.GoStrings;
