@@ -22,6 +22,7 @@ module io.apiserver4j.apiserver {
 
   exports io.apiserver4j.apiserver;
   exports io.apiserver4j.apiserver.informer;
+  exports io.apiserver4j.apiserver.strategy;
 
   uses io.apiserver4j.apiserver.BuiltinApi;
 }

@@ -11,13 +11,9 @@ import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
-import io.apiserver4j.dryrun.DryRun;
-import io.apiserver4j.core.fields.FieldSelector;
-import io.apiserver4j.core.labels.LabelSelector;
-import io.apiserver4j.storage.ResourceVersionMatch;
+import io.apiserver4j.cel.CelAuthorizer;
+import java.nio.charset.StandardCharsets;
 import java.util.Optional;
-import java.util.OptionalLong;
 
 /**
  * One request to an {@link ApiServer}, shaped like a kube-apiserver REST call so that an HTTP
@@ -56,27 +52,11 @@ public final class ApiRequest {
   private final Value body;
   private final byte[] rawBody;
   private final String contentType;
-  private final DryRun dryRun;
-  private final String fieldManager;
-  private final Boolean force;
-  private final FieldValidation fieldValidation;
-  private final String resourceVersion;
-  private final ResourceVersionMatch resourceVersionMatch;
-  private final LabelSelector labelSelector;
-  private final FieldSelector fieldSelector;
-  private final long limit;
-  private final String continueToken;
-  private final PropagationPolicy propagationPolicy;
-  private final Long gracePeriodSeconds;
-  private final Boolean orphanDependents;
-  private final String preconditionUid;
-  private final String preconditionResourceVersion;
-  private final boolean allowWatchBookmarks;
-  private final Boolean sendInitialEvents;
+  private final VerbOptions options;
   private final String userAgent;
   private final UserInfo user;
   private final CreateAuthorizer createAuthorizer;
-  private final io.apiserver4j.cel.CelAuthorizer authorizer;
+  private final CelAuthorizer authorizer;
   private final AuditAnnotations auditAnnotations;
 
   private ApiRequest(Builder b) {
@@ -88,23 +68,7 @@ public final class ApiRequest {
     this.body = b.body;
     this.rawBody = b.rawBody;
     this.contentType = b.contentType;
-    this.dryRun = b.dryRun;
-    this.fieldManager = b.fieldManager;
-    this.force = b.force;
-    this.fieldValidation = b.fieldValidation;
-    this.resourceVersion = b.resourceVersion;
-    this.resourceVersionMatch = b.resourceVersionMatch;
-    this.labelSelector = b.labelSelector;
-    this.fieldSelector = b.fieldSelector;
-    this.limit = b.limit;
-    this.continueToken = b.continueToken;
-    this.propagationPolicy = b.propagationPolicy;
-    this.gracePeriodSeconds = b.gracePeriodSeconds;
-    this.orphanDependents = b.orphanDependents;
-    this.preconditionUid = b.preconditionUid;
-    this.preconditionResourceVersion = b.preconditionResourceVersion;
-    this.allowWatchBookmarks = b.allowWatchBookmarks;
-    this.sendInitialEvents = b.sendInitialEvents;
+    this.options = b.options(b.verb);
     this.userAgent = b.userAgent;
     this.user = b.user;
     this.createAuthorizer = b.createAuthorizer;
@@ -117,15 +81,20 @@ public final class ApiRequest {
     return new Builder(requireNonNull(verb, "verb"), requireNonNull(resource, "resource"));
   }
 
-  /** A builder initialised with this request's values. */
+  /**
+   * A builder initialised with this request's values. Options this request's verb does not take
+   * are not kept: a builder switched to another verb starts from that verb's defaults for them.
+   */
   public Builder newBuilder() {
     return new Builder(this);
   }
 
+  /** The verb. */
   public Verb verb() {
     return verb;
   }
 
+  /** The endpoint's group, version and resource. */
   public GroupVersionResource resource() {
     return resource;
   }
@@ -168,82 +137,22 @@ public final class ApiRequest {
     return contentType;
   }
 
-  /** Whether this is a dry run ({@code dryRun=All}). */
+  /**
+   * The typed options, of the kind {@link VerbOptions} names for {@link #verb()}: e.g.
+   * {@link PatchOptions} for a PATCH, {@link CollectionOptions} for a LIST or a WATCH.
+   */
+  public VerbOptions options() {
+    return options;
+  }
+
+  /** Whether this is a dry run ({@code dryRun=All}); {@link DryRun#NONE} for reads. */
   public DryRun dryRun() {
-    return dryRun;
+    return options.dryRun();
   }
 
-  /** The {@code fieldManager}; empty when absent. */
+  /** The {@code fieldManager} of a create, update or patch; empty otherwise. */
   public String fieldManager() {
-    return fieldManager;
-  }
-
-  /** The {@code force} of an apply, if given. */
-  public Optional<Boolean> force() {
-    return Optional.ofNullable(force);
-  }
-
-  /** The {@code fieldValidation} directive ({@link FieldValidation#WARN} when absent). */
-  public FieldValidation fieldValidation() {
-    return fieldValidation;
-  }
-
-  /** The {@code resourceVersion} as sent; empty when absent. The server parses it. */
-  public String resourceVersion() {
-    return resourceVersion;
-  }
-
-  /** The {@code resourceVersionMatch} of a list, if given. */
-  public Optional<ResourceVersionMatch> resourceVersionMatch() {
-    return Optional.ofNullable(resourceVersionMatch);
-  }
-
-  public LabelSelector labelSelector() {
-    return labelSelector;
-  }
-
-  public FieldSelector fieldSelector() {
-    return fieldSelector;
-  }
-
-  /** The {@code limit} of a list; 0 means no limit. */
-  public long limit() {
-    return limit;
-  }
-
-  public String continueToken() {
-    return continueToken;
-  }
-
-  /** The {@code propagationPolicy} of a delete, if given. */
-  public Optional<PropagationPolicy> propagationPolicy() {
-    return Optional.ofNullable(propagationPolicy);
-  }
-
-  public OptionalLong gracePeriodSeconds() {
-    return gracePeriodSeconds == null ? OptionalLong.empty() : OptionalLong.of(gracePeriodSeconds);
-  }
-
-  public Optional<Boolean> orphanDependents() {
-    return Optional.ofNullable(orphanDependents);
-  }
-
-  /** The {@code preconditions.uid} of a delete, if given. */
-  public Optional<String> preconditionUid() {
-    return Optional.ofNullable(preconditionUid);
-  }
-
-  /** The {@code preconditions.resourceVersion} of a delete, if given. */
-  public Optional<String> preconditionResourceVersion() {
-    return Optional.ofNullable(preconditionResourceVersion);
-  }
-
-  public boolean allowWatchBookmarks() {
-    return allowWatchBookmarks;
-  }
-
-  public Optional<Boolean> sendInitialEvents() {
-    return Optional.ofNullable(sendInitialEvents);
+    return options.fieldManager();
   }
 
   /**
@@ -258,7 +167,7 @@ public final class ApiRequest {
    * What the request's user may do besides this request, as admission policies ask it through
    * CEL's {@code authorizer}; allows everything unless the server authorizes requests.
    */
-  public io.apiserver4j.cel.CelAuthorizer authorizer() {
+  public CelAuthorizer authorizer() {
     return authorizer;
   }
 
@@ -292,8 +201,12 @@ public final class ApiRequest {
     return sb.toString();
   }
 
-  /** Mutable builder of {@link ApiRequest}; not thread-safe. */
-  public static final class Builder {
+  /**
+   * Mutable builder of {@link ApiRequest}; not thread-safe. Every option setter may be called
+   * whatever the verb (as a query string may carry any parameter); {@link #build()} keeps the
+   * options the verb takes, in its {@link VerbOptions}.
+   */
+  public static final class Builder extends VerbOptionsBuilder<Builder> {
     private Verb verb;
     private GroupVersionResource resource;
     private String namespace = "";
@@ -302,27 +215,10 @@ public final class ApiRequest {
     private Value body;
     private byte[] rawBody;
     private String contentType = "";
-    private DryRun dryRun = DryRun.NONE;
-    private String fieldManager = "";
-    private Boolean force;
-    private FieldValidation fieldValidation = FieldValidation.WARN;
-    private String resourceVersion = "";
-    private ResourceVersionMatch resourceVersionMatch;
-    private LabelSelector labelSelector = LabelSelector.everything();
-    private FieldSelector fieldSelector = FieldSelector.everything();
-    private long limit;
-    private String continueToken = "";
-    private PropagationPolicy propagationPolicy;
-    private Long gracePeriodSeconds;
-    private Boolean orphanDependents;
-    private String preconditionUid;
-    private String preconditionResourceVersion;
-    private boolean allowWatchBookmarks;
-    private Boolean sendInitialEvents;
     private String userAgent = "";
     private UserInfo user = UserInfo.empty();
     private CreateAuthorizer createAuthorizer = CreateAuthorizer.ALLOW_ALL;
-    private io.apiserver4j.cel.CelAuthorizer authorizer = io.apiserver4j.cel.CelAuthorizer.allowAll();
+    private CelAuthorizer authorizer = CelAuthorizer.allowAll();
     private AuditAnnotations auditAnnotations = AuditAnnotations.DISCARD;
 
     private Builder(Verb verb, GroupVersionResource resource) {
@@ -331,31 +227,14 @@ public final class ApiRequest {
     }
 
     private Builder(ApiRequest r) {
-      this.verb = r.verb;
-      this.resource = r.resource;
+      this(r.verb, r.resource);
       this.namespace = r.namespace;
       this.name = r.name;
       this.subresource = r.subresource;
       this.body = r.body;
       this.rawBody = r.rawBody;
       this.contentType = r.contentType;
-      this.dryRun = r.dryRun;
-      this.fieldManager = r.fieldManager;
-      this.force = r.force;
-      this.fieldValidation = r.fieldValidation;
-      this.resourceVersion = r.resourceVersion;
-      this.resourceVersionMatch = r.resourceVersionMatch;
-      this.labelSelector = r.labelSelector;
-      this.fieldSelector = r.fieldSelector;
-      this.limit = r.limit;
-      this.continueToken = r.continueToken;
-      this.propagationPolicy = r.propagationPolicy;
-      this.gracePeriodSeconds = r.gracePeriodSeconds;
-      this.orphanDependents = r.orphanDependents;
-      this.preconditionUid = r.preconditionUid;
-      this.preconditionResourceVersion = r.preconditionResourceVersion;
-      this.allowWatchBookmarks = r.allowWatchBookmarks;
-      this.sendInitialEvents = r.sendInitialEvents;
+      options(r.options);
       this.userAgent = r.userAgent;
       this.user = r.user;
       this.createAuthorizer = r.createAuthorizer;
@@ -363,26 +242,31 @@ public final class ApiRequest {
       this.auditAnnotations = r.auditAnnotations;
     }
 
+    /** The verb. */
     public Builder verb(Verb v) {
       this.verb = requireNonNull(v, "verb");
       return this;
     }
 
+    /** The endpoint's group, version and resource. */
     public Builder resource(GroupVersionResource r) {
       this.resource = requireNonNull(r, "resource");
       return this;
     }
 
+    /** The namespace of the URL. */
     public Builder namespace(String ns) {
       this.namespace = requireNonNull(ns, "namespace");
       return this;
     }
 
+    /** The name of the URL. */
     public Builder name(String n) {
       this.name = requireNonNull(n, "name");
       return this;
     }
 
+    /** The subresource of the URL. */
     public Builder subresource(String s) {
       this.subresource = requireNonNull(s, "subresource");
       return this;
@@ -411,138 +295,42 @@ public final class ApiRequest {
       return rawBody(bytes, requireNonNull(type, "type").mediaType());
     }
 
+    /** A patch body of the given type, as UTF-8 text. */
     public Builder patch(PatchType type, String text) {
-      return patch(type, requireNonNull(text, "text").getBytes(java.nio.charset.StandardCharsets.UTF_8));
+      return patch(type, requireNonNull(text, "text").getBytes(StandardCharsets.UTF_8));
     }
 
-    public Builder dryRun(DryRun d) {
-      this.dryRun = requireNonNull(d, "dryRun");
-      return this;
-    }
-
-    /** Shorthand for {@code dryRun(DryRun.ALL)} or {@code dryRun(DryRun.NONE)}. */
-    public Builder dryRun(boolean dry) {
-      return dryRun(dry ? DryRun.ALL : DryRun.NONE);
-    }
-
-    public Builder fieldManager(String m) {
-      this.fieldManager = requireNonNull(m, "fieldManager");
-      return this;
-    }
-
-    public Builder force(boolean f) {
-      this.force = f;
-      return this;
-    }
-
-    public Builder noForce() {
-      this.force = null;
-      return this;
-    }
-
-    public Builder fieldValidation(FieldValidation v) {
-      this.fieldValidation = requireNonNull(v, "fieldValidation");
-      return this;
-    }
-
-    public Builder resourceVersion(String rv) {
-      this.resourceVersion = requireNonNull(rv, "resourceVersion");
-      return this;
-    }
-
-    /** {@link ResourceVersionMatch#EXACT} or {@link ResourceVersionMatch#NOT_OLDER_THAN}. */
-    public Builder resourceVersionMatch(ResourceVersionMatch m) {
-      if (requireNonNull(m, "resourceVersionMatch") == ResourceVersionMatch.MOST_RECENT) {
-        throw new IllegalArgumentException("resourceVersionMatch is Exact or NotOlderThan");
-      }
-      this.resourceVersionMatch = m;
-      return this;
-    }
-
-    public Builder labelSelector(LabelSelector s) {
-      this.labelSelector = requireNonNull(s, "labelSelector");
-      return this;
-    }
-
-    public Builder fieldSelector(FieldSelector s) {
-      this.fieldSelector = requireNonNull(s, "fieldSelector");
-      return this;
-    }
-
-    public Builder limit(long l) {
-      if (l < 0) {
-        throw new IllegalArgumentException("limit must not be negative: " + l);
-      }
-      this.limit = l;
-      return this;
-    }
-
-    public Builder continueToken(String c) {
-      this.continueToken = requireNonNull(c, "continueToken");
-      return this;
-    }
-
-    public Builder propagationPolicy(PropagationPolicy p) {
-      this.propagationPolicy = requireNonNull(p, "propagationPolicy");
-      return this;
-    }
-
-    public Builder gracePeriodSeconds(long seconds) {
-      this.gracePeriodSeconds = seconds;
-      return this;
-    }
-
-    public Builder orphanDependents(boolean orphan) {
-      this.orphanDependents = orphan;
-      return this;
-    }
-
-    public Builder preconditionUid(String uid) {
-      this.preconditionUid = requireNonNull(uid, "uid");
-      return this;
-    }
-
-    public Builder preconditionResourceVersion(String rv) {
-      this.preconditionResourceVersion = requireNonNull(rv, "resourceVersion");
-      return this;
-    }
-
-    public Builder allowWatchBookmarks(boolean allow) {
-      this.allowWatchBookmarks = allow;
-      return this;
-    }
-
-    public Builder sendInitialEvents(boolean send) {
-      this.sendInitialEvents = send;
-      return this;
-    }
-
+    /** The {@code User-Agent} header. */
     public Builder userAgent(String ua) {
       this.userAgent = requireNonNull(ua, "userAgent");
       return this;
     }
 
+    /** The authenticated user. */
     public Builder user(UserInfo u) {
       this.user = requireNonNull(u, "user");
       return this;
     }
 
+    /** Who decides whether a PUT or an apply may create its object. */
     public Builder createAuthorizer(CreateAuthorizer a) {
       this.createAuthorizer = requireNonNull(a, "createAuthorizer");
       return this;
     }
 
     /** The request user's authorizer for admission policies' CEL {@code authorizer}. */
-    public Builder authorizer(io.apiserver4j.cel.CelAuthorizer a) {
+    public Builder authorizer(CelAuthorizer a) {
       this.authorizer = requireNonNull(a, "authorizer");
       return this;
     }
 
+    /** Where admission adds the request's audit annotations. */
     public Builder auditAnnotations(AuditAnnotations a) {
       this.auditAnnotations = requireNonNull(a, "auditAnnotations");
       return this;
     }
 
+    /** The request. */
     public ApiRequest build() {
       return new ApiRequest(this);
     }

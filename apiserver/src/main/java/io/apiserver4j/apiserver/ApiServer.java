@@ -6,6 +6,7 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.Dispatcher;
@@ -74,12 +75,12 @@ public final class ApiServer implements AutoCloseable {
     defs.addAll(b.resources);
     // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
     // authenticator, for the review resources the embedder does not answer itself
-    java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate> defaults =
+    java.util.Map<io.apiserver4j.core.GroupResource, VirtualCreate> defaults =
         b.builtins ? BuiltinApi.load().defaultVirtualCreates() : java.util.Map.of();
     for (ResourceDefinition def : defs) {
-      ResourceStrategy.VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
+      VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
           defaults.get(def.groupResource()));
-      java.util.Map<String, ResourceStrategy.SubresourceCreate> subCreates =
+      java.util.Map<String, SubresourceCreate> subCreates =
           b.subresourceCreates.getOrDefault(def.groupResource(), java.util.Map.of());
       if (create != null || !subCreates.isEmpty()) {
         ResourceStrategy.Builder strategy = def.strategy().toBuilder();
@@ -216,7 +217,7 @@ public final class ApiServer implements AutoCloseable {
   /** A typed client for {@code resource}, for embedders. */
   public ResourceClient resources(GroupVersionResource resource) {
     requireNonNull(resource, "resource");
-    return new ResourceClient(this, resource, "", io.apiserver4j.dryrun.DryRun.NONE, "");
+    return new ResourceClient(this, resource, "", DryRun.NONE, "");
   }
 
   /** A typed client for the resource {@code plural} of {@code apiVersion} ({@code apps/v1}). */
@@ -259,10 +260,10 @@ public final class ApiServer implements AutoCloseable {
     private boolean builtins = true;
     private boolean builtinsSet;
     private final List<ResourceDefinition> resources = new ArrayList<>();
-    private final java.util.Map<io.apiserver4j.core.GroupResource, ResourceStrategy.VirtualCreate>
+    private final java.util.Map<io.apiserver4j.core.GroupResource, VirtualCreate>
         virtualCreates = new java.util.HashMap<>();
     private final java.util.Map<io.apiserver4j.core.GroupResource,
-        java.util.Map<String, ResourceStrategy.SubresourceCreate>> subresourceCreates =
+        java.util.Map<String, SubresourceCreate>> subresourceCreates =
         new java.util.HashMap<>();
     private Store store;
     private Clock clock = Clock.systemUTC();
@@ -334,7 +335,7 @@ public final class ApiServer implements AutoCloseable {
      * nothing: how kube's review resources (SelfSubjectAccessReview, TokenReview, ...) are served.
      */
     public Builder virtualCreate(io.apiserver4j.core.GroupResource resource,
-        ResourceStrategy.VirtualCreate create) {
+        VirtualCreate create) {
       virtualCreates.put(requireNonNull(resource, "resource"), requireNonNull(create, "create"));
       return this;
     }
@@ -345,7 +346,7 @@ public final class ApiServer implements AutoCloseable {
      * body is decoded as the kind discovery lists for the subresource.
      */
     public Builder subresourceCreate(io.apiserver4j.core.GroupResource resource,
-        String subresource, ResourceStrategy.SubresourceCreate create) {
+        String subresource, SubresourceCreate create) {
       subresourceCreates.computeIfAbsent(requireNonNull(resource, "resource"),
           r -> new java.util.HashMap<>()).put(requireNonNull(subresource, "subresource"),
           requireNonNull(create, "create"));

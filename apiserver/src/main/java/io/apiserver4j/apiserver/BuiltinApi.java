@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver;
 
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.GroupResource;
 import java.util.List;
 import java.util.Map;
@@ -26,7 +27,7 @@ public interface BuiltinApi {
    * The answers of the review resources (TokenReview, SubjectAccessReview, ...) that a
    * kube-apiserver with its default authenticator and authorizer gives, by resource.
    */
-  Map<GroupResource, ResourceStrategy.VirtualCreate> defaultVirtualCreates();
+  Map<GroupResource, VirtualCreate> defaultVirtualCreates();
 
   /**
    * The one implementation on the class or module path.

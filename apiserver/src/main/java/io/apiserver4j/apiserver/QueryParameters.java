@@ -15,8 +15,6 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
-import io.apiserver4j.dryrun.DryRun;
 import io.apiserver4j.dryrun.OptionsKind;
 import io.apiserver4j.core.fields.FieldSelector;
 import io.apiserver4j.core.labels.LabelSelector;
@@ -49,7 +47,7 @@ public final class QueryParameters {
     List<FieldError> invalid = new ArrayList<>();
     if (verb.isWrite()) {
       List<String> dry = query.getOrDefault("dryRun", List.of());
-      invalid.addAll(DryRun.validate(dry));
+      invalid.addAll(io.apiserver4j.dryrun.DryRun.validate(dry));
       if (invalid.isEmpty()) {
         b.dryRun(dry.isEmpty() ? DryRun.NONE : DryRun.ALL);
       }
@@ -110,7 +108,7 @@ public final class QueryParameters {
       for (Value x : l.items()) {
         values.add(x instanceof StringValue s ? s.value() : io.apiserver4j.core.Json.write(x));
       }
-      invalid.addAll(DryRun.validate(values));
+      invalid.addAll(io.apiserver4j.dryrun.DryRun.validate(values));
       b.dryRun(values.isEmpty() ? DryRun.NONE : DryRun.ALL);
     }
     if (m.getOrNull("propagationPolicy") instanceof StringValue s) {

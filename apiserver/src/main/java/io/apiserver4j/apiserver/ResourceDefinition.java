@@ -52,6 +52,7 @@ public final class ResourceDefinition {
   private final TablePrinter printer;
   private final List<String> warnings;
   private final MapValue openApiSchema;
+  private final java.util.Map<String, SubresourceHandler> subresourceHandlers;
 
   private ResourceDefinition(Builder b) {
     this.kind = b.kind;
@@ -78,6 +79,27 @@ public final class ResourceDefinition {
     this.printer = b.printer;
     this.warnings = List.copyOf(b.warnings);
     this.openApiSchema = b.openApiSchema;
+    this.subresourceHandlers = handlers(b.hasStatus, b.scale, b.strategy);
+  }
+
+  private static java.util.Map<String, SubresourceHandler> handlers(boolean status,
+      ScaleSubresource scale, ResourceStrategy strategy) {
+    java.util.Map<String, SubresourceHandler> m = new java.util.HashMap<>();
+    if (status) {
+      m.put("status", StatusSubresource.INSTANCE);
+    }
+    if (scale != null) {
+      m.put("scale", scale);
+    }
+    strategy.subresourceCreates().forEach((name, create) -> {
+      // "" is the create of the resource itself, no subresource
+      if (!name.isEmpty()) {
+        m.put(name, create);
+      }
+    });
+    // a kind's own status rules replace the common ones
+    m.putAll(strategy.subresourceUpdates());
+    return java.util.Map.copyOf(m);
   }
 
   private static final List<String> STORAGE_VERBS = List.of("create", "delete",
@@ -281,10 +303,16 @@ public final class ResourceDefinition {
    * {@code pods/resize}).
    */
   public boolean servesSubresource(String subresource) {
-    return (subresource.equals("status") && hasStatus)
-        || (subresource.equals("scale") && scale != null)
-        || (!subresource.isEmpty() && strategy.subresourceCreate(subresource).isPresent())
-        || strategy.subresourceUpdate(subresource).isPresent();
+    return subresourceHandlers.containsKey(subresource);
+  }
+
+  /**
+   * The handler of {@code subresource}, if the resource serves it: the common status, the
+   * scale, or one its strategy declares (which replaces the common status rules for
+   * {@code status}).
+   */
+  public Optional<SubresourceHandler> subresource(String subresource) {
+    return Optional.ofNullable(subresourceHandlers.get(subresource));
   }
 
   /** The subresources served: {@code status} and/or {@code scale}. */

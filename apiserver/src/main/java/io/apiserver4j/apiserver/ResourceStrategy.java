@@ -6,12 +6,14 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.errors.FieldError;
-import io.apiserver4j.core.ListValue;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.Converter;
+import io.apiserver4j.apiserver.strategy.Defaulter;
+import io.apiserver4j.apiserver.strategy.GracePeriod;
+import io.apiserver4j.apiserver.strategy.Allocator;
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.FieldSet;
@@ -36,54 +38,6 @@ import io.apiserver4j.apimachinery.validation.NameValidation;
  * <p>Immutable and thread-safe; hooks must be thread-safe and side-effect free.
  */
 public final class ResourceStrategy {
-
-  /** When {@code metadata.generation} is set and incremented. */
-  public enum GenerationPolicy {
-    /** The kind has no generation (ConfigMap, Secret, Service, ...). */
-    NONE,
-    /** Generation 1 on create, +1 whenever {@code spec} changes (most workloads). */
-    SPEC,
-    /** Like {@link #SPEC}, and also when annotations change (Deployment). */
-    SPEC_AND_ANNOTATIONS,
-    /**
-     * Generation 1 on create, +1 whenever anything outside {@code metadata} (and {@code status}
-     * when the kind has a status subresource) changes (custom resources, CRDs).
-     */
-    NON_METADATA
-  }
-
-
-  /**
-   * Extra validation of a kind's own fields (kube's {@code Validate}/{@code ValidateUpdate});
-   * ObjectMeta is validated by the server itself.
-   */
-  @FunctionalInterface
-  public interface Validator {
-    /**
-     * @param object the object about to be stored
-     * @param old the stored object on updates
-     * @return field errors; empty when valid
-     */
-    List<FieldError> validate(MapValue object, Optional<MapValue> old);
-
-    /**
-     * The validation with the warnings the write raises (kube's {@code WarningsOnCreate} and
-     * {@code WarningsOnUpdate}, e.g. a ratcheted CEL rule of a custom resource); none unless a
-     * validator says otherwise.
-     */
-    default Verdict check(MapValue object, Optional<MapValue> old) {
-      return new Verdict(validate(object, old), List.of());
-    }
-  }
-
-  /** What a {@link Validator} found: errors refuse the write, warnings go to the client. */
-  public record Verdict(List<FieldError> errors, List<String> warnings) {
-    public Verdict {
-      errors = List.copyOf(errors);
-      warnings = List.copyOf(warnings);
-    }
-  }
-
   /** Extra preparation of an object before validation (kube's {@code PrepareForCreate/Update}). */
   @FunctionalInterface
   public interface Preparer {
@@ -110,210 +64,6 @@ public final class ResourceStrategy {
      * @return the prepared object
      */
     MapValue prepare(MapValue object, io.apiserver4j.admission.UserInfo user);
-  }
-
-  /**
-   * Converts an object to another served version of its resource ({@code apiVersion}), as a
-   * CRD's conversion strategy does. The default is kube's strategy None: only apiVersion
-   * changes.
-   */
-  @FunctionalInterface
-  public interface Converter {
-    /**
-     * @throws io.apiserver4j.core.errors.StatusException with kube's error when the conversion fails
-     */
-    MapValue convert(MapValue object, String apiVersion);
-
-    /**
-     * Converts the {@code items} of a list object to {@code apiVersion} (items already there
-     * stay as they are) and gives the list that apiVersion, as kube converts an
-     * {@code UnstructuredList}. The default converts item by item.
-     *
-     * @throws io.apiserver4j.core.errors.StatusException with kube's error when the conversion fails
-     */
-    default MapValue convertList(MapValue list, String apiVersion) {
-      List<Value> items = Nested.list(list, "items");
-      ListValue.Builder b = ListValue.builder(items.size());
-      for (Value item : items) {
-        MapValue m = (MapValue) item;
-        b.add(Meta.string(m, "apiVersion").equals(apiVersion) ? m : convert(m, apiVersion));
-      }
-      return list.with("apiVersion", Value.of(apiVersion)).with("items", b.build());
-    }
-
-    /**
-     * Whether a list answer is converted with one {@link #convertList} before it is written
-     * (kube's webhook converter: one ConversionReview per list) rather than item by item as it
-     * is streamed.
-     */
-    default boolean convertsWholeLists() {
-      return false;
-    }
-
-    Converter NONE = (o, apiVersion) -> o.with("apiVersion", Value.of(apiVersion));
-  }
-
-  /**
-   * kube's defaulting of a kind (the {@code SetDefaults_*} functions): fills in fields the client
-   * left out. It runs on every decoded body, on the result of every patch and on the result of
-   * every apply, so it must be idempotent.
-   */
-  @FunctionalInterface
-  public interface Defaulter {
-    MapValue apply(MapValue object);
-  }
-
-  /**
-   * The create of a resource that computes an answer and stores nothing (kube's review
-   * resources, e.g. SelfSubjectAccessReview): given the requesting user, the request's
-   * namespace and the decoded object, the object to answer.
-   */
-  @FunctionalInterface
-  public interface VirtualCreate {
-    MapValue create(io.apiserver4j.admission.UserInfo user, String namespace, MapValue object);
-  }
-
-  /**
-   * The create of a named object's subresource that computes an answer and stores nothing of its
-   * own kind (kube's {@code NamedCreater}, e.g. {@code serviceaccounts/token},
-   * {@code pods/eviction}, {@code pods/binding}); registered under {@code ""}, the create of
-   * the resource itself (kube's legacy {@code bindings}), named by the body. The answer is
-   * returned with 201 unless it is a {@code Status}, whose code it keeps. Failures are thrown as
-   * Status errors.
-   */
-  @FunctionalInterface
-  public interface SubresourceCreate {
-    MapValue create(CreateCall call);
-
-    /**
-     * Other API versions of the body's kind accepted and decoded as the subresource's own
-     * (kube's {@code GroupVersionAcceptor}); none by default.
-     */
-    default Set<String> acceptedApiVersions() {
-      return Set.of();
-    }
-  }
-
-  /**
-   * One call of a {@link SubresourceCreate}.
-   *
-   * @param user the requesting user
-   * @param namespace the request's namespace
-   * @param name the parent object's name (for {@code ""}: the body's name)
-   * @param object the decoded body (of the subresource's own kind) after mutating admission
-   * @param validation runs validating admission on the object it is given (kube's
-   *     {@code createValidation}) and throws the refusal as a Status error
-   * @param dryRun the request's {@code dryRun}
-   * @param now the time of the request
-   * @param server the server as a loopback client: what the handler reads and writes goes
-   *     through it, as kube's handlers use their stores and loopback clients
-   * @param storage writes below the strategies, as kube's handlers that update their
-   *     parent's storage directly (pods/binding)
-   */
-  public record CreateCall(io.apiserver4j.admission.UserInfo user, String namespace, String name,
-      MapValue object, java.util.function.Consumer<MapValue> validation,
-      io.apiserver4j.dryrun.DryRun dryRun, java.time.Instant now,
-      java.util.function.Function<ApiRequest, ApiResponse> server, StorageUpdate storage) {
-    public CreateCall {
-      requireNonNull(user, "user");
-      requireNonNull(namespace, "namespace");
-      requireNonNull(name, "name");
-      requireNonNull(object, "object");
-      requireNonNull(validation, "validation");
-      requireNonNull(dryRun, "dryRun");
-      requireNonNull(now, "now");
-      requireNonNull(server, "server");
-      requireNonNull(storage, "storage");
-    }
-  }
-
-  /**
-   * kube's storage-level {@code GuaranteedUpdate} of one object of a served resource in the
-   * request's namespace: {@code change} runs on the current object (again after a lost race)
-   * and its result is stored as it is — no strategy, no admission, no managed fields; nothing is
-   * written on a dry run. Throws kube's 404 for a missing object and 409 for a failed
-   * precondition; a {@code change} refuses by throwing a Status error.
-   */
-  @FunctionalInterface
-  public interface StorageUpdate {
-    MapValue update(io.apiserver4j.core.GroupVersionResource resource, String name,
-        Optional<String> uid, Optional<String> resourceVersion,
-        java.util.function.UnaryOperator<MapValue> change);
-  }
-
-  /**
-   * kube's {@code PrepareForUpdate} of a subresource strategy: the object to store, from the
-   * updated one, the stored one and the request's time (for the timestamps it fills in).
-   */
-  @FunctionalInterface
-  public interface UpdatePreparer {
-    MapValue prepare(MapValue object, MapValue old, java.time.Instant now);
-  }
-
-  /**
-   * A subresource that reads and writes the parent object itself, as {@code status} does, with
-   * its own rules (kube's subresource strategies, e.g. {@code pods/ephemeralcontainers},
-   * {@code pods/resize}, {@code certificatesigningrequests/approval}): GET returns the object,
-   * PUT and PATCH write it through the usual update path, with {@code prepare} instead of the
-   * main resource's {@code PrepareForUpdate}, {@code validator} instead of its validation, and
-   * {@code resetFields} ignored by the field manager.
-   */
-  public record SubresourceUpdate(UpdatePreparer prepare, Validator validator,
-      FieldSet resetFields) {
-    public SubresourceUpdate {
-      requireNonNull(prepare, "prepare");
-      requireNonNull(validator, "validator");
-      requireNonNull(resetFields, "resetFields");
-    }
-  }
-
-  /**
-   * The grace period of a delete of a kind that deletes gracefully (kube's
-   * {@code CheckGracefulDelete}): the requested period or a default, possibly overridden (kube
-   * deletes pods that never reached a node at once).
-   */
-  @FunctionalInterface
-  public interface GracePeriod {
-    /**
-     * @param object the object being deleted
-     * @param requested the {@code gracePeriodSeconds} of the request, if given
-     * @return the grace period in seconds; 0 deletes immediately
-     */
-    long resolve(MapValue object, java.util.OptionalLong requested);
-  }
-
-  /**
-   * Values an object takes from a pool that every object of the resource shares, as kube's
-   * Service registry allocates cluster IPs and node ports before it validates a Service. The pool
-   * is what the other stored objects hold, so it survives restarts and a delete frees what the
-   * deleted object held. Runs before preparation and validation on create and on update.
-   */
-  @FunctionalInterface
-  public interface Allocator {
-    /**
-     * @param object the object about to be prepared, validated and stored
-     * @param old the stored object on updates
-     * @param allocation the pool and the request's options
-     * @return the object with the values it was given
-     * @throws io.apiserver4j.core.errors.StatusException (Invalid) when a requested value is taken or
-     *     out of range
-     */
-    MapValue allocate(MapValue object, Optional<MapValue> old, Allocation allocation);
-  }
-
-  /** What an {@link Allocator} allocates from. */
-  public interface Allocation {
-    /** Every stored object of the resource, in all namespaces, but the one being written. */
-    List<MapValue> others();
-
-    /** Whether the request is a dry run (kube's dry-run allocators hold nothing). */
-    boolean dryRun();
-
-    /**
-     * A server setting by its kube-apiserver flag name (e.g.
-     * {@code service-cluster-ip-range}); empty when the server has no value for it.
-     */
-    Optional<String> setting(String flag);
   }
 
   private static final ResourceStrategy DEFAULT = builder().build();
@@ -502,6 +252,16 @@ public final class ResourceStrategy {
   /** How a create of {@code subresource} of a named object is answered, if it is served. */
   public Optional<SubresourceCreate> subresourceCreate(String subresource) {
     return Optional.ofNullable(subresourceCreates.get(subresource));
+  }
+
+  /** Every subresource create, by subresource ({@code ""}: the create of the resource). */
+  public java.util.Map<String, SubresourceCreate> subresourceCreates() {
+    return subresourceCreates;
+  }
+
+  /** Every subresource's rules when it writes the parent object, by subresource. */
+  public java.util.Map<String, SubresourceUpdate> subresourceUpdates() {
+    return subresourceUpdates;
   }
 
   /** The rules of {@code subresource} when it writes the parent object, if it is served. */

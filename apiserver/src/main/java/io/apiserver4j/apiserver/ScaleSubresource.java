@@ -19,7 +19,7 @@ import java.util.Optional;
  * @param labelSelectorPath path of the selector, if any
  */
 public record ScaleSubresource(String specReplicasPath, String statusReplicasPath,
-    Optional<String> labelSelectorPath) {
+    Optional<String> labelSelectorPath) implements SubresourceHandler {
 
   public ScaleSubresource {
     requireNonNull(specReplicasPath, "specReplicasPath");

@@ -435,7 +435,7 @@ class DryRunTest {
                 "metadata: {name: d, labels: {app: d}, finalizers: [example.com/f]}"),
             b -> b.verb(Verb.DELETE).name("d")),
         new Scenario("delete with orphan policy", DEPLOYMENTS, deploy, b -> b.verb(Verb.DELETE)
-            .name("d").propagationPolicy(io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy.fromWireName("Orphan"))),
+            .name("d").propagationPolicy(PropagationPolicy.fromWireName("Orphan"))),
         new Scenario("delete collection", CONFIGMAPS, CM, b -> b.verb(Verb.DELETE_COLLECTION)));
   }
 

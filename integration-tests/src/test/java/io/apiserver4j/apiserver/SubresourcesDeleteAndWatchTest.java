@@ -214,7 +214,7 @@ class SubresourcesDeleteAndWatchTest {
     f.apply(DEPLOYMENTS, "default", "d", "kubectl", Fixtures.DEPLOYMENT_YAML).orThrow();
 
     ApiResponse orphan = f.server.handle(req(Verb.DELETE, DEPLOYMENTS, "default", "d")
-        .propagationPolicy(io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy.fromWireName("Orphan")).build());
+        .propagationPolicy(PropagationPolicy.fromWireName("Orphan")).build());
 
     assertThat(orphan.code()).isEqualTo(200);
     assertThat(at(orphan.body(), "metadata", "finalizers")).isEqualTo(json("[\"orphan\"]"));

@@ -245,7 +245,8 @@ class SharedEtcdApiServersTest {
         + "\"field\":\".data.x\"}]}"));
     assertThat(configMaps(a).get("cm")).isEqualTo(byA);
 
-    MapValue forced = configMaps(b).apply("b", APPLY_X.formatted("from-b"), true);
+    MapValue forced = configMaps(b).apply("b", APPLY_X.formatted("from-b"),
+        io.apiserver4j.merge.Force.YES);
 
     MapValue seenByA = configMaps(a).get("cm");
     assertThat(seenByA).isEqualTo(forced);

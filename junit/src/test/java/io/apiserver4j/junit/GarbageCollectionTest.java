@@ -16,7 +16,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Yaml;
-import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
+import io.apiserver4j.apiserver.PropagationPolicy;
 import io.apiserver4j.junit.ApiServerTest.Lifecycle;
 import java.time.Duration;
 import java.util.ArrayList;

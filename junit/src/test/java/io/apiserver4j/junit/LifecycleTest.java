@@ -121,7 +121,7 @@ class LifecycleTest {
       reporter.publishEntry("uid", Nested.str(scratch, "metadata", "uid"));
       reporter.publishEntry("port", Integer.toString(server.http().port()));
       configMaps.apply("someone", "{apiVersion: v1, kind: ConfigMap, metadata: {name: settings},"
-          + " data: {a: '2'}}", true);
+          + " data: {a: '2'}}", io.apiserver4j.merge.Force.YES);
       widgets.delete("w1");
       widgets.create(Yaml.read("{apiVersion: example.com/v1, kind: Widget, metadata: {name: w2}}"));
       crds.delete("widgets.example.com");

@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.registry;
 
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.apiserver.BuiltinApi;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.GroupResource;
 import java.util.List;
 import java.util.Map;
@@ -23,7 +23,7 @@ public final class KubeBuiltinApi implements BuiltinApi {
   }
 
   @Override
-  public Map<GroupResource, ResourceStrategy.VirtualCreate> defaultVirtualCreates() {
+  public Map<GroupResource, VirtualCreate> defaultVirtualCreates() {
     return DefaultVirtualCreates.of();
   }
 }

@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.strategy.Defaulter;
 import io.apiserver4j.apiserver.FieldValidation;
-import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupVersionKind;
@@ -114,17 +114,17 @@ final class Bodies {
    * defaulting.
    */
   MapValue decodeObject(Scope s, GroupVersionKind expected, Schema schema, String schemaTypeName,
-      ResourceStrategy.Defaulter defaulter) {
+      Defaulter defaulter) {
     return decodeObject(s, expected, java.util.Set.of(), schema, schemaTypeName, defaulter);
   }
 
   /**
-   * As {@link #decodeObject(Scope, GroupVersionKind, Schema, String, ResourceStrategy.Defaulter)},
+   * As {@link #decodeObject(Scope, GroupVersionKind, Schema, String, Defaulter)},
    * also accepting the kind at the API versions {@code alsoAccepted}, decoded as
    * {@code expected} (kube's {@code GroupVersionAcceptor}, e.g. policy/v1beta1 Evictions).
    */
   MapValue decodeObject(Scope s, GroupVersionKind expected, java.util.Set<String> alsoAccepted,
-      Schema schema, String schemaTypeName, ResourceStrategy.Defaulter defaulter) {
+      Schema schema, String schemaTypeName, Defaulter defaulter) {
     boolean builtin = GoDecoding.applies(schema);
     Body body = read(s, expected, builtin);
     if (!(body.value() instanceof MapValue m)) {

@@ -4,8 +4,8 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.strategy.Converter;
 import io.apiserver4j.admission.webhook.WebhookClient;
-import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupVersion;
@@ -41,7 +41,7 @@ import io.apiserver4j.apimachinery.validation.MetaValidation;
  * an {@code UnstructuredList}. A failure is kube's unreasoned 500 {@code conversion webhook for
  * <group/version, Kind=kind> ...}, naming the list's kind for a list.
  */
-final class ConversionWebhook implements ResourceStrategy.Converter {
+final class ConversionWebhook implements Converter {
   private static final Duration TIMEOUT = Duration.ofSeconds(30);
 
   private final WebhookClient client;

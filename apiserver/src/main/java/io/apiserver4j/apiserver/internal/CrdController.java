@@ -190,13 +190,7 @@ final class CrdController implements WriteListener {
     StoredObject current = s.store().get(key)
         .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), name));
     MapValue crd = current.object();
-    Preconditions pre = Preconditions.none();
-    if (s.request().preconditionUid().isPresent()) {
-      pre = pre.withUid(s.request().preconditionUid().get());
-    }
-    if (s.request().preconditionResourceVersion().isPresent()) {
-      pre = pre.withResourceVersion(s.request().preconditionResourceVersion().get());
-    }
+    Preconditions pre = s.deleteOptions().preconditions();
     pre.check(current);
     admission.admitDelete(s, crd);
     MapValue marked = crd;

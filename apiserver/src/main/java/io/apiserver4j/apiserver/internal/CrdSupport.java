@@ -4,9 +4,12 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.strategy.Converter;
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.Verdict;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.apiextensions.CrdValidator;
 import io.apiserver4j.core.BooleanValue;
@@ -64,10 +67,10 @@ public final class CrdSupport {
       }
     }
     // one client for all versions: the webhook converts between any two of them
-    ResourceStrategy.Converter converter = str(crd, "spec", "conversion", "strategy")
+    Converter converter = str(crd, "spec", "conversion", "strategy")
         .equals("Webhook") && Nested.getOrNull(crd, "spec", "conversion", "webhook")
             instanceof MapValue webhook
-        ? ConversionWebhook.of(webhook) : ResourceStrategy.Converter.NONE;
+        ? ConversionWebhook.of(webhook) : Converter.NONE;
     for (Value v : versions.items()) {
       if (!(v instanceof MapValue version) || !bool(version, "served")) {
         continue;
@@ -97,7 +100,7 @@ public final class CrdSupport {
               .selectableFields(selectableFields(version))
               .converter(converter)
               .defaulter(validator::applyDefaults)
-              .validator(new ResourceStrategy.Validator() {
+              .validator(new Validator() {
                 @Override
                 public List<FieldError> validate(MapValue object, Optional<MapValue> old) {
                   return validator.validateSchema(object, old);
@@ -105,9 +108,9 @@ public final class CrdSupport {
 
                 // ratcheted CEL rules warn, as kube's custom resource strategy does
                 @Override
-                public ResourceStrategy.Verdict check(MapValue object, Optional<MapValue> old) {
+                public Verdict check(MapValue object, Optional<MapValue> old) {
                   CrdValidator.Result r = validator.check(object, old);
-                  return new ResourceStrategy.Verdict(r.errors(), r.warnings());
+                  return new Verdict(r.errors(), r.warnings());
                 }
               })
               .build());

@@ -4,9 +4,10 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.CreateCall;
+import io.apiserver4j.apiserver.SubresourceCreate;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.dryrun.OptionsKind;
@@ -67,7 +68,7 @@ final class CreateHandler {
 
   /** kube's create handler over a {@code NamedCreater}: the body is the subresource's kind. */
   private ApiResponse createSubresource(Scope s, ResourceDefinition def) {
-    ResourceStrategy.SubresourceCreate create = def.strategy().subresourceCreate(s.subresource())
+    SubresourceCreate create = def.strategy().subresourceCreate(s.subresource())
         .orElseThrow(Endpoints::methodNotAllowed);
     ResourceDefinition.Subresource sub = def.discoverySubresources().stream()
         .filter(d -> d.name().equals(s.subresource())).findFirst()
@@ -81,10 +82,10 @@ final class CreateHandler {
     return answer(s, run(s, create, sub.kind(), s.name(), requested));
   }
 
-  private MapValue run(Scope s, ResourceStrategy.SubresourceCreate create,
+  private MapValue run(Scope s, SubresourceCreate create,
       io.apiserver4j.core.GroupVersionKind kind, String name, MapValue requested) {
     MapValue mutated = admission.mutate(s, kind, name, requested, null);
-    return create.create(new ResourceStrategy.CreateCall(s.request().user(), s.namespace(), name,
+    return create.create(new CreateCall(s.request().user(), s.namespace(), name,
         mutated, o -> admission.validate(s, kind, name, o, null), s.request().dryRun(), s.now(),
         loopback, (resource, objectName, uid, rv, change) -> storageUpdate(s, resource,
             objectName, uid, rv, change)));

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.DeleteOptions;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.errors.FieldError;
@@ -62,19 +62,19 @@ final class DeleteHandler {
   private record Result(MapValue body, boolean deleted) {}
 
   ApiResponse delete(Scope s) {
-    checkOptions(s.request());
+    checkOptions(s.deleteOptions());
     CustomDelete own = custom.get(s.groupResource());
     if (own != null) {
       return new ApiResponse(200, own.delete(s), s.warnings().list());
     }
     Result r = deleteOne(s);
-    boolean orphanFalse = s.request().orphanDependents().map(o -> !o).orElse(false);
+    boolean orphanFalse = s.deleteOptions().orphanDependents().map(o -> !o).orElse(false);
     return new ApiResponse(!r.deleted() && orphanFalse ? 202 : 200, r.body(),
         s.warnings().list());
   }
 
   ApiResponse deleteCollection(Scope s) {
-    checkOptions(s.request());
+    checkOptions(s.deleteOptions());
     ListOptions lo = ReadHandler.listOptions(s);
     List<MapValue> stored = new ArrayList<>();
     ListResult page = s.store().list(s.collection(), lo);
@@ -82,7 +82,7 @@ final class DeleteHandler {
       for (StoredObject o : page.items()) {
         stored.add(o.object());
       }
-      if (s.request().limit() > 0 || page.continueToken().isEmpty()) {
+      if (s.collectionOptions().limit() > 0 || page.continueToken().isEmpty()) {
         break;
       }
       page = s.store().list(s.collection(), lo.toBuilder()
@@ -109,7 +109,7 @@ final class DeleteHandler {
   }
 
   /** kube's {@code ValidateDeleteOptions} on what the typed options can still get wrong. */
-  private static void checkOptions(ApiRequest r) {
+  private static void checkOptions(DeleteOptions r) {
     if (r.orphanDependents().isPresent() && r.propagationPolicy().isPresent()) {
       throw StatusErrors.invalid(OptionsKind.DELETE_OPTIONS.groupKind(), "", List.of(
           FieldError.invalid("propagationPolicy", Value.of(r.propagationPolicy().get()
@@ -127,7 +127,7 @@ final class DeleteHandler {
     if (first.outcome() == DeletionPreview.Outcome.ALREADY_DELETING) {
       return new Result(finalizeDelete(s.def(), existing), false);
     }
-    Preconditions preconditions = preconditions(s.request());
+    Preconditions preconditions = s.deleteOptions().preconditions();
     if (first.outcome() == DeletionPreview.Outcome.REMOVED && first.object() == existing) {
       return deleteNow(s, key, preconditions);
     }
@@ -214,7 +214,7 @@ final class DeleteHandler {
 
   /** What the delete does to {@code existing}, with the kind's grace period resolved. */
   private static DeletionPreview preview(Scope s, MapValue existing) {
-    ApiRequest r = s.request();
+    DeleteOptions r = s.deleteOptions();
     OptionalLong requested = r.gracePeriodSeconds();
     if (requested.isPresent() && requested.getAsLong() < 0) {
       requested = OptionalLong.of(1);
@@ -227,36 +227,24 @@ final class DeleteHandler {
     }
     Optional<PropagationPolicy> policy = r.orphanDependents()
         .map(o -> o ? PropagationPolicy.ORPHAN : PropagationPolicy.BACKGROUND)
-        .or(r::propagationPolicy);
+        .or(() -> r.propagationPolicy().map(p -> PropagationPolicy.fromWireName(p.wireName())));
     return DeletionPreview.of(existing,
         new DeleteSettings(period.isPresent(), grace, policy), s.now());
   }
 
-  private static Preconditions preconditions(ApiRequest r) {
-    Preconditions pre = Preconditions.none();
-    if (r.preconditionUid().isPresent()) {
-      pre = pre.withUid(r.preconditionUid().get());
-    }
-    if (r.preconditionResourceVersion().isPresent()) {
-      pre = pre.withResourceVersion(r.preconditionResourceVersion().get());
-    }
-    return pre;
-  }
-
   /** kube's {@code BeforeDelete} precondition checks, with its texts. */
   private static void checkPreconditions(Scope s, MapValue obj, String storedRv) {
-    ApiRequest r = s.request();
+    Preconditions pre = s.deleteOptions().preconditions();
     GroupResource byKind = new GroupResource(s.def().kind().group(), s.def().kind().kind());
     String uid = Meta.metaString(obj, "uid");
-    if (r.preconditionUid().isPresent() && !r.preconditionUid().get().equals(uid)) {
+    if (pre.uid().isPresent() && !pre.uid().get().equals(uid)) {
       throw StatusErrors.conflict(byKind, s.name(), "the UID in the precondition ("
-          + r.preconditionUid().get() + ") does not match the UID in record (" + uid
+          + pre.uid().get() + ") does not match the UID in record (" + uid
           + "). The object might have been deleted and then recreated");
     }
-    if (r.preconditionResourceVersion().isPresent()
-        && !r.preconditionResourceVersion().get().equals(storedRv)) {
+    if (pre.resourceVersion().isPresent() && !pre.resourceVersion().get().equals(storedRv)) {
       throw StatusErrors.conflict(byKind, s.name(), "the ResourceVersion in the precondition ("
-          + r.preconditionResourceVersion().get() + ") does not match the ResourceVersion in"
+          + pre.resourceVersion().get() + ") does not match the ResourceVersion in"
           + " record (" + storedRv + "). The object might have been modified");
     }
   }

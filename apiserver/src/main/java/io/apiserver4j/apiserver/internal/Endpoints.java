@@ -7,6 +7,7 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.SubresourceHandler;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.errors.StatusDetails;
@@ -50,12 +51,8 @@ final class Endpoints {
       throw methodNotAllowed();
     }
     if (!sub.isEmpty()) {
-      if (!def.servesSubresource(sub)) {
-        throw resourceNotFound();
-      }
-      boolean creates = def.strategy().subresourceCreate(sub).isPresent();
-      if (creates ? verb != Verb.CREATE
-          : verb != Verb.GET && verb != Verb.UPDATE && verb != Verb.PATCH) {
+      SubresourceHandler handler = def.subresource(sub).orElseThrow(Endpoints::resourceNotFound);
+      if (!handler.verbs().contains(verb)) {
         throw methodNotAllowed();
       }
     }

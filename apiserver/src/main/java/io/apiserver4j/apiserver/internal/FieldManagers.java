@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.strategy.Defaulter;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apimachinery.managedfields.FieldManager;
@@ -55,7 +56,7 @@ final class FieldManagers {
     if (!reset.isEmpty()) {
       b.ignoredFields(def.kind().apiVersion(), reset);
     }
-    ResourceStrategy.Defaulter defaulter = def.strategy().defaulter();
+    Defaulter defaulter = def.strategy().defaulter();
     return FieldManager.builder(def.kind(), def.schema().type(def.schemaType()))
         .subresource(subresource)
         .updater(b.build())

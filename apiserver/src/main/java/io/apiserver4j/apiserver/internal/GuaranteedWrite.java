@@ -4,6 +4,8 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.strategy.Allocation;
+import io.apiserver4j.apiserver.strategy.Allocator;
 import io.apiserver4j.apiserver.CreateAuthorizer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.errors.AlreadyExistsException;
@@ -71,15 +73,15 @@ final class GuaranteedWrite {
 
   /** The strategy's allocation (kube's {@code BeginCreate}/{@code BeginUpdate}), if any. */
   private MapValue allocate(Scope s, MapValue obj, Optional<MapValue> old) {
-    Optional<io.apiserver4j.apiserver.ResourceStrategy.Allocator> allocator =
+    Optional<Allocator> allocator =
         s.def().strategy().allocator();
     if (allocator.isEmpty()) {
       return obj;
     }
     String ns = Meta.metaString(obj, "namespace");
     String name = Meta.metaString(obj, "name");
-    io.apiserver4j.apiserver.ResourceStrategy.Allocation allocation =
-        new io.apiserver4j.apiserver.ResourceStrategy.Allocation() {
+    Allocation allocation =
+        new Allocation() {
           @Override
           public List<MapValue> others() {
             ResourceDefinition def = s.def();

@@ -64,15 +64,15 @@ final class NamespaceController implements WriteListener {
         .orElseThrow(() -> StatusErrors.notFound(NAMESPACES, name));
     MapValue ns = current.object();
     String uid = Meta.metaString(ns, "uid");
-    ApiRequest r = s.request();
-    if (r.preconditionUid().isPresent() && !r.preconditionUid().get().equals(uid)) {
+    Preconditions r = s.deleteOptions().preconditions();
+    if (r.uid().isPresent() && !r.uid().get().equals(uid)) {
       throw StatusErrors.conflict(NAMESPACES, name, "Precondition failed: UID in precondition: "
-          + r.preconditionUid().get() + ", UID in object meta: " + uid);
+          + r.uid().get() + ", UID in object meta: " + uid);
     }
-    if (r.preconditionResourceVersion().isPresent()
-        && !r.preconditionResourceVersion().get().equals(current.resourceVersionString())) {
+    if (r.resourceVersion().isPresent()
+        && !r.resourceVersion().get().equals(current.resourceVersionString())) {
       throw StatusErrors.conflict(NAMESPACES, name, "Precondition failed: ResourceVersion in"
-          + " precondition: " + r.preconditionResourceVersion().get() + ", ResourceVersion in"
+          + " precondition: " + r.resourceVersion().get() + ", ResourceVersion in"
           + " object meta: " + current.resourceVersionString());
     }
     admission.admitDelete(s, ns);

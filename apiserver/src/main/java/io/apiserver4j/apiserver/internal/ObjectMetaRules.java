@@ -4,9 +4,14 @@
  */
 package io.apiserver4j.apiserver.internal;
 
+import io.apiserver4j.apiserver.SubresourceUpdate;
+import io.apiserver4j.apiserver.strategy.Validator;
+import io.apiserver4j.apiserver.strategy.Verdict;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
+import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -183,8 +188,8 @@ final class ObjectMetaRules {
     r = StorageForm.typed(def, prepareForCreate(def, omitEmpty(def, r), s.request().user()));
     List<FieldError> errs = new ArrayList<>(
         MetaValidation.objectMeta(r, def.namespaced(), def.strategy().nameValidation()));
-    ResourceStrategy.Verdict verdict = s.writer() == Scope.Writer.SYSTEM
-        ? new ResourceStrategy.Verdict(List.of(), List.of())
+    Verdict verdict = s.writer() == Scope.Writer.SYSTEM
+        ? new Verdict(List.of(), List.of())
         : def.strategy().validator().check(r, Optional.empty());
     errs.addAll(verdict.errors());
     verdict.warnings().forEach(s::warn);
@@ -201,7 +206,7 @@ final class ObjectMetaRules {
   private static MapValue prepareForUpdate(ResourceDefinition def, String subresource,
       MapValue obj, MapValue old, java.time.Instant now) {
     ResourceStrategy s = def.strategy();
-    Optional<ResourceStrategy.SubresourceUpdate> own = s.subresourceUpdate(subresource);
+    Optional<SubresourceUpdate> own = s.subresourceUpdate(subresource);
     if (own.isPresent()) {
       MapValue r = own.get().prepare().prepare(obj, old, now);
       if (bumpsGeneration(def, r, old)) {
@@ -278,11 +283,11 @@ final class ObjectMetaRules {
     }
     List<FieldError> errs = new ArrayList<>(MetaValidation.objectMetaUpdate(r, old,
         def.namespaced(), def.strategy().nameValidation()));
-    ResourceStrategy.Validator validator = def.strategy().subresourceUpdate(s.subresource())
-        .map(ResourceStrategy.SubresourceUpdate::validator)
+    Validator validator = def.strategy().subresourceUpdate(s.subresource())
+        .map(SubresourceUpdate::validator)
         .orElse(def.strategy().validator());
-    ResourceStrategy.Verdict verdict = s.writer() == Scope.Writer.SYSTEM
-        ? new ResourceStrategy.Verdict(List.of(), List.of()) : validator.check(r, Optional.of(old));
+    Verdict verdict = s.writer() == Scope.Writer.SYSTEM
+        ? new Verdict(List.of(), List.of()) : validator.check(r, Optional.of(old));
     errs.addAll(verdict.errors());
     verdict.warnings().forEach(s::warn);
     if (!errs.isEmpty()) {

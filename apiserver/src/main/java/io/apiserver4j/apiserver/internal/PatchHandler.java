@@ -58,8 +58,8 @@ final class PatchHandler {
     byte[] raw = bodies.raw(s);
     WriteOptionRules.check(s.request(), OptionsKind.PATCH_OPTIONS, Optional.of(type));
     Patch patch = new Patch(type, type.isApply() ? Bodies.readApplyBody(raw)
-        : Patches.parseBody(raw), s.request().force().orElse(false), raw);
-    if (s.subresource().equals("scale")) {
+        : Patches.parseBody(raw), s.patchOptions().forces(), raw);
+    if (s.scaleView()) {
       return scale.patch(s, patch);
     }
     FieldManager fm = fieldManagers.of(def, s.subresource());

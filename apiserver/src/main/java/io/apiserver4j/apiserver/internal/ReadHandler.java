@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.CollectionOptions;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -43,11 +43,11 @@ final class ReadHandler {
   }
 
   ApiResponse get(Scope s) {
-    String rv = s.request().resourceVersion();
+    String rv = s.getOptions().resourceVersion();
     long notOlderThan = rv.isEmpty() ? 0 : parseResourceVersion(rv, false);
     StoredObject stored = (notOlderThan > 0 ? atLeast(s, notOlderThan) : s.store().get(s.key()))
         .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
-    if (s.subresource().equals("scale")) {
+    if (s.scaleView()) {
       return new ApiResponse(200, scale.scaleOf(s.def(),
           StorageForm.fromStorage(s.def(), stored.object())), s.warnings().list());
     }
@@ -117,7 +117,7 @@ final class ReadHandler {
     if (!s.subresource().isEmpty()) {
       throw Endpoints.methodNotAllowed();
     }
-    ApiRequest r = s.request();
+    CollectionOptions r = s.collectionOptions();
     checkSelectable(s);
     WatchOptions.Builder b = WatchOptions.builder()
         .labelSelector(r.labelSelector())
@@ -135,7 +135,7 @@ final class ReadHandler {
 
   /** The list options of a list, watch or delete-collection. */
   private static void checkSelectable(Scope s) {
-    for (FieldSelector.Term t : s.request().fieldSelector().terms()) {
+    for (FieldSelector.Term t : s.collectionOptions().fieldSelector().terms()) {
       if (!selectable(s.def(), t.field())) {
         throw StatusErrors.badRequest("field label not supported: " + t.field());
       }
@@ -143,17 +143,9 @@ final class ReadHandler {
   }
 
   static ListOptions listOptions(Scope s) {
-    ApiRequest r = s.request();
+    CollectionOptions r = s.collectionOptions();
     checkSelectable(s);
-    ListOptions.Builder b = ListOptions.builder()
-        .labelSelector(r.labelSelector())
-        .fieldSelector(r.fieldSelector());
-    if (r.limit() > 0) {
-      b.limit(r.limit());
-    }
-    if (!r.continueToken().isEmpty()) {
-      b.continueToken(r.continueToken());
-    }
+    ListOptions.Builder b = r.selection().toBuilder();
     String rv = r.resourceVersion();
     if (r.resourceVersionMatch().isPresent() && rv.isEmpty()) {
       throw StatusErrors.invalid(LIST_OPTIONS, "", List.of(FieldError.forbidden(

@@ -5,8 +5,14 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.CollectionOptions;
+import io.apiserver4j.apiserver.DeleteCollectionOptions;
+import io.apiserver4j.apiserver.DeleteOptions;
+import io.apiserver4j.apiserver.GetOptions;
+import io.apiserver4j.apiserver.PatchOptions;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
@@ -40,7 +46,34 @@ record Scope(ApiRequest request, ResourceDefinition def, String namespace, Strin
   }
 
   FieldValidation validation() {
-    return request.fieldValidation();
+    return request.options().fieldValidation();
+  }
+
+  /** Whether the request's subresource is served by a Scale view of the parent. */
+  boolean scaleView() {
+    return def.subresource(subresource).orElse(null) instanceof ScaleSubresource;
+  }
+
+  /** The options of a GET. */
+  GetOptions getOptions() {
+    return (GetOptions) request.options();
+  }
+
+  /** The options of a PATCH. */
+  PatchOptions patchOptions() {
+    return (PatchOptions) request.options();
+  }
+
+  /** Which objects a LIST, a WATCH or a DELETE of a collection selects. */
+  CollectionOptions collectionOptions() {
+    return request.options() instanceof DeleteCollectionOptions d ? d.list()
+        : (CollectionOptions) request.options();
+  }
+
+  /** How a DELETE, or each delete of a DELETE of a collection, deletes. */
+  DeleteOptions deleteOptions() {
+    return request.options() instanceof DeleteCollectionOptions d ? d.delete()
+        : (DeleteOptions) request.options();
   }
 
   boolean dryRun() {

@@ -31,7 +31,7 @@ final class UpdateHandler {
 
   ApiResponse update(Scope s) {
     WriteOptionRules.check(s.request(), OptionsKind.UPDATE_OPTIONS, Optional.empty());
-    if (s.subresource().equals("scale")) {
+    if (s.scaleView()) {
       return scale.update(s);
     }
     ResourceDefinition def = s.def();

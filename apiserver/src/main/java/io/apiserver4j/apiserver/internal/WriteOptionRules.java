@@ -5,6 +5,7 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.PatchOptions;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
@@ -31,7 +32,7 @@ final class WriteOptionRules {
         if (r.fieldManager().isEmpty()) {
           errs.add(FieldError.required("fieldManager", "is required for apply patch"));
         }
-      } else if (r.force().isPresent()) {
+      } else if (r.options() instanceof PatchOptions p && p.force().isPresent()) {
         errs.add(FieldError.forbidden("force", "may not be specified for non-apply patch"));
       }
     }

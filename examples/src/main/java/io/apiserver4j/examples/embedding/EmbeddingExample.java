@@ -10,6 +10,7 @@ import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.errors.StatusCause;
+import io.apiserver4j.merge.Force;
 
 /**
  * An API server embedded in a few lines: a custom resource is registered through a
@@ -82,7 +83,7 @@ public final class EmbeddingExample {
           System.out.println("  " + cause.field() + ": " + cause.message());
         }
       }
-      MapValue forced = crontabs.apply("bob", bobsChange, true);
+      MapValue forced = crontabs.apply("bob", bobsChange, Force.YES);
       System.out.println("forced: " + Json.write(forced.getOrNull("spec")));
     }
   }

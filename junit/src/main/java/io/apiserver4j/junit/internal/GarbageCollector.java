@@ -18,7 +18,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.dryrun.DeleteSettings.PropagationPolicy;
+import io.apiserver4j.apiserver.PropagationPolicy;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;
 import io.apiserver4j.storage.Store;

@@ -5,7 +5,9 @@
 package io.apiserver4j.registry.internal;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.apiserver.ResourceStrategy.VirtualCreate;
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
+import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.GroupResource;

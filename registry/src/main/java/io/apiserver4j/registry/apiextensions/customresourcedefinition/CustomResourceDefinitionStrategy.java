@@ -5,7 +5,7 @@
 package io.apiserver4j.registry.apiextensions.customresourcedefinition;
 
 import io.apiserver4j.apiextensions.CustomResourceDefinitionValidation;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;

@@ -7,7 +7,7 @@ package io.apiserver4j.registry.apps.statefulset;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;

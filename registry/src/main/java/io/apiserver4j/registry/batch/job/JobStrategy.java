@@ -8,7 +8,7 @@ import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 import static io.apiserver4j.registry.batch.validation.JobSpecValidation.absent;
 
 import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.errors.FieldError;

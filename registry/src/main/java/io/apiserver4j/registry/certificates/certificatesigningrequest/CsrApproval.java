@@ -6,6 +6,8 @@ package io.apiserver4j.registry.certificates.certificatesigningrequest;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.apiserver.SubresourceUpdate;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
@@ -33,8 +35,8 @@ final class CsrApproval {
 
   private CsrApproval() {}
 
-  static ResourceStrategy.SubresourceUpdate rules() {
-    return new ResourceStrategy.SubresourceUpdate((csr, o, now) -> {
+  static SubresourceUpdate rules() {
+    return new SubresourceUpdate((csr, o, now) -> {
       ListValue conditions = timestamps(Nested.list(csr, "status", "conditions"),
           Nested.list(o, "status", "conditions"),
           now.truncatedTo(ChronoUnit.SECONDS).toString());
@@ -57,8 +59,8 @@ final class CsrApproval {
    * {@code ValidateCertificateSigningRequestStatusUpdate}: the approval rules, and no Approved
    * or Denied condition added (that is the approval subresource's job).
    */
-  static ResourceStrategy.SubresourceUpdate statusRules() {
-    return new ResourceStrategy.SubresourceUpdate((csr, o, now) -> {
+  static SubresourceUpdate statusRules() {
+    return new SubresourceUpdate((csr, o, now) -> {
       MapValue r = o.with("metadata", io.apiserver4j.core.Meta.metadata(csr));
       Value status = csr.getOrNull("status");
       r = status == null ? r.without("status") : r.with("status", status);

@@ -6,6 +6,9 @@ package io.apiserver4j.registry.core.pod;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.apiserver.CreateCall;
+import io.apiserver4j.apiserver.SubresourceCreate;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -30,11 +33,11 @@ import java.util.stream.Collectors;
  * {@code PodScheduled} condition; a pod already assigned, being deleted or gated is refused with
  * kube's 409.
  */
-final class PodBinding implements ResourceStrategy.SubresourceCreate {
+final class PodBinding implements SubresourceCreate {
   private static final GroupResource BINDING = new GroupResource("", "pods/binding");
 
   @Override
-  public MapValue create(ResourceStrategy.CreateCall call) {
+  public MapValue create(CreateCall call) {
     MapValue binding = call.object();
     String name = Meta.metaString(binding, "name");
     if (!call.name().equals(name)) {

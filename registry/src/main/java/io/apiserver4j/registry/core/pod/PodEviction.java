@@ -4,10 +4,13 @@
  */
 package io.apiserver4j.registry.core.pod;
 
+import io.apiserver4j.apiserver.CreateCall;
+import io.apiserver4j.apiserver.SubresourceCreate;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.QueryParameters;
 import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
@@ -24,7 +27,7 @@ import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
-import io.apiserver4j.dryrun.DryRun;
+import io.apiserver4j.apiserver.DryRun;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
@@ -41,7 +44,7 @@ import io.apiserver4j.registry.internal.Loopback;
  * pod with the eviction's delete options, after marking it with the {@code DisruptionTarget}
  * condition. Refusals are kube's 429s with the {@code DisruptionBudget} cause.
  */
-final class PodEviction implements ResourceStrategy.SubresourceCreate {
+final class PodEviction implements SubresourceCreate {
   static final GroupVersionResource PDBS =
       new GroupVersionResource("policy", "v1", "poddisruptionbudgets");
   private static final GroupResource PDB_FORBIDDEN = new GroupResource("policy",
@@ -60,7 +63,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
   }
 
   @Override
-  public MapValue create(ResourceStrategy.CreateCall call) {
+  public MapValue create(CreateCall call) {
     MapValue eviction = call.object();
     if (!call.name().equals(Meta.metaString(eviction, "name"))) {
       throw StatusErrors.badRequest("name in URL does not match name in Eviction object");
@@ -196,7 +199,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
   }
 
   /** kube's verify-and-decrement, retried on conflicts with a fresh budget. */
-  private static void takeDisruption(Loopback server, ResourceStrategy.CreateCall call,
+  private static void takeDisruption(Loopback server, CreateCall call,
       MapValue budget, boolean dryRun) {
     MapValue current = budget;
     for (int attempt = 0; ; attempt++) {
@@ -213,7 +216,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
     }
   }
 
-  private static void checkAndDecrement(Loopback server, ResourceStrategy.CreateCall call,
+  private static void checkAndDecrement(Loopback server, CreateCall call,
       MapValue budget, boolean dryRun) {
     String name = Meta.metaString(budget, "name");
     if (integer(budget, "observedGeneration") < Meta.generation(budget)) {
@@ -289,7 +292,7 @@ final class PodEviction implements ResourceStrategy.SubresourceCreate {
    * {@code DisruptionTarget} condition (checked against the options' preconditions, whose
    * resourceVersion then moves to the marked pod's), and is deleted with the options.
    */
-  private static void markAndDelete(Loopback server, ResourceStrategy.CreateCall call,
+  private static void markAndDelete(Loopback server, CreateCall call,
       MapValue options, Optional<String> rv, boolean dryRun) {
     String namespace = call.namespace();
     Optional<String> deleteRv = rv;

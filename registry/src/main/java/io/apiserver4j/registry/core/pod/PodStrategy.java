@@ -9,7 +9,7 @@ import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.ResourceStrategy.GenerationPolicy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.core.IntegerValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;

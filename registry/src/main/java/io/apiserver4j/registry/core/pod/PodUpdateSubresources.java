@@ -6,6 +6,8 @@ package io.apiserver4j.registry.core.pod;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.errors.FieldError;
+import io.apiserver4j.apiserver.SubresourceUpdate;
+import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -47,8 +49,8 @@ final class PodUpdateSubresources {
   private PodUpdateSubresources() {}
 
   /** {@code pods/ephemeralcontainers}. */
-  static ResourceStrategy.SubresourceUpdate ephemeralContainers() {
-    return new ResourceStrategy.SubresourceUpdate((pod, o, now) -> {
+  static SubresourceUpdate ephemeralContainers() {
+    return new SubresourceUpdate((pod, o, now) -> {
       Value ephemeral = Nested.getOrNull(pod, "spec", "ephemeralContainers");
       MapValue spec = Nested.map(o, "spec");
       spec = ephemeral == null ? spec.without("ephemeralContainers")
@@ -58,8 +60,8 @@ final class PodUpdateSubresources {
   }
 
   /** {@code pods/resize} (in-place resize, GA in 1.35). */
-  static ResourceStrategy.SubresourceUpdate resize() {
-    return new ResourceStrategy.SubresourceUpdate((pod, o, now) -> {
+  static SubresourceUpdate resize() {
+    return new SubresourceUpdate((pod, o, now) -> {
       List<Value> containers = Nested.list(pod, "spec", "containers");
       List<Value> inits = Nested.list(pod, "spec", "initContainers");
       if (containers.size() != Nested.list(o, "spec", "containers").size()

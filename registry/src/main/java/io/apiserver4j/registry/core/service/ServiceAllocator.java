@@ -8,7 +8,8 @@ import static io.apiserver4j.apimachinery.validation.KubeValidation.index;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.items;
 import static io.apiserver4j.apimachinery.validation.KubeValidation.str;
 
-import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apiserver.strategy.Allocation;
+import io.apiserver4j.apiserver.strategy.Allocator;
 import io.apiserver4j.apimachinery.validation.IpAddresses.Cidr;
 import io.apiserver4j.apimachinery.validation.IpAddresses.Ip;
 import io.apiserver4j.core.errors.FieldError;
@@ -41,7 +42,7 @@ import io.apiserver4j.apimachinery.validation.ServiceRanges;
  * requested values and holds nothing: a dynamic cluster IP is the range's network address and a
  * dynamic node port the range's first port, as kube's dry-run allocators answer. Stateless.
  */
-final class ServiceAllocator implements ResourceStrategy.Allocator {
+final class ServiceAllocator implements Allocator {
   private static final GroupKind SERVICE = new GroupKind("", "Service");
 
   static final ServiceAllocator INSTANCE = new ServiceAllocator();
@@ -50,7 +51,7 @@ final class ServiceAllocator implements ResourceStrategy.Allocator {
 
   @Override
   public MapValue allocate(MapValue object, Optional<MapValue> old,
-      ResourceStrategy.Allocation allocation) {
+      Allocation allocation) {
     MapValue r = old.isPresent()
         ? ServiceStrategy.dropTypeDependentFields(ServiceStrategy.normalizeClusterIps(
             ServiceStrategy.patchAllocatedValues(object, old.get()), old.get()), old.get())

@@ -8,6 +8,7 @@ import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * discovery.k8s.io/v1 EndpointSlice, as kube's {@code pkg/registry/discovery/endpointslice}:
@@ -20,7 +21,7 @@ public final class EndpointSliceStrategy {
   /** The EndpointSlice's strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.NON_METADATA)
+        .generationPolicy(GenerationPolicy.NON_METADATA)
         .defaulter(EndpointSliceStrategy::defaults)
         .validator(EndpointSliceValidation::validate)
         .build();

@@ -4,6 +4,8 @@
  */
 package io.apiserver4j.registry.discovery.endpointslice;
 
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
+import io.apiserver4j.core.IpAddresses;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.list;
 import static io.apiserver4j.apimachinery.validation.GroupValidation.str;
 

@@ -11,6 +11,9 @@ import static io.apiserver4j.apimachinery.validation.GroupRules.strings;
 
 import io.apiserver4j.apimachinery.validation.GroupRules;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
+import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apimachinery.validation.NameValidation;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;

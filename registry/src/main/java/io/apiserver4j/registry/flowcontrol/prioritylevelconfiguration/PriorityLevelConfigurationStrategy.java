@@ -10,6 +10,7 @@ import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * kube's pkg/registry/flowcontrol/prioritylevelconfiguration strategy: any path segment is a
@@ -23,7 +24,7 @@ public final class PriorityLevelConfigurationStrategy {
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
         .nameValidation(NameValidation.PATH_SEGMENT)
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(PriorityLevelConfigurationStrategy::defaultPriorityLevel)
         .validator((o, old) -> PriorityLevelConfigurationValidation.validatePriorityLevel(o))
         .build();

@@ -5,6 +5,7 @@
 package io.apiserver4j.registry.networking.ingress;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * networking.k8s.io/v1 Ingress, as kube's {@code pkg/registry/networking/ingress}: generation
@@ -16,7 +17,7 @@ public final class IngressStrategy {
   /** The Ingress's strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(IngressValidation::validate)
         .build();
   }

@@ -21,6 +21,7 @@ import io.apiserver4j.registry.networking.validation.NetworkingValidation;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * networking.k8s.io/v1 IngressClass, as kube's {@code pkg/registry/networking/ingressclass}:
@@ -33,7 +34,7 @@ public final class IngressClassStrategy {
   /** The IngressClass's strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(IngressClassStrategy::defaults)
         .validator(IngressClassStrategy::validate)
         .build();

@@ -12,6 +12,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.util.ArrayList;
 import java.util.List;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * networking.k8s.io/v1 NetworkPolicy, as kube's {@code pkg/registry/networking/networkpolicy}:
@@ -24,7 +25,7 @@ public final class NetworkPolicyStrategy {
   /** The NetworkPolicy's strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(NetworkPolicyStrategy::defaults)
         .validator(NetworkPolicyValidation::validate)
         .build();

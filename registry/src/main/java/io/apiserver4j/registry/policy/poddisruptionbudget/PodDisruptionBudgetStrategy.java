@@ -6,6 +6,7 @@ package io.apiserver4j.registry.policy.poddisruptionbudget;
 
 import io.apiserver4j.apimachinery.validation.GroupValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
@@ -29,7 +30,7 @@ public final class PodDisruptionBudgetStrategy {
   /** The PodDisruptionBudget's strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(PodDisruptionBudgetStrategy::validate)
         .build();
   }

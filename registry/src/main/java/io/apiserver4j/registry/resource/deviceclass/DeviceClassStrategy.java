@@ -5,6 +5,7 @@
 package io.apiserver4j.registry.resource.deviceclass;
 
 import io.apiserver4j.apiserver.ResourceStrategy;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * kube's pkg/registry/resource/deviceclass strategy: the generation follows the spec, and
@@ -16,7 +17,7 @@ public final class DeviceClassStrategy {
   /** The DeviceClass strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(DeviceClassValidation::validateDeviceClass)
         .build();
   }

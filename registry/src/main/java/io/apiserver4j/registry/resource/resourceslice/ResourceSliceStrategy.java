@@ -20,6 +20,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * kube's pkg/registry/resource/resourceslice strategy: the generation follows the spec, and
@@ -35,7 +36,7 @@ public final class ResourceSliceStrategy {
   /** The ResourceSlice strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .validator(ResourceSliceStrategy::validateSlice)
         .build();
   }

@@ -21,6 +21,7 @@ import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
+import io.apiserver4j.apiserver.strategy.GenerationPolicy;
 
 /**
  * kube's pkg/registry/storage/csidriver strategy: {@code SetDefaults_CSIDriver} and
@@ -33,7 +34,7 @@ public final class CsiDriverStrategy {
   /** The CSIDriver strategy. */
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
-        .generationPolicy(ResourceStrategy.GenerationPolicy.SPEC)
+        .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(CsiDriverStrategy::defaultCsiDriver)
         .validator(CsiDriverStrategy::validateCsiDriver)
         .build();
