@@ -147,13 +147,13 @@ public final class FieldSet implements Iterable<FieldPath> {
     }
     FieldSet s = this;
     for (int i = 0; i < p.length - 1; i++) {
-      int at = search(s.childElements, p[i]);
+      int at = SortedElements.search(s.childElements, p[i]);
       if (at < 0) {
         return false;
       }
       s = s.children[at];
     }
-    return search(s.members, p[p.length - 1]) >= 0;
+    return SortedElements.search(s.members, p[p.length - 1]) >= 0;
   }
 
   /**
@@ -164,7 +164,7 @@ public final class FieldSet implements Iterable<FieldPath> {
    */
   public boolean hasMember(PathElement element) {
     requireNonNull(element, "element");
-    return search(members, element) >= 0;
+    return SortedElements.search(members, element) >= 0;
   }
 
   /**
@@ -175,7 +175,7 @@ public final class FieldSet implements Iterable<FieldPath> {
    */
   public boolean hasChild(PathElement element) {
     requireNonNull(element, "element");
-    return search(childElements, element) >= 0;
+    return SortedElements.search(childElements, element) >= 0;
   }
 
   /**
@@ -186,7 +186,7 @@ public final class FieldSet implements Iterable<FieldPath> {
    */
   public Optional<FieldSet> child(PathElement element) {
     requireNonNull(element, "element");
-    int at = search(childElements, element);
+    int at = SortedElements.search(childElements, element);
     return at < 0 ? Optional.empty() : Optional.of(children[at]);
   }
 
@@ -199,7 +199,7 @@ public final class FieldSet implements Iterable<FieldPath> {
    */
   public FieldSet childOrEmpty(PathElement element) {
     requireNonNull(element, "element");
-    int at = search(childElements, element);
+    int at = SortedElements.search(childElements, element);
     return at < 0 ? EMPTY : children[at];
   }
 
@@ -421,7 +421,7 @@ public final class FieldSet implements Iterable<FieldPath> {
     if (a.size == 0) {
       return b;
     }
-    PathElement[] m = unionElements(a.members, b.members);
+    PathElement[] m = SortedElements.unionElements(a.members, b.members);
     // The union contains both operands, so it equals one exactly when it is as large.
     boolean sameAsA = m.length == a.members.length;
     boolean sameAsB = m.length == b.members.length;
@@ -489,44 +489,6 @@ public final class FieldSet implements Iterable<FieldPath> {
     return node(m, ce, cs);
   }
 
-  /** Sorted union; returns {@code a} or {@code b} itself when it already holds everything. */
-  static PathElement[] unionElements(PathElement[] a, PathElement[] b) {
-    if (b.length == 0 || a == b) {
-      return a;
-    }
-    if (a.length == 0) {
-      return b;
-    }
-    PathElement[] out = new PathElement[a.length + b.length];
-    int i = 0;
-    int j = 0;
-    int n = 0;
-    while (i < a.length && j < b.length) {
-      int c = Elements.compare(a[i], b[j]);
-      if (c < 0) {
-        out[n++] = a[i++];
-      } else if (c > 0) {
-        out[n++] = b[j++];
-      } else {
-        out[n++] = a[i++];
-        j++;
-      }
-    }
-    while (i < a.length) {
-      out[n++] = a[i++];
-    }
-    while (j < b.length) {
-      out[n++] = b[j++];
-    }
-    if (n == a.length) {
-      return a;
-    }
-    if (n == b.length) {
-      return b;
-    }
-    return n == out.length ? out : Arrays.copyOf(out, n);
-  }
-
   private static FieldSet intersection(FieldSet a, FieldSet b) {
     if (a == b) {
       return a;
@@ -534,7 +496,7 @@ public final class FieldSet implements Iterable<FieldPath> {
     if (a.size == 0 || b.size == 0) {
       return EMPTY;
     }
-    PathElement[] m = intersectElements(a.members, b.members);
+    PathElement[] m = SortedElements.intersectElements(a.members, b.members);
     PathElement[] ae = a.childElements;
     PathElement[] be = b.childElements;
     PathElement[] ce = NO_ELEMENTS;
@@ -581,76 +543,6 @@ public final class FieldSet implements Iterable<FieldPath> {
     return node(m, ce, cs);
   }
 
-  static PathElement[] intersectElements(PathElement[] a, PathElement[] b) {
-    if (a == b) {
-      return a;
-    }
-    if (a.length == 0 || b.length == 0) {
-      return NO_ELEMENTS;
-    }
-    PathElement[] out = new PathElement[Math.min(a.length, b.length)];
-    int i = 0;
-    int j = 0;
-    int n = 0;
-    while (i < a.length && j < b.length) {
-      int c = Elements.compare(a[i], b[j]);
-      if (c < 0) {
-        i++;
-      } else if (c > 0) {
-        j++;
-      } else {
-        out[n++] = a[i++];
-        j++;
-      }
-    }
-    if (n == a.length) {
-      return a;
-    }
-    if (n == 0) {
-      return NO_ELEMENTS;
-    }
-    return n == out.length ? out : Arrays.copyOf(out, n);
-  }
-
-  static PathElement[] differenceElements(PathElement[] a, PathElement[] b) {
-    if (a == b) {
-      return NO_ELEMENTS;
-    }
-    if (a.length == 0 || b.length == 0) {
-      return a;
-    }
-    PathElement[] out = null;
-    int n = 0;
-    int j = 0;
-    for (int i = 0; i < a.length; i++) {
-      boolean drop = false;
-      while (j < b.length) {
-        int c = Elements.compare(a[i], b[j]);
-        if (c > 0) {
-          j++;
-        } else {
-          if (c == 0) {
-            drop = true;
-            j++;
-          }
-          break;
-        }
-      }
-      if (drop && out == null) {
-        out = new PathElement[a.length];
-        System.arraycopy(a, 0, out, 0, i);
-        n = i;
-      }
-      if (out != null && !drop) {
-        out[n++] = a[i];
-      }
-    }
-    if (out == null) {
-      return a;
-    }
-    return n == 0 ? NO_ELEMENTS : Arrays.copyOf(out, n);
-  }
-
   /** How {@link #subtract} treats a child of {@code a} whose element is a member of {@code b}. */
   private enum Subtraction {
     /** SMD's Difference: only the same path is removed; the child's own paths stay. */
@@ -675,7 +567,7 @@ public final class FieldSet implements Iterable<FieldPath> {
     if (a.size == 0 || b.size == 0) {
       return a;
     }
-    PathElement[] m = differenceElements(a.members, b.members);
+    PathElement[] m = SortedElements.differenceElements(a.members, b.members);
     PathElement[] ce = a.childElements;
     FieldSet[] cs = a.children;
     if (ce.length > 0) {
@@ -728,7 +620,7 @@ public final class FieldSet implements Iterable<FieldPath> {
     if (a.childElements.length == 0) {
       return a;
     }
-    PathElement[] m = differenceElements(a.members, a.childElements);
+    PathElement[] m = SortedElements.differenceElements(a.members, a.childElements);
     FieldSet[] cs = a.children;
     FieldSet[] os = null;
     for (int i = 0; i < cs.length; i++) {
@@ -843,23 +735,6 @@ public final class FieldSet implements Iterable<FieldPath> {
       sb.append(p);
     });
     return sb.toString();
-  }
-
-  static int search(PathElement[] sorted, PathElement key) {
-    int lo = 0;
-    int hi = sorted.length - 1;
-    while (lo <= hi) {
-      int mid = (lo + hi) >>> 1;
-      int c = Elements.compare(sorted[mid], key);
-      if (c < 0) {
-        lo = mid + 1;
-      } else if (c > 0) {
-        hi = mid - 1;
-      } else {
-        return mid;
-      }
-    }
-    return -(lo + 1);
   }
 
   // ---------------------------------------------------------------- builder
