@@ -26,7 +26,6 @@ import io.apiserver4j.registry.core.validation.PodSpecValidation;
  */
 public final class WorkloadValidation {
   private static final Pattern PERCENT = Pattern.compile("[0-9]+%");
-  private static final String SELECTOR_MISMATCH = "`selector` does not match template `labels`";
 
   private WorkloadValidation() {}
 
@@ -54,39 +53,9 @@ public final class WorkloadValidation {
       errs.add(FieldError.invalid("spec.selector", selector, "invalid label selector"));
       check = false;
     }
-    template(spec, check && KubeValidation.selectorMatches(selector, labels(spec)), check,
-        workload, errs);
-  }
-
-  private static MapValue labels(MapValue spec) {
-    MapValue l = Nested.mapOrNull(spec, "template", "metadata", "labels");
-    return l == null ? MapValue.empty() : l;
-  }
-
-  private static void template(MapValue spec, boolean matches, boolean checkMatch,
-      String workload, List<FieldError> errs) {
-    MapValue template = Nested.mapOrNull(spec, "template");
-    if (template == null) {
-      errs.add(FieldError.required("spec.template", ""));
-      return;
-    }
-    if (checkMatch && !matches) {
-      errs.add(FieldError.invalid("spec.template.metadata.labels", labels(spec),
-          SELECTOR_MISMATCH));
-    }
-    PodSpecValidation.templateMetadata(template, "spec.template", errs);
-    PodSpecValidation.validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
-        errs);
-    String rp = str(template, "spec", "restartPolicy");
-    if (!rp.equals("Always")) {
-      errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(rp),
-          List.of("Always")));
-    }
-    Value ads = Nested.getOrNull(template, "spec", "activeDeadlineSeconds");
-    if (ads instanceof IntegerValue) {
-      errs.add(FieldError.invalid("spec.template.spec.activeDeadlineSeconds", ads,
-          "activeDeadlineSeconds in " + workload + " is not Supported"));
-    }
+    boolean matches = check
+        && KubeValidation.selectorMatches(selector, PodSpecValidation.templateLabels(spec));
+    PodSpecValidation.controllerTemplate(spec, matches, check, workload, errs);
   }
 
   /** apps' {@code ValidatePositiveIntOrPercent}: a non-negative integer or a percent string. */

@@ -30,7 +30,6 @@ import io.apiserver4j.apimachinery.validation.KubeValidation;
  * {@code ValidateReplicationController} (replicas, selector and template).
  */
 public final class ReplicationControllerStrategy {
-  private static final String SELECTOR_MISMATCH = "`selector` does not match template `labels`";
 
   private ReplicationControllerStrategy() {}
 
@@ -72,37 +71,6 @@ public final class ReplicationControllerStrategy {
 
   // --- validation --------------------------------------------------------------------------
 
-  private static MapValue labels(MapValue spec) {
-    MapValue l = Nested.mapOrNull(spec, "template", "metadata", "labels");
-    return l == null ? MapValue.empty() : l;
-  }
-
-  private static void template(MapValue spec, boolean matches, boolean checkMatch,
-      String workload, List<FieldError> errs) {
-    MapValue template = Nested.mapOrNull(spec, "template");
-    if (template == null) {
-      errs.add(FieldError.required("spec.template", ""));
-      return;
-    }
-    if (checkMatch && !matches) {
-      errs.add(FieldError.invalid("spec.template.metadata.labels", labels(spec),
-          SELECTOR_MISMATCH));
-    }
-    PodSpecValidation.templateMetadata(template, "spec.template", errs);
-    PodSpecValidation.validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
-        errs);
-    String rp = str(template, "spec", "restartPolicy");
-    if (!rp.equals("Always")) {
-      errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(rp),
-          List.of("Always")));
-    }
-    Value ads = Nested.getOrNull(template, "spec", "activeDeadlineSeconds");
-    if (ads instanceof IntegerValue) {
-      errs.add(FieldError.invalid("spec.template.spec.activeDeadlineSeconds", ads,
-          "activeDeadlineSeconds in " + workload + " is not Supported"));
-    }
-  }
-
   private static List<FieldError> validateReplicationController(MapValue o) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
@@ -114,7 +82,9 @@ public final class ReplicationControllerStrategy {
     } else {
       errs.addAll(MetaValidation.labels(selector, "spec.selector"));
     }
-    template(spec, KubeValidation.labelSetMatches(selector, labels(spec)), !selector.isEmpty(),
+    boolean matches =
+        KubeValidation.labelSetMatches(selector, PodSpecValidation.templateLabels(spec));
+    PodSpecValidation.controllerTemplate(spec, matches, !selector.isEmpty(),
         "ReplicationController", errs);
     return errs;
   }

@@ -146,4 +146,43 @@ public final class PodSpecValidation {
       List<FieldError> errs) {
     SchedulingValidation.validateTolerations(tolerations, path, errs);
   }
+
+  private static final String SELECTOR_MISMATCH = "`selector` does not match template `labels`";
+
+  /** The labels of {@code spec.template.metadata}; empty when absent. */
+  public static MapValue templateLabels(MapValue spec) {
+    MapValue l = Nested.mapOrNull(spec, "template", "metadata", "labels");
+    return l == null ? MapValue.empty() : l;
+  }
+
+  /**
+   * kube's {@code ValidatePodTemplateSpecForReplicaSet} (and its ReplicationController twin): the
+   * template is required, its labels match the selector (when {@code checkMatch}), its metadata
+   * and pod spec are valid, its restart policy is Always and it sets no activeDeadlineSeconds.
+   */
+  public static void controllerTemplate(MapValue spec, boolean matches, boolean checkMatch,
+      String workload, List<FieldError> errs) {
+    MapValue template = Nested.mapOrNull(spec, "template");
+    if (template == null) {
+      errs.add(FieldError.required("spec.template", ""));
+      return;
+    }
+    if (checkMatch && !matches) {
+      errs.add(FieldError.invalid("spec.template.metadata.labels", templateLabels(spec),
+          SELECTOR_MISMATCH));
+    }
+    templateMetadata(template, "spec.template", errs);
+    validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
+        errs);
+    String rp = str(template, "spec", "restartPolicy");
+    if (!rp.equals("Always")) {
+      errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(rp),
+          List.of("Always")));
+    }
+    Value ads = Nested.getOrNull(template, "spec", "activeDeadlineSeconds");
+    if (ads instanceof IntegerValue) {
+      errs.add(FieldError.invalid("spec.template.spec.activeDeadlineSeconds", ads,
+          "activeDeadlineSeconds in " + workload + " is not Supported"));
+    }
+  }
 }
