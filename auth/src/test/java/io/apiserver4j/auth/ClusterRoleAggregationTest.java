@@ -100,8 +100,18 @@ class ClusterRoleAggregationTest {
         """);
     ClusterRoleWaits.await(api, "readers", r -> rules(r).contains("secrets"));
 
-    clusterRoles.fieldManager("someone").update(clusterRoles.get("readers").with("rules",
-        io.apiserver4j.core.ListValue.of(java.util.List.of())));
+    // as client-go's RetryOnConflict: the controller may still be writing "readers"
+    for (int attempt = 0; ; attempt++) {
+      try {
+        clusterRoles.fieldManager("someone").update(clusterRoles.get("readers").with("rules",
+            io.apiserver4j.core.ListValue.of(java.util.List.of())));
+        break;
+      } catch (io.apiserver4j.core.errors.ConflictException e) {
+        if (attempt == 4) {
+          throw e;
+        }
+      }
+    }
     MapValue restored = ClusterRoleWaits.await(api, "readers", r -> rules(r).contains("secrets"));
     assertThat(rules(restored))
         .isEqualTo("[{\"apiGroups\":[\"\"],\"resources\":[\"secrets\"],\"verbs\":[\"get\"]}]");
