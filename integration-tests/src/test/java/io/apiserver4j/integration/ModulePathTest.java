@@ -23,7 +23,6 @@ import java.net.http.WebSocket;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
@@ -51,7 +50,8 @@ class ModulePathTest {
   private static final Set<String> READ_THE_CLASS_PATH = Set.of(
       "io.apiserver4j.cel", "io.apiserver4j.apiextensions", "io.apiserver4j.storage.etcd");
   private static final Pattern LISTENING = Pattern.compile("listening on .*\\(port (\\d+)\\)");
-  private static final Duration START_TIMEOUT = Duration.ofSeconds(60);
+  /** Marks the end of the server's output (compared by identity). */
+  private static final String END_OF_OUTPUT = new String("<end of output>");
 
   private final HttpClient client = HttpClient.newHttpClient();
   private Process server;
@@ -150,22 +150,19 @@ class ModulePathTest {
         }
       } catch (IOException e) {
         // the process ended; the caller reports it
+      } finally {
+        lines.add(END_OF_OUTPUT);
       }
     }, "module-path-server-output");
     reader.setDaemon(true);
     reader.start();
-    long deadline = System.nanoTime() + START_TIMEOUT.toNanos();
     List<String> seen = new ArrayList<>();
-    while (System.nanoTime() < deadline) {
-      String line = lines.poll(200, TimeUnit.MILLISECONDS);
-      if (line != null) {
-        seen.add(line);
-        Matcher m = LISTENING.matcher(line);
-        if (m.find()) {
-          return Integer.parseInt(m.group(1));
-        }
-      } else if (!process.isAlive()) {
-        break;
+    // waits for the server's "listening" line, or for its output to end (the JVM exited)
+    for (String line = lines.take(); line != END_OF_OUTPUT; line = lines.take()) {
+      seen.add(line);
+      Matcher m = LISTENING.matcher(line);
+      if (m.find()) {
+        return Integer.parseInt(m.group(1));
       }
     }
     throw new AssertionError("the server did not start on the module path; output:\n"
