@@ -156,14 +156,31 @@ public final class GoStrings {
    * @return e.g. {@code object}, {@code array}, {@code string}
    */
   public static String jsonKind(Value value) {
-    switch (value.kind()) {
-      case MAP: return "object";
-      case LIST: return "array";
-      case STRING: return "string";
-      case INTEGER:
-      case FLOAT: return "number";
-      case BOOLEAN: return "bool";
-      default: return "null";
-    }
+    return switch (value.kind()) {
+      case MAP -> "object";
+      case LIST -> "array";
+      case STRING -> "string";
+      case INTEGER, FLOAT -> "number";
+      case BOOLEAN -> "bool";
+      case NULL -> "null";
+    };
+  }
+
+  /**
+   * The {@code reflect.Kind} Go gives a value decoded into {@code interface{}} with numbers as
+   * kube's JSON decoder converts them (whole numbers to {@code int64}).
+   *
+   * @param value the value
+   * @return e.g. {@code map}, {@code slice}, {@code int64}
+   */
+  public static String reflectKind(Value value) {
+    return switch (value.kind()) {
+      case INTEGER -> "int64";
+      case FLOAT -> "float64";
+      case STRING -> "string";
+      case BOOLEAN -> "bool";
+      case LIST -> "slice";
+      case MAP, NULL -> "map";
+    };
   }
 }

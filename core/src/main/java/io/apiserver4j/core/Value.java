@@ -37,7 +37,25 @@ public sealed interface Value extends Comparable<Value>
     /** A {@link MapValue}. */
     MAP,
     /** The null value. */
-    NULL
+    NULL;
+
+    /**
+     * The OpenAPI (JSON Schema) type of values of this kind, as schema validation names it.
+     *
+     * @return {@code number}, {@code integer}, {@code string}, {@code boolean}, {@code array},
+     *     {@code object} or {@code null}
+     */
+    public String schemaType() {
+      return switch (this) {
+        case FLOAT -> "number";
+        case INTEGER -> "integer";
+        case STRING -> "string";
+        case BOOLEAN -> "boolean";
+        case LIST -> "array";
+        case MAP -> "object";
+        case NULL -> "null";
+      };
+    }
   }
 
   /**

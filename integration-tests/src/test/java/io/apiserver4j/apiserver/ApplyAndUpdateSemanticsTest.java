@@ -259,6 +259,7 @@ class ApplyAndUpdateSemanticsTest {
   void malformedApplyYamlIsABadRequest() {
     ApiResponse r = f.apply(CONFIGMAPS, "default", "cm", "a", "kind: [unclosed");
     ApiResponse list = f.apply(CONFIGMAPS, "default", "cm", "a", "[1, 2]");
+    ApiResponse bool = f.apply(CONFIGMAPS, "default", "cm", "a", "true");
 
     assertThat(r.code()).isEqualTo(400);
     assertThat(str(r.body(), "message")).startsWith("error encoding patch: error converting YAML"
@@ -266,6 +267,9 @@ class ApplyAndUpdateSemanticsTest {
     assertThat(list.code()).isEqualTo(400);
     assertThat(str(list.body(), "message")).isEqualTo("error decoding patch: json: cannot"
         + " unmarshal array into Go value of type map[string]interface {}");
+    // encoding/json's UnmarshalTypeError names a JSON boolean "bool"
+    assertThat(str(bool.body(), "message")).isEqualTo("error decoding patch: json: cannot"
+        + " unmarshal bool into Go value of type map[string]interface {}");
   }
 
   // --- 2.7 conflicts ---------------------------------------------------------------------------

@@ -139,7 +139,7 @@ public final class CelValidation {
     if (s.compiledRules.isEmpty()) {
       return;
     }
-    String type = s.type.isEmpty() ? SchemaValidation.jsonType(v) : s.type;
+    String type = s.type.isEmpty() ? v.kind().schemaType() : s.type;
     if (budget.tracked && budget.remaining <= 0) {
       errs.add(FieldError.invalid(SchemaValidation.field(path), Value.of(type), OUT_OF_BUDGET));
       budget.remaining = -1;

@@ -6,7 +6,6 @@ package io.apiserver4j.apiextensions.internal;
 
 import com.google.re2j.Pattern;
 import com.google.re2j.PatternSyntaxException;
-import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.FloatValue;
 import io.apiserver4j.core.GoStrings;
@@ -85,34 +84,12 @@ public final class SchemaValidation {
     }
   }
 
-  static String jsonType(Value v) {
-    if (v instanceof StringValue) {
-      return "string";
-    }
-    if (v instanceof IntegerValue) {
-      return "integer";
-    }
-    if (v instanceof FloatValue) {
-      return "number";
-    }
-    if (v instanceof BooleanValue) {
-      return "boolean";
-    }
-    if (v instanceof ListValue) {
-      return "array";
-    }
-    if (v instanceof MapValue) {
-      return "object";
-    }
-    return "null";
-  }
-
   private static void checkType(SchemaNode s, List<String> types, Value v, String path,
       List<FieldError> errs) {
     if (types.isEmpty()) {
       return;
     }
-    String actual = jsonType(v);
+    String actual = v.kind().schemaType();
     boolean floatInt = v instanceof FloatValue f && types.contains("integer")
         && f.value() == Math.rint(f.value()) && Math.abs(f.value()) < MAX_SAFE_INTEGER;
     boolean intFloat = v instanceof IntegerValue && types.contains("number");

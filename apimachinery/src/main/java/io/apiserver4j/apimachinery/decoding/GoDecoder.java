@@ -190,9 +190,9 @@ public final class GoDecoder {
       if (mode == Mode.JSON) {
         typeError(what(v, false), t.goName());
       } else if (goKind.equals("struct")) {
-        fail("cannot restore struct from: " + reflectKind(v));
+        fail("cannot restore struct from: " + io.apiserver4j.core.GoStrings.reflectKind(v));
       } else {
-        fail("cannot restore " + goKind + " from " + reflectKind(v));
+        fail("cannot restore " + goKind + " from " + io.apiserver4j.core.GoStrings.reflectKind(v));
       }
       return v;
     }
@@ -217,7 +217,7 @@ public final class GoDecoder {
 
     private Value unstructuredScalar(Value v, GoType t) {
       Kind k = t.kind();
-      String st = reflectKind(v);
+      String st = io.apiserver4j.core.GoStrings.reflectKind(v);
       switch (k) {
         case BOOL:
           if (!(v instanceof BooleanValue)) {
@@ -453,25 +453,5 @@ public final class GoDecoder {
       case FLOAT64 -> "float64";
       default -> "int64";
     };
-  }
-
-  /** The {@code reflect.Kind} of a value of {@code map[string]interface{}} in Go. */
-  private static String reflectKind(Value v) {
-    if (v instanceof IntegerValue) {
-      return "int64";
-    }
-    if (v instanceof FloatValue) {
-      return "float64";
-    }
-    if (v instanceof StringValue) {
-      return "string";
-    }
-    if (v instanceof BooleanValue) {
-      return "bool";
-    }
-    if (v instanceof ListValue) {
-      return "slice";
-    }
-    return "map";
   }
 }

@@ -129,7 +129,7 @@ final class Bodies {
     Body body = read(s, expected, builtin);
     if (!(body.value() instanceof MapValue m)) {
       throw decodeError(expected, body.raw(), "couldn't get version/kind; json parse error: json:"
-          + " cannot unmarshal " + SchemaChecker.jsonType(body.value()) + " into Go value of type"
+          + " cannot unmarshal " + GoStrings.jsonKind(body.value()) + " into Go value of type"
           + " struct { APIVersion string \"json:\\\"apiVersion,omitempty\\\"\"; Kind string"
           + " \"json:\\\"kind,omitempty\\\"\" }");
     }
@@ -207,7 +207,7 @@ final class Bodies {
     }
     if (!(v instanceof MapValue m)) {
       throw StatusErrors.badRequest("error decoding patch: json: cannot unmarshal "
-          + SchemaChecker.jsonType(v) + " into Go value of type map[string]interface {}");
+          + GoStrings.jsonKind(v) + " into Go value of type map[string]interface {}");
     }
     return m;
   }

@@ -51,6 +51,7 @@ public final class Dispatcher {
   private final PatchHandler patches;
   private final ReadHandler reads;
   private final DeleteHandler deletes;
+  private final ScaleSupport scales;
   private final ApiServiceRegistration apiServices;
 
   public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
@@ -87,12 +88,12 @@ public final class Dispatcher {
     FieldManagers fieldManagers = new FieldManagers(registry);
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,
         createAuthorizer, settings);
-    ScaleSupport scale = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
+    this.scales = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
     this.creates = new CreateHandler(bodies, fieldManagers, admission, write, this::handle,
         registry);
-    this.updates = new UpdateHandler(bodies, fieldManagers, admission, write, scale);
-    this.patches = new PatchHandler(bodies, fieldManagers, admission, write, scale);
-    this.reads = new ReadHandler(scale);
+    this.updates = new UpdateHandler(bodies, fieldManagers, admission, write);
+    this.patches = new PatchHandler(bodies, fieldManagers, admission, write);
+    this.reads = new ReadHandler();
     this.deletes = new DeleteHandler(admission);
 
     CrdController crds = new CrdController(store, registry, crdInformer, admission,
@@ -157,6 +158,10 @@ public final class Dispatcher {
     Warnings warnings = new Warnings();
     try {
       Scope s = resolve(request, warnings, writer);
+      if (s.scaleView()) {
+        // a Scale is a view of its parent with a kind of its own, as kube's ScaleREST serves it
+        return scales.serve(s);
+      }
       switch (request.verb()) {
         case CREATE:
           return creates.create(s);

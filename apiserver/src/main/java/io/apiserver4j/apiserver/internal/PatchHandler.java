@@ -36,21 +36,20 @@ final class PatchHandler {
   private final FieldManagers fieldManagers;
   private final AdmissionStage admission;
   private final GuaranteedWrite write;
-  private final ScaleSupport scale;
 
   PatchHandler(Bodies bodies, FieldManagers fieldManagers, AdmissionStage admission,
-      GuaranteedWrite write, ScaleSupport scale) {
+      GuaranteedWrite write) {
     this.bodies = bodies;
     this.fieldManagers = fieldManagers;
     this.admission = admission;
     this.write = write;
-    this.scale = scale;
   }
 
   /** A patch of an endpoint, parsed once: its type, its body and whether an apply forces. */
   record Patch(PatchType type, Value body, boolean force, byte[] raw) {}
 
-  ApiResponse patch(Scope s) {
+  /** The request's patch, checked against the endpoint's patch types and the PATCH options. */
+  static Patch readPatch(Scope s, Bodies bodies) {
     ResourceDefinition def = s.def();
     PatchType type = PatchType.fromContentType(s.request().contentType(), PatchType.accepted(
         def.customResource() ? ResourceOrigin.CUSTOM_RESOURCE : ResourceOrigin.BUILT_IN,
@@ -59,9 +58,13 @@ final class PatchHandler {
     WriteOptionRules.check(s.request(), OptionsKind.PATCH_OPTIONS, Optional.of(type));
     Patch patch = new Patch(type, type.isApply() ? Bodies.readApplyBody(raw)
         : Patches.parseBody(raw), s.patchOptions().forces(), raw);
-    if (s.scaleView()) {
-      return scale.patch(s, patch);
-    }
+    return patch;
+  }
+
+  ApiResponse patch(Scope s) {
+    ResourceDefinition def = s.def();
+    Patch patch = readPatch(s, bodies);
+    PatchType type = patch.type();
     FieldManager fm = fieldManagers.of(def, s.subresource());
     WriteOutcome out = write.update(s, existing -> {
       MapValue patched;

@@ -36,21 +36,11 @@ final class ReadHandler {
   private static final BigInteger MAX_UINT64 = BigInteger.ONE.shiftLeft(64)
       .subtract(BigInteger.ONE);
 
-  private final ScaleSupport scale;
 
-  ReadHandler(ScaleSupport scale) {
-    this.scale = scale;
-  }
+  ReadHandler() {}
 
   ApiResponse get(Scope s) {
-    String rv = s.getOptions().resourceVersion();
-    long notOlderThan = rv.isEmpty() ? 0 : parseResourceVersion(rv, false);
-    StoredObject stored = (notOlderThan > 0 ? atLeast(s, notOlderThan) : s.store().get(s.key()))
-        .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
-    if (s.scaleView()) {
-      return new ApiResponse(200, scale.scaleOf(s.def(),
-          StorageForm.fromStorage(s.def(), stored.object())), s.warnings().list());
-    }
+    StoredObject stored = stored(s);
     if (StorageForm.servedAsStored(s.def())) {
       // served as stored: a front end may copy its stored bytes instead of decoding them
       return ApiResponse.of(200, stored, s.warnings().list());
@@ -63,6 +53,14 @@ final class ReadHandler {
    * The object as of a state at least as new as {@code revision}: kube's watch cache waits for
    * it (up to 3 s, then 504 Too large resource version), which the store's list does.
    */
+  /** The object a GET reads, at least as new as its {@code resourceVersion} asks. */
+  static StoredObject stored(Scope s) {
+    String rv = s.getOptions().resourceVersion();
+    long notOlderThan = rv.isEmpty() ? 0 : parseResourceVersion(rv, false);
+    return (notOlderThan > 0 ? atLeast(s, notOlderThan) : s.store().get(s.key()))
+        .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
+  }
+
   private static java.util.Optional<StoredObject> atLeast(Scope s, long revision) {
     ListResult r = s.store().list(s.collection(), ListOptions.builder()
         .fieldSelector(FieldSelector.equal("metadata.name", s.name()))

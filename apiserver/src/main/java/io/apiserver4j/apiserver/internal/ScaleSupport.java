@@ -23,6 +23,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.dryrun.OptionsKind;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
 import io.apiserver4j.fieldpath.ManagedFields;
@@ -101,8 +102,21 @@ final class ScaleSupport {
     return new GroupResource(def.kind().group(), def.plural() + "/scale");
   }
 
+  /** GET, PUT or PATCH of a resource's {@code scale} subresource. */
+  ApiResponse serve(Scope s) {
+    return switch (s.request().verb()) {
+      case GET -> new ApiResponse(200, scaleOf(s.def(),
+          StorageForm.fromStorage(s.def(), ReadHandler.stored(s).object())), s.warnings().list());
+      case UPDATE -> update(s);
+      case PATCH -> patch(s, PatchHandler.readPatch(s, bodies));
+      default -> throw new IllegalStateException("the scale subresource does not serve "
+          + s.request().verb());
+    };
+  }
+
   /** PUT of a Scale. */
-  ApiResponse update(Scope s) {
+  private ApiResponse update(Scope s) {
+    WriteOptionRules.check(s.request(), OptionsKind.UPDATE_OPTIONS, Optional.empty());
     MapValue body = bodies.decodeObject(s, SCALE_GVK, BuiltinSchema.schema(),
         BuiltinSchema.SCALE_TYPE, m -> m);
     MapValue requested = ObjectMetaRules.matchUrl(s, body);
@@ -112,7 +126,7 @@ final class ScaleSupport {
   }
 
   /** PATCH (any type, apply included) of a Scale. */
-  ApiResponse patch(Scope s, PatchHandler.Patch patch) {
+  private ApiResponse patch(Scope s, PatchHandler.Patch patch) {
     FieldManager fm = fieldManagers.of(s.def(), "scale");
     return run(s, (oldScale, parent) -> {
       MapValue patched;

@@ -208,25 +208,7 @@ public final class SchemaChecker {
       expected = "nothing";
     }
     typeErrors.add((path.isEmpty() ? "<root>" : path) + ": expected " + expected + ", got "
-        + jsonType(v));
-  }
-
-  static String jsonType(Value v) {
-    if (v instanceof StringValue) {
-      return "string";
-    }
-    if (v instanceof IntegerValue || v instanceof FloatValue) {
-      return "number";
-    }
-    if (v instanceof BooleanValue) {
-      return "boolean";
-    }
-    if (v instanceof ListValue) {
-      return "array";
-    }
-    if (v instanceof MapValue) {
-      return "object";
-    }
-    return "null";
+        // one word for numbers, whole or not: the checker does not tell them apart
+        + (v.kind() == Value.Kind.INTEGER ? "number" : v.kind().schemaType()));
   }
 }

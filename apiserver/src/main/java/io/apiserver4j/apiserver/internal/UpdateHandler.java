@@ -18,22 +18,17 @@ final class UpdateHandler {
   private final FieldManagers fieldManagers;
   private final AdmissionStage admission;
   private final GuaranteedWrite write;
-  private final ScaleSupport scale;
 
   UpdateHandler(Bodies bodies, FieldManagers fieldManagers, AdmissionStage admission,
-      GuaranteedWrite write, ScaleSupport scale) {
+      GuaranteedWrite write) {
     this.bodies = bodies;
     this.fieldManagers = fieldManagers;
     this.admission = admission;
     this.write = write;
-    this.scale = scale;
   }
 
   ApiResponse update(Scope s) {
     WriteOptionRules.check(s.request(), OptionsKind.UPDATE_OPTIONS, Optional.empty());
-    if (s.scaleView()) {
-      return scale.update(s);
-    }
     ResourceDefinition def = s.def();
     MapValue body = bodies.decodeObject(s, def.kind(), def.schema(), def.schemaType(),
         def.strategy().defaulter());

@@ -6,11 +6,11 @@ package io.apiserver4j.junit.clientjava;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.junit.ApiServerAssertions;
+import io.apiserver4j.junit.ModelConversions;
 import io.apiserver4j.junit.StatusAssert;
 import io.kubernetes.client.common.KubernetesObject;
 import io.kubernetes.client.openapi.ApiException;
@@ -26,24 +26,19 @@ import io.kubernetes.client.openapi.JSON;
  * {@link ApiServerAssertions#assertThat(MapValue)}. Thread-safe.
  */
 public final class ClientJavaObjects {
+  private static final ModelConversions<KubernetesObject> MODELS =
+      ModelConversions.of(JSON::serialize, JSON::deserialize);
 
   private ClientJavaObjects() {}
 
   /** The object as the in-process API takes it. */
   public static MapValue toValue(KubernetesObject object) {
-    requireNonNull(object, "object");
-    Value v = Json.read(JSON.serialize(object));
-    if (!(v instanceof MapValue m)) {
-      throw new IllegalArgumentException("not a JSON object: " + object.getClass().getName());
-    }
-    return m;
+    return MODELS.toValue(object);
   }
 
   /** A value the in-process API returned, as a model object of {@code type}. */
   public static <T extends KubernetesObject> T toObject(Value value, Class<T> type) {
-    requireNonNull(value, "value");
-    requireNonNull(type, "type");
-    return JSON.deserialize(Json.write(value), type);
+    return MODELS.toObject(value, type);
   }
 
   /**
@@ -57,6 +52,6 @@ public final class ClientJavaObjects {
     if (body == null || body.isEmpty()) {
       throw new IllegalArgumentException("the exception carries no response body: " + failure);
     }
-    return ApiServerAssertions.assertThat(Status.fromValue(Json.read(body)));
+    return ModelConversions.assertThatStatus(body);
   }
 }

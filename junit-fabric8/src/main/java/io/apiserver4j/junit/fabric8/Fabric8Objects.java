@@ -6,11 +6,11 @@ package io.apiserver4j.junit.fabric8;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.junit.ApiServerAssertions;
+import io.apiserver4j.junit.ModelConversions;
 import io.apiserver4j.junit.ObjectAssert;
 import io.apiserver4j.junit.StatusAssert;
 import io.fabric8.kubernetes.api.model.KubernetesResource;
@@ -35,29 +35,24 @@ import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
  */
 public final class Fabric8Objects {
   private static final KubernetesSerialization SERIALIZATION = new KubernetesSerialization();
+  private static final ModelConversions<KubernetesResource> MODELS =
+      ModelConversions.of(SERIALIZATION::asJson, SERIALIZATION::unmarshal);
 
   private Fabric8Objects() {}
 
   /** The object as the in-process API takes it. */
   public static MapValue toValue(KubernetesResource object) {
-    requireNonNull(object, "object");
-    Value v = Json.read(SERIALIZATION.asJson(object));
-    if (!(v instanceof MapValue m)) {
-      throw new IllegalArgumentException("not a JSON object: " + object.getClass().getName());
-    }
-    return m;
+    return MODELS.toValue(object);
   }
 
   /** A value the in-process API returned, as a fabric8 model object of {@code type}. */
   public static <T extends KubernetesResource> T toObject(Value value, Class<T> type) {
-    requireNonNull(value, "value");
-    requireNonNull(type, "type");
-    return SERIALIZATION.unmarshal(Json.write(value), type);
+    return MODELS.toObject(value, type);
   }
 
   /** {@link ApiServerAssertions#assertThat(MapValue)} on a fabric8 object. */
   public static ObjectAssert assertThat(KubernetesResource object) {
-    return ApiServerAssertions.assertThat(toValue(object));
+    return MODELS.assertThat(object);
   }
 
   /**
@@ -70,7 +65,6 @@ public final class Fabric8Objects {
     if (failure.getStatus() == null) {
       throw new IllegalArgumentException("the exception carries no Status: " + failure);
     }
-    return ApiServerAssertions.assertThat(
-        Status.fromValue(Json.read(SERIALIZATION.asJson(failure.getStatus()))));
+    return ModelConversions.assertThatStatus(SERIALIZATION.asJson(failure.getStatus()));
   }
 }
