@@ -21,7 +21,8 @@ import java.util.Map;
  * launcher, and (d) fabric8's mock server ({@code @EnableKubernetesMockClient(crud = true)}) doing
  * (c)'s create and get. The scenarios alternate run by run, so that a change in the machine's load
  * touches all alike. Each scenario reports when its phases ended (ms since JVM start / classes
- * loaded); the median run's phases are printed. The last line is {@code cold: apiserver4j <ms> ms,
+ * loaded / the process's CPU ms); the median run's phases are printed, and the median CPU time to
+ * the first answer, steadier than the wall time on a loaded machine. The last line is {@code cold: apiserver4j <ms> ms,
  * fabric8 mock <ms> ms} (medians of (c) and (d)).
  *
  * <p>Build with {@code mvn -pl benchmarks-coldstart -am package -DskipTests}, then run
@@ -43,7 +44,7 @@ public final class ColdStartBenchmark {
       new Scenario("(d) fabric8 mock (crud)", JUnitLauncher.class.getName(),
           List.of(MockServerTestClass.class.getName())));
 
-  /** The phases of one run: phase name to {ms since JVM start, classes loaded}. */
+  /** The phases of one run: phase name to {ms since JVM start, classes loaded, CPU ms}. */
   record Run(Map<String, long[]> phases) {
     long answered() {
       return phases.get("answered")[0];
@@ -77,10 +78,12 @@ public final class ColdStartBenchmark {
       Run median = sorted.get(sorted.size() / 2);
       medians.put(s, median.answered());
       StringBuilder phases = new StringBuilder();
-      median.phases().forEach((k, v) -> phases.append(String.format(" %s=%d ms/%d classes",
-          k, v[0], v[1])));
-      System.out.printf("%-28s best %5d ms  median %5d ms  (median run:%s)%n", s.name(),
-          sorted.get(0).answered(), median.answered(), phases);
+      median.phases().forEach((k, v) -> phases.append(String.format(
+          " %s=%d ms/%d classes/%d cpu-ms", k, v[0], v[1], v[2])));
+      List<Long> cpu = new ArrayList<>(runs.get(s).stream()
+          .map(r -> r.phases().get("answered")[2]).sorted().toList());
+      System.out.printf("%-28s best %5d ms  median %5d ms  median CPU %5d ms  (median run:%s)%n",
+          s.name(), sorted.get(0).answered(), median.answered(), cpu.get(cpu.size() / 2), phases);
     }
     System.out.printf("cold: apiserver4j %d ms, fabric8 mock %d ms%n",
         medians.get(SCENARIOS.get(2)), medians.get(SCENARIOS.get(3)));
@@ -111,7 +114,8 @@ public final class ColdStartBenchmark {
     for (String part : last.substring("phases ".length()).split(" ")) {
       String[] kv = part.split("=");
       String[] msClasses = kv[1].split("/");
-      phases.put(kv[0], new long[] {Long.parseLong(msClasses[0]), Long.parseLong(msClasses[1])});
+      phases.put(kv[0], new long[] {Long.parseLong(msClasses[0]), Long.parseLong(msClasses[1]),
+          Long.parseLong(msClasses[2])});
     }
     return new Run(phases);
   }
