@@ -43,8 +43,9 @@ class CelTest {
         "{'apiVersion':'demo.example.com/v1','kind':'Widget',"
             + "'metadata':{'name':'big','namespace':'default'},'spec':{'replicas':11}}"));
     assertEquals(422, refused.getHttpStatusCode());
-    // apiextensions-apiserver's CEL validator: field.Invalid on the rule's field, rule message
-    assertEquals("Widget.demo.example.com \"big\" is invalid: spec: Invalid value: \"object\":"
+    // apiextensions-apiserver's CEL validator: field.Invalid on the rule's field with the rule's
+    // message, the value omitted for an object (fieldErrorForReason)
+    assertEquals("Widget.demo.example.com \"big\" is invalid: spec: Invalid value:"
         + " replicas must be at most 10", refused.getStatus().getMessage());
   }
 
