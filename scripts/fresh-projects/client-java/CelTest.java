@@ -56,8 +56,9 @@ class CelTest {
         "{'apiVersion':'v1','kind':'ConfigMap',"
             + "'metadata':{'name':'bad','namespace':'default'},'data':{'forbidden':'x'}}"));
     assertEquals(422, refused.getHttpStatusCode());
-    // the policy dispatcher's "ValidatingAdmissionPolicy '%s' with binding '%s' denied request"
-    assertEquals("ValidatingAdmissionPolicy 'no-forbidden-data' with binding"
+    // the policy dispatcher: admission.NewForbidden of "ValidatingAdmissionPolicy '%s' with
+    // binding '%s' denied request: %s", with the reason Invalid (422) when the rule names none
+    assertEquals("configmaps \"bad\" is forbidden: ValidatingAdmissionPolicy 'no-forbidden-data' with binding"
         + " 'no-forbidden-data-binding' denied request: data must not hold the key forbidden",
         refused.getStatus().getMessage());
   }

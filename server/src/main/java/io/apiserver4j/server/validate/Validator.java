@@ -70,14 +70,20 @@ final class Validator implements AutoCloseable {
   }
 
   /**
-   * Creates the snapshot's objects for real; returns a BAD_INPUT verdict for each that could not
-   * be read or was refused.
+   * Creates the snapshot's objects for real (CRDs, Namespaces, policies, then the rest, with the
+   * namespaces they name); returns a BAD_INPUT verdict for each that could not be read or was
+   * refused.
    */
   List<Verdict> load(List<Manifest> snapshot) {
     List<Verdict> problems = new ArrayList<>();
     List<Manifest> ordered = new ArrayList<>(snapshot);
-    ordered.sort(Comparator.comparingInt(Validator::snapshotPhase));
+    ordered.sort(Comparator.comparingInt(Validator::phase));
+    boolean namespacesEnsured = false;
     for (Manifest m : ordered) {
+      if (phase(m) == 3 && !namespacesEnsured) {
+        ensureNamespaces(snapshot);
+        namespacesEnsured = true;
+      }
       if (m.problem().isPresent()) {
         problems.add(new Verdict(m, Verdict.Result.BAD_INPUT, "error: " + m.problem().get(),
             Optional.empty()));
@@ -128,10 +134,6 @@ final class Validator implements AutoCloseable {
     }
     String gk = groupKind(m.object().get());
     return gk.equals(CRD) ? 0 : gk.equals(NAMESPACE) ? 1 : POLICIES.contains(gk) ? 2 : 3;
-  }
-
-  private static int snapshotPhase(Manifest m) {
-    return Math.min(phase(m), 2);
   }
 
   /** Creates the namespaces that dry-run objects will name and nothing has created. */
