@@ -58,7 +58,8 @@ class CelTest {
     assertEquals(422, refused.getHttpStatusCode());
     // the policy dispatcher: admission.NewForbidden of "ValidatingAdmissionPolicy '%s' with
     // binding '%s' denied request: %s", with the reason Invalid (422) when the rule names none
-    assertEquals("configmaps \"bad\" is forbidden: ValidatingAdmissionPolicy 'no-forbidden-data' with binding"
+    assertEquals("configmaps \"bad\" is forbidden: ValidatingAdmissionPolicy 'no-forbidden-data'"
+        + " with binding"
         + " 'no-forbidden-data-binding' denied request: data must not hold the key forbidden",
         refused.getStatus().getMessage());
   }
