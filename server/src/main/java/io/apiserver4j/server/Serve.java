@@ -24,6 +24,7 @@ import io.apiserver4j.authz.Authorizer;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubeconfig;
 import io.apiserver4j.http.TlsOptions;
+import io.apiserver4j.server.validate.ValidateCommand;
 import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.Store;
 import io.apiserver4j.storage.etcd.CompactionPolicy;
@@ -56,6 +57,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Exit codes: 0 after {@code --help} or a clean stop, 1 when the server cannot start, 2 for
  * a bad command line (the error and the usage on stderr).
+ *
+ * <p>{@code validate ...} as the first argument runs {@link ValidateCommand} instead: manifests
+ * checked by an in-process server, without listening anywhere.
  */
 public final class Serve {
   /** The exit code of a bad command line, as Go's flag package and kube-apiserver use. */
@@ -75,6 +79,10 @@ public final class Serve {
   /** Parses {@code args} and serves until stopped; returns the process's exit code. */
   static int execute(String[] args, PrintStream out, PrintStream err)
       throws InterruptedException {
+    if (args.length > 0 && args[0].equals("validate")) {
+      return ValidateCommand.run(java.util.Arrays.copyOfRange(args, 1, args.length), System.in,
+          out, err);
+    }
     ServeOptions options;
     try {
       options = ServeOptions.parse(args);
