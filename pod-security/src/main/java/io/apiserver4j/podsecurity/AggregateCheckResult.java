@@ -20,6 +20,8 @@ public record AggregateCheckResult(List<String> forbiddenReasons, List<String> f
   /**
    * Copies the lists.
    *
+   * @param forbiddenReasons see the record component
+   * @param forbiddenDetails see the record component
    * @throws IllegalArgumentException when the lists differ in length
    */
   public AggregateCheckResult {

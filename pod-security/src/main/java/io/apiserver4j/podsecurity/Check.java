@@ -20,6 +20,9 @@ public record Check(String id, Level level, List<Versioned> versions) {
   /**
    * Copies the versions.
    *
+   * @param id see the record component
+   * @param level see the record component
+   * @param versions see the record component
    * @throws NullPointerException when a component is null
    */
   public Check {
@@ -41,6 +44,9 @@ public record Check(String id, Level level, List<Versioned> versions) {
     /**
      * Copies the overrides.
      *
+     * @param minimumVersion see the record component
+     * @param check see the record component
+     * @param overrideCheckIds see the record component
      * @throws NullPointerException when a component is null
      */
     public Versioned {

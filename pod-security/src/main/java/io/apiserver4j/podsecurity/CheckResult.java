@@ -21,6 +21,9 @@ public record CheckResult(boolean allowed, String forbiddenReason, String forbid
   /**
    * Checks the components.
    *
+   * @param allowed see the record component
+   * @param forbiddenReason see the record component
+   * @param forbiddenDetail see the record component
    * @throws NullPointerException when a string is null
    */
   public CheckResult {

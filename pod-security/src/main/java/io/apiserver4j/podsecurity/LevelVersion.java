@@ -17,6 +17,8 @@ public record LevelVersion(Level level, PolicyVersion version) {
   /**
    * Checks the components.
    *
+   * @param level see the record component
+   * @param version see the record component
    * @throws NullPointerException when one is null
    */
   public LevelVersion {

@@ -48,6 +48,15 @@ public record PodSecurityConfiguration(String enforce, String enforceVersion, St
   /**
    * Copies the lists.
    *
+   * @param enforce see the record component
+   * @param enforceVersion see the record component
+   * @param audit see the record component
+   * @param auditVersion see the record component
+   * @param warn see the record component
+   * @param warnVersion see the record component
+   * @param exemptUsernames see the record component
+   * @param exemptNamespaces see the record component
+   * @param exemptRuntimeClasses see the record component
    * @throws NullPointerException when a component is null
    */
   public PodSecurityConfiguration {

@@ -25,6 +25,9 @@ public record PodSecurityResponse(Optional<StatusException> denial, List<String>
   /**
    * Copies the collections.
    *
+   * @param denial see the record component
+   * @param warnings see the record component
+   * @param auditAnnotations see the record component
    * @throws NullPointerException when a component is null
    */
   public PodSecurityResponse {

@@ -45,6 +45,9 @@ public record Policy(LevelVersion enforce, LevelVersion audit, LevelVersion warn
   /**
    * Checks the components.
    *
+   * @param enforce see the record component
+   * @param audit see the record component
+   * @param warn see the record component
    * @throws NullPointerException when one is null
    */
   public Policy {
@@ -89,6 +92,8 @@ public record Policy(LevelVersion enforce, LevelVersion audit, LevelVersion warn
     /**
      * Copies the errors.
      *
+     * @param policy see the record component
+     * @param errors see the record component
      * @throws NullPointerException when a component is null
      */
     public Evaluation {

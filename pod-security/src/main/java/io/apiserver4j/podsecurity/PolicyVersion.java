@@ -26,6 +26,9 @@ public record PolicyVersion(int major, int minor, boolean isLatest) implements C
   /**
    * Checks the components.
    *
+   * @param major see the record component
+   * @param minor see the record component
+   * @param isLatest see the record component
    * @throws IllegalArgumentException for negative numbers or a {@code latest} with numbers
    */
   public PolicyVersion {
