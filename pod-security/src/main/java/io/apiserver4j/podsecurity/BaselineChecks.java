@@ -359,7 +359,7 @@ final class BaselineChecks {
     }
     if (!forbidden.isEmpty()) {
       return CheckResult.forbid("seccompProfile",
-          pluralize("annotation", "annotations", forbidden.size()) + " "
+          "forbidden " + pluralize("annotation", "annotations", forbidden.size()) + " "
               + String.join(", ", forbidden));
     }
     return CheckResult.allow();
