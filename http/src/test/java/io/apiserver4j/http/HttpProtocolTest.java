@@ -15,6 +15,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
@@ -127,9 +128,27 @@ class HttpProtocolTest {
   void versionAndHealth() throws Exception {
     HttpResponse<String> v = get("/version?timeout=32s");
     assertThat(v.statusCode()).isEqualTo(200);
-    assertThat(json(v).getOrNull("gitVersion")).isEqualTo(Value.of("v1.32.0"));
-    assertThat(json(v).getOrNull("major")).isEqualTo(Value.of("1"));
-    assertThat(json(v).getOrNull("minor")).isEqualTo(Value.of("32"));
+    // kube 1.36's version.Info (k8s.io/apimachinery pkg/version), its fields in that order; the
+    // emulation and minimum compatibility versions as compatibility.effectiveVersion.Info()
+    // reports them by default (the binary's, and one minor below)
+    MapValue version = (MapValue) json(v);
+    assertThat(v.body().replaceAll("\\s", "")).matches("\\{\"major\":\"1\",\"minor\":\"36\","
+        + "\"emulationMajor\":\"1\",\"emulationMinor\":\"36\",\"minCompatibilityMajor\":\"1\","
+        + "\"minCompatibilityMinor\":\"35\",\"gitVersion\":\"v1\\.36\\.0\","
+        + "\"gitCommit\":\"[0-9a-f]{40}\","
+        + "\"gitTreeState\":\"clean\",\"buildDate\":\"[^\"]+\",\"goVersion\":\"[^\"]+\","
+        + "\"compiler\":\"gc\",\"platform\":\"[^\"]+\"\\}");
+    assertThat(version.getOrNull("gitVersion")).isEqualTo(Value.of("v1.36.0"));
+    assertThat(List.of("major", "minor", "emulationMajor", "emulationMinor",
+        "minCompatibilityMajor", "minCompatibilityMinor").stream()
+        .map(k -> ((StringValue) version.getOrNull(k)).value()).toList())
+        .containsExactly("1", "36", "1", "36", "1", "35");
+    assertThat(Nested.str(version, "gitTreeState")).isEqualTo("clean");
+    assertThat(Nested.str(version, "compiler")).isEqualTo("gc");
+    assertThat(Nested.str(version, "goVersion")).startsWith("go1.26");
+    assertThat(Nested.str(version, "buildDate"))
+        .matches("\\d{4}-\\d\\d-\\d\\dT\\d\\d:\\d\\d:\\d\\dZ");
+    assertThat(Nested.str(version, "platform")).matches("(linux|darwin|windows)/[a-z0-9]+");
     for (String p : List.of("/healthz", "/livez", "/readyz", "/readyz/ping")) {
       HttpResponse<String> h = get(p);
       assertThat(h.statusCode()).as(p).isEqualTo(200);
