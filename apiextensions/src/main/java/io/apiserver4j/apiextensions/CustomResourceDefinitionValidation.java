@@ -79,20 +79,12 @@ public final class CustomResourceDefinitionValidation {
     }
     if (plural.isEmpty()) {
       errs.add(FieldError.required("spec.names.plural", ""));
-    } else {
-      for (String msg : MetaValidation.dns1035Label(plural)) {
-        errs.add(FieldError.invalid("spec.names.plural", Value.of(plural), msg));
-      }
     }
     if (kind.isEmpty()) {
       errs.add(FieldError.required("spec.names.kind", ""));
     }
-    String singular = str(crd, "spec", "names", "singular");
-    if (!singular.isEmpty()) {
-      for (String msg : MetaValidation.dns1035Label(singular)) {
-        errs.add(FieldError.invalid("spec.names.singular", Value.of(singular), msg));
-      }
-    }
+    errs.addAll(names(Nested.mapOrNull(crd, "spec", "names"), "spec.names"));
+    errs.addAll(names(Nested.mapOrNull(crd, "status", "acceptedNames"), "status.acceptedNames"));
     Value versions = Nested.getOrNull(crd, "spec", "versions");
     int storage = 0;
     if (versions instanceof ListValue l && !l.isEmpty()) {
@@ -143,6 +135,56 @@ public final class CustomResourceDefinitionValidation {
     errs.addAll(old.isPresent() ? CrdValidator.validateDefinitionUpdate(crd, old.get())
         : CrdValidator.validateDefinition(crd));
     return errs;
+  }
+
+  /**
+   * kube's {@code ValidateCustomResourceDefinitionNames}: plural, singular, short names and
+   * categories are DNS-1035 labels; kind and listKind may have mixed case but, lower-cased, are
+   * DNS-1035 labels too (so an all lower-case kind is valid), and they differ.
+   *
+   * @param names a CRD's {@code spec.names} or {@code status.acceptedNames}; null for none
+   * @param at the path of {@code names}
+   * @return the field errors, in kube's order; empty when valid
+   */
+  public static List<FieldError> names(MapValue names, String at) {
+    List<FieldError> errs = new ArrayList<>();
+    if (names == null) {
+      return errs;
+    }
+    for (String field : List.of("plural", "singular")) {
+      String v = str(names, field);
+      List<String> msgs = MetaValidation.dns1035Label(v);
+      if (!v.isEmpty() && !msgs.isEmpty()) {
+        errs.add(FieldError.invalid(at + "." + field, Value.of(v), String.join(",", msgs)));
+      }
+    }
+    for (String field : List.of("kind", "listKind")) {
+      String v = str(names, field);
+      List<String> msgs = MetaValidation.dns1035Label(v.toLowerCase(java.util.Locale.ROOT));
+      if (!v.isEmpty() && !msgs.isEmpty()) {
+        errs.add(FieldError.invalid(at + "." + field, Value.of(v),
+            "may have mixed case, but should otherwise match: " + String.join(",", msgs)));
+      }
+    }
+    labels(names, "shortNames", at, errs);
+    String kind = str(names, "kind");
+    if (!kind.isEmpty() && kind.equals(str(names, "listKind"))) {
+      errs.add(FieldError.invalid(at + ".listKind", Value.of(kind),
+          "kind and listKind may not be the same"));
+    }
+    labels(names, "categories", at, errs);
+    return errs;
+  }
+
+  private static void labels(MapValue names, String field, String at, List<FieldError> errs) {
+    List<String> values = Meta.stringList(names.getOrNull(field));
+    for (int i = 0; i < values.size(); i++) {
+      List<String> msgs = MetaValidation.dns1035Label(values.get(i));
+      if (!msgs.isEmpty()) {
+        errs.add(FieldError.invalid(at + "." + field + "[" + i + "]", Value.of(values.get(i)),
+            String.join(",", msgs)));
+      }
+    }
   }
 
   /**
