@@ -603,27 +603,28 @@ class HttpProtocolTest {
         + " in an unknown format - accepted media types include: application/json-patch+json,"
         + " application/merge-patch+json, application/apply-patch+yaml"));
 
-    assertThat(send("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
-        + "gadgets.example.org", null, null).statusCode()).isIn(200, 202);
-    awaitStatus("/apis/example.org/v1", 404);
+    // CRD deletion can finish after the DELETE returns (the CRD's finalizer cleans up): wait
+    // for the registry to stop serving the resource
+    java.util.concurrent.CountDownLatch removed = new java.util.concurrent.CountDownLatch(1);
+    io.apiserver4j.apiserver.RegistryListener listener = (change, def) -> {
+      if (change == io.apiserver4j.apiserver.RegistryListener.Change.REMOVED
+          && def.kind().group().equals("example.org")) {
+        removed.countDown();
+      }
+    };
+    api.registry().addListener(listener);
+    try {
+      assertThat(send("DELETE", "/apis/apiextensions.k8s.io/v1/customresourcedefinitions/"
+          + "gadgets.example.org", null, null).statusCode()).isIn(200, 202);
+      assertThat(removed.await(30, TimeUnit.SECONDS)).as("gadgets no longer served").isTrue();
+    } finally {
+      api.registry().removeListener(listener);
+    }
+    assertThat(get("/apis/example.org/v1").statusCode()).isEqualTo(404);
     assertThat(get("/apis").body()).doesNotContain("example.org");
     assertThat(get("/openapi/v3").body()).doesNotContain("example.org");
     assertThat(get("/apis/example.org/v1/namespaces/default/gadgets").body())
         .isEqualTo("404 page not found\n");
-  }
-
-  /** CRD deletion can finish after the DELETE returns (the CRD's finalizer cleans up). */
-  static void awaitStatus(String path, int code) throws Exception {
-    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(10);
-    int last = -1;
-    while (System.nanoTime() < deadline) {
-      last = get(path).statusCode();
-      if (last == code) {
-        return;
-      }
-      Thread.sleep(50);
-    }
-    assertThat(last).as(path).isEqualTo(code);
   }
 
   @Test
@@ -636,8 +637,21 @@ class HttpProtocolTest {
           "/api/v1/namespaces/default/configmaps?watch=true&timeoutSeconds=3")).build(),
           HttpResponse.BodyHandlers.ofInputStream());
       BlockingQueue<String> lines = lines(r.body());
-      // real time on purpose: the connection must stay silent past Jetty's idle timeout
-      Thread.sleep(1500);
+      // the watch must stay silent past Jetty's idle timeout: a connection opened after it and
+      // left silent too is closed by that timeout, and then the watch has been idle longer
+      try (java.net.Socket idle = new java.net.Socket(quick.url().getHost(),
+          quick.url().getPort())) {
+        idle.setSoTimeout(30_000);
+        int read;
+        try {
+          read = idle.getInputStream().read();
+        } catch (java.net.SocketTimeoutException e) {
+          throw e;
+        } catch (java.net.SocketException reset) {
+          read = -1;
+        }
+        assertThat(read).as("closed by the idle timeout").isEqualTo(-1);
+      }
       other.resources("v1", "configmaps").namespace("default").create(MapValue.ofEntries(
           "apiVersion", Value.of("v1"), "kind", Value.of("ConfigMap"),
           "metadata", MapValue.ofEntries("name", Value.of("late"))));
