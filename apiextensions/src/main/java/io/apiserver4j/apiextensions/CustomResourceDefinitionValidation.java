@@ -111,15 +111,11 @@ public final class CustomResourceDefinitionValidation {
             errs.add(FieldError.invalid(at + ".deprecationWarning", w, msg));
           }
         }
-        Value scale = Nested.getOrNull(v, "subresources", "scale");
-        if (scale instanceof MapValue s) {
-          for (String p : List.of("specReplicasPath", "statusReplicasPath")) {
-            String path = str(s, p);
-            if (!path.startsWith(".") || path.length() < 2) {
-              errs.add(FieldError.invalid(at + ".subresources.scale." + p, Value.of(path),
-                  "should be a json path under .spec"));
-            }
-          }
+        // kube's internal form holds the subresources all versions share once, in spec
+        boolean shared = sameSubresources(l);
+        if ((!shared || i == 0)
+            && Nested.getOrNull(v, "subresources", "scale") instanceof MapValue s) {
+          scale(s, (shared ? "spec" : at) + ".subresources.scale", errs);
         }
       }
     } else {
@@ -135,6 +131,59 @@ public final class CustomResourceDefinitionValidation {
     errs.addAll(old.isPresent() ? CrdValidator.validateDefinitionUpdate(crd, old.get())
         : CrdValidator.validateDefinition(crd));
     return errs;
+  }
+
+  /**
+   * kube's checks of a version's scale subresource
+   * ({@code ValidateCustomResourceDefinitionSubresources}):
+   * the replicas paths are required simple JSON paths under {@code .spec.} and {@code .status.},
+   * the label selector path, if any, under either.
+   */
+  private static void scale(MapValue scale, String at, List<FieldError> errs) {
+    String spec = str(scale, "specReplicasPath");
+    if (spec.isEmpty()) {
+      errs.add(FieldError.required(at + ".specReplicasPath", ""));
+    } else if (!simpleJsonPath(spec, at + ".specReplicasPath", errs)
+        && !spec.startsWith(".spec.")) {
+      errs.add(FieldError.invalid(at + ".specReplicasPath", Value.of(spec),
+          "should be a json path under .spec"));
+    }
+    String status = str(scale, "statusReplicasPath");
+    if (status.isEmpty()) {
+      errs.add(FieldError.required(at + ".statusReplicasPath", ""));
+    } else if (!simpleJsonPath(status, at + ".statusReplicasPath", errs)
+        && !status.startsWith(".status.")) {
+      errs.add(FieldError.invalid(at + ".statusReplicasPath", Value.of(status),
+          "should be a json path under .status"));
+    }
+    String selector = str(scale, "labelSelectorPath");
+    if (!selector.isEmpty() && !simpleJsonPath(selector, at + ".labelSelectorPath", errs)
+        && !selector.startsWith(".spec.") && !selector.startsWith(".status.")) {
+      errs.add(FieldError.invalid(at + ".labelSelectorPath", Value.of(selector),
+          "should be a json path under either .spec or .status"));
+    }
+  }
+
+  // as kube's v1 to internal conversion decides whether spec.subresources holds them
+  private static boolean sameSubresources(ListValue versions) {
+    Value first = versions.get(0) instanceof MapValue m ? m.getOrNull("subresources") : null;
+    for (Value v : versions.items()) {
+      Value sub = v instanceof MapValue m ? m.getOrNull("subresources") : null;
+      if (!java.util.Objects.equals(first, sub)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // kube's validateSimpleJSONPath: true when it reported an error
+  private static boolean simpleJsonPath(String path, String at, List<FieldError> errs) {
+    if (path.charAt(0) != '.') {
+      errs.add(FieldError.invalid(at, Value.of(path),
+          "must be a simple json path starting with ."));
+      return true;
+    }
+    return false;
   }
 
   /**

@@ -98,4 +98,35 @@ class CrdNamesTest {
     assertThat(f.create(CRDS, "", crd("{plural: retrysamples, kind: RetrySample-V2}"),
         "kubectl").code()).isEqualTo(201);
   }
+
+  private static MapValue withScale(String scale) {
+    MapValue crd = crd("{plural: retrysamples, kind: RetrySample}");
+    String text = io.apiserver4j.core.Json.write(crd).replace("\"storage\":true,",
+        "\"storage\":true,\"subresources\":{\"scale\":" + scale + "},");
+    return (MapValue) io.apiserver4j.core.Json.read(text);
+  }
+
+  @Test
+  void scalePathsAreCheckedAsKubeDoesAndWhatKubeAcceptsIsServed() {
+    // ValidateCustomResourceDefinitionSubresources: replicas paths under .spec. and .status.
+    ApiResponse bad = f.create(CRDS, "", withScale("{\"specReplicasPath\":\".status.replicas\","
+        + "\"statusReplicasPath\":\"status.replicas\",\"labelSelectorPath\":\".metadata.x\"}"),
+        "kubectl");
+    assertThat(bad.code()).isEqualTo(422);
+    assertThat(causes(bad)).containsExactly(
+        "spec.subresources.scale.specReplicasPath: Invalid value: \".status.replicas\":"
+            + " should be a json path under .spec",
+        "spec.subresources.scale.statusReplicasPath: Invalid value:"
+            + " \"status.replicas\": must be a simple json path starting with .",
+        "spec.subresources.scale.labelSelectorPath: Invalid value: \".metadata.x\":"
+            + " should be a json path under either .spec or .status");
+    assertThat(f.get(CRDS, "", "retrysamples.example.com").code()).isEqualTo(404);
+
+    // kube takes "[0]" as part of a field name: such a CRD is valid, and it is served
+    ApiResponse odd = f.create(CRDS, "", withScale("{\"specReplicasPath\":\".spec.replicas[0]\","
+        + "\"statusReplicasPath\":\".status.replicas\"}"), "kubectl");
+    assertThat(odd.code()).as(odd.body().toString()).isEqualTo(201);
+    assertThat(f.server.registry().find(
+        new GroupVersionResource("example.com", "v1", "retrysamples"))).isPresent();
+  }
 }
