@@ -79,20 +79,12 @@ public final class CustomResourceDefinitionValidation {
     }
     if (plural.isEmpty()) {
       errs.add(FieldError.required("spec.names.plural", ""));
-    } else {
-      for (String msg : MetaValidation.dns1035Label(plural)) {
-        errs.add(FieldError.invalid("spec.names.plural", Value.of(plural), msg));
-      }
     }
     if (kind.isEmpty()) {
       errs.add(FieldError.required("spec.names.kind", ""));
     }
-    String singular = str(crd, "spec", "names", "singular");
-    if (!singular.isEmpty()) {
-      for (String msg : MetaValidation.dns1035Label(singular)) {
-        errs.add(FieldError.invalid("spec.names.singular", Value.of(singular), msg));
-      }
-    }
+    errs.addAll(names(Nested.mapOrNull(crd, "spec", "names"), "spec.names"));
+    errs.addAll(names(Nested.mapOrNull(crd, "status", "acceptedNames"), "status.acceptedNames"));
     Value versions = Nested.getOrNull(crd, "spec", "versions");
     int storage = 0;
     if (versions instanceof ListValue l && !l.isEmpty()) {
@@ -119,15 +111,11 @@ public final class CustomResourceDefinitionValidation {
             errs.add(FieldError.invalid(at + ".deprecationWarning", w, msg));
           }
         }
-        Value scale = Nested.getOrNull(v, "subresources", "scale");
-        if (scale instanceof MapValue s) {
-          for (String p : List.of("specReplicasPath", "statusReplicasPath")) {
-            String path = str(s, p);
-            if (!path.startsWith(".") || path.length() < 2) {
-              errs.add(FieldError.invalid(at + ".subresources.scale." + p, Value.of(path),
-                  "should be a json path under .spec"));
-            }
-          }
+        // kube's internal form holds the subresources all versions share once, in spec
+        boolean shared = sameSubresources(l);
+        if ((!shared || i == 0)
+            && Nested.getOrNull(v, "subresources", "scale") instanceof MapValue s) {
+          scale(s, (shared ? "spec" : at) + ".subresources.scale", errs);
         }
       }
     } else {
@@ -143,6 +131,109 @@ public final class CustomResourceDefinitionValidation {
     errs.addAll(old.isPresent() ? CrdValidator.validateDefinitionUpdate(crd, old.get())
         : CrdValidator.validateDefinition(crd));
     return errs;
+  }
+
+  /**
+   * kube's checks of a version's scale subresource
+   * ({@code ValidateCustomResourceDefinitionSubresources}):
+   * the replicas paths are required simple JSON paths under {@code .spec.} and {@code .status.},
+   * the label selector path, if any, under either.
+   */
+  private static void scale(MapValue scale, String at, List<FieldError> errs) {
+    String spec = str(scale, "specReplicasPath");
+    if (spec.isEmpty()) {
+      errs.add(FieldError.required(at + ".specReplicasPath", ""));
+    } else if (!simpleJsonPath(spec, at + ".specReplicasPath", errs)
+        && !spec.startsWith(".spec.")) {
+      errs.add(FieldError.invalid(at + ".specReplicasPath", Value.of(spec),
+          "should be a json path under .spec"));
+    }
+    String status = str(scale, "statusReplicasPath");
+    if (status.isEmpty()) {
+      errs.add(FieldError.required(at + ".statusReplicasPath", ""));
+    } else if (!simpleJsonPath(status, at + ".statusReplicasPath", errs)
+        && !status.startsWith(".status.")) {
+      errs.add(FieldError.invalid(at + ".statusReplicasPath", Value.of(status),
+          "should be a json path under .status"));
+    }
+    String selector = str(scale, "labelSelectorPath");
+    if (!selector.isEmpty() && !simpleJsonPath(selector, at + ".labelSelectorPath", errs)
+        && !selector.startsWith(".spec.") && !selector.startsWith(".status.")) {
+      errs.add(FieldError.invalid(at + ".labelSelectorPath", Value.of(selector),
+          "should be a json path under either .spec or .status"));
+    }
+  }
+
+  // as kube's v1 to internal conversion decides whether spec.subresources holds them
+  private static boolean sameSubresources(ListValue versions) {
+    Value first = versions.get(0) instanceof MapValue m ? m.getOrNull("subresources") : null;
+    for (Value v : versions.items()) {
+      Value sub = v instanceof MapValue m ? m.getOrNull("subresources") : null;
+      if (!java.util.Objects.equals(first, sub)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  // kube's validateSimpleJSONPath: true when it reported an error
+  private static boolean simpleJsonPath(String path, String at, List<FieldError> errs) {
+    if (path.charAt(0) != '.') {
+      errs.add(FieldError.invalid(at, Value.of(path),
+          "must be a simple json path starting with ."));
+      return true;
+    }
+    return false;
+  }
+
+  /**
+   * kube's {@code ValidateCustomResourceDefinitionNames}: plural, singular, short names and
+   * categories are DNS-1035 labels; kind and listKind may have mixed case but, lower-cased, are
+   * DNS-1035 labels too (so an all lower-case kind is valid), and they differ.
+   *
+   * @param names a CRD's {@code spec.names} or {@code status.acceptedNames}; null for none
+   * @param at the path of {@code names}
+   * @return the field errors, in kube's order; empty when valid
+   */
+  public static List<FieldError> names(MapValue names, String at) {
+    List<FieldError> errs = new ArrayList<>();
+    if (names == null) {
+      return errs;
+    }
+    for (String field : List.of("plural", "singular")) {
+      String v = str(names, field);
+      List<String> msgs = MetaValidation.dns1035Label(v);
+      if (!v.isEmpty() && !msgs.isEmpty()) {
+        errs.add(FieldError.invalid(at + "." + field, Value.of(v), String.join(",", msgs)));
+      }
+    }
+    for (String field : List.of("kind", "listKind")) {
+      String v = str(names, field);
+      List<String> msgs = MetaValidation.dns1035Label(v.toLowerCase(java.util.Locale.ROOT));
+      if (!v.isEmpty() && !msgs.isEmpty()) {
+        errs.add(FieldError.invalid(at + "." + field, Value.of(v),
+            "may have mixed case, but should otherwise match: " + String.join(",", msgs)));
+      }
+    }
+    labels(names, "shortNames", at, errs);
+    String kind = str(names, "kind");
+    if (!kind.isEmpty() && kind.equals(str(names, "listKind"))) {
+      errs.add(FieldError.invalid(at + ".listKind", Value.of(kind),
+          "kind and listKind may not be the same"));
+    }
+    labels(names, "categories", at, errs);
+    return errs;
+  }
+
+  private static void labels(MapValue names, String field, String at, List<FieldError> errs) {
+    List<String> values = Meta.stringList(names.getOrNull(field));
+    for (int i = 0; i < values.size(); i++) {
+      List<String> msgs = MetaValidation.dns1035Label(values.get(i));
+      if (!msgs.isEmpty()) {
+        errs.add(FieldError.invalid(at + "." + field + "[" + i + "]", Value.of(values.get(i)),
+            String.join(",", msgs)));
+      }
+    }
   }
 
   /**

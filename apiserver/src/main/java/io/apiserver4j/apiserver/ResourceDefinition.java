@@ -30,6 +30,8 @@ import java.util.regex.Pattern;
  * <p>Immutable and thread-safe; build with {@link #builder(GroupVersionKind, String)}.
  */
 public final class ResourceDefinition {
+  // kube's ValidateCustomResourceDefinitionNames: the lower-cased kind is a DNS-1035 label
+  private static final Pattern KIND = Pattern.compile("[a-zA-Z]([-a-zA-Z0-9]{0,61}[a-zA-Z0-9])?");
   private static final Pattern LOWER_NAME = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
 
   private final GroupVersionKind kind;
@@ -464,13 +466,15 @@ public final class ResourceDefinition {
     }
 
     /**
-     * @throws IllegalArgumentException if a name is not a lowercase DNS label, the kind is not
-     *     capitalised, the version is empty, or the schema type (or a type it uses) does not
+     * @throws IllegalArgumentException if a name is not a lowercase DNS label, the kind is empty
+     *     or, lower-cased, not a DNS-1035 label (kube's rule for a CRD's kind, which may be all
+     *     lower case), the version is empty, or the schema type (or a type it uses) does not
      *     exist in the schema
      */
     public ResourceDefinition build() {
-      if (kind.kind().isEmpty() || !Character.isUpperCase(kind.kind().charAt(0))) {
-        throw new IllegalArgumentException("kind must start with an upper-case letter: " + kind);
+      if (!KIND.matcher(kind.kind()).matches()) {
+        throw new IllegalArgumentException(
+            "kind must be a DNS-1035 label when lower-cased: " + kind);
       }
       if (kind.version().isEmpty()) {
         throw new IllegalArgumentException("version must not be empty: " + kind);

@@ -36,8 +36,8 @@ public record ScaleSubresource(String specReplicasPath, String statusReplicasPat
   }
 
   private static void checkPath(String what, String path) {
-    if (!path.startsWith(".") || path.length() < 2 || path.contains("..") || path.endsWith(".")
-        || path.contains("[")) {
+    // a segment may hold any character but '.', as kube reads the path ("[0]" is part of a key)
+    if (!path.startsWith(".") || path.length() < 2 || path.contains("..") || path.endsWith(".")) {
       throw new IllegalArgumentException(what + " must be a simple dotted path like .spec.replicas: "
           + path);
     }

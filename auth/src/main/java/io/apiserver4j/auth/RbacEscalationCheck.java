@@ -70,8 +70,9 @@ public final class RbacEscalationCheck implements ValidatingPlugin {
       String roleKind = Nested.str(object, "roleRef", "kind");
       String roleName = Nested.str(object, "roleRef", "name");
       String rolePlural = roleKind.equals("ClusterRole") ? "clusterroles" : "roles";
-      if (allowed(user, "bind", rolePlural, roleKind.equals("ClusterRole") ? ""
-          : a.namespace(), roleName)) {
+      // kube's BindingAuthorized asks in the binding's namespace (empty for a
+      // ClusterRoleBinding), so a ClusterRole may be delegated for binding in one namespace
+      if (allowed(user, "bind", rolePlural, a.namespace(), roleName)) {
         return;
       }
       granted = rbac.roleRules(roleKind, a.namespace(), roleName);
@@ -97,7 +98,7 @@ public final class RbacEscalationCheck implements ValidatingPlugin {
 
   private boolean allowed(UserInfo user, String verb, String plural, String namespace,
       String name) {
-    return rbac.authorize(new AuthorizationAttributes(user, verb, true, GROUP, "v1", plural, "",
+    return rbac.authorize(new AuthorizationAttributes(user, verb, true, GROUP, "*", plural, "",
         namespace, name, "")) instanceof AuthorizationDecision.Allow;
   }
 }

@@ -204,4 +204,34 @@ class RbacKubectlTest {
         "--clusterrole=node-escalator", "--user=bob");
     bob.ok("-n", "esc", "create", "role", "node-maker", "--verb=create", "--resource=nodes");
   }
+
+  @Test
+  void bindOnAClusterRoleIsCheckedInTheBindingsNamespace() {
+    // the delegation example of kube's RBAC documentation ("Restrictions on role binding
+    // creation or update"): bind on chosen ClusterRoles, granted in one namespace only, is what
+    // BindingAuthorized checks there (pkg/registry/rbac/validation)
+    admin.ok("create", "namespace", "user-1-namespace");
+    admin.ok("create", "namespace", "user-2-namespace");
+    admin.ok("create", "clusterrole", "role-grantor", "--verb=bind", "--resource=clusterroles",
+        "--resource-name=admin", "--resource-name=edit", "--resource-name=view");
+    admin.ok("create", "clusterrole", "binding-writer", "--verb=create,get",
+        "--resource=rolebindings");
+    for (String ns : new String[] {"user-1-namespace", "user-2-namespace"}) {
+      admin.ok("-n", ns, "create", "rolebinding", "bob-writes-bindings",
+          "--clusterrole=binding-writer", "--user=bob");
+    }
+    admin.ok("-n", "user-1-namespace", "create", "rolebinding", "bob-grants",
+        "--clusterrole=role-grantor", "--user=bob");
+
+    bob.ok("-n", "user-1-namespace", "create", "rolebinding", "carol-views",
+        "--clusterrole=view", "--user=carol");
+    Kubectl.Result elsewhere = bob.run("-n", "user-2-namespace", "create", "rolebinding",
+        "carol-views", "--clusterrole=view", "--user=carol");
+    assertThat(elsewhere.stderr()).contains("rolebindings.rbac.authorization.k8s.io"
+        + " \"carol-views\" is forbidden: user \"bob\" (groups=[\"system:authenticated\"]) is"
+        + " attempting to grant RBAC permissions not currently held:");
+    Kubectl.Result cluster = bob.run("create", "clusterrolebinding", "carol-views",
+        "--clusterrole=view", "--user=carol");
+    assertThat(cluster.exitCode()).isNotZero();
+  }
 }

@@ -18,6 +18,9 @@ import javax.naming.ldap.Rdn;
 
 /** The standard {@link Authenticator}s. */
 public final class Authenticators {
+  /** The user extra key naming the credential that authenticated the request (kube's). */
+  public static final String CREDENTIAL_ID = "authentication.kubernetes.io/credential-id";
+
   private Authenticators() {}
 
   /**
@@ -42,8 +45,11 @@ public final class Authenticators {
 
   /**
    * X.509 client certificates, like kube's {@code --client-ca-file} authenticator: the leaf
-   * certificate's subject Common Name is the user name, its Organization values the groups.
-   * The chain has already been verified against the client CA by the TLS handshake.
+   * certificate's subject Common Name is the user name, its Organization values the groups,
+   * and, as kube's x509 authenticator ({@code CommonNameUserConversion}), the extra
+   * {@code authentication.kubernetes.io/credential-id} is {@code X509SHA256=} and the lower-case
+   * hex of the SHA-256 of the leaf certificate's DER encoding. The chain has already been
+   * verified against the client CA by the TLS handshake.
    *
    * @return the authenticator
    */
@@ -72,7 +78,15 @@ public final class Authenticators {
         return AuthenticationResult.rejected("client certificate without a common name");
       }
       // getRdns() is in the certificate's own (ASN.1) order, the order kube reports groups in
-      return AuthenticationResult.authenticated(new UserInfo(name, "", groups, Map.of()));
+      String credentialId;
+      try {
+        credentialId = "X509SHA256=" + java.util.HexFormat.of().formatHex(
+            java.security.MessageDigest.getInstance("SHA-256").digest(leaf.getEncoded()));
+      } catch (java.security.GeneralSecurityException e) {
+        return AuthenticationResult.rejected("unreadable client certificate");
+      }
+      return AuthenticationResult.authenticated(new UserInfo(name, "", groups,
+          Map.of(CREDENTIAL_ID, List.of(credentialId))));
     };
   }
 

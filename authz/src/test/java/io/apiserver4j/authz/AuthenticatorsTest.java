@@ -61,4 +61,23 @@ class AuthenticatorsTest {
         "apps", "v1", "deployments", "", "ns", "web", ""));
     assertThat(Authorizer.allowAll().authorize(a)).isEqualTo(AuthorizationDecision.allow());
   }
+
+  @Test
+  void aClientCertificateUserCarriesItsCredentialIdAsKubesX509Authenticator() throws Exception {
+    // kube's TestX509 case "server cert allowing non-client cert usages": the same certificate
+    // and the user kube expects for it
+    java.security.cert.X509Certificate cert;
+    try (java.io.InputStream in = AuthenticatorsTest.class.getResourceAsStream(
+        "kube-x509-server-cert.pem")) {
+      cert = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
+          .getInstance("X.509").generateCertificate(in);
+    }
+    AuthenticationResult r = Authenticators.clientCertificates().authenticate(
+        new AuthenticationRequest(Map.of(), List.of(cert),
+            InetSocketAddress.createUnresolved("127.0.0.1", 1234)));
+
+    assertThat(r).isEqualTo(AuthenticationResult.authenticated(new UserInfo("127.0.0.1", "",
+        List.of("My Org"), Map.of("authentication.kubernetes.io/credential-id", List.of(
+            "X509SHA256=04adf2b65e6325a8c467256eb3a9a373d818398d9a1f1d9eca1cbc2c237fe75f")))));
+  }
 }

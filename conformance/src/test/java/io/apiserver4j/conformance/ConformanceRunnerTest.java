@@ -62,6 +62,31 @@ class ConformanceRunnerTest {
   }
 
   @Test
+  void anExpectedErrorMustBeTheReferencesError() throws IOException {
+    Path shared = SharedDir.get().resolve("conformance");
+    String merge = Files.readString(shared.resolve("merge/TestDefaultKeysFlatErrors.yaml"));
+    String typed = Files.readString(shared.resolve("typed/TestSchemaValidation.yaml"));
+    write("merge/TestDefaultKeysFlatErrors.yaml", merge.replace("duplicate entries for key",
+        "some other failure for key"));
+    write("typed/TestSchemaValidation.yaml", typed.replace(
+        "error: '.key: expected string, got &value.valueUnstructured{Value:true}'",
+        "error: '.value: expected string, got &value.valueUnstructured{Value:true}'"));
+
+    Result r = main(dir.toString());
+
+    assertThat(r.status()).isEqualTo(1);
+    assertThat(r.out()).contains("failed with \".containerPorts: duplicate entries for key"
+        + " [port=80,protocol=\\\"TCP\\\"]\" but the reference fails it with \".containerPorts:"
+        + " some other failure for key")
+        .contains("simple pair / invalid-0: validation errors [.key: expected string, got"
+            + " boolean true] lack the reference's \".value: expected string, got");
+    // the texts kube's structured-merge-diff writes are matched as they are
+    write("merge/TestDefaultKeysFlatErrors.yaml", merge);
+    write("typed/TestSchemaValidation.yaml", typed);
+    assertThat(main(dir.toString()).status()).isZero();
+  }
+
+  @Test
   void unknownCallsAndKeysFailInsteadOfBeingSkipped() throws IOException {
     write("f/Unknown.yaml", "testFunction: T\nsourceFile: x\ncalls:\n- call: teleport\n  input: x\n"
         + "- call: setFromJSON\n  input: '{}'\n  ok: true\n  toJSON: '{}'\n  surprise: 1\n");

@@ -27,6 +27,10 @@ import java.util.List;
  * <p>The design proposal parsed an empty value as "unset" with a deprecation warning; kubectl as
  * released represents a bare flag by a sentinel value instead and rejects an explicit empty
  * value. This class follows kubectl.
+ *
+ * <p>It is for client-side tools (a JVM kubectl look-alike, a test harness that takes kubectl's
+ * flags); the server does not use it, as kube-apiserver never sees the flag: kubectl sends
+ * {@code dryRun=All} for {@code server} and, for {@code client}, no write at all.
  */
 public final class ClientDryRun {
   /** The value kubectl's flag library substitutes when the flag is given without a value. */

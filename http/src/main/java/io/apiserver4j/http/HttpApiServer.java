@@ -289,7 +289,7 @@ public final class HttpApiServer implements AutoCloseable {
     private Duration shutdownTimeout = Duration.ofSeconds(10);
     private Duration idleTimeout = Duration.ofMinutes(5);
     private Clock clock = Clock.systemUTC();
-    private String gitVersion = "v1.32.0";
+    private String gitVersion = "v1.36.0";
     private int maxThreads = 400;
     private final Map<String, java.util.function.Function<URI, NonResourceDocument>> documents =
         new java.util.LinkedHashMap<>();
@@ -431,13 +431,13 @@ public final class HttpApiServer implements AutoCloseable {
     }
 
     /**
-     * The version {@code /version} reports; default {@code v1.32.0}. Its minor version selects
-     * the kubectl a version-dispatching kubectl runs.
+     * The version {@code /version} reports; default {@code v1.36.0}, the release whose API the
+     * server serves. Its minor version selects the kubectl a version-dispatching kubectl runs.
      */
     public Builder gitVersion(String v) {
       requireNonNull(v, "gitVersion");
       if (!v.matches("v\\d+\\.\\d+\\.\\d+.*")) {
-        throw new IllegalArgumentException("gitVersion must look like v1.32.0: " + v);
+        throw new IllegalArgumentException("gitVersion must look like v1.36.0: " + v);
       }
       this.gitVersion = v;
       return this;

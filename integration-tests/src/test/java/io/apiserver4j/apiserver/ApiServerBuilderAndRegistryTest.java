@@ -139,8 +139,12 @@ class ApiServerBuilderAndRegistryTest {
     assertThatThrownBy(() -> ApiServer.builder().resource(fakeConfigMaps).build())
         .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("built-in");
     assertThatThrownBy(() -> ResourceDefinition.builder(
-        new GroupVersionKind("x.io", "v1", "thing"), "things").build())
-        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("upper-case");
+        new GroupVersionKind("x.io", "v1", "my_thing"), "things").build())
+        .isInstanceOf(IllegalArgumentException.class).hasMessageContaining("DNS-1035");
+    // kube serves CRDs whose kind is all lower case
+    assertThat(ResourceDefinition.builder(
+        new GroupVersionKind("x.io", "v1", "thing"), "things").build().kind().kind())
+        .isEqualTo("thing");
     assertThatThrownBy(() -> ResourceDefinition.builder(
         new GroupVersionKind("x.io", "v1", "Thing"), "things")
         .schema(Schema.fromSmdYaml("types:\n- name: Thing\n  map:\n    fields:\n"

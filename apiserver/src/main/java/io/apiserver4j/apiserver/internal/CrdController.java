@@ -127,10 +127,10 @@ final class CrdController implements WriteListener {
     }
     status = status.with("conditions", conditions);
     List<String> storedVersions = new ArrayList<>(Meta.stringList(status.getOrNull("storedVersions")));
-    for (ResourceDefinition d : CrdSupport.definitions(crd)) {
-      if (!storedVersions.contains(d.storageVersion())) {
-        storedVersions.add(d.storageVersion());
-      }
+    // from the spec alone: a CRD the server cannot serve still records its storage version
+    String storageVersion = CrdSupport.storageVersion(crd);
+    if (!storageVersion.isEmpty() && !storedVersions.contains(storageVersion)) {
+      storedVersions.add(storageVersion);
     }
     status = status.with("storedVersions", ListValue.ofStrings(storedVersions));
     if (!status.equals(Nested.mapOrNull(crd, "status"))) {

@@ -57,15 +57,10 @@ public final class CrdSupport {
     String plural = str(crd, "spec", "names", "plural");
     String kind = str(crd, "spec", "names", "kind");
     boolean namespaced = str(crd, "spec", "scope").equals("Namespaced");
-    String storageVersion = "";
     if (!(Nested.getOrNull(crd, "spec", "versions") instanceof ListValue versions)) {
       return out;
     }
-    for (Value v : versions.items()) {
-      if (v instanceof MapValue m && bool(m, "storage")) {
-        storageVersion = str(m, "name");
-      }
-    }
+    String storageVersion = storageVersion(crd);
     // one client for all versions: the webhook converts between any two of them
     Converter converter = str(crd, "spec", "conversion", "strategy")
         .equals("Webhook") && Nested.getOrNull(crd, "spec", "conversion", "webhook")
@@ -131,6 +126,17 @@ public final class CrdSupport {
       out.add(b.build());
     }
     return out;
+  }
+
+  /** The name of the CRD's storage version (the last marked so); empty when none is. */
+  static String storageVersion(MapValue crd) {
+    String storageVersion = "";
+    for (Value v : Nested.list(crd, "spec", "versions")) {
+      if (v instanceof MapValue m && bool(m, "storage")) {
+        storageVersion = str(m, "name");
+      }
+    }
+    return storageVersion;
   }
 
   /** A version's selectableFields as field selector labels ({@code .spec.color} -> spec.color). */

@@ -110,7 +110,7 @@ final class CreateHandler {
       throw e;
     }
     MapValue object = StorageForm.fromStorage(target, written.object());
-    s.storage().listener().committed(target, new WriteOutcome.Updated(object));
+    s.storage().listener().committedQuietly(target, new WriteOutcome.Updated(object));
     return object;
   }
 

@@ -116,7 +116,7 @@ record Scope(ApiRequest request, ResourceDefinition def, String namespace, Strin
 
   /** Tells the storage's listener of a write that reached it, and returns the outcome. */
   WriteOutcome committed(WriteOutcome outcome) {
-    storage.listener().committed(def, outcome);
+    storage.listener().committedQuietly(def, outcome);
     return outcome;
   }
 }

@@ -17,6 +17,7 @@ import io.apiserver4j.conformance.ConformanceRunner;
 import io.apiserver4j.conformance.Fixture;
 import io.apiserver4j.conformance.FixtureFields.FixtureFormatException;
 import io.apiserver4j.conformance.FixtureSuite;
+import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
@@ -165,12 +166,13 @@ public final class MergeSuite implements FixtureSuite {
 
     MapValue expected = map(required(c, "expected"), "expected");
     long errorOp = -1;
+    String errorMessage = "";
     if (expected.containsKey("error")) {
       onlyKeys(expected, EXPECTED_ERROR, "expected");
       MapValue err = map(required(expected, "error"), "expected.error");
       onlyKeys(err, ERROR_KEYS, "expected.error");
       errorOp = integer(err, "op");
-      string(err, "message");
+      errorMessage = string(err, "message");
     } else {
       onlyKeys(expected, EXPECTED_STATE, "expected");
     }
@@ -187,7 +189,11 @@ public final class MergeSuite implements FixtureSuite {
         return "ops[" + i + "]: " + e.getMessage();
       } catch (OpFailed e) {
         if (i == errorOp) {
-          return null;
+          // the reference's error, not just any failure: its text is the updater's message
+          String got = e.getCause() == null ? e.getMessage() : e.getCause().getMessage();
+          return errorMessage.equals(got) ? null : "ops[" + i + "] (" + string(op, "op")
+              + ") failed with " + Json.quote(String.valueOf(got)) + " but the reference fails"
+              + " it with " + Json.quote(errorMessage);
         }
         return "ops[" + i + "] (" + string(op, "op") + ") failed: " + e.getMessage();
       }

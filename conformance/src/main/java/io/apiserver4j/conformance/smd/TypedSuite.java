@@ -16,6 +16,7 @@ import io.apiserver4j.conformance.ConformanceRunner;
 import io.apiserver4j.conformance.Fixture;
 import io.apiserver4j.conformance.FixtureFields.FixtureFormatException;
 import io.apiserver4j.conformance.FixtureSuite;
+import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
@@ -228,6 +229,11 @@ public final class TypedSuite implements FixtureSuite {
       return "validation allowing duplicates " + (validDup ? "passed" : "failed: "
           + type.fromValueUnvalidated(v).validate(Duplicates.ALLOW)) + ", reference says valid=" + !validDup;
     }
+    if (!valid && m.containsKey("error")) {
+      List<String> got = new ArrayList<>();
+      type.fromValueUnvalidated(v).validate(Duplicates.REJECT).forEach(e -> got.add(e.toString()));
+      return sameErrors(string(m, "error"), got);
+    }
     return null;
   }
 
@@ -256,6 +262,51 @@ public final class TypedSuite implements FixtureSuite {
   private static String sameSet(String what, FieldSet got, FieldSet want) {
     return got.equals(want) ? null
         : what + " differs:\nexpected: " + FieldsV1.encode(want) + "\n     got: " + FieldsV1.encode(got);
+  }
+
+  /**
+   * Compares validation errors with the reference's text: one error, or {@code errors:} and one
+   * indented error a line. The texts must be equal up to {@code ", got "}, after which Go
+   * prints the offending value with {@code %v} of its internal types (such as
+   * {@code &value.valueUnstructured{Value:1}}), which no other implementation reproduces. The
+   * order is free (the reference's is not fixed), and where the reference names one of several
+   * undeclared fields it names whichever Go's map order gave it, so any undeclared field of ours
+   * matches.
+   */
+  static String sameErrors(String want, List<String> got) {
+    List<String> expected = new ArrayList<>();
+    if (want.startsWith("errors:\n")) {
+      for (String line : want.substring("errors:\n".length()).split("\n")) {
+        expected.add(line.strip());
+      }
+    } else {
+      expected.add(want);
+    }
+    List<String> left = new ArrayList<>();
+    got.forEach(g -> left.add(withoutGoValue(g)));
+    for (String e : expected) {
+      String w = withoutGoValue(e);
+      if (left.remove(w)) {
+        continue;
+      }
+      int undeclared = -1;
+      for (int i = 0; i < left.size() && w.endsWith(UNDECLARED) && undeclared < 0; i++) {
+        undeclared = left.get(i).endsWith(UNDECLARED) ? i : -1;
+      }
+      if (undeclared < 0) {
+        return "validation errors " + got + " lack the reference's " + Json.quote(e);
+      }
+      left.remove(undeclared);
+    }
+    return left.isEmpty() ? null : "validation errors " + left + " are not the reference's "
+        + Json.quote(want);
+  }
+
+  private static final String UNDECLARED = ": field not declared in schema";
+
+  private static String withoutGoValue(String error) {
+    int got = error.indexOf(", got ");
+    return got < 0 ? error : error.substring(0, got);
   }
 
   private static String sameValue(String what, Value got, Value want) {

@@ -33,6 +33,9 @@ final class Metadata {
       DiscoveryDocuments discovery, OpenApiDocuments openApi) {}
 
   private final ResourceRegistry registry;
+  // the day kube's v1.36.0 staging tags were cut, and the toolchain of its go.mod
+  private static final String BUILD_DATE = "2026-04-22T19:03:20Z";
+  private static final String GO_VERSION = "go1.26.0";
   private final String gitVersion;
   private final java.util.concurrent.atomic.AtomicLong generation =
       new java.util.concurrent.atomic.AtomicLong();
@@ -74,6 +77,13 @@ final class Metadata {
     return snapshot().definitions();
   }
 
+  /**
+   * The {@code /version} body, shaped as kube-apiserver 1.36's {@code version.Info}: the binary
+   * version's major and minor from {@code gitVersion}, the emulation version (the binary's, as
+   * kube's effective version defaults it) and the minimum compatibility version (one minor
+   * below), then the build fields of a 1.36 release build (Go toolchain of kube's go.mod at
+   * v1.36.0, the {@code gc} compiler, the host's platform in Go's names).
+   */
   MapValue version() {
     String minor = "0";
     String major = "1";
@@ -83,18 +93,27 @@ final class Metadata {
       major = m.group(1);
       minor = m.group(2);
     }
+    int minorNumber = Integer.parseInt(minor);
     return MapValue.builder()
         .put("major", Value.of(major))
         .put("minor", Value.of(minor))
+        .put("emulationMajor", Value.of(major))
+        .put("emulationMinor", Value.of(minor))
+        .put("minCompatibilityMajor", Value.of(major))
+        .put("minCompatibilityMinor", Value.of(Integer.toString(Math.max(0, minorNumber - 1))))
         .put("gitVersion", Value.of(gitVersion))
         .put("gitCommit", Value.of("0000000000000000000000000000000000000000"))
         .put("gitTreeState", Value.of("clean"))
-        .put("buildDate", Value.of("2025-01-01T00:00:00Z"))
-        .put("goVersion", Value.of("java" + System.getProperty("java.version", "")))
-        .put("compiler", Value.of("apiserver4j"))
-        .put("platform", Value.of(System.getProperty("os.name", "").toLowerCase(
-            java.util.Locale.ROOT) + "/" + arch()))
+        .put("buildDate", Value.of(BUILD_DATE))
+        .put("goVersion", Value.of(GO_VERSION))
+        .put("compiler", Value.of("gc"))
+        .put("platform", Value.of(goOs() + "/" + arch()))
         .build();
+  }
+
+  private static String goOs() {
+    String os = System.getProperty("os.name", "").toLowerCase(java.util.Locale.ROOT);
+    return os.startsWith("mac") ? "darwin" : os.startsWith("windows") ? "windows" : os;
   }
 
   private static String arch() {

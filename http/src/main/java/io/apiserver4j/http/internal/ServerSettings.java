@@ -25,7 +25,7 @@ import java.util.function.Function;
  * @param requestTimeout the default and maximum timeout of non-watch requests
  * @param minWatchTimeout watches without {@code timeoutSeconds} end after a random duration
  *     between this and twice this, as kube's {@code --min-request-timeout}
- * @param gitVersion the version {@code /version} reports, e.g. {@code v1.32.0}
+ * @param gitVersion the version {@code /version} reports, e.g. {@code v1.36.0}
  * @param documents further non-resource GET documents by path, given the server's base URL
  * @param auditor audits requests ({@link Auditor#none()} when auditing is off)
  */

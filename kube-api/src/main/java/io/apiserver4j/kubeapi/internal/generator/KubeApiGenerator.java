@@ -46,9 +46,11 @@ import java.util.zip.GZIPOutputStream;
  *   <li>{@code resources.json}: one line per served resource. The set of resources and
  *       subresources, their scope and subresource verbs are the table of {@code api/README.md}
  *       (which was checked against the v1.36.0 swagger); singular names, verbs, short names,
- *       categories and {@code storageVersionHash} are the per-group-version discovery documents,
- *       the 1.36 ones except {@code api__v1.json}, which predates {@code pods/resize}: that
- *       subresource's verbs come from the table. Group order is the order of
+ *       categories (and whether a {@code storageVersionHash} is shown) are the
+ *       per-group-version discovery documents, the 1.36 ones except {@code api__v1.json},
+ *       which predates {@code pods/resize}: that subresource's verbs come from the table. The
+ *       hash itself is computed from kube 1.36's storage version (see {@link #STORAGE_GVK}).
+ *       Group order is the order of
  *       {@code aggregated_v2.json} (a 1.33 document, used for nothing else). The schema type of a
  *       kind is the swagger definition that declares its group-version-kind.
  *   <li>{@code schema.json.gz}: the structured-merge-diff types the served kinds use (client-go's
@@ -80,6 +82,26 @@ public final class KubeApiGenerator {
       "io.k8s.api.core.v1.Event", Map.of("eventTime", Value.nullValue(),
           "firstTimestamp", Value.nullValue(), "lastTimestamp", Value.nullValue()),
       "io.k8s.api.core.v1.ServicePort", Map.of("targetPort", Value.of(0L)));
+
+  /**
+   * The resources kube-apiserver 1.36 stores in another group-version-kind than the one served
+   * (by "group/resource"): the encoding overrides of kube's
+   * {@code pkg/kubeapiserver/default_storage_factory_builder.go} (MutatingAdmissionPolicies and
+   * their bindings stay at v1beta1 for the release they went GA in), its cohabiting resources
+   * (events.k8s.io events are core v1 Events), the versions its scheme prefers
+   * (autoscaling/v2 for every HorizontalPodAutoscaler) and apiextensions-apiserver's v1beta1
+   * storage of CRDs; every one is an {@code ExpectedGVK} of kube's
+   * {@code test/integration/etcd/data.go}. Every other resource is stored as served.
+   */
+  private static final Map<String, String> STORAGE_GVK = Map.of(
+      "admissionregistration.k8s.io/mutatingadmissionpolicies",
+      "admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicy",
+      "admissionregistration.k8s.io/mutatingadmissionpolicybindings",
+      "admissionregistration.k8s.io/v1beta1/MutatingAdmissionPolicyBinding",
+      "events.k8s.io/events", "/v1/Event",
+      "autoscaling/horizontalpodautoscalers", "autoscaling/v2/HorizontalPodAutoscaler",
+      "apiextensions.k8s.io/customresourcedefinitions",
+      "apiextensions.k8s.io/v1beta1/CustomResourceDefinition");
 
   /** Types every document or subresource refers to besides the kinds' own. */
   private static final List<String> EXTRA_DEFINITIONS = List.of(META + "DeleteOptions",
@@ -248,10 +270,28 @@ public final class KubeApiGenerator {
         .put("verbs", d.getOrNull("verbs"))
         .put("shortNames", orEmpty(d.getOrNull("shortNames")))
         .put("categories", orEmpty(d.getOrNull("categories")))
-        .put("storageVersionHash", Value.of(str(d, "storageVersionHash")))
+        .put("storageVersionHash", Value.of(str(d, "storageVersionHash").isEmpty() ? ""
+            : storageVersionHash(STORAGE_GVK.getOrDefault(group + "/" + r.resource,
+                group + "/" + version + "/" + r.kind))))
         .put("schemaType", Value.of(schemaType))
         .put("subresources", subs.build())
         .build();
+  }
+
+  /**
+   * kube-apiserver's {@code StorageVersionHash} (k8s.io/apiserver {@code pkg/endpoints/discovery}):
+   * the standard base64 of the first 8 bytes of the SHA-256 of "group/version/Kind". The
+   * discovery documents' hashes are not used: some were generated while a resource was still
+   * stored at an older version.
+   */
+  static String storageVersionHash(String groupVersionKind) {
+    try {
+      byte[] sum = java.security.MessageDigest.getInstance("SHA-256")
+          .digest(groupVersionKind.getBytes(StandardCharsets.UTF_8));
+      return java.util.Base64.getEncoder().encodeToString(java.util.Arrays.copyOf(sum, 8));
+    } catch (java.security.NoSuchAlgorithmException e) {
+      throw new IllegalStateException("SHA-256 is missing from this JVM", e);
+    }
   }
 
   // "scale (get,update,patch) →autoscaling/v1 Scale"
