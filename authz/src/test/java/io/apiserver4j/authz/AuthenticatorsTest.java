@@ -63,21 +63,31 @@ class AuthenticatorsTest {
   }
 
   @Test
-  void aClientCertificateUserCarriesItsCredentialIdAsKubesX509Authenticator() throws Exception {
-    // kube's TestX509 case "server cert allowing non-client cert usages": the same certificate
-    // and the user kube expects for it
-    java.security.cert.X509Certificate cert;
-    try (java.io.InputStream in = AuthenticatorsTest.class.getResourceAsStream(
-        "kube-x509-server-cert.pem")) {
-      cert = (java.security.cert.X509Certificate) java.security.cert.CertificateFactory
-          .getInstance("X.509").generateCertificate(in);
+  void aClientCertificateUserCarriesItsCredentialIdAsKubesX509Authenticator(
+      @org.junit.jupiter.api.io.TempDir java.nio.file.Path dir) throws Exception {
+    // kube's x509 authenticator: the user is the subject's CN, the groups its Os, and the extra
+    // names the certificate by the SHA-256 of its DER bytes, in lower-case hex
+    java.nio.file.Path store = dir.resolve("client.p12");
+    Process keytool = new ProcessBuilder(java.nio.file.Path.of(System.getProperty("java.home"),
+        "bin", "keytool").toString(), "-genkeypair", "-keystore", store.toString(),
+        "-storetype", "PKCS12", "-storepass", "changeit", "-alias", "client", "-keyalg", "EC",
+        "-dname", "CN=jane, O=My Org", "-validity", "2").redirectErrorStream(true).start();
+    assertThat(keytool.waitFor()).isZero();
+    java.security.KeyStore ks = java.security.KeyStore.getInstance("PKCS12");
+    try (java.io.InputStream in = java.nio.file.Files.newInputStream(store)) {
+      ks.load(in, "changeit".toCharArray());
     }
+    java.security.cert.X509Certificate cert =
+        (java.security.cert.X509Certificate) ks.getCertificate("client");
+    String sha256 = java.util.HexFormat.of().formatHex(
+        java.security.MessageDigest.getInstance("SHA-256").digest(cert.getEncoded()));
+
     AuthenticationResult r = Authenticators.clientCertificates().authenticate(
         new AuthenticationRequest(Map.of(), List.of(cert),
             InetSocketAddress.createUnresolved("127.0.0.1", 1234)));
 
-    assertThat(r).isEqualTo(AuthenticationResult.authenticated(new UserInfo("127.0.0.1", "",
+    assertThat(r).isEqualTo(AuthenticationResult.authenticated(new UserInfo("jane", "",
         List.of("My Org"), Map.of("authentication.kubernetes.io/credential-id", List.of(
-            "X509SHA256=04adf2b65e6325a8c467256eb3a9a373d818398d9a1f1d9eca1cbc2c237fe75f")))));
+            "X509SHA256=" + sha256)))));
   }
 }
