@@ -84,6 +84,7 @@ public final class ResourceStrategy {
   private final GracePeriod gracePeriod;
   private final boolean returnDeletedObject;
   private final Set<String> omitEmptyFields;
+  private final boolean defaultOnRead;
   private final VirtualCreate virtualCreate;
   private final java.util.Map<String, SubresourceCreate> subresourceCreates;
   private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
@@ -107,6 +108,7 @@ public final class ResourceStrategy {
     this.gracePeriod = b.gracePeriod;
     this.returnDeletedObject = b.returnDeletedObject;
     this.omitEmptyFields = b.omitEmptyFields;
+    this.defaultOnRead = b.defaultOnRead;
     this.virtualCreate = b.virtualCreate;
     this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
     this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
@@ -146,6 +148,7 @@ public final class ResourceStrategy {
     b.gracePeriod = gracePeriod;
     b.returnDeletedObject = returnDeletedObject;
     b.omitEmptyFields = omitEmptyFields;
+    b.defaultOnRead = defaultOnRead;
     b.virtualCreate = virtualCreate;
     b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
     b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
@@ -244,6 +247,18 @@ public final class ResourceStrategy {
     return omitEmptyFields;
   }
 
+  /**
+   * Whether objects of a built-in kind are defaulted when they are read back from storage, as
+   * kube's storage codec defaults every decode: for kinds whose defaults depend on what a later
+   * step of a write sets (a Job's labels are its template's, which {@code PrepareForCreate}
+   * labels after defaulting), so that a stored object gains them at its first read (get, list,
+   * watch, and the current object of every write). Other built-in kinds are served from
+   * storage unchanged. Custom resources are always defaulted on read.
+   */
+  public boolean defaultOnRead() {
+    return defaultOnRead;
+  }
+
   /** How a create of a resource that stores nothing is answered, for such resources. */
   public Optional<VirtualCreate> virtualCreate() {
     return Optional.ofNullable(virtualCreate);
@@ -318,6 +333,7 @@ public final class ResourceStrategy {
     private GracePeriod gracePeriod;
     private boolean returnDeletedObject;
     private Set<String> omitEmptyFields = Set.of();
+    private boolean defaultOnRead;
     private VirtualCreate virtualCreate;
     private java.util.Map<String, SubresourceCreate> subresourceCreates =
         new java.util.HashMap<>();
@@ -363,6 +379,12 @@ public final class ResourceStrategy {
 
     public Builder omitEmptyFields(String... fields) {
       this.omitEmptyFields = Set.of(fields);
+      return this;
+    }
+
+    /** Defaults the kind's objects on every read from storage: see {@link #defaultOnRead()}. */
+    public Builder defaultOnRead() {
+      this.defaultOnRead = true;
       return this;
     }
 

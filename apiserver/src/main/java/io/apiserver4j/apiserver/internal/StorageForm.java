@@ -60,21 +60,28 @@ final class StorageForm {
   /**
    * Whether the endpoint serves its stored objects unchanged ({@link #fromStorage} is the
    * identity), so that they can be written from their stored bytes: built-in kinds, whose
-   * versions are stored apart. Custom resources are not: kube converts, prunes and defaults them
-   * on every read (a default added to the schema later shows on objects stored before it).
+   * versions are stored apart, unless their strategy defaults them on read ({@link
+   * io.apiserver4j.apiserver.ResourceStrategy#defaultOnRead()}). Custom resources are not: kube
+   * converts, prunes and defaults them on every read (a default added to the schema later shows
+   * on objects stored before it).
    */
   static boolean servedAsStored(ResourceDefinition def) {
-    return !def.customResource();
+    return !def.customResource() && !def.strategy().defaultOnRead();
   }
 
   /**
-   * A stored object as the endpoint serves it: at the endpoint's version. Custom resources are
+   * A stored object as the endpoint serves it: at the endpoint's version. Built-in kinds that
+   * default on read are defaulted by their strategy; others are served as stored. Custom resources are
    * converted by the CRD's conversion strategy (None: only apiVersion changes; Webhook), pruned by the version's
    * schema and defaulted, as kube-apiserver's CRD storage codec does.
    */
   static MapValue fromStorage(ResourceDefinition def, MapValue stored) {
     if (servedAsStored(def)) {
       return stored;
+    }
+    if (!def.customResource()) {
+      // kube's storage codec defaults every built-in object it decodes
+      return def.strategy().defaulter().apply(stored);
     }
     String want = def.kind().apiVersion();
     MapValue served = stored;
@@ -94,8 +101,13 @@ final class StorageForm {
    * MapValue)} does.
    */
   static List<MapValue> fromStorage(ResourceDefinition def, List<MapValue> stored) {
-    if (!def.customResource()) {
+    if (servedAsStored(def)) {
       return stored;
+    }
+    if (!def.customResource()) {
+      List<MapValue> out = new ArrayList<>(stored.size());
+      stored.forEach(o -> out.add(def.strategy().defaulter().apply(o)));
+      return out;
     }
     String want = def.kind().apiVersion();
     ListValue.Builder items = ListValue.builder(stored.size());

@@ -14,7 +14,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.registry.apps.validation.WorkloadValidation;
+import io.apiserver4j.core.ListValue;
 import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
@@ -62,10 +65,40 @@ public final class StatefulSetStrategy {
         "whenScaled");
     r = Nested.setDefault(r, Value.of(1L), "spec", "replicas");
     r = Nested.setDefault(r, Value.of(10L), "spec", "revisionHistoryLimit");
-    // the claim templates are PersistentVolumeClaims: SetDefaults_PersistentVolumeClaimSpec
-    r = Nested.updateListItems(r, pvc -> Nested.updateMap(pvc, s -> Nested.setDefault(s,
-        Value.of("Filesystem"), "volumeMode"), "spec"), "spec", "volumeClaimTemplates");
+    // the claim templates are PersistentVolumeClaims: SetDefaults_PersistentVolumeClaim (a
+    // Pending phase) and SetDefaults_PersistentVolumeClaimSpec
+    r = Nested.updateListItems(r, pvc -> Nested.setDefault(Nested.updateMap(pvc,
+        s -> Nested.setDefault(s, Value.of("Filesystem"), "volumeMode"), "spec"),
+        Value.of("Pending"), "status", "phase"), "spec", "volumeClaimTemplates");
     return Nested.updateMap(r, PodSpecDefaults::defaultPodSpec, "spec", "template", "spec");
+  }
+
+  /**
+   * The spec whose pod template also has a volume per claim template its pods will get (a
+   * claim named after the template), as kube 1.34+'s {@code ValidateStatefulSetSpec} validates
+   * the template: containers may mount the claim templates' volumes. A template volume of the
+   * same name is left as it is.
+   */
+  static MapValue withClaimVolumes(MapValue spec) {
+    List<MapValue> claims = KubeValidation.items(spec.getOrNull("volumeClaimTemplates"));
+    if (claims.isEmpty() || Nested.mapOrNull(spec, "template", "spec") == null) {
+      return spec;
+    }
+    List<Value> volumes = new ArrayList<>(Nested.list(spec, "template", "spec", "volumes"));
+    Set<String> names = new HashSet<>();
+    for (Value v : volumes) {
+      names.add(Nested.str(v, "name"));
+    }
+    boolean added = false;
+    for (MapValue claim : claims) {
+      String name = Nested.str(claim, "metadata", "name");
+      if (names.add(name)) {
+        volumes.add(MapValue.builder().put("name", Value.of(name)).put("persistentVolumeClaim",
+            MapValue.builder().put("claimName", Value.of(name)).build()).build());
+        added = true;
+      }
+    }
+    return added ? Nested.set(spec, ListValue.of(volumes), "template", "spec", "volumes") : spec;
   }
 
   static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
@@ -100,7 +133,8 @@ public final class StatefulSetStrategy {
     }
     KubeValidation.nonNegative(spec.getOrNull("replicas"), "spec.replicas", errs);
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
-    WorkloadValidation.selectorAndTemplate(spec, "statefulset", "StatefulSet", errs);
+    WorkloadValidation.selectorAndTemplate(withClaimVolumes(spec), "statefulset", "StatefulSet",
+        errs);
     old.ifPresent(prev -> {
       MapValue before = Nested.map(prev, "spec");
       MapValue munged = spec;

@@ -37,6 +37,9 @@ public final class JobStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(JobStrategy::defaults)
+        // SetDefaults_Job copies the template's labels, which generateSelector sets after the
+        // create's defaulting: kube's Jobs gain them when they are first read back
+        .defaultOnRead()
         .selectableFields("status.successful")
         .prepareForCreate((o, old) -> generateSelector(o))
         .validator(JobStrategy::validate)

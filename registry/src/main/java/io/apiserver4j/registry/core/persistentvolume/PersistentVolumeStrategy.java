@@ -18,6 +18,7 @@ import io.apiserver4j.registry.core.validation.PersistentVolumeRules;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
+import io.apiserver4j.registry.core.validation.PodSpecDefaults;
 
 /**
  * core/v1 PersistentVolume (kube's pkg/registry/core/persistentvolume): {@code
@@ -48,7 +49,8 @@ public final class PersistentVolumeStrategy {
   static MapValue defaults(MapValue o) {
     return Nested.updateMap(Nested.setDefault(o, MapValue.empty(), "spec"), s -> {
       MapValue r = Nested.setDefault(s, Value.of("Retain"), "persistentVolumeReclaimPolicy");
-      return Nested.setDefault(r, Value.of("Filesystem"), "volumeMode");
+      r = Nested.setDefault(r, Value.of("Filesystem"), "volumeMode");
+      return PodSpecDefaults.defaultVolumeSource(r);
     }, "spec");
   }
 

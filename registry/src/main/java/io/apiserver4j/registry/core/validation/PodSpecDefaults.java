@@ -32,6 +32,8 @@ public final class PodSpecDefaults {
     s = Nested.setDefault(s, Value.of("default-scheduler"), "schedulerName");
     s = Nested.updateListItems(s, PodSpecDefaults::defaultContainer, "containers");
     s = Nested.updateListItems(s, PodSpecDefaults::defaultContainer, "initContainers");
+    // SetDefaults_EphemeralContainer is SetDefaults_Container on the common fields
+    s = Nested.updateListItems(s, PodSpecDefaults::defaultContainer, "ephemeralContainers");
     s = Nested.updateListItems(s, PodSpecDefaults::defaultVolume, "volumes");
     return s;
   }
@@ -51,6 +53,9 @@ public final class PodSpecDefaults {
       r = Nested.updateMap(r, PodSpecDefaults::defaultHttpGet, "lifecycle", hook, "httpGet");
     }
     r = Nested.updateListItems(r, PodSpecDefaults::defaultFieldRef, "env");
+    // FileKeySelector.optional is "+default=false"
+    r = Nested.updateListItems(r, e -> Nested.updateMap(e, k -> Nested.setDefault(k,
+        Value.of(false), "optional"), "valueFrom", "fileKeyRef"), "env");
     return r;
   }
 
@@ -86,6 +91,8 @@ public final class PodSpecDefaults {
     r = Nested.setDefault(r, Value.of(10L), "periodSeconds");
     r = Nested.setDefault(r, Value.of(1L), "successThreshold");
     r = Nested.setDefault(r, Value.of(3L), "failureThreshold");
+    // GRPCAction.service is "+default=\"\"" and not omitempty: kube always writes it
+    r = Nested.updateMap(r, g -> Nested.setDefault(g, Value.of(""), "service"), "grpc");
     return Nested.updateMap(r, PodSpecDefaults::defaultHttpGet, "httpGet");
   }
 
@@ -102,12 +109,10 @@ public final class PodSpecDefaults {
     r = Nested.updateListItems(r, PodSpecDefaults::defaultFieldRef, "downwardAPI", "items");
     r = Nested.updateListItems(r, src -> Nested.updateListItems(src,
         PodSpecDefaults::defaultFieldRef, "downwardAPI", "items"), "projected", "sources");
-    r = Nested.updateMap(r, h -> Nested.setDefault(h, Value.of(""), "type"), "hostPath");
-    r = Nested.updateMap(r, i -> Nested.setDefault(i, Value.of("default"), "iscsiInterface"),
-        "iscsi");
-    r = Nested.updateMap(r, rbd -> Nested.setDefault(Nested.setDefault(Nested.setDefault(rbd,
-        Value.of("rbd"), "pool"), Value.of("admin"), "user"), Value.of("/etc/ceph/keyring"),
-        "keyring"), "rbd");
+    // SetDefaults_ServiceAccountTokenProjection: a projected token lives an hour unless told
+    r = Nested.updateListItems(r, src -> Nested.updateMap(src, t -> Nested.setDefault(t,
+        Value.of(3600L), "expirationSeconds"), "serviceAccountToken"), "projected", "sources");
+    r = defaultVolumeSource(r);
     r = Nested.updateMap(r, spec -> Nested.setDefault(spec, Value.of("Filesystem"), "volumeMode"),
         "ephemeral", "volumeClaimTemplate", "spec");
     boolean hasSource = false;
@@ -115,5 +120,29 @@ public final class PodSpecDefaults {
       hasSource |= !r.keyAt(i).equals("name");
     }
     return hasSource ? r : r.with("emptyDir", MapValue.empty());
+  }
+
+  /**
+   * The defaults of the volume sources a pod volume and a PersistentVolume share (the
+   * {@code SetDefaults_HostPathVolumeSource} and the {@code +default} markers of the iSCSI, RBD,
+   * Azure Disk and ScaleIO sources, as kube's generated defaulters apply them): {@code holder}
+   * with its present sources' absent fields set.
+   */
+  public static MapValue defaultVolumeSource(MapValue holder) {
+    MapValue r = Nested.updateMap(holder, h -> Nested.setDefault(h, Value.of(""), "type"),
+        "hostPath");
+    r = Nested.updateMap(r, i -> Nested.setDefault(i, Value.of("default"), "iscsiInterface"),
+        "iscsi");
+    r = Nested.updateMap(r, rbd -> Nested.setDefault(Nested.setDefault(Nested.setDefault(rbd,
+        Value.of("rbd"), "pool"), Value.of("admin"), "user"), Value.of("/etc/ceph/keyring"),
+        "keyring"), "rbd");
+    r = Nested.updateMap(r, d -> {
+      MapValue out = Nested.setDefault(d, Value.of("ReadWrite"), "cachingMode");
+      out = Nested.setDefault(out, Value.of("ext4"), "fsType");
+      out = Nested.setDefault(out, Value.of(false), "readOnly");
+      return Nested.setDefault(out, Value.of("Shared"), "kind");
+    }, "azureDisk");
+    return Nested.updateMap(r, d -> Nested.setDefault(Nested.setDefault(d,
+        Value.of("ThinProvisioned"), "storageMode"), Value.of("xfs"), "fsType"), "scaleIO");
   }
 }

@@ -20,7 +20,8 @@ public final class RbacDefaults {
   /**
    * kube's {@code SetDefaults_RoleBinding} / {@code SetDefaults_ClusterRoleBinding} and
    * {@code SetDefaults_Subject}: the role ref's API group is rbac's, and a subject without an
-   * API group gets rbac's (users, groups) or the core group's (service accounts).
+   * API group gets rbac's (users, groups) or the core group's (service accounts), which as an
+   * empty {@code omitempty} string is not written at all.
    */
   public static MapValue defaultBinding(MapValue o) {
     MapValue r = o;
@@ -35,8 +36,12 @@ public final class RbacDefaults {
         return s;
       }
       String kind = str(s, "kind");
-      return kind.equals("User") || kind.equals("Group") ? s.with("apiGroup", Value.of(GROUP))
-          : kind.equals("ServiceAccount") ? s.with("apiGroup", Value.of("")) : s;
+      if (kind.equals("User") || kind.equals("Group")) {
+        return s.with("apiGroup", Value.of(GROUP));
+      }
+      // a service account's group is the core group, "": Subject.apiGroup is omitempty, so
+      // kube never writes it (and drops an explicit "" when it encodes the object)
+      return s.containsKey("apiGroup") ? s.without("apiGroup") : s;
     }, "subjects");
   }
 }
