@@ -64,6 +64,7 @@ public final class ApiServer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final DeepRequests deepRequests = new DeepRequests();
   private final String serviceClusterIpRange;
+  private final java.util.Set<String> admissionPlugins;
   /** The built-in controllers started by the constructor, in start order. */
   private final List<AutoCloseable> controllers = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static final GroupVersionResource CRDS =
@@ -102,6 +103,7 @@ public final class ApiServer implements AutoCloseable {
         BuiltinApi.load().admissionPlugins(), b.enabledPlugins, b.disabledPlugins,
         b.pluginImplementations) : DefaultAdmission.select(java.util.List.of(),
             java.util.Set.of(), java.util.Set.of(), java.util.Map.of());
+    this.admissionPlugins = admission.enabled();
     java.util.Map<String, io.apiserver4j.core.MapValue> pluginConfig = b.admissionConfiguration;
     Random random = b.random;
     Store theStore = this.store;
@@ -233,6 +235,14 @@ public final class ApiServer implements AutoCloseable {
   /** The storage, as text for logs (its {@code Store}'s {@code toString()}). */
   public String storageDescription() {
     return store.toString();
+  }
+
+  /**
+   * The names of the kube-apiserver admission plugins this server runs (the defaults and those
+   * enabled, minus those disabled), policy and webhook stages included.
+   */
+  public java.util.Set<String> admissionPlugins() {
+    return admissionPlugins;
   }
 
   /** The served resources. */

@@ -66,6 +66,7 @@ public final class ServiceAccountAdmission implements MutatingPlugin, Validating
   private static final String ALPHABET = "bcdfghjklmnpqrstvwxz2456789";
   /** kube looks up a missing default ServiceAccount this many times. */
   private static final int DEFAULT_ATTEMPTS = 10;
+  /** kube waits 100 to 200 ms between lookups. */
   private static final long RETRY_MILLIS = 100;
 
   private final AdmissionPluginContext server;
@@ -195,8 +196,10 @@ public final class ServiceAccountAdmission implements MutatingPlugin, Validating
 
   /** Waits before the next lookup; false when interrupted (the lookup then gives up). */
   private static boolean pause() {
+    // not the server's random: a retry must not shift the names it generates later
+    long jitter = java.util.concurrent.ThreadLocalRandom.current().nextLong(RETRY_MILLIS);
     try {
-      TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS);
+      TimeUnit.MILLISECONDS.sleep(RETRY_MILLIS + jitter);
       return true;
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
