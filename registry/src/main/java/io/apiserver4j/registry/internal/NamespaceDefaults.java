@@ -180,8 +180,9 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   }
 
   private ApiRequest.Builder request(ApiRequest.Verb verb, String namespace) {
+    // the manager kube derives from this user agent, named here too for in-process servers
     return ApiRequest.builder(verb, resource).namespace(namespace).user(user)
-        .userAgent(userAgent);
+        .userAgent(userAgent).fieldManager("kube-controller-manager");
   }
 
   /** The object's metadata: its name and namespace. */
