@@ -46,6 +46,8 @@ class KubectlDefaultAdmissionTest extends KubectlServerTest {
   @Test
   void runInANewNamespace() {
     kubectl.ok("create", "namespace", "t1");
+    // the serviceaccount controller writes the default ServiceAccount in the background
+    kubectl.ok("wait", "--for=create", "serviceaccount/default", "-n", "t1", "--timeout=60s");
     MapValue pod = (MapValue) Yaml.read(kubectl.ok("run", "p1", "-n", "t1", "--image=nginx",
         "-o", "yaml"));
     assertClusterPod(pod, "p1");
@@ -56,6 +58,8 @@ class KubectlDefaultAdmissionTest extends KubectlServerTest {
   @Test
   void serverSideDryRunGivesTheSamePod() {
     kubectl.ok("create", "namespace", "t2");
+    // the serviceaccount controller writes the default ServiceAccount in the background
+    kubectl.ok("wait", "--for=create", "serviceaccount/default", "-n", "t2", "--timeout=60s");
     MapValue pod = (MapValue) Yaml.read(kubectl.ok("run", "p2", "-n", "t2", "--image=nginx",
         "--dry-run=server", "-o", "yaml"));
     assertClusterPod(pod, "p2");

@@ -9,13 +9,17 @@ import static org.assertj.core.api.Assertions.assertThat;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.ApiWatch;
+import io.apiserver4j.apiserver.ApiWatchEvent;
 import io.apiserver4j.apiserver.DryRun;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
+import java.time.Duration;
 import java.util.List;
+import java.util.Optional;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -43,6 +47,26 @@ class PodDefaultsTest {
   static MapValue namespace(String name) {
     return MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Namespace"),
         "metadata", MapValue.ofEntries("name", Value.of(name)));
+  }
+
+  /**
+   * Creates the namespace and waits (on a watch, not a clock) until the serviceaccount
+   * controller wrote its {@code default} ServiceAccount, which it does in the background.
+   */
+  private void createNamespace(String name) throws InterruptedException {
+    GroupVersionResource sas = new GroupVersionResource("", "v1", "serviceaccounts");
+    try (ApiWatch w = server.watch(ApiRequest.builder(ApiRequest.Verb.WATCH, sas)
+        .namespace(name).build())) {
+      server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES)
+          .body(namespace(name)).build()).orThrow();
+      while (true) {
+        Optional<ApiWatchEvent> e = w.poll(Duration.ofSeconds(60));
+        assertThat(e).as("the default ServiceAccount of " + name).isPresent();
+        if (Nested.str(e.get().object(), "metadata", "name").equals("default")) {
+          return;
+        }
+      }
+    }
   }
 
   private MapValue create(String ns, MapValue pod, DryRun dryRun) {
@@ -84,9 +108,8 @@ class PodDefaultsTest {
   }
 
   @Test
-  void podInNewNamespaceGetsWhatAClusterGives() {
-    server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES)
-        .body(namespace("t1")).build()).orThrow();
+  void podInNewNamespaceGetsWhatAClusterGives() throws Exception {
+    createNamespace("t1");
     MapValue created = create("t1", pod("p1"), DryRun.NONE);
     assertClusterDefaults(created, "p1");
     MapValue read = server.handle(ApiRequest.builder(ApiRequest.Verb.GET, PODS).namespace("t1")
@@ -95,9 +118,8 @@ class PodDefaultsTest {
   }
 
   @Test
-  void dryRunGivesTheSameDefaults() {
-    server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES)
-        .body(namespace("t2")).build()).orThrow();
+  void dryRunGivesTheSameDefaults() throws Exception {
+    createNamespace("t2");
     MapValue created = create("t2", pod("p2"), DryRun.ALL);
     assertClusterDefaults(created, "p2");
     ApiResponse read = server.handle(ApiRequest.builder(ApiRequest.Verb.GET, PODS)
@@ -107,9 +129,7 @@ class PodDefaultsTest {
 
   @Test
   void newNamespaceGetsDefaultServiceAccountAndRootCa() throws Exception {
-    server.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, NAMESPACES)
-        .body(namespace("t3")).build()).orThrow();
-    // the pod create waits for the default ServiceAccount as kube's plugin does
+    createNamespace("t3");
     create("t3", pod("p3"), DryRun.NONE);
     MapValue sa = server.handle(ApiRequest.builder(ApiRequest.Verb.GET,
         new GroupVersionResource("", "v1", "serviceaccounts")).namespace("t3").name("default")
