@@ -22,7 +22,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -47,8 +46,15 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   private final String objectName;
   private final UserInfo user;
   private final String userAgent;
-  private final ExecutorService worker;
+  private final java.util.concurrent.ScheduledExecutorService worker;
+  /** Failed syncs by namespace, for the retry backoff. */
+  private final Map<String, Integer> failures = new ConcurrentHashMap<>();
   private final Set<String> queued = ConcurrentHashMap.newKeySet();
+  /**
+   * The namespaces as the informer last delivered them: a watch event may arrive before a read
+   * of the store shows its object, so the controller judges a namespace by what it was told.
+   */
+  private final Map<String, MapValue> namespaceStates = new ConcurrentHashMap<>();
   private StoreInformer namespaces;
   private StoreInformer objects;
 
@@ -69,7 +75,7 @@ public abstract class NamespaceDefaults implements AutoCloseable {
         "system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated");
     // the managed-fields manager is the user agent up to its first slash
     this.userAgent = "kube-controller-manager/v1.36.0 (linux/amd64) kubernetes/" + controller;
-    this.worker = Executors.newSingleThreadExecutor(r -> {
+    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
       Thread t = new Thread(r, controller + "-" + THREADS.incrementAndGet());
       t.setDaemon(true);
       return t;
@@ -98,7 +104,9 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   public final NamespaceDefaults start() {
     for (StoredObject ns : store.list(CollectionKey.all("", "namespaces"), ListOptions.all())
         .items()) {
-      sync(io.apiserver4j.core.Meta.metaString(ns.object(), "name"));
+      String name = io.apiserver4j.core.Meta.metaString(ns.object(), "name");
+      namespaceStates.put(name, ns.object());
+      sync(name);
     }
     namespaces = new StoreInformer(store, CollectionKey.all("", "namespaces"), "namespaces",
         "namespace-defaults-", THREADS, target(true));
@@ -121,6 +129,13 @@ public abstract class NamespaceDefaults implements AutoCloseable {
         }
         int slash = key.indexOf('/');
         String namespace = isNamespace ? key.substring(slash + 1) : key.substring(0, slash);
+        if (isNamespace) {
+          if (object == null) {
+            namespaceStates.remove(namespace);
+          } else {
+            namespaceStates.put(namespace, object);
+          }
+        }
         if (isNamespace ? object != null : key.substring(slash + 1).equals(objectName)) {
           enqueue(namespace);
         }
@@ -149,9 +164,9 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   /** Brings {@code namespace} to the desired state; failures are logged (a later event retries). */
   private void sync(String namespace) {
     try {
-      Optional<StoredObject> ns = store.get(ObjectKey.clusterScoped("", "namespaces", namespace));
-      if (ns.isEmpty() || "Terminating".equals(Nested.str(ns.get().object(), "status", "phase"))
-          || Nested.has(ns.get().object(), "metadata", "deletionTimestamp")) {
+      MapValue ns = namespaceStates.get(namespace);
+      if (ns == null || "Terminating".equals(Nested.str(ns, "status", "phase"))
+          || Nested.has(ns, "metadata", "deletionTimestamp")) {
         return;
       }
       MapValue desired = desired(namespace);
@@ -167,15 +182,34 @@ public abstract class NamespaceDefaults implements AutoCloseable {
         return;
       }
       int code = r.code();
-      // a concurrent write (409) or a namespace going away (403, 404) is not worth a log line
-      if (code >= 400 && code != 409 && code != 403 && code != 404) {
+      if (code < 400 || code == 409) {
+        // written, or written by someone else meanwhile (its watch event brings it here again)
+        failures.remove(namespace);
+        return;
+      }
+      // a watch event can come before the namespace is readable (404), or the write fails for
+      // now: retry with a backoff, as kube's work queue rate limiter does
+      int n = failures.merge(namespace, 1, Integer::sum);
+      if (code != 404 && code != 403) {
         LOG.warn("cannot write {} {}/{}: {}", resource.resource(), namespace, objectName,
             Nested.str(r.body(), "message"));
       }
+      retry(namespace, n);
     } catch (RuntimeException e) {
       if (!worker.isShutdown()) {
         LOG.warn("syncing {} {}/{} failed", resource.resource(), namespace, objectName, e);
+        retry(namespace, failures.merge(namespace, 1, Integer::sum));
       }
+    }
+  }
+
+  /** Syncs {@code namespace} again after 5 ms doubled per failure, at most a second. */
+  private void retry(String namespace, int failuresSoFar) {
+    long delay = Math.min(1000L, 5L << Math.min(failuresSoFar - 1, 10));
+    try {
+      worker.schedule(() -> enqueue(namespace), delay, TimeUnit.MILLISECONDS);
+    } catch (java.util.concurrent.RejectedExecutionException e) {
+      // stopped
     }
   }
 
