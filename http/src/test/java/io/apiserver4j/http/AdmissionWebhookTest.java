@@ -53,7 +53,8 @@ class AdmissionWebhookTest {
   static void start() throws Exception {
     webhooks = new WebhookServer(TestCertificates.create(
         java.nio.file.Files.createDirectories(dir.resolve("pki"))));
-    api = ApiServer.builder().build();
+    // about webhook calls: no controller writes (kube-root-ca.crt, ServiceAccounts) reach them
+    api = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
     http = HttpApiServer.builder(api).build();
     http.start();
     kubectl = new Kubectl(dir, http.kubeconfig().build());

@@ -89,7 +89,8 @@ class HttpProtocolTest {
 
   @BeforeAll
   static void start() {
-    api = ApiServer.builder().admission(AdmissionChain.builder().add(new SlowPlugin()).build())
+    // about the protocol: no controller writes beside the test's (disableAdmissionPlugins)
+    api = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").admission(AdmissionChain.builder().add(new SlowPlugin()).build())
         .build();
     http = HttpApiServer.builder(api).build();
     http.start();
