@@ -610,7 +610,8 @@ class HttpProtocolTest {
 
   @Test
   void idleWatchesSurviveTheConnectionIdleTimeout() throws Exception {
-    try (ApiServer other = ApiServer.builder().build();
+    // the watch must see the test's ConfigMap first: no kube-root-ca.crt from the controller
+    try (ApiServer other = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
         HttpApiServer quick = HttpApiServer.builder(other).idleTimeout(Duration.ofMillis(500))
             .build()) {
       quick.start();
@@ -630,7 +631,8 @@ class HttpProtocolTest {
 
   @Test
   void closeEndsWatchesAndFailsReadiness() throws Exception {
-    ApiServer other = ApiServer.builder().build();
+    // the watch must stay silent until the close: no kube-root-ca.crt from the controller
+    ApiServer other = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
     HttpApiServer closing = HttpApiServer.builder(other).build();
     closing.start();
     URI url = closing.url();
