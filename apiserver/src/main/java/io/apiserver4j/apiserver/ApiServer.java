@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.apiserver.internal.DefaultAdmission;
 import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apimachinery.validation.ServiceRanges;
 import io.apiserver4j.apiserver.internal.Registry;
@@ -63,6 +64,9 @@ public final class ApiServer implements AutoCloseable {
   private final AtomicBoolean closed = new AtomicBoolean();
   private final DeepRequests deepRequests = new DeepRequests();
   private final String serviceClusterIpRange;
+  private final java.util.Set<String> admissionPlugins;
+  /** The built-in controllers started by the constructor, in start order. */
+  private final List<AutoCloseable> controllers = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
@@ -95,7 +99,21 @@ public final class ApiServer implements AutoCloseable {
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
     this.serviceClusterIpRange = b.serviceClusterIpRange;
-    this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, b.admission,
+    DefaultAdmission admission = b.builtins ? DefaultAdmission.select(
+        BuiltinApi.load().admissionPlugins(), b.enabledPlugins, b.disabledPlugins,
+        b.pluginImplementations) : DefaultAdmission.select(java.util.List.of(),
+            java.util.Set.of(), java.util.Set.of(), java.util.Map.of());
+    this.admissionPlugins = admission.enabled();
+    java.util.Map<String, io.apiserver4j.core.MapValue> pluginConfig = b.admissionConfiguration;
+    Random random = b.random;
+    Store theStore = this.store;
+    Dispatcher.AdmissionSetup setup = new Dispatcher.AdmissionSetup(
+        ns -> DefaultAdmission.chain(b.admission.apply(ns), admission.head(),
+            DefaultAdmission.context(theStore, ns, random, pluginConfig)),
+        ns -> DefaultAdmission.chain(AdmissionChain.empty(), admission.tail(),
+            DefaultAdmission.context(theStore, ns, random, pluginConfig)),
+        admission.disabledStages());
+    this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, setup,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer, java.util.Map.of(
             ServiceRanges.CLUSTER_IP_RANGE_FLAG, b.serviceClusterIpRange,
             ServiceRanges.NODE_PORT_RANGE_FLAG, b.serviceNodePortRange));
@@ -110,7 +128,17 @@ public final class ApiServer implements AutoCloseable {
       if (registry.find(CRDS).isPresent()) {
         pipeline.followCrds();
       }
+      if (b.builtins) {
+        BuiltinController.Context context = new BuiltinController.Context(this, store,
+            b.rootCaCertificate);
+        for (BuiltinController c : BuiltinApi.load().controllers()) {
+          if (admission.enabled().contains(c.admissionPlugin())) {
+            controllers.add(c.start().apply(context));
+          }
+        }
+      }
     } catch (RuntimeException e) {
+      stopControllers();
       pipeline.stopFollowingCrds();
       deepRequests.close();
       if (ownsStore) {
@@ -209,6 +237,14 @@ public final class ApiServer implements AutoCloseable {
     return store.toString();
   }
 
+  /**
+   * The names of the kube-apiserver admission plugins this server runs (the defaults and those
+   * enabled, minus those disabled), policy and webhook stages included.
+   */
+  public java.util.Set<String> admissionPlugins() {
+    return admissionPlugins;
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;
@@ -238,12 +274,25 @@ public final class ApiServer implements AutoCloseable {
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
+      stopControllers();
       pipeline.stopFollowingCrds();
       deepRequests.close();
       if (ownsStore) {
         store.close();
       }
     }
+  }
+
+  /** Stops the controllers in reverse start order; a failure to stop is logged, not thrown. */
+  private void stopControllers() {
+    for (int i = controllers.size() - 1; i >= 0; i--) {
+      try {
+        controllers.get(i).close();
+      } catch (Exception e) {
+        LOG.warn("stopping a controller failed", e);
+      }
+    }
+    controllers.clear();
   }
 
   private void checkOpen() {
@@ -287,6 +336,89 @@ public final class ApiServer implements AutoCloseable {
     private int securePort = BootstrapObjects.DEFAULT_SECURE_PORT;
     private boolean advertiseSet;
     private String serviceClusterIpRange = ServiceRanges.DEFAULT_CLUSTER_IP_RANGE;
+    private final java.util.Set<String> enabledPlugins = new java.util.LinkedHashSet<>();
+    private final java.util.Set<String> disabledPlugins = new java.util.LinkedHashSet<>();
+    private final java.util.Map<String, java.util.function.Function<AdmissionPluginContext,
+        io.apiserver4j.admission.AdmissionPlugin>> pluginImplementations =
+        new java.util.LinkedHashMap<>();
+    private java.util.Map<String, io.apiserver4j.core.MapValue> admissionConfiguration =
+        java.util.Map.of();
+    private boolean admissionConfigurationSet;
+    private String rootCaCertificate = "";
+    private boolean rootCaSet;
+
+    /**
+     * Enables kube-apiserver admission plugins that are off by default
+     * ({@code --enable-admission-plugins}); the default-on plugins stay on. Names are checked
+     * when the server is built.
+     *
+     * @param names plugin names as kube spells them, e.g. {@code NamespaceAutoProvision}
+     */
+    public Builder enableAdmissionPlugins(String... names) {
+      for (String n : names) {
+        enabledPlugins.add(requireNonNull(n, "name"));
+      }
+      return this;
+    }
+
+    /**
+     * Switches kube-apiserver admission plugins off ({@code --disable-admission-plugins}); by
+     * default the server runs every plugin kube-apiserver 1.36 runs by default (NamespaceLifecycle,
+     * LimitRanger, ServiceAccount, Priority, DefaultTolerationSeconds, ...). Names are checked
+     * when the server is built: an unknown name, or one also enabled, fails it.
+     *
+     * @param names plugin names as kube spells them, e.g. {@code ServiceAccount}
+     */
+    public Builder disableAdmissionPlugins(String... names) {
+      for (String n : names) {
+        disabledPlugins.add(requireNonNull(n, "name"));
+      }
+      return this;
+    }
+
+    /**
+     * Implements the named slot of kube's plugin order that the built-in API leaves open (e.g.
+     * {@code PodSecurity}, from its own module); it runs where kube runs it, when enabled.
+     *
+     * @throws IllegalStateException if the name was already given an implementation
+     */
+    public Builder admissionPlugin(String name, java.util.function.Function<
+        AdmissionPluginContext, io.apiserver4j.admission.AdmissionPlugin> implementation) {
+      requireNonNull(name, "name");
+      requireNonNull(implementation, "implementation");
+      if (pluginImplementations.putIfAbsent(name, implementation) != null) {
+        throw new IllegalStateException("admission plugin " + name + " was already set");
+      }
+      return this;
+    }
+
+    /**
+     * The plugins' configurations by plugin name, as an admission configuration file
+     * ({@code --admission-control-config-file}) gives them; default: none.
+     */
+    public Builder admissionConfiguration(
+        java.util.Map<String, io.apiserver4j.core.MapValue> byPlugin) {
+      if (admissionConfigurationSet) {
+        throw new IllegalStateException("admissionConfiguration was already set");
+      }
+      admissionConfigurationSet = true;
+      this.admissionConfiguration = java.util.Map.copyOf(byPlugin);
+      return this;
+    }
+
+    /**
+     * The PEM of the cluster's CA, which the root CA publisher writes into every namespace's
+     * {@code kube-root-ca.crt} ConfigMap (kube-controller-manager's {@code --root-ca-file});
+     * default: none, the ConfigMap's {@code ca.crt} is then empty.
+     */
+    public Builder rootCaCertificate(String pem) {
+      if (rootCaSet) {
+        throw new IllegalStateException("rootCaCertificate was already set");
+      }
+      rootCaSet = true;
+      this.rootCaCertificate = requireNonNull(pem, "pem");
+      return this;
+    }
     private String serviceNodePortRange = ServiceRanges.DEFAULT_NODE_PORT_RANGE;
 
     /**
@@ -403,7 +535,10 @@ public final class ApiServer implements AutoCloseable {
       return this;
     }
 
-    /** The admission chain; default: none. */
+    /**
+     * The embedder's admission plugins, run before kube-apiserver's default plugins (a default
+     * plugin whose name the chain already has is left out); default: none.
+     */
     public Builder admission(AdmissionChain chain) {
       requireNonNull(chain, "chain");
       return admission(ns -> chain);

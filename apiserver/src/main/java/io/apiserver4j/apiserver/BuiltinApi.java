@@ -30,6 +30,24 @@ public interface BuiltinApi {
   Map<GroupResource, VirtualCreate> defaultVirtualCreates();
 
   /**
+   * kube-apiserver's admission plugins in kube's order ({@code AllOrderedPlugins}) as far as this
+   * API knows them, each with whether it is on by default: the server runs the enabled ones.
+   * Default: none.
+   */
+  default List<BuiltinAdmissionPlugin> admissionPlugins() {
+    return List.of();
+  }
+
+  /**
+   * The kube-controller-manager controllers that ship with an admission plugin (e.g. the
+   * {@code default} ServiceAccount of every namespace), started by a server that runs that plugin.
+   * Default: none.
+   */
+  default List<BuiltinController> controllers() {
+    return List.of();
+  }
+
+  /**
    * The one implementation on the class or module path.
    *
    * @throws IllegalStateException when there is none (add {@code io.apiserver4j:apiserver4j-

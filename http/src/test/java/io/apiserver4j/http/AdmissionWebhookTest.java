@@ -53,7 +53,8 @@ class AdmissionWebhookTest {
   static void start() throws Exception {
     webhooks = new WebhookServer(TestCertificates.create(
         java.nio.file.Files.createDirectories(dir.resolve("pki"))));
-    api = ApiServer.builder().build();
+    // about webhook calls: no controller writes (kube-root-ca.crt, ServiceAccounts) reach them
+    api = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
     http = HttpApiServer.builder(api).build();
     http.start();
     kubectl = new Kubectl(dir, http.kubeconfig().build());
@@ -568,7 +569,9 @@ class AdmissionWebhookTest {
     }
     webhooks.handle("/allow", WebhookServer::allow);
     // without the bootstrap writes, which go through these webhooks as kube's post-start hooks do
-    try (ApiServer old = ApiServer.builder().store(store).bootstrap(false).build()) {
+    // and without a default namespace: NamespaceLifecycle, which would refuse first, is off
+    try (ApiServer old = ApiServer.builder().store(store).bootstrap(false)
+        .disableAdmissionPlugins("NamespaceLifecycle", "ServiceAccount").build()) {
       ApiResponse dry = old.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, CONFIGMAPS)
           .namespace("default").body(configMap("default", "cm", "{}")).dryRun(true).build());
       // the first refusal in webhook order (configurations by name: nil, some, unknown)

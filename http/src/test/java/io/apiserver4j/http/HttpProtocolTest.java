@@ -90,7 +90,8 @@ class HttpProtocolTest {
 
   @BeforeAll
   static void start() {
-    api = ApiServer.builder().admission(AdmissionChain.builder().add(new SlowPlugin()).build())
+    // about the protocol: no controller writes beside the test's (disableAdmissionPlugins)
+    api = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").admission(AdmissionChain.builder().add(new SlowPlugin()).build())
         .build();
     http = HttpApiServer.builder(api).build();
     http.start();
@@ -629,7 +630,8 @@ class HttpProtocolTest {
 
   @Test
   void idleWatchesSurviveTheConnectionIdleTimeout() throws Exception {
-    try (ApiServer other = ApiServer.builder().build();
+    // the watch must see the test's ConfigMap first: no kube-root-ca.crt from the controller
+    try (ApiServer other = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
         HttpApiServer quick = HttpApiServer.builder(other).idleTimeout(Duration.ofMillis(500))
             .build()) {
       quick.start();
@@ -662,7 +664,8 @@ class HttpProtocolTest {
 
   @Test
   void closeEndsWatchesAndFailsReadiness() throws Exception {
-    ApiServer other = ApiServer.builder().build();
+    // the watch must stay silent until the close: no kube-root-ca.crt from the controller
+    ApiServer other = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
     HttpApiServer closing = HttpApiServer.builder(other).build();
     closing.start();
     URI url = closing.url();

@@ -37,7 +37,8 @@ class KubernetesJavaClientTest {
 
   @BeforeAll
   static void start() throws Exception {
-    api = ApiServer.builder().build();
+    // about the client's requests and watches: no controller writes beside the test's
+    api = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
     http = HttpApiServer.builder(api).build();
     http.start();
     client = Config.fromUrl(http.url().toString(), false);

@@ -56,6 +56,28 @@ public @interface ApiServerTest {
    */
   boolean garbageCollection() default false;
 
+  /**
+   * Admission plugins to enable besides kube-apiserver 1.36's default ones, as kube-apiserver's
+   * {@code --enable-admission-plugins} (e.g. {@code NamespaceAutoProvision}). Default: none; the
+   * default plugins (NamespaceLifecycle, LimitRanger, ServiceAccount, Priority,
+   * DefaultTolerationSeconds, ...) run as in a cluster.
+   */
+  String[] enableAdmissionPlugins() default {};
+
+  /**
+   * Default admission plugins to switch off, as kube-apiserver's
+   * {@code --disable-admission-plugins} (e.g. {@code ServiceAccount} for a test about another
+   * mechanism that creates Pods without it). Default: none.
+   */
+  String[] disableAdmissionPlugins() default {};
+
+  /**
+   * An {@code AdmissionConfiguration} with the plugins' configurations, as kube-apiserver's
+   * {@code --admission-control-config-file}: a class path resource, else a file path. Default:
+   * none.
+   */
+  String admissionControlConfigFile() default "";
+
   /** When servers are started and how the tests of a class are isolated from each other. */
   enum Lifecycle {
     /** One server for the class; what a test writes is seen by the next. */

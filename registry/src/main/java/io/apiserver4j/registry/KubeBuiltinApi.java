@@ -8,6 +8,8 @@ import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.apiserver.BuiltinApi;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.apiserver.BuiltinAdmissionPlugin;
+import io.apiserver4j.apiserver.BuiltinController;
 import java.util.List;
 import java.util.Map;
 import io.apiserver4j.registry.internal.DefaultVirtualCreates;
@@ -25,5 +27,15 @@ public final class KubeBuiltinApi implements BuiltinApi {
   @Override
   public Map<GroupResource, VirtualCreate> defaultVirtualCreates() {
     return DefaultVirtualCreates.of();
+  }
+
+  @Override
+  public List<BuiltinAdmissionPlugin> admissionPlugins() {
+    return KubeAdmissionPlugins.ordered();
+  }
+
+  @Override
+  public List<BuiltinController> controllers() {
+    return KubeAdmissionPlugins.controllers();
   }
 }

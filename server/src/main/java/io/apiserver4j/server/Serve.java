@@ -6,7 +6,7 @@ package io.apiserver4j.server;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.admission.plugins.NamespaceLifecycle;
+import io.apiserver4j.apiserver.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.BootstrapObjects;
 import io.apiserver4j.auth.Bootstrap;
@@ -198,6 +198,27 @@ public final class Serve {
     return Optional.of(TlsOptions.of(generated.certificate(), generated.privateKey()));
   }
 
+  /**
+   * The CA kube-controller-manager's root CA publisher writes into every namespace's
+   * {@code kube-root-ca.crt}: the last certificate of the serving chain (its CA; the certificate
+   * itself when self-signed), else the client CA bundle; none without TLS and client CA.
+   */
+  static Optional<String> rootCa(ServeOptions options, Optional<TlsOptions> serving) {
+    try {
+      if (serving.isPresent()) {
+        String chain = Files.readString(serving.get().certificateChain());
+        int last = chain.lastIndexOf("-----BEGIN CERTIFICATE-----");
+        return Optional.of(last < 0 ? chain : chain.substring(last).strip() + "\n");
+      }
+      if (options.get(ServeOptions.CLIENT_CA_FILE).isPresent()) {
+        return Optional.of(Files.readString(options.get(ServeOptions.CLIENT_CA_FILE).get()));
+      }
+      return Optional.empty();
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** ServiceAccount tokens as kube-apiserver's {@code --service-account-*} flags configure them. */
   static ServiceAccountTokens serviceAccountTokens(ServeOptions options, Store store) {
     ServiceAccountTokens.Builder b = ServiceAccountTokens.builder(store)
@@ -212,18 +233,25 @@ public final class Serve {
     Store store = store(options);
     Optional<RbacAuthorizer> rbac = options.rbac() ? Optional.of(RbacAuthorizer.over(store))
         : Optional.empty();
-    // NamespaceLifecycle is on in every kube-apiserver: writes into a missing or terminating
-    // namespace are refused, and the system namespaces cannot be deleted
+    // kube-apiserver's default admission plugins (NamespaceLifecycle, ServiceAccount, ...) are
+    // on unless --disable-admission-plugins names them
     ApiServer.Builder builder = ApiServer.builder()
         .store(store)
         .serviceClusterIpRange(options.get(ServeOptions.SERVICE_CLUSTER_IP_RANGE))
         .serviceNodePortRange(options.get(ServeOptions.SERVICE_NODE_PORT_RANGE))
+        .enableAdmissionPlugins(options.get(ServeOptions.ENABLE_ADMISSION_PLUGINS)
+            .toArray(String[]::new))
+        .disableAdmissionPlugins(options.get(ServeOptions.DISABLE_ADMISSION_PLUGINS)
+            .toArray(String[]::new))
         .admission(namespaces -> {
-          AdmissionChain.Builder chain = AdmissionChain.builder()
-              .add(new NamespaceLifecycle(namespaces));
+          AdmissionChain.Builder chain = AdmissionChain.builder();
           rbac.ifPresent(r -> chain.add(new RbacEscalationCheck(r)));
           return chain.build();
         });
+    options.get(ServeOptions.ADMISSION_CONTROL_CONFIG_FILE).ifPresent(file ->
+        builder.admissionConfiguration(AdmissionConfigurationFile.read(file)));
+    Optional<TlsOptions> serving = servingTls(options);
+    rootCa(options, serving).ifPresent(builder::rootCaCertificate);
     // the review resources answer as the server authorizes: RBAC, or everything allowed
     Reviews.install(builder, rbac.isPresent() ? rbac.get() : Authorizer.allowAll());
     Optional<Authenticator> tokenFile = tokenFile(options);
@@ -252,7 +280,6 @@ public final class Serve {
         http.authenticator(Authenticators.firstOf(chain.toArray(Authenticator[]::new)))
             .anonymous(options.get(ServeOptions.ANONYMOUS_AUTH));
       }
-      Optional<TlsOptions> serving = servingTls(options);
       serving.ifPresent(tls -> http.tls(
           options.get(ServeOptions.CLIENT_CA_FILE).map(tls::withClientCa).orElse(tls)));
       http.nonResourceDocuments(tokens.discoveryDocuments());

@@ -84,6 +84,16 @@ final class ServeOptions {
       "--service-node-port-range", "MIN-MAX", "30000-32767",
       "the ports NodePort and LoadBalancer Services' node ports are allocated from",
       v -> checked(v, r -> ApiServer.builder().serviceNodePortRange(r))));
+  static final Flag<List<String>> ENABLE_ADMISSION_PLUGINS = define(Flag.of(
+      "--enable-admission-plugins", "NAMES", List.of(), "admission plugins to enable besides"
+          + " kube-apiserver 1.36's default ones (comma-separated, e.g. NamespaceAutoProvision)",
+      ServeOptions::names));
+  static final Flag<List<String>> DISABLE_ADMISSION_PLUGINS = define(Flag.of(
+      "--disable-admission-plugins", "NAMES", List.of(), "default admission plugins to switch"
+          + " off (comma-separated, e.g. ServiceAccount,LimitRanger)", ServeOptions::names));
+  static final Flag<Optional<Path>> ADMISSION_CONTROL_CONFIG_FILE = define(Flag.file(
+      "--admission-control-config-file", "an AdmissionConfiguration with the plugins'"
+          + " configurations"));
   static final Flag<Optional<Path>> CERT_DIR = define(Flag.file("--cert-dir",
       "where the self-signed serving certificate is written (default: a new temporary"
           + " directory)"));
@@ -106,6 +116,17 @@ final class ServeOptions {
 
   private ServeOptions(Map<Flag<?>, Object> values) {
     this.values = Collections.unmodifiableMap(values);
+  }
+
+  /** A comma-separated list of names, as kube's string-slice flags read it. */
+  private static List<String> names(String value) {
+    List<String> out = new ArrayList<>();
+    for (String n : value.split(",")) {
+      if (!n.isBlank()) {
+        out.add(n.strip());
+      }
+    }
+    return List.copyOf(out);
   }
 
   /** {@code value}, once {@code check} (a builder method that validates) accepts it. */

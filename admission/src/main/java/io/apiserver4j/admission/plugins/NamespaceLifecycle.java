@@ -10,9 +10,11 @@ import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.AdmissionErrors;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.SideEffects;
+import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.core.errors.ForbiddenException;
 import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.errors.StatusCause;
 import io.apiserver4j.core.errors.StatusDetails;
 import io.apiserver4j.core.errors.StatusErrors;
@@ -38,11 +40,12 @@ import java.util.Set;
  *       errors would reveal which namespaces exist).
  * </ul>
  *
- * <p>kube implements this as a mutating-phase plugin that never mutates; here it is validating,
- * which gives the same outcome: it runs after {@link NamespaceAutoProvision}. Side effects:
- * none. Thread-safe.
+ * <p>kube implements this as a mutating-phase plugin that never mutates; here it checks in both
+ * phases: in the mutating phase, as kube, so that a later mutating plugin (ServiceAccount) never
+ * looks into a missing namespace, and again in the validating phase. Either way it runs after
+ * {@link NamespaceAutoProvision}. Side effects: none. Thread-safe.
  */
-public final class NamespaceLifecycle implements ValidatingPlugin {
+public final class NamespaceLifecycle implements MutatingPlugin, ValidatingPlugin {
   /** The plugin's name in kube-apiserver. */
   public static final String NAME = "NamespaceLifecycle";
 
@@ -89,6 +92,17 @@ public final class NamespaceLifecycle implements ValidatingPlugin {
   @Override
   public boolean handles(AdmissionAttributes a) {
     return a.operation() != Operation.CONNECT;
+  }
+
+  @Override
+  public MapValue admit(AdmissionAttributes a, MapValue object) {
+    validate(a);
+    return object;
+  }
+
+  @Override
+  public void admitWithoutObject(AdmissionAttributes a) {
+    validate(a);
   }
 
   @Override

@@ -67,6 +67,23 @@ public final class Dispatcher {
       Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
       GeneratedValuesPolicy generatedValues, long maxBodyBytes,
       CreateAuthorizer createAuthorizer, java.util.Map<String, String> settings) {
+    this(registry, store, clock, uids, random, new AdmissionSetup(admissionFactory,
+        ns -> AdmissionChain.empty(), java.util.Set.of()), generatedValues, maxBodyBytes,
+        createAuthorizer, settings);
+  }
+
+  /**
+   * How the admission chain is put together: {@code head} before the policy and webhook stages,
+   * {@code tail} after them, the stages named in {@code disabledStages} left out.
+   */
+  public record AdmissionSetup(Function<NamespaceStore, AdmissionChain> head,
+      Function<NamespaceStore, AdmissionChain> tail, java.util.Set<String> disabledStages) {}
+
+  /** @param settings server settings by kube-apiserver flag name, for allocators */
+  public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
+      Random random, AdmissionSetup admissionSetup,
+      GeneratedValuesPolicy generatedValues, long maxBodyBytes,
+      CreateAuthorizer createAuthorizer, java.util.Map<String, String> settings) {
     this.registry = registry;
     this.clock = clock;
     this.endpoints = new Endpoints(registry);
@@ -75,7 +92,8 @@ public final class Dispatcher {
     AdmissionChain chain;
     try {
       chain = ConfiguredAdmission.append(Objects.requireNonNull(
-          admissionFactory.apply(namespaces), "the admission factory returned null"),
+          admissionSetup.head().apply(namespaces), "the admission factory returned null"),
+          admissionSetup.tail().apply(namespaces), admissionSetup.disabledStages(),
           registry, configurationSources);
     } catch (RuntimeException e) {
       // the sources already started stop with the server that will not be

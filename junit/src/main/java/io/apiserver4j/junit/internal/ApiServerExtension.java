@@ -149,7 +149,9 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
   private static TestServer start(ExtensionContext context, ApiServerTest config,
       List<String> manifests) {
     ClassLoader loader = context.getRequiredTestClass().getClassLoader();
-    return TestServer.start(manifests, loader, factories(context), config.garbageCollection());
+    return TestServer.start(manifests, loader, factories(context), config.garbageCollection(),
+        new TestServer.Admission(List.of(config.enableAdmissionPlugins()),
+            List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()));
   }
 
   private static Map<Class<?>, ClientFactory<?>> factories(ExtensionContext context) {

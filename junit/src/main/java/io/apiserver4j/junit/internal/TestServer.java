@@ -6,6 +6,7 @@ package io.apiserver4j.junit.internal;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.errors.AlreadyExistsException;
@@ -70,8 +71,20 @@ public final class TestServer implements TestApiServer, AutoCloseable {
 
   private record Baseline(Map<ObjectKey, MapValue> objects, Instant time, long uids) {}
 
+  /**
+   * The admission plugin options of {@code @ApiServerTest}, as kube-apiserver's flags.
+   *
+   * @param enable plugins to enable besides the defaults
+   * @param disable plugins to switch off
+   * @param configFile an AdmissionConfiguration (class path resource or file), or empty
+   */
+  public record Admission(List<String> enable, List<String> disable, String configFile) {
+    /** kube-apiserver's defaults. */
+    public static final Admission DEFAULTS = new Admission(List.of(), List.of(), "");
+  }
+
   private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
-      boolean garbageCollection) {
+      boolean garbageCollection, Admission admission) {
     this.loader = loader;
     this.factories = factories;
     this.store = InMemoryStore.create();
@@ -85,8 +98,15 @@ public final class TestServer implements TestApiServer, AutoCloseable {
       Store served = garbageCollection ? new NotifyingStore(store, () -> collector[0].changed())
           : store;
       // the extension writes kube's namespaces itself, so that uids count from its baseline
-      a = ApiServer.builder().bootstrap(false).store(served).clock(clock)
-          .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random).build();
+      ApiServer.Builder builder = ApiServer.builder().bootstrap(false).store(served).clock(clock)
+          .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random)
+          .enableAdmissionPlugins(admission.enable().toArray(String[]::new))
+          .disableAdmissionPlugins(admission.disable().toArray(String[]::new));
+      if (!admission.configFile().isEmpty()) {
+        builder.admissionConfiguration(AdmissionConfigurationFile.read(
+            configFile(loader, admission.configFile())));
+      }
+      a = builder.build();
       if (garbageCollection) {
         gc = new GarbageCollector(a, store, Integer.toHexString(System.identityHashCode(this)));
         collector[0] = gc;
@@ -117,13 +137,24 @@ public final class TestServer implements TestApiServer, AutoCloseable {
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
       Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection) {
-    TestServer s = new TestServer(loader, factories, garbageCollection);
+    return start(manifests, loader, factories, garbageCollection, Admission.DEFAULTS);
+  }
+
+  /**
+   * Starts a server as {@link #start(List, ClassLoader, Map, boolean)} with these admission
+   * plugin options.
+   */
+  public static TestServer start(List<String> manifests, ClassLoader loader,
+      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection,
+      Admission admission) {
+    TestServer s = new TestServer(loader, factories, garbageCollection, admission);
     try {
       for (String ns : SYSTEM_NAMESPACES) {
         s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),
             "kind", Value.of("Namespace"),
             "metadata", MapValue.of(Map.of("name", Value.of(ns))))));
       }
+      s.awaitNamespaceDefaults();
       if (!manifests.isEmpty()) {
         Manifests.create(s.api, Manifests.read(manifests, loader));
       }
@@ -132,6 +163,44 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     } catch (RuntimeException e) {
       s.close();
       throw e;
+    }
+  }
+
+  /** A class path resource of that name as a file, else the path itself. */
+  private static Path configFile(ClassLoader loader, String name) {
+    java.net.URL url = loader.getResource(name.startsWith("/") ? name.substring(1) : name);
+    if (url != null && url.getProtocol().equals("file")) {
+      try {
+        return Path.of(url.toURI());
+      } catch (java.net.URISyntaxException e) {
+        throw new IllegalArgumentException("bad admission configuration location " + url, e);
+      }
+    }
+    return Path.of(name);
+  }
+
+  /**
+   * Waits until kube-controller-manager's per-namespace objects (the {@code default}
+   * ServiceAccount and the {@code kube-root-ca.crt} ConfigMap, when the ServiceAccount plugin
+   * runs) are in every system namespace, so that the baseline a reset restores holds them and
+   * the uid sequence after it does not depend on when the controllers ran.
+   */
+  private void awaitNamespaceDefaults() {
+    if (!api.admissionPlugins().contains("ServiceAccount")) {
+      return;
+    }
+    long deadline = System.nanoTime() + REGISTRY_TIMEOUT.toNanos();
+    for (String ns : SYSTEM_NAMESPACES) {
+      for (ObjectKey key : List.of(ObjectKey.namespaced("", "serviceaccounts", ns, "default"),
+          ObjectKey.namespaced("", "configmaps", ns, "kube-root-ca.crt"))) {
+        while (store.get(key).isEmpty()) {
+          if (System.nanoTime() > deadline) {
+            throw new IllegalStateException("the controllers did not write " + key);
+          }
+          // the controllers' worker writes it in a moment; poll without spinning a core
+          java.util.concurrent.locks.LockSupport.parkNanos(100_000);
+        }
+      }
     }
   }
 

@@ -98,6 +98,45 @@ final class CertificateRequests {
     return KeyFactory.getInstance(keyAlg).generatePublic(new X509EncodedKeySpec(spki));
   }
 
+  /**
+   * The subject's organizations (O) of the request {@code base64}, in order; empty when it is
+   * no parsable request (its validation reports that).
+   */
+  static java.util.List<String> subjectOrganizations(String base64) {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    try {
+      byte[] pem = Base64.getDecoder().decode(base64);
+      Optional<byte[]> der = pemBlock(new String(pem, StandardCharsets.ISO_8859_1));
+      if (der.isEmpty()) {
+        return out;
+      }
+      byte[] b = der.get();
+      Der outer = Der.read(b, 0, 0x30);
+      Der info = Der.read(b, outer.contentStart(), 0x30);
+      Der version = Der.read(b, info.contentStart(), 0x02);
+      Der subject = Der.read(b, version.end(), 0x30);
+      for (int at = subject.contentStart(); at < subject.end(); ) {
+        Der set = Der.read(b, at, 0x31);
+        for (int in = set.contentStart(); in < set.end(); ) {
+          Der attr = Der.read(b, in, 0x30);
+          Der oid = Der.read(b, attr.contentStart(), 0x06);
+          if (Der.oid(b, oid).equals("2.5.4.10")) {
+            // any string type: the value's header is two bytes for the short names used here
+            int tag = b[oid.end()] & 0xff;
+            Der value = Der.read(b, oid.end(), tag);
+            out.add(new String(b, value.contentStart(), value.end() - value.contentStart(),
+                StandardCharsets.UTF_8));
+          }
+          in = attr.end();
+        }
+        at = set.end();
+      }
+    } catch (IllegalArgumentException | ArrayIndexOutOfBoundsException e) {
+      return out;
+    }
+    return out;
+  }
+
   // Go's pem.Decode: the first block; the request must be its only meaningful content
   private static Optional<byte[]> pemBlock(String text) {
     String begin = "-----BEGIN CERTIFICATE REQUEST-----";

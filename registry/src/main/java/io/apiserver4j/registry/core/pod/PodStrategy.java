@@ -85,7 +85,26 @@ public final class PodStrategy {
         return out;
       }, "spec", list);
     }
+    r = serviceAccountAlias(r);
     return Nested.setDefault(r, Value.of(true), "spec", "enableServiceLinks");
+  }
+
+  /**
+   * kube's v1 conversion of {@code spec.serviceAccount}, the deprecated alias of
+   * {@code spec.serviceAccountName}: read when the name is empty, and always written back as the
+   * name, so a Pod comes back with both (as the ServiceAccount plugin's {@code default}).
+   */
+  static MapValue serviceAccountAlias(MapValue pod) {
+    String name = Nested.str(pod, "spec", "serviceAccountName");
+    String alias = Nested.str(pod, "spec", "serviceAccount");
+    if (name.isEmpty() && !alias.isEmpty()) {
+      pod = Nested.set(pod, Value.of(alias), "spec", "serviceAccountName");
+      name = alias;
+    }
+    if (!name.isEmpty() && !name.equals(alias)) {
+      pod = Nested.set(pod, Value.of(name), "spec", "serviceAccount");
+    }
+    return pod;
   }
 
   private static MapValue requestsFromLimits(MapValue c) {

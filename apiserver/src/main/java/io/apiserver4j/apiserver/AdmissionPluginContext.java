@@ -1,0 +1,64 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.apiserver;
+
+import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.ObjectKey;
+import java.util.List;
+import java.util.Optional;
+import java.util.Random;
+
+/**
+ * What a built-in admission plugin reads from the server it runs in: kube's plugins read the
+ * objects they need through informer listers (and fall back to live reads); here they read the
+ * server's storage, which is current, so an object written just before a request is seen by it.
+ * Objects are in their storage version. Implementations are thread-safe.
+ */
+public interface AdmissionPluginContext {
+
+  /**
+   * The stored object at {@code key}.
+   *
+   * @param key the object's storage key
+   * @return the object, or empty when there is none
+   * @throws io.apiserver4j.core.errors.StatusException when the storage fails
+   */
+  Optional<MapValue> get(ObjectKey key);
+
+  /**
+   * Every stored object of {@code collection}.
+   *
+   * @param collection the collection (a namespace, or all namespaces)
+   * @return the objects in storage key order
+   * @throws io.apiserver4j.core.errors.StatusException when the storage fails
+   */
+  List<MapValue> list(CollectionKey collection);
+
+  /**
+   * The server's namespaces.
+   *
+   * @return the namespace view the namespace plugins use
+   */
+  NamespaceStore namespaces();
+
+  /**
+   * The server's randomness (the one generated names use), for names a plugin generates.
+   *
+   * @return the random source; callers synchronize on it as the server does
+   */
+  Random random();
+
+  /**
+   * The plugin's configuration from the admission configuration file
+   * ({@code --admission-control-config-file}): the {@code configuration} of its entry, or the
+   * document its {@code path} names.
+   *
+   * @param plugin the plugin name
+   * @return the configuration object, or empty when the file has none for it
+   */
+  Optional<MapValue> configuration(String plugin);
+}

@@ -1,0 +1,84 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.registry;
+
+import io.apiserver4j.admission.plugins.NamespaceAutoProvision;
+import io.apiserver4j.admission.plugins.NamespaceLifecycle;
+import io.apiserver4j.apiserver.BuiltinAdmissionPlugin;
+import io.apiserver4j.apiserver.BuiltinController;
+import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateApproval;
+import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSigning;
+import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSubjectRestriction;
+import io.apiserver4j.registry.certificates.certificatesigningrequest.ClusterTrustBundleAttest;
+import io.apiserver4j.registry.core.configmap.RootCaCertPublisher;
+import io.apiserver4j.registry.core.limitrange.LimitRanger;
+import io.apiserver4j.registry.core.node.TaintNodesByCondition;
+import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimResize;
+import io.apiserver4j.registry.core.persistentvolumeclaim.StorageObjectInUseProtection;
+import io.apiserver4j.registry.core.pod.DefaultTolerationSeconds;
+import io.apiserver4j.registry.core.serviceaccount.DefaultServiceAccountController;
+import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
+import io.apiserver4j.registry.networking.ingressclass.DefaultIngressClass;
+import io.apiserver4j.registry.node.runtimeclass.RuntimeClassAdmission;
+import io.apiserver4j.registry.scheduling.priorityclass.PriorityAdmission;
+import io.apiserver4j.registry.storage.storageclass.DefaultStorageClass;
+import java.util.List;
+
+/**
+ * kube-apiserver 1.36's admission plugins in kube's order ({@code AllOrderedPlugins} of
+ * {@code pkg/kubeapiserver/options/plugins.go}), restricted to those this server has, each with
+ * whether kube enables it by default ({@code DefaultOffAdmissionPlugins}); each plugin lives with
+ * its kind. {@code PodSecurity} is a slot filled by its own module; the policy and webhook stages
+ * are slots the server fills; ResourceQuota runs after them, as in kube.
+ */
+final class KubeAdmissionPlugins {
+  private KubeAdmissionPlugins() {}
+
+  /** The plugin list, in kube's order. */
+  static List<BuiltinAdmissionPlugin> ordered() {
+    return List.of(
+        BuiltinAdmissionPlugin.of(NamespaceAutoProvision.NAME, false,
+            ctx -> new NamespaceAutoProvision(ctx.namespaces())),
+        BuiltinAdmissionPlugin.of(NamespaceLifecycle.NAME, true,
+            ctx -> new NamespaceLifecycle(ctx.namespaces())),
+        BuiltinAdmissionPlugin.of(LimitRanger.NAME, true, LimitRanger::new),
+        BuiltinAdmissionPlugin.of(ServiceAccountAdmission.NAME, true,
+            ServiceAccountAdmission::new),
+        BuiltinAdmissionPlugin.of(TaintNodesByCondition.NAME, true,
+            ctx -> new TaintNodesByCondition()),
+        BuiltinAdmissionPlugin.slot("PodSecurity", true),
+        BuiltinAdmissionPlugin.of(PriorityAdmission.NAME, true, PriorityAdmission::new),
+        BuiltinAdmissionPlugin.of(DefaultTolerationSeconds.NAME, true,
+            ctx -> new DefaultTolerationSeconds()),
+        BuiltinAdmissionPlugin.of(DefaultStorageClass.NAME, true, DefaultStorageClass::new),
+        BuiltinAdmissionPlugin.of(StorageObjectInUseProtection.NAME, true,
+            ctx -> new StorageObjectInUseProtection()),
+        BuiltinAdmissionPlugin.of(PersistentVolumeClaimResize.NAME, true,
+            PersistentVolumeClaimResize::new),
+        BuiltinAdmissionPlugin.of(RuntimeClassAdmission.NAME, true, RuntimeClassAdmission::new),
+        BuiltinAdmissionPlugin.of(CertificateApproval.NAME, true,
+            ctx -> new CertificateApproval()),
+        BuiltinAdmissionPlugin.of(CertificateSigning.NAME, true, ctx -> new CertificateSigning()),
+        BuiltinAdmissionPlugin.of(ClusterTrustBundleAttest.NAME, true,
+            ctx -> new ClusterTrustBundleAttest()),
+        BuiltinAdmissionPlugin.of(CertificateSubjectRestriction.NAME, true,
+            ctx -> new CertificateSubjectRestriction()),
+        BuiltinAdmissionPlugin.of(DefaultIngressClass.NAME, true, DefaultIngressClass::new),
+        BuiltinAdmissionPlugin.slot("MutatingAdmissionPolicy", true),
+        BuiltinAdmissionPlugin.slot("MutatingAdmissionWebhook", true),
+        BuiltinAdmissionPlugin.slot("ValidatingAdmissionPolicy", true),
+        BuiltinAdmissionPlugin.slot("ValidatingAdmissionWebhook", true));
+  }
+
+  /** The controllers that ship with the plugins. */
+  static List<BuiltinController> controllers() {
+    return List.of(
+        new BuiltinController(DefaultServiceAccountController.NAME, ServiceAccountAdmission.NAME,
+            ctx -> DefaultServiceAccountController.start(ctx.server(), ctx.store())),
+        new BuiltinController(RootCaCertPublisher.NAME, ServiceAccountAdmission.NAME,
+            ctx -> RootCaCertPublisher.start(ctx.server(), ctx.store(),
+                ctx.rootCaCertificate())));
+  }
+}
