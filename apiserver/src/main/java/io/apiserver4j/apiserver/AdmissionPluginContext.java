@@ -53,6 +53,13 @@ public interface AdmissionPluginContext {
   Random random();
 
   /**
+   * The server's clock, for what a plugin times or stamps.
+   *
+   * @return the clock the server stamps objects with
+   */
+  java.time.Clock clock();
+
+  /**
    * The plugin's configuration from the admission configuration file
    * ({@code --admission-control-config-file}): the {@code configuration} of its entry, or the
    * document its {@code path} names.

@@ -6,6 +6,7 @@ package io.apiserver4j.registry;
 
 import io.apiserver4j.admission.plugins.NamespaceAutoProvision;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
+import io.apiserver4j.apiserver.AdmissionPluginContext;
 import io.apiserver4j.apiserver.BuiltinAdmissionPlugin;
 import io.apiserver4j.apiserver.BuiltinController;
 import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateApproval;
@@ -24,17 +25,33 @@ import io.apiserver4j.registry.networking.ingressclass.DefaultIngressClass;
 import io.apiserver4j.registry.node.runtimeclass.RuntimeClassAdmission;
 import io.apiserver4j.registry.scheduling.priorityclass.PriorityAdmission;
 import io.apiserver4j.registry.storage.storageclass.DefaultStorageClass;
+import io.apiserver4j.podsecurity.PodSecurityAdmission;
+import io.apiserver4j.podsecurity.PodSecurityConfiguration;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.ObjectKey;
 import java.util.List;
 
 /**
  * kube-apiserver 1.36's admission plugins in kube's order ({@code AllOrderedPlugins} of
  * {@code pkg/kubeapiserver/options/plugins.go}), restricted to those this server has, each with
  * whether kube enables it by default ({@code DefaultOffAdmissionPlugins}); each plugin lives with
- * its kind. {@code PodSecurity} is a slot filled by its own module; the policy and webhook stages
+ * its kind ({@code PodSecurity} in its own module, as kube's pod-security-admission); the policy and webhook stages
  * are slots the server fills; ResourceQuota runs after them, as in kube.
  */
 final class KubeAdmissionPlugins {
   private KubeAdmissionPlugins() {}
+
+  /**
+   * PodSecurity over the server's namespaces and pods, configured by its entry of the admission
+   * configuration file (kube's defaults without one).
+   */
+  private static PodSecurityAdmission podSecurity(AdmissionPluginContext ctx) {
+    PodSecurityConfiguration config = ctx.configuration(PodSecurityAdmission.PLUGIN_NAME)
+        .map(PodSecurityConfiguration::fromObject).orElseGet(PodSecurityConfiguration::defaults);
+    return PodSecurityAdmission.create(config,
+        name -> ctx.get(ObjectKey.clusterScoped("", "namespaces", name)),
+        namespace -> ctx.list(CollectionKey.inNamespace("", "pods", namespace)), ctx.clock());
+  }
 
   /** The plugin list, in kube's order. */
   static List<BuiltinAdmissionPlugin> ordered() {
@@ -48,7 +65,8 @@ final class KubeAdmissionPlugins {
             ServiceAccountAdmission::new),
         BuiltinAdmissionPlugin.of(TaintNodesByCondition.NAME, true,
             ctx -> new TaintNodesByCondition()),
-        BuiltinAdmissionPlugin.slot("PodSecurity", true),
+        BuiltinAdmissionPlugin.of(PodSecurityAdmission.PLUGIN_NAME, true,
+            KubeAdmissionPlugins::podSecurity),
         BuiltinAdmissionPlugin.of(PriorityAdmission.NAME, true, PriorityAdmission::new),
         BuiltinAdmissionPlugin.of(DefaultTolerationSeconds.NAME, true,
             ctx -> new DefaultTolerationSeconds()),

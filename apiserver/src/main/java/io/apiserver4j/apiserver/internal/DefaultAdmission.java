@@ -134,7 +134,7 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
 
   /** The context built-in plugins read a server through. */
   public static AdmissionPluginContext context(Store store, NamespaceStore namespaces,
-      Random random, Map<String, MapValue> configuration) {
+      Random random, java.time.Clock clock, Map<String, MapValue> configuration) {
     return new AdmissionPluginContext() {
       @Override
       public Optional<MapValue> get(ObjectKey key) {
@@ -156,6 +156,11 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
       @Override
       public Random random() {
         return random;
+      }
+
+      @Override
+      public java.time.Clock clock() {
+        return clock;
       }
 
       @Override
