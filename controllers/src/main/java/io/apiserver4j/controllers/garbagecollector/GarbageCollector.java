@@ -367,7 +367,12 @@ public final class GarbageCollector implements Controller {
   }
 
   private Optional<MapValue> getObject(ObjectReference identity) {
-    return client(identity).find(identity.name());
+    Mapping m = mapping(identity.apiVersion(), identity.kind());
+    if (m.namespaced() && identity.namespace().isEmpty()) {
+      // a namespaced kind without a namespace: only a cluster-scoped dependent names one so
+      throw new NamespacedOwnerOfClusterScopedObject();
+    }
+    return client(m, identity.namespace()).find(identity.name());
   }
 
   /**

@@ -268,8 +268,14 @@ final class GraphBuilder {
     removeDependentFromOwners(n, n.owners);
   }
 
-  /** kube's {@code addDependentToOwners}: virtual nodes for owners not in the graph yet. */
+  /**
+   * kube's {@code addDependentToOwners}: virtual nodes for owners not in the graph yet; a
+   * dependent whose reference may not resolve (another namespace, other coordinates than the
+   * owner observed, a virtual cluster-scoped owner named from a namespace) is queued so that
+   * the collector checks its owners with the server.
+   */
   private void addDependentToOwners(Node n, List<OwnerReference> owners) {
+    boolean potentiallyInvalid = false;
     for (OwnerReference owner : owners) {
       Node ownerNode = uidToNode.get(owner.uid());
       boolean created = ownerNode == null;
@@ -281,16 +287,27 @@ final class GraphBuilder {
       if (created) {
         // the collector asks the server whether it exists, and deletes the virtual node if not
         attemptToDelete.add(ownerNode);
-      } else {
-        boolean ownerNamespaced = !ownerNode.identity.namespace().isEmpty();
-        if (ownerNamespaced && !ownerNode.identity.namespace().equals(n.identity.namespace())) {
+      } else if (!potentiallyInvalid) {
+        ObjectReference o = ownerNode.identity;
+        boolean ownerNamespaced = !o.namespace().isEmpty();
+        if (ownerNamespaced && !o.namespace().equals(n.identity.namespace())) {
           if (!ownerNode.virtual) {
             // an observed namespaced owner in another namespace: the reference is wrong
             reportInvalidNamespaceOwnerRef(n, owner.uid());
           }
-          attemptToDelete.add(n);
+          potentiallyInvalid = true;
+        } else if (!(owner.apiVersion().equals(o.apiVersion()) && owner.kind().equals(o.kind())
+            && owner.name().equals(o.name()))) {
+          potentiallyInvalid = true;
+        } else if (!ownerNamespaced && !o.namespace().equals(n.identity.namespace())
+            && ownerNode.virtual) {
+          // perhaps a missing object of a namespaced kind named by a cluster-scoped dependent
+          potentiallyInvalid = true;
         }
       }
+    }
+    if (potentiallyInvalid) {
+      attemptToDelete.add(n);
     }
   }
 
@@ -404,7 +421,7 @@ final class GraphBuilder {
    * owner, ordered by namespace, kind, name and apiVersion, the first after
    * {@code verifiedAbsent}, else the first; null when there is none.
    */
-  private static ObjectReference alternateOwnerIdentity(List<Node> deps,
+  static ObjectReference alternateOwnerIdentity(List<Node> deps,
       ObjectReference verifiedAbsent) {
     boolean absentClusterScoped = verifiedAbsent.namespace().isEmpty();
     Set<ObjectReference> seen = new HashSet<>();

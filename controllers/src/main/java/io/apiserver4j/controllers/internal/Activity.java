@@ -24,6 +24,13 @@ public final class Activity {
     }
   }
 
+  /** How many changes were signalled so far: equal counts before and after a check mean none. */
+  public long changes() {
+    synchronized (lock) {
+      return changes;
+    }
+  }
+
   /**
    * Waits until {@code condition} holds, re-checking it after each change.
    *

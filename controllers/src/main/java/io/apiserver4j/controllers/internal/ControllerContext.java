@@ -69,8 +69,12 @@ public final class ControllerContext {
     return q;
   }
 
-  /** Whether every queue is idle and no timer is due. */
+  /**
+   * Whether every queue is idle and no timer is due, with nothing queued meanwhile (a worker
+   * may queue into a queue already looked at, and then finish before its own is looked at).
+   */
   boolean idle() {
+    long before = activity.changes();
     if (timers.anyDue()) {
       return false;
     }
@@ -79,7 +83,7 @@ public final class ControllerContext {
         return false;
       }
     }
-    return true;
+    return activity.changes() == before;
   }
 
   /**
@@ -115,7 +119,7 @@ public final class ControllerContext {
     return new Workers(queue, threads);
   }
 
-  private static <T> void work(WorkQueue<T> queue, Function<T, Outcome> process) {
+  private <T> void work(WorkQueue<T> queue, Function<T, Outcome> process) {
     while (true) {
       Optional<T> next = queue.get();
       if (next.isEmpty()) {
@@ -125,6 +129,7 @@ public final class ControllerContext {
       try {
         Outcome o;
         try {
+          informers.awaitReadable();
           o = process.apply(item);
         } catch (IllegalStateException e) {
           if (e.getMessage() != null && e.getMessage().contains("closed")) {

@@ -35,7 +35,8 @@ public final class Informer {
   private final Activity activity;
   private volatile boolean started;
 
-  Informer(ResourceDefinition definition, Store store, AtomicInteger threads, Activity activity) {
+  Informer(ResourceDefinition definition, Store store, AtomicInteger threads, Activity activity,
+      java.util.concurrent.atomic.AtomicLong observed) {
     this.definition = definition;
     this.activity = activity;
     CollectionKey all = CollectionKey.all(definition.groupResource().group(),
@@ -54,6 +55,7 @@ public final class Informer {
 
           @Override
           public void applied(long floor) {
+            observed.accumulateAndGet(floor, Math::max);
             activity.changed();
           }
         });
