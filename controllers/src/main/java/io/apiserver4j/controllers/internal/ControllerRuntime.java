@@ -79,6 +79,8 @@ public final class ControllerRuntime implements AutoCloseable {
     long deadline = System.nanoTime() + timeout.toNanos();
     while (true) {
       timers.fireDue();
+      // idle only after a whole pass in which nothing at all happened
+      long changes = activity.changes();
       long revision = api.store().currentRevision();
       if (!informers.caughtUp(revision, left(deadline))) {
         return false;
@@ -90,7 +92,8 @@ public final class ControllerRuntime implements AutoCloseable {
       if (!idle) {
         return false;
       }
-      if (api.store().currentRevision() == revision && context.idle()) {
+      if (api.store().currentRevision() == revision && context.idle()
+          && activity.changes() == changes) {
         return true;
       }
     }
