@@ -8,6 +8,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.DefaultAdmission;
 import io.apiserver4j.apiserver.internal.Dispatcher;
@@ -245,6 +246,16 @@ public final class ApiServer implements AutoCloseable {
     return admissionPlugins;
   }
 
+  /**
+   * The storage the server serves from, for what reads it as kube's informers read etcd through
+   * a watch cache (the controllers' shared informers: list and watch). Writes must go through
+   * {@link #handle}, so that the request path (admission, managed fields, finalizers, deletion
+   * propagation) applies to them.
+   */
+  public Store store() {
+    return store;
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;
@@ -253,7 +264,7 @@ public final class ApiServer implements AutoCloseable {
   /** A typed client for {@code resource}, for embedders. */
   public ResourceClient resources(GroupVersionResource resource) {
     requireNonNull(resource, "resource");
-    return new ResourceClient(this, resource, "", DryRun.NONE, "");
+    return new ResourceClient(this, resource, "", DryRun.NONE, "", UserInfo.empty());
   }
 
   /** A typed client for the resource {@code plural} of {@code apiVersion} ({@code apps/v1}). */

@@ -6,6 +6,7 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.GroupVersionResource;
@@ -39,36 +40,49 @@ public final class ResourceClient {
   private final String namespace;
   private final DryRun dryRun;
   private final String fieldManager;
+  private final UserInfo user;
 
   ResourceClient(ApiServer server, GroupVersionResource resource, String namespace,
-      DryRun dryRun, String fieldManager) {
+      DryRun dryRun, String fieldManager, UserInfo user) {
     this.server = server;
     this.resource = resource;
     this.namespace = namespace;
     this.dryRun = dryRun;
     this.fieldManager = fieldManager;
+    this.user = user;
   }
 
   /** The client for objects in {@code ns}. */
   public ResourceClient namespace(String ns) {
     return new ResourceClient(server, resource, requireNonNull(ns, "namespace"), dryRun,
-        fieldManager);
+        fieldManager, user);
   }
 
   /** The client whose writes are {@code dryRun=All}. */
   public ResourceClient dryRun() {
-    return new ResourceClient(server, resource, namespace, DryRun.ALL, fieldManager);
+    return new ResourceClient(server, resource, namespace, DryRun.ALL, fieldManager, user);
   }
 
   /** The client whose non-apply writes name {@code manager} as field manager. */
   public ResourceClient fieldManager(String manager) {
     return new ResourceClient(server, resource, namespace, dryRun,
-        requireNonNull(manager, "manager"));
+        requireNonNull(manager, "manager"), user);
+  }
+
+  /**
+   * The client whose requests are made by {@code requester} (what admission, audit and
+   * {@code UserInfo}-dependent defaults see), as a controller's requests are made by its own
+   * service account.
+   */
+  public ResourceClient user(UserInfo requester) {
+    return new ResourceClient(server, resource, namespace, dryRun, fieldManager,
+        requireNonNull(requester, "requester"));
   }
 
   private ApiRequest.Builder request(Verb verb, String name, VerbOptions options) {
     ApiRequest.Builder b = ApiRequest.builder(verb, resource).namespace(namespace)
-        .name(requireNonNull(name, "name")).options(requireNonNull(options, "options"));
+        .name(requireNonNull(name, "name")).options(requireNonNull(options, "options"))
+        .user(user);
     if (verb.isWrite() && dryRun.isDryRun()) {
       b.dryRun(DryRun.ALL);
     }
@@ -211,7 +225,7 @@ public final class ResourceClient {
    */
   public ApiWatch watch(CollectionOptions options) {
     return server.watch(ApiRequest.builder(Verb.WATCH, resource).namespace(namespace)
-        .options(requireNonNull(options, "options")).build());
+        .options(requireNonNull(options, "options")).user(user).build());
   }
 
   private static String nameOf(Value object) {

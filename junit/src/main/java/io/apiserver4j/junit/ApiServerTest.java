@@ -47,7 +47,8 @@ public @interface ApiServerTest {
   Lifecycle lifecycle() default Lifecycle.PER_CLASS;
 
   /**
-   * Whether to simulate kube-controller-manager's garbage collector beside the server: the
+   * Whether to run kube-controller-manager's garbage collector ({@code apiserver4j-controllers}'
+   * {@code garbage-collector-controller}) beside the server: the
    * dependents of a deleted owner (by {@code metadata.ownerReferences}) are deleted, and the
    * {@code Orphan} and {@code Foreground} propagation policies complete (dependents orphaned, or
    * deleted first while they have {@code blockOwnerDeletion}). Default off, as a bare

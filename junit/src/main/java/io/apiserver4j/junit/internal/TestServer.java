@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.apiserver.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.controllers.ControllerManager;
 import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
@@ -62,7 +63,9 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   private final HttpApiServer http;
   private final TestKubeconfig kubeconfig;
   private final ClassLoader loader;
-  private final GarbageCollector garbageCollector;
+  private final boolean garbageCollection;
+  /** kube-controller-manager's garbage collector when asked for; replaced around a reset. */
+  private ControllerManager controllers;
   private final Map<Class<?>, ClientFactory<?>> factories;
   private final Map<Class<?>, Object> clients = new ConcurrentHashMap<>();
   /** Every resource ever served, so a reset finds objects of custom resources deleted since. */
@@ -92,13 +95,10 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     ApiServer a = null;
     HttpApiServer h = null;
     Path file = null;
-    GarbageCollector gc = null;
+    ControllerManager gc = null;
     try {
-      GarbageCollector[] collector = new GarbageCollector[1];
-      Store served = garbageCollection ? new NotifyingStore(store, () -> collector[0].changed())
-          : store;
       // the extension writes kube's namespaces itself, so that uids count from its baseline
-      ApiServer.Builder builder = ApiServer.builder().bootstrap(false).store(served).clock(clock)
+      ApiServer.Builder builder = ApiServer.builder().bootstrap(false).store(store).clock(clock)
           .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random)
           .enableAdmissionPlugins(admission.enable().toArray(String[]::new))
           .disableAdmissionPlugins(admission.disable().toArray(String[]::new));
@@ -108,9 +108,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
       }
       a = builder.build();
       if (garbageCollection) {
-        gc = new GarbageCollector(a, store, Integer.toHexString(System.identityHashCode(this)));
-        collector[0] = gc;
-        gc.start();
+        gc = startGarbageCollector(a, clock);
       }
       h = HttpApiServer.builder(a).clock(clock).shutdownTimeout(Duration.ofSeconds(1)).start();
       Kubeconfig config = h.kubeconfig().build();
@@ -127,8 +125,13 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     }
     this.api = a;
     this.http = h;
-    this.garbageCollector = gc;
+    this.garbageCollection = garbageCollection;
+    this.controllers = gc;
     a.registry().addListener((change, definition) -> served.add(definition.groupResource()));
+  }
+
+  private static ControllerManager startGarbageCollector(ApiServer api, TestClock clock) {
+    return ControllerManager.builder(api).clock(clock).controllers("garbagecollector").start();
   }
 
   /**
@@ -288,11 +291,15 @@ public final class TestServer implements TestApiServer, AutoCloseable {
 
   @Override
   public synchronized void reset() {
-    if (garbageCollector != null) {
-      garbageCollector.whilePaused(this::restore);
-    } else {
+    if (!garbageCollection) {
       restore();
+      return;
     }
+    // nothing is collected while the baseline is written back: the collector starts again from
+    // the restored state, building its graph from its first lists
+    controllers.close();
+    restore();
+    controllers = startGarbageCollector(api, clock);
   }
 
   /**
@@ -360,8 +367,8 @@ public final class TestServer implements TestApiServer, AutoCloseable {
 
   @Override
   public void close() {
-    if (garbageCollector != null) {
-      garbageCollector.close();
+    if (controllers != null) {
+      controllers.close();
     }
     List<Throwable> failures = new ArrayList<>();
     for (Map.Entry<Class<?>, Object> c : clients.entrySet()) {

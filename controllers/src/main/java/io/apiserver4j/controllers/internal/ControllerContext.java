@@ -1,0 +1,187 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.controllers.internal;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.core.GroupVersionResource;
+import java.time.Clock;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.function.Function;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * What a controller is built from: the server, the shared informers, the server clock and its
+ * timers, and its work queues and workers, which the manager tracks for its quiescence wait.
+ */
+public final class ControllerContext {
+  private static final Logger LOG = LoggerFactory.getLogger(ControllerContext.class);
+  /** kube-controller-manager's field manager: its user agent's program name. */
+  public static final String FIELD_MANAGER = "kube-controller-manager";
+
+  private final ApiServer api;
+  private final SharedInformers informers;
+  private final Clock clock;
+  private final Timers timers;
+  private final Activity activity;
+  private final ScheduledExecutorService retries;
+  private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
+
+  ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
+      Activity activity, ScheduledExecutorService retries) {
+    this.api = api;
+    this.informers = informers;
+    this.clock = clock;
+    this.timers = timers;
+    this.activity = activity;
+    this.retries = retries;
+  }
+
+  public ApiServer api() {
+    return api;
+  }
+
+  public SharedInformers informers() {
+    return informers;
+  }
+
+  /** The server clock: every time a controller reads or writes comes from it. */
+  public Clock clock() {
+    return clock;
+  }
+
+  public Timers timers() {
+    return timers;
+  }
+
+  /** A new work queue the quiescence wait watches. */
+  public <T> WorkQueue<T> newQueue(String name) {
+    WorkQueue<T> q = new WorkQueue<>(name, activity, retries, timers);
+    queues.add(q);
+    return q;
+  }
+
+  /**
+   * Whether every queue is idle and no timer is due, with nothing queued meanwhile (a worker
+   * may queue into a queue already looked at, and then finish before its own is looked at).
+   */
+  boolean idle() {
+    long before = activity.changes();
+    if (timers.anyDue()) {
+      return false;
+    }
+    for (WorkQueue<?> q : queues) {
+      if (!q.idle()) {
+        return false;
+      }
+    }
+    return activity.changes() == before;
+  }
+
+  /**
+   * The user kube-controller-manager makes a controller's requests as, with
+   * {@code --use-service-account-credentials}: the service account {@code account} of
+   * {@code kube-system}.
+   */
+  public static UserInfo serviceAccount(String account) {
+    return UserInfo.of("system:serviceaccount:kube-system:" + account,
+        "system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated");
+  }
+
+  /** A client of {@code resource} making requests as {@code user}, field manager kube's. */
+  public ResourceClient client(GroupVersionResource resource, UserInfo user) {
+    return api.resources(resource).user(user).fieldManager(FIELD_MANAGER);
+  }
+
+  /**
+   * Starts {@code count} workers taking items from {@code queue} and handing each to
+   * {@code process}, which says what to do with the item afterwards. A worker that throws is
+   * logged with its stack and the item retried, as client-go's {@code HandleError} and
+   * {@code AddRateLimited} do.
+   */
+  public <T> Workers startWorkers(String name, WorkQueue<T> queue, int count,
+      Function<T, Outcome> process) {
+    List<Thread> threads = new ArrayList<>();
+    for (int n = 0; n < count; n++) {
+      Thread t = new Thread(() -> work(queue, process), "apiserver4j-" + name + "-" + n);
+      t.setDaemon(true);
+      threads.add(t);
+      t.start();
+    }
+    return new Workers(queue, threads);
+  }
+
+  private <T> void work(WorkQueue<T> queue, Function<T, Outcome> process) {
+    while (true) {
+      Optional<T> next = queue.get();
+      if (next.isEmpty()) {
+        return;
+      }
+      T item = next.get();
+      try {
+        Outcome o;
+        try {
+          informers.awaitReadable();
+          o = process.apply(item);
+        } catch (IllegalStateException e) {
+          if (e.getMessage() != null && e.getMessage().contains("closed")) {
+            return; // the server closed under the controller
+          }
+          LOG.error("{} failed on {}", queue.name(), item, e);
+          o = Outcome.REQUEUE;
+        } catch (RuntimeException e) {
+          LOG.error("{} failed on {}", queue.name(), item, e);
+          o = Outcome.REQUEUE;
+        }
+        if (o == Outcome.FORGET) {
+          queue.forget(item);
+        } else {
+          queue.addRateLimited(item);
+        }
+      } finally {
+        queue.done(item);
+      }
+    }
+  }
+
+  /** What a worker does with an item it processed. */
+  public enum Outcome {
+    /** Done: its failure count is cleared. */
+    FORGET,
+    /** Try again after the backoff. */
+    REQUEUE
+  }
+
+  /** Running workers of one queue. */
+  public static final class Workers implements AutoCloseable {
+    private final WorkQueue<?> queue;
+    private final List<Thread> threads;
+
+    Workers(WorkQueue<?> queue, List<Thread> threads) {
+      this.queue = queue;
+      this.threads = threads;
+    }
+
+    /** Shuts the queue down and waits for the workers. */
+    @Override
+    public void close() {
+      queue.shutDown();
+      for (Thread t : threads) {
+        try {
+          t.join(10_000);
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+}

@@ -1,0 +1,134 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.controllers.internal;
+
+import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.informer.StoreInformer;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.storage.CollectionKey;
+import io.apiserver4j.storage.Store;
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * One resource's shared informer: a {@link StoreInformer} (list, then watch, relist on 410) over
+ * the store, its cache (the lister controllers read) and the handlers it calls. Every controller
+ * watching the resource shares it. Thread-safe.
+ */
+public final class Informer {
+  private static final Logger LOG = LoggerFactory.getLogger(Informer.class);
+
+  private final ResourceDefinition definition;
+  private final StoreInformer informer;
+  private final Map<String, MapValue> cache = new ConcurrentHashMap<>();
+  private final List<ResourceEventHandler> handlers = new CopyOnWriteArrayList<>();
+  private final Activity activity;
+  private volatile boolean started;
+
+  Informer(ResourceDefinition definition, Store store, AtomicInteger threads, Activity activity,
+      java.util.concurrent.atomic.AtomicLong observed) {
+    this.definition = definition;
+    this.activity = activity;
+    CollectionKey all = CollectionKey.all(definition.groupResource().group(),
+        definition.groupResource().resource());
+    this.informer = new StoreInformer(store, all, definition.groupResource().toString(),
+        "apiserver4j-informer-", threads, new StoreInformer.Target() {
+          @Override
+          public void apply(String key, MapValue object) {
+            Informer.this.apply(key, object);
+          }
+
+          @Override
+          public Set<String> keys() {
+            return Set.copyOf(cache.keySet());
+          }
+
+          @Override
+          public void applied(long floor) {
+            observed.accumulateAndGet(floor, Math::max);
+            activity.changed();
+          }
+        });
+  }
+
+  /** The resource followed. */
+  public ResourceDefinition definition() {
+    return definition;
+  }
+
+  /**
+   * Adds a handler. Before {@link #start} only: a handler added later would miss what was
+   * listed.
+   *
+   * @throws IllegalStateException once started
+   */
+  public void addHandler(ResourceEventHandler handler) {
+    if (started) {
+      throw new IllegalStateException("the informer of " + definition.groupResource()
+          + " is started; add handlers before");
+    }
+    handlers.add(handler);
+  }
+
+  /** The cached object at {@code namespace}/{@code name} ("" for cluster-scoped). */
+  public Optional<MapValue> get(String namespace, String name) {
+    return Optional.ofNullable(cache.get(StoreInformer.key(namespace, name)));
+  }
+
+  /** The cached objects. */
+  public List<MapValue> list() {
+    return List.copyOf(cache.values());
+  }
+
+  /** The cached objects of {@code namespace}. */
+  public List<MapValue> list(String namespace) {
+    String prefix = namespace + "/";
+    return cache.entrySet().stream().filter(e -> e.getKey().startsWith(prefix))
+        .map(Map.Entry::getValue).toList();
+  }
+
+  void start() {
+    started = true;
+    informer.start();
+  }
+
+  /** Whether every change up to {@code revision} has reached the handlers. */
+  boolean await(long revision, Duration timeout) {
+    return informer.await(revision, timeout);
+  }
+
+  void close() {
+    informer.close();
+  }
+
+  private void apply(String key, MapValue object) {
+    MapValue old = object == null ? cache.remove(key) : cache.put(key, object);
+    if (old == null && object == null || object != null && object.equals(old)) {
+      return;
+    }
+    for (ResourceEventHandler h : handlers) {
+      try {
+        if (old == null) {
+          h.onAdd(object);
+        } else if (object == null) {
+          h.onDelete(old);
+        } else {
+          h.onUpdate(old, object);
+        }
+      } catch (RuntimeException e) {
+        LOG.error("an event handler of {} failed", definition.groupResource(), e);
+      }
+    }
+    activity.changed();
+  }
+}

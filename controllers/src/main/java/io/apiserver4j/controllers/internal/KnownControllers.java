@@ -1,0 +1,148 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.controllers.internal;
+
+import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.function.Function;
+
+/**
+ * The controllers kube-controller-manager 1.36 knows, by their canonical names
+ * (cmd/kube-controller-manager/names) and the aliases its {@code --controllers} flag also
+ * accepts, and kube's rule for that flag.
+ */
+public final class KnownControllers {
+  private static final List<ControllerDescriptor> ALL = build();
+
+  private KnownControllers() {}
+
+  private static List<ControllerDescriptor> build() {
+    Map<String, ControllerDescriptor> out = new LinkedHashMap<>();
+    known(out, "serviceaccount-token-controller", "serviceaccount-token");
+    known(out, "endpoints-controller", "endpoint");
+    known(out, "endpointslice-controller", "endpointslice");
+    known(out, "endpointslice-mirroring-controller", "endpointslicemirroring");
+    known(out, "replicationcontroller-controller", "replicationcontroller");
+    known(out, "pod-garbage-collector-controller", "podgc");
+    known(out, "resourcequota-controller", "resourcequota");
+    known(out, "namespace-controller", "namespace");
+    known(out, "serviceaccount-controller", "serviceaccount");
+    implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
+    known(out, "daemonset-controller", "daemonset");
+    known(out, "job-controller", "job");
+    known(out, "deployment-controller", "deployment");
+    known(out, "replicaset-controller", "replicaset");
+    known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
+    known(out, "disruption-controller", "disruption");
+    known(out, "statefulset-controller", "statefulset");
+    known(out, "cronjob-controller", "cronjob");
+    known(out, "certificatesigningrequest-signing-controller", "csrsigning");
+    known(out, "certificatesigningrequest-approving-controller", "csrapproving");
+    known(out, "certificatesigningrequest-cleaner-controller", "csrcleaner");
+    known(out, "ttl-controller", "ttl");
+    disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
+    disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
+    known(out, "node-ipam-controller", "nodeipam");
+    known(out, "node-lifecycle-controller", "nodelifecycle");
+    known(out, "taint-eviction-controller");
+    known(out, "persistentvolume-binder-controller", "persistentvolume-binder");
+    known(out, "persistentvolume-attach-detach-controller", "attachdetach");
+    known(out, "persistentvolume-expander-controller", "persistentvolume-expander");
+    known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
+    known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
+    known(out, "persistentvolume-protection-controller", "pv-protection");
+    known(out, "ttl-after-finished-controller", "ttl-after-finished");
+    known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");
+    known(out, "ephemeral-volume-controller", "ephemeral-volume");
+    known(out, "storageversion-garbage-collector-controller", "storage-version-gc");
+    known(out, "resourceclaim-controller", "resource-claim-controller");
+    known(out, "legacy-serviceaccount-token-cleaner-controller",
+        "legacy-service-account-token-cleaner");
+    known(out, "validatingadmissionpolicy-status-controller");
+    known(out, "service-cidr-controller");
+    known(out, "storage-version-migrator-controller");
+    known(out, "cloud-node-lifecycle-controller", "cloud-node-lifecycle");
+    known(out, "service-lb-controller", "service");
+    known(out, "node-route-controller", "route");
+    return List.copyOf(out.values());
+  }
+
+  private static void known(Map<String, ControllerDescriptor> out, String name,
+      String... aliases) {
+    out.put(name, new ControllerDescriptor(name, List.of(aliases), true, Optional.empty()));
+  }
+
+  private static void disabledByDefault(Map<String, ControllerDescriptor> out, String name,
+      String... aliases) {
+    out.put(name, new ControllerDescriptor(name, List.of(aliases), false, Optional.empty()));
+  }
+
+  private static void implemented(Map<String, ControllerDescriptor> out, String name,
+      String alias, Function<ControllerContext, Controller> factory) {
+    out.put(name, new ControllerDescriptor(name, List.of(alias), true, Optional.of(factory)));
+  }
+
+  /** Every known controller, in kube's order. */
+  public static List<ControllerDescriptor> all() {
+    return ALL;
+  }
+
+  /**
+   * The controllers {@code flags} (kube's {@code --controllers} values: {@code *} for those on
+   * by default, {@code name} to enable, {@code -name} to disable; the first that names a
+   * controller decides) enable, that this project implements. Explicitly naming a known
+   * controller it does not implement is an error, so that no one waits for one that never runs.
+   *
+   * @throws IllegalArgumentException for an unknown name, with kube's message, or an explicitly
+   *     enabled controller that is not implemented
+   */
+  public static List<ControllerDescriptor> select(List<String> flags) {
+    for (String f : flags) {
+      String n = f.startsWith("-") ? f.substring(1) : f;
+      if (!f.equals("*") && ALL.stream().noneMatch(d -> d.named(n))) {
+        throw new IllegalArgumentException("\"" + n + "\" is not in the list of known controllers");
+      }
+    }
+    List<ControllerDescriptor> out = new ArrayList<>();
+    for (ControllerDescriptor d : ALL) {
+      Decision decision = decide(d, flags);
+      if (decision == Decision.OFF) {
+        continue;
+      }
+      if (d.factory().isEmpty()) {
+        if (decision == Decision.EXPLICIT) {
+          throw new IllegalArgumentException("the controller \"" + d.name()
+              + "\" is not implemented by apiserver4j yet");
+        }
+        continue;
+      }
+      out.add(d);
+    }
+    return List.copyOf(out);
+  }
+
+  private enum Decision { OFF, DEFAULT, EXPLICIT }
+
+  /** kube's {@code IsControllerEnabled}. */
+  private static Decision decide(ControllerDescriptor d, List<String> flags) {
+    boolean star = false;
+    for (String f : flags) {
+      if (d.named(f)) {
+        return Decision.EXPLICIT;
+      }
+      if (f.startsWith("-") && d.named(f.substring(1))) {
+        return Decision.OFF;
+      }
+      if (f.equals("*")) {
+        star = true;
+      }
+    }
+    return star && d.enabledByDefault() ? Decision.DEFAULT : Decision.OFF;
+  }
+}

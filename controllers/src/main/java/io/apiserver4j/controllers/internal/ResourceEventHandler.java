@@ -1,0 +1,23 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.controllers.internal;
+
+import io.apiserver4j.core.MapValue;
+
+/**
+ * client-go's {@code ResourceEventHandler}: what an informer tells a controller. Called on the
+ * informer's thread, one call at a time per informer, under its lock: implementations only
+ * record or queue work, never call the server.
+ */
+public interface ResourceEventHandler {
+  /** {@code object} appeared (first list included). */
+  void onAdd(MapValue object);
+
+  /** {@code object} changed from {@code old}. */
+  void onUpdate(MapValue old, MapValue object);
+
+  /** {@code object} (its last state known) is gone. */
+  void onDelete(MapValue object);
+}
