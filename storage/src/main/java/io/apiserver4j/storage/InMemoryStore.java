@@ -69,7 +69,7 @@ public final class InMemoryStore implements Store {
   private final int watchBufferSize;
   private final InstantSource clock;
 
-  /** The latest committed revision; written after the write's event was dispatched. */
+  /** The latest committed revision; written before the write's event is dispatched. */
   private volatile long revision = 1;
   /** Reads at revisions below this may miss versions; watches must start at or after it. */
   private volatile long compactedRevision = 1;
@@ -464,10 +464,12 @@ public final class InMemoryStore implements Store {
     }
     ring[slot] = event;
     retainedBytes += event.bytes;
+    // visible to reads before any watcher hears of it, as etcd's watch follows its commit: a
+    // controller that reads what an event names must find it (watches register under the lock)
+    revision = event.revision;
     for (InMemoryWatch w : r.watchers) {
       w.offer(event);
     }
-    revision = event.revision;
     signalFreshness();
     trimHistory(event);
   }

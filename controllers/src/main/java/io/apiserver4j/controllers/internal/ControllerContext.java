@@ -129,7 +129,6 @@ public final class ControllerContext {
       try {
         Outcome o;
         try {
-          informers.awaitReadable();
           o = process.apply(item);
         } catch (IllegalStateException e) {
           if (e.getMessage() != null && e.getMessage().contains("closed")) {

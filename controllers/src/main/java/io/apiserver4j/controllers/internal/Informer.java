@@ -35,8 +35,7 @@ public final class Informer {
   private final Activity activity;
   private volatile boolean started;
 
-  Informer(ResourceDefinition definition, Store store, AtomicInteger threads, Activity activity,
-      java.util.concurrent.atomic.AtomicLong observed) {
+  Informer(ResourceDefinition definition, Store store, AtomicInteger threads, Activity activity) {
     this.definition = definition;
     this.activity = activity;
     CollectionKey all = CollectionKey.all(definition.groupResource().group(),
@@ -55,7 +54,6 @@ public final class Informer {
 
           @Override
           public void applied(long floor) {
-            observed.accumulateAndGet(floor, Math::max);
             activity.changed();
           }
         });

@@ -35,9 +35,6 @@ public final class SharedInformers implements AutoCloseable {
   private final ApiServer api;
   private final Activity activity;
   private final AtomicInteger threads = new AtomicInteger();
-  /** The newest revision an informer has handed its handlers. */
-  private final java.util.concurrent.atomic.AtomicLong observed =
-      new java.util.concurrent.atomic.AtomicLong();
   private final Map<GroupResource, Informer> informers = new LinkedHashMap<>();
   private final List<Consumer<Informer>> everyResource = new ArrayList<>();
   private final ExecutorService later;
@@ -122,18 +119,6 @@ public final class SharedInformers implements AutoCloseable {
     return true;
   }
 
-  /**
-   * Waits until the store serves reads at the newest revision the informers have seen: a store
-   * dispatches a write's event before reads see the write, and a controller reacting to an
-   * event must read at least that state (kube's reads are quorum reads from etcd, whose watch
-   * events follow the commit). The gap is a few instructions wide, so this spins.
-   */
-  void awaitReadable() {
-    long want = observed.get();
-    while (api.store().currentRevision() < want) {
-      Thread.onSpinWait();
-      Thread.yield();
-    }
   }
 
   private List<ResourceDefinition> deletableResources() {
@@ -157,7 +142,7 @@ public final class SharedInformers implements AutoCloseable {
 
   /** Under this. */
   private Informer create(ResourceDefinition d) {
-    Informer i = new Informer(d, api.store(), threads, activity, observed);
+    Informer i = new Informer(d, api.store(), threads, activity);
     informers.put(d.groupResource(), i);
     return i;
   }
