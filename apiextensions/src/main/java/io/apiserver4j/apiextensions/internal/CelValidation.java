@@ -166,8 +166,8 @@ public final class CelValidation {
       // errors become warnings.
       List<FieldError> out = !usesOldSelf && unchanged ? warnings : errs;
       if (selfView == null) {
-        selfView = CelView.of(s, v, path.isEmpty());
-        oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
+        selfView = CelView.of(s, v, s.resource);
+        oldView = old == null ? null : CelView.of(s, old, s.resource);
       }
       Map<String, Value> bindings = !rule.optionalOldSelf() && oldView != null
           ? Map.of("self", selfView, "oldSelf", oldView) : Map.of("self", selfView);

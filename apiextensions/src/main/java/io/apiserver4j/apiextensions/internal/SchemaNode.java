@@ -562,6 +562,14 @@ public final class SchemaNode {
     return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty(), true);
   }
 
+  /**
+   * Parses the schema of a value below a resource's root (kube's {@code isResourceRoot} false):
+   * its {@code apiVersion}, {@code kind} and {@code metadata} are plain fields.
+   */
+  static SchemaNode parseBelowRoot(Value schema) {
+    return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty(), false);
+  }
+
   // CRD schemas are parsed (and their rules compiled) when a CRD is validated, when its
   // definitions are built and on each status write of the CRD: equal schemas share one parse.
   private static final int CACHE_SIZE = 64;
