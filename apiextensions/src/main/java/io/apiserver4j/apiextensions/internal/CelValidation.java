@@ -100,6 +100,11 @@ public final class CelValidation {
     boolean unchanged = unchangedAncestor || (old != null
         && (!s.compiledRules.isEmpty() || s.items != null) && old.equals(v));
     rules(s, v, old, path, errs, warnings, unchanged, budget);
+    for (SchemaNode a : s.allOf) {
+      if (a.rulesBelow) {
+        walk(a, v, old, path, errs, warnings, unchangedAncestor, budget);
+      }
+    }
     if (v instanceof MapValue m) {
       MapValue om = old instanceof MapValue o ? o : null;
       for (int i = 0; i < m.size(); i++) {

@@ -311,10 +311,18 @@ public final class KubeEnvironment {
     Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
     CelAbstractSyntaxTree ast;
     try {
+      CelAbstractSyntaxTree parsed;
+      try {
+        parsed = cel.parse(expression).getAst();
+      } catch (CelValidationException e) {
+        // cel-go words parser errors as syntax errors
+        throw new CelException(CelException.Kind.COMPILE, SYNTAX_ERROR.matcher(e.getMessage())
+            .replaceAll("$1Syntax error: "), e);
+      }
       if (objectsAsMaps) {
-        ast = cel.check(StructsAsMaps.rewrite(cel.parse(expression).getAst())).getAst();
+        ast = cel.check(StructsAsMaps.rewrite(parsed)).getAst();
       } else {
-        ast = cel.compile(expression).getAst();
+        ast = cel.check(parsed).getAst();
       }
     } catch (CelValidationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
@@ -322,7 +330,10 @@ public final class KubeEnvironment {
     if (!types.isEmpty()) {
       FieldCheck.check(ast, expression, types);
     }
-    LiteralChecks.check(ast, expression);
+    // MutatingAdmissionPolicy object constructions, rewritten to maps, are typed structs in
+    // cel-go: their fields need not share a type
+    LiteralChecks.check(ast, expression, objectsAsMaps ? LiteralChecks.Aggregates.UNCHECKED
+        : LiteralChecks.Aggregates.HOMOGENEOUS);
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
         .map(n -> n.expr().ident().name())
@@ -343,6 +354,9 @@ public final class KubeEnvironment {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
     }
   }
+
+  private static final java.util.regex.Pattern SYNTAX_ERROR = java.util.regex.Pattern.compile(
+      "(?m)^(ERROR: <input>:\\d+:\\d+: )");
 
   private static final CelOptions OPTIONS = CelOptions.current()
       .enableOptionalSyntax(true)
@@ -398,6 +412,8 @@ public final class KubeEnvironment {
     addRegexLibrary(b);
     addListsLibrary(b);
     StringFormat.add(b);
+    // the sortBy macro of the lists extension
+    b.addMacros(EXT_LISTS.macros());
     // cel-go's answers where cel-java's differ: string(double) as Go's %g, and a duration's
     // getMilliseconds() as the whole duration in milliseconds
     b.addFunctionBindings(

@@ -36,30 +36,33 @@ final class LiteralChecks {
 
   private LiteralChecks() {}
 
-  static void check(CelAbstractSyntaxTree ast, String expression) {
+  /** Whether the elements of aggregate literals are checked to share one type. */
+  enum Aggregates {
+    HOMOGENEOUS,
+    UNCHECKED
+  }
+
+  static void check(CelAbstractSyntaxTree ast, String expression, Aggregates aggregates) {
     List<String> errors = new ArrayList<>();
-    CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr).forEach(e -> {
+    boolean homogeneous = aggregates == Aggregates.HOMOGENEOUS;
+    // cel-go exempts the argument list of the strings extension's format()
+    java.util.Set<Long> exempt = new java.util.HashSet<>();
+    CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
+        .filter(e -> e.getKind() == CelExpr.ExprKind.Kind.CALL
+            && e.call().function().equals("format") && e.call().target().isPresent())
+        .forEach(e -> e.call().args().forEach(a -> exempt.add(a.id())));
+    CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
+        .filter(e -> !exempt.contains(e.id())).forEach(e -> {
       switch (e.getKind()) {
         case CALL -> call(e.call()).ifPresent(bad -> errors.add(FieldCheck.message(ast,
             expression, bad.id(), "invalid " + e.call().function() + " argument")));
-        case LIST -> homogeneous(ast, e.list().elements(), e.list().optionalIndices())
+        case LIST -> (homogeneous ? homogeneous(ast, e.list().elements(),
+            e.list().optionalIndices()) : Optional.<Mismatch>empty())
             .ifPresent(m -> errors.add(FieldCheck.message(ast, expression, m.id(), m.text())));
         case MAP -> {
-          List<CelExpr> keys = new ArrayList<>();
-          List<CelExpr> values = new ArrayList<>();
-          List<Integer> optional = new ArrayList<>();
-          for (CelExpr.CelMap.Entry entry : e.map().entries()) {
-            if (entry.optionalEntry()) {
-              optional.add(values.size());
-            }
-            keys.add(entry.key());
-            values.add(entry.value());
+          if (homogeneous) {
+            map(ast, expression, e, errors);
           }
-          Optional<Mismatch> m = homogeneous(ast, keys, List.of());
-          if (m.isEmpty()) {
-            m = homogeneous(ast, values, optional);
-          }
-          m.ifPresent(x -> errors.add(FieldCheck.message(ast, expression, x.id(), x.text())));
         }
         default -> { }
       }
@@ -67,6 +70,56 @@ final class LiteralChecks {
     if (!errors.isEmpty()) {
       throw new CelException(CelException.Kind.COMPILE, String.join("\n", errors), null);
     }
+    CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
+        .filter(e -> e.getKind() == CelExpr.ExprKind.Kind.CALL && e.call().target().isPresent()
+            && (e.call().function().equals("find") || e.call().function().equals("findAll"))
+            && !e.call().args().isEmpty()
+            && e.call().args().get(0).getKind() == CelExpr.ExprKind.Kind.CONSTANT
+            && e.call().args().get(0).constant().getKind() == CelConstant.Kind.STRING_VALUE)
+        .map(e -> e.call().args().get(0).constant().stringValue())
+        .map(LiteralChecks::regexError).flatMap(Optional::stream).findFirst()
+        .ifPresent(error -> {
+          // kube's regex library compiles constant patterns when the program is built
+          throw new CelException(CelException.Kind.COMPILE,
+              "program instantiation failed: " + error, null);
+        });
+  }
+
+  /** Go's error for a pattern RE2 rejects. */
+  static Optional<String> regexError(String pattern) {
+    try {
+      Pattern.compile(pattern);
+      return Optional.empty();
+    } catch (PatternSyntaxException e) {
+      String m = e.getMessage();
+      if (m.contains("stack underflow")) {
+        // re2j reports an unmatched ')' as an internal error; Go's regexp names it
+        return Optional.of("error parsing regexp: unexpected ): `" + pattern + "`");
+      }
+      return Optional.of(m.startsWith("error parsing regexp: ") ? m
+          : "error parsing regexp: " + m);
+    } catch (IllegalArgumentException e) {
+      return Optional.of("error parsing regexp: " + e.getMessage());
+    }
+  }
+
+  private static void map(CelAbstractSyntaxTree ast, String expression, CelExpr e,
+      List<String> errors) {
+    List<CelExpr> keys = new ArrayList<>();
+    List<CelExpr> values = new ArrayList<>();
+    List<Integer> optional = new ArrayList<>();
+    for (CelExpr.CelMap.Entry entry : e.map().entries()) {
+      if (entry.optionalEntry()) {
+        optional.add(values.size());
+      }
+      keys.add(entry.key());
+      values.add(entry.value());
+    }
+    Optional<Mismatch> m = homogeneous(ast, keys, List.of());
+    if (m.isEmpty()) {
+      m = homogeneous(ast, values, optional);
+    }
+    m.ifPresent(x -> errors.add(FieldCheck.message(ast, expression, x.id(), x.text())));
   }
 
   /** The constant argument of a call that cel-go's literal validators reject. */
@@ -78,6 +131,14 @@ final class LiteralChecks {
       return Optional.empty();
     }
     CelExpr arg = call.args().get(index);
+    if (function.equals("timestamp") && arg.getKind() == CelExpr.ExprKind.Kind.CALL
+        && arg.call().function().equals("-_") && arg.call().args().size() == 1
+        && arg.call().args().get(0).getKind() == CelExpr.ExprKind.Kind.CONSTANT
+        && arg.call().args().get(0).constant().getKind() == CelConstant.Kind.INT64_VALUE) {
+      // a negative literal the parser left as a negation
+      long seconds = -arg.call().args().get(0).constant().int64Value();
+      return seconds >= MIN_UNIX_SECONDS ? Optional.empty() : Optional.of(arg);
+    }
     if (arg.getKind() != CelExpr.ExprKind.Kind.CONSTANT) {
       return Optional.empty();
     }

@@ -8,7 +8,6 @@ import com.google.common.primitives.UnsignedLong;
 import dev.cel.bundle.CelBuilder;
 import dev.cel.common.CelFunctionDecl;
 import dev.cel.common.CelOverloadDecl;
-import dev.cel.common.types.ListType;
 import dev.cel.common.types.SimpleType;
 import dev.cel.runtime.CelEvaluationException;
 import dev.cel.runtime.CelFunctionBinding;
@@ -35,8 +34,9 @@ final class StringFormat {
 
   static void add(CelBuilder b) {
     b.addFunctionDeclarations(CelFunctionDecl.newFunctionDeclaration("format",
+        // the arguments may be of mixed types, which cel-java would not type as list(dyn)
         CelOverloadDecl.newMemberOverload("string_format", SimpleType.STRING, SimpleType.STRING,
-            ListType.create(SimpleType.DYN))));
+            SimpleType.DYN)));
     b.addFunctionBindings(CelFunctionBinding.from("string_format", String.class, List.class,
         StringFormat::format));
   }
