@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code name} and {@code generateName}. Unchanged subtrees are returned as they are.
  */
 final class CelView {
-  private static final Set<String> RESERVED = Set.of("true", "false", "null", "in", "as",
+  static final Set<String> RESERVED = Set.of("true", "false", "null", "in", "as",
       "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop",
       "package", "namespace", "return", "var", "void", "while");
   private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
@@ -95,6 +95,10 @@ final class CelView {
         }
         if (b != null && !name.isEmpty() && !absent) {
           b.put(name, out);
+          if (!name.equals(k) && RESERVED.contains(k)) {
+            // selectable by its own name too, as kube's values unescape the names asked for
+            b.put(k, out);
+          }
         }
       }
       return b == null ? m : b.build();

@@ -340,8 +340,13 @@ public final class SchemaNode {
           }
         });
       }
+      CelObjectType field = node.celFields.get(name);
+      if (field == null && CelView.RESERVED.contains(name)) {
+        // kube's type provider recognizes CEL keywords as field names (namespace, if, ...)
+        field = node.celFields.get("__" + name + "__");
+      }
       // kube's SchemaDeclType leaves out fields it cannot type (no type, unless int-or-string)
-      return Optional.ofNullable(node.celFields.get(name))
+      return Optional.ofNullable(field)
           .filter(f -> !(f instanceof CelType t) || t.node().hasDeclType());
     }
 

@@ -157,6 +157,12 @@ final class FieldCheck {
     if (offset == null) {
       return "ERROR: <input>: " + msg;
     }
+    return messageAt(ast, expression, offset, msg);
+  }
+
+  /** Like {@link #message}, at a code point offset of the expression. */
+  static String messageAt(CelAbstractSyntaxTree ast, String expression, int offset,
+      String msg) {
     int line = 1;
     int lineStart = 0;
     int[] cps = expression.codePoints().toArray();

@@ -412,8 +412,6 @@ public final class KubeEnvironment {
     addRegexLibrary(b);
     addListsLibrary(b);
     StringFormat.add(b);
-    // the sortBy macro of the lists extension
-    b.addMacros(EXT_LISTS.macros());
     // cel-go's answers where cel-java's differ: string(double) as Go's %g, and a duration's
     // getMilliseconds() as the whole duration in milliseconds
     b.addFunctionBindings(

@@ -54,8 +54,9 @@ final class LiteralChecks {
     CelNavigableAst.fromAst(ast).getRoot().allNodes().map(CelNavigableExpr::expr)
         .filter(e -> !exempt.contains(e.id())).forEach(e -> {
       switch (e.getKind()) {
-        case CALL -> call(e.call()).ifPresent(bad -> errors.add(FieldCheck.message(ast,
-            expression, bad.id(), "invalid " + e.call().function() + " argument")));
+        case CALL -> call(e.call()).ifPresent(bad -> errors.add(FieldCheck.messageAt(ast,
+            expression, position(ast, expression, bad),
+            "invalid " + e.call().function() + " argument")));
         case LIST -> (homogeneous ? homogeneous(ast, e.list().elements(),
             e.list().optionalIndices()) : Optional.<Mismatch>empty())
             .ifPresent(m -> errors.add(FieldCheck.message(ast, expression, m.id(), m.text())));
@@ -83,6 +84,19 @@ final class LiteralChecks {
           throw new CelException(CelException.Kind.COMPILE,
               "program instantiation failed: " + error, null);
         });
+  }
+
+  /** Where cel-go reports a literal: a negative number at its sign. */
+  private static int position(CelAbstractSyntaxTree ast, String expression, CelExpr e) {
+    CelExpr literal = e.getKind() == CelExpr.ExprKind.Kind.CALL ? e.call().args().get(0) : e;
+    int offset = ast.getSource().getPositionsMap().getOrDefault(literal.id(),
+        ast.getSource().getPositionsMap().getOrDefault(e.id(), 0));
+    int[] cps = expression.codePoints().toArray();
+    boolean negative = e.getKind() == CelExpr.ExprKind.Kind.CALL
+        || literal.constant().getKind() == CelConstant.Kind.INT64_VALUE
+        && literal.constant().int64Value() < 0;
+    return negative && offset > 0 && offset <= cps.length && cps[offset - 1] == '-'
+        ? offset - 1 : offset;
   }
 
   /** Go's error for a pattern RE2 rejects. */
