@@ -99,4 +99,34 @@ class CrdDefinitionValidationTest {
         "spec.versions[1].additionalPrinterColumns[0].type: Required value: must be one of"
             + " boolean,date,integer,number,string");
   }
+
+  @org.junit.jupiter.api.Test
+  void istiosServiceEntriesCrdIsAccepted() throws java.io.IOException {
+    // Istio's released serviceentries.networking.istio.io (read from ../shared/realworld, never
+    // copied), which every Istio cluster installs: kube's cost estimator accepts its rules
+    java.nio.file.Path file = java.nio.file.Path.of(
+        System.getProperty("apiserver4j.shared", "../shared"), "realworld", "corpus", "istio",
+        "manifests", "charts", "base", "files", "crd-all.gen.yaml");
+    MapValue crd = Yaml.readAll(java.nio.file.Files.readString(file)).stream()
+        .filter(d -> d instanceof MapValue m && m.getOrNull("metadata") instanceof MapValue meta
+            && Value.of("serviceentries.networking.istio.io").equals(meta.getOrNull("name")))
+        .map(MapValue.class::cast).findFirst().orElseThrow();
+    assertThat(CrdValidator.validateDefinition(crd).stream().map(FieldError::toString))
+        .isEmpty();
+  }
+
+  @org.junit.jupiter.api.Test
+  void typeOfAFieldIsCheap() {
+    // issue 23 item 10: cel-go's checker costs type() and a comparison of types at one each
+    String schema = "{type: object, properties: {val1: {type: integer}, val2: {type: array,"
+        + " items: {type: string}}}, x-kubernetes-validations: [{rule: 'type(self.val1) == int'},"
+        + " {rule: 'type(self.val2) == list'}, {rule: 'string(self.val1) == \"1\"'}]}";
+    MapValue crd = (MapValue) Yaml.read("""
+        spec:
+          versions:
+          - {name: v1, served: true, storage: true, schema: {openAPIV3Schema: %s}}
+        """.formatted(schema));
+    assertThat(CrdValidator.validateDefinition(crd).stream().map(FieldError::toString))
+        .isEmpty();
+  }
 }

@@ -100,6 +100,11 @@ public final class CelValidation {
     boolean unchanged = unchangedAncestor || (old != null
         && (!s.compiledRules.isEmpty() || s.items != null) && old.equals(v));
     rules(s, v, old, path, errs, warnings, unchanged, budget);
+    for (SchemaNode a : s.allOf) {
+      if (a.rulesBelow) {
+        walk(a, v, old, path, errs, warnings, unchangedAncestor, budget);
+      }
+    }
     if (v instanceof MapValue m) {
       MapValue om = old instanceof MapValue o ? o : null;
       for (int i = 0; i < m.size(); i++) {
@@ -166,8 +171,8 @@ public final class CelValidation {
       // errors become warnings.
       List<FieldError> out = !usesOldSelf && unchanged ? warnings : errs;
       if (selfView == null) {
-        selfView = CelView.of(s, v, path.isEmpty());
-        oldView = old == null ? null : CelView.of(s, old, path.isEmpty());
+        selfView = CelView.of(s, v, s.resource);
+        oldView = old == null ? null : CelView.of(s, old, s.resource);
       }
       Map<String, Value> bindings = !rule.optionalOldSelf() && oldView != null
           ? Map.of("self", selfView, "oldSelf", oldView) : Map.of("self", selfView);

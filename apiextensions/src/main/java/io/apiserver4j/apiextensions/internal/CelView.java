@@ -18,7 +18,7 @@ import java.util.regex.Pattern;
  * {@code name} and {@code generateName}. Unchanged subtrees are returned as they are.
  */
 final class CelView {
-  private static final Set<String> RESERVED = Set.of("true", "false", "null", "in", "as",
+  static final Set<String> RESERVED = Set.of("true", "false", "null", "in", "as",
       "break", "const", "continue", "else", "for", "function", "if", "import", "let", "loop",
       "package", "namespace", "return", "var", "void", "while");
   private static final Pattern IDENTIFIER = Pattern.compile("[a-zA-Z_][a-zA-Z0-9_]*");
@@ -77,20 +77,28 @@ final class CelView {
         Value child = m.valueAt(i);
         String name = s.celNames.getOrDefault(k, k);
         Value out;
-        if (isResource && k.equals("metadata") && child instanceof MapValue meta) {
-          out = resourceMeta(meta);
+        // kube treats a declared field set to null as absent
+        boolean absent = child.isNull() && s.properties.containsKey(k);
+        if (absent) {
+          out = null;
+        } else if (isResource && k.equals("metadata") && child instanceof MapValue meta) {
+          out = resourceMeta(meta, s.declaredResourceMeta());
         } else {
           SchemaNode cs = s.properties.get(k);
           out = cs == null ? child : of(cs, child, false);
         }
-        if (b == null && (out != child || !name.equals(k))) {
+        if (b == null && (absent || out != child || !name.equals(k))) {
           b = MapValue.builder(m.size());
           for (int j = 0; j < i; j++) {
             b.put(s.celNames.getOrDefault(m.keyAt(j), m.keyAt(j)), m.valueAt(j));
           }
         }
-        if (b != null && !name.isEmpty()) {
+        if (b != null && !name.isEmpty() && !absent) {
           b.put(name, out);
+          if (!name.equals(k) && RESERVED.contains(k)) {
+            // selectable by its own name too, as kube's values unescape the names asked for
+            b.put(k, out);
+          }
         }
       }
       return b == null ? m : b.build();
@@ -101,20 +109,23 @@ final class CelView {
     return v;
   }
 
-  private static Value resourceMeta(MapValue meta) {
-    if (meta.size() <= 2 && meta.asMap().keySet().stream()
-        .allMatch(k -> k.equals("name") || k.equals("generateName"))) {
-      return meta;
+  /**
+   * A resource's metadata as kube declares it: name and generateName, and the fields its schema
+   * declares (embedded resources may declare more).
+   */
+  private static Value resourceMeta(MapValue meta, SchemaNode declared) {
+    java.util.function.Predicate<String> kept = k -> k.equals("name")
+        || k.equals("generateName") || declared != null && declared.properties.containsKey(k);
+    if (meta.asMap().keySet().stream().allMatch(kept)) {
+      return declared == null ? meta : of(declared, meta, false);
     }
     MapValue.Builder b = MapValue.builder(2);
-    Value name = meta.getOrNull("name");
-    Value generateName = meta.getOrNull("generateName");
-    if (name != null) {
-      b.put("name", name);
+    for (int i = 0; i < meta.size(); i++) {
+      if (kept.test(meta.keyAt(i))) {
+        b.put(meta.keyAt(i), meta.valueAt(i));
+      }
     }
-    if (generateName != null) {
-      b.put("generateName", generateName);
-    }
-    return b.build();
+    MapValue out = b.build();
+    return declared == null ? out : of(declared, out, false);
   }
 }

@@ -175,7 +175,8 @@ public final class SchemaNode {
     for (Map.Entry<String, SchemaNode> p : properties.entrySet()) {
       String escaped = CelView.escape(p.getKey());
       names.put(p.getKey(), escaped);
-      plain &= escaped.equals(p.getKey()) && p.getValue().celPlain;
+      // a null in a nullable field is absent to CEL, as in kube: such objects are viewed
+      plain &= escaped.equals(p.getKey()) && p.getValue().celPlain && !p.getValue().nullable;
     }
     plain &= items == null || items.celPlain;
     plain &= additionalProperties == null || additionalProperties.celPlain;
@@ -202,6 +203,10 @@ public final class SchemaNode {
     for (SchemaNode child : structuralChildren()) {
       rulesHere |= child.rulesBelow;
       listsHere |= child.listTypesBelow;
+    }
+    // kube evaluates the rules of allOf's value validations too, on the same values
+    for (SchemaNode a : allOf) {
+      rulesHere |= a.rulesBelow;
     }
     rulesBelow = rulesHere;
     listTypesBelow = listsHere;
@@ -231,6 +236,25 @@ public final class SchemaNode {
       out.add(additionalProperties);
     }
     return out;
+  }
+
+  /**
+   * The metadata schema of a resource as kube's {@code WithTypeAndObjectMeta} keeps it: only
+   * when kind and apiVersion are declared strings and metadata declares name and generateName
+   * as strings; null when kube replaces it by name and generateName alone.
+   */
+  SchemaNode declaredResourceMeta() {
+    SchemaNode kind = properties.get("kind");
+    SchemaNode apiVersion = properties.get("apiVersion");
+    SchemaNode meta = properties.get("metadata");
+    if (kind == null || !kind.type.equals("string") || apiVersion == null
+        || !apiVersion.type.equals("string") || meta == null || !meta.type.equals("object")) {
+      return null;
+    }
+    SchemaNode name = meta.properties.get("name");
+    SchemaNode generateName = meta.properties.get("generateName");
+    return name != null && name.type.equals("string") && generateName != null
+        && generateName.type.equals("string") ? meta : null;
   }
 
   /** kube's largest request (celconfig.MaxRequestSizeBytes), which bounds unbounded sizes. */
@@ -293,9 +317,37 @@ public final class SchemaNode {
         return Optional.of(RESOURCE_STRING);
       }
       if (resource && name.equals("metadata")) {
-        return Optional.of(RESOURCE_META);
+        SchemaNode declared = node.declaredResourceMeta();
+        if (declared == null) {
+          return Optional.of(RESOURCE_META);
+        }
+        CelObjectType meta = new CelType(declared, false);
+        return Optional.of(new CelObjectType() {
+          @Override
+          public Optional<CelObjectType> field(String f) {
+            return f.equals("name") || f.equals("generateName") ? Optional.of(RESOURCE_STRING)
+                : meta.field(f);
+          }
+
+          @Override
+          public boolean open() {
+            return false;
+          }
+
+          @Override
+          public ValueKind kind() {
+            return ValueKind.OBJECT;
+          }
+        });
       }
-      return Optional.ofNullable(node.celFields.get(name));
+      CelObjectType field = node.celFields.get(name);
+      if (field == null && CelView.RESERVED.contains(name)) {
+        // kube's type provider recognizes CEL keywords as field names (namespace, if, ...)
+        field = node.celFields.get("__" + name + "__");
+      }
+      // kube's SchemaDeclType leaves out fields it cannot type (no type, unless int-or-string)
+      return Optional.ofNullable(field)
+          .filter(f -> !(f instanceof CelType t) || t.node().hasDeclType());
     }
 
     @Override
@@ -327,7 +379,11 @@ public final class SchemaNode {
     public boolean open() {
       // Only objects with declared properties are closed; maps, untyped and preserved values,
       // scalars and lists are left to the run time.
-      return !node.type.equals("object") || node.properties.isEmpty() || node.intOrString;
+      // Objects are closed, with or without declared properties, as kube declares them (even
+      // with x-kubernetes-preserve-unknown-fields); maps, untyped values, scalars and lists are
+      // left to the run time.
+      return !node.type.equals("object") || node.additionalProperties != null
+          || node.intOrString;
     }
 
     @Override
@@ -493,7 +549,10 @@ public final class SchemaNode {
           error = "cel expression must evaluate to a bool";
         }
       } catch (CelException e) {
-        error = "compilation failed: " + e.getMessage();
+        // kube: a program that cannot be built (a constant pattern of the regex library) is
+        // reported as such, everything else as a failed compilation
+        error = e.getMessage().startsWith("program instantiation failed: ") ? e.getMessage()
+            : "compilation failed: " + e.getMessage();
       }
     }
     Optional<CelProgram> message = Optional.empty();
@@ -560,6 +619,14 @@ public final class SchemaNode {
   /** Parses a schema; anything but a map is the empty schema (which allows everything). */
   public static SchemaNode parse(Value schema) {
     return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty(), true);
+  }
+
+  /**
+   * Parses the schema of a value below a resource's root (kube's {@code isResourceRoot} false):
+   * its {@code apiVersion}, {@code kind} and {@code metadata} are plain fields.
+   */
+  static SchemaNode parseBelowRoot(Value schema) {
+    return new SchemaNode(schema instanceof MapValue m ? m : MapValue.empty(), false);
   }
 
   // CRD schemas are parsed (and their rules compiled) when a CRD is validated, when its

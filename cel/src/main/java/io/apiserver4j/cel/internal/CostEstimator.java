@@ -302,6 +302,12 @@ final class CostEstimator {
   private CostRange schemaSize(List<String> path) {
     CelObjectType current = types.get(path.get(0));
     if (current == null) {
+      // kube's sizeEstimator drops the path's first element unseen and starts at self: an
+      // iteration over a computed list ((has(self.a) ? self.a : []).exists(x, ...)), whose
+      // path is just @items, is sized as self
+      current = types.get("self");
+    }
+    if (current == null) {
       return null;
     }
     boolean mapKey = false;

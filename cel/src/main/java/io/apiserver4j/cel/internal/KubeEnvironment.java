@@ -142,7 +142,7 @@ public final class KubeEnvironment {
           }
         }
         CelException failure = lazyFailure(e).orElseGet(() -> new CelException(
-            CelException.Kind.EVALUATION, String.valueOf(e.getMessage()), e));
+            CelException.Kind.EVALUATION, GoMessages.of(e.getMessage()), e));
         throw new CelException(failure.kind(), failure.getMessage(), failure.getCause(),
             tracker.failed());
       }
@@ -229,10 +229,11 @@ public final class KubeEnvironment {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
         throw lazyFailure(e).orElseGet(
-            () -> new CelException(CelException.Kind.EVALUATION, e.getMessage(), e));
+            () -> new CelException(CelException.Kind.EVALUATION, GoMessages.of(e.getMessage()),
+                e));
       } catch (RuntimeException e) {
         throw lazyFailure(e).orElseGet(() -> new CelException(CelException.Kind.EVALUATION,
-            String.valueOf(e.getMessage()), e));
+            GoMessages.of(e.getMessage()), e));
       }
     }
 
@@ -310,10 +311,18 @@ public final class KubeEnvironment {
     Cel cel = ENVIRONMENTS.computeIfAbsent(List.copyOf(key), KubeEnvironment::build);
     CelAbstractSyntaxTree ast;
     try {
+      CelAbstractSyntaxTree parsed;
+      try {
+        parsed = cel.parse(expression).getAst();
+      } catch (CelValidationException e) {
+        // cel-go words parser errors as syntax errors
+        throw new CelException(CelException.Kind.COMPILE, SYNTAX_ERROR.matcher(e.getMessage())
+            .replaceAll("$1Syntax error: "), e);
+      }
       if (objectsAsMaps) {
-        ast = cel.check(StructsAsMaps.rewrite(cel.parse(expression).getAst())).getAst();
+        ast = cel.check(StructsAsMaps.rewrite(parsed)).getAst();
       } else {
-        ast = cel.compile(expression).getAst();
+        ast = cel.check(parsed).getAst();
       }
     } catch (CelValidationException e) {
       throw new CelException(CelException.Kind.COMPILE, e.getMessage(), e);
@@ -321,6 +330,10 @@ public final class KubeEnvironment {
     if (!types.isEmpty()) {
       FieldCheck.check(ast, expression, types);
     }
+    // MutatingAdmissionPolicy object constructions, rewritten to maps, are typed structs in
+    // cel-go: their fields need not share a type
+    LiteralChecks.check(ast, expression, objectsAsMaps ? LiteralChecks.Aggregates.UNCHECKED
+        : LiteralChecks.Aggregates.HOMOGENEOUS);
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
         .map(n -> n.expr().ident().name())
@@ -342,6 +355,9 @@ public final class KubeEnvironment {
     }
   }
 
+  private static final java.util.regex.Pattern SYNTAX_ERROR = java.util.regex.Pattern.compile(
+      "(?m)^(ERROR: <input>:\\d+:\\d+: )");
+
   private static final CelOptions OPTIONS = CelOptions.current()
       .enableOptionalSyntax(true)
       .enableHeterogeneousNumericComparisons(true)
@@ -350,16 +366,39 @@ public final class KubeEnvironment {
       .comprehensionMaxIterations(MAX_ITERATIONS)
       .build();
 
+  /**
+   * cel-go's lists extension as kube 1.36 enables it (version 3), but for {@code slice} and
+   * {@code flatten}, which are declared with cel-go's error texts in {@link #addListsLibrary}.
+   */
+  private static final dev.cel.extensions.CelListsExtensions EXT_LISTS = CelExtensions.lists(
+      dev.cel.extensions.CelListsExtensions.Function.RANGE,
+      dev.cel.extensions.CelListsExtensions.Function.DISTINCT,
+      dev.cel.extensions.CelListsExtensions.Function.REVERSE,
+      dev.cel.extensions.CelListsExtensions.Function.SORT,
+      dev.cel.extensions.CelListsExtensions.Function.SORT_BY);
+
   private static Cel build(List<String> variables) {
     CelOptions options = OPTIONS;
     var b = CelFactory.standardCelBuilder()
         .setOptions(options)
 
         .setStandardMacros(CelStandardMacro.STANDARD_MACROS)
+        // two standard bindings are replaced below by cel-go's answers, which cel-java allows
+        // only with the standard environment given explicitly
+        .setStandardEnvironmentEnabled(false)
+        .setStandardDeclarations(dev.cel.checker.CelStandardDeclarations.newBuilder().build())
+        .setStandardFunctions(dev.cel.runtime.CelStandardFunctions.newBuilder()
+            .filterFunctions((function, overload) ->
+                overload != dev.cel.runtime.standard.StringFunction.StringOverload.DOUBLE_TO_STRING
+                && overload != dev.cel.runtime.standard.GetMillisecondsFunction
+                    .GetMillisecondsOverload.DURATION_TO_MILLISECONDS)
+            .build())
         .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
-            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options))
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options),
+            EXT_LISTS)
         .addRuntimeLibraries(CelExtensions.strings(), CelExtensions.sets(options),
-            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options));
+            CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options),
+            EXT_LISTS);
     for (String v : variables) {
       if (v.equals("authorizer")) {
         continue; // typed by the authorizer library
@@ -372,6 +411,16 @@ public final class KubeEnvironment {
     }
     addRegexLibrary(b);
     addListsLibrary(b);
+    StringFormat.add(b);
+    // cel-go's answers where cel-java's differ: string(double) as Go's %g, and a duration's
+    // getMilliseconds() as the whole duration in milliseconds
+    b.addFunctionBindings(
+        CelFunctionBinding.from("double_to_string", Double.class, GoFloats::g),
+        CelFunctionBinding.from("duration_to_milliseconds", java.time.Duration.class,
+            java.time.Duration::toMillis));
+    // the well-known type names cel-go declares (type(d) == google.protobuf.Duration)
+    b.addMessageTypes(com.google.protobuf.Duration.getDescriptor(),
+        com.google.protobuf.Timestamp.getDescriptor());
     AuthzLibrary.add(b, variables);
     JsonPatchLibrary.add(b);
     KubeLibraries.addAll(b);
@@ -450,7 +499,15 @@ public final class KubeEnvironment {
         CelFunctionDecl.newFunctionDeclaration("indexOf",
             CelOverloadDecl.newMemberOverload("list_index_of", SimpleType.INT, listT, t)),
         CelFunctionDecl.newFunctionDeclaration("lastIndexOf",
-            CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, listT, t)));
+            CelOverloadDecl.newMemberOverload("list_last_index_of", SimpleType.INT, listT, t)),
+        CelFunctionDecl.newFunctionDeclaration("slice",
+            CelOverloadDecl.newMemberOverload("list_slice", listT, listT, SimpleType.INT,
+                SimpleType.INT)),
+        CelFunctionDecl.newFunctionDeclaration("flatten",
+            CelOverloadDecl.newMemberOverload("list_flatten", ListType.create(SimpleType.DYN),
+                ListType.create(SimpleType.DYN)),
+            CelOverloadDecl.newMemberOverload("list_flatten_int", ListType.create(SimpleType.DYN),
+                ListType.create(SimpleType.DYN), SimpleType.INT)));
     b.addFunctionBindings(
         CelFunctionBinding.from("list_is_sorted", List.class, l -> {
           for (int i = 1; i < l.size(); i++) {
@@ -475,7 +532,45 @@ public final class KubeEnvironment {
         CelFunctionBinding.from("list_index_of", List.class, Object.class,
             (l, x) -> (long) indexOf(l, x)),
         CelFunctionBinding.from("list_last_index_of", List.class, Object.class,
-            (l, x) -> (long) lastIndexOf(l, x)));
+            (l, x) -> (long) lastIndexOf(l, x)),
+        CelFunctionBinding.from("list_slice", List.of(List.class, Long.class, Long.class),
+            args -> slice((List<?>) args[0], (Long) args[1], (Long) args[2])),
+        CelFunctionBinding.from("list_flatten", List.class, l -> flatten(l, 1)),
+        CelFunctionBinding.from("list_flatten_int", List.class, Long.class,
+            (l, depth) -> {
+              if (depth < 0) {
+                throw new CelEvaluationException("level must be non-negative");
+              }
+              return flatten(l, depth);
+            }));
+  }
+
+  /** cel-go's {@code slice}, with its texts. */
+  private static List<?> slice(List<?> l, long start, long end) throws CelEvaluationException {
+    String call = "cannot slice(" + start + ", " + end + "), ";
+    if (start < 0 || end < 0) {
+      throw new CelEvaluationException(call + "negative indexes not supported");
+    }
+    if (start > end) {
+      throw new CelEvaluationException(call
+          + "start index must be less than or equal to end index");
+    }
+    if (end > l.size()) {
+      throw new CelEvaluationException(call + "list is length " + l.size());
+    }
+    return ImmutableList.copyOf(l.subList((int) start, (int) end));
+  }
+
+  private static List<?> flatten(List<?> l, long depth) {
+    ImmutableList.Builder<Object> out = ImmutableList.builder();
+    for (Object o : l) {
+      if (o instanceof List<?> inner && depth > 0) {
+        out.addAll(flatten(inner, depth - 1));
+      } else {
+        out.add(o);
+      }
+    }
+    return out.build();
   }
 
   private static int indexOf(List<?> l, Object x) {
@@ -506,7 +601,7 @@ public final class KubeEnvironment {
   private static Object extreme(List<?> l, int sign) throws CelEvaluationException {
     if (l.isEmpty()) {
       throw new CelEvaluationException((sign < 0 ? "min" : "max")
-          + "(list) called on an empty list");
+          + " called on empty list");
     }
     Object best = l.get(0);
     for (Object o : l) {
@@ -547,6 +642,15 @@ public final class KubeEnvironment {
     }
     if (a instanceof List<?> x && b instanceof List<?> y) {
       return ImmutableList.builder().addAll(x).addAll(y).build();
+    }
+    if (a instanceof java.time.Duration x && b instanceof java.time.Duration y) {
+      return x.plus(y);
+    }
+    if (a instanceof com.google.protobuf.Duration x && b instanceof com.google.protobuf.Duration y) {
+      java.time.Duration sum = java.time.Duration.ofSeconds(x.getSeconds(), x.getNanos())
+          .plus(java.time.Duration.ofSeconds(y.getSeconds(), y.getNanos()));
+      return com.google.protobuf.Duration.newBuilder().setSeconds(sum.getSeconds())
+          .setNanos(sum.getNano()).build();
     }
     throw new CelEvaluationException("no such overload: sum");
   }

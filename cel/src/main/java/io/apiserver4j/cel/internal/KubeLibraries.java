@@ -464,12 +464,24 @@ final class KubeLibraries {
   record UrlValue(URI uri) {
     static UrlValue parse(String raw) throws CelEvaluationException {
       try {
-        URI u = new URI(raw);
+        // Go takes spaces in paths and queries as they are (and escapes them in the escaped
+        // path); java.net.URI wants them escaped
+        URI u = new URI(raw.replace(" ", "%20"));
         if (!u.isAbsolute() && !raw.startsWith("/")) {
           throw new CelEvaluationException("URL parse error during conversion from string: "
               + "parse \"" + raw + "\": invalid URI for request");
         }
-        return new UrlValue(u);
+        UrlValue url = new UrlValue(u);
+        if (u.getRawAuthority() != null && u.getRawAuthority().contains("%20")) {
+          throw new CelEvaluationException("URL parse error during conversion from string: "
+              + "parse \"" + raw + "\": invalid character \" \" in host name");
+        }
+        String port = url.port();
+        if (!port.chars().allMatch(Character::isDigit)) {
+          throw new CelEvaluationException("URL parse error during conversion from string: "
+              + "parse \"" + raw + "\": invalid port \":" + port + "\" after host");
+        }
+        return url;
       } catch (URISyntaxException e) {
         throw new CelEvaluationException("URL parse error during conversion from string: "
             + "parse \"" + raw + "\": " + e.getReason());
