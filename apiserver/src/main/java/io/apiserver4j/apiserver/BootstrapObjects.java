@@ -33,8 +33,8 @@ import java.util.List;
  * Thread-safe (stateless).
  */
 public final class BootstrapObjects {
-  /** The first address of the default service cluster IP range, 10.96.0.0/12. */
-  public static final String KUBERNETES_SERVICE_IP = "10.96.0.1";
+  /** The first address of the default service cluster IP range, 10.0.0.0/24. */
+  public static final String KUBERNETES_SERVICE_IP = "10.0.0.1";
 
   /** Where a server's {@code kubernetes} endpoints point unless told otherwise. */
   static final String DEFAULT_ADVERTISE_ADDRESS = "127.0.0.1";
