@@ -9,6 +9,7 @@
  */
 module io.apiserver4j.registry {
   requires io.apiserver4j.apiserver;
+  requires org.slf4j;
 
   provides io.apiserver4j.apiserver.BuiltinApi with io.apiserver4j.registry.KubeBuiltinApi;
 }

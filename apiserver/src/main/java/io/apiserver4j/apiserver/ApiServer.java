@@ -105,6 +105,7 @@ public final class ApiServer implements AutoCloseable {
         // system namespaces, the kubernetes Service and the rest of its bootstrap objects;
         // before the CRD watch starts, which then has none of these writes to go through
         pipeline.registerApiServices();
+        pipeline.startAllocators();
         BootstrapObjects.ensureServed(this, b.advertiseAddress, b.securePort);
       }
       if (registry.find(CRDS).isPresent()) {

@@ -133,6 +133,14 @@ public final class BootstrapObjects {
       }
       MapValue meta = (MapValue) o.getOrNull("metadata");
       String namespace = str(meta, "namespace");
+      if (str(o, "kind").equals("Service") && server.handle(ApiRequest.builder(
+          ApiRequest.Verb.GET, def.resource()).namespace(namespace).name(str(meta, "name"))
+          .userAgent(USER_AGENT).build()).isSuccess()) {
+        // kube's kubernetes-service controller reads the Service first: a create would claim
+        // its cluster IP again, which the existing Service holds
+        reconcile(server, def, namespace, o);
+        continue;
+      }
       ApiResponse r = server.handleSystemWrite(ApiRequest.builder(ApiRequest.Verb.CREATE,
           def.resource())
           .namespace(namespace).body(o).userAgent(USER_AGENT).build());

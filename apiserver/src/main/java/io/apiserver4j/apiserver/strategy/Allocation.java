@@ -4,16 +4,16 @@
  */
 package io.apiserver4j.apiserver.strategy;
 
-import io.apiserver4j.core.MapValue;
-import java.util.List;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.storage.Store;
+import java.time.Instant;
 import java.util.Optional;
+import java.util.Random;
 
-/** What an {@link Allocator} allocates from. */
+/** What an {@link Allocator} allocates from: the server's storage and settings. */
 public interface Allocation {
-  /** Every stored object of the resource, in all namespaces, but the one being written. */
-  List<MapValue> others();
-
-  /** Whether the request is a dry run (kube's dry-run allocators hold nothing). */
+  /** Whether the request is a dry run (kube's dry-run allocators persist nothing). */
   boolean dryRun();
 
   /**
@@ -21,4 +21,23 @@ public interface Allocation {
    * {@code service-cluster-ip-range}); empty when the server has no value for it.
    */
   Optional<String> setting(String flag);
+
+  /**
+   * Runs a request as the server itself, as kube's allocators write API objects (IPAddresses)
+   * through the server's loopback client; never a dry run.
+   */
+  ApiResponse loopback(ApiRequest request);
+
+  /**
+   * The server's storage, for allocation state that is no API object (kube keeps its node port
+   * bitmap under {@code /registry/ranges}); writes to it are never dry runs, so a dry-run
+   * allocation must not write.
+   */
+  Store storage();
+
+  /** The server's source of randomness (where kube starts scanning a range). */
+  Random random();
+
+  /** The server clock's current time. */
+  Instant now();
 }
