@@ -373,6 +373,10 @@ class KubectlTest extends KubectlServerTest {
     assertThat(header(svc)).containsExactly("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP",
         "PORT(S)", "AGE");
     assertThat(svc).containsPattern("t\\s+ClusterIP\\s+10\\.0\\.0\\.10\\s+<none>\\s+80/TCP");
+    // kube 1.33+ holds the cluster IP as an IPAddress (printIPAddress: Name, ParentRef)
+    String ips = kubectl.ok("get", "ipaddresses");
+    assertThat(header(ips)).containsExactly("NAME", "PARENTREF");
+    assertThat(ips).containsPattern("10\\.0\\.0\\.10\\s+services/" + ns + "/t\\n");
     String pods = kubectl.ok("-n", ns, "get", "pods");
     assertThat(header(pods)).containsExactly("NAME", "READY", "STATUS", "RESTARTS", "AGE");
     assertThat(pods).containsPattern("t\\s+0/1\\s+Pending\\s+0\\s+");
