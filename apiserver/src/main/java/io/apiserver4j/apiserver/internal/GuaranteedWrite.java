@@ -11,7 +11,6 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupKind;
-import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
