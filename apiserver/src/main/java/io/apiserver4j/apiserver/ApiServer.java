@@ -124,6 +124,7 @@ public final class ApiServer implements AutoCloseable {
         // system namespaces, the kubernetes Service and the rest of its bootstrap objects;
         // before the CRD watch starts, which then has none of these writes to go through
         pipeline.registerApiServices();
+        pipeline.startAllocators();
         BootstrapObjects.ensureServed(this, b.advertiseAddress, b.securePort);
       }
       if (registry.find(CRDS).isPresent()) {
@@ -434,7 +435,7 @@ public final class ApiServer implements AutoCloseable {
 
     /**
      * The CIDR Services' cluster IPs are allocated from (kube-apiserver's
-     * {@code --service-cluster-ip-range}); default {@code 10.96.0.0/12}. The {@code kubernetes}
+     * {@code --service-cluster-ip-range}); default {@code 10.0.0.0/24}, kube-apiserver's. The {@code kubernetes}
      * Service gets its first address.
      *
      * @throws IllegalArgumentException if it is no CIDR or holds fewer than 8 addresses

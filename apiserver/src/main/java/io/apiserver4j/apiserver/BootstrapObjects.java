@@ -33,8 +33,8 @@ import java.util.List;
  * Thread-safe (stateless).
  */
 public final class BootstrapObjects {
-  /** The first address of the default service cluster IP range, 10.96.0.0/12. */
-  public static final String KUBERNETES_SERVICE_IP = "10.96.0.1";
+  /** The first address of the default service cluster IP range, 10.0.0.0/24. */
+  public static final String KUBERNETES_SERVICE_IP = "10.0.0.1";
 
   /** Where a server's {@code kubernetes} endpoints point unless told otherwise. */
   static final String DEFAULT_ADVERTISE_ADDRESS = "127.0.0.1";
@@ -133,6 +133,14 @@ public final class BootstrapObjects {
       }
       MapValue meta = (MapValue) o.getOrNull("metadata");
       String namespace = str(meta, "namespace");
+      if (str(o, "kind").equals("Service") && server.handle(ApiRequest.builder(
+          ApiRequest.Verb.GET, def.resource()).namespace(namespace).name(str(meta, "name"))
+          .userAgent(USER_AGENT).build()).isSuccess()) {
+        // kube's kubernetes-service controller reads the Service first: a create would claim
+        // its cluster IP again, which the existing Service holds
+        reconcile(server, def, namespace, o);
+        continue;
+      }
       ApiResponse r = server.handleSystemWrite(ApiRequest.builder(ApiRequest.Verb.CREATE,
           def.resource())
           .namespace(namespace).body(o).userAgent(USER_AGENT).build());

@@ -11,7 +11,7 @@ import io.apiserver4j.apiserver.strategy.Validator;
 import io.apiserver4j.apiserver.strategy.Converter;
 import io.apiserver4j.apiserver.strategy.Defaulter;
 import io.apiserver4j.apiserver.strategy.GracePeriod;
-import io.apiserver4j.apiserver.strategy.Allocator;
+import io.apiserver4j.apiserver.Allocator;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.fieldpath.FieldName;

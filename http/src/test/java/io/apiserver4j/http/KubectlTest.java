@@ -352,7 +352,7 @@ class KubectlTest extends KubectlServerTest {
     kubectl.file("t-deploy.yaml", deployment("t", 2, "nginx"));
     kubectl.file("t-svc.yaml", String.join("\n",
         "apiVersion: v1", "kind: Service", "metadata: {name: t}",
-        "spec: {type: ClusterIP, clusterIP: 10.96.0.10, ports: [{port: 80}],"
+        "spec: {type: ClusterIP, clusterIP: 10.0.0.10, ports: [{port: 80}],"
             + " selector: {app: t}}", ""));
     kubectl.file("t-pod.yaml", String.join("\n",
         "apiVersion: v1", "kind: Pod", "metadata: {name: t}",
@@ -372,7 +372,11 @@ class KubectlTest extends KubectlServerTest {
     String svc = kubectl.ok("-n", ns, "get", "svc");
     assertThat(header(svc)).containsExactly("NAME", "TYPE", "CLUSTER-IP", "EXTERNAL-IP",
         "PORT(S)", "AGE");
-    assertThat(svc).containsPattern("t\\s+ClusterIP\\s+10\\.96\\.0\\.10\\s+<none>\\s+80/TCP");
+    assertThat(svc).containsPattern("t\\s+ClusterIP\\s+10\\.0\\.0\\.10\\s+<none>\\s+80/TCP");
+    // kube 1.33+ holds the cluster IP as an IPAddress (printIPAddress: Name, ParentRef)
+    String ips = kubectl.ok("get", "ipaddresses");
+    assertThat(header(ips)).containsExactly("NAME", "PARENTREF");
+    assertThat(ips).containsPattern("10\\.0\\.0\\.10\\s+services/" + ns + "/t\\n");
     String pods = kubectl.ok("-n", ns, "get", "pods");
     assertThat(header(pods)).containsExactly("NAME", "READY", "STATUS", "RESTARTS", "AGE");
     assertThat(pods).containsPattern("t\\s+0/1\\s+Pending\\s+0\\s+");

@@ -97,8 +97,8 @@ class ApiServiceRegistrationTest {
           .map(n -> Meta.metaString(n, "name")))
           .containsExactlyInAnyOrder("default", "kube-system", "kube-public", "kube-node-lease");
       MapValue svc = server.resources("v1", "services").namespace("default").get("kubernetes");
-      // the first address of the default --service-cluster-ip-range (10.96.0.0/12, as kubeadm)
-      assertThat(Nested.str(svc, "spec", "clusterIP")).isEqualTo("10.96.0.1");
+      // the first address of kube-apiserver's default --service-cluster-ip-range (10.0.0.0/24)
+      assertThat(Nested.str(svc, "spec", "clusterIP")).isEqualTo("10.0.0.1");
       assertThat(Json.write(Nested.getOrNull(svc, "spec", "ports")))
           .contains("\"port\":443").contains("\"targetPort\":6443");
       assertThat(server.resources("v1", "configmaps").namespace("kube-system")

@@ -26,9 +26,9 @@ class BootstrapObjectsTest {
           "PriorityClass//system-node-critical", "PriorityClass//system-cluster-critical");
       assertThat(BootstrapObjects.ensure(server, "192.168.0.10", 6443)).isEmpty();
 
-      // the first IP of the service range (10.96.0.0/12 by default), port 443 to the secure port
+      // the first IP of the service range (kube-apiserver's default 10.0.0.0/24), port 443 to the secure port
       MapValue svc = server.resources("v1", "services").namespace("default").get("kubernetes");
-      assertThat(Json.write(svc.getOrNull("spec"))).contains("\"clusterIP\":\"10.96.0.1\"")
+      assertThat(Json.write(svc.getOrNull("spec"))).contains("\"clusterIP\":\"10.0.0.1\"")
           .contains("\"port\":443").contains("\"targetPort\":6443");
       assertThat(Json.write(server.resources("scheduling.k8s.io/v1", "priorityclasses")
           .get("system-node-critical").getOrNull("value"))).isEqualTo("2000001000");

@@ -11,6 +11,7 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.apiserver.ApiRequest.Verb;
+import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
@@ -31,6 +32,8 @@ import org.junit.jupiter.api.Test;
  * change, what a dry run answers, and a pool rebuilt from storage by a new server.
  */
 class ServiceAllocationTest {
+  private static final GroupVersionResource IP_ADDRESSES =
+      new GroupVersionResource("networking.k8s.io", "v1", "ipaddresses");
   private final Fixtures f = new Fixtures();
 
   private static MapValue svc(String name, String spec) {
@@ -63,29 +66,35 @@ class ServiceAllocationTest {
     assertThat(a.code()).isEqualTo(201);
     String ip = str(a.body(), "spec", "clusterIP");
     assertThat(ip).startsWith("10.").isNotEqualTo(str(b.body(), "spec", "clusterIP"));
-    int second = Integer.parseInt(ip.split("\\.")[1]);
-    assertThat(second).isBetween(96, 111); // 10.96.0.0/12
+    // kube-apiserver's default 10.0.0.0/24; a dynamic address comes from the upper band, above
+    // the 16 addresses calculateRangeOffset keeps for requested ones (KEP-3070)
+    assertThat(ip).startsWith("10.0.0.");
+    assertThat(Integer.parseInt(ip.split("\\.")[3])).isBetween(17, 254);
     assertThat(Json.write(a.body().getOrNull("spec"))).contains("\"clusterIPs\":[\"" + ip
         + "\"]").contains("\"ipFamilies\":[\"IPv4\"]").contains("\"ipFamilyPolicy\":\"SingleStack\"");
   }
 
   @Test
   void aRequestedIpThatIsTakenOrOutOfRangeIsInvalid() {
-    assertThat(create(f, "a", "{clusterIP: 10.96.0.20, ports: [{port: 80}]}").code())
+    assertThat(create(f, "a", "{clusterIP: 10.0.0.20, ports: [{port: 80}]}").code())
         .isEqualTo(201);
 
-    ApiResponse taken = create(f, "b", "{clusterIP: 10.96.0.20, ports: [{port: 80}]}");
-    ApiResponse outside = create(f, "c", "{clusterIP: 10.0.0.5, ports: [{port: 80}]}");
-    ApiResponse network = create(f, "d", "{clusterIP: 10.96.0.0, ports: [{port: 80}]}");
+    ApiResponse taken = create(f, "b", "{clusterIP: 10.0.0.20, ports: [{port: 80}]}");
+    ApiResponse outside = create(f, "c", "{clusterIP: 10.1.0.5, ports: [{port: 80}]}");
+    ApiResponse network = create(f, "d", "{clusterIP: 10.0.0.0, ports: [{port: 80}]}");
 
     assertThat(taken.code()).isEqualTo(422);
     assertThat(message(taken)).isEqualTo("Service \"b\" is invalid: spec.clusterIPs: Invalid"
-        + " value: [\"10.96.0.20\"]: failed to allocate IP 10.96.0.20: provided IP is already"
+        + " value: [\"10.0.0.20\"]: failed to allocate IP 10.0.0.20: provided IP is already"
         + " allocated");
+    // 1.33+: the MetaAllocator finds no ServiceCIDR that can hand the address out
+    // (cidrallocator.go getAllocator, ErrMismatchedNetwork), the network address included
     assertThat(message(outside)).isEqualTo("Service \"c\" is invalid: spec.clusterIPs: Invalid"
-        + " value: [\"10.0.0.5\"]: failed to allocate IP 10.0.0.5: the provided IP (10.0.0.5) is"
-        + " not in the valid range. The range of valid IPs is 10.96.0.0/12");
+        + " value: [\"10.1.0.5\"]: failed to allocate IP 10.1.0.5: the provided network does not"
+        + " match the current range");
     assertThat(network.code()).isEqualTo(422);
+    assertThat(message(network)).endsWith("failed to allocate IP 10.0.0.0: the provided network"
+        + " does not match the current range");
     assertThat(f.get(SERVICES, "default", "b").code()).isEqualTo(404);
   }
 
@@ -146,7 +155,7 @@ class ServiceAllocationTest {
 
   @Test
   void deleteAndTypeChangesReleaseWhatTheServiceHeld() {
-    assertThat(create(f, "a", "{clusterIP: 10.96.0.30, type: NodePort, ports: [{port: 80,"
+    assertThat(create(f, "a", "{clusterIP: 10.0.0.30, type: NodePort, ports: [{port: 80,"
         + " nodePort: 30200}]}").code()).isEqualTo(201);
     // a PUT to ClusterIP that leaves the node port as it was drops it (dropTypeDependentFields)
     MapValue stored = f.get(SERVICES, "default", "a").orThrow();
@@ -159,7 +168,7 @@ class ServiceAllocationTest {
         .isEqualTo(201);
 
     assertThat(f.delete(SERVICES, "default", "a").code()).isEqualTo(200);
-    assertThat(create(f, "c", "{clusterIP: 10.96.0.30, ports: [{port: 80}]}").code())
+    assertThat(create(f, "c", "{clusterIP: 10.0.0.30, ports: [{port: 80}]}").code())
         .isEqualTo(201);
   }
 
@@ -167,31 +176,40 @@ class ServiceAllocationTest {
   void aDryRunChecksRequestedValuesAndHoldsNothing() {
     ApiResponse dry = dryRunCreate("a", "{type: NodePort, ports: [{port: 80}]}");
 
-    // kube's dry-run allocators answer the range's network address and first port
+    // kube's dry-run allocators: the range's network address (ipallocator.go
+    // allocateNextService) and the PortAllocationOperation's dummy port 32769 (operation.go)
     assertThat(dry.code()).isEqualTo(201);
-    assertThat(str(dry.body(), "spec", "clusterIP")).isEqualTo("10.96.0.0");
-    assertThat(Json.write(dry.body())).contains("\"nodePort\":30000");
+    assertThat(str(dry.body(), "spec", "clusterIP")).isEqualTo("10.0.0.0");
+    assertThat(Json.write(dry.body())).contains("\"nodePort\":32769");
     assertThat(f.get(SERVICES, "default", "a").code()).isEqualTo(404);
 
-    assertThat(dryRunCreate("b", "{clusterIP: 10.96.0.40, ports: [{port: 80}]}").code())
+    assertThat(dryRunCreate("b", "{clusterIP: 10.0.0.40, ports: [{port: 80}]}").code())
         .isEqualTo(201);
-    assertThat(create(f, "b", "{clusterIP: 10.96.0.40, ports: [{port: 80}]}").code())
+    assertThat(create(f, "b", "{clusterIP: 10.0.0.40, type: NodePort, ports: [{port: 80,"
+        + " nodePort: 30400}]}").code()).isEqualTo(201);
+    // 1.33+: the IPAddress allocator's dry run checks the range only (ipallocator.go
+    // allocateService), the dry-run port operation whether the port is taken (operation.go)
+    assertThat(dryRunCreate("c", "{clusterIP: 10.0.0.40, ports: [{port: 80}]}").code())
         .isEqualTo(201);
-    ApiResponse taken = dryRunCreate("c", "{clusterIP: 10.96.0.40, ports: [{port: 80}]}");
-    assertThat(message(taken)).endsWith("failed to allocate IP 10.96.0.40: provided IP is"
-        + " already allocated");
+    ApiResponse outside = dryRunCreate("c", "{clusterIP: 10.1.0.40, ports: [{port: 80}]}");
+    assertThat(message(outside)).endsWith("failed to allocate IP 10.1.0.40: the provided IP"
+        + " (10.1.0.40) is not in the valid range. The range of valid IPs is 10.0.0.0/24");
+    ApiResponse port = dryRunCreate("d", "{type: NodePort, ports: [{port: 80, nodePort: 30400}]}");
+    assertThat(message(port)).isEqualTo("Service \"d\" is invalid: spec.ports[0].nodePort:"
+        + " Invalid value: 30400: provided port is already allocated");
+    assertThat(f.get(IP_ADDRESSES, "", "10.0.0.0").code()).isEqualTo(404);
   }
 
   @Test
   void aNewServerOnTheSameStoreSeesWhatIsAllocated() {
     InMemoryStore store = InMemoryStore.create();
     Fixtures first = new Fixtures(ApiServer.builder().store(store));
-    assertThat(create(first, "a", "{clusterIP: 10.96.0.50, type: NodePort, ports: [{port: 80,"
+    assertThat(create(first, "a", "{clusterIP: 10.0.0.50, type: NodePort, ports: [{port: 80,"
         + " nodePort: 30300}]}").code()).isEqualTo(201);
     first.server.close();
 
     Fixtures restarted = new Fixtures(ApiServer.builder().store(store));
-    ApiResponse ip = create(restarted, "b", "{clusterIP: 10.96.0.50, ports: [{port: 80}]}");
+    ApiResponse ip = create(restarted, "b", "{clusterIP: 10.0.0.50, ports: [{port: 80}]}");
     ApiResponse port = create(restarted, "c", "{type: NodePort, ports: [{port: 80,"
         + " nodePort: 30300}]}");
 

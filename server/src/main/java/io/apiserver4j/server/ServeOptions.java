@@ -77,7 +77,7 @@ final class ServeOptions {
   static final Flag<Integer> AUDIT_LOG_MAXAGE = define(Flag.count("--audit-log-maxage", 366,
       "days to keep rotated audit log files (0: forever)"));
   static final Flag<String> SERVICE_CLUSTER_IP_RANGE = define(Flag.of(
-      "--service-cluster-ip-range", "CIDR", "10.96.0.0/12", "the range Services' cluster IPs"
+      "--service-cluster-ip-range", "CIDR", "10.0.0.0/24", "the range Services' cluster IPs"
           + " are allocated from; the kubernetes Service gets its first address",
       v -> checked(v, r -> ApiServer.builder().serviceClusterIpRange(r))));
   static final Flag<String> SERVICE_NODE_PORT_RANGE = define(Flag.of(

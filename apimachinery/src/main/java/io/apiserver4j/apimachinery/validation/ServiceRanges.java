@@ -16,8 +16,11 @@ public final class ServiceRanges {
   public static final String CLUSTER_IP_RANGE_FLAG = "service-cluster-ip-range";
   /** The setting of the range of node ports. */
   public static final String NODE_PORT_RANGE_FLAG = "service-node-port-range";
-  /** The default cluster IP range. */
-  public static final String DEFAULT_CLUSTER_IP_RANGE = "10.96.0.0/12";
+  /**
+   * The default cluster IP range: kube-apiserver's own {@code DefaultServiceIPCIDR}
+   * (pkg/kubeapiserver/options); kubeadm's 10.96.0.0/12 is a kubeadm flag, not the server's.
+   */
+  public static final String DEFAULT_CLUSTER_IP_RANGE = "10.0.0.0/24";
   /** The default node port range. */
   public static final String DEFAULT_NODE_PORT_RANGE = "30000-32767";
 

@@ -41,6 +41,7 @@ public final class Dispatcher {
 
   private final Registry registry;
   private final Clock clock;
+  private final Allocations allocations;
   private final Endpoints endpoints;
   private final Storage storage;
   private final Storage dryRun;
@@ -104,8 +105,9 @@ public final class Dispatcher {
     AdmissionStage admission = new AdmissionStage(chain, crdInformer::terminating);
     Bodies bodies = new Bodies(maxBodyBytes);
     FieldManagers fieldManagers = new FieldManagers(registry);
+    this.allocations = new Allocations(settings, this::handle, store, random, clock);
     GuaranteedWrite write = new GuaranteedWrite(new ObjectMetaRules(uids, random), admission,
-        createAuthorizer, settings);
+        createAuthorizer, allocations);
     this.scales = new ScaleSupport(registry, bodies, fieldManagers, admission, write);
     this.creates = new CreateHandler(bodies, fieldManagers, admission, write, this::handle,
         registry);
@@ -124,8 +126,16 @@ public final class Dispatcher {
     this.apiServices = new ApiServiceRegistration(store, registry, this::handle, clock);
     this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices)
         .andThen(configurationSources)
-        .andThen(new PolicyStatusController(registry, this::handle)));
+        .andThen(new PolicyStatusController(registry, this::handle)).andThen(allocations));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
+  }
+
+  /**
+   * Starts the allocators of the served kinds (kube's allocator repair and default ServiceCIDR
+   * at start), before the server writes its bootstrap objects.
+   */
+  public void startAllocators() {
+    allocations.start(registry.all());
   }
 
   /**

@@ -4,14 +4,13 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.strategy.Allocation;
-import io.apiserver4j.apiserver.strategy.Allocator;
+import io.apiserver4j.apiserver.Allocated;
+import io.apiserver4j.apiserver.Allocator;
 import io.apiserver4j.apiserver.CreateAuthorizer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GroupKind;
-import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -39,76 +38,27 @@ final class GuaranteedWrite {
   private final ObjectMetaRules meta;
   private final AdmissionStage admission;
   private final CreateAuthorizer serverAuthorizer;
-  private final java.util.Map<String, String> settings;
-  // one writer at a time allocates from a resource's shared pool, in this server
-  private final java.util.concurrent.ConcurrentHashMap<GroupResource,
-      java.util.concurrent.locks.ReentrantLock> allocationLocks =
-      new java.util.concurrent.ConcurrentHashMap<>();
+  private final Allocations allocations;
 
   GuaranteedWrite(ObjectMetaRules meta, AdmissionStage admission,
-      CreateAuthorizer serverAuthorizer, java.util.Map<String, String> settings) {
+      CreateAuthorizer serverAuthorizer, Allocations allocations) {
     this.meta = meta;
     this.admission = admission;
     this.serverAuthorizer = serverAuthorizer;
-    this.settings = java.util.Map.copyOf(settings);
+    this.allocations = allocations;
   }
 
   /**
-   * Runs {@code write} holding the resource's allocation lock when its kind allocates from a
-   * shared pool, so that two writes never take the same value.
+   * The strategy's allocation (kube's {@code BeginCreate}/{@code BeginUpdate}), if any; the
+   * caller finishes it with {@link Allocations#finish} once it knows whether the write happened.
+   * No lock is held: the allocator's claims are atomic writes of the store.
    */
-  private <T> T allocating(Scope s, java.util.function.Supplier<T> write) {
-    if (s.def().strategy().allocator().isEmpty()) {
-      return write.get();
-    }
-    java.util.concurrent.locks.ReentrantLock lock = allocationLocks.computeIfAbsent(
-        s.groupResource(), g -> new java.util.concurrent.locks.ReentrantLock());
-    lock.lock();
-    try {
-      return write.get();
-    } finally {
-      lock.unlock();
-    }
-  }
-
-  /** The strategy's allocation (kube's {@code BeginCreate}/{@code BeginUpdate}), if any. */
-  private MapValue allocate(Scope s, MapValue obj, Optional<MapValue> old) {
-    Optional<Allocator> allocator =
-        s.def().strategy().allocator();
+  private Allocated allocate(Scope s, MapValue obj, Optional<MapValue> old) {
+    Optional<Allocator> allocator = s.def().strategy().allocator();
     if (allocator.isEmpty()) {
-      return obj;
+      return Allocated.of(obj);
     }
-    String ns = Meta.metaString(obj, "namespace");
-    String name = Meta.metaString(obj, "name");
-    Allocation allocation =
-        new Allocation() {
-          @Override
-          public List<MapValue> others() {
-            ResourceDefinition def = s.def();
-            List<MapValue> out = new java.util.ArrayList<>();
-            for (StoredObject o : s.store().list(io.apiserver4j.storage.CollectionKey.all(
-                def.kind().group(), def.plural()), io.apiserver4j.storage.ListOptions.all())
-                .items()) {
-              MapValue m = StorageForm.fromStorage(def, o.object());
-              if (!(Meta.metaString(m, "namespace").equals(ns)
-                  && Meta.metaString(m, "name").equals(name))) {
-                out.add(m);
-              }
-            }
-            return out;
-          }
-
-          @Override
-          public boolean dryRun() {
-            return s.dryRun();
-          }
-
-          @Override
-          public Optional<String> setting(String flag) {
-            return Optional.ofNullable(settings.get(flag));
-          }
-        };
-    return allocator.get().allocate(obj, old, allocation);
+    return allocator.get().allocate(obj, old, allocations.of(s));
   }
 
   /** Builds the new object from the current one ({@code null} when it does not exist yet). */
@@ -126,10 +76,6 @@ final class GuaranteedWrite {
 
   /** kube's {@code Store.Create}: a new object, with generateName retries. */
   WriteOutcome create(Scope s, MapValue obj) {
-    return allocating(s, () -> createOnce(s, obj));
-  }
-
-  private WriteOutcome createOnce(Scope s, MapValue obj) {
     boolean generate = !Meta.metaString(obj, "generateName").isEmpty()
         && Meta.metaString(obj, "name").isEmpty();
     AlreadyExistsException last = null;
@@ -139,17 +85,24 @@ final class GuaranteedWrite {
         o = Meta.withMeta(o, "name", Value.of(meta.generateName(Meta.metaString(o,
             "generateName"))));
       }
-      o = allocate(s, ObjectMetaRules.ensureNamespace(o, s.objectNamespace()), Optional.empty());
-      o = ObjectMetaRules.beforeCreate(s, o);
-      String name = Meta.metaString(o, "name");
-      admission.validate(s, s.def().kind(), name, o, null);
-      ObjectKey key = s.key(name);
+      Allocated allocated = allocate(s, ObjectMetaRules.ensureNamespace(o, s.objectNamespace()),
+          Optional.empty());
+      boolean stored = false;
       try {
-        StoredObject created = s.store().create(key, StorageForm.toStorage(s.def(), o));
-        MapValue served = StorageForm.fromStorage(s.def(), created.object());
-        return s.committed(new WriteOutcome.Created(served, asServed(created, served)));
-      } catch (AlreadyExistsException e) {
-        last = alreadyExists(s, key, generate);
+        o = ObjectMetaRules.beforeCreate(s, allocated.object());
+        String name = Meta.metaString(o, "name");
+        admission.validate(s, s.def().kind(), name, o, null);
+        ObjectKey key = s.key(name);
+        try {
+          StoredObject created = s.store().create(key, StorageForm.toStorage(s.def(), o));
+          stored = true;
+          MapValue served = StorageForm.fromStorage(s.def(), created.object());
+          return s.committed(new WriteOutcome.Created(served, asServed(created, served)));
+        } catch (AlreadyExistsException e) {
+          last = alreadyExists(s, key, generate);
+        }
+      } finally {
+        Allocations.finish(allocated, stored);
       }
     }
     throw last;
@@ -175,12 +128,6 @@ final class GuaranteedWrite {
    */
   WriteOutcome update(Scope s, Transform transform, boolean forceAllowCreate,
       Optional<String> uidPrecondition, AdmissionView view) {
-    return allocating(s, () -> updateOnce(s, transform, forceAllowCreate, uidPrecondition,
-        view));
-  }
-
-  private WriteOutcome updateOnce(Scope s, Transform transform, boolean forceAllowCreate,
-      Optional<String> uidPrecondition, AdmissionView view) {
     ResourceDefinition def = s.def();
     boolean allowCreate = def.strategy().allowCreateOnUpdate() || forceAllowCreate;
     ObjectKey key = s.key();
@@ -192,7 +139,14 @@ final class GuaranteedWrite {
         // The store runs the attempt on the current state and retries it on a lost race; the
         // etcd store starts from the state it last saw, so a read-modify-write of an object this
         // server just read or wrote is a single transaction.
-        StoredObject written = s.store().guaranteedUpdate(key, preconditions, attempt);
+        StoredObject written;
+        try {
+          written = s.store().guaranteedUpdate(key, preconditions, attempt);
+        } catch (RuntimeException e) {
+          attempt.finishAllocation(false);
+          throw e;
+        }
+        attempt.finishAllocation(true);
         if (attempt.deleteAt == 0) {
           MapValue served = StorageForm.fromStorage(def, written.object());
           return s.committed(new WriteOutcome.Updated(served, asServed(written, served)));
@@ -208,18 +162,24 @@ final class GuaranteedWrite {
       }
       MapValue obj = transform.apply(null);
       obj = meta.fillSystemFields(ObjectMetaRules.wipeSystemFields(obj), s.now());
-      obj = allocate(s, ObjectMetaRules.ensureNamespace(obj, s.objectNamespace()),
-          Optional.empty());
-      obj = ObjectMetaRules.beforeCreate(s, obj);
-      authorizeCreate(s);
-      admission.validate(s, view.kind(), s.name(), view.convert().apply(obj), null);
+      Allocated allocated = allocate(s, ObjectMetaRules.ensureNamespace(obj,
+          s.objectNamespace()), Optional.empty());
+      boolean stored = false;
       try {
-        StoredObject created = s.store().create(key,
-            StorageForm.toStorage(def, Meta.withoutMeta(obj, "resourceVersion")));
-        MapValue served = StorageForm.fromStorage(def, created.object());
-        return s.committed(new WriteOutcome.Created(served, asServed(created, served)));
-      } catch (AlreadyExistsException e) {
-        // created meanwhile: update it instead
+        obj = ObjectMetaRules.beforeCreate(s, allocated.object());
+        authorizeCreate(s);
+        admission.validate(s, view.kind(), s.name(), view.convert().apply(obj), null);
+        try {
+          StoredObject created = s.store().create(key,
+              StorageForm.toStorage(def, Meta.withoutMeta(obj, "resourceVersion")));
+          stored = true;
+          MapValue served = StorageForm.fromStorage(def, created.object());
+          return s.committed(new WriteOutcome.Created(served, asServed(created, served)));
+        } catch (AlreadyExistsException e) {
+          // created meanwhile: update it instead
+        }
+      } finally {
+        Allocations.finish(allocated, stored);
       }
     }
   }
@@ -271,6 +231,8 @@ final class GuaranteedWrite {
     RuntimeException failure;
     long deleteAt;
     MapValue finalized;
+    // the allocation of the latest run; a re-run (lost race) gives back the earlier one's
+    private Allocated allocated;
 
     Attempt(Scope s, Transform transform, AdmissionView view) {
       this.s = s;
@@ -278,9 +240,18 @@ final class GuaranteedWrite {
       this.view = view;
     }
 
+    /** Commits the allocation of the attempt whose result was stored, or reverts it. */
+    void finishAllocation(boolean stored) {
+      if (allocated != null) {
+        Allocations.finish(allocated, stored);
+        allocated = null;
+      }
+    }
+
     @Override
     public MapValue apply(MapValue stored) {
       deleteAt = 0;
+      finishAllocation(false);
       try {
         return attempt(stored);
       } catch (RuntimeException e) {
@@ -307,8 +278,9 @@ final class GuaranteedWrite {
         throw StatusErrors.objectModified(def.groupResource(), s.name());
       }
       if (s.subresource().isEmpty()) {
-        obj = allocate(s, ObjectMetaRules.ensureNamespace(obj, s.objectNamespace()),
+        allocated = allocate(s, ObjectMetaRules.ensureNamespace(obj, s.objectNamespace()),
             Optional.of(existing));
+        obj = allocated.object();
       }
       obj = ObjectMetaRules.beforeUpdate(s, obj, existing);
       obj = ObjectMetaRules.ignoreTimestampOnlyChanges(obj, existing);

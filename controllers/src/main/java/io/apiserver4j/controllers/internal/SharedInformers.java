@@ -119,8 +119,6 @@ public final class SharedInformers implements AutoCloseable {
     return true;
   }
 
-  }
-
   private List<ResourceDefinition> deletableResources() {
     Map<GroupResource, ResourceDefinition> out = new LinkedHashMap<>();
     for (ResourceDefinition d : api.registry().all()) {

@@ -233,6 +233,12 @@ class PluginCasesTest {
       }
 
       @Override
+      public java.time.Clock clock() {
+        return java.time.Clock.fixed(java.time.Instant.parse("2026-01-01T00:00:00Z"),
+            java.time.ZoneOffset.UTC);
+      }
+
+      @Override
       public Optional<MapValue> configuration(String plugin) {
         return Optional.empty();
       }
