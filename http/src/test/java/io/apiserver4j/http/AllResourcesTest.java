@@ -317,6 +317,10 @@ class AllResourcesTest {
         .anySatisfy(m -> assertThat(m.getManager()).isEqualTo("all-resources"));
 
     ops.withName(name).delete();
+    // claims and volumes carry kube's protection finalizer (StorageObjectInUseProtection): their
+    // controllers remove it after the delete, so wait for it as kubectl delete does
+    ops.withName(name).waitUntilCondition(java.util.Objects::isNull, 30,
+        java.util.concurrent.TimeUnit.SECONDS);
     assertThat(ops.withName(name).get()).as("%s after delete", row).isNull();
     assertThatThrownBy(() -> ops.withName(name).patch(PatchContext.of(PatchType.JSON_MERGE),
         "{}")).isInstanceOfSatisfying(KubernetesClientException.class,

@@ -18,6 +18,7 @@ import io.apiserver4j.registry.core.limitrange.LimitRanger;
 import io.apiserver4j.registry.core.node.TaintNodesByCondition;
 import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimResize;
 import io.apiserver4j.registry.core.persistentvolumeclaim.StorageObjectInUseProtection;
+import io.apiserver4j.registry.core.persistentvolumeclaim.StorageProtectionController;
 import io.apiserver4j.registry.core.pod.DefaultTolerationSeconds;
 import io.apiserver4j.registry.core.serviceaccount.DefaultServiceAccountController;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
@@ -97,6 +98,12 @@ final class KubeAdmissionPlugins {
             ctx -> DefaultServiceAccountController.start(ctx.server(), ctx.store())),
         new BuiltinController(RootCaCertPublisher.NAME, ServiceAccountAdmission.NAME,
             ctx -> RootCaCertPublisher.start(ctx.server(), ctx.store(),
-                ctx.rootCaCertificate())));
+                ctx.rootCaCertificate())),
+        new BuiltinController(StorageProtectionController.PVC_NAME,
+            StorageObjectInUseProtection.NAME,
+            ctx -> StorageProtectionController.startForClaims(ctx.server(), ctx.store())),
+        new BuiltinController(StorageProtectionController.PV_NAME,
+            StorageObjectInUseProtection.NAME,
+            ctx -> StorageProtectionController.startForVolumes(ctx.server(), ctx.store())));
   }
 }
