@@ -64,10 +64,22 @@ final class Fixtures {
     this(ApiServer.builder().random(new Random(42)));
   }
 
+  /**
+   * kube-apiserver's in-process default admission plugins: off in these scenarios, which run the
+   * request path on an empty store (no namespaces, no default ServiceAccount), as a kube-apiserver
+   * started with them in {@code --disable-admission-plugins}; the policy and webhook stages stay.
+   */
+  static final String[] IN_PROCESS_PLUGINS = {"NamespaceLifecycle", "LimitRanger",
+      "ServiceAccount", "TaintNodesByCondition", "PodSecurity", "Priority",
+      "DefaultTolerationSeconds", "DefaultStorageClass", "StorageObjectInUseProtection",
+      "PersistentVolumeClaimResize", "RuntimeClass", "CertificateApproval", "CertificateSigning",
+      "ClusterTrustBundleAttest", "CertificateSubjectRestriction", "DefaultIngressClass"};
+
   /** A server from {@code b} with the fixture's clock and uid source. */
   Fixtures(ApiServer.Builder b) {
     // the scenarios count objects, uids and revisions from an empty store
-    server = b.bootstrap(false).clock(clock).uidSource(() -> "uid-" + uids.incrementAndGet()).build();
+    server = b.bootstrap(false).clock(clock).uidSource(() -> "uid-" + uids.incrementAndGet())
+        .disableAdmissionPlugins(IN_PROCESS_PLUGINS).build();
   }
 
   static MapValue yaml(String text) {
