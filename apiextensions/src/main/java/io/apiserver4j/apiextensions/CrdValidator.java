@@ -112,7 +112,9 @@ public final class CrdValidator {
         unchanged.add(name);
       }
     });
-    return io.apiserver4j.apiextensions.internal.DefinitionValidation.validate(crd, unchanged);
+    boolean[] ratchets = io.apiserver4j.apiextensions.internal.DefinitionValidation.ratchets(old);
+    return io.apiserver4j.apiextensions.internal.DefinitionValidation.validate(crd, unchanged,
+        ratchets[0], ratchets[1]);
   }
 
   private static java.util.Map<String, io.apiserver4j.core.Value> schemasByVersion(

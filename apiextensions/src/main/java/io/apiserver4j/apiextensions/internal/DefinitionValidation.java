@@ -40,6 +40,21 @@ public final class DefinitionValidation {
    * @param unchangedVersions names of the versions whose schema is unchanged
    */
   public static List<FieldError> validate(MapValue crd, java.util.Set<String> unchangedVersions) {
+    return validate(crd, unchangedVersions, true, true);
+  }
+
+  /**
+   * Validates a create or an update with kube's ratchets of its update validation.
+   *
+   * @param unchangedVersions names of the versions whose schema is unchanged
+   * @param requireValidTypes whether every {@code type} must be an OpenAPI v3 type (kube's
+   *     {@code requireValidPropertyType}: on updates only when the stored CRD had only valid
+   *     types)
+   * @param requireStructural whether value validations must be structural (kube's
+   *     {@code requireStructuralSchema}: on updates only when the stored CRD's were)
+   */
+  public static List<FieldError> validate(MapValue crd, java.util.Set<String> unchangedVersions,
+      boolean requireValidTypes, boolean requireStructural) {
     List<FieldError> errs = new ArrayList<>();
     if (!(crd.getOrNull("spec") instanceof MapValue spec)
         || !(spec.getOrNull("versions") instanceof ListValue versions) || versions.isEmpty()) {
@@ -56,7 +71,7 @@ public final class DefinitionValidation {
         if (!sharedSchema) {
           walkRoot(SchemaNode.parseShared(root),
               "spec.versions[" + i + "].schema.openAPIV3Schema", errs,
-              unchangedVersions.contains(versionName(v)));
+              unchangedVersions.contains(versionName(v)), requireValidTypes, requireStructural);
         }
       }
       if (!identical(versions, "selectableFields") && versions.get(i) instanceof MapValue v
@@ -76,7 +91,7 @@ public final class DefinitionValidation {
         && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
       // kube suppresses the shared schema's per-expression limit by the first version's name
       walkRoot(SchemaNode.parseShared(r), "spec.validation.openAPIV3Schema", errs,
-          unchangedVersions.contains(versionName(v0)));
+          unchangedVersions.contains(versionName(v0)), requireValidTypes, requireStructural);
     }
     boolean sharedColumns = identical(versions, "additionalPrinterColumns");
     for (int i = 0; i < versions.size(); i++) {
@@ -139,6 +154,30 @@ public final class DefinitionValidation {
   private static String versionName(MapValue version) {
     return version.getOrNull("name") instanceof io.apiserver4j.core.StringValue n ? n.value()
         : "";
+  }
+
+  /**
+   * Whether a stored CRD's schemas meet the checks kube ratchets on updates.
+   *
+   * @return {validTypes, structural}: whether all its types are OpenAPI v3 types, and whether
+   *     its value validations are structural
+   */
+  public static boolean[] ratchets(MapValue old) {
+    boolean validTypes = true;
+    boolean structural = true;
+    if (old.getOrNull("spec") instanceof MapValue spec
+        && spec.getOrNull("versions") instanceof ListValue versions) {
+      for (Value v : versions.items()) {
+        if (v instanceof MapValue m && m.getOrNull("schema") instanceof MapValue sc
+            && sc.getOrNull("openAPIV3Schema") instanceof MapValue r) {
+          validTypes &= SchemaShapeChecks.hasOnlyValidTypes(r);
+          List<FieldError> nonStructural = new ArrayList<>();
+          SchemaShapeChecks.structural(r, "", nonStructural);
+          structural &= nonStructural.isEmpty();
+        }
+      }
+    }
+    return new boolean[] {validTypes, structural};
   }
 
   private static boolean identical(ListValue versions, String field) {
@@ -337,7 +376,11 @@ public final class DefinitionValidation {
    * CEL expressions: the most expensive ones and the schema are reported when it is exceeded.
    */
   private static void walkRoot(SchemaNode root, String path, List<FieldError> errs,
-      boolean unchanged) {
+      boolean unchanged, boolean requireValidTypes, boolean requireStructural) {
+    SchemaShapeChecks.standard(root.raw, path, requireValidTypes, errs);
+    if (requireStructural) {
+      SchemaShapeChecks.structural(root.raw, path, errs);
+    }
     CelCostLimits.TotalCost total = new CelCostLimits.TotalCost(unchanged);
     walk(root, Level.ROOT, path, null, errs, 1, total);
     if (total.total() > CelCostLimits.STATIC_ESTIMATED_CRD_COST_LIMIT) {
