@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
+import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -28,7 +29,8 @@ public final class KnownControllers {
     known(out, "endpoints-controller", "endpoint");
     known(out, "endpointslice-controller", "endpointslice");
     known(out, "endpointslice-mirroring-controller", "endpointslicemirroring");
-    known(out, "replicationcontroller-controller", "replicationcontroller");
+    implemented(out, "replicationcontroller-controller", "replicationcontroller",
+        ReplicaSetController::replicationControllers);
     known(out, "pod-garbage-collector-controller", "podgc");
     known(out, "resourcequota-controller", "resourcequota");
     known(out, "namespace-controller", "namespace");
@@ -37,7 +39,7 @@ public final class KnownControllers {
     known(out, "daemonset-controller", "daemonset");
     known(out, "job-controller", "job");
     known(out, "deployment-controller", "deployment");
-    known(out, "replicaset-controller", "replicaset");
+    implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
     known(out, "disruption-controller", "disruption");
     known(out, "statefulset-controller", "statefulset");
