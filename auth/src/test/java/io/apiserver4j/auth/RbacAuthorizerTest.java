@@ -29,7 +29,9 @@ class RbacAuthorizerTest {
   void start() {
     store = InMemoryStore.create();
     rbac = RbacAuthorizer.over(store);
-    api = ApiServer.builder().store(store).build();
+    // unit tests of the authorizer: roles in namespaces never created, no controller writes
+    api = ApiServer.builder().store(store)
+        .disableAdmissionPlugins("NamespaceLifecycle", "ServiceAccount").build();
     rbac.aggregateInto(api);
     Bootstrap.ensure(api);
   }
@@ -59,7 +61,8 @@ class RbacAuthorizerTest {
   void decisionsWriteNothing() {
     // a server of its own, with the bootstrap policy but no aggregation controller
     InMemoryStore own = InMemoryStore.create();
-    try (ApiServer server = ApiServer.builder().store(own).build();
+    try (ApiServer server = ApiServer.builder().store(own)
+        .disableAdmissionPlugins("ServiceAccount").build();
         RbacAuthorizer reader = RbacAuthorizer.over(own)) {
       Bootstrap.ensure(server);
       long before = own.currentRevision();

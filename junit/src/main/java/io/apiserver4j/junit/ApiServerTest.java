@@ -60,17 +60,20 @@ public @interface ApiServerTest {
   /**
    * Admission plugins to enable besides kube-apiserver 1.36's default ones, as kube-apiserver's
    * {@code --enable-admission-plugins} (e.g. {@code NamespaceAutoProvision}). Default: none; the
-   * default plugins (NamespaceLifecycle, LimitRanger, ServiceAccount, Priority,
-   * DefaultTolerationSeconds, ...) run as in a cluster.
+   * default plugins (NamespaceLifecycle, LimitRanger, Priority, DefaultTolerationSeconds, ...)
+   * run as in a cluster, all but those of {@link #disableAdmissionPlugins}.
    */
   String[] enableAdmissionPlugins() default {};
 
   /**
    * Default admission plugins to switch off, as kube-apiserver's
-   * {@code --disable-admission-plugins} (e.g. {@code ServiceAccount} for a test about another
-   * mechanism that creates Pods without it). Default: none.
+   * {@code --disable-admission-plugins}. Default: {@code ServiceAccount}, whose controllers write
+   * the {@code default} ServiceAccount and the {@code kube-root-ca.crt} ConfigMap into every
+   * namespace at their own time, which would make the kit's sequential uids and a namespace's
+   * objects depend on timing; set {@code {}} to run it as a cluster does (Pods then get their
+   * ServiceAccount token volume).
    */
-  String[] disableAdmissionPlugins() default {};
+  String[] disableAdmissionPlugins() default {"ServiceAccount"};
 
   /**
    * An {@code AdmissionConfiguration} with the plugins' configurations, as kube-apiserver's

@@ -82,8 +82,9 @@ public final class TestServer implements TestApiServer, AutoCloseable {
    * @param configFile an AdmissionConfiguration (class path resource or file), or empty
    */
   public record Admission(List<String> enable, List<String> disable, String configFile) {
-    /** kube-apiserver's defaults. */
-    public static final Admission DEFAULTS = new Admission(List.of(), List.of(), "");
+    /** As {@code @ApiServerTest}'s defaults: kube-apiserver's, without ServiceAccount. */
+    public static final Admission DEFAULTS = new Admission(List.of(), List.of("ServiceAccount"),
+        "");
   }
 
   private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
