@@ -127,8 +127,9 @@ class ServeOptionsTest {
         "--service-account-issuer", "--service-account-signing-key-file",
         "--service-account-key-file", "--audit-policy-file", "--audit-log-path",
         "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
-        "--service-cluster-ip-range", "--service-node-port-range", "--cert-dir", "--kubeconfig",
-        "--help");
+        "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
+        "--disable-admission-plugins", "--admission-control-config-file", "--cert-dir",
+        "--kubeconfig", "--help");
   }
 
   @Test

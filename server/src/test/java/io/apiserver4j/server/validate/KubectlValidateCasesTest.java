@@ -80,13 +80,8 @@ class KubectlValidateCasesTest {
           + " duplicate key \"containers\"");
   /** Accepted here as by kube-apiserver, refused by kubectl-validate's schema check. */
   private static final List<String> KUBE_ACCEPTS = List.of("error_x_list_map_duplicate_key.yaml");
-  /**
-   * This server's gaps, each with what it answers today: a CRD whose schema names an unknown
-   * type is stored, and its objects then fail with a 500, where kube refuses the CRD with 422
-   * ({@code Unsupported value: "strign": supported values: ...}).
-   */
-  private static final Map<String, String> KNOWN_GAPS = Map.of(
-      "error_crd_typo.yaml", "Internal error occurred");
+  /** This server's gaps, each with what it answers today: none left. */
+  private static final Map<String, String> KNOWN_GAPS = Map.of();
 
   private static Map<String, List<Verdict>> byFile;
 
@@ -167,8 +162,8 @@ class KubectlValidateCasesTest {
       }
     }
     assertThat(checkedSame).containsExactly("error_cel_basic.yaml",
-        "error_cel_basic_multiple.yaml", "error_enum_invalid.yaml", "error_invalid_label.yaml",
-        "error_invalid_name.yaml", "error_missing_image.yaml", "error_missing_name.yaml",
+        "error_cel_basic_multiple.yaml", "error_crd_typo.yaml", "error_enum_invalid.yaml",
+        "error_invalid_label.yaml", "error_invalid_name.yaml", "error_missing_image.yaml", "error_missing_name.yaml",
         "error_name_exceeds_max_length.yaml", "error_x_list_map_default.yaml");
   }
 }
