@@ -21,6 +21,7 @@ module io.apiserver4j.apiserver {
   requires org.slf4j;
 
   exports io.apiserver4j.apiserver;
+  exports io.apiserver4j.apiserver.admission;
   exports io.apiserver4j.apiserver.informer;
   exports io.apiserver4j.apiserver.strategy;
 

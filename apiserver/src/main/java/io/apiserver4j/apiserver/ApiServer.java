@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver;
 
+import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
@@ -11,6 +12,7 @@ import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.DefaultAdmission;
+import io.apiserver4j.apiserver.internal.DeepRequests;
 import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apimachinery.validation.ServiceRanges;
 import io.apiserver4j.apiserver.internal.Registry;
@@ -180,7 +182,7 @@ public final class ApiServer implements AutoCloseable {
     requireNonNull(request, "request");
     checkOpen();
     ApiResponse response;
-    if (DeepRequests.isDeep(request)) {
+    if (DeepRequests.isDeep(request.rawBodyUnsafe(), request.body())) {
       response = deepRequests.call(() -> pipeline.handle(request));
     } else {
       try {

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver;
 
+import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.GroupResource;
 import java.util.List;

@@ -9,7 +9,6 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
-import io.apiserver4j.controllers.internal.KnownControllers;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;

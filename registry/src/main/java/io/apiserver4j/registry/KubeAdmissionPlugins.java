@@ -6,8 +6,8 @@ package io.apiserver4j.registry;
 
 import io.apiserver4j.admission.plugins.NamespaceAutoProvision;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
-import io.apiserver4j.apiserver.AdmissionPluginContext;
-import io.apiserver4j.apiserver.BuiltinAdmissionPlugin;
+import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
+import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.apiserver.BuiltinController;
 import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateApproval;
 import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSigning;

@@ -8,7 +8,7 @@ import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.apiserver.BuiltinApi;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;
-import io.apiserver4j.apiserver.BuiltinAdmissionPlugin;
+import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.apiserver.BuiltinController;
 import java.util.List;
 import java.util.Map;

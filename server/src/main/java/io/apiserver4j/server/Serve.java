@@ -6,7 +6,7 @@ package io.apiserver4j.server;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.apiserver.AdmissionConfigurationFile;
+import io.apiserver4j.apiserver.admission.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.BootstrapObjects;
 import io.apiserver4j.auth.Bootstrap;

@@ -15,7 +15,7 @@ import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespacePhase;
 import io.apiserver4j.admission.plugins.NamespaceStore;
-import io.apiserver4j.apiserver.AdmissionPluginContext;
+import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.cel.CelAuthorizer;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;

@@ -6,7 +6,7 @@ package io.apiserver4j.junit.internal;
 
 import static java.util.Objects.requireNonNull;
 
-import io.apiserver4j.apiserver.AdmissionConfigurationFile;
+import io.apiserver4j.apiserver.admission.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.controllers.ControllerManager;

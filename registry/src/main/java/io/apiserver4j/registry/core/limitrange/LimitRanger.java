@@ -14,7 +14,7 @@ import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.apimachinery.decoding.GoParsing;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
-import io.apiserver4j.apiserver.AdmissionPluginContext;
+import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

@@ -10,7 +10,7 @@ import io.apiserver4j.admission.AdmissionAttributes;
 import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.SideEffects;
-import io.apiserver4j.apiserver.AdmissionPluginContext;
+import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.NullValue;

@@ -12,7 +12,7 @@ import io.apiserver4j.admission.MutatingPlugin;
 import io.apiserver4j.admission.Operation;
 import io.apiserver4j.admission.SideEffects;
 import io.apiserver4j.admission.ValidatingPlugin;
-import io.apiserver4j.apiserver.AdmissionPluginContext;
+import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;

@@ -2,7 +2,8 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver;
+package io.apiserver4j.apiserver.internal;
+
 
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
@@ -24,7 +25,7 @@ import org.slf4j.LoggerFactory;
  * that a value kube-apiserver accepts never overflows the caller's stack. Shallow requests, the
  * usual case, run on the caller's thread at no cost beyond a bounded scan of the body.
  */
-final class DeepRequests {
+public final class DeepRequests {
   private static final Logger LOG = LoggerFactory.getLogger(DeepRequests.class);
   /** Bodies nesting deeper than this run on a deep-stack thread. */
   static final int SHALLOW_DEPTH = 200;
@@ -36,7 +37,8 @@ final class DeepRequests {
 
   private final ThreadPoolExecutor executor;
 
-  DeepRequests() {
+  /** A pool with no thread yet. */
+  public DeepRequests() {
     AtomicInteger n = new AtomicInteger();
     ThreadFactory threads = r -> {
       Thread t = new Thread(null, r, "apiserver4j-deep-request-" + n.incrementAndGet(),
@@ -49,13 +51,17 @@ final class DeepRequests {
     executor.allowCoreThreadTimeOut(true);
   }
 
-  /** Whether {@code request}'s body may nest deeper than {@link #SHALLOW_DEPTH}. */
-  static boolean isDeep(ApiRequest request) {
-    byte[] raw = request.rawBodyUnsafe();
+  /**
+   * Whether a request's body may nest deeper than {@link #SHALLOW_DEPTH}.
+   *
+   * @param raw the body's bytes as received, or null
+   * @param body the body as a value, if the request carries one
+   */
+  public static boolean isDeep(byte[] raw, java.util.Optional<Value> body) {
     if (raw != null && rawDepthExceeds(raw, SHALLOW_DEPTH)) {
       return true;
     }
-    return request.body().map(v -> depthExceeds(v, SHALLOW_DEPTH)).orElse(false);
+    return body.map(v -> depthExceeds(v, SHALLOW_DEPTH)).orElse(false);
   }
 
   /**
@@ -145,7 +151,7 @@ final class DeepRequests {
    * Runs {@code work} on one of this server's deep-stack threads and waits for it: at most
    * {@link #THREADS} run at once (others queue), created on first need and ended when idle.
    */
-  <T> T call(Supplier<T> work) {
+  public <T> T call(Supplier<T> work) {
     Future<T> f = executor.submit(work::get);
     boolean interrupted = false;
     try {
@@ -176,7 +182,7 @@ final class DeepRequests {
   }
 
   /** Ends the deep-stack threads; queued requests still run. */
-  void close() {
+  public void close() {
     executor.shutdown();
   }
 }

@@ -2,8 +2,11 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers.internal;
+package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.internal.Controller;
+import io.apiserver4j.controllers.internal.ControllerContext;
+import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
@@ -18,7 +21,7 @@ import java.util.function.Function;
  * (cmd/kube-controller-manager/names) and the aliases its {@code --controllers} flag also
  * accepts, and kube's rule for that flag.
  */
-public final class KnownControllers {
+final class KnownControllers {
   private static final List<ControllerDescriptor> ALL = build();
 
   private KnownControllers() {}

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver;
+package io.apiserver4j.apiserver.admission;
 
 import static java.util.Objects.requireNonNull;
 
@@ -24,7 +24,7 @@ import java.util.Set;
  * ({@code apiserver.config.k8s.io/v1}, or the older {@code apiserver.k8s.io/v1alpha1}) whose
  * {@code plugins} give each plugin's configuration inline ({@code configuration}) or in a file
  * ({@code path}, relative to the configuration file), read as kube's {@code ReadAdmissionConfiguration}
- * does. The result is what {@link ApiServer.Builder#admissionConfiguration} takes.
+ * does. The result is what {@link io.apiserver4j.apiserver.ApiServer.Builder#admissionConfiguration} takes.
  */
 public final class AdmissionConfigurationFile {
   private static final Set<String> API_VERSIONS = Set.of("apiserver.config.k8s.io/v1",

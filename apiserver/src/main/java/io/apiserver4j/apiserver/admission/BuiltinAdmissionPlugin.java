@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver;
+package io.apiserver4j.apiserver.admission;
 
 import static java.util.Objects.requireNonNull;
 
@@ -14,7 +14,7 @@ import java.util.function.Function;
  * One entry of kube-apiserver's ordered admission plugin list ({@code AllOrderedPlugins}) as the
  * built-in API provides it: its name, whether kube-apiserver 1.36 enables it by default, and how
  * to make it. An entry without a factory is a slot the server fills itself (the policy and webhook
- * stages) or the embedder fills ({@link ApiServer.Builder#admissionPlugin}, e.g. PodSecurity).
+ * stages) or the embedder fills ({@link io.apiserver4j.apiserver.ApiServer.Builder#admissionPlugin}, e.g. PodSecurity).
  *
  * @param name the plugin name, as kube-apiserver's {@code --enable-admission-plugins} spells it
  * @param enabledByDefault whether kube-apiserver 1.36 runs it unless disabled
