@@ -12,7 +12,7 @@ import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.internal.DefaultAdmission;
-import io.apiserver4j.apiserver.internal.DeepRequests;
+import io.apiserver4j.apiserver.internal.deep.DeepRequests;
 import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apimachinery.validation.ServiceRanges;
 import io.apiserver4j.apiserver.internal.Registry;

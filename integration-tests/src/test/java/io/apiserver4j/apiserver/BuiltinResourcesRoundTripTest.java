@@ -31,7 +31,7 @@ class BuiltinResourcesRoundTripTest {
   @BeforeAll
   static void start() {
     // kube's round-trip fixtures name ServiceAccounts that do not exist: no ServiceAccount plugin
-    server = ApiServer.builder().disableAdmissionPlugins("ServiceAccount").build();
+    server = ApiServer.builder().disableAdmissionPlugins(Fixtures.IN_PROCESS_PLUGINS).build();
   }
 
   @AfterAll

@@ -43,7 +43,7 @@ class DefaultVirtualCreatesTest {
   @Test
   void reviewsAreAnsweredAsAlwaysAllowDoesAndStoreNothing() {
     try (ApiServer server = ApiServer.builder().bootstrap(false)
-        .disableAdmissionPlugins("NamespaceLifecycle", "ServiceAccount").build()) {
+        .disableAdmissionPlugins(Fixtures.IN_PROCESS_PLUGINS).build()) {
       MapValue sar = create(server, SAR, "", """
           apiVersion: authorization.k8s.io/v1
           kind: SubjectAccessReview
@@ -98,7 +98,7 @@ class DefaultVirtualCreatesTest {
   @Test
   void aBindingAssignsItsPodOnce() {
     try (ApiServer server = ApiServer.builder().bootstrap(false)
-        .disableAdmissionPlugins("NamespaceLifecycle", "ServiceAccount")
+        .disableAdmissionPlugins(Fixtures.IN_PROCESS_PLUGINS)
         .clock(java.time.Clock.fixed(java.time.Instant.parse("2025-01-01T00:00:00Z"),
             java.time.ZoneOffset.UTC)).build()) {
       server.resources(PODS).namespace("default").create(Yaml.read("""
@@ -138,7 +138,7 @@ class DefaultVirtualCreatesTest {
   @Test
   void theEmbeddersAnswersComeFirst() {
     try (ApiServer server = ApiServer.builder().bootstrap(false)
-        .disableAdmissionPlugins("NamespaceLifecycle", "ServiceAccount")
+        .disableAdmissionPlugins(Fixtures.IN_PROCESS_PLUGINS)
         .virtualCreate(new GroupResource("authorization.k8s.io", "subjectaccessreviews"),
             (user, ns, review) -> review.with("status", MapValue.ofEntries("allowed",
                 Value.of(false), "reason", Value.of("embedder says no"))))
