@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers.replicaset;
 
+import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;

@@ -12,6 +12,9 @@ import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.UpdateOptions;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
+import io.apiserver4j.controllers.internal.ControllerRefManager;
+import io.apiserver4j.controllers.internal.Expectations;
+import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.Informer;
@@ -70,6 +73,7 @@ public final class ReplicaSetController implements Controller {
   private final Informer pods;
   private final WorkQueue<String> queue;
   private final Expectations expectations;
+  private final ControllerRefManager refs;
   private Workers workers;
 
   private ReplicaSetController(ControllerContext context, Kind kind) {
@@ -77,6 +81,8 @@ public final class ReplicaSetController implements Controller {
     this.kind = kind;
     this.user = ControllerContext.serviceAccount(kind.account());
     this.expectations = new Expectations(context.clock());
+    this.refs = new ControllerRefManager(kind.apiVersion(), kind.kind(), this::setClient,
+        this::podClient);
     this.queue = context.newQueue(kind.resource().resource());
     this.sets = context.informers().informer(
         new GroupResource(kind.resource().group(), kind.resource().resource()));
@@ -278,7 +284,7 @@ public final class ReplicaSetController implements Controller {
       return Outcome.FORGET;
     }
     List<MapValue> active = pods.list(namespace).stream().filter(Pods::active).toList();
-    List<MapValue> owned = claim(set, selector.get(), active);
+    List<MapValue> owned = refs.claim(set, selector.get(), active);
     Optional<StatusException> manageError = Optional.empty();
     if (needsSync && !Nested.has(set, "metadata", "deletionTimestamp")) {
       manageError = manage(set, key, owned);
@@ -299,96 +305,6 @@ public final class ReplicaSetController implements Controller {
 
   private static long replicas(MapValue set) {
     return Nested.has(set, "spec", "replicas") ? Nested.integer(set, "spec", "replicas") : 1;
-  }
-
-  /**
-   * kube's {@code ClaimPods}: the Pods the set owns after adopting matching orphans and
-   * releasing owned Pods that no longer match.
-   */
-  private List<MapValue> claim(MapValue set, LabelSelector selector, List<MapValue> candidates) {
-    String uid = Meta.metaString(set, "uid");
-    boolean setDeleting = Nested.has(set, "metadata", "deletionTimestamp");
-    List<MapValue> out = new ArrayList<>();
-    boolean canAdoptChecked = false;
-    boolean canAdopt = false;
-    for (MapValue pod : candidates) {
-      boolean matches = selector.matches(Meta.labels(pod));
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      if (ref.isPresent()) {
-        if (!Nested.str(ref.get(), "uid").equals(uid)) {
-          continue;
-        }
-        if (matches) {
-          out.add(pod);
-        } else if (!setDeleting) {
-          release(set, pod);
-        }
-        continue;
-      }
-      if (setDeleting || !matches || Nested.has(pod, "metadata", "deletionTimestamp")) {
-        continue;
-      }
-      if (!canAdoptChecked) {
-        canAdoptChecked = true;
-        canAdopt = recheck(set);
-      }
-      if (!canAdopt) {
-        continue;
-      }
-      if (adopt(set, pod)) {
-        out.add(pod);
-      }
-    }
-    return out;
-  }
-
-  /** kube's {@code RecheckDeletionTimestamp}: the set read from the server, same UID, alive. */
-  private boolean recheck(MapValue set) {
-    Optional<MapValue> fresh = setClient(Meta.metaString(set, "namespace"))
-        .find(Meta.metaString(set, "name"));
-    return fresh.isPresent()
-        && Meta.metaString(fresh.get(), "uid").equals(Meta.metaString(set, "uid"))
-        && !Nested.has(fresh.get(), "metadata", "deletionTimestamp");
-  }
-
-  private MapValue controllerRef(MapValue set) {
-    return MapValue.ofEntries("apiVersion", Value.of(kind.apiVersion()),
-        "kind", Value.of(kind.kind()), "name", Value.of(Meta.metaString(set, "name")),
-        "uid", Value.of(Meta.metaString(set, "uid")), "controller", Value.of(true),
-        "blockOwnerDeletion", Value.of(true));
-  }
-
-  /** Adopts with kube's strategic merge patch; false when the Pod is gone. */
-  private boolean adopt(MapValue set, MapValue pod) {
-    MapValue patch = MapValue.ofEntries("metadata", MapValue.ofEntries(
-        "ownerReferences", ListValue.of(List.of(controllerRef(set))),
-        "uid", Value.of(Meta.metaString(pod, "uid"))));
-    try {
-      podClient(Meta.metaString(pod, "namespace")).patch(Meta.metaString(pod, "name"),
-          PatchType.STRATEGIC_MERGE_PATCH, Json.write(patch));
-      return true;
-    } catch (NotFoundException e) {
-      return false;
-    }
-  }
-
-  /** Releases with kube's strategic merge patch; a Pod already gone or changed is left. */
-  private void release(MapValue set, MapValue pod) {
-    MapValue patch = MapValue.ofEntries("metadata", MapValue.ofEntries(
-        "ownerReferences", ListValue.of(List.of(MapValue.ofEntries(
-            "$patch", Value.of("delete"), "uid", Value.of(Meta.metaString(set, "uid"))))),
-        "uid", Value.of(Meta.metaString(pod, "uid"))));
-    try {
-      podClient(Meta.metaString(pod, "namespace")).patch(Meta.metaString(pod, "name"),
-          PatchType.STRATEGIC_MERGE_PATCH, Json.write(patch));
-    } catch (NotFoundException e) {
-      // gone: nothing to release
-    } catch (StatusException e) {
-      // kube ignores an invalid or conflicting release: the Pod changed (its UID precondition)
-      if (e.code() != 422 && e.code() != 409) {
-        throw e;
-      }
-    }
   }
 
   /** kube's {@code manageReplicas}; the first failed write, if any. */
@@ -476,7 +392,7 @@ public final class ReplicaSetController implements Controller {
     }
     meta.put("generateName", Value.of(Meta.metaString(set, "name") + "-"));
     meta.put("namespace", Value.of(Meta.metaString(set, "namespace")));
-    meta.put("ownerReferences", ListValue.of(List.of(controllerRef(set))));
+    meta.put("ownerReferences", ListValue.of(List.of(refs.controllerRef(set))));
     MapValue pod = MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Pod"),
         "metadata", meta.build(), "spec", Nested.map(template, "spec"));
     podClient(Meta.metaString(set, "namespace")).create(pod);

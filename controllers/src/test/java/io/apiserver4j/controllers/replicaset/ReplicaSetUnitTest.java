@@ -6,6 +6,7 @@ package io.apiserver4j.controllers.replicaset;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.controllers.internal.Expectations;
 import java.time.Clock;
 import java.time.Instant;
 import java.time.ZoneId;

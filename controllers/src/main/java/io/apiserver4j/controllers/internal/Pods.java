@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers.replicaset;
+package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -13,23 +13,23 @@ import java.time.Instant;
 import java.util.Optional;
 
 /** kube's Pod predicates (pkg/api/v1/pod and pkg/controller's controller_utils) on Pod values. */
-final class Pods {
+public final class Pods {
   private Pods() {}
 
   /** {@code IsPodActive}: not Succeeded, not Failed, not being deleted. */
-  static boolean active(MapValue pod) {
+  public static boolean active(MapValue pod) {
     String phase = Nested.str(pod, "status", "phase");
     return !phase.equals("Succeeded") && !phase.equals("Failed")
         && !Nested.has(pod, "metadata", "deletionTimestamp");
   }
 
   /** {@code IsPodReady}: the Ready condition is True. */
-  static boolean ready(MapValue pod) {
+  public static boolean ready(MapValue pod) {
     return readyCondition(pod).map(c -> Nested.str(c, "status").equals("True")).orElse(false);
   }
 
   /** The Ready condition's last transition of a ready Pod, if it has one. */
-  static Optional<Instant> readySince(MapValue pod) {
+  public static Optional<Instant> readySince(MapValue pod) {
     if (!ready(pod)) {
       return Optional.empty();
     }
@@ -40,7 +40,7 @@ final class Pods {
    * {@code IsPodAvailable}: ready, and for at least {@code minReadySeconds} (a Pod ready since
    * an unknown time counts when {@code minReadySeconds} is 0 only).
    */
-  static boolean available(MapValue pod, long minReadySeconds, Instant now) {
+  public static boolean available(MapValue pod, long minReadySeconds, Instant now) {
     if (!ready(pod)) {
       return false;
     }
@@ -62,7 +62,7 @@ final class Pods {
   }
 
   /** The RFC 3339 time at {@code path}, empty when absent or malformed. */
-  static Optional<Instant> time(Value v, String... path) {
+  public static Optional<Instant> time(Value v, String... path) {
     String s = Nested.str(v, path);
     if (s.isEmpty()) {
       return Optional.empty();
@@ -75,7 +75,7 @@ final class Pods {
   }
 
   /** The Pod's owner reference with {@code controller: true}, if any. */
-  static Optional<MapValue> controllerRef(MapValue pod) {
+  public static Optional<MapValue> controllerRef(MapValue pod) {
     for (Value r : Nested.list(pod, "metadata", "ownerReferences")) {
       if (Nested.bool(r, "controller") && r instanceof MapValue m) {
         return Optional.of(m);
@@ -85,7 +85,7 @@ final class Pods {
   }
 
   /** {@code namespace/name}: the key of a namespaced object. */
-  static String key(MapValue object) {
+  public static String key(MapValue object) {
     return Meta.metaString(object, "namespace") + "/" + Meta.metaString(object, "name");
   }
 }

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers.replicaset;
+package io.apiserver4j.controllers.internal;
 
 import java.time.Clock;
 import java.time.Duration;
@@ -18,8 +18,8 @@ import java.util.Set;
  * once they are all seen or {@value #TIMEOUT_MINUTES} minutes of the server clock have passed.
  * Thread-safe.
  */
-final class Expectations {
-  static final long TIMEOUT_MINUTES = 5;
+public final class Expectations {
+  public static final long TIMEOUT_MINUTES = 5;
 
   private static final class Expectation {
     long add;
@@ -31,12 +31,12 @@ final class Expectations {
   private final Clock clock;
   private final Map<String, Expectation> byKey = new HashMap<>();
 
-  Expectations(Clock clock) {
+  public Expectations(Clock clock) {
     this.clock = clock;
   }
 
   /** {@code SatisfiedExpectations}: none recorded, all seen, or expired. */
-  synchronized boolean satisfied(String key) {
+  public synchronized boolean satisfied(String key) {
     Expectation e = byKey.get(key);
     if (e == null) {
       return true;
@@ -49,7 +49,7 @@ final class Expectations {
   }
 
   /** {@code ExpectCreations}: the next {@code count} Pod additions are this sync's. */
-  synchronized void expectCreations(String key, int count) {
+  public synchronized void expectCreations(String key, int count) {
     Expectation e = new Expectation();
     e.add = count;
     e.at = clock.instant();
@@ -57,7 +57,7 @@ final class Expectations {
   }
 
   /** {@code ExpectDeletions}: the deletions of the Pods {@code podKeys} are this sync's. */
-  synchronized void expectDeletions(String key, Iterable<String> podKeys) {
+  public synchronized void expectDeletions(String key, Iterable<String> podKeys) {
     Expectation e = new Expectation();
     for (String p : podKeys) {
       e.deleting.add(p);
@@ -68,7 +68,7 @@ final class Expectations {
   }
 
   /** {@code CreationObserved}: one expected creation was seen (or will never be). */
-  synchronized void creationObserved(String key) {
+  public synchronized void creationObserved(String key) {
     Expectation e = byKey.get(key);
     if (e != null) {
       e.add--;
@@ -76,7 +76,7 @@ final class Expectations {
   }
 
   /** {@code DeletionObserved}: the Pod {@code podKey} was seen deleted, once per expectation. */
-  synchronized void deletionObserved(String key, String podKey) {
+  public synchronized void deletionObserved(String key, String podKey) {
     Expectation e = byKey.get(key);
     if (e != null && e.deleting.remove(podKey)) {
       e.del--;
@@ -84,7 +84,7 @@ final class Expectations {
   }
 
   /** {@code DeleteExpectations}: forgets the set. */
-  synchronized void delete(String key) {
+  public synchronized void delete(String key) {
     byKey.remove(key);
   }
 }
