@@ -24,6 +24,7 @@ module io.apiserver4j.junit {
   requires io.apiserver4j.controllers;
   requires io.apiserver4j.dryrun;
   requires io.apiserver4j.storage;
+  requires io.apiserver4j.validate;
   requires org.junit.platform.commons;
   requires org.slf4j;
 

@@ -23,6 +23,7 @@ module io.apiserver4j.server {
   requires io.apiserver4j.http;
   requires io.apiserver4j.storage;
   requires io.apiserver4j.storage.etcd;
+  requires io.apiserver4j.validate;
   requires org.slf4j;
 
   exports io.apiserver4j.server;

@@ -4,6 +4,11 @@
  */
 package io.apiserver4j.server.validate;
 
+import io.apiserver4j.validate.Manifest;
+import io.apiserver4j.validate.ManifestValidator;
+import io.apiserver4j.validate.Manifests;
+import io.apiserver4j.validate.Reports;
+import io.apiserver4j.validate.Verdict;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
@@ -22,8 +27,8 @@ import java.util.List;
  * <p>Each PATH is a file, a directory (its {@code .yaml}, {@code .yml} and {@code .json} files,
  * recursively) or {@code -} for standard input; {@code -f PATH} works as in kubectl. CRDs,
  * Namespaces and admission policies with their bindings among the manifests apply to the other
- * manifests ({@link Validator} says how). {@code --cluster PATH} (repeatable) reads objects that
- * already exist: they are created first and are not reported unless refused.
+ * manifests ({@link ManifestValidator} says how). {@code --cluster PATH} (repeatable) reads
+ * objects that already exist: they are created first and are not reported unless refused.
  *
  * <p>The exit code is 0 when every document is valid, 1 when one is invalid, 2 when the input
  * could not be read (a missing file, a document that is not YAML, a refused snapshot object) or
@@ -132,13 +137,13 @@ public final class ValidateCommand {
   static List<Verdict> validate(List<String> paths, List<String> cluster, InputStream stdin) {
     List<Manifest> manifests = new ArrayList<>();
     for (String p : paths) {
-      manifests.addAll(ManifestReader.read(p, stdin));
+      manifests.addAll(Manifests.read(p, stdin));
     }
     List<Manifest> snapshot = new ArrayList<>();
     for (String p : cluster) {
-      snapshot.addAll(ManifestReader.read(p, stdin));
+      snapshot.addAll(Manifests.read(p, stdin));
     }
-    try (Validator validator = new Validator()) {
+    try (ManifestValidator validator = new ManifestValidator()) {
       List<Verdict> verdicts = new ArrayList<>(validator.load(snapshot));
       verdicts.addAll(validator.validate(manifests));
       return verdicts;

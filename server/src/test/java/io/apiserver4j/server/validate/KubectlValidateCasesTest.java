@@ -7,6 +7,7 @@ package io.apiserver4j.server.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.core.Json;
+import io.apiserver4j.validate.Verdict;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import java.io.IOException;

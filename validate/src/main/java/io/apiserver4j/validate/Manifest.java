@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.server.validate;
+package io.apiserver4j.validate;
 
 import static java.util.Objects.requireNonNull;
 

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.server.validate;
+package io.apiserver4j.validate;
 
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.Json;
@@ -29,19 +29,23 @@ import java.util.stream.Stream;
  * {@code *List} kind with {@code items}) contributes its items. Documents with nothing but
  * comments are skipped, as kubectl skips them. Each document keeps its file and line.
  */
-final class ManifestReader {
+public final class Manifests {
   /** kubectl's name for standard input in its messages. */
-  static final String STDIN = "STDIN";
+  public static final String STDIN = "STDIN";
   private static final Pattern DOCUMENT_START = Pattern.compile("^---(\\s.*)?$");
   private static final Pattern DOCUMENT_END = Pattern.compile("^\\.\\.\\.\\s*$");
 
-  private ManifestReader() {}
+  private Manifests() {}
 
   /**
    * The documents of {@code location}: a file, a directory or {@code -} (read from {@code stdin}).
    * A location that does not exist or cannot be read yields one unreadable document.
+   *
+   * @param location a path or {@code -}
+   * @param stdin what {@code -} reads
+   * @return the documents, each with its source and line
    */
-  static List<Manifest> read(String location, InputStream stdin) {
+  public static List<Manifest> read(String location, InputStream stdin) {
     if (location.equals("-")) {
       try {
         return documents(STDIN, new String(stdin.readAllBytes(), StandardCharsets.UTF_8), false);
@@ -53,7 +57,7 @@ final class ManifestReader {
     if (Files.isDirectory(path)) {
       List<Path> files;
       try (Stream<Path> walk = Files.walk(path)) {
-        files = walk.filter(Files::isRegularFile).filter(ManifestReader::isManifestFile)
+        files = walk.filter(Files::isRegularFile).filter(Manifests::isManifestFile)
             .sorted().toList();
       } catch (IOException | UncheckedIOException e) {
         return List.of(Manifest.unreadable(location, 1, "cannot read the directory: " + e));
@@ -84,8 +88,15 @@ final class ManifestReader {
     return documents(name, text, name.toLowerCase(Locale.ROOT).endsWith(".json"));
   }
 
-  /** The documents of one file's text. */
-  static List<Manifest> documents(String source, String text, boolean json) {
+  /**
+   * The documents of one file's text.
+   *
+   * @param source the name messages give the text (a file name, or {@code STDIN})
+   * @param text YAML (one or more documents) or JSON
+   * @param json whether {@code text} is JSON
+   * @return the documents, each with its line in {@code text}
+   */
+  public static List<Manifest> documents(String source, String text, boolean json) {
     List<Manifest> out = new ArrayList<>();
     if (json) {
       int line = firstContentLine(text.split("\n", -1), 0, Integer.MAX_VALUE);

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.server.validate;
+package io.apiserver4j.validate;
 
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
@@ -14,14 +14,14 @@ import java.util.List;
 import java.util.Locale;
 
 /** The three ways {@code validate} prints its verdicts: text, JSON and JUnit XML. */
-final class Reports {
+public final class Reports {
   private Reports() {}
 
   /**
    * One line per document, {@code file:line: } and what kubectl prints for it, in the order of
    * the manifests.
    */
-  static String text(List<Verdict> verdicts) {
+  public static String text(List<Verdict> verdicts) {
     StringBuilder out = new StringBuilder();
     for (Verdict v : verdicts) {
       out.append(v.manifest().location()).append(": ").append(v.message()).append('\n');
@@ -35,7 +35,7 @@ final class Reports {
    * ({@code valid}, {@code invalid}, {@code error}), {@code message} (kubectl's line) and, when
    * the server refused the object, its {@code status}.
    */
-  static String json(List<Verdict> verdicts) {
+  public static String json(List<Verdict> verdicts) {
     List<Value> items = new ArrayList<>();
     for (Verdict v : verdicts) {
       MapValue.Builder b = MapValue.builder()
@@ -71,7 +71,7 @@ final class Reports {
    * file, name its line, kind and name), a {@code failure} for an invalid document and an
    * {@code error} for one that could not be read.
    */
-  static String junit(List<Verdict> verdicts) {
+  public static String junit(List<Verdict> verdicts) {
     long failures = verdicts.stream().filter(v -> v.result() == Verdict.Result.INVALID).count();
     long errors = verdicts.stream().filter(v -> v.result() == Verdict.Result.BAD_INPUT).count();
     StringBuilder out = new StringBuilder("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n");

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.server.validate;
+package io.apiserver4j.validate;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.plugins.NamespaceLifecycle;
@@ -12,12 +12,15 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.CreateOptions;
 import io.apiserver4j.apiserver.DryRun;
 import io.apiserver4j.apiserver.FieldValidation;
+import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.apiserver.UpdateOptions;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.Status;
@@ -48,9 +51,11 @@ import java.util.Set;
  *
  * <p>Not thread-safe; one instance validates one set of manifests against one server.
  */
-final class Validator implements AutoCloseable {
+public final class ManifestValidator implements AutoCloseable {
   /** kubectl apply's field manager for a create. */
-  static final String FIELD_MANAGER = "kubectl-client-side-apply";
+  public static final String FIELD_MANAGER = "kubectl-client-side-apply";
+  private static final String USER_AGENT =
+      "kubectl/v1.36.0 (linux/amd64) kubernetes/apiserver4j-validate";
   private static final String CRD = "apiextensions.k8s.io/CustomResourceDefinition";
   private static final String NAMESPACE = "/Namespace";
   private static final Set<String> POLICIES = Set.of(
@@ -60,24 +65,44 @@ final class Validator implements AutoCloseable {
       "admissionregistration.k8s.io/MutatingAdmissionPolicyBinding");
 
   private final ApiServer api;
+  private final boolean owned;
 
-  Validator() {
+  /** A validator with a server of its own: the built-in kinds and NamespaceLifecycle. */
+  public ManifestValidator() {
     // NamespaceLifecycle is on in every kube-apiserver, as in the server's own start
-    this.api = ApiServer.builder()
+    this(ApiServer.builder()
         .admission(namespaces -> AdmissionChain.builder()
             .add(new NamespaceLifecycle(namespaces)).build())
-        .build();
+        .build(), true);
+  }
+
+  private ManifestValidator(ApiServer api, boolean owned) {
+    this.api = api;
+    this.owned = owned;
+  }
+
+  /**
+   * A validator on a server the caller owns (and closes): its kinds, CRDs, admission and stored
+   * objects decide, as a dry run against that cluster would.
+   *
+   * @param api the server to validate against
+   * @return a validator that does not close {@code api}
+   */
+  public static ManifestValidator on(ApiServer api) {
+    return new ManifestValidator(api, false);
   }
 
   /**
    * Creates the snapshot's objects for real (CRDs, Namespaces, policies, then the rest, with the
-   * namespaces they name); returns a BAD_INPUT verdict for each that could not be read or was
-   * refused.
+   * namespaces they name).
+   *
+   * @param snapshot objects of the cluster the manifests are validated against
+   * @return a BAD_INPUT verdict for each that could not be read or was refused
    */
-  List<Verdict> load(List<Manifest> snapshot) {
+  public List<Verdict> load(List<Manifest> snapshot) {
     List<Verdict> problems = new ArrayList<>();
     List<Manifest> ordered = new ArrayList<>(snapshot);
-    ordered.sort(Comparator.comparingInt(Validator::phase));
+    ordered.sort(Comparator.comparingInt(ManifestValidator::phase));
     boolean namespacesEnsured = false;
     for (Manifest m : ordered) {
       if (phase(m) == 3 && !namespacesEnsured) {
@@ -99,8 +124,13 @@ final class Validator implements AutoCloseable {
     return problems;
   }
 
-  /** Validates {@code manifests}; one verdict per manifest, in their order. */
-  List<Verdict> validate(List<Manifest> manifests) {
+  /**
+   * Validates {@code manifests}; one verdict per manifest, in their order.
+   *
+   * @param manifests documents as {@link Manifests} reads them
+   * @return one verdict per manifest
+   */
+  public List<Verdict> validate(List<Manifest> manifests) {
     Verdict[] verdicts = new Verdict[manifests.size()];
     Integer[] order = new Integer[manifests.size()];
     Arrays.setAll(order, i -> i);
@@ -213,12 +243,23 @@ final class Validator implements AutoCloseable {
         .name("")
         .options(new CreateOptions(dryRun, FIELD_MANAGER, FieldValidation.STRICT))
         .rawBody(Json.writeBytes(o), "application/json")
-        .userAgent("kubectl/v1.36.0 (linux/amd64) kubernetes/apiserver4j-validate");
+        .userAgent(USER_AGENT);
     if (d.namespaced()) {
       request.namespace(namespaceOf(o));
     }
     ApiResponse response = api.handle(request.build());
     Optional<Status> failure = response.failure();
+    String verb = "created";
+    if (failure.isPresent() && failure.get().reason() == StatusReason.ALREADY_EXISTS
+        && !name.isEmpty()) {
+      // kubectl apply updates what exists (an earlier document, or the server's own object)
+      Optional<ApiResponse> updated = update(d, o, name, dryRun);
+      if (updated.isPresent()) {
+        response = updated.get();
+        failure = response.failure();
+        verb = "configured";
+      }
+    }
     if (failure.isPresent()) {
       Status s = failure.get();
       String reason = s.reason() == StatusReason.UNKNOWN ? "" : " (" + s.reason().wireName() + ")";
@@ -228,8 +269,33 @@ final class Validator implements AutoCloseable {
     String created = Optional.ofNullable(Meta.metaString(response.body(), "name")).orElse(name);
     String group = d.kind().group();
     return new Verdict(m, Verdict.Result.VALID, kind.toLowerCase(Locale.ROOT)
-        + (group.isEmpty() ? "" : "." + group) + "/" + created + " created (server dry run)",
+        + (group.isEmpty() ? "" : "." + group) + "/" + created + " " + verb + " (server dry run)",
         Optional.empty());
+  }
+
+  /**
+   * An update of the stored object with {@code o} at the stored resourceVersion; empty when it
+   * is gone meanwhile.
+   */
+  private Optional<ApiResponse> update(ResourceDefinition d, MapValue o, String name,
+      DryRun dryRun) {
+    String namespace = d.namespaced() ? namespaceOf(o) : "";
+    ResourceClient client = api.resources(d.resource());
+    Optional<MapValue> stored = (d.namespaced() ? client.namespace(namespace) : client).find(name);
+    if (stored.isEmpty()) {
+      return Optional.empty();
+    }
+    MapValue body = Nested.set(o, Value.of(Meta.metaString(stored.get(), "resourceVersion")),
+        "metadata", "resourceVersion");
+    ApiRequest.Builder request = ApiRequest.builder(ApiRequest.Verb.UPDATE, d.resource())
+        .name(name)
+        .options(new UpdateOptions(dryRun, FIELD_MANAGER, FieldValidation.STRICT))
+        .rawBody(Json.writeBytes(body), "application/json")
+        .userAgent(USER_AGENT);
+    if (d.namespaced()) {
+      request.namespace(namespace);
+    }
+    return Optional.of(api.handle(request.build()));
   }
 
   private static String string(MapValue o, String key) {
@@ -237,8 +303,11 @@ final class Validator implements AutoCloseable {
     return v instanceof StringValue s ? s.value() : "";
   }
 
+  /** Closes the server this validator started; a server given to {@link #on} stays open. */
   @Override
   public void close() {
-    api.close();
+    if (owned) {
+      api.close();
+    }
   }
 }
