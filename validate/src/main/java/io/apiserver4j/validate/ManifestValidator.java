@@ -25,6 +25,7 @@ import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.errors.StatusReason;
+import java.io.InputStream;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Comparator;
@@ -90,6 +91,32 @@ public final class ManifestValidator implements AutoCloseable {
    */
   public static ManifestValidator on(ApiServer api) {
     return new ManifestValidator(api, false);
+  }
+
+  /**
+   * Validates the manifests at {@code paths} (files, directories or {@code -}) against a fresh
+   * server that holds the objects at {@code cluster}.
+   *
+   * @param paths where the manifests are
+   * @param cluster where the objects that already exist are (may be empty)
+   * @param stdin what {@code -} reads
+   * @return the verdicts of refused cluster objects first, then one per manifest
+   */
+  public static List<Verdict> validatePaths(List<String> paths, List<String> cluster,
+      InputStream stdin) {
+    List<Manifest> manifests = new ArrayList<>();
+    for (String p : paths) {
+      manifests.addAll(Manifests.read(p, stdin));
+    }
+    List<Manifest> snapshot = new ArrayList<>();
+    for (String p : cluster) {
+      snapshot.addAll(Manifests.read(p, stdin));
+    }
+    try (ManifestValidator validator = new ManifestValidator()) {
+      List<Verdict> verdicts = new ArrayList<>(validator.load(snapshot));
+      verdicts.addAll(validator.validate(manifests));
+      return verdicts;
+    }
   }
 
   /**

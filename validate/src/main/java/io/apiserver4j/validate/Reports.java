@@ -15,7 +15,28 @@ import java.util.Locale;
 
 /** The three ways {@code validate} prints its verdicts: text, JSON and JUnit XML. */
 public final class Reports {
+  /** The formats {@link #format} knows: {@code text}, {@code json} and {@code junit}. */
+  public static final List<String> FORMATS = List.of("text", "json", "junit");
+
   private Reports() {}
+
+  /**
+   * The report of {@code verdicts} in {@code format}.
+   *
+   * @param format one of {@link #FORMATS}
+   * @param verdicts a run's verdicts
+   * @return the report
+   * @throws IllegalArgumentException for another format
+   */
+  public static String format(String format, List<Verdict> verdicts) {
+    return switch (format) {
+      case "text" -> text(verdicts);
+      case "json" -> json(verdicts);
+      case "junit" -> junit(verdicts);
+      default -> throw new IllegalArgumentException("unknown output format \"" + format
+          + "\": use text, json or junit");
+    };
+  }
 
   /**
    * One line per document, {@code file:line: } and what kubectl prints for it, in the order of

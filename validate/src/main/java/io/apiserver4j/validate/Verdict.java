@@ -7,6 +7,7 @@ package io.apiserver4j.validate;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.errors.Status;
+import java.util.List;
 import java.util.Optional;
 
 /**
@@ -42,6 +43,22 @@ public record Verdict(Manifest manifest, Result result, String message, Optional
     public int exitCode() {
       return exitCode;
     }
+  }
+
+  /**
+   * The outcome of a whole run: the worst of its verdicts.
+   *
+   * @param verdicts a run's verdicts
+   * @return {@link Result#VALID} for none
+   */
+  public static Result worst(List<Verdict> verdicts) {
+    Result worst = Result.VALID;
+    for (Verdict v : verdicts) {
+      if (v.result().compareTo(worst) > 0) {
+        worst = v.result();
+      }
+    }
+    return worst;
   }
 
   /**

@@ -4,15 +4,12 @@
  */
 package io.apiserver4j.server.validate;
 
-import io.apiserver4j.validate.Manifest;
 import io.apiserver4j.validate.ManifestValidator;
-import io.apiserver4j.validate.Manifests;
 import io.apiserver4j.validate.Reports;
 import io.apiserver4j.validate.Verdict;
 import java.io.InputStream;
 import java.io.PrintStream;
 import java.util.ArrayList;
-import java.util.Comparator;
 import java.util.List;
 
 /**
@@ -112,42 +109,17 @@ public final class ValidateCommand {
         }
       }
     }
-    if (!List.of("text", "json", "junit").contains(format)) {
+    if (!Reports.FORMATS.contains(format)) {
       return usageError(err, "unknown output format \"" + format
           + "\": use text, json or junit");
     }
     if (paths.isEmpty()) {
       return usageError(err, "no manifests given");
     }
-    List<Verdict> verdicts = validate(paths, cluster, stdin);
-    out.print(switch (format) {
-      case "json" -> Reports.json(verdicts);
-      case "junit" -> Reports.junit(verdicts);
-      default -> Reports.text(verdicts);
-    });
+    List<Verdict> verdicts = ManifestValidator.validatePaths(paths, cluster, stdin);
+    out.print(Reports.format(format, verdicts));
     out.flush();
-    return verdicts.stream().map(Verdict::result).max(Comparator.naturalOrder())
-        .orElse(Verdict.Result.VALID).exitCode();
-  }
-
-  /**
-   * Validates the manifests at {@code paths} against a server that holds the objects at
-   * {@code cluster}; the verdicts of refused snapshot objects come first.
-   */
-  static List<Verdict> validate(List<String> paths, List<String> cluster, InputStream stdin) {
-    List<Manifest> manifests = new ArrayList<>();
-    for (String p : paths) {
-      manifests.addAll(Manifests.read(p, stdin));
-    }
-    List<Manifest> snapshot = new ArrayList<>();
-    for (String p : cluster) {
-      snapshot.addAll(Manifests.read(p, stdin));
-    }
-    try (ManifestValidator validator = new ManifestValidator()) {
-      List<Verdict> verdicts = new ArrayList<>(validator.load(snapshot));
-      verdicts.addAll(validator.validate(manifests));
-      return verdicts;
-    }
+    return Verdict.worst(verdicts).exitCode();
   }
 
   private static int usageError(PrintStream err, String message) {

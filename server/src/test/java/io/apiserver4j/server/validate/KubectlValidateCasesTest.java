@@ -7,6 +7,7 @@ package io.apiserver4j.server.validate;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.core.Json;
+import io.apiserver4j.validate.ManifestValidator;
 import io.apiserver4j.validate.Verdict;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
@@ -88,7 +89,7 @@ class KubectlValidateCasesTest {
 
   @BeforeAll
   static void validateAll() {
-    List<Verdict> verdicts = ValidateCommand.validate(
+    List<Verdict> verdicts = ManifestValidator.validatePaths(
         List.of(CASES.resolve("manifests").toString()),
         List.of(CASES.resolve("crds").toString(), CASES.resolve("more-crds").toString()),
         InputStream.nullInputStream());
