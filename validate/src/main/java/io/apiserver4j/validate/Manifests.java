@@ -121,8 +121,6 @@ public final class Manifests {
       int line = firstContentLine(lines, start, i);
       if (line > 0) {
         StringBuilder doc = new StringBuilder();
-        // blank lines keep the parser's own line numbers in step with the file's
-        doc.append("\n".repeat(start));
         for (int j = start; j < i; j++) {
           doc.append(lines[j]).append('\n');
         }
@@ -130,12 +128,26 @@ public final class Manifests {
           addObjects(out, source, line, Yaml.read(doc.toString()));
         } catch (DecodeException | IllegalArgumentException e) {
           out.add(Manifest.unreadable(source, line, "error parsing " + source + ": "
-              + e.getMessage()));
+              + fileRelativeError(doc, start, e)));
         }
       }
       start = i + 1;
     }
     return out;
+  }
+
+  /**
+   * The parser's message for a document that starts at line {@code start + 1} of its file, with
+   * the file's line numbers: the document parsed again behind {@code start} blank lines (only on
+   * failure, as the padding would make reading a long file quadratic).
+   */
+  private static String fileRelativeError(StringBuilder doc, int start, RuntimeException first) {
+    try {
+      Yaml.read("\n".repeat(start) + doc);
+    } catch (DecodeException | IllegalArgumentException e) {
+      return e.getMessage();
+    }
+    return first.getMessage();
   }
 
   /** The 1-based number of the first line in [from, to) that is not blank or a comment, or 0. */
