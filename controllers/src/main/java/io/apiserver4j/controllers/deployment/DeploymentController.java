@@ -371,7 +371,7 @@ public final class DeploymentController implements Controller {
   /** kube's {@code sync}: scaling events and paused Deployments. */
   private void syncScaling(Run run) {
     NewAndOld sets = getAllReplicaSetsAndSyncRevision(run, false);
-    scale(run, sets.newRS(), sets.old());
+    Rollout.scale(run.d, sets.newRS(), sets.old(), scaler(run));
     if (Nested.bool(run.d, "spec", "paused") && rollbackTo(run.d).isEmpty()) {
       cleanupDeployment(run, sets.old());
     }
@@ -542,83 +542,42 @@ public final class DeploymentController implements Controller {
     return created;
   }
 
-  /** kube's {@code scale}: proportional scaling of the active sets. */
-  private void scale(Run run, MapValue newRS, List<MapValue> oldRSs) {
-    MapValue d = run.d;
-    Optional<MapValue> activeOrLatest = DeploymentUtil.findActiveOrLatest(newRS, oldRSs);
-    if (activeOrLatest.isPresent()) {
-      if (replicas(activeOrLatest.get()) != replicas(d)) {
-        scaleReplicaSetAndRecordEvent(run, activeOrLatest.get(), replicas(d));
+  /** The controller's writes behind {@link Rollout}'s decisions, for one sync. */
+  private Rollout.Scaler scaler(Run run) {
+    return new Rollout.Scaler() {
+      @Override
+      public Rollout.Scaled scale(MapValue rs, long newScale) {
+        return scaleReplicaSetAndRecordEvent(run, rs, newScale);
       }
-      return;
-    }
-    if (DeploymentUtil.isSaturated(d, newRS)) {
-      for (MapValue old : DeploymentUtil.active(oldRSs)) {
-        scaleReplicaSetAndRecordEvent(run, old, 0);
+
+      @Override
+      public Rollout.Scaled scaleAndAnnotate(MapValue rs, long newScale) {
+        return scaleReplicaSet(run, rs, newScale);
       }
-      return;
-    }
-    if (!DeploymentUtil.isRollingUpdate(d)) {
-      return;
-    }
-    List<MapValue> all = new ArrayList<>(oldRSs);
-    if (newRS != null) {
-      all.add(newRS);
-    }
-    all = new ArrayList<>(DeploymentUtil.active(all));
-    long allowedSize = replicas(d) > 0 ? replicas(d) + DeploymentUtil.maxSurge(d) : 0;
-    long toAdd = allowedSize - DeploymentUtil.replicaCount(all);
-    if (toAdd > 0) {
-      all.sort(DeploymentUtil.BY_SIZE_NEWER);
-    } else if (toAdd < 0) {
-      all.sort(DeploymentUtil.BY_SIZE_OLDER);
-    }
-    long added = 0;
-    Map<String, Long> sizes = new HashMap<>();
-    for (MapValue rs : all) {
-      long size = replicas(rs);
-      if (toAdd != 0) {
-        long proportion = DeploymentUtil.proportion(rs, d, toAdd, added);
-        size += proportion;
-        added += proportion;
-      }
-      sizes.put(Meta.metaString(rs, "name"), size);
-    }
-    for (int i = 0; i < all.size(); i++) {
-      MapValue rs = all.get(i);
-      String name = Meta.metaString(rs, "name");
-      if (i == 0 && toAdd != 0) {
-        // leftovers go to the largest set
-        sizes.put(name, Math.max(0, sizes.get(name) + toAdd - added));
-      }
-      scaleReplicaSet(run, rs, sizes.get(name));
-    }
+    };
   }
 
-  /** What a scale did: whether the size changed, and the set as it now is. */
-  private record Scaled(boolean scaled, MapValue rs) {}
-
   /** kube's {@code scaleReplicaSetAndRecordEvent}. */
-  private Scaled scaleReplicaSetAndRecordEvent(Run run, MapValue rs, long newScale) {
+  private Rollout.Scaled scaleReplicaSetAndRecordEvent(Run run, MapValue rs, long newScale) {
     if (replicas(rs) == newScale) {
-      return new Scaled(false, rs);
+      return new Rollout.Scaled(false, rs);
     }
     return scaleReplicaSet(run, rs, newScale);
   }
 
   /** kube's {@code scaleReplicaSet}: writes the size and the replicas annotations. */
-  private Scaled scaleReplicaSet(Run run, MapValue rs, long newScale) {
+  private Rollout.Scaled scaleReplicaSet(Run run, MapValue rs, long newScale) {
     MapValue d = run.d;
     boolean sizeNeedsUpdate = replicas(rs) != newScale;
     long max = replicas(d) + DeploymentUtil.maxSurge(d);
     if (!sizeNeedsUpdate
         && !DeploymentUtil.replicasAnnotationsNeedUpdate(rs, replicas(d), max)) {
-      return new Scaled(false, rs);
+      return new Rollout.Scaled(false, rs);
     }
     MapValue copy = DeploymentUtil.setReplicasAnnotations(
         DeploymentUtil.withReplicas(rs, newScale), replicas(d), max).object();
     MapValue updated = run.written(setClient(Meta.metaString(rs, "namespace")).update(copy));
-    return new Scaled(sizeNeedsUpdate, updated);
+    return new Rollout.Scaled(sizeNeedsUpdate, updated);
   }
 
   /** kube's {@code cleanupDeployment}: old sets beyond revisionHistoryLimit, empty ones only. */
@@ -700,16 +659,10 @@ public final class DeploymentController implements Controller {
   private boolean isScalingEvent(Run run) {
     NewAndOld sets = getAllReplicaSetsAndSyncRevision(run, false);
     for (MapValue rs : DeploymentUtil.active(sets.all())) {
-      String desired = Meta.annotations(rs).get(DeploymentUtil.DESIRED_REPLICAS);
-      if (desired == null) {
-        continue;
-      }
-      try {
-        if (Integer.parseInt(desired) != replicas(run.d)) {
-          return true;
-        }
-      } catch (NumberFormatException e) {
-        // kube skips a set whose annotation is not a number
+      OptionalLong desired = DeploymentUtil.nonNegativeInt32Annotation(rs,
+          DeploymentUtil.DESIRED_REPLICAS);
+      if (desired.isPresent() && desired.getAsLong() != replicas(run.d)) {
+        return true;
       }
     }
     return false;
@@ -721,11 +674,12 @@ public final class DeploymentController implements Controller {
   private void rolloutRolling(Run run) {
     NewAndOld sets = getAllReplicaSetsAndSyncRevision(run, true);
     List<MapValue> all = sets.all();
-    if (reconcileNewReplicaSet(run, all, sets.newRS())) {
+    if (Rollout.reconcileNewReplicaSet(run.d, all, sets.newRS(), scaler(run))) {
       syncRolloutStatus(run, all, sets.newRS());
       return;
     }
-    if (reconcileOldReplicaSets(run, all, DeploymentUtil.active(sets.old()), sets.newRS())) {
+    if (Rollout.reconcileOldReplicaSets(run.d, all, DeploymentUtil.active(sets.old()),
+        sets.newRS(), scaler(run))) {
       syncRolloutStatus(run, all, sets.newRS());
       return;
     }
@@ -733,102 +687,6 @@ public final class DeploymentController implements Controller {
       cleanupDeployment(run, sets.old());
     }
     syncRolloutStatus(run, all, sets.newRS());
-  }
-
-  /** kube's {@code reconcileNewReplicaSet}: scales the new set up within maxSurge. */
-  private boolean reconcileNewReplicaSet(Run run, List<MapValue> all, MapValue newRS) {
-    MapValue d = run.d;
-    if (replicas(newRS) == replicas(d)) {
-      return false;
-    }
-    if (replicas(newRS) > replicas(d)) {
-      return scaleReplicaSetAndRecordEvent(run, newRS, replicas(d)).scaled();
-    }
-    long newReplicas = DeploymentUtil.newRSNewReplicas(d, all, newRS);
-    return scaleReplicaSetAndRecordEvent(run, newRS, newReplicas).scaled();
-  }
-
-  /** kube's {@code reconcileOldReplicaSets}: scales old sets down within maxUnavailable. */
-  private boolean reconcileOldReplicaSets(Run run, List<MapValue> all, List<MapValue> oldRSs,
-      MapValue newRS) {
-    MapValue d = run.d;
-    long oldPods = DeploymentUtil.replicaCount(oldRSs);
-    if (oldPods == 0) {
-      return false;
-    }
-    long allPods = DeploymentUtil.replicaCount(all);
-    long minAvailable = replicas(d) - DeploymentUtil.maxUnavailable(d);
-    long newUnavailable = replicas(newRS) - Nested.integer(newRS, "status", "availableReplicas");
-    long maxScaledDown = allPods - minAvailable - newUnavailable;
-    if (maxScaledDown <= 0) {
-      return false;
-    }
-    // unhealthy replicas first: they would block the rollout
-    List<MapValue> old = new ArrayList<>(oldRSs);
-    long cleaned = cleanupUnhealthyReplicas(run, old, maxScaledDown);
-    List<MapValue> allAfter = new ArrayList<>(old);
-    allAfter.add(newRS);
-    long scaledDown = scaleDownOldReplicaSetsForRollingUpdate(run, allAfter, old);
-    return cleaned + scaledDown > 0;
-  }
-
-  /** kube's {@code cleanupUnhealthyReplicas}: replaces entries of {@code oldRSs} it scales. */
-  private long cleanupUnhealthyReplicas(Run run, List<MapValue> oldRSs, long maxCleanup) {
-    oldRSs.sort(DeploymentUtil.BY_CREATION);
-    long total = 0;
-    for (int i = 0; i < oldRSs.size(); i++) {
-      MapValue rs = oldRSs.get(i);
-      if (total >= maxCleanup) {
-        break;
-      }
-      long available = Nested.integer(rs, "status", "availableReplicas");
-      if (replicas(rs) == 0 || replicas(rs) == available) {
-        continue;
-      }
-      long count = Math.min(maxCleanup - total, replicas(rs) - available);
-      long newReplicas = replicas(rs) - count;
-      if (newReplicas > replicas(rs)) {
-        throw new IllegalStateException("when cleaning up unhealthy replicas, got invalid "
-            + "request to scale down " + Pods.key(rs) + " " + replicas(rs) + " -> "
-            + newReplicas);
-      }
-      oldRSs.set(i, scaleReplicaSetAndRecordEvent(run, rs, newReplicas).rs());
-      total += count;
-    }
-    return total;
-  }
-
-  /** kube's {@code scaleDownOldReplicaSetsForRollingUpdate}: oldest first, to minAvailable. */
-  private long scaleDownOldReplicaSetsForRollingUpdate(Run run, List<MapValue> all,
-      List<MapValue> oldRSs) {
-    MapValue d = run.d;
-    long minAvailable = replicas(d) - DeploymentUtil.maxUnavailable(d);
-    long available = DeploymentUtil.statusCount(all, "availableReplicas");
-    if (available <= minAvailable) {
-      return 0;
-    }
-    List<MapValue> sorted = new ArrayList<>(oldRSs);
-    sorted.sort(DeploymentUtil.BY_CREATION);
-    long total = 0;
-    long toScaleDown = available - minAvailable;
-    for (MapValue rs : sorted) {
-      if (total >= toScaleDown) {
-        break;
-      }
-      if (replicas(rs) == 0) {
-        continue;
-      }
-      long count = Math.min(replicas(rs), toScaleDown - total);
-      long newReplicas = replicas(rs) - count;
-      if (newReplicas > replicas(rs)) {
-        throw new IllegalStateException("when scaling down old replica set, got invalid "
-            + "request to scale down " + Pods.key(rs) + " " + replicas(rs) + " -> "
-            + newReplicas);
-      }
-      scaleReplicaSetAndRecordEvent(run, rs, newReplicas);
-      total += count;
-    }
-    return total;
   }
 
   // ---- recreate.go ----
@@ -845,7 +703,7 @@ public final class DeploymentController implements Controller {
       syncRolloutStatus(run, all, sets.newRS());
       return;
     }
-    if (oldPodsRunning(sets.newRS(), sets.old(), podMap)) {
+    if (Rollout.oldPodsRunning(sets.newRS(), sets.old(), podMap)) {
       syncRolloutStatus(run, all, sets.newRS());
       return;
     }
@@ -858,27 +716,6 @@ public final class DeploymentController implements Controller {
       cleanupDeployment(run, sets.old());
     }
     syncRolloutStatus(run, all, sets.newRS());
-  }
-
-  /** kube's {@code oldPodsRunning}: an old set has Pods, or a Pod of one is not finished. */
-  static boolean oldPodsRunning(MapValue newRS, List<MapValue> oldRSs,
-      Map<String, List<MapValue>> podMap) {
-    if (DeploymentUtil.statusCount(oldRSs, "replicas") > 0) {
-      return true;
-    }
-    String newUid = newRS == null ? null : Meta.metaString(newRS, "uid");
-    for (Map.Entry<String, List<MapValue>> e : podMap.entrySet()) {
-      if (e.getKey().equals(newUid)) {
-        continue;
-      }
-      for (MapValue pod : e.getValue()) {
-        String phase = Nested.str(pod, "status", "phase");
-        if (!phase.equals("Failed") && !phase.equals("Succeeded")) {
-          return true;
-        }
-      }
-    }
-    return false;
   }
 
   // ---- rollback.go ----
@@ -1033,14 +870,17 @@ public final class DeploymentController implements Controller {
     if (after.isEmpty()) {
       return;
     }
-    if (after.get().compareTo(Duration.ofSeconds(1)) < 0) {
+    if (after.get().isZero()) {
       queue.addRateLimited(key);
     } else {
       queue.addAfter(key, after.get().plusSeconds(1));
     }
   }
 
-  /** How long until a stuck rollout's deadline; empty when there is nothing to wait for. */
+  /**
+   * How long until a stuck rollout's deadline (zero when under a second); empty when there is
+   * nothing to wait for: kube's {@code requeueStuckDeployment} result.
+   */
   static Optional<Duration> stuckRequeueDelay(MapValue d, MapValue newStatus, Instant now) {
     Optional<MapValue> current = DeploymentUtil.getCondition(Nested.map(d, "status"),
         DeploymentUtil.PROGRESSING);
@@ -1054,7 +894,8 @@ public final class DeploymentController implements Controller {
     Instant lastUpdate = Pods.time(current.get(), "lastUpdateTime").orElse(now);
     Duration after = Duration.between(now, lastUpdate.plusSeconds(
         Nested.integer(d, "spec", "progressDeadlineSeconds")));
-    return Optional.of(after.isNegative() ? Duration.ZERO : after);
+    // under a second: at once (kube rate-limits that requeue)
+    return Optional.of(after.compareTo(Duration.ofSeconds(1)) < 0 ? Duration.ZERO : after);
   }
 
   // ---- writes ----

@@ -135,6 +135,11 @@ final class DeploymentUtil {
     return Math.min(unavailable, replicas);
   }
 
+  /** kube's {@code MinAvailable}: 0 unless rolling. */
+  static long minAvailable(MapValue d) {
+    return isRollingUpdate(d) ? replicas(d) - maxUnavailable(d) : 0;
+  }
+
   /** kube's {@code NewRSNewReplicas}: the replicas the new set may have now. */
   static long newRSNewReplicas(MapValue d, List<MapValue> allRSs, MapValue newRS) {
     String type = Nested.str(d, "spec", "strategy", "type");
@@ -193,11 +198,15 @@ final class DeploymentUtil {
       return -replicas(rs);
     }
     long deploymentReplicas = replicas(d) + maxSurge(d);
-    OptionalLong annotated = intAnnotation(rs, MAX_REPLICAS);
-    // without the annotation kube falls back to the current size: inexact, kept in bounds by
-    // the min/max of proportion()
-    long before = annotated.isPresent() ? annotated.getAsLong()
+    OptionalLong annotated = nonNegativeInt32Annotation(rs, MAX_REPLICAS);
+    // without the annotation (or with a zero one) kube falls back to the current size: inexact,
+    // kept in bounds by the min/max of proportion()
+    long before = annotated.isPresent() && annotated.getAsLong() != 0 ? annotated.getAsLong()
         : Nested.integer(d, "status", "replicas");
+    if (before == 0) {
+      // an unsynced Deployment: nothing to scale from
+      return 0;
+    }
     double size = (double) (replicas(rs) * deploymentReplicas) / (double) before;
     return roundToInt32(size) - replicas(rs);
   }
@@ -207,13 +216,18 @@ final class DeploymentUtil {
     return a < 0 ? (int) (a - 0.5) : (int) (a + 0.5);
   }
 
-  private static OptionalLong intAnnotation(MapValue rs, String key) {
-    String v = Meta.annotations(rs).get(key);
-    if (v == null) {
+  /**
+   * kube's {@code getNonNegativeInt32FromAnnotation}: the annotation as an unsigned decimal of
+   * at most {@code math.MaxInt32}; empty when absent or not such a number.
+   */
+  static OptionalLong nonNegativeInt32Annotation(MapValue object, String key) {
+    String v = Meta.annotations(object).get(key);
+    if (v == null || v.isEmpty() || !v.chars().allMatch(c -> c >= '0' && c <= '9')) {
       return OptionalLong.empty();
     }
     try {
-      return OptionalLong.of(Integer.parseInt(v));
+      long parsed = Long.parseLong(v);
+      return parsed <= Integer.MAX_VALUE ? OptionalLong.of(parsed) : OptionalLong.empty();
     } catch (NumberFormatException e) {
       return OptionalLong.empty();
     }
