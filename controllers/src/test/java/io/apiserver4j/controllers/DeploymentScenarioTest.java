@@ -309,16 +309,16 @@ class DeploymentScenarioTest {
     idle();
     String second = sets().list().stream().map(s -> Meta.metaString(s, "name"))
         .filter(n -> !n.equals(first)).findFirst().orElseThrow();
-    // 13 allowed; 2 unavailable allowed: old goes to 8 at once (10 available), new to 3 then 5
+    // 13 allowed, 2 unavailable allowed: the new set starts at 3, the old one (10 available)
+    // goes to 8, and the new one takes the room left: 5
     Map<String, Long> before = sizes();
-    long total = before.get(first) + before.get(second);
-    assertThat(total).isEqualTo(13);
     deployments().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":20}}");
     idle();
+    // 20 + 5 surge = 25 replicas, shared in proportion to the 13 (max-replicas) before, as
+    // kube's TestScale "change both surge and size": round(8 * 25 / 13) and the rest
+    assertThat(before).isEqualTo(Map.of(first, 8L, second, 5L));
     Map<String, Long> after = sizes();
-    // 20 + 5 surge = 25 replicas, shared in proportion to the sizes before the scaling event
-    assertThat(after.get(first) + after.get(second)).isEqualTo(25);
-    assertThat(after.get(first)).isEqualTo(Math.round(before.get(first) * 25.0 / 13));
+    assertThat(after).isEqualTo(Map.of(first, 15L, second, 10L));
     for (String n : List.of(first, second)) {
       assertThat(Meta.annotations(sets().get(n)))
           .containsEntry("deployment.kubernetes.io/desired-replicas", "20")
@@ -384,6 +384,45 @@ class DeploymentScenarioTest {
     readyAll();
     assertCondition(Nested.map(deployments().get("web"), "status"), "Progressing", "True",
         "NewReplicaSetAvailable", "ReplicaSet \"" + name + "\" has successfully progressed.");
+  }
+
+  @Test
+  void theDeprecatedRollbackAnnotationRollsBackToTheRevisionAndIsCleared() {
+    deployments().create(Json.read(deployment(2, "nginx:1", "")));
+    idle();
+    readyAll();
+    String first = onlySet().name();
+    tick();
+    setImage("nginx:2");
+    rollToTheEnd();
+    tick();
+    deployments().patch("web", PatchType.MERGE_PATCH, "{\"metadata\":{\"annotations\":"
+        + "{\"deprecated.deployment.rollback.to\":\"1\"}}}");
+    rollToTheEnd();
+    MapValue d = deployments().get("web");
+    assertThat(Meta.annotations(d)).doesNotContainKey("deprecated.deployment.rollback.to")
+        .containsEntry("deployment.kubernetes.io/revision", "3");
+    assertThat(Nested.str(Nested.list(d, "spec", "template", "spec", "containers").get(0),
+        "image")).isEqualTo("nginx:1");
+    assertThat(Meta.annotations(sets().get(first)))
+        .containsEntry("deployment.kubernetes.io/revision", "3")
+        .containsEntry("deployment.kubernetes.io/revision-history", "1");
+    assertThat(sizes().get(first)).isEqualTo(2);
+  }
+
+  @Test
+  void oldReplicaSetsBeyondTheRevisionHistoryLimitAreDeleted() {
+    deployments().create(Json.read(deployment(1, "nginx:1", ",\"revisionHistoryLimit\":1")));
+    rollToTheEnd();
+    for (String image : List.of("nginx:2", "nginx:3", "nginx:4")) {
+      tick();
+      setImage(image);
+      rollToTheEnd();
+    }
+    // the new set and one old one, the newest: revisions 4 and 3
+    assertThat(sets().list()).hasSize(2);
+    assertThat(sets().list().stream().map(s -> Meta.annotations(s)
+        .get("deployment.kubernetes.io/revision"))).containsExactlyInAnyOrder("3", "4");
   }
 
   // ---- helpers ----

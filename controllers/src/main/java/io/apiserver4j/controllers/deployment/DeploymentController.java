@@ -580,25 +580,9 @@ public final class DeploymentController implements Controller {
     return new Rollout.Scaled(sizeNeedsUpdate, updated);
   }
 
-  /** kube's {@code cleanupDeployment}: old sets beyond revisionHistoryLimit, empty ones only. */
+  /** kube's {@code cleanupDeployment}: deletes what {@link Rollout#toCleanUp} picks. */
   private void cleanupDeployment(Run run, List<MapValue> oldRSs) {
-    MapValue d = run.d;
-    if (!DeploymentUtil.hasRevisionHistoryLimit(d)) {
-      return;
-    }
-    List<MapValue> cleanable = new ArrayList<>(oldRSs.stream()
-        .filter(rs -> !Nested.has(rs, "metadata", "deletionTimestamp")).toList());
-    long diff = cleanable.size() - Nested.integer(d, "spec", "revisionHistoryLimit");
-    if (diff <= 0) {
-      return;
-    }
-    cleanable.sort(DeploymentUtil.BY_REVISION);
-    for (int i = 0; i < diff; i++) {
-      MapValue rs = cleanable.get(i);
-      if (Nested.integer(rs, "status", "replicas") != 0 || replicas(rs) != 0
-          || Meta.generation(rs) > Nested.integer(rs, "status", "observedGeneration")) {
-        continue;
-      }
+    for (MapValue rs : Rollout.toCleanUp(run.d, oldRSs)) {
       try {
         setClient(Meta.metaString(rs, "namespace")).delete(Meta.metaString(rs, "name"));
       } catch (NotFoundException e) {

@@ -190,6 +190,33 @@ final class Rollout {
     }
   }
 
+  /**
+   * The old sets kube's {@code cleanupDeployment} deletes: beyond revisionHistoryLimit, lowest
+   * revisions first, and only those scaled to zero, observed and not being deleted.
+   */
+  static List<MapValue> toCleanUp(MapValue d, List<MapValue> oldRSs) {
+    if (!DeploymentUtil.hasRevisionHistoryLimit(d)) {
+      return List.of();
+    }
+    List<MapValue> cleanable = new ArrayList<>(oldRSs.stream()
+        .filter(rs -> !Nested.has(rs, "metadata", "deletionTimestamp")).toList());
+    long diff = cleanable.size() - Nested.integer(d, "spec", "revisionHistoryLimit");
+    if (diff <= 0) {
+      return List.of();
+    }
+    cleanable.sort(DeploymentUtil.BY_REVISION);
+    List<MapValue> out = new ArrayList<>();
+    for (int i = 0; i < diff; i++) {
+      MapValue rs = cleanable.get(i);
+      if (Nested.integer(rs, "status", "replicas") != 0 || replicas(rs) != 0
+          || Meta.generation(rs) > Nested.integer(rs, "status", "observedGeneration")) {
+        continue;
+      }
+      out.add(rs);
+    }
+    return out;
+  }
+
   /** kube's {@code oldPodsRunning}: an old set has Pods, or a Pod of one is not finished. */
   static boolean oldPodsRunning(MapValue newRS, List<MapValue> oldRSs,
       Map<String, List<MapValue>> podMap) {

@@ -212,6 +212,38 @@ class RolloutTest {
     return DeploymentUtil.setReplicasAnnotations(rs, desired, max).object();
   }
 
+  /**
+   * kube's TestDeploymentController_cleanupDeployment: sets as {@code name:spec:status}
+   * ({@code name:deleting} for one being deleted); how many are deleted.
+   */
+  @ParameterizedTest(name = "limit {1}: {0}")
+  @CsvSource(delimiter = '|', value = {
+      "foo-1:0:0,foo-2:0:0,foo-3:0:0|1|2",
+      "foo-1:0:0,foo-2:0:1,foo-3:1:0,foo-4:1:1|0|1",
+      "foo-1:0:0,foo-2:0:0|0|2",
+      "foo-1:1:1,foo-2:1:1|0|0",
+      "foo-1:deleting|0|0",
+      "foo-1:0:0,foo-2:0:0,foo-3:0:0|2147483647|0",
+  })
+  void cleanupDeployment(String sets, long limit, int expectedDeletions) {
+    List<MapValue> old = new ArrayList<>();
+    for (String s : sets.split(",")) {
+      String[] p = s.split(":");
+      MapValue rs;
+      if (p[1].equals("deleting")) {
+        rs = Nested.set(rs(p[0], 0, 0, "2026-01-01T00:00:00Z"),
+            Value.of("2026-01-01T00:00:00Z"), "metadata", "deletionTimestamp");
+      } else {
+        rs = Nested.set(rs(p[0], Long.parseLong(p[1]), 0, "2026-01-01T00:00:00Z"),
+            Value.of(Long.parseLong(p[2])), "status", "replicas");
+      }
+      old.add(rs);
+    }
+    MapValue d = Nested.set(deployment(1, 0, 0), Value.of(limit), "spec",
+        "revisionHistoryLimit");
+    assertThat(Rollout.toCleanUp(d, old)).hasSize(expectedDeletions);
+  }
+
   // ---- progress_test.go ----
 
   private static final Instant TEST_TIME = Instant.parse("2017-02-15T18:49:00Z");
