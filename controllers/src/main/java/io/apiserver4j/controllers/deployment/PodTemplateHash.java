@@ -34,9 +34,10 @@ import java.util.TreeMap;
  * {@code controllers/scripts/go-pod-template-types.py}), absent pointers, slices and maps as
  * {@code <nil>}, and empty lists and maps as {@code <nil>} too, since protobuf, in which the
  * server stores objects, keeps no empty collections. Quantities are printed as kube's
- * {@code ParseQuantity} leaves a canonical string; a quantity it would hold as an
- * {@code inf.Dec}, and a non-zero time, are printed in an approximation (their exact printing
- * depends on big-number internals and on the controller host's time zone). Thread-safe.
+ * {@code ParseQuantity} leaves the canonical string the server stores; a quantity it would
+ * hold as an {@code inf.Dec}, and a non-zero time, are printed in an approximation (their
+ * exact printing depends on big-number internals and on the controller host's time zone).
+ * Thread-safe.
  */
 final class PodTemplateHash {
   private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
@@ -250,7 +251,8 @@ final class PodTemplateHash {
     private static void quantity(StringBuilder out, Value value) {
       String s = value == null ? "" : value.kind() == Value.Kind.STRING ? Nested.str(value)
           : Json.write(value);
-      ParsedQuantity q = ParsedQuantity.parse(s);
+      // the server stores a quantity in its canonical form, which kube-controller-manager parses
+      ParsedQuantity q = ParsedQuantity.parse(ParsedQuantity.canonical(s));
       out.append("{i:(resource.int64Amount){value:(int64)").append(q.value())
           .append(" scale:(resource.Scale)").append(q.scale())
           .append("} d:(resource.infDecAmount){Dec:(*inf.Dec)<nil>} s:(string)")
@@ -285,6 +287,90 @@ final class PodTemplateHash {
    * an {@code inf.Dec} keeps its string and a zero amount.
    */
   record ParsedQuantity(long value, int scale, String cached, String format) {
+    /**
+     * kube's {@code Quantity.String()} of the parsed string: the canonical form protobuf
+     * stores. Inputs outside the int64 form are returned unchanged.
+     */
+    static String canonical(String str) {
+      ParsedQuantity q = parse(str);
+      if (q.format().isEmpty()) {
+        return str;
+      }
+      if (q.value() == 0) {
+        // a zero, or an amount only an inf.Dec holds
+        return isZero(str) ? "0" : str;
+      }
+      String format = q.format();
+      if (format.equals("BinarySI")) {
+        if (q.value() > -1024 && q.value() < 1024) {
+          format = "DecimalSI";
+        } else {
+          long[] f = removeFactors(q.value(), 1024);
+          String suffix = switch ((int) f[1]) {
+            case 0 -> "";
+            case 1 -> "Ki";
+            case 2 -> "Mi";
+            case 3 -> "Gi";
+            case 4 -> "Ti";
+            case 5 -> "Pi";
+            case 6 -> "Ei";
+            default -> null;
+          };
+          return suffix == null ? str : f[0] + suffix;
+        }
+      }
+      long[] f = removeFactors(q.value(), 10);
+      long amount = f[0];
+      long exponent = q.scale() + f[1];
+      try {
+        switch ((int) (exponent % 3)) {
+          case 1, -2 -> {
+            amount = Math.multiplyExact(amount, 10);
+            exponent -= 1;
+          }
+          case 2, -1 -> {
+            amount = Math.multiplyExact(amount, 100);
+            exponent -= 2;
+          }
+          default -> { }
+        }
+      } catch (ArithmeticException e) {
+        return str;
+      }
+      if (format.equals("DecimalExponent")) {
+        return exponent == 0 ? String.valueOf(amount) : amount + "e" + exponent;
+      }
+      String suffix = switch ((int) exponent) {
+        case -9 -> "n";
+        case -6 -> "u";
+        case -3 -> "m";
+        case 0 -> "";
+        case 3 -> "k";
+        case 6 -> "M";
+        case 9 -> "G";
+        case 12 -> "T";
+        case 15 -> "P";
+        case 18 -> "E";
+        default -> null;
+      };
+      return suffix == null ? str : amount + suffix;
+    }
+
+    private static boolean isZero(String str) {
+      return str.chars().noneMatch(c -> c >= '1' && c <= '9');
+    }
+
+    /** kube's {@code removeInt64Factors}: {value without the base's factors, their count}. */
+    private static long[] removeFactors(long value, long base) {
+      long result = Math.abs(value);
+      long times = 0;
+      while (result >= base && result % base == 0) {
+        times++;
+        result /= base;
+      }
+      return new long[] {value < 0 ? -result : result, times};
+    }
+
     static ParsedQuantity parse(String str) {
       if (str.isEmpty()) {
         return new ParsedQuantity(0, 0, "", "");

@@ -102,6 +102,25 @@ class PodTemplateHashTest {
     assertThat(PodTemplateHash.compute(labelled, OptionalLong.empty())).isNotEqualTo(plain);
   }
 
+  /** Quantity.String() of a parsed quantity: the form the server stores. */
+  @ParameterizedTest(name = "{0}")
+  @CsvSource({
+      "1000m, 1",
+      "0.5, 500m",
+      "1500m, 1500m",
+      "1000, 1k",
+      "1536, 1536",
+      "1024Mi, 1Gi",
+      "2048Ki, 2Mi",
+      "512Ki, 512Ki",
+      "100Mi, 100Mi",
+      "1e3, 1e3",
+      "0m, 0",
+  })
+  void canonicalQuantity(String in, String canonical) {
+    assertThat(PodTemplateHash.ParsedQuantity.canonical(in)).isEqualTo(canonical);
+  }
+
   /** ParseQuantity's int64 form; the cached string only for canonical input. */
   @ParameterizedTest(name = "{0}")
   @CsvSource({
