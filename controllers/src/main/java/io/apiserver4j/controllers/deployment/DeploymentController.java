@@ -339,8 +339,9 @@ public final class DeploymentController implements Controller {
             + type);
       }
       return Outcome.FORGET;
-    } catch (ConflictException | NotFoundException e) {
-      // a write raced a change the informer has not shown yet: the next sync sees it
+    } catch (ConflictException | NotFoundException | AlreadyExistsException e) {
+      // a write raced a change the informer has not shown yet, or a hash collision bumped the
+      // collision count: the next sync sees it
       LOG.debug("deployment {}: {}", key, e.getMessage());
       return Outcome.REQUEUE;
     }
