@@ -7,6 +7,7 @@ package io.apiserver4j.controllers;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
+import io.apiserver4j.controllers.deployment.DeploymentController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
@@ -41,7 +42,7 @@ final class KnownControllers {
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
     known(out, "daemonset-controller", "daemonset");
     known(out, "job-controller", "job");
-    known(out, "deployment-controller", "deployment");
+    implemented(out, "deployment-controller", "deployment", DeploymentController::create);
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
     known(out, "disruption-controller", "disruption");
