@@ -9,6 +9,7 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
+import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -45,7 +46,7 @@ final class KnownControllers {
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
     known(out, "disruption-controller", "disruption");
-    known(out, "statefulset-controller", "statefulset");
+    implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
     known(out, "cronjob-controller", "cronjob");
     known(out, "certificatesigningrequest-signing-controller", "csrsigning");
     known(out, "certificatesigningrequest-approving-controller", "csrapproving");
