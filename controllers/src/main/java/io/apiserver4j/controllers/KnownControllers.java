@@ -7,6 +7,7 @@ package io.apiserver4j.controllers;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
+import io.apiserver4j.controllers.daemon.DaemonSetController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
@@ -40,7 +41,7 @@ final class KnownControllers {
     known(out, "namespace-controller", "namespace");
     known(out, "serviceaccount-controller", "serviceaccount");
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
-    known(out, "daemonset-controller", "daemonset");
+    implemented(out, "daemonset-controller", "daemonset", DaemonSetController::create);
     known(out, "job-controller", "job");
     known(out, "deployment-controller", "deployment");
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
