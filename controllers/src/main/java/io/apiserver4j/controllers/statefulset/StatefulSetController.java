@@ -444,7 +444,10 @@ public final class StatefulSetController implements Controller {
         if (claimIsStale(pod)) {
           return true;
         }
-        createPod(pod);
+        if (!createPod(pod)) {
+          // the informer has not seen this Pod yet; its add event syncs the set again
+          return true;
+        }
         return monotonic;
       }
       if (isPending(pod)) {
@@ -637,17 +640,21 @@ public final class StatefulSetController implements Controller {
 
   // ---- stateful_pod_control.go ----
 
-  /** kube's {@code CreateStatefulPod}: the claims first, then the Pod, then claim owners. */
-  private void createPod(MapValue pod) {
+  /**
+   * kube's {@code CreateStatefulPod}: the claims first, then the Pod, then claim owners; false
+   * when the Pod already exists (kube returns that error; the informer's add event of the
+   * existing Pod syncs the set again, so it is not logged as a failure here).
+   */
+  private boolean createPod(MapValue pod) {
     createMissingClaims(pod);
     try {
       podClient(Meta.metaString(pod, "namespace")).create(pod);
     } catch (AlreadyExistsException e) {
-      // the informer has not caught up; the sync runs again when it has
-      throw e;
+      return false;
     }
     MapValue set = setOf(pod);
     updateClaimsForRetentionPolicy(set, pod);
+    return true;
   }
 
   private MapValue setOf(MapValue pod) {
