@@ -265,6 +265,23 @@ class StatefulSetScenarioTest {
     assertThat(claimNames()).containsExactly("www-web-0");
   }
 
+  @Test
+  void aFailedPodIsDeletedAndMadeAgainWithTheSameName() {
+    sets().create(Json.read(web(2, "")));
+    readyAll(2);
+    String uid = Meta.metaString(pods().get("web-1"), "uid");
+    MapValue pod = pods().get("web-1");
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name("web-1")
+        .subresource("status").options(UpdateOptions.defaults())
+        .body(pod.with("status", Json.read("{\"phase\":\"Failed\"}"))).build()).orThrow();
+    idle();
+    MapValue again = pods().get("web-1");
+    assertThat(Meta.metaString(again, "uid")).isNotEqualTo(uid);
+    assertThat(Nested.str(again, "status", "phase")).isEqualTo("Pending");
+    // the same claim is mounted again
+    assertThat(claimNames()).containsExactly("www-web-0", "www-web-1");
+  }
+
   /** Creates each ordinal's readiness in turn, as the OrderedReady set waits for it. */
   private void readyAll(int replicas) {
     for (int i = 0; i < replicas; i++) {
