@@ -8,6 +8,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
+import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -40,7 +41,7 @@ final class KnownControllers {
     known(out, "serviceaccount-controller", "serviceaccount");
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
     known(out, "daemonset-controller", "daemonset");
-    known(out, "job-controller", "job");
+    implemented(out, "job-controller", "job", JobController::create);
     known(out, "deployment-controller", "deployment");
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
