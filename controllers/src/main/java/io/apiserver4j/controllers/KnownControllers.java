@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.cronjob.CronJobController;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
@@ -47,7 +48,7 @@ final class KnownControllers {
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
     known(out, "disruption-controller", "disruption");
     known(out, "statefulset-controller", "statefulset");
-    known(out, "cronjob-controller", "cronjob");
+    implemented(out, "cronjob-controller", "cronjob", CronJobController::create);
     known(out, "certificatesigningrequest-signing-controller", "csrsigning");
     known(out, "certificatesigningrequest-approving-controller", "csrapproving");
     known(out, "certificatesigningrequest-cleaner-controller", "csrcleaner");
