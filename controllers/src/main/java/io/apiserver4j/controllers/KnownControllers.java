@@ -11,6 +11,7 @@ import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
+import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -64,7 +65,8 @@ final class KnownControllers {
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
     known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
     known(out, "persistentvolume-protection-controller", "pv-protection");
-    known(out, "ttl-after-finished-controller", "ttl-after-finished");
+    implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
+        TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");
     known(out, "ephemeral-volume-controller", "ephemeral-volume");
     known(out, "storageversion-garbage-collector-controller", "storage-version-gc");
