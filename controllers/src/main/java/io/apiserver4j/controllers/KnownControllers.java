@@ -4,14 +4,17 @@
  */
 package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.cronjob.CronJobController;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.deployment.DeploymentController;
 import io.apiserver4j.controllers.daemon.DaemonSetController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
+import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
+import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -50,6 +53,11 @@ final class KnownControllers {
     known(out, "disruption-controller", "disruption");
     implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
     known(out, "cronjob-controller", "cronjob");
+    known(out, "daemonset-controller", "daemonset");
+    implemented(out, "job-controller", "job", JobController::create);
+    known(out, "deployment-controller", "deployment");
+    known(out, "statefulset-controller", "statefulset");
+    implemented(out, "cronjob-controller", "cronjob", CronJobController::create);
     known(out, "certificatesigningrequest-signing-controller", "csrsigning");
     known(out, "certificatesigningrequest-approving-controller", "csrapproving");
     known(out, "certificatesigningrequest-cleaner-controller", "csrcleaner");
@@ -65,7 +73,8 @@ final class KnownControllers {
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
     known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
     known(out, "persistentvolume-protection-controller", "pv-protection");
-    known(out, "ttl-after-finished-controller", "ttl-after-finished");
+    implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
+        TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");
     known(out, "ephemeral-volume-controller", "ephemeral-volume");
     known(out, "storageversion-garbage-collector-controller", "storage-version-gc");

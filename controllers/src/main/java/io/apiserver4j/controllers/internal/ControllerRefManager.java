@@ -31,6 +31,7 @@ public final class ControllerRefManager {
   private final String ownerKind;
   private final Function<String, ResourceClient> owners;
   private final Function<String, ResourceClient> dependents;
+  private final List<String> adoptFinalizers;
 
   /**
    * @param owners the owner kind's client in a namespace (as the controller's user)
@@ -38,10 +39,24 @@ public final class ControllerRefManager {
    */
   public ControllerRefManager(String ownerApiVersion, String ownerKind,
       Function<String, ResourceClient> owners, Function<String, ResourceClient> dependents) {
+    this(ownerApiVersion, ownerKind, owners, dependents, List.of());
+  }
+
+  /**
+   * A manager whose adoptions also add {@code adoptFinalizers} to the dependent, as kube's
+   * {@code NewPodControllerRefManager} with finalizers (the job controller's tracking finalizer).
+   *
+   * @param owners the owner kind's client in a namespace (as the controller's user)
+   * @param dependents the dependent resource's client in a namespace (as the controller's user)
+   */
+  public ControllerRefManager(String ownerApiVersion, String ownerKind,
+      Function<String, ResourceClient> owners, Function<String, ResourceClient> dependents,
+      List<String> adoptFinalizers) {
     this.ownerApiVersion = ownerApiVersion;
     this.ownerKind = ownerKind;
     this.owners = owners;
     this.dependents = dependents;
+    this.adoptFinalizers = List.copyOf(adoptFinalizers);
   }
 
   /**
@@ -100,9 +115,13 @@ public final class ControllerRefManager {
 
   /** Adopts with kube's strategic merge patch; false when the dependent is gone. */
   private boolean adopt(MapValue owner, MapValue dependent) {
-    MapValue patch = MapValue.ofEntries("metadata", MapValue.ofEntries(
+    MapValue meta = MapValue.ofEntries(
         "ownerReferences", ListValue.of(List.of(controllerRef(owner))),
-        "uid", Value.of(Meta.metaString(dependent, "uid"))));
+        "uid", Value.of(Meta.metaString(dependent, "uid")));
+    if (!adoptFinalizers.isEmpty()) {
+      meta = meta.with("finalizers", ListValue.ofStrings(adoptFinalizers));
+    }
+    MapValue patch = MapValue.ofEntries("metadata", meta);
     try {
       dependents.apply(Meta.metaString(dependent, "namespace")).patch(
           Meta.metaString(dependent, "name"), PatchType.STRATEGIC_MERGE_PATCH, Json.write(patch));

@@ -1,0 +1,135 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.controllers;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.apiserver.UpdateOptions;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneId;
+import java.time.ZoneOffset;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The ttl-after-finished controller with the job controller and the garbage collector: a Job
+ * whose Pods the test finishes through {@code pods/status} completes, and is deleted in the
+ * foreground with its Pods once {@code ttlSecondsAfterFinished} of the server clock has passed
+ * since its Complete condition (kube's pkg/controller/ttlafterfinished).
+ */
+class TtlAfterFinishedScenarioTest {
+  private static final Duration IDLE = Duration.ofSeconds(30);
+  private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
+  private static final GroupVersionResource JOBS =
+      new GroupVersionResource("batch", "v1", "jobs");
+
+  private final AtomicReference<Instant> now =
+      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
+  private final Clock clock = new Clock() {
+    @Override
+    public ZoneId getZone() {
+      return ZoneOffset.UTC;
+    }
+
+    @Override
+    public Clock withZone(ZoneId zone) {
+      return this;
+    }
+
+    @Override
+    public Instant instant() {
+      return now.get();
+    }
+  };
+  private ApiServer api;
+  private ControllerManager controllers;
+
+  @BeforeEach
+  void start() {
+    AtomicLong uids = new AtomicLong();
+    api = ApiServer.builder().bootstrap(false).clock(clock)
+        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
+    api.resources("v1", "namespaces").create(Json.read(
+        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
+    controllers = ControllerManager.builder(api).clock(clock)
+        .controllers("job,ttl-after-finished,garbagecollector").start();
+  }
+
+  @AfterEach
+  void stop() {
+    controllers.close();
+    api.close();
+  }
+
+  private void idle() {
+    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+  }
+
+  private ResourceClient pods() {
+    return api.resources(PODS).namespace("ns");
+  }
+
+  private ResourceClient jobs() {
+    return api.resources(JOBS).namespace("ns");
+  }
+
+  @Test
+  void finishedJobIsDeletedWithItsPodsWhenTheTtlPasses() {
+    jobs().create(Json.read("{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":"
+        + "{\"name\":\"short\"},\"spec\":{\"ttlSecondsAfterFinished\":100,\"template\":{\"spec\":"
+        + "{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}"));
+    idle();
+    MapValue pod = pods().list().get(0);
+    now.set(now.get().plusSeconds(5));
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns")
+        .name(Meta.metaString(pod, "name")).subresource("status")
+        .options(UpdateOptions.defaults())
+        .body(pod.with("status", Json.read("{\"phase\":\"Succeeded\"}"))).build()).orThrow();
+    idle();
+    MapValue job = jobs().get("short");
+    assertThat(Nested.list(job, "status", "conditions").stream()
+        .map(c -> Nested.str(c, "type")).toList()).contains("Complete");
+    assertThat(Nested.str(job, "status", "completionTime")).isEqualTo("2026-01-01T00:00:05Z");
+    now.set(now.get().plusSeconds(99));
+    idle();
+    assertThat(jobs().find("short")).isPresent();
+    assertThat(pods().list()).hasSize(1);
+    now.set(now.get().plusSeconds(1));
+    idle();
+    assertThat(jobs().find("short")).isEmpty();
+    assertThat(pods().list()).isEmpty();
+  }
+
+  @Test
+  void jobWithoutTtlStays() {
+    MapValue job = jobs().create(Json.read("{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
+        + "\"metadata\":{\"name\":\"keep\"},\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":"
+        + "\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}"));
+    idle();
+    MapValue pod = pods().list().get(0);
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns")
+        .name(Meta.metaString(pod, "name")).subresource("status")
+        .options(UpdateOptions.defaults())
+        .body(pod.with("status", Json.read("{\"phase\":\"Succeeded\"}"))).build()).orThrow();
+    idle();
+    now.set(now.get().plus(Duration.ofDays(1)));
+    idle();
+    assertThat(jobs().find("keep")).isPresent();
+    assertThat(Meta.metaString(jobs().get("keep"), "uid")).isEqualTo(Meta.metaString(job, "uid"));
+  }
+}
