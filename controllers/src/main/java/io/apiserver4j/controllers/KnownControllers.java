@@ -7,6 +7,7 @@ package io.apiserver4j.controllers;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
+import io.apiserver4j.controllers.endpoint.EndpointsController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
@@ -29,7 +30,7 @@ final class KnownControllers {
   private static List<ControllerDescriptor> build() {
     Map<String, ControllerDescriptor> out = new LinkedHashMap<>();
     known(out, "serviceaccount-token-controller", "serviceaccount-token");
-    known(out, "endpoints-controller", "endpoint");
+    implemented(out, "endpoints-controller", "endpoint", EndpointsController::new);
     known(out, "endpointslice-controller", "endpointslice");
     known(out, "endpointslice-mirroring-controller", "endpointslicemirroring");
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
