@@ -8,6 +8,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.endpoint.EndpointsController;
+import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
@@ -31,7 +32,8 @@ final class KnownControllers {
     Map<String, ControllerDescriptor> out = new LinkedHashMap<>();
     known(out, "serviceaccount-token-controller", "serviceaccount-token");
     implemented(out, "endpoints-controller", "endpoint", EndpointsController::new);
-    known(out, "endpointslice-controller", "endpointslice");
+    implemented(out, "endpointslice-controller", "endpointslice",
+        EndpointSliceController::new);
     known(out, "endpointslice-mirroring-controller", "endpointslicemirroring");
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
         ReplicaSetController::replicationControllers);
