@@ -7,6 +7,7 @@ package io.apiserver4j.controllers;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
+import io.apiserver4j.controllers.disruption.DisruptionController;
 import io.apiserver4j.controllers.endpoint.EndpointsController;
 import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
@@ -47,7 +48,7 @@ final class KnownControllers {
     known(out, "deployment-controller", "deployment");
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
-    known(out, "disruption-controller", "disruption");
+    implemented(out, "disruption-controller", "disruption", DisruptionController::new);
     known(out, "statefulset-controller", "statefulset");
     known(out, "cronjob-controller", "cronjob");
     known(out, "certificatesigningrequest-signing-controller", "csrsigning");
