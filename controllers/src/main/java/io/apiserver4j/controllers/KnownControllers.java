@@ -10,6 +10,7 @@ import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.disruption.DisruptionController;
 import io.apiserver4j.controllers.endpoint.EndpointsController;
 import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
+import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import java.util.ArrayList;
@@ -35,7 +36,8 @@ final class KnownControllers {
     implemented(out, "endpoints-controller", "endpoint", EndpointsController::new);
     implemented(out, "endpointslice-controller", "endpointslice",
         EndpointSliceController::new);
-    known(out, "endpointslice-mirroring-controller", "endpointslicemirroring");
+    implemented(out, "endpointslice-mirroring-controller", "endpointslicemirroring",
+        MirroringController::new);
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
         ReplicaSetController::replicationControllers);
     known(out, "pod-garbage-collector-controller", "podgc");

@@ -11,6 +11,7 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.Informer;
+import io.apiserver4j.controllers.internal.EndpointSliceTracker;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.ServiceEndpoints;
@@ -61,7 +62,7 @@ public final class EndpointSliceController implements Controller {
   private final Informer nodes;
   private final WorkQueue<String> queue;
   private final TriggerTimeTracker triggerTimes = new TriggerTimeTracker();
-  private final SliceTracker tracker = new SliceTracker();
+  private final EndpointSliceTracker tracker = new EndpointSliceTracker();
   private final Reconciler reconciler;
   private Workers workers;
 
@@ -154,8 +155,8 @@ public final class EndpointSliceController implements Controller {
 
     @Override
     public void onUpdate(MapValue old, MapValue slice) {
-      if (managed(old) && !managed(slice) || !SliceTracker.serviceName(old)
-          .equals(SliceTracker.serviceName(slice))) {
+      if (managed(old) && !managed(slice) || !EndpointSliceTracker.serviceName(old)
+          .equals(EndpointSliceTracker.serviceName(slice))) {
         // relabelled away: the old Service must recreate it
         queue.add(serviceKey(old));
       }
@@ -178,11 +179,11 @@ public final class EndpointSliceController implements Controller {
 
     private boolean managed(MapValue slice) {
       return Meta.labels(slice).getOrDefault(Reconciler.LABEL_MANAGED_BY, "")
-          .equals(CONTROLLER_NAME) && !SliceTracker.serviceName(slice).isEmpty();
+          .equals(CONTROLLER_NAME) && !EndpointSliceTracker.serviceName(slice).isEmpty();
     }
 
     private String serviceKey(MapValue slice) {
-      return Meta.metaString(slice, "namespace") + "/" + SliceTracker.serviceName(slice);
+      return Meta.metaString(slice, "namespace") + "/" + EndpointSliceTracker.serviceName(slice);
     }
   }
 

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers.endpointslice;
 
+import io.apiserver4j.controllers.internal.EndpointSliceTracker;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ServiceEndpoints;
 import io.apiserver4j.core.ListValue;
@@ -58,10 +59,10 @@ final class Reconciler {
   private final String controllerName;
   private final int maxEndpointsPerSlice;
   private final Writer writer;
-  private final SliceTracker tracker;
+  private final EndpointSliceTracker tracker;
 
   Reconciler(String controllerName, int maxEndpointsPerSlice, Writer writer,
-      SliceTracker tracker) {
+      EndpointSliceTracker tracker) {
     this.controllerName = controllerName;
     this.maxEndpointsPerSlice = maxEndpointsPerSlice;
     this.writer = writer;

@@ -6,6 +6,7 @@ package io.apiserver4j.controllers.endpointslice;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.controllers.internal.EndpointSliceTracker;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -176,7 +177,7 @@ class EndpointSliceUnitTest {
   @Test
   void reconcileOnePod() {
     Recorder w = new Recorder();
-    Reconciler r = new Reconciler("endpointslice-controller.k8s.io", 100, w, new SliceTracker());
+    Reconciler r = new Reconciler("endpointslice-controller.k8s.io", 100, w, new EndpointSliceTracker());
     MapValue svc = (MapValue) Json.read(String.format(SVC, ""));
     r.reconcile(svc, List.of(podN(1, true)), List.of(), EndpointSliceUnitTest::node,
         Optional.empty());
@@ -196,7 +197,7 @@ class EndpointSliceUnitTest {
   @Test
   void reconcileManyPods() {
     Recorder w = new Recorder();
-    Reconciler r = new Reconciler("endpointslice-controller.k8s.io", 100, w, new SliceTracker());
+    Reconciler r = new Reconciler("endpointslice-controller.k8s.io", 100, w, new EndpointSliceTracker());
     List<MapValue> pods = new ArrayList<>();
     for (int i = 0; i < 250; i++) {
       pods.add(podN(i, i % 2 == 0));
@@ -217,7 +218,7 @@ class EndpointSliceUnitTest {
   void placeholder() {
     MapValue svc = (MapValue) Json.read(String.format(SVC, ""));
     Recorder w = new Recorder();
-    Reconciler r = new Reconciler("endpointslice-controller.k8s.io", 100, w, new SliceTracker());
+    Reconciler r = new Reconciler("endpointslice-controller.k8s.io", 100, w, new EndpointSliceTracker());
     r.reconcile(svc, List.of(), List.of(), EndpointSliceUnitTest::node, Optional.empty());
     assertThat(w.created).hasSize(1);
     MapValue placeholder = w.created.get(0);
@@ -225,7 +226,7 @@ class EndpointSliceUnitTest {
     assertThat(Nested.has(placeholder, "ports")).isFalse();
 
     Recorder again = new Recorder();
-    new Reconciler("endpointslice-controller.k8s.io", 100, again, new SliceTracker())
+    new Reconciler("endpointslice-controller.k8s.io", 100, again, new EndpointSliceTracker())
         .reconcile(svc, List.of(), List.of(placeholder), EndpointSliceUnitTest::node,
             Optional.empty());
     assertThat(again.created).isEmpty();
@@ -233,7 +234,7 @@ class EndpointSliceUnitTest {
     assertThat(again.deleted).isEmpty();
 
     Recorder withPod = new Recorder();
-    new Reconciler("endpointslice-controller.k8s.io", 100, withPod, new SliceTracker())
+    new Reconciler("endpointslice-controller.k8s.io", 100, withPod, new EndpointSliceTracker())
         .reconcile(svc, List.of(podN(1, true)), List.of(placeholder),
             EndpointSliceUnitTest::node, Optional.empty());
     assertThat(withPod.created).isEmpty();

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers.endpointslice;
+package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -16,28 +16,29 @@ import java.util.Set;
 /**
  * kube's {@code EndpointSliceTracker}: the generation of every slice a controller wrote, by
  * Service, so that a sync on an informer cache that has not seen those writes yet (which would
- * create duplicates) is retried instead. Thread-safe.
+ * create duplicates) is retried instead. Shared by the endpointslice and endpointslicemirroring
+ * controllers. Thread-safe.
  */
-final class SliceTracker {
+public final class EndpointSliceTracker {
   /** kube's {@code deletionExpected}. */
   private static final long DELETION_EXPECTED = -1;
 
   private final Map<String, Map<String, Long>> byService = new HashMap<>();
 
   /** Records a slice as written, at its generation. */
-  synchronized void update(String serviceKey, MapValue slice) {
+  public synchronized void update(String serviceKey, MapValue slice) {
     byService.computeIfAbsent(serviceKey, k -> new HashMap<>())
         .put(Meta.metaString(slice, "uid"), Meta.generation(slice));
   }
 
   /** Records a slice as deleted by the controller. */
-  synchronized void expectDeletion(String serviceKey, MapValue slice) {
+  public synchronized void expectDeletion(String serviceKey, MapValue slice) {
     byService.computeIfAbsent(serviceKey, k -> new HashMap<>())
         .put(Meta.metaString(slice, "uid"), DELETION_EXPECTED);
   }
 
   /** {@code HandleDeletion}: the informer saw the slice go. */
-  synchronized void deleted(String serviceKey, MapValue slice) {
+  public synchronized void deleted(String serviceKey, MapValue slice) {
     Map<String, Long> g = byService.get(serviceKey);
     if (g != null) {
       g.remove(Meta.metaString(slice, "uid"));
@@ -48,7 +49,7 @@ final class SliceTracker {
    * {@code ShouldSync}: whether an informer event for the slice is news to the controller (not
    * its own write).
    */
-  synchronized boolean shouldSync(String serviceKey, MapValue slice) {
+  public synchronized boolean shouldSync(String serviceKey, MapValue slice) {
     Map<String, Long> g = byService.get(serviceKey);
     if (g == null) {
       return true;
@@ -62,7 +63,7 @@ final class SliceTracker {
    * {@code StaleSlices}: whether the cached slices miss a write of the controller (an older
    * generation, a slice deleted still there, a slice created not there yet).
    */
-  synchronized boolean stale(String serviceKey, List<MapValue> cached) {
+  public synchronized boolean stale(String serviceKey, List<MapValue> cached) {
     Map<String, Long> g = byService.get(serviceKey);
     if (g == null) {
       return false;
@@ -86,12 +87,12 @@ final class SliceTracker {
   }
 
   /** Forgets a deleted Service. */
-  synchronized void deleteService(String serviceKey) {
+  public synchronized void deleteService(String serviceKey) {
     byService.remove(serviceKey);
   }
 
   /** The {@code kubernetes.io/service-name} label of a slice. */
-  static String serviceName(MapValue slice) {
+  public static String serviceName(MapValue slice) {
     return Nested.str(slice, "metadata", "labels", "kubernetes.io/service-name");
   }
 }
