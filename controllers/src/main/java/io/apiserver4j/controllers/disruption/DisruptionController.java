@@ -134,8 +134,8 @@ public final class DisruptionController implements Controller {
   private void queueBudgets(MapValue pod) {
     for (MapValue pdb : pdbs.list(Meta.metaString(pod, "namespace"))) {
       Optional<LabelSelector> sel = selector(pdb);
-      if (sel.isPresent() && !sel.get().isEverything()
-          && sel.get().matches(Meta.labels(pod))) {
+      // an empty policy/v1 selector selects every Pod of the namespace
+      if (sel.isPresent() && sel.get().matches(Meta.labels(pod))) {
         queue.add(Pods.key(pdb));
       }
     }
