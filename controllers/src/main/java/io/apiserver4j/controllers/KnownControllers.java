@@ -10,6 +10,10 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.deployment.DeploymentController;
 import io.apiserver4j.controllers.daemon.DaemonSetController;
+import io.apiserver4j.controllers.disruption.DisruptionController;
+import io.apiserver4j.controllers.endpoint.EndpointsController;
+import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
+import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
@@ -35,9 +39,11 @@ final class KnownControllers {
   private static List<ControllerDescriptor> build() {
     Map<String, ControllerDescriptor> out = new LinkedHashMap<>();
     known(out, "serviceaccount-token-controller", "serviceaccount-token");
-    known(out, "endpoints-controller", "endpoint");
-    known(out, "endpointslice-controller", "endpointslice");
-    known(out, "endpointslice-mirroring-controller", "endpointslicemirroring");
+    implemented(out, "endpoints-controller", "endpoint", EndpointsController::new);
+    implemented(out, "endpointslice-controller", "endpointslice",
+        EndpointSliceController::new);
+    implemented(out, "endpointslice-mirroring-controller", "endpointslicemirroring",
+        MirroringController::new);
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
         ReplicaSetController::replicationControllers);
     known(out, "pod-garbage-collector-controller", "podgc");
@@ -52,6 +58,8 @@ final class KnownControllers {
     known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
     known(out, "disruption-controller", "disruption");
     implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
+    implemented(out, "disruption-controller", "disruption", DisruptionController::new);
+    known(out, "statefulset-controller", "statefulset");
     known(out, "cronjob-controller", "cronjob");
     known(out, "daemonset-controller", "daemonset");
     implemented(out, "job-controller", "job", JobController::create);
