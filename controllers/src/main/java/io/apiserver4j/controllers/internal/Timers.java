@@ -33,6 +33,8 @@ public final class Timers implements AutoCloseable {
     return c != 0 ? c : Long.compare(a.seq(), b.seq());
   });
   private long seq;
+  /** Actions taken off the queue and not yet run: they count as due for the idle check. */
+  private int firing;
   private boolean closed;
   private final Thread thread;
 
@@ -66,6 +68,9 @@ public final class Timers implements AutoCloseable {
   /** Whether a timer is due by the clock and has not run yet. */
   public boolean anyDue() {
     synchronized (lock) {
+      if (firing > 0) {
+        return true;
+      }
       Timer t = timers.peek();
       return t != null && !t.due().isAfter(clock.instant());
     }
@@ -79,16 +84,24 @@ public final class Timers implements AutoCloseable {
       while (!timers.isEmpty() && !timers.peek().due().isAfter(now)) {
         due.add(timers.poll().action());
       }
-    }
-    for (Runnable r : due) {
-      try {
-        r.run();
-      } catch (RuntimeException e) {
-        LOG.error("a controller timer failed", e);
+      if (due.isEmpty()) {
+        return;
       }
+      firing++;
     }
-    if (!due.isEmpty()) {
+    try {
+      for (Runnable r : due) {
+        try {
+          r.run();
+        } catch (RuntimeException e) {
+          LOG.error("a controller timer failed", e);
+        }
+      }
       activity.changed();
+    } finally {
+      synchronized (lock) {
+        firing--;
+      }
     }
   }
 
