@@ -118,7 +118,7 @@ public final class CronJobController implements Controller {
           return;
         }
         Instant now = context.clock().instant();
-        queue.addAfter(Pods.key(cj), nextScheduleDuration(cj, now, sched.get()));
+        queue.addAt(Pods.key(cj), now.plus(nextScheduleDuration(cj, now, sched.get())));
         return;
       }
       queue.add(Pods.key(cj));
@@ -358,8 +358,10 @@ public final class CronJobController implements Controller {
     Status status = new Status(cj);
     boolean[] update = new boolean[1];
     Optional<Duration> requeue;
+    // the requeue is a time from this clock reading, whatever the clock says when it is queued
+    Instant now = context.clock().instant();
     try {
-      requeue = syncCronJob(cj, status, owned, update);
+      requeue = syncCronJob(cj, status, owned, update, now);
     } catch (StatusException e) {
       if (update[0]) {
         writeStatus(cj, status);
@@ -372,7 +374,7 @@ public final class CronJobController implements Controller {
     if (update[0]) {
       writeStatus(cj, status);
     }
-    requeue.ifPresent(d -> queue.addAfter(key, d));
+    requeue.ifPresent(d -> queue.addAt(key, now.plus(d)));
     return Outcome.FORGET;
   }
 
@@ -397,8 +399,7 @@ public final class CronJobController implements Controller {
 
   /** kube's {@code syncCronJob}; {@code update[0]} says whether the status changed. */
   private Optional<Duration> syncCronJob(MapValue cj, Status status, List<MapValue> owned,
-      boolean[] update) {
-    Instant now = context.clock().instant();
+      boolean[] update, Instant now) {
     String namespace = Meta.metaString(cj, "namespace");
     List<String> children = new ArrayList<>();
     for (MapValue j : owned) {

@@ -858,7 +858,7 @@ public final class DeploymentController implements Controller {
     if (after.get().isZero()) {
       queue.addRateLimited(key);
     } else {
-      queue.addAfter(key, after.get().plusSeconds(1));
+      queue.addAt(key, now.plus(after.get()).plusSeconds(1));
     }
   }
 

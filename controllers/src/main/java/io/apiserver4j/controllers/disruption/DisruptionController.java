@@ -195,7 +195,7 @@ public final class DisruptionController implements Controller {
     Optional<Instant> recheck = disruptedPods(selected, pdb, now, disrupted);
     long currentHealthy = countHealthy(selected, disrupted, now);
     updateStatus(pdb, currentHealthy, counts.desiredHealthy(), counts.expected(), disrupted, now);
-    recheck.ifPresent(t -> queue.addAfter(Pods.key(pdb), Duration.between(now, t)));
+    recheck.ifPresent(t -> queue.addAt(Pods.key(pdb), t));
   }
 
   /** What {@code getExpectedPodCount} computes. */

@@ -57,10 +57,21 @@ public final class Timers implements AutoCloseable {
   /** Runs {@code action} once the clock has advanced by {@code delay}. */
   public void schedule(Duration delay, Runnable action) {
     synchronized (lock) {
+      scheduleAt(clock.instant().plus(delay), action);
+    }
+  }
+
+  /**
+   * Runs {@code action} once the server clock reaches {@code due}: a controller that computed
+   * a time from the clock it read at the start of a sync schedules that time, not a delay from
+   * a clock a test may have moved since.
+   */
+  public void scheduleAt(Instant due, Runnable action) {
+    synchronized (lock) {
       if (closed) {
         return;
       }
-      timers.add(new Timer(clock.instant().plus(delay), seq++, action));
+      timers.add(new Timer(due, seq++, action));
       lock.notifyAll();
     }
   }

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.internal;
 
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
@@ -114,6 +115,18 @@ public final class WorkQueue<T> {
       return;
     }
     timers.schedule(delay, () -> add(item));
+  }
+
+  /**
+   * Queues {@code item} once the server clock reaches {@code due} (at once when it has): for a
+   * time computed from the clock a sync read, which a test may have moved since.
+   */
+  public void addAt(T item, Instant due) {
+    if (!due.isAfter(timers.now())) {
+      add(item);
+      return;
+    }
+    timers.scheduleAt(due, () -> add(item));
   }
 
   /** Clears the failure count of {@code item}: client-go's {@code Forget}. */

@@ -488,9 +488,7 @@ public final class JobController implements Controller {
             "Job was active longer than specified deadline", now);
       } else if (Nested.has(job, "spec", "activeDeadlineSeconds") && !suspended(job)) {
         Instant start = Instant.parse(ctx.status.startTime.orElseThrow());
-        Duration left = Duration.ofSeconds(Nested.integer(job, "spec", "activeDeadlineSeconds"))
-            .minus(Duration.between(start, now));
-        queue.addAfter(key, left);
+        queue.addAt(key, start.plusSeconds(Nested.integer(job, "spec", "activeDeadlineSeconds")));
       }
     }
     long completions = Nested.integer(job, "spec", "completions");
@@ -821,9 +819,10 @@ public final class JobController implements Controller {
     if (diff <= 0) {
       return active;
     }
-    Duration remaining = ctx.newBackoff.remaining(context.clock().instant());
+    Instant now = context.clock().instant();
+    Duration remaining = ctx.newBackoff.remaining(now);
     if (remaining.compareTo(Duration.ZERO) > 0) {
-      queue.addAfter(key, remaining);
+      queue.addAt(key, now.plus(remaining));
       return 0;
     }
     diff = Math.min(diff, MAX_POD_CREATE_DELETE_PER_SYNC);

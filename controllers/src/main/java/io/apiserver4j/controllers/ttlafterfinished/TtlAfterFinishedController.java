@@ -164,14 +164,15 @@ public final class TtlAfterFinishedController implements Controller {
 
   /** kube's {@code processTTL}: whether expired now; if not yet, queued for when it will be. */
   private boolean expired(String key, MapValue job) {
-    Optional<Duration> left = timeLeft(job, context.clock().instant());
+    Instant now = context.clock().instant();
+    Optional<Duration> left = timeLeft(job, now);
     if (left.isEmpty()) {
       return false;
     }
     if (left.get().isNegative() || left.get().isZero()) {
       return true;
     }
-    queue.addAfter(key, left.get());
+    queue.addAt(key, now.plus(left.get()));
     return false;
   }
 
