@@ -8,6 +8,7 @@ import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespaceStore;
@@ -68,6 +69,7 @@ public final class ApiServer implements AutoCloseable {
   private final DeepRequests deepRequests = new DeepRequests();
   private final String serviceClusterIpRange;
   private final java.util.Set<String> admissionPlugins;
+  private final KubeVersion version;
   /** The built-in controllers started by the constructor, in start order. */
   private final List<AutoCloseable> controllers = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static final GroupVersionResource CRDS =
@@ -77,9 +79,10 @@ public final class ApiServer implements AutoCloseable {
     this.registry = new Registry();
     List<ResourceDefinition> defs = new ArrayList<>();
     if (b.builtins) {
-      defs.addAll(BuiltinApi.load().definitions());
+      defs.addAll(BuiltinApi.load().definitions(b.version));
     }
     defs.addAll(b.resources);
+    this.version = b.version;
     // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
     // authenticator, for the review resources the embedder does not answer itself
     java.util.Map<io.apiserver4j.core.GroupResource, VirtualCreate> defaults =
@@ -160,6 +163,14 @@ public final class ApiServer implements AutoCloseable {
   /** A builder with the defaults listed on its methods. */
   public static Builder builder() {
     return new Builder();
+  }
+
+  /**
+   * {@return the Kubernetes release whose API this server serves: its
+   * {@link Builder#emulatedVersion emulated version}, by default the newest}
+   */
+  public KubeVersion kubernetesVersion() {
+    return version;
   }
 
   /**
@@ -322,6 +333,8 @@ public final class ApiServer implements AutoCloseable {
   public static final class Builder {
     private boolean builtins = true;
     private boolean builtinsSet;
+    private KubeVersion version = KubeVersion.latest();
+    private boolean versionSet;
     private final List<ResourceDefinition> resources = new ArrayList<>();
     private final java.util.Map<io.apiserver4j.core.GroupResource, VirtualCreate>
         virtualCreates = new java.util.HashMap<>();
@@ -360,6 +373,28 @@ public final class ApiServer implements AutoCloseable {
     private boolean admissionConfigurationSet;
     private String rootCaCertificate = "";
     private boolean rootCaSet;
+
+    /**
+     * Serves the built-in API of an older Kubernetes release, as kube-apiserver's
+     * {@code --emulated-version} does (KEP-4330): only the resources that release serves by
+     * default (others answer 404), its discovery documents and storage version hashes, its
+     * OpenAPI, and its schemas, so that pruning, unknown-field warnings and strict field
+     * validation follow its types; {@code /version} reports it as the emulation version. Default:
+     * the newest release, {@link KubeVersion#latest()}. Several servers of different releases
+     * can run in one JVM.
+     *
+     * @param version the release, e.g. {@code KubeVersion.parse("1.33")}
+     * @throws IllegalStateException if the version was already set
+     */
+    public Builder emulatedVersion(KubeVersion version) {
+      requireNonNull(version, "version");
+      if (versionSet) {
+        throw new IllegalStateException("emulatedVersion was already set");
+      }
+      versionSet = true;
+      this.version = version;
+      return this;
+    }
 
     /**
      * Enables kube-apiserver admission plugins that are off by default
@@ -661,7 +696,7 @@ public final class ApiServer implements AutoCloseable {
      */
     public ApiServer build() {
       if (builtins) {
-        for (ResourceDefinition b : BuiltinApi.load().definitions()) {
+        for (ResourceDefinition b : BuiltinApi.load().definitions(version)) {
           for (ResourceDefinition d : resources) {
             if (d.resource().equals(b.resource()) || d.kind().equals(b.kind())) {
               throw new IllegalArgumentException(d + " clashes with the built-in " + b);

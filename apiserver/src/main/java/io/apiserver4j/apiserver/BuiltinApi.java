@@ -7,6 +7,7 @@ package io.apiserver4j.apiserver;
 import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.kubeapi.KubeVersion;
 import java.util.List;
 import java.util.Map;
 import io.apiserver4j.apiserver.internal.BuiltinApiLoader;
@@ -23,6 +24,21 @@ import java.util.ServiceLoader;
 public interface BuiltinApi {
   /** The definitions of the built-in resources, in registration order (immutable). */
   List<ResourceDefinition> definitions();
+
+  /**
+   * The definitions of the resources Kubernetes {@code version} serves by default, with that
+   * release's schema, in registration order (immutable). Default: {@link #definitions()} for
+   * the newest release; an implementation that knows no other release refuses the rest.
+   *
+   * @throws IllegalArgumentException for a release this API does not have
+   */
+  default List<ResourceDefinition> definitions(KubeVersion version) {
+    if (version == KubeVersion.latest()) {
+      return definitions();
+    }
+    throw new IllegalArgumentException(getClass().getName() + " has no Kubernetes " + version
+        + " API");
+  }
 
   /**
    * The answers of the review resources (TokenReview, SubjectAccessReview, ...) that a

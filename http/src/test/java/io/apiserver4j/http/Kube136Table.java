@@ -44,16 +44,27 @@ final class Kube136Table {
   }
 
   static List<Row> rows() {
+    return rows(io.apiserver4j.kubeapi.KubeVersion.latest());
+  }
+
+  /**
+   * The table of {@code version}: ../shared/api/README.md for 1.36, else
+   * ../shared/api-versions/{@code version}/README.md (the same derivation from that release's
+   * swagger and discovery data).
+   */
+  static List<Row> rows(io.apiserver4j.kubeapi.KubeVersion version) {
     List<String> lines;
     try {
-      lines = Files.readAllLines(shared().resolve("api/README.md"));
+      lines = Files.readAllLines(version == io.apiserver4j.kubeapi.KubeVersion.latest()
+          ? shared().resolve("api/README.md")
+          : shared().resolve("api-versions/" + version + "/README.md"));
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
     List<Row> out = new ArrayList<>();
     boolean inTable = false;
     for (String line : lines) {
-      if (line.startsWith("| group/version | resource | kind |")) {
+      if (line.startsWith("| group/version | resource | kind | scope |")) {
         inTable = true;
         continue;
       }

@@ -25,8 +25,13 @@ class KubectlApiResourcesTest extends KubectlServerTest {
 
   /** The reference table, without the versions kubectl does not show (autoscaling/v1). */
   static Map<String, Line> expected() {
+    return expected(Kube136Table.rows());
+  }
+
+  /** {@code rows} as kubectl lists them: one line per group and resource. */
+  static Map<String, Line> expected(List<Kube136Table.Row> rows) {
     Map<String, Line> out = new LinkedHashMap<>();
-    for (Kube136Table.Row r : Kube136Table.rows()) {
+    for (Kube136Table.Row r : rows) {
       Line line = new Line(r.plural(), String.join(",", r.shortNames()), r.apiVersion(),
           r.namespaced(), r.kind(), r.verbs(), String.join(",", r.categories()));
       String key = r.group() + "/" + r.plural();
@@ -49,6 +54,21 @@ class KubectlApiResourcesTest extends KubectlServerTest {
 
   @Test
   void listsExactlyTheResourcesOfKubernetes136() {
+    Map<String, Line> actual = apiResources(kubectl);
+    Map<String, Line> expected = expected();
+    assertThat(expected).hasSize(67);
+    assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
+    List<String> differences = new ArrayList<>();
+    for (Map.Entry<String, Line> e : expected.entrySet()) {
+      if (!e.getValue().equals(actual.get(e.getKey()))) {
+        differences.add("expected " + e.getValue() + "\n     got " + actual.get(e.getKey()));
+      }
+    }
+    assertThat(differences).isEmpty();
+  }
+
+  /** What {@code kubectl api-resources -o wide} lists, by group and resource. */
+  static Map<String, Line> apiResources(Kubectl kubectl) {
     String out = kubectl.ok("api-resources", "-o", "wide");
     List<String> rows = out.lines().toList();
     String header = rows.get(0);
@@ -68,16 +88,7 @@ class KubectlApiResourcesTest extends KubectlServerTest {
           categoriesAt < 0 ? "" : cut(row, categoriesAt, row.length()));
       actual.put(group(line.apiVersion()) + "/" + line.name(), line);
     }
-    Map<String, Line> expected = expected();
-    assertThat(expected).hasSize(67);
-    assertThat(actual.keySet()).containsExactlyInAnyOrderElementsOf(expected.keySet());
-    List<String> differences = new ArrayList<>();
-    for (Map.Entry<String, Line> e : expected.entrySet()) {
-      if (!e.getValue().equals(actual.get(e.getKey()))) {
-        differences.add("expected " + e.getValue() + "\n     got " + actual.get(e.getKey()));
-      }
-    }
-    assertThat(differences).isEmpty();
+    return actual;
   }
 
   private static String cut(String row, int from, int to) {

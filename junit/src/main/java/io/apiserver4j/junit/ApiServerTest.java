@@ -82,6 +82,16 @@ public @interface ApiServerTest {
    */
   String admissionControlConfigFile() default "";
 
+  /**
+   * The Kubernetes release whose API the server serves, as kube-apiserver's
+   * {@code --emulated-version}: {@code major.minor}, {@code 1.33} to {@code 1.36}. An older
+   * release serves only its resources, with its schemas (pruning, unknown-field warnings and
+   * strict field validation follow its types), its discovery and OpenAPI documents, and
+   * {@code /version} reports it as the emulation version. Default: {@code ""}, the newest
+   * release. A value out of range fails the class with kube's message.
+   */
+  String kubernetesVersion() default "";
+
   /** When servers are started and how the tests of a class are isolated from each other. */
   enum Lifecycle {
     /** One server for the class; what a test writes is seen by the next. */

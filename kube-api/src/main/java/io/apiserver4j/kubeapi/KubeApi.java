@@ -13,8 +13,10 @@ import java.util.List;
  * definitions. Generated from the upstream API definitions by
  * {@code io.apiserver4j.kubeapi.internal.generator.KubeApiGenerator} (see NOTICE).
  *
- * <p>Data is loaded from the jar on first use of each part; everything returned is immutable
- * and thread-safe.
+ * <p>The methods without a {@link KubeVersion} answer for the newest release, 1.36; those with
+ * one for any release of {@link KubeVersion#all()} (what {@code --emulated-version} serves).
+ * Data is loaded from the jar on first use of each part of each release; everything returned is
+ * immutable and thread-safe.
  */
 public final class KubeApi {
   private KubeApi() {}
@@ -44,5 +46,34 @@ public final class KubeApi {
    */
   public static io.apiserver4j.core.MapValue openApiDefinitions() {
     return KubeApiData.openApiDefinitions();
+  }
+
+  /**
+   * {@return every resource {@code version} serves by default, ordered as {@link #resources()}}
+   *
+   * @param version the release
+   */
+  public static List<KubeResource> resources(KubeVersion version) {
+    return KubeApiData.resources(java.util.Objects.requireNonNull(version, "version"));
+  }
+
+  /**
+   * {@return the structured-merge-diff schema of the kinds {@code version} serves, as
+   * {@link #schema()} has it for 1.36}
+   *
+   * @param version the release
+   */
+  public static KubeSchema schema(KubeVersion version) {
+    return KubeApiData.schema(java.util.Objects.requireNonNull(version, "version"));
+  }
+
+  /**
+   * {@return the OpenAPI v2 definitions of the kinds {@code version} serves, as kube-apiserver
+   * of that release publishes them (see {@link #openApiDefinitions()})}
+   *
+   * @param version the release
+   */
+  public static io.apiserver4j.core.MapValue openApiDefinitions(KubeVersion version) {
+    return KubeApiData.openApiDefinitions(java.util.Objects.requireNonNull(version, "version"));
   }
 }

@@ -44,9 +44,26 @@ public final class ProtobufCodec {
     this.codec = codec;
   }
 
-  /** {@return the codec of the built-in API} */
+  private static final java.util.Map<KubeVersion, ProtobufCodec> OLDER =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  /** {@return the codec of the built-in API of the newest release} */
   public static ProtobufCodec builtIn() {
     return Holder.BUILT_IN;
+  }
+
+  /**
+   * {@return the codec of {@code version}'s built-in API (its {@code generated.proto} files),
+   * loaded on first use}
+   *
+   * @param version the release
+   */
+  public static ProtobufCodec builtIn(KubeVersion version) {
+    if (version == KubeVersion.latest()) {
+      return builtIn();
+    }
+    return OLDER.computeIfAbsent(version,
+        v -> new ProtobufCodec(new ProtoCodec(ProtoSchema.builtIn(v))));
   }
 
   /**

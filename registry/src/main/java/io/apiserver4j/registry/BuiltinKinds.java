@@ -12,6 +12,7 @@ import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.kubeapi.KubeApi;
 import io.apiserver4j.kubeapi.KubeResource;
 import io.apiserver4j.kubeapi.KubeSubresource;
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.merge.Schema;
 import io.apiserver4j.registry.admissionregistration.AdmissionregistrationGroup;
 import io.apiserver4j.registry.apiextensions.ApiextensionsGroup;
@@ -34,13 +35,15 @@ import io.apiserver4j.registry.resource.ResourceGroup;
 import io.apiserver4j.registry.scheduling.SchedulingGroup;
 import io.apiserver4j.registry.storage.StorageGroup;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.function.Supplier;
 
 /**
- * The resources a Kubernetes 1.36 kube-apiserver serves by default ({@link KubeApi}), each with
+ * The resources a Kubernetes 1.36 kube-apiserver (or an older release's) serves by default
+ * ({@link KubeApi}), each with
  * its generated discovery facts and schema, and with the behaviour its group's registry declares
  * ({@link BuiltinKind}: strategy and printer columns); a resource no group declares gets the
  * default strategy and kube's default columns.
@@ -56,8 +59,9 @@ final class BuiltinKinds {
       DiscoveryGroup::kinds, EventsGroup::kinds, AdmissionregistrationGroup::kinds,
       ApiregistrationGroup::kinds, ApiextensionsGroup::kinds);
 
-  private static final Schema SCHEMA = BuiltinResources.schema();
-  private static final List<ResourceDefinition> DEFINITIONS = build();
+  private static final List<ResourceDefinition> DEFINITIONS = build(KubeVersion.latest());
+  private static final Map<KubeVersion, List<ResourceDefinition>> OLDER =
+      new EnumMap<>(KubeVersion.class);
 
   private BuiltinKinds() {}
 
@@ -66,7 +70,18 @@ final class BuiltinKinds {
     return DEFINITIONS;
   }
 
-  private static List<ResourceDefinition> build() {
+  /** The built-in definitions of {@code version}, built on first use. */
+  static List<ResourceDefinition> definitions(KubeVersion version) {
+    if (version == KubeVersion.latest()) {
+      return DEFINITIONS;
+    }
+    synchronized (OLDER) {
+      return OLDER.computeIfAbsent(version, BuiltinKinds::build);
+    }
+  }
+
+  private static List<ResourceDefinition> build(KubeVersion version) {
+    Schema schema = BuiltinResources.schema(version);
     Map<GroupVersionKind, BuiltinKind> declared = new HashMap<>();
     for (Supplier<List<BuiltinKind>> group : GROUPS) {
       for (BuiltinKind k : group.get()) {
@@ -76,7 +91,7 @@ final class BuiltinKinds {
       }
     }
     List<ResourceDefinition> out = new ArrayList<>();
-    for (KubeResource r : KubeApi.resources()) {
+    for (KubeResource r : KubeApi.resources(version)) {
       BuiltinKind kind = declared.remove(r.kind());
       ResourceDefinition.Builder b = ResourceDefinition.builder(r.kind(), r.plural())
           .singular(r.singular())
@@ -86,7 +101,7 @@ final class BuiltinKinds {
           .categories(r.categories())
           .verbs(r.verbs())
           .storageVersionHash(r.storageVersionHash())
-          .schema(SCHEMA, r.schemaType())
+          .schema(schema, r.schemaType())
           .status(r.subresource("status").isPresent())
           .strategy(kind == null ? ResourceStrategy.defaults() : kind.strategy());
       if (r.subresource("scale").isPresent()) {
@@ -101,7 +116,8 @@ final class BuiltinKinds {
       }
       out.add(b.discoverySubresources(subs).build());
     }
-    if (!declared.isEmpty()) {
+    // an older release lacks kinds added since (MutatingAdmissionPolicy, resource.k8s.io/v1)
+    if (!declared.isEmpty() && version == KubeVersion.latest()) {
       // a group declaring a kind the API does not serve is a mistake in this registry
       throw new IllegalStateException("kinds declared but not served: " + declared.keySet());
     }

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.registry;
 
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.apiserver.BuiltinApi;
 import io.apiserver4j.apiserver.ResourceDefinition;
@@ -14,7 +15,10 @@ import java.util.List;
 import java.util.Map;
 import io.apiserver4j.registry.internal.DefaultVirtualCreates;
 
-/** The Kubernetes 1.36 kinds of this registry, as the server's {@link BuiltinApi}. */
+/**
+ * The Kubernetes 1.36 kinds of this registry (and those of 1.33 to 1.35), as the server's
+ * {@link BuiltinApi}.
+ */
 public final class KubeBuiltinApi implements BuiltinApi {
   /** Made by {@link java.util.ServiceLoader}. */
   public KubeBuiltinApi() {}
@@ -22,6 +26,11 @@ public final class KubeBuiltinApi implements BuiltinApi {
   @Override
   public List<ResourceDefinition> definitions() {
     return BuiltinKinds.definitions();
+  }
+
+  @Override
+  public List<ResourceDefinition> definitions(KubeVersion version) {
+    return BuiltinKinds.definitions(java.util.Objects.requireNonNull(version, "version"));
   }
 
   @Override

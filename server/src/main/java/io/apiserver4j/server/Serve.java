@@ -237,6 +237,7 @@ public final class Serve {
     // on unless --disable-admission-plugins names them
     ApiServer.Builder builder = ApiServer.builder()
         .store(store)
+        .emulatedVersion(options.get(ServeOptions.EMULATED_VERSION))
         .serviceClusterIpRange(options.get(ServeOptions.SERVICE_CLUSTER_IP_RANGE))
         .serviceNodePortRange(options.get(ServeOptions.SERVICE_NODE_PORT_RANGE))
         .enableAdmissionPlugins(options.get(ServeOptions.ENABLE_ADMISSION_PLUGINS)

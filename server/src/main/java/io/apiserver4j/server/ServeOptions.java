@@ -7,6 +7,7 @@ package io.apiserver4j.server;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.kubeapi.KubeVersion;
 import java.net.URI;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -76,6 +77,10 @@ final class ServeOptions {
       100, "rotated audit log files to keep (0: all)"));
   static final Flag<Integer> AUDIT_LOG_MAXAGE = define(Flag.count("--audit-log-maxage", 366,
       "days to keep rotated audit log files (0: forever)"));
+  static final Flag<KubeVersion> EMULATED_VERSION = define(Flag.of(
+      "--emulated-version", "VERSION", KubeVersion.latest(), "the Kubernetes release whose API"
+          + " is served, as kube-apiserver's flag: major.minor (or kube=major.minor), "
+          + KubeVersion.all().get(0) + ".." + KubeVersion.latest(), ServeOptions::emulatedVersion));
   static final Flag<String> SERVICE_CLUSTER_IP_RANGE = define(Flag.of(
       "--service-cluster-ip-range", "CIDR", "10.0.0.0/24", "the range Services' cluster IPs"
           + " are allocated from; the kubernetes Service gets its first address",
@@ -130,6 +135,21 @@ final class ServeOptions {
   }
 
   /** {@code value}, once {@code check} (a builder method that validates) accepts it. */
+  // component-base's emulation flag takes "component=version" pairs; kube-apiserver's own
+  // component is "kube", and a bare version means it
+  private static KubeVersion emulatedVersion(String value) {
+    String version = value;
+    int eq = value.indexOf('=');
+    if (eq >= 0) {
+      String component = value.substring(0, eq).trim();
+      if (!component.equals("kube")) {
+        throw new IllegalArgumentException("unknown component: " + component);
+      }
+      version = value.substring(eq + 1);
+    }
+    return KubeVersion.parse(version);
+  }
+
   private static String checked(String value, java.util.function.Consumer<String> check) {
     check.accept(value);
     return value;

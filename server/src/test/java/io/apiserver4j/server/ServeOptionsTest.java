@@ -87,6 +87,21 @@ class ServeOptionsTest {
   }
 
   @Test
+  void emulatedVersionTakesKubesFormatAndRange() {
+    assertThat(ServeOptions.parse().get(ServeOptions.EMULATED_VERSION))
+        .isEqualTo(io.apiserver4j.kubeapi.KubeVersion.V1_36);
+    assertThat(ServeOptions.parse("--emulated-version=1.33").get(ServeOptions.EMULATED_VERSION))
+        .isEqualTo(io.apiserver4j.kubeapi.KubeVersion.V1_33);
+    assertThat(ServeOptions.parse("--emulated-version", "kube=1.35")
+        .get(ServeOptions.EMULATED_VERSION)).isEqualTo(io.apiserver4j.kubeapi.KubeVersion.V1_35);
+    // component-base compatibility's Validate
+    assertThatThrownBy(() -> ServeOptions.parse("--emulated-version=1.32"))
+        .hasMessageContaining("emulation version 1.32 is not between [1.33, 1.36.0]");
+    assertThatThrownBy(() -> ServeOptions.parse("--emulated-version=1.37"))
+        .hasMessageContaining("emulation version 1.37 is not between [1.33, 1.36.0]");
+  }
+
+  @Test
   void etcdServersTakesOneOrMoreClientUrls() {
     assertThat(ServeOptions.parse("--etcd-servers", "http://127.0.0.1:2379")
         .get(ServeOptions.ETCD_SERVERS)).containsExactly(URI.create("http://127.0.0.1:2379"));
@@ -127,7 +142,7 @@ class ServeOptionsTest {
         "--service-account-issuer", "--service-account-signing-key-file",
         "--service-account-key-file", "--audit-policy-file", "--audit-log-path",
         "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
-        "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
+        "--emulated-version", "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
         "--disable-admission-plugins", "--admission-control-config-file", "--cert-dir",
         "--kubeconfig", "--help");
   }

@@ -159,7 +159,7 @@ final class Bodies {
     }
     MapValue obj = StorageForm.withTypeMeta(m, expected);
     if (builtin) {
-      obj = GoDecoding.body(expected, schemaTypeName, obj, body.numbers());
+      obj = GoDecoding.body(expected, schema, schemaTypeName, obj, body.numbers());
     }
     SchemaChecker.Result checked = SchemaChecker.check(schema, schemaTypeName, obj);
     if (body.numbers().hasOverflow()) {

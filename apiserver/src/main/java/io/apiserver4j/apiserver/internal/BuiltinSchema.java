@@ -14,48 +14,107 @@ import io.apiserver4j.kubeapi.KubeApi;
 import io.apiserver4j.kubeapi.KubeResource;
 import io.apiserver4j.kubeapi.KubeSchema;
 import io.apiserver4j.kubeapi.KubeSubresource;
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.merge.Schema;
+import java.util.EnumMap;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
  * The generated data of the built-in types that the generic request path needs whichever kinds
  * are registered: their merge schema, Go-struct shape and decoder, and strategic merge patch
- * schemas. Loaded once, on first use.
+ * schemas, per Kubernetes release. Each release's is loaded once, on first use; a built-in
+ * definition's {@link Schema} instance says which release it belongs to.
  */
 public final class BuiltinSchema {
   /** The SMD type of autoscaling/v1 Scale. */
   public static final String SCALE_TYPE = "io.k8s.api.autoscaling.v1.Scale";
 
-  private static final KubeSchema DATA = KubeApi.schema();
-  private static final Schema SCHEMA = Schema.fromSmdValue(DATA.smd());
-  private static final TypedShape SHAPE = new TypedShape(SCHEMA, DATA.zeros());
-  private static final GoDecoder DECODER =
-      new GoDecoder(new GoType.Resolver(SCHEMA, DATA.goTypes()));
-  private static final ConcurrentHashMap<String, PatchSchema> PATCH_SCHEMAS =
-      new ConcurrentHashMap<>();
+  /** One release's schema and what is derived from it. */
+  static final class Release {
+    final KubeVersion version;
+    final KubeSchema data;
+    final Schema schema;
+    final TypedShape shape;
+    final GoDecoder decoder;
+    private final ConcurrentHashMap<String, PatchSchema> patchSchemas =
+        new ConcurrentHashMap<>();
+
+    private Release(KubeVersion version) {
+      this.version = version;
+      this.data = KubeApi.schema(version);
+      this.schema = Schema.fromSmdValue(data.smd());
+      this.shape = new TypedShape(schema, data.zeros());
+      this.decoder = new GoDecoder(new GoType.Resolver(schema, data.goTypes()));
+    }
+
+    PatchSchema patchSchema(String typeName) {
+      return patchSchemas.computeIfAbsent(typeName,
+          t -> SmdPatchSchema.of(schema, t, data.patchTags()));
+    }
+  }
+
+  private static final class Latest {
+    static final Release RELEASE = new Release(KubeVersion.latest());
+  }
+
+  private static final Map<KubeVersion, Release> OLDER = new EnumMap<>(KubeVersion.class);
 
   private BuiltinSchema() {}
 
-  /** The schema of all built-in types (SMD format). */
+  static Release release(KubeVersion version) {
+    if (version == KubeVersion.latest()) {
+      return Latest.RELEASE;
+    }
+    synchronized (OLDER) {
+      return OLDER.computeIfAbsent(version, Release::new);
+    }
+  }
+
+  /** The release whose built-in schema {@code schema} is, if it is one. */
+  static Optional<Release> release(Schema schema) {
+    if (schema == Latest.RELEASE.schema) {
+      return Optional.of(Latest.RELEASE);
+    }
+    synchronized (OLDER) {
+      for (Release r : OLDER.values()) {
+        if (r.schema == schema) {
+          return Optional.of(r);
+        }
+      }
+    }
+    return Optional.empty();
+  }
+
+  /** The schema of all built-in types (SMD format) of the newest release. */
   public static Schema schema() {
-    return SCHEMA;
+    return Latest.RELEASE.schema;
+  }
+
+  /** The schema of all built-in types (SMD format) of {@code version}. */
+  public static Schema schema(KubeVersion version) {
+    return release(version).schema;
+  }
+
+  /** The release of built-in schema {@code schema}, if it is one of {@link #schema(KubeVersion)}. */
+  public static Optional<KubeVersion> version(Schema schema) {
+    return release(schema).map(r -> r.version);
   }
 
   /** The Go-struct shape of built-in objects. */
   public static TypedShape shape() {
-    return SHAPE;
+    return Latest.RELEASE.shape;
   }
 
   /** Decodes built-in objects into their Go types, as kube's decoders do. */
   public static GoDecoder decoder() {
-    return DECODER;
+    return Latest.RELEASE.decoder;
   }
 
   /** The strategic merge patch schema of built-in type {@code typeName}. */
   public static PatchSchema patchSchema(String typeName) {
-    return PATCH_SCHEMAS.computeIfAbsent(typeName,
-        t -> SmdPatchSchema.of(SCHEMA, t, DATA.patchTags()));
+    return Latest.RELEASE.patchSchema(typeName);
   }
 
   /** The schema type of the kind {@code subresource} of built-in {@code resource} carries. */

@@ -93,8 +93,8 @@ final class FieldManagers {
   /** The strategic merge patch schema of a built-in kind (custom resources have none). */
   PatchSchema patchSchema(ResourceDefinition def) {
     return patchSchemas.computeIfAbsent(def.resource().toString(),
-        k -> def.schema() == BuiltinSchema.schema()
-            ? BuiltinSchema.patchSchema(def.schemaType())
-            : SmdPatchSchema.of(def.schema(), def.schemaType(), Map.of()));
+        k -> BuiltinSchema.release(def.schema())
+            .map(r -> r.patchSchema(def.schemaType()))
+            .orElseGet(() -> SmdPatchSchema.of(def.schema(), def.schemaType(), Map.of())));
   }
 }

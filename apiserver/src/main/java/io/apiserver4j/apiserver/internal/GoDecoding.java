@@ -42,13 +42,18 @@ final class GoDecoding {
   private GoDecoding() {}
 
   static boolean applies(Schema schema) {
-    return schema == BuiltinSchema.schema();
+    return BuiltinSchema.release(schema).isPresent();
+  }
+
+  // the decoder of the release whose built-in schema this is (applies() said it is one)
+  private static GoDecoder decoder(Schema schema) {
+    return BuiltinSchema.release(schema).map(r -> r.decoder).orElseGet(BuiltinSchema::decoder);
   }
 
   /** A create or update body of built-in type {@code typeName} of kind {@code gvk}. */
-  static MapValue body(GroupVersionKind gvk, String typeName, MapValue obj,
+  static MapValue body(GroupVersionKind gvk, Schema schema, String typeName, MapValue obj,
       NumberLiterals literals) {
-    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, obj, GoDecoder.Mode.JSON,
+    GoDecoder.Result r = decoder(schema).decode(typeName, obj, GoDecoder.Mode.JSON,
         literals);
     if (r.error().isPresent()) {
       throw StatusErrors.badRequest(gvk.kind() + " in version " + GoStrings.quote(gvk.version())
@@ -79,10 +84,10 @@ final class GoDecoding {
   }
 
   /** The result of a JSON, merge or strategic merge patch of built-in type {@code typeName}. */
-  static MapValue patched(PatchType type, String typeName, MapValue patched, Value patch,
-      byte[] raw) {
+  static MapValue patched(PatchType type, Schema schema, String typeName, MapValue patched,
+      Value patch, byte[] raw) {
     boolean strategic = type == PatchType.STRATEGIC_MERGE_PATCH;
-    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, patched,
+    GoDecoder.Result r = decoder(schema).decode(typeName, patched,
         strategic ? GoDecoder.Mode.UNSTRUCTURED : GoDecoder.Mode.JSON,
         strategic ? NumberLiterals.NONE : literals(raw));
     if (r.error().isPresent()) {
@@ -113,8 +118,8 @@ final class GoDecoding {
    *
    * @throws ObjectConversionException when it does not decode, for the field manager to word
    */
-  static MapValue applied(String typeName, MapValue merged) {
-    GoDecoder.Result r = BuiltinSchema.decoder().decode(typeName, merged,
+  static MapValue applied(Schema schema, String typeName, MapValue merged) {
+    GoDecoder.Result r = decoder(schema).decode(typeName, merged,
         GoDecoder.Mode.UNSTRUCTURED, NumberLiterals.NONE);
     if (r.error().isPresent()) {
       throw new ObjectConversionException(r.error().get());
@@ -128,6 +133,7 @@ final class GoDecoding {
       return o -> o;
     }
     String typeName = def.schemaType();
-    return o -> applied(typeName, o);
+    Schema schema = def.schema();
+    return o -> applied(schema, typeName, o);
   }
 }

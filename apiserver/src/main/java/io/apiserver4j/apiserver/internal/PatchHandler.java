@@ -108,7 +108,8 @@ final class PatchHandler {
     }
     MapValue typed = StorageForm.withTypeMeta(patchedMap, def.kind());
     if (GoDecoding.applies(def.schema())) {
-      typed = GoDecoding.patched(patch.type(), def.schemaType(), typed, patch.body(), patch.raw());
+      typed = GoDecoding.patched(patch.type(), def.schema(), def.schemaType(), typed,
+          patch.body(), patch.raw());
     }
     SchemaChecker.Result checked = SchemaChecker.check(def.schema(), def.schemaType(), typed);
     if (!checked.typeErrors().isEmpty()) {

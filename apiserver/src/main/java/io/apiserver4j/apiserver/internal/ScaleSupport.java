@@ -61,7 +61,8 @@ final class ScaleSupport {
   static FieldManager newFieldManager(ManagedFieldsCache cache) {
     return FieldManager.builder(SCALE_GVK, BuiltinSchema.schema().type(BuiltinSchema.SCALE_TYPE))
         .subresource("scale")
-        .objectConverter(m -> GoDecoding.applied(BuiltinSchema.SCALE_TYPE, m))
+        .objectConverter(m -> GoDecoding.applied(BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE,
+            m))
         .emptyObject(StorageForm.typed(BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE,
             StorageForm.withTypeMeta(MapValue.empty(), SCALE_GVK)))
         .cache(cache)
@@ -140,8 +141,9 @@ final class ScaleSupport {
         if (!(v instanceof MapValue m)) {
           throw StatusErrors.badRequest("the patch does not produce an object");
         }
-        patched = fm.updateNoErrors(oldScale, GoDecoding.patched(patch.type(), BuiltinSchema.SCALE_TYPE,
-            m, patch.body(), patch.raw()), s.manager(), s.now());
+        patched = fm.updateNoErrors(oldScale, GoDecoding.patched(patch.type(),
+            BuiltinSchema.schema(), BuiltinSchema.SCALE_TYPE, m, patch.body(), patch.raw()),
+            s.manager(), s.now());
       }
       return ObjectMetaRules.matchUrl(s, patched);
     });

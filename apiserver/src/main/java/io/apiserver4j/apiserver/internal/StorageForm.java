@@ -25,7 +25,7 @@ final class StorageForm {
 
   /** {@code obj} in the shape kube's Go structs give built-in objects (see {@link io.apiserver4j.apimachinery.decoding.TypedShape}). */
   static MapValue typed(Schema schema, String typeName, MapValue obj) {
-    return schema == BuiltinSchema.schema() ? BuiltinSchema.shape().normalize(typeName, obj) : obj;
+    return BuiltinSchema.release(schema).map(r -> r.shape.normalize(typeName, obj)).orElse(obj);
   }
 
   static MapValue typed(ResourceDefinition def, MapValue obj) {

@@ -117,7 +117,8 @@ public final class ApiHandler extends Handler.Abstract {
     this.settings = settings;
     this.timers = timers;
     this.watches = watches;
-    this.metadata = new Metadata(backend.registry(), settings.gitVersion());
+    this.metadata = new Metadata(backend.registry(), settings.gitVersion(),
+        backend.kubernetesVersion());
   }
 
   /** Makes {@code /readyz} fail, as kube-apiserver does once it starts shutting down. */

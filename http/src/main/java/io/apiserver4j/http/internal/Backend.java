@@ -13,6 +13,11 @@ import io.apiserver4j.apiserver.ResourceRegistry;
 public interface Backend {
   ResourceRegistry registry();
 
+  /** The Kubernetes release the server serves (its emulated version); default the newest. */
+  default io.apiserver4j.kubeapi.KubeVersion kubernetesVersion() {
+    return io.apiserver4j.kubeapi.KubeVersion.latest();
+  }
+
   /** Runs a non-watch request; failures come back as Status responses, never as exceptions. */
   ApiResponse execute(ApiRequest request);
 

@@ -32,6 +32,11 @@ public final class FacadeBackend implements Backend {
   }
 
   @Override
+  public io.apiserver4j.kubeapi.KubeVersion kubernetesVersion() {
+    return server.kubernetesVersion();
+  }
+
+  @Override
   public ApiResponse execute(ApiRequest request) {
     return server.handle(request);
   }

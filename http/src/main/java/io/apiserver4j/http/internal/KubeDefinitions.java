@@ -11,14 +11,18 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.KubeApi;
+import io.apiserver4j.kubeapi.KubeVersion;
 import java.util.ArrayDeque;
 import java.util.Deque;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
- * Kube-apiserver 1.36's own OpenAPI definitions of the built-in kinds ({@link KubeApi}), in the
+ * Kube-apiserver's own OpenAPI definitions of the built-in kinds ({@link KubeApi}) of the
+ * release the server serves (1.36 or an emulated older one), in the
  * OpenAPI v3 form kube publishes under {@code /openapi/v3}: references point into
  * {@code #/components/schemas/}, and a reference with siblings (a description, a default) is
  * wrapped in {@code allOf}. They carry what the SMD schema cannot: descriptions (for
@@ -28,50 +32,68 @@ import java.util.concurrent.ConcurrentHashMap;
 final class KubeDefinitions {
   private static final String V2_PREFIX = "#/definitions/";
   private static final String V3_PREFIX = "#/components/schemas/";
-  private static final ConcurrentHashMap<String, MapValue> V3 = new ConcurrentHashMap<>();
+  private static final Map<KubeVersion, ConcurrentHashMap<String, MapValue>> V3 =
+      new ConcurrentHashMap<>();
 
   private KubeDefinitions() {}
 
+  /** The release of built-in resource {@code d}, by its schema; empty for other resources. */
+  static Optional<KubeVersion> release(ResourceDefinition d) {
+    return d.customResource() ? Optional.empty() : BuiltinResources.version(d.schema());
+  }
+
+  /** The release of the built-in resources among {@code definitions}, else the newest. */
+  static KubeVersion releaseOf(List<ResourceDefinition> definitions) {
+    for (ResourceDefinition d : definitions) {
+      Optional<KubeVersion> v = release(d);
+      if (v.isPresent()) {
+        return v.get();
+      }
+    }
+    return KubeVersion.latest();
+  }
+
   /** Whether {@code d} is a built-in resource whose kind kube's definitions describe. */
   static boolean covers(ResourceDefinition d) {
-    return !d.customResource() && d.schema() == BuiltinResources.schema() && has(d.schemaType());
+    return release(d).map(v -> has(v, d.schemaType())).orElse(false);
   }
 
-  static boolean has(String name) {
-    return KubeApi.openApiDefinitions().containsKey(name);
+  static boolean has(KubeVersion version, String name) {
+    return KubeApi.openApiDefinitions(version).containsKey(name);
   }
 
-  /** The v2 definition of {@code name}, as kube's {@code /openapi/v2} has it. */
-  static MapValue v2(String name) {
-    return (MapValue) KubeApi.openApiDefinitions().getOrNull(name);
+  /** The v2 definition of {@code name}, as kube's {@code /openapi/v2} of that release has it. */
+  static MapValue v2(KubeVersion version, String name) {
+    return (MapValue) KubeApi.openApiDefinitions(version).getOrNull(name);
   }
 
   /** {@code name} and every type it refers to, directly or not, in the v3 form, by name. */
-  static Map<String, MapValue> closure(String name) {
+  static Map<String, MapValue> closure(KubeVersion version, String name) {
     Map<String, MapValue> out = new LinkedHashMap<>();
     Deque<String> pending = new ArrayDeque<>();
     pending.add(name);
     while (!pending.isEmpty()) {
       String n = pending.poll();
-      if (out.containsKey(n) || !has(n)) {
+      if (out.containsKey(n) || !has(version, n)) {
         continue;
       }
-      out.put(n, V3.computeIfAbsent(n, k -> (MapValue) toV3(v2(k))));
-      refs(v2(n), pending);
+      out.put(n, V3.computeIfAbsent(version, v -> new ConcurrentHashMap<>())
+          .computeIfAbsent(n, k -> (MapValue) toV3(v2(version, k))));
+      refs(v2(version, n), pending);
     }
     return out;
   }
 
   /** The v2 definitions of {@code name} and every type it refers to, by name. */
-  static Map<String, MapValue> closureV2(String name) {
+  static Map<String, MapValue> closureV2(KubeVersion version, String name) {
     Map<String, MapValue> out = new LinkedHashMap<>();
     Deque<String> pending = new ArrayDeque<>();
     pending.add(name);
     while (!pending.isEmpty()) {
       String n = pending.poll();
-      if (!out.containsKey(n) && has(n)) {
-        out.put(n, v2(n));
-        refs(v2(n), pending);
+      if (!out.containsKey(n) && has(version, n)) {
+        out.put(n, v2(version, n));
+        refs(v2(version, n), pending);
       }
     }
     return out;

@@ -43,9 +43,13 @@ final class Metadata {
   private final Map<GroupVersionResource, List<Tables.PrinterColumn>> printerColumns =
       new ConcurrentHashMap<>();
 
-  Metadata(ResourceRegistry registry, String gitVersion) {
+  private final io.apiserver4j.kubeapi.KubeVersion emulated;
+
+  Metadata(ResourceRegistry registry, String gitVersion,
+      io.apiserver4j.kubeapi.KubeVersion emulated) {
     this.registry = registry;
     this.gitVersion = gitVersion;
+    this.emulated = emulated;
     registry.addListener((change, definition) -> {
       generation.incrementAndGet();
       printerColumns.clear();
@@ -78,11 +82,13 @@ final class Metadata {
   }
 
   /**
-   * The {@code /version} body, shaped as kube-apiserver 1.36's {@code version.Info}: the binary
-   * version's major and minor from {@code gitVersion}, the emulation version (the binary's, as
-   * kube's effective version defaults it) and the minimum compatibility version (one minor
-   * below), then the build fields of a 1.36 release build (Go toolchain of kube's go.mod at
-   * v1.36.0, the {@code gc} compiler, the host's platform in Go's names).
+   * The {@code /version} body, shaped as kube-apiserver 1.36's {@code version.Info}
+   * (component-base's {@code effectiveVersion.Info}): the binary version's major and minor from
+   * {@code gitVersion}; the emulation version, the binary's unless the server emulates an older
+   * release ({@code --emulated-version}); the minimum compatibility version, one minor below the
+   * emulation version as kube's {@code SetEmulationVersion} defaults it; then the build fields
+   * of a 1.36 release build (Go toolchain of kube's go.mod at v1.36.0, the {@code gc} compiler,
+   * the host's platform in Go's names).
    */
   MapValue version() {
     String minor = "0";
@@ -94,12 +100,19 @@ final class Metadata {
       minor = m.group(2);
     }
     int minorNumber = Integer.parseInt(minor);
+    String emulationMajor = major;
+    String emulationMinor = minor;
+    if (emulated != io.apiserver4j.kubeapi.KubeVersion.latest()) {
+      emulationMajor = Integer.toString(emulated.major());
+      emulationMinor = Integer.toString(emulated.minor());
+      minorNumber = emulated.minor();
+    }
     return MapValue.builder()
         .put("major", Value.of(major))
         .put("minor", Value.of(minor))
-        .put("emulationMajor", Value.of(major))
-        .put("emulationMinor", Value.of(minor))
-        .put("minCompatibilityMajor", Value.of(major))
+        .put("emulationMajor", Value.of(emulationMajor))
+        .put("emulationMinor", Value.of(emulationMinor))
+        .put("minCompatibilityMajor", Value.of(emulationMajor))
         .put("minCompatibilityMinor", Value.of(Integer.toString(Math.max(0, minorNumber - 1))))
         .put("gitVersion", Value.of(gitVersion))
         .put("gitCommit", Value.of("0000000000000000000000000000000000000000"))

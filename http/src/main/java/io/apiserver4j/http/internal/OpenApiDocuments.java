@@ -12,6 +12,7 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.ElementRelationship;
 import io.apiserver4j.merge.ListType;
@@ -64,6 +65,7 @@ public final class OpenApiDocuments {
 
   private final Map<GroupVersion, List<ResourceDefinition>> byGroupVersion;
   private final String serverVersion;
+  private final KubeVersion release;
   private final Map<GroupVersion, Document> rendered = new ConcurrentHashMap<>();
 
   public OpenApiDocuments(List<ResourceDefinition> definitions, String serverVersion) {
@@ -73,6 +75,7 @@ public final class OpenApiDocuments {
     }
     this.byGroupVersion = m;
     this.serverVersion = serverVersion;
+    this.release = KubeDefinitions.releaseOf(definitions);
   }
 
   /** The path of a group-version's document relative to {@code /openapi/v3/}. */
@@ -114,7 +117,7 @@ public final class OpenApiDocuments {
   }
 
   private MapValue build(GroupVersion gv) {
-    Components components = new Components();
+    Components components = new Components(release);
     MapValue.Builder paths = MapValue.builder();
     for (ResourceDefinition d : byGroupVersion.get(gv)) {
       String root = components.addResource(d);
@@ -320,6 +323,11 @@ public final class OpenApiDocuments {
     private final Map<String, Value> schemas = new LinkedHashMap<>();
     private final Map<String, TypeDef> origins = new HashMap<>();
     private final Map<String, List<MapValue>> gvks = new HashMap<>();
+    private final KubeVersion release;
+
+    Components(KubeVersion release) {
+      this.release = release;
+    }
 
     String addResource(ResourceDefinition d) {
       if (KubeDefinitions.covers(d)) {
@@ -382,7 +390,7 @@ public final class OpenApiDocuments {
       String rootName = customName(d.kind());
       String meta = "io.k8s.apimachinery.pkg.apis.meta.v1.ObjectMeta";
       addKube(meta);
-      MapValue typeMeta = (MapValue) Nested.getOrNull(KubeDefinitions.closure(
+      MapValue typeMeta = (MapValue) Nested.getOrNull(KubeDefinitions.closure(release,
           "io.k8s.api.core.v1.ConfigMap").get("io.k8s.api.core.v1.ConfigMap"), "properties");
       MapValue props = Nested.mapOrNull(openApi, "properties");
       MapValue.Builder p = MapValue.builder();
@@ -405,14 +413,14 @@ public final class OpenApiDocuments {
 
     /** Kube's definition of {@code name} and of every type it uses, unless already there. */
     void addKube(String name) {
-      for (Map.Entry<String, MapValue> e : KubeDefinitions.closure(name).entrySet()) {
+      for (Map.Entry<String, MapValue> e : KubeDefinitions.closure(release, name).entrySet()) {
         schemas.putIfAbsent(e.getKey(), e.getValue());
       }
     }
 
     String addList(ResourceDefinition d, String root) {
       String kubeList = root.substring(0, root.lastIndexOf('.') + 1) + d.listKind();
-      if (KubeDefinitions.covers(d) && KubeDefinitions.has(kubeList)) {
+      if (KubeDefinitions.covers(d) && KubeDefinitions.has(release, kubeList)) {
         addKube(kubeList);
         gvks.computeIfAbsent(kubeList, k -> new ArrayList<>()).add(gvkValue(new GroupVersionKind(
             d.kind().group(), d.kind().version(), d.listKind())));
@@ -444,7 +452,7 @@ public final class OpenApiDocuments {
      */
     void addStandard() {
       for (String t : List.of(PATCH_TYPE, STATUS_TYPE, DELETE_OPTIONS_TYPE, SCALE_TYPE)) {
-        if (!schemas.containsKey(t) && KubeDefinitions.has(t)) {
+        if (!schemas.containsKey(t) && KubeDefinitions.has(release, t)) {
           addKube(t);
         }
       }

@@ -69,8 +69,9 @@ final class OpenApiV2 {
     for (ResourceDefinition d : definitions) {
       if (KubeDefinitions.covers(d)) {
         String t = d.schemaType();
-        defs.putAll(KubeDefinitions.closureV2(t));
-        defs.putAll(KubeDefinitions.closureV2(t.substring(0, t.lastIndexOf('.') + 1)
+        io.apiserver4j.kubeapi.KubeVersion release = KubeDefinitions.release(d).orElseThrow();
+        defs.putAll(KubeDefinitions.closureV2(release, t));
+        defs.putAll(KubeDefinitions.closureV2(release, t.substring(0, t.lastIndexOf('.') + 1)
             + d.listKind()));
       }
     }

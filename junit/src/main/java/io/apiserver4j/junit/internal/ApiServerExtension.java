@@ -9,6 +9,7 @@ import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.junit.ApiServerTest;
 import io.apiserver4j.junit.ApiServerTest.Lifecycle;
 import io.apiserver4j.junit.ClientFactory;
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.junit.TestApiServer;
 import io.apiserver4j.junit.TestClock;
 import io.apiserver4j.junit.TestKubeconfig;
@@ -149,9 +150,18 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
   private static TestServer start(ExtensionContext context, ApiServerTest config,
       List<String> manifests) {
     ClassLoader loader = context.getRequiredTestClass().getClassLoader();
+    KubeVersion version;
+    try {
+      version = config.kubernetesVersion().isEmpty() ? KubeVersion.latest()
+          : KubeVersion.parse(config.kubernetesVersion());
+    } catch (IllegalArgumentException e) {
+      throw new ExtensionConfigurationException("@ApiServerTest(kubernetesVersion = \""
+          + config.kubernetesVersion() + "\"): " + e.getMessage(), e);
+    }
     return TestServer.start(manifests, loader, factories(context), config.garbageCollection(),
         new TestServer.Admission(List.of(config.enableAdmissionPlugins()),
-            List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()));
+            List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()),
+        version);
   }
 
   private static Map<Class<?>, ClientFactory<?>> factories(ExtensionContext context) {

@@ -9,6 +9,7 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.apiserver.admission.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.controllers.ControllerManager;
 import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.GroupResource;
@@ -88,7 +89,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   }
 
   private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
-      boolean garbageCollection, Admission admission) {
+      boolean garbageCollection, Admission admission, KubeVersion version) {
     this.loader = loader;
     this.factories = factories;
     this.store = InMemoryStore.create();
@@ -100,6 +101,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     try {
       // the extension writes kube's namespaces itself, so that uids count from its baseline
       ApiServer.Builder builder = ApiServer.builder().bootstrap(false).store(store).clock(clock)
+          .emulatedVersion(version)
           .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random)
           .enableAdmissionPlugins(admission.enable().toArray(String[]::new))
           .disableAdmissionPlugins(admission.disable().toArray(String[]::new));
@@ -151,7 +153,18 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   public static TestServer start(List<String> manifests, ClassLoader loader,
       Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection,
       Admission admission) {
-    TestServer s = new TestServer(loader, factories, garbageCollection, admission);
+    return start(manifests, loader, factories, garbageCollection, admission,
+        KubeVersion.latest());
+  }
+
+  /**
+   * Starts a server as {@link #start(List, ClassLoader, Map, boolean, Admission)} serving the
+   * API of Kubernetes {@code version} ({@code ApiServer.Builder#emulatedVersion}).
+   */
+  public static TestServer start(List<String> manifests, ClassLoader loader,
+      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection,
+      Admission admission, KubeVersion version) {
+    TestServer s = new TestServer(loader, factories, garbageCollection, admission, version);
     try {
       for (String ns : SYSTEM_NAMESPACES) {
         s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),

@@ -17,33 +17,83 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.KubeResource;
 import io.apiserver4j.kubeapi.KubeSchema;
 import io.apiserver4j.kubeapi.KubeSubresource;
+import io.apiserver4j.kubeapi.KubeVersion;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.util.ArrayList;
+import java.util.EnumMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.zip.GZIPInputStream;
 
-/** Reads the generated resources of {@code io/apiserver4j/kubeapi}, each once, on first use. */
+/**
+ * Reads the generated resources of {@code io/apiserver4j/kubeapi} (1.36) and of its
+ * {@code <release>/} subdirectories (older releases): each part of each release once, on first
+ * use, so a server of one release never reads another's data.
+ */
 public final class KubeApiData {
-  private static final String DIR = "/io/apiserver4j/kubeapi/";
+  private static final String ROOT = "/io/apiserver4j/kubeapi/";
   private static final DecodeLimits LIMITS = DecodeLimits.DEFAULT.withMaxNodes(20_000_000);
 
   private KubeApiData() {}
 
   private static final class Resources {
-    static final List<KubeResource> ALL = readResources();
+    static final List<KubeResource> ALL = readResources(KubeVersion.latest());
   }
 
   private static final class Schemas {
-    static final KubeSchema SCHEMA = readSchema();
+    static final KubeSchema SCHEMA = readSchema(KubeVersion.latest());
   }
 
   private static final class OpenApi {
-    static final MapValue DEFINITIONS = (MapValue) ((MapValue) read("openapi.json.gz"))
-        .getOrNull("definitions");
+    static final MapValue DEFINITIONS = readOpenApi(KubeVersion.latest());
+  }
+
+  /** The parts of an older release, each read on first use. */
+  private static final class Older {
+    private static final Map<KubeVersion, Older> BY_VERSION = new EnumMap<>(KubeVersion.class);
+
+    static {
+      for (KubeVersion v : KubeVersion.all()) {
+        BY_VERSION.put(v, new Older(v));
+      }
+    }
+
+    private final KubeVersion version;
+    private volatile List<KubeResource> resources;
+    private volatile KubeSchema schema;
+    private volatile MapValue openApi;
+
+    private Older(KubeVersion version) {
+      this.version = version;
+    }
+
+    static Older of(KubeVersion version) {
+      return BY_VERSION.get(version);
+    }
+
+    synchronized List<KubeResource> resources() {
+      if (resources == null) {
+        resources = readResources(version);
+      }
+      return resources;
+    }
+
+    synchronized KubeSchema schema() {
+      if (schema == null) {
+        schema = readSchema(version);
+      }
+      return schema;
+    }
+
+    synchronized MapValue openApi() {
+      if (openApi == null) {
+        openApi = readOpenApi(version);
+      }
+      return openApi;
+    }
   }
 
   public static List<KubeResource> resources() {
@@ -58,9 +108,30 @@ public final class KubeApiData {
     return OpenApi.DEFINITIONS;
   }
 
-  private static List<KubeResource> readResources() {
+  public static List<KubeResource> resources(KubeVersion version) {
+    return version == KubeVersion.latest() ? resources() : Older.of(version).resources();
+  }
+
+  public static KubeSchema schema(KubeVersion version) {
+    return version == KubeVersion.latest() ? schema() : Older.of(version).schema();
+  }
+
+  public static MapValue openApiDefinitions(KubeVersion version) {
+    return version == KubeVersion.latest() ? openApiDefinitions() : Older.of(version).openApi();
+  }
+
+  /** {@return the class-path directory of {@code version}'s data, ending in a slash} */
+  public static String directory(KubeVersion version) {
+    return version == KubeVersion.latest() ? ROOT : ROOT + version + "/";
+  }
+
+  private static MapValue readOpenApi(KubeVersion version) {
+    return (MapValue) ((MapValue) read(version, "openapi.json.gz")).getOrNull("definitions");
+  }
+
+  private static List<KubeResource> readResources(KubeVersion version) {
     List<KubeResource> out = new ArrayList<>();
-    for (Value v : ((ListValue) read("resources.json")).items()) {
+    for (Value v : ((ListValue) read(version, "resources.json")).items()) {
       MapValue r = (MapValue) v;
       List<KubeSubresource> subs = new ArrayList<>();
       for (Value s : ((ListValue) r.getOrNull("subresources")).items()) {
@@ -78,8 +149,8 @@ public final class KubeApiData {
     return List.copyOf(out);
   }
 
-  private static KubeSchema readSchema() {
-    MapValue data = (MapValue) read("schema.json.gz");
+  private static KubeSchema readSchema(KubeVersion version) {
+    MapValue data = (MapValue) read(version, "schema.json.gz");
     Map<String, Map<String, String>> tags = stringsByType((MapValue) data.getOrNull("patch"));
     Map<String, Map<String, Value>> zeros = new LinkedHashMap<>();
     ((MapValue) data.getOrNull("zeros")).forEach((type, fields) ->
@@ -98,10 +169,11 @@ public final class KubeApiData {
     return out;
   }
 
-  private static Value read(String name) {
-    try (InputStream raw = KubeApiData.class.getResourceAsStream(DIR + name)) {
+  private static Value read(KubeVersion version, String name) {
+    String path = directory(version) + name;
+    try (InputStream raw = KubeApiData.class.getResourceAsStream(path)) {
       if (raw == null) {
-        throw new IllegalStateException("missing resource " + DIR + name);
+        throw new IllegalStateException("missing resource " + path);
       }
       InputStream in = name.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
       return Json.read(in, LIMITS);

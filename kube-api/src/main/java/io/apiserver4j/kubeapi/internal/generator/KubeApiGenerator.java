@@ -32,27 +32,24 @@ import java.util.TreeSet;
 import java.util.zip.GZIPOutputStream;
 
 /**
- * Derives kube-api's data resources from the Kubernetes 1.36 API definitions in
- * {@code ../shared/api} and the Go type names of {@code kube-api/src/go/go-type-names.txt}
- * (written by {@code kube-api/scripts/go-type-names.py} from kube's Go sources). Run it after
- * those inputs change and commit its output:
+ * Derives kube-api's data resources of every served release from the Kubernetes API definitions
+ * in {@code ../shared/api} (1.36) and {@code ../shared/api-versions/<release>} (1.33 to 1.35),
+ * and the Go type names of {@code kube-api/src/go/go-type-names.txt} (written by
+ * {@code kube-api/scripts/go-type-names.py} from kube's Go sources). Run it after those inputs
+ * change and commit its output:
  *
  * <pre>java -cp ... io.apiserver4j.kubeapi.internal.generator.KubeApiGenerator \
- *     ../shared/api kube-api/src/main/resources/io/apiserver4j/kubeapi \
- *     kube-api/src/go/go-type-names.txt</pre>
+ *     ../shared kube-api/src/main/resources/io/apiserver4j/kubeapi \
+ *     kube-api/src/go/go-type-names.txt kube-api/src/proto/go-field-hints.txt</pre>
  *
- * <p>What each output holds and where it comes from:
+ * <p>The 1.36 outputs go to the output directory itself, those of an older release to its
+ * {@code <release>/} subdirectory (e.g. {@code 1.33/}). What each output holds and where it
+ * comes from:
  * <ul>
- *   <li>{@code resources.json}: one line per served resource. The set of resources and
- *       subresources, their scope and subresource verbs are the table of {@code api/README.md}
- *       (which was checked against the v1.36.0 swagger); singular names, verbs, short names,
- *       categories (and whether a {@code storageVersionHash} is shown) are the
- *       per-group-version discovery documents, the 1.36 ones except {@code api__v1.json},
- *       which predates {@code pods/resize}: that subresource's verbs come from the table. The
- *       hash itself is computed from kube 1.36's storage version (see {@link #STORAGE_GVK}).
- *       Group order is the order of
- *       {@code aggregated_v2.json} (a 1.33 document, used for nothing else). The schema type of a
- *       kind is the swagger definition that declares its group-version-kind.
+ *   <li>{@code resources.json}: one line per served resource, from the release's discovery
+ *       documents as {@link #discovery} generates them. The group order is the order of the
+ *       1.36 set's {@code aggregated_v2.json} (a 1.33 document, used for nothing else). The
+ *       schema type of a kind is the swagger definition that declares its group-version-kind.
  *   <li>{@code schema.json.gz}: the structured-merge-diff types the served kinds use (client-go's
  *       {@code smd-schema.yaml}, plus types client-go has no apply configurations for, such as
  *       CustomResourceDefinition, APIService, the review kinds and autoscaling/v1 Scale,
@@ -64,6 +61,9 @@ import java.util.zip.GZIPOutputStream;
  *   <li>{@code openapi.json.gz}: the swagger definitions (descriptions, formats, enums, required
  *       fields, extensions) of the served kinds, their lists and the types they use, for the
  *       server's OpenAPI documents.
+ *   <li>{@code proto-descriptors.json} (older releases; 1.36's is written by
+ *       {@link io.apiserver4j.kubeapi.internal.proto.ProtoDescriptorGenerator} itself): the
+ *       release's {@code generated.proto} files with the Go field hints that apply to them.
  * </ul>
  * Output is deterministic: the same inputs give the same bytes.
  */
@@ -91,7 +91,9 @@ public final class KubeApiGenerator {
    * (events.k8s.io events are core v1 Events), the versions its scheme prefers
    * (autoscaling/v2 for every HorizontalPodAutoscaler) and apiextensions-apiserver's v1beta1
    * storage of CRDs; every one is an {@code ExpectedGVK} of kube's
-   * {@code test/integration/etcd/data.go}. Every other resource is stored as served.
+   * {@code test/integration/etcd/data.go}. Every other resource is stored as served
+   * (EndpointSlices too: data.go expects {@code discovery.k8s.io/v1}; the 1.36 set's
+   * {@code apis__discovery.k8s.io__v1.json} still carries the v1beta1 hash of an older release).
    */
   private static final Map<String, String> STORAGE_GVK = Map.of(
       "admissionregistration.k8s.io/mutatingadmissionpolicies",
@@ -103,40 +105,116 @@ public final class KubeApiGenerator {
       "apiextensions.k8s.io/customresourcedefinitions",
       "apiextensions.k8s.io/v1beta1/CustomResourceDefinition");
 
+  /**
+   * When an emulated release's storage version was introduced after its minimum compatibility
+   * version (one minor below), kube stores at the first version of the group's priority list
+   * that was introduced by then ({@code storageVersionAtEmulationVersion} of kube's
+   * {@code test/integration/etcd/data.go}). These are the storage versions of GA resources that
+   * rule moves, with their {@code IntroducedVersion} there, by "group/resource": version and
+   * minor it was introduced in, in the group's priority order.
+   */
+  private static final Map<String, List<Map.Entry<String, Integer>>> INTRODUCED = Map.of(
+      "networking.k8s.io/ipaddresses", List.of(Map.entry("v1", 33), Map.entry("v1beta1", 31)),
+      "networking.k8s.io/servicecidrs", List.of(Map.entry("v1", 33), Map.entry("v1beta1", 31)),
+      "storage.k8s.io/volumeattributesclasses",
+      List.of(Map.entry("v1", 34), Map.entry("v1beta1", 31)),
+      "resource.k8s.io/deviceclasses", List.of(Map.entry("v1", 34), Map.entry("v1beta2", 33)),
+      "resource.k8s.io/resourceclaims", List.of(Map.entry("v1", 34), Map.entry("v1beta2", 33)),
+      "resource.k8s.io/resourceclaimtemplates",
+      List.of(Map.entry("v1", 34), Map.entry("v1beta2", 33)),
+      "resource.k8s.io/resourceslices", List.of(Map.entry("v1", 34), Map.entry("v1beta2", 33)));
+
+  /** The served resources of each release's table (its README says how many). */
+  private static final Map<String, Integer> RESOURCE_COUNT =
+      Map.of("1.33", 61, "1.34", 66, "1.35", 66, "1.36", 68);
+
+  /** The newest release, whose data is {@code shared/api}; the others are api-versions'. */
+  public static final String LATEST = "1.36";
+
+  /** Every release the generator writes, oldest first. */
+  public static final List<String> RELEASES = List.of("1.33", "1.34", "1.35", LATEST);
+
   /** Types every document or subresource refers to besides the kinds' own. */
   private static final List<String> EXTRA_DEFINITIONS = List.of(META + "DeleteOptions",
       META + "Status", META + "Patch", META + "WatchEvent");
 
+  private final String release;
   private final Path api;
+  private final Path groupOrder;
   private final Path goTypeNames;
+  private final Path fieldHints;
   private final MapValue swagger;
 
-  private KubeApiGenerator(Path api, Path goTypeNames) {
-    this.api = api;
+  private KubeApiGenerator(String release, Path shared, Path goTypeNames, Path fieldHints) {
+    if (!RELEASES.contains(release)) {
+      throw new IllegalArgumentException("no data for release " + release + "; known: "
+          + RELEASES);
+    }
+    this.release = release;
+    this.api = releaseDirectory(shared, release);
+    this.groupOrder = shared.resolve("api/discovery/aggregated_v2.json");
     this.goTypeNames = goTypeNames;
+    this.fieldHints = fieldHints;
     this.swagger = (MapValue) ((MapValue) readJson(api.resolve("openapi/swagger.json")))
         .getOrNull("definitions");
   }
 
+  /** {@return where {@code release}'s upstream data is under the {@code shared} directory} */
+  public static Path releaseDirectory(Path shared, String release) {
+    return release.equals(LATEST) ? shared.resolve("api")
+        : shared.resolve("api-versions").resolve(release);
+  }
+
+  /** {@return where {@code release}'s outputs go under the output directory} */
+  public static Path outputDirectory(Path out, String release) {
+    return release.equals(LATEST) ? out : out.resolve(release);
+  }
+
   /**
-   * Writes the outputs for {@code args[0]} (the {@code shared/api} directory) and {@code args[2]}
-   * (the Go type names) into {@code args[1]}.
+   * Writes the outputs of every release for {@code args[0]} (the {@code shared} directory),
+   * {@code args[2]} (the Go type names) and {@code args[3]} (the Go field hints of the protobuf
+   * descriptors) into {@code args[1]}.
    */
   public static void main(String[] args) throws IOException {
-    if (args.length != 3) {
-      throw new IllegalArgumentException("usage: KubeApiGenerator <shared/api> <output directory>"
-          + " <go-type-names.txt>");
+    if (args.length != 4) {
+      throw new IllegalArgumentException("usage: KubeApiGenerator <shared> <output directory>"
+          + " <go-type-names.txt> <go-field-hints.txt>");
     }
-    Path out = Path.of(args[1]);
-    Files.createDirectories(out);
-    for (Map.Entry<String, byte[]> e : generate(Path.of(args[0]), Path.of(args[2])).entrySet()) {
-      Files.write(out.resolve(e.getKey()), e.getValue());
+    Path shared = Path.of(args[0]);
+    for (String release : RELEASES) {
+      Path out = outputDirectory(Path.of(args[1]), release);
+      Files.createDirectories(out);
+      for (Map.Entry<String, byte[]> e : generate(release, shared, Path.of(args[2]),
+          Path.of(args[3])).entrySet()) {
+        Files.write(out.resolve(e.getKey()), e.getValue());
+      }
     }
   }
 
-  /** The outputs, by file name. */
-  public static Map<String, byte[]> generate(Path sharedApi, Path goTypeNames) {
-    return new KubeApiGenerator(sharedApi, goTypeNames).run();
+  /** The outputs of {@code release} (e.g. {@code 1.33}), by file name. */
+  public static Map<String, byte[]> generate(String release, Path shared, Path goTypeNames,
+      Path fieldHints) {
+    return new KubeApiGenerator(release, shared, goTypeNames, fieldHints).run();
+  }
+
+  /**
+   * The per-group-version discovery documents ({@code APIResourceList}) of {@code release}, by
+   * kube's file name ({@code api__v1.json}, {@code apis__apps__v1.json}), as kube writes them
+   * under {@code api/discovery}: generated from the release's table of served resources (kinds,
+   * scopes, verbs, short names, categories, subresources, all read from its swagger) and its
+   * storage versions. Formatted as {@code jq -S} does (sorted keys, two-space indent).
+   */
+  public static Map<String, byte[]> discovery(String release, Path shared) {
+    KubeApiGenerator g = new KubeApiGenerator(release, shared, Path.of(""), Path.of(""));
+    Map<String, byte[]> out = new TreeMap<>();
+    g.discoveryDocuments().forEach((gv, doc) -> out.put(discoveryFile(gv),
+        (JqJson.write(doc) + "\n").getBytes(StandardCharsets.UTF_8)));
+    return out;
+  }
+
+  private static String discoveryFile(String groupVersion) {
+    return groupVersion.equals("v1") ? "api__v1.json"
+        : "apis__" + groupVersion.replace("/", "__") + ".json";
   }
 
   private Map<String, byte[]> run() {
@@ -161,50 +239,186 @@ public final class KubeApiGenerator {
     out.put("resources.json", lines.toString().getBytes(StandardCharsets.UTF_8));
     out.put("schema.json.gz", gzip(Json.writeBytes(schema(roots))));
     out.put("openapi.json.gz", gzip(Json.writeBytes(openApi(roots, resources))));
+    if (!release.equals(LATEST)) {
+      out.put("proto-descriptors.json", io.apiserver4j.kubeapi.internal.proto
+          .ProtoDescriptorGenerator.generate(api.resolve("proto"), fieldHints,
+              io.apiserver4j.kubeapi.internal.proto.ProtoDescriptorGenerator.Hints.WHERE_FIELDS_EXIST));
+    }
     return out;
   }
 
   // ---- resources ---------------------------------------------------------------------------
 
   private record Row(String groupVersion, String resource, String kind, String scope,
-      List<String> verbs, String subresources) {}
+      List<String> verbs, List<String> shortNames, List<String> categories,
+      String subresources) {}
 
   private List<MapValue> resources() {
     List<Row> rows = table();
-    List<String> groupOrder = new ArrayList<>();
-    groupOrder.add("");
-    MapValue aggregated = (MapValue) readJson(api.resolve("discovery/aggregated_v2.json"));
-    for (Value item : ((ListValue) aggregated.getOrNull("items")).items()) {
-      groupOrder.add(str((MapValue) ((MapValue) item).getOrNull("metadata"), "name"));
-    }
-    Map<String, List<Row>> byGroup = new TreeMap<>((a, b) -> {
-      int ia = groupOrder.indexOf(a);
-      int ib = groupOrder.indexOf(b);
-      if (ia < 0 || ib < 0) {
-        throw new IllegalStateException("group missing from aggregated_v2.json: "
-            + (ia < 0 ? a : b));
-      }
-      return Integer.compare(ia, ib);
-    });
+    Map<String, List<Row>> byGroup = new TreeMap<>(groupOrder());
     for (Row r : rows) {
       byGroup.computeIfAbsent(group(r.groupVersion), g -> new ArrayList<>()).add(r);
     }
     Map<String, Map<String, MapValue>> discovery = new LinkedHashMap<>();
+    discoveryDocuments().forEach((gv, doc) -> {
+      Map<String, MapValue> byName = new LinkedHashMap<>();
+      for (Value v : ((ListValue) doc.getOrNull("resources")).items()) {
+        byName.put(str((MapValue) v, "name"), (MapValue) v);
+      }
+      discovery.put(gv, byName);
+    });
     Map<String, String> gvkToDefinition = gvkToDefinition();
     List<MapValue> out = new ArrayList<>();
     for (List<Row> groupRows : byGroup.values()) {
       for (Row r : groupRows) {
-        Map<String, MapValue> doc = discovery.computeIfAbsent(r.groupVersion, this::discovery);
-        out.add(resource(r, doc, gvkToDefinition));
+        out.add(resource(r, discovery.get(r.groupVersion), gvkToDefinition));
       }
     }
     return out;
   }
 
-  // The table of api/README.md under "Resources a 1.36 kube-apiserver serves by default".
+  // kube-apiserver's group order: the 1.36 set's aggregated_v2.json, the core group first
+  private java.util.Comparator<String> groupOrder() {
+    List<String> order = new ArrayList<>();
+    order.add("");
+    MapValue aggregated = (MapValue) readJson(groupOrder);
+    for (Value item : ((ListValue) aggregated.getOrNull("items")).items()) {
+      order.add(str((MapValue) ((MapValue) item).getOrNull("metadata"), "name"));
+    }
+    return (a, b) -> {
+      int ia = order.indexOf(a);
+      int ib = order.indexOf(b);
+      if (ia < 0 || ib < 0) {
+        throw new IllegalStateException("group missing from aggregated_v2.json: "
+            + (ia < 0 ? a : b));
+      }
+      return Integer.compare(ia, ib);
+    };
+  }
+
+  /**
+   * The discovery documents by group version, in table order: each resource with its kind,
+   * scope, singular name (the lower-case kind, as kube's REST storage defaults it), verbs
+   * (sorted, as kube lists them), short names and categories (omitted when empty), and a
+   * {@code storageVersionHash} when it is stored (kube shows one for every resource whose
+   * storage can be watched; bindings, componentstatuses and the reviews have none); each
+   * subresource with its kind and verbs, and its group and version when they differ from the
+   * parent's. Every kind is checked against the swagger.
+   */
+  private Map<String, MapValue> discoveryDocuments() {
+    Map<String, String> defs = gvkToDefinition();
+    Map<String, List<MapValue>> byGroupVersion = new LinkedHashMap<>();
+    for (Row r : table()) {
+      String group = group(r.groupVersion);
+      String version = r.groupVersion.substring(r.groupVersion.indexOf('/') + 1);
+      definition(defs, group, version, r.kind);
+      boolean namespaced = r.scope.equals("Namespaced");
+      List<String> verbs = new ArrayList<>(new TreeSet<>(r.verbs));
+      MapValue.Builder b = MapValue.builder()
+          .put("kind", Value.of(r.kind))
+          .put("name", Value.of(r.resource))
+          .put("namespaced", Value.of(namespaced))
+          .put("singularName", Value.of(r.kind.toLowerCase(java.util.Locale.ROOT)))
+          .put("verbs", strings(verbs));
+      if (!r.shortNames.isEmpty()) {
+        b.put("shortNames", strings(r.shortNames));
+      }
+      if (!r.categories.isEmpty()) {
+        b.put("categories", strings(r.categories));
+      }
+      if (verbs.contains("watch")) {
+        b.put("storageVersionHash", Value.of(storageVersionHash(storageGvk(group, version,
+            r.resource, r.kind))));
+      }
+      List<MapValue> docResources = byGroupVersion.computeIfAbsent(r.groupVersion,
+          k -> new ArrayList<>());
+      docResources.add(b.build());
+      if (!r.subresources.equals("—")) {
+        for (String part : r.subresources.split("; ")) {
+          docResources.add(discoverySubresource(part.trim(), r, group, version, namespaced,
+              defs));
+        }
+      }
+    }
+    Map<String, MapValue> out = new LinkedHashMap<>();
+    byGroupVersion.forEach((gv, resources) -> {
+      resources.sort(java.util.Comparator.comparing(m -> str(m, "name")));
+      out.put(gv, JqJson.sorted(MapValue.builder()
+          .put("apiVersion", Value.of("v1"))
+          .put("groupVersion", Value.of(gv))
+          .put("kind", Value.of("APIResourceList"))
+          .put("resources", ListValue.of(new ArrayList<Value>(resources)))
+          .build()));
+    });
+    return out;
+  }
+
+  // "scale (get,update,patch) →autoscaling/v1 Scale"
+  private MapValue discoverySubresource(String spec, Row parent, String group, String version,
+      boolean namespaced, Map<String, String> defs) {
+    int paren = spec.indexOf(" (");
+    int close = spec.indexOf(')', paren);
+    String name = spec.substring(0, paren);
+    List<String> verbs = new ArrayList<>(new TreeSet<>(
+        List.of(spec.substring(paren + 2, close).split(","))));
+    MapValue.Builder b = MapValue.builder();
+    String kind = parent.kind;
+    int arrow = spec.indexOf('→');
+    if (arrow >= 0) {
+      String[] target = spec.substring(arrow + 1).trim().split(" ");
+      String subGroup = group(target[0]);
+      String subVersion = target[0].substring(target[0].indexOf('/') + 1);
+      kind = target[1];
+      if (!subGroup.equals(group) || !subVersion.equals(version)) {
+        b.put("group", Value.of(subGroup)).put("version", Value.of(subVersion));
+      }
+    }
+    return b.put("kind", Value.of(kind))
+        .put("name", Value.of(parent.resource + "/" + name))
+        .put("namespaced", Value.of(namespaced))
+        .put("singularName", Value.of(""))
+        .put("verbs", strings(verbs))
+        .build();
+  }
+
+  /**
+   * The group/version/Kind {@code group/resource} is stored as in this release: kube 1.36's
+   * storage version, moved back to an older version of the group while it is newer than the
+   * emulated release's minimum compatibility version (see {@link #INTRODUCED}).
+   */
+  private String storageGvk(String group, String version, String resource, String kind) {
+    String gvk = STORAGE_GVK.getOrDefault(group + "/" + resource,
+        group + "/" + version + "/" + kind);
+    List<Map.Entry<String, Integer>> introduced = INTRODUCED.get(group + "/" + resource);
+    if (introduced == null || release.equals(LATEST)) {
+      return gvk;
+    }
+    int minCompatibility = Integer.parseInt(release.substring(2)) - 1;
+    String storageVersion = gvk.split("/")[1];
+    for (Map.Entry<String, Integer> e : introduced) {
+      if (e.getKey().equals(storageVersion) && e.getValue() <= minCompatibility) {
+        return gvk;
+      }
+    }
+    for (Map.Entry<String, Integer> e : introduced) {
+      if (e.getValue() <= minCompatibility) {
+        return group + "/" + e.getKey() + "/" + kind;
+      }
+    }
+    return gvk;
+  }
+
+  private static ListValue strings(List<String> values) {
+    ListValue.Builder b = ListValue.builder();
+    values.forEach(v -> b.add(Value.of(v)));
+    return b.build();
+  }
+
+  // The table of the release's README.md under "Resources a 1.3x kube-apiserver serves by
+  // default"; its "short names [categories]" cell reads "po [all]", "— [api-extensions]", "—".
   private List<Row> table() {
     String readme = readString(api.resolve("README.md"));
-    int start = readme.indexOf("## Resources a 1.36 kube-apiserver serves by default");
+    int start = readme.indexOf("## Resources a " + release + " kube-apiserver serves by default");
     if (start < 0) {
       throw new IllegalStateException("README.md has no resource table");
     }
@@ -219,25 +433,22 @@ public final class KubeApiGenerator {
           || cells[1].trim().startsWith("---")) {
         continue;
       }
+      String names = cells[6].trim();
+      List<String> categories = List.of();
+      int bracket = names.indexOf(" [");
+      if (bracket >= 0) {
+        categories = List.of(names.substring(bracket + 2, names.length() - 1).split(","));
+        names = names.substring(0, bracket);
+      }
+      List<String> shortNames = names.equals("—") ? List.of() : List.of(names.split(","));
       rows.add(new Row(cells[1].trim(), cells[2].trim(), cells[3].trim(), cells[4].trim(),
-          List.of(cells[5].trim().split(",")), cells[7].trim()));
+          List.of(cells[5].trim().split(",")), shortNames, categories, cells[7].trim()));
     }
-    if (rows.size() != 68) {
-      throw new IllegalStateException("expected 68 resources in the README table, found "
-          + rows.size());
+    if (rows.size() != RESOURCE_COUNT.get(release)) {
+      throw new IllegalStateException("expected " + RESOURCE_COUNT.get(release)
+          + " resources in the " + release + " README table, found " + rows.size());
     }
     return rows;
-  }
-
-  private Map<String, MapValue> discovery(String groupVersion) {
-    String file = groupVersion.equals("v1") ? "api__v1.json"
-        : "apis__" + groupVersion.replace("/", "__") + ".json";
-    MapValue doc = (MapValue) readJson(api.resolve("discovery").resolve(file));
-    Map<String, MapValue> byName = new LinkedHashMap<>();
-    for (Value v : ((ListValue) doc.getOrNull("resources")).items()) {
-      byName.put(str((MapValue) v, "name"), (MapValue) v);
-    }
-    return byName;
   }
 
   private MapValue resource(Row r, Map<String, MapValue> doc, Map<String, String> defs) {
@@ -270,9 +481,7 @@ public final class KubeApiGenerator {
         .put("verbs", d.getOrNull("verbs"))
         .put("shortNames", orEmpty(d.getOrNull("shortNames")))
         .put("categories", orEmpty(d.getOrNull("categories")))
-        .put("storageVersionHash", Value.of(str(d, "storageVersionHash").isEmpty() ? ""
-            : storageVersionHash(STORAGE_GVK.getOrDefault(group + "/" + r.resource,
-                group + "/" + version + "/" + r.kind))))
+        .put("storageVersionHash", Value.of(str(d, "storageVersionHash")))
         .put("schemaType", Value.of(schemaType))
         .put("subresources", subs.build())
         .build();
@@ -280,9 +489,7 @@ public final class KubeApiGenerator {
 
   /**
    * kube-apiserver's {@code StorageVersionHash} (k8s.io/apiserver {@code pkg/endpoints/discovery}):
-   * the standard base64 of the first 8 bytes of the SHA-256 of "group/version/Kind". The
-   * discovery documents' hashes are not used: some were generated while a resource was still
-   * stored at an older version.
+   * the standard base64 of the first 8 bytes of the SHA-256 of "group/version/Kind".
    */
   static String storageVersionHash(String groupVersionKind) {
     try {
@@ -298,9 +505,7 @@ public final class KubeApiGenerator {
   private MapValue subresource(String spec, Row parent, String group, String version,
       Map<String, MapValue> doc, Map<String, String> defs) {
     int paren = spec.indexOf(" (");
-    int close = spec.indexOf(')', paren);
     String name = spec.substring(0, paren);
-    List<String> tableVerbs = List.of(spec.substring(paren + 2, close).split(","));
     String subGroup = group;
     String subVersion = version;
     String kind = parent.kind;
@@ -320,8 +525,7 @@ public final class KubeApiGenerator {
             + parent.resource + "/" + name);
       }
     } else {
-      // only pods/resize (see the class comment); discovery lists verbs sorted
-      new TreeSet<>(tableVerbs).forEach(v -> verbs.add(Value.of(v)));
+      throw new IllegalStateException("no discovery entry for " + parent.resource + "/" + name);
     }
     String schemaType = defs.getOrDefault(subGroup + "/" + subVersion + "/" + kind, "");
     return MapValue.builder()

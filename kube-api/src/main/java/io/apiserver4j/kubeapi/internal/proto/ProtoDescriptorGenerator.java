@@ -48,6 +48,17 @@ public final class ProtoDescriptorGenerator {
 
   private ProtoDescriptorGenerator() {}
 
+  /** Which hints the proto files must have a field for. */
+  public enum Hints {
+    /** Every hint names a field of the proto files (the release the hints were written for). */
+    ALL_USED,
+    /**
+     * Hints of fields the proto files lack are left out: an older release's files, read with
+     * the hints of the newest release's Go types, which only add fields.
+     */
+    WHERE_FIELDS_EXIST
+  }
+
   public static void main(String[] args) throws IOException {
     if (args.length != 3) {
       throw new IllegalArgumentException("usage: ProtoDescriptorGenerator PROTO_DIR HINTS OUT");
@@ -57,6 +68,14 @@ public final class ProtoDescriptorGenerator {
 
   /** The descriptor resource for the proto files under {@code protoDir}. */
   public static byte[] generate(Path protoDir, Path hintsFile) {
+    return generate(protoDir, hintsFile, Hints.ALL_USED);
+  }
+
+  /**
+   * The descriptor resource for the proto files under {@code protoDir}, with the hints
+   * {@code hints} says must apply.
+   */
+  public static byte[] generate(Path protoDir, Path hintsFile, Hints hints) {
     List<ProtoParser.ProtoFile> files = new ArrayList<>();
     try (Stream<Path> walk = Files.walk(protoDir)) {
       for (Path p : walk.filter(p -> p.getFileName().toString().endsWith(".proto")).sorted()
@@ -64,7 +83,7 @@ public final class ProtoDescriptorGenerator {
         files.add(ProtoParser.parse(Files.readString(p, StandardCharsets.UTF_8),
             protoDir.relativize(p).toString().replace('\\', '/')));
       }
-      return render(files, readHints(hintsFile));
+      return render(files, readHints(hintsFile), hints);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }
@@ -85,7 +104,8 @@ public final class ProtoDescriptorGenerator {
     return hints;
   }
 
-  private static byte[] render(List<ProtoParser.ProtoFile> files, Map<String, String[]> hints) {
+  private static byte[] render(List<ProtoParser.ProtoFile> files, Map<String, String[]> hints,
+      Hints coverage) {
     Map<String, ProtoParser.Message> all = new TreeMap<>();
     for (ProtoParser.ProtoFile f : files) {
       for (ProtoParser.Message m : f.messages()) {
@@ -138,7 +158,7 @@ public final class ProtoDescriptorGenerator {
       first = false;
     }
     out.append("\n]}\n");
-    if (!unused.isEmpty()) {
+    if (!unused.isEmpty() && coverage == Hints.ALL_USED) {
       throw new IllegalArgumentException("hints for fields the proto files do not have: "
           + unused.keySet());
     }

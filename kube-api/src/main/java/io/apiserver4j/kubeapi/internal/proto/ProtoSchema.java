@@ -11,6 +11,8 @@ import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.kubeapi.KubeVersion;
+import io.apiserver4j.kubeapi.internal.KubeApiData;
 import java.io.IOException;
 import java.io.InputStream;
 import java.io.UncheckedIOException;
@@ -111,8 +113,11 @@ public final class ProtoSchema {
   }
 
   private static final class Holder {
-    static final ProtoSchema BUILT_IN = load();
+    static final ProtoSchema BUILT_IN = load(ProtoDescriptorGenerator.RESOURCE);
   }
+
+  private static final Map<KubeVersion, ProtoSchema> OLDER =
+      new java.util.concurrent.ConcurrentHashMap<>();
 
   private final Map<String, Message> messages;
   /** {@code group-short/version} (e.g. {@code apps/v1}, {@code core/v1}) to proto package. */
@@ -136,11 +141,19 @@ public final class ProtoSchema {
     return Holder.BUILT_IN;
   }
 
-  private static ProtoSchema load() {
-    try (InputStream in = ProtoSchema.class.getResourceAsStream(
-        ProtoDescriptorGenerator.RESOURCE)) {
+  /** The schema of {@code version}'s built-in API, loaded once, on first use. */
+  public static ProtoSchema builtIn(KubeVersion version) {
+    if (version == KubeVersion.latest()) {
+      return builtIn();
+    }
+    return OLDER.computeIfAbsent(version, v -> load(KubeApiData.directory(v)
+        + "proto-descriptors.json"));
+  }
+
+  private static ProtoSchema load(String resource) {
+    try (InputStream in = ProtoSchema.class.getResourceAsStream(resource)) {
       if (in == null) {
-        throw new IllegalStateException(ProtoDescriptorGenerator.RESOURCE + " is missing");
+        throw new IllegalStateException(resource + " is missing");
       }
       return of(in.readAllBytes());
     } catch (IOException e) {
