@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.benchmarks.coldstart;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -14,6 +15,8 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 
 /**
  * Time from JVM start to the first answered request, each run in a fresh JVM, best and median of
@@ -167,9 +170,10 @@ public final class ColdStartBenchmark {
    * writes it at the training JVM's exit ({@code -XX:ArchiveClassesAtExit}), so the archive holds
    * exactly what that scenario loads.
    */
-  private static Scenario withArchive(Scenario s, Path dir) throws IOException,
+  private static Scenario withArchive(Scenario scenario, Path dir) throws IOException,
       InterruptedException {
-    Path archive = dir.resolve(s.key() + ".jsa");
+    Path archive = dir.resolve(scenario.key() + ".jsa");
+    Scenario s = scenario.with("", jarsOnly(scenario.classPath(), dir), List.of());
     for (int attempt = 1; ; attempt++) {
       try {
         run(s.with("", s.classPath(), List.of("-XX:ArchiveClassesAtExit=" + archive)));
@@ -184,6 +188,33 @@ public final class ColdStartBenchmark {
       throw new IllegalStateException("the training run of " + s.name() + " wrote no " + archive);
     }
     return s.with("", s.classPath(), List.of("-XX:SharedArchiveFile=" + archive));
+  }
+
+  /**
+   * The class path with each directory replaced by a jar of its files: the JVM archives classes
+   * from jars only (it refuses a non-empty directory on the class path of a CDS run).
+   */
+  private static String jarsOnly(String classPath, Path dir) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String entry : classPath.split(File.pathSeparator)) {
+      Path p = Path.of(entry);
+      if (!Files.isDirectory(p)) {
+        out.add(entry);
+        continue;
+      }
+      Path jar = Files.createTempFile(dir, "classes", ".jar");
+      try (JarOutputStream out2 = new JarOutputStream(Files.newOutputStream(jar));
+          var files = Files.walk(p)) {
+        for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+          out2.putNextEntry(new JarEntry(p.relativize(f).toString().replace(File.separatorChar,
+              '/')));
+          Files.copy(f, out2);
+          out2.closeEntry();
+        }
+      }
+      out.add(jar.toString());
+    }
+    return String.join(File.pathSeparator, out);
   }
 
   private static void deleteAll(Path dir) throws IOException {
