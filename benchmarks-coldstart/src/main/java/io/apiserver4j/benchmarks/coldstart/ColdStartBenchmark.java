@@ -29,17 +29,18 @@ import java.util.jar.JarOutputStream;
  * the first answer, steadier than the wall time on a loaded machine. The last line is {@code cold: apiserver4j <ms> ms,
  * fabric8 mock <ms> ms} (medians of (c) and (d)).
  *
- * <p>Options: {@code --cds} adds (c) and (d) with an application class-data sharing archive
- * each, written by one training run of the scenario with {@code -XX:ArchiveClassesAtExit} (JDK
+ * <p>Options: {@code --cds c,d} adds those of (c) and (d) with an application class-data sharing
+ * archive each, written by one training run of the scenario with {@code -XX:ArchiveClassesAtExit} (JDK
  * 17's way; JDK 19+ can use {@code -XX:+AutoCreateSharedArchive} instead) before the measured
  * runs; {@code --baseline <class path>} adds (c) run on another build's class path (a baseline
  * measured in the same run, interleaved with the candidate); {@code --only a,b,c,d} keeps those
- * scenarios. A run that fails (fabric8's mock gives up after 10 s without a connection on an
- * overloaded machine) is retried up to twice and counted.
+ * scenarios. A run that fails (fabric8's client gives up after 10 s without a connection on an
+ * overloaded machine) is retried up to twice; a run failing three times is left out and counted.
+ * Every run prints a line as it ends.
  *
  * <p>Build with {@code mvn -pl benchmarks-coldstart -am package -DskipTests}, then run
  * {@code java -cp "$(cat benchmarks-coldstart/target/classpath.txt):benchmarks-coldstart/target/classes"
- * io.apiserver4j.benchmarks.coldstart.ColdStartBenchmark [-n 10] [--cds] [--baseline cp]
+ * io.apiserver4j.benchmarks.coldstart.ColdStartBenchmark [-n 10] [--cds c,d] [--baseline cp]
  * [--only c,d] [-- JVM options]}; JVM options after {@code --} go to every measured JVM (e.g.
  * {@code -XX:TieredStopAtLevel=1}).
  */
@@ -81,14 +82,14 @@ public final class ColdStartBenchmark {
 
   public static void main(String[] args) throws Exception {
     int n = 10;
-    boolean cds = false;
+    Set<String> cds = Set.of();
     String baseline = null;
     Set<String> only = Set.of("a", "b", "c", "d");
     List<String> jvmOptions = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
       switch (args[i]) {
         case "-n" -> n = Integer.parseInt(args[++i]);
-        case "--cds" -> cds = true;
+        case "--cds" -> cds = Set.of(args[++i].split(","));
         case "--baseline" -> baseline = args[++i];
         case "--only" -> only = Set.of(args[++i].split(","));
         case "--" -> {
@@ -108,10 +109,10 @@ public final class ColdStartBenchmark {
       scenarios.add(EXTENSION.with(" baseline", baseline, jvmOptions));
     }
     Path archives = null;
-    if (cds) {
+    if (!cds.isEmpty()) {
       archives = Files.createTempDirectory("coldstart-cds");
       for (Scenario s : List.of(EXTENSION, MOCK)) {
-        if (only.contains(s.key())) {
+        if (cds.contains(s.key())) {
           scenarios.add(withArchive(s.with(" +AppCDS", s.classPath(), jvmOptions), archives));
         }
       }
@@ -119,24 +120,34 @@ public final class ColdStartBenchmark {
     Map<Scenario, List<Run>> runs = new LinkedHashMap<>();
     scenarios.forEach(s -> runs.put(s, new ArrayList<>()));
     int retries = 0;
+    Map<Scenario, Integer> failures = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
       for (Scenario s : scenarios) {
         for (int attempt = 1; ; attempt++) {
           try {
-            runs.get(s).add(run(s));
+            Run r = run(s);
+            runs.get(s).add(r);
+            // each run as it ends, so that an interrupted benchmark still leaves its figures
+            System.out.printf("run %d %s: answered %d ms, %d cpu-ms%n", i + 1, s.name(),
+                r.answered(), r.phases().get("answered")[2]);
             break;
           } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
             if (attempt == ATTEMPTS) {
-              throw e;
+              failures.merge(s, 1, Integer::sum);
+              break;
             }
             retries++;
-            System.err.println(e.getMessage() + "; retrying");
           }
         }
       }
     }
     Map<String, Long> medians = new LinkedHashMap<>();
     for (Scenario s : scenarios) {
+      if (runs.get(s).isEmpty()) {
+        System.out.printf("%-34s every run failed%n", s.name());
+        continue;
+      }
       List<Run> sorted = new ArrayList<>(runs.get(s));
       sorted.sort((x, y) -> Long.compare(x.answered(), y.answered()));
       Run median = sorted.get(sorted.size() / 2);
@@ -152,6 +163,8 @@ public final class ColdStartBenchmark {
     if (retries > 0) {
       System.out.printf("%d failed runs retried%n", retries);
     }
+    failures.forEach((s, count) -> System.out.printf("%s: %d runs failed %d times and were left"
+        + " out%n", s.name(), count, ATTEMPTS));
     if (archives != null) {
       deleteAll(archives);
     }
