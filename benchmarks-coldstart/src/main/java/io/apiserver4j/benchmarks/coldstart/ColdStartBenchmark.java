@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.benchmarks.coldstart;
 
+import java.io.File;
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -13,6 +14,9 @@ import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
+import java.util.jar.JarEntry;
+import java.util.jar.JarOutputStream;
 
 /**
  * Time from JVM start to the first answered request, each run in a fresh JVM, best and median of
@@ -25,24 +29,49 @@ import java.util.Map;
  * the first answer, steadier than the wall time on a loaded machine. The last line is {@code cold: apiserver4j <ms> ms,
  * fabric8 mock <ms> ms} (medians of (c) and (d)).
  *
+ * <p>Options: {@code --cds c,d} adds those of (c) and (d) with an application class-data sharing
+ * archive each, written by one training run of the scenario with {@code -XX:ArchiveClassesAtExit} (JDK
+ * 17's way; JDK 19+ can use {@code -XX:+AutoCreateSharedArchive} instead) before the measured
+ * runs; {@code --baseline <class path>} adds (c) run on another build's class path (a baseline
+ * measured in the same run, interleaved with the candidate); {@code --only a,b,c,d} keeps those
+ * scenarios. A run that fails (fabric8's client gives up after 10 s without a connection on an
+ * overloaded machine) is retried up to twice; a run failing three times is left out and counted.
+ * Every run prints a line as it ends.
+ *
  * <p>Build with {@code mvn -pl benchmarks-coldstart -am package -DskipTests}, then run
  * {@code java -cp "$(cat benchmarks-coldstart/target/classpath.txt):benchmarks-coldstart/target/classes"
- * io.apiserver4j.benchmarks.coldstart.ColdStartBenchmark [-n 10] [-- JVM options]}; JVM options
- * after {@code --} go to every measured JVM (e.g. {@code -XX:SharedArchiveFile=...}).
+ * io.apiserver4j.benchmarks.coldstart.ColdStartBenchmark [-n 10] [--cds c,d] [--baseline cp]
+ * [--only c,d] [-- JVM options]}; JVM options after {@code --} go to every measured JVM (e.g.
+ * {@code -XX:TieredStopAtLevel=1}).
  */
 public final class ColdStartBenchmark {
+  private static final int ATTEMPTS = 3;
+
   private ColdStartBenchmark() {}
 
-  /** One scenario: a main class and its arguments. */
-  record Scenario(String name, String mainClass, List<String> args) {}
+  /**
+   * One scenario: a main class and its arguments, run on a class path with extra JVM options.
+   * The key is the letter {@code --only} selects by.
+   */
+  record Scenario(String key, String name, String mainClass, List<String> args,
+      String classPath, List<String> jvmOptions) {
+    Scenario with(String suffix, String otherClassPath, List<String> moreOptions) {
+      List<String> options = new ArrayList<>(jvmOptions);
+      options.addAll(moreOptions);
+      return new Scenario(key, name + suffix, mainClass, args, otherClassPath, options);
+    }
+  }
 
-  static final List<Scenario> SCENARIOS = List.of(
-      new Scenario("(a) ApiServer", ApiServerAlone.class.getName(), List.of()),
-      new Scenario("(b) ApiServer+HTTP+fabric8", ApiServerOverHttp.class.getName(), List.of()),
-      new Scenario("(c) @ApiServerTest+fabric8", JUnitLauncher.class.getName(),
-          List.of(ExtensionTestClass.class.getName())),
-      new Scenario("(d) fabric8 mock (crud)", JUnitLauncher.class.getName(),
-          List.of(MockServerTestClass.class.getName())));
+  static final Scenario API_SERVER = new Scenario("a", "(a) ApiServer",
+      ApiServerAlone.class.getName(), List.of(), ownClassPath(), List.of());
+  static final Scenario OVER_HTTP = new Scenario("b", "(b) ApiServer+HTTP+fabric8",
+      ApiServerOverHttp.class.getName(), List.of(), ownClassPath(), List.of());
+  static final Scenario EXTENSION = new Scenario("c", "(c) @ApiServerTest+fabric8",
+      JUnitLauncher.class.getName(), List.of(ExtensionTestClass.class.getName()), ownClassPath(),
+      List.of());
+  static final Scenario MOCK = new Scenario("d", "(d) fabric8 mock (crud)",
+      JUnitLauncher.class.getName(), List.of(MockServerTestClass.class.getName()), ownClassPath(),
+      List.of());
 
   /** The phases of one run: phase name to {ms since JVM start, classes loaded, CPU ms}. */
   record Run(Map<String, long[]> phases) {
@@ -53,49 +82,169 @@ public final class ColdStartBenchmark {
 
   public static void main(String[] args) throws Exception {
     int n = 10;
+    Set<String> cds = Set.of();
+    String baseline = null;
+    Set<String> only = Set.of("a", "b", "c", "d");
     List<String> jvmOptions = new ArrayList<>();
     for (int i = 0; i < args.length; i++) {
-      if (args[i].equals("-n")) {
-        n = Integer.parseInt(args[++i]);
-      } else if (args[i].equals("--")) {
-        jvmOptions.addAll(Arrays.asList(args).subList(i + 1, args.length));
-        break;
-      } else {
-        throw new IllegalArgumentException("unknown argument " + args[i]);
+      switch (args[i]) {
+        case "-n" -> n = Integer.parseInt(args[++i]);
+        case "--cds" -> cds = Set.of(args[++i].split(","));
+        case "--baseline" -> baseline = args[++i];
+        case "--only" -> only = Set.of(args[++i].split(","));
+        case "--" -> {
+          jvmOptions.addAll(Arrays.asList(args).subList(i + 1, args.length));
+          i = args.length;
+        }
+        default -> throw new IllegalArgumentException("unknown argument " + args[i]);
+      }
+    }
+    List<Scenario> scenarios = new ArrayList<>();
+    for (Scenario s : List.of(API_SERVER, OVER_HTTP, EXTENSION, MOCK)) {
+      if (only.contains(s.key())) {
+        scenarios.add(s.with("", s.classPath(), jvmOptions));
+      }
+    }
+    if (baseline != null && only.contains("c")) {
+      scenarios.add(EXTENSION.with(" baseline", baseline, jvmOptions));
+    }
+    Path archives = null;
+    if (!cds.isEmpty()) {
+      archives = Files.createTempDirectory("coldstart-cds");
+      for (Scenario s : List.of(EXTENSION, MOCK)) {
+        if (cds.contains(s.key())) {
+          scenarios.add(withArchive(s.with(" +AppCDS", s.classPath(), jvmOptions), archives));
+        }
       }
     }
     Map<Scenario, List<Run>> runs = new LinkedHashMap<>();
-    SCENARIOS.forEach(s -> runs.put(s, new ArrayList<>()));
+    scenarios.forEach(s -> runs.put(s, new ArrayList<>()));
+    int retries = 0;
+    Map<Scenario, Integer> failures = new LinkedHashMap<>();
     for (int i = 0; i < n; i++) {
-      for (Scenario s : SCENARIOS) {
-        runs.get(s).add(run(s, jvmOptions));
+      for (Scenario s : scenarios) {
+        for (int attempt = 1; ; attempt++) {
+          try {
+            Run r = run(s);
+            runs.get(s).add(r);
+            // each run as it ends, so that an interrupted benchmark still leaves its figures
+            System.out.printf("run %d %s: answered %d ms, %d cpu-ms%n", i + 1, s.name(),
+                r.answered(), r.phases().get("answered")[2]);
+            break;
+          } catch (IllegalStateException e) {
+            System.err.println(e.getMessage());
+            if (attempt == ATTEMPTS) {
+              failures.merge(s, 1, Integer::sum);
+              break;
+            }
+            retries++;
+          }
+        }
       }
     }
-    Map<Scenario, Long> medians = new LinkedHashMap<>();
-    for (Scenario s : SCENARIOS) {
+    Map<String, Long> medians = new LinkedHashMap<>();
+    for (Scenario s : scenarios) {
+      if (runs.get(s).isEmpty()) {
+        System.out.printf("%-34s every run failed%n", s.name());
+        continue;
+      }
       List<Run> sorted = new ArrayList<>(runs.get(s));
       sorted.sort((x, y) -> Long.compare(x.answered(), y.answered()));
       Run median = sorted.get(sorted.size() / 2);
-      medians.put(s, median.answered());
+      medians.put(s.name(), median.answered());
       StringBuilder phases = new StringBuilder();
       median.phases().forEach((k, v) -> phases.append(String.format(
           " %s=%d ms/%d classes/%d cpu-ms", k, v[0], v[1], v[2])));
       List<Long> cpu = new ArrayList<>(runs.get(s).stream()
           .map(r -> r.phases().get("answered")[2]).sorted().toList());
-      System.out.printf("%-28s best %5d ms  median %5d ms  median CPU %5d ms  (median run:%s)%n",
+      System.out.printf("%-34s best %5d ms  median %5d ms  median CPU %5d ms  (median run:%s)%n",
           s.name(), sorted.get(0).answered(), median.answered(), cpu.get(cpu.size() / 2), phases);
     }
-    System.out.printf("cold: apiserver4j %d ms, fabric8 mock %d ms%n",
-        medians.get(SCENARIOS.get(2)), medians.get(SCENARIOS.get(3)));
+    if (retries > 0) {
+      System.out.printf("%d failed runs retried%n", retries);
+    }
+    failures.forEach((s, count) -> System.out.printf("%s: %d runs failed %d times and were left"
+        + " out%n", s.name(), count, ATTEMPTS));
+    if (archives != null) {
+      deleteAll(archives);
+    }
+    if (medians.containsKey(EXTENSION.name()) && medians.containsKey(MOCK.name())) {
+      System.out.printf("cold: apiserver4j %d ms, fabric8 mock %d ms%n",
+          medians.get(EXTENSION.name()), medians.get(MOCK.name()));
+    }
   }
 
-  private static Run run(Scenario s, List<String> jvmOptions) throws IOException,
+  private static String ownClassPath() {
+    return System.getProperty("java.class.path");
+  }
+
+  /**
+   * The scenario with an AppCDS archive of the classes its own training run loaded: JDK 17
+   * writes it at the training JVM's exit ({@code -XX:ArchiveClassesAtExit}), so the archive holds
+   * exactly what that scenario loads.
+   */
+  private static Scenario withArchive(Scenario scenario, Path dir) throws IOException,
       InterruptedException {
+    Path archive = dir.resolve(scenario.key() + ".jsa");
+    Scenario s = scenario.with("", jarsOnly(scenario.classPath(), dir), List.of());
+    for (int attempt = 1; ; attempt++) {
+      try {
+        run(s.with("", s.classPath(), List.of("-XX:ArchiveClassesAtExit=" + archive)));
+        break;
+      } catch (IllegalStateException e) {
+        if (attempt == ATTEMPTS) {
+          throw e;
+        }
+      }
+    }
+    if (!Files.isRegularFile(archive)) {
+      throw new IllegalStateException("the training run of " + s.name() + " wrote no " + archive);
+    }
+    return s.with("", s.classPath(), List.of("-XX:SharedArchiveFile=" + archive));
+  }
+
+  /**
+   * The class path with each directory replaced by a jar of its files: the JVM archives classes
+   * from jars only (it refuses a non-empty directory on the class path of a CDS run).
+   */
+  private static String jarsOnly(String classPath, Path dir) throws IOException {
+    List<String> out = new ArrayList<>();
+    for (String entry : classPath.split(File.pathSeparator)) {
+      Path p = Path.of(entry);
+      if (!Files.isDirectory(p)) {
+        out.add(entry);
+        continue;
+      }
+      Path jar = Files.createTempFile(dir, "classes", ".jar");
+      try (JarOutputStream out2 = new JarOutputStream(Files.newOutputStream(jar));
+          var files = Files.walk(p)) {
+        for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
+          out2.putNextEntry(new JarEntry(p.relativize(f).toString().replace(File.separatorChar,
+              '/')));
+          Files.copy(f, out2);
+          out2.closeEntry();
+        }
+      }
+      out.add(jar.toString());
+    }
+    return String.join(File.pathSeparator, out);
+  }
+
+  private static void deleteAll(Path dir) throws IOException {
+    try (var files = Files.list(dir)) {
+      for (Path f : files.toList()) {
+        Files.delete(f);
+      }
+    }
+    Files.delete(dir);
+  }
+
+  private static Run run(Scenario s) throws IOException, InterruptedException {
     List<String> command = new ArrayList<>();
     command.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
-    command.addAll(jvmOptions);
+    command.addAll(s.jvmOptions());
     command.add("-cp");
-    command.add(System.getProperty("java.class.path"));
+    command.add(s.classPath());
     command.add(s.mainClass());
     command.addAll(s.args());
     Path log = Files.createTempFile("coldstart", ".log");

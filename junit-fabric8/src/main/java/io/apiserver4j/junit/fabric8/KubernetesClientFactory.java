@@ -13,6 +13,7 @@ import io.fabric8.kubernetes.client.KubernetesClientBuilder;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.vertx.core.Vertx;
+import java.net.URI;
 
 /**
  * Injects a fabric8 {@link KubernetesClient} into the fields and parameters of
@@ -40,8 +41,12 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
 
   @Override
   public KubernetesClient create(TestApiServer server) {
+    return create(server.url());
+  }
+
+  private KubernetesClient create(URI url) {
     Config config = new ConfigBuilder(Config.empty())
-        .withMasterUrl(server.url().toString())
+        .withMasterUrl(url.toString())
         .withNamespace("default")
         .withRequestTimeout(30_000)
         .build();
@@ -53,13 +58,24 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
     return builder.build();
   }
 
-  /** Starts Vert.x and fabric8's serialization (the slow part of a first client) early. */
+  /**
+   * Starts Vert.x and fabric8's serialization (the slow part of a first client) early, and
+   * builds and closes one client the way {@link #create} does, never connecting it.
+   */
   @Override
-  public synchronized void prepare() {
-    shared();
-    // the model classes a first request loads
-    serialization.asJson(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
-        .withNewMetadata().withName("prepare").endMetadata().build());
+  public void prepare() {
+    synchronized (this) {
+      shared();
+      // the model classes a first request loads
+      serialization.asJson(new io.fabric8.kubernetes.api.model.ConfigMapBuilder()
+          .withNewMetadata().withName("prepare").endMetadata().build());
+    }
+    // fabric8 loads the JDK's trust store and SSL context and its client classes while building
+    // any client, even one for an http URL; done here, the first test's create() finds them
+    // ready instead of doing it on the test's thread. Building opens no connection.
+    try (KubernetesClient warm = create(URI.create("http://127.0.0.1:1"))) {
+      warm.getConfiguration();
+    }
   }
 
   private void shared() {

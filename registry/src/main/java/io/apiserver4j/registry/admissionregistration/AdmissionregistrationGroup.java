@@ -28,18 +28,18 @@ public final class AdmissionregistrationGroup {
     return List.of(
         BuiltinKind.of(admission("ValidatingWebhookConfiguration"),
             ValidatingWebhookConfigurationStrategy.strategy(),
-            ValidatingWebhookConfigurationPrinter.printer()),
+            ValidatingWebhookConfigurationPrinter::printer),
         BuiltinKind.of(admission("MutatingWebhookConfiguration"),
             MutatingWebhookConfigurationStrategy.strategy(),
-            MutatingWebhookConfigurationPrinter.printer()),
+            MutatingWebhookConfigurationPrinter::printer),
         BuiltinKind.of(admission("ValidatingAdmissionPolicy"), ResourceStrategy.defaults(),
-            ValidatingAdmissionPolicyPrinter.printer()),
+            ValidatingAdmissionPolicyPrinter::printer),
         BuiltinKind.of(admission("MutatingAdmissionPolicy"), ResourceStrategy.defaults(),
-            MutatingAdmissionPolicyPrinter.printer()),
+            MutatingAdmissionPolicyPrinter::printer),
         BuiltinKind.of(admission("ValidatingAdmissionPolicyBinding"),
-            ResourceStrategy.defaults(), ValidatingAdmissionPolicyBindingPrinter.printer()),
+            ResourceStrategy.defaults(), ValidatingAdmissionPolicyBindingPrinter::printer),
         BuiltinKind.of(admission("MutatingAdmissionPolicyBinding"),
-            ResourceStrategy.defaults(), MutatingAdmissionPolicyBindingPrinter.printer()));
+            ResourceStrategy.defaults(), MutatingAdmissionPolicyBindingPrinter::printer));
   }
 
   private static GroupVersionKind admission(String kind) {

@@ -18,6 +18,6 @@ public final class ApiregistrationGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(BuiltinKind.of(
         new GroupVersionKind("apiregistration.k8s.io", "v1", "APIService"),
-        ApiServiceStrategy.strategy(), ApiServicePrinter.printer()));
+        ApiServiceStrategy.strategy(), ApiServicePrinter::printer));
   }
 }

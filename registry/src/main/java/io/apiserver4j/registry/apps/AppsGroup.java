@@ -26,16 +26,16 @@ public final class AppsGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(apps("Deployment"), DeploymentStrategy.strategy(),
-            DeploymentPrinter.printer()),
+            DeploymentPrinter::printer),
         BuiltinKind.of(apps("ReplicaSet"), ReplicaSetStrategy.strategy(),
-            ReplicaSetPrinter.printer()),
+            ReplicaSetPrinter::printer),
         BuiltinKind.of(apps("StatefulSet"), StatefulSetStrategy.strategy(),
-            StatefulSetPrinter.printer()),
+            StatefulSetPrinter::printer),
         BuiltinKind.of(apps("DaemonSet"), DaemonSetStrategy.strategy(),
-            DaemonSetPrinter.printer()),
+            DaemonSetPrinter::printer),
         // no rules of its own yet: only its columns
         BuiltinKind.of(apps("ControllerRevision"), ResourceStrategy.defaults(),
-            ControllerRevisionPrinter.printer()));
+            ControllerRevisionPrinter::printer));
   }
 
   private static GroupVersionKind apps(String kind) {

@@ -18,9 +18,9 @@ public final class AutoscalingGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("autoscaling", "v2", "HorizontalPodAutoscaler"),
-            HorizontalPodAutoscalerStrategy.strategyV2(), HorizontalPodAutoscalerPrinter.printer()),
+            HorizontalPodAutoscalerStrategy.strategyV2(), HorizontalPodAutoscalerPrinter::printer),
         BuiltinKind.of(new GroupVersionKind("autoscaling", "v1", "HorizontalPodAutoscaler"),
             HorizontalPodAutoscalerStrategy.strategyV1(),
-            HorizontalPodAutoscalerPrinter.printer()));
+            HorizontalPodAutoscalerPrinter::printer));
   }
 }

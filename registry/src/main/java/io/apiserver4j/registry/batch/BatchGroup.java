@@ -20,8 +20,8 @@ public final class BatchGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("batch", "v1", "Job"), JobStrategy.strategy(),
-            JobPrinter.printer()),
+            JobPrinter::printer),
         BuiltinKind.of(new GroupVersionKind("batch", "v1", "CronJob"), CronJobStrategy.strategy(),
-            CronJobPrinter.printer()));
+            CronJobPrinter::printer));
   }
 }

@@ -19,6 +19,6 @@ public final class CertificatesGroup {
     return List.of(BuiltinKind.of(
         new GroupVersionKind("certificates.k8s.io", "v1", "CertificateSigningRequest"),
         CertificateSigningRequestStrategy.strategy(),
-        CertificateSigningRequestPrinter.printer()));
+        CertificateSigningRequestPrinter::printer));
   }
 }

@@ -18,6 +18,6 @@ public final class CoordinationGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("coordination.k8s.io", "v1", "Lease"),
-            LeaseStrategy.strategy(), LeasePrinter.printer()));
+            LeaseStrategy.strategy(), LeasePrinter::printer));
   }
 }

@@ -49,7 +49,7 @@ public final class CoreGroup {
   public static List<BuiltinKind> kinds() {
     List<BuiltinKind> kinds = new ArrayList<>();
     // --- pods (core.pod): Pod, and the legacy Binding kube serves from the pod storage ---
-    kinds.add(BuiltinKind.of(v1("Pod"), PodStrategy.strategy(), PodPrinter.printer()));
+    kinds.add(BuiltinKind.of(v1("Pod"), PodStrategy.strategy(), PodPrinter::printer));
     kinds.add(BuiltinKind.of(v1("Binding"), BindingStrategy.strategy()));
     // --- end of pods ---
     kinds.addAll(kindsBeyondPods());
@@ -61,30 +61,30 @@ public final class CoreGroup {
   private static List<BuiltinKind> kindsBeyondPods() {
     return List.of(
         BuiltinKind.of(v1("ComponentStatus"), ComponentStatusStrategy.strategy(),
-            ComponentStatusPrinter.printer()),
+            ComponentStatusPrinter::printer),
         BuiltinKind.of(v1("ConfigMap"), ConfigMapStrategy.strategy(),
-            ConfigMapPrinter.printer()),
+            ConfigMapPrinter::printer),
         BuiltinKind.of(v1("Endpoints"), EndpointsStrategy.strategy(),
-            EndpointsPrinter.printer()),
-        BuiltinKind.of(v1("Event"), EventStrategy.strategy(), EventPrinter.printer()),
+            EndpointsPrinter::printer),
+        BuiltinKind.of(v1("Event"), EventStrategy.strategy(), EventPrinter::printer),
         BuiltinKind.of(v1("LimitRange"), LimitRangeStrategy.strategy()),
         BuiltinKind.of(v1("Namespace"), NamespaceStrategy.strategy(),
-            NamespacePrinter.printer()),
-        BuiltinKind.of(v1("Node"), NodeStrategy.strategy(), NodePrinter.printer()),
+            NamespacePrinter::printer),
+        BuiltinKind.of(v1("Node"), NodeStrategy.strategy(), NodePrinter::printer),
         BuiltinKind.of(v1("PersistentVolume"), PersistentVolumeStrategy.strategy(),
-            PersistentVolumePrinter.printer()),
+            PersistentVolumePrinter::printer),
         BuiltinKind.of(v1("PersistentVolumeClaim"), PersistentVolumeClaimStrategy.strategy(),
-            PersistentVolumeClaimPrinter.printer()),
+            PersistentVolumeClaimPrinter::printer),
         BuiltinKind.of(v1("PodTemplate"), PodTemplateStrategy.strategy(),
-            PodTemplatePrinter.printer()),
+            PodTemplatePrinter::printer),
         BuiltinKind.of(v1("ReplicationController"), ReplicationControllerStrategy.strategy(),
-            ReplicationControllerPrinter.printer()),
+            ReplicationControllerPrinter::printer),
         BuiltinKind.of(v1("ResourceQuota"), ResourceQuotaStrategy.strategy(),
-            ResourceQuotaPrinter.printer()),
-        BuiltinKind.of(v1("Secret"), SecretStrategy.strategy(), SecretPrinter.printer()),
-        BuiltinKind.of(v1("Service"), ServiceStrategy.strategy(), ServicePrinter.printer()),
+            ResourceQuotaPrinter::printer),
+        BuiltinKind.of(v1("Secret"), SecretStrategy.strategy(), SecretPrinter::printer),
+        BuiltinKind.of(v1("Service"), ServiceStrategy.strategy(), ServicePrinter::printer),
         BuiltinKind.of(v1("ServiceAccount"), ServiceAccountStrategy.strategy(),
-            ServiceAccountPrinter.printer()));
+            ServiceAccountPrinter::printer));
   }
 
   private static GroupVersionKind v1(String kind) {

@@ -18,6 +18,6 @@ public final class DiscoveryGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("discovery.k8s.io", "v1", "EndpointSlice"),
-            EndpointSliceStrategy.strategy(), EndpointSlicePrinter.printer()));
+            EndpointSliceStrategy.strategy(), EndpointSlicePrinter::printer));
   }
 }

@@ -18,6 +18,6 @@ public final class EventsGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("events.k8s.io", "v1", "Event"),
-            EventStrategy.strategy(), EventPrinter.printer()));
+            EventStrategy.strategy(), EventPrinter::printer));
   }
 }

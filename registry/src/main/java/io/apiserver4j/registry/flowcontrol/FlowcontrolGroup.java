@@ -20,10 +20,10 @@ public final class FlowcontrolGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(flowcontrol("FlowSchema"), FlowSchemaStrategy.strategy(),
-            FlowSchemaPrinter.printer()),
+            FlowSchemaPrinter::printer),
         BuiltinKind.of(flowcontrol("PriorityLevelConfiguration"),
             PriorityLevelConfigurationStrategy.strategy(),
-            PriorityLevelConfigurationPrinter.printer()));
+            PriorityLevelConfigurationPrinter::printer));
   }
 
   private static GroupVersionKind flowcontrol(String kind) {

@@ -25,11 +25,11 @@ public final class NetworkingGroup {
   /** The kinds of the group this registry declares, each from its own package. */
   public static List<BuiltinKind> kinds() {
     return List.of(
-        BuiltinKind.of(networking("Ingress"), IngressStrategy.strategy(), IngressPrinter.printer()),
-        BuiltinKind.of(networking("IngressClass"), IngressClassStrategy.strategy(), IngressClassPrinter.printer()),
-        BuiltinKind.of(networking("NetworkPolicy"), NetworkPolicyStrategy.strategy(), NetworkPolicyPrinter.printer()),
-        BuiltinKind.of(networking("IPAddress"), IpAddressStrategy.strategy(), IpAddressPrinter.printer()),
-        BuiltinKind.of(networking("ServiceCIDR"), ServiceCidrStrategy.strategy(), ServiceCidrPrinter.printer()));
+        BuiltinKind.of(networking("Ingress"), IngressStrategy.strategy(), IngressPrinter::printer),
+        BuiltinKind.of(networking("IngressClass"), IngressClassStrategy.strategy(), IngressClassPrinter::printer),
+        BuiltinKind.of(networking("NetworkPolicy"), NetworkPolicyStrategy.strategy(), NetworkPolicyPrinter::printer),
+        BuiltinKind.of(networking("IPAddress"), IpAddressStrategy.strategy(), IpAddressPrinter::printer),
+        BuiltinKind.of(networking("ServiceCIDR"), ServiceCidrStrategy.strategy(), ServiceCidrPrinter::printer));
   }
 
   private static GroupVersionKind networking(String kind) {

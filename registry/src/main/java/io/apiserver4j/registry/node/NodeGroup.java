@@ -18,6 +18,6 @@ public final class NodeGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("node.k8s.io", "v1", "RuntimeClass"),
-            RuntimeClassStrategy.strategy(), RuntimeClassPrinter.printer()));
+            RuntimeClassStrategy.strategy(), RuntimeClassPrinter::printer));
   }
 }

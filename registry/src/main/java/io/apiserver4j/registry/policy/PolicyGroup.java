@@ -18,6 +18,6 @@ public final class PolicyGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("policy", "v1", "PodDisruptionBudget"),
-            PodDisruptionBudgetStrategy.strategy(), PodDisruptionBudgetPrinter.printer()));
+            PodDisruptionBudgetStrategy.strategy(), PodDisruptionBudgetPrinter::printer));
   }
 }

@@ -24,9 +24,9 @@ public final class RbacGroup {
         BuiltinKind.of(rbac("Role"), RoleStrategy.strategy()),
         BuiltinKind.of(rbac("ClusterRole"), ClusterRoleStrategy.strategy()),
         BuiltinKind.of(rbac("RoleBinding"), RoleBindingStrategy.strategy(),
-            RoleBindingPrinter.printer()),
+            RoleBindingPrinter::printer),
         BuiltinKind.of(rbac("ClusterRoleBinding"), ClusterRoleBindingStrategy.strategy(),
-            ClusterRoleBindingPrinter.printer()));
+            ClusterRoleBindingPrinter::printer));
   }
 
   private static GroupVersionKind rbac(String kind) {

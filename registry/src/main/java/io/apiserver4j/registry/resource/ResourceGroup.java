@@ -24,13 +24,13 @@ public final class ResourceGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(resource("ResourceSlice"), ResourceSliceStrategy.strategy(),
-            ResourceSlicePrinter.printer()),
+            ResourceSlicePrinter::printer),
         BuiltinKind.of(resource("DeviceClass"), DeviceClassStrategy.strategy(),
-            DeviceClassPrinter.printer()),
+            DeviceClassPrinter::printer),
         BuiltinKind.of(resource("ResourceClaim"), ResourceClaimStrategy.strategy(),
-            ResourceClaimPrinter.printer()),
+            ResourceClaimPrinter::printer),
         BuiltinKind.of(resource("ResourceClaimTemplate"),
-            ResourceClaimTemplateStrategy.strategy(), ResourceClaimTemplatePrinter.printer()));
+            ResourceClaimTemplateStrategy.strategy(), ResourceClaimTemplatePrinter::printer));
   }
 
   private static GroupVersionKind resource(String kind) {

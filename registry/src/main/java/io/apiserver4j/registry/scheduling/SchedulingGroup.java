@@ -18,6 +18,6 @@ public final class SchedulingGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(new GroupVersionKind("scheduling.k8s.io", "v1", "PriorityClass"),
-            PriorityClassStrategy.strategy(), PriorityClassPrinter.printer()));
+            PriorityClassStrategy.strategy(), PriorityClassPrinter::printer));
   }
 }

@@ -28,17 +28,17 @@ public final class StorageGroup {
   public static List<BuiltinKind> kinds() {
     return List.of(
         BuiltinKind.of(storage("StorageClass"), StorageClassStrategy.strategy(),
-            StorageClassPrinter.printer()),
+            StorageClassPrinter::printer),
         BuiltinKind.of(storage("CSIDriver"), CsiDriverStrategy.strategy(),
-            CsiDriverPrinter.printer()),
-        BuiltinKind.of(storage("CSINode"), CsiNodeStrategy.strategy(), CsiNodePrinter.printer()),
+            CsiDriverPrinter::printer),
+        BuiltinKind.of(storage("CSINode"), CsiNodeStrategy.strategy(), CsiNodePrinter::printer),
         BuiltinKind.of(storage("VolumeAttachment"), VolumeAttachmentStrategy.strategy(),
-            VolumeAttachmentPrinter.printer()),
+            VolumeAttachmentPrinter::printer),
         BuiltinKind.of(storage("VolumeAttributesClass"),
-            VolumeAttributesClassStrategy.strategy(), VolumeAttributesClassPrinter.printer()),
+            VolumeAttributesClassStrategy.strategy(), VolumeAttributesClassPrinter::printer),
         // kube validates CSIStorageCapacity; here it has kube's columns only so far
         BuiltinKind.of(storage("CSIStorageCapacity"), ResourceStrategy.defaults(),
-            CsiStorageCapacityPrinter.printer()));
+            CsiStorageCapacityPrinter::printer));
   }
 
   private static GroupVersionKind storage(String kind) {
