@@ -14,6 +14,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
