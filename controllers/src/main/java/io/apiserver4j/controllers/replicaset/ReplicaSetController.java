@@ -60,13 +60,11 @@ public final class ReplicaSetController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetController.class);
   /** kube-controller-manager's {@code BurstReplicas}. */
   static final int BURST_REPLICAS = 500;
-  /** kube's {@code --concurrent-replicaset-syncs} default. */
-  private static final int WORKERS = 5;
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
 
   /** What differs between the kinds the controller runs. */
   private record Kind(String apiVersion, String kind, GroupVersionResource resource,
-      String account, boolean mapSelector) {}
+      String account, boolean mapSelector, String syncsFlag) {}
 
   private final ControllerContext context;
   private final Kind kind;
@@ -99,7 +97,8 @@ public final class ReplicaSetController implements Controller {
   /** The {@code replicaset} controller: ReplicaSets, as user {@code replicaset-controller}. */
   public static Controller replicaSets(ControllerContext context) {
     return new ReplicaSetController(context, new Kind("apps/v1", "ReplicaSet",
-        new GroupVersionResource("apps", "v1", "replicasets"), "replicaset-controller", false));
+        new GroupVersionResource("apps", "v1", "replicasets"), "replicaset-controller", false,
+        "replicaset"));
   }
 
   /**
@@ -109,12 +108,13 @@ public final class ReplicaSetController implements Controller {
   public static Controller replicationControllers(ControllerContext context) {
     return new ReplicaSetController(context, new Kind("v1", "ReplicationController",
         new GroupVersionResource("", "v1", "replicationcontrollers"), "replication-controller",
-        true));
+        true, "rc"));
   }
 
   @Override
   public void start() {
-    workers = context.startWorkers(kind.resource().resource(), queue, WORKERS, this::sync);
+    workers = context.startWorkers(kind.resource().resource(), queue,
+        context.concurrentSyncs(kind.syncsFlag()), this::sync);
   }
 
   @Override
