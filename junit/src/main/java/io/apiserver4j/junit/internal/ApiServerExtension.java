@@ -149,7 +149,12 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
   private static TestServer start(ExtensionContext context, ApiServerTest config,
       List<String> manifests) {
     ClassLoader loader = context.getRequiredTestClass().getClassLoader();
-    return TestServer.start(manifests, loader, factories(context), config.garbageCollection(),
+    List<String> controllers = new java.util.ArrayList<>(List.of(config.controllers()));
+    if (config.garbageCollection()) {
+      // the old attribute as an alias: enabling it where the list does not decide already
+      controllers.add("garbagecollector");
+    }
+    return TestServer.start(manifests, loader, factories(context), controllers,
         new TestServer.Admission(List.of(config.enableAdmissionPlugins()),
             List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()));
   }
