@@ -86,7 +86,7 @@ public class TestServerResetBenchmark {
         throw new UncheckedIOException(e);
       }
       server = TestServer.start(List.of(manifests.toString()),
-          TestServerResetBenchmark.class.getClassLoader(), Map.of(), false);
+          TestServerResetBenchmark.class.getClassLoader(), Map.of(), List.of());
       configMaps = server.api().resources("v1", "configmaps").namespace("default");
     }
 
@@ -123,7 +123,7 @@ public class TestServerResetBenchmark {
   @Benchmark
   public TestServer freshServer() {
     TestServer server = TestServer.start(List.of(),
-        TestServerResetBenchmark.class.getClassLoader(), Map.of(), false);
+        TestServerResetBenchmark.class.getClassLoader(), Map.of(), List.of());
     server.close();
     return server;
   }

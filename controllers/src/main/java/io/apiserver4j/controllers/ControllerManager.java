@@ -9,10 +9,15 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
+import io.apiserver4j.controllers.internal.LeaderElector;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
+import java.util.Optional;
+import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
@@ -35,15 +40,42 @@ import java.util.concurrent.atomic.AtomicBoolean;
  * it, {@link #awaitIdle} runs what became due. Retries after failed requests back off on wall
  * time, as client-go's work queues do.
  *
- * <p>Thread-safe. Implemented so far: {@code garbage-collector-controller}
- * ({@code garbagecollector}); see {@link #knownControllers()}.
+ * <p>With {@link Builder#leaderElection} (kube-controller-manager's {@code --leader-elect}),
+ * several managers over one store (servers sharing an etcd) elect one leader on the
+ * {@code kube-system/kube-controller-manager} Lease as kube does; only the leader runs the
+ * controllers, and another takes over once the leader stops renewing and the lease expires on
+ * the server clock. A manager that loses the lease stops its controllers and campaigns again
+ * (kube-controller-manager exits and is restarted by its supervisor).
+ *
+ * <p>Thread-safe. See {@link #knownControllers()} for the names.
  */
 public final class ControllerManager implements AutoCloseable {
-  private final ControllerRuntime runtime;
+  /** The namespace of kube-controller-manager's lease. */
+  public static final String LEASE_NAMESPACE = "kube-system";
+  /** The name of kube-controller-manager's lease. */
+  public static final String LEASE_NAME = "kube-controller-manager";
+
+  private final ApiServer api;
+  private final Clock clock;
+  private final List<ControllerDescriptor> descriptors;
+  private final Map<String, Integer> concurrentSyncs;
+  private final List<String> names;
+  private final Optional<LeaderElector> elector;
+  private final Object lock = new Object();
+  /** The running controllers; null while this manager does not lead. */
+  private ControllerRuntime runtime;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private ControllerManager(ControllerRuntime runtime) {
-    this.runtime = runtime;
+  private ControllerManager(Builder b, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs) {
+    this.api = b.api;
+    this.clock = b.clock;
+    this.descriptors = descriptors;
+    this.concurrentSyncs = concurrentSyncs;
+    this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
+    this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
+        LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
+        this::startControllers, this::stopControllers));
   }
 
   /** A builder of the controllers of {@code api}. */
@@ -59,16 +91,66 @@ public final class ControllerManager implements AutoCloseable {
     return KnownControllers.all().stream().map(ControllerDescriptor::name).toList();
   }
 
-  /** The canonical names of the running controllers, in kube's order. */
+  /**
+   * The canonical names of the controllers kube-controller-manager's {@code --controllers}
+   * values select among those this project implements, in kube's order; see
+   * {@link Builder#controllers(String)} for the syntax.
+   *
+   * @throws IllegalArgumentException for an unknown name, with kube's message, or a known
+   *     controller explicitly named that this project does not implement
+   */
+  public static List<String> select(List<String> values) {
+    return KnownControllers.select(List.copyOf(requireNonNull(values, "values"))).stream()
+        .map(ControllerDescriptor::name).toList();
+  }
+
+  /**
+   * The {@code --concurrent-<name>-syncs} flags of the controllers this project implements, by
+   * {@code name}, with kube's defaults, sorted by name.
+   */
+  public static Map<String, Integer> concurrentSyncsDefaults() {
+    Map<String, Integer> out = new TreeMap<>();
+    for (Map.Entry<String, ConcurrentSyncs.Entry> e : ConcurrentSyncs.all().entrySet()) {
+      boolean implemented = KnownControllers.all().stream().anyMatch(d ->
+          d.name().equals(e.getValue().controller()) && d.factory().isPresent());
+      if (implemented) {
+        out.put(e.getKey(), e.getValue().kubeDefault());
+      }
+    }
+    return out;
+  }
+
+  /** The canonical names of the selected controllers, in kube's order. */
   public List<String> controllers() {
-    return runtime.names();
+    return names;
+  }
+
+  /**
+   * Whether this manager's controllers run: always without leader election, else while it holds
+   * the lease.
+   */
+  public boolean isLeader() {
+    synchronized (lock) {
+      return runtime != null;
+    }
+  }
+
+  /**
+   * Waits until this manager leads (at once without leader election).
+   *
+   * @return whether it does within {@code timeout}; false too if interrupted
+   */
+  public boolean awaitLeading(Duration timeout) {
+    requireNonNull(timeout, "timeout");
+    return elector.map(e -> e.awaitLeading(timeout)).orElse(true);
   }
 
   /**
    * Waits, without sleeping, until the controllers are idle: every informer has seen every
    * write in the store, no work is queued, in process or waiting for an early retry, no timer
    * is due by the clock, and nothing was written meanwhile. Work waiting for a later time on the
-   * clock, or retried after failing many times, does not count.
+   * clock, or retried after failing many times, does not count. A manager that does not lead
+   * runs nothing, and is idle.
    *
    * @return whether that happened within {@code timeout}; false too if the thread was
    *     interrupted (its interrupt status is kept)
@@ -79,20 +161,65 @@ public final class ControllerManager implements AutoCloseable {
     if (closed.get()) {
       throw new IllegalStateException("the controller manager is closed");
     }
-    return runtime.awaitIdle(timeout);
+    ControllerRuntime r;
+    synchronized (lock) {
+      r = runtime;
+    }
+    return r == null || r.awaitIdle(timeout);
   }
 
-  /** Stops the controllers and their informers, waiting for their threads. Idempotent. */
+  /**
+   * Stops the controllers, their informers and the leader election, waiting for their threads.
+   * The lease is not released, as kube-controller-manager does not release it. Idempotent.
+   */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
-      runtime.close();
+      elector.ifPresent(LeaderElector::close);
+      stopControllers();
+    }
+  }
+
+  private void start() {
+    if (elector.isPresent()) {
+      elector.get().start();
+    } else {
+      startControllers();
+    }
+  }
+
+  /** Builds and starts the controllers; they list every resource they follow first. */
+  private void startControllers() {
+    ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs);
+    try {
+      r.start();
+    } catch (RuntimeException e) {
+      r.close();
+      throw e;
+    }
+    synchronized (lock) {
+      if (!closed.get()) {
+        runtime = r;
+        return;
+      }
+    }
+    r.close();
+  }
+
+  private void stopControllers() {
+    ControllerRuntime r;
+    synchronized (lock) {
+      r = runtime;
+      runtime = null;
+    }
+    if (r != null) {
+      r.close();
     }
   }
 
   @Override
   public String toString() {
-    return "ControllerManager" + runtime.names();
+    return "ControllerManager" + names;
   }
 
   /**
@@ -105,6 +232,9 @@ public final class ControllerManager implements AutoCloseable {
     private boolean controllersSet;
     private Clock clock = Clock.systemUTC();
     private boolean clockSet;
+    private Optional<LeaderElection> leaderElection = Optional.empty();
+    private boolean leaderElectionSet;
+    private final Map<String, Integer> concurrentSyncs = new LinkedHashMap<>();
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -149,21 +279,62 @@ public final class ControllerManager implements AutoCloseable {
     }
 
     /**
-     * Builds the controllers and starts them: lists every resource they follow, then starts
-     * their workers.
+     * Runs the controllers only while this manager leads, as kube-controller-manager with
+     * {@code --leader-elect} (see {@link LeaderElection#defaults()}). Default: no leader
+     * election, the controllers run at once (one manager per store).
+     */
+    public Builder leaderElection(LeaderElection election) {
+      if (leaderElectionSet) {
+        throw new IllegalStateException("leaderElection was already set");
+      }
+      leaderElectionSet = true;
+      this.leaderElection = Optional.of(requireNonNull(election, "election"));
+      return this;
+    }
+
+    /**
+     * The workers of a controller, as kube-controller-manager's
+     * {@code --concurrent-<name>-syncs} flag (e.g. {@code concurrentSyncs("gc", 20)}); see
+     * {@link #concurrentSyncsDefaults()} for the names and kube's defaults.
+     *
+     * @throws IllegalArgumentException for an unknown name or a count below 1
+     * @throws IllegalStateException if that name was already set
+     */
+    public Builder concurrentSyncs(String name, int workers) {
+      requireNonNull(name, "name");
+      if (!ConcurrentSyncs.all().containsKey(name)) {
+        throw new IllegalArgumentException("unknown flag --concurrent-" + name + "-syncs");
+      }
+      if (workers < 1) {
+        throw new IllegalArgumentException("--concurrent-" + name + "-syncs must be at least 1,"
+            + " got " + workers);
+      }
+      if (concurrentSyncs.putIfAbsent(name, workers) != null) {
+        throw new IllegalStateException("concurrentSyncs " + name + " was already set");
+      }
+      return this;
+    }
+
+    /**
+     * Builds the manager and starts it: without leader election the controllers list every
+     * resource they follow, then start their workers; with it, the manager campaigns on its own
+     * thread and starts them once it leads.
      *
      * @throws io.apiserver4j.core.errors.StatusException if the store cannot be listed
      */
     public ControllerManager start() {
-      ControllerRuntime runtime = new ControllerRuntime(api, clock,
-          KnownControllers.select(controllers));
+      Map<String, Integer> syncs = new LinkedHashMap<>();
+      ConcurrentSyncs.all().forEach((k, v) -> syncs.put(k, v.kubeDefault()));
+      syncs.putAll(concurrentSyncs);
+      ControllerManager m = new ControllerManager(this, KnownControllers.select(controllers),
+          syncs);
       try {
-        runtime.start();
+        m.start();
       } catch (RuntimeException e) {
-        runtime.close();
+        m.close();
         throw e;
       }
-      return new ControllerManager(runtime);
+      return m;
     }
   }
 }

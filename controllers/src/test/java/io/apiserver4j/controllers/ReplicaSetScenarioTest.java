@@ -207,6 +207,58 @@ class ReplicaSetScenarioTest {
         .get("rc"), "status", "replicas")).isEqualTo(2);
   }
 
+  @Test
+  void createsAndDeletesAreRecordedAsKubesEvents() {
+    MapValue rs = api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 2, "")));
+    idle();
+    List<String> created = pods().list().stream().map(p -> Meta.metaString(p, "name")).toList();
+    // kube's RealPodControl: "Created pod: <name>", Normal, from the replicaset-controller
+    assertThat(events("SuccessfulCreate")).extracting(e -> Nested.str(e, "message"))
+        .containsExactlyInAnyOrderElementsOf(created.stream().map(n -> "Created pod: " + n)
+            .toList());
+    for (MapValue e : events("SuccessfulCreate")) {
+      assertThat(Nested.str(e, "type")).isEqualTo("Normal");
+      assertThat(Nested.str(e, "source", "component")).isEqualTo("replicaset-controller");
+      assertThat(Nested.str(e, "involvedObject", "kind")).isEqualTo("ReplicaSet");
+      assertThat(Nested.str(e, "involvedObject", "apiVersion")).isEqualTo("apps/v1");
+      assertThat(Nested.str(e, "involvedObject", "name")).isEqualTo("web");
+      assertThat(Nested.str(e, "involvedObject", "uid")).isEqualTo(Meta.metaString(rs, "uid"));
+      assertThat(Meta.metaString(e, "name")).startsWith("web.");
+    }
+    api.resources(RS).namespace("ns").patch("web", PatchType.MERGE_PATCH,
+        "{\"spec\":{\"replicas\":1}}");
+    idle();
+    List<String> left = names();
+    assertThat(left).hasSize(1);
+    String deleted = created.stream().filter(n -> !left.contains(n)).findFirst().orElseThrow();
+    assertThat(events("SuccessfulDelete")).extracting(e -> Nested.str(e, "message"))
+        .containsExactly("Deleted pod: " + deleted);
+  }
+
+  @Test
+  void aRefusedPodIsAFailedCreateWarning() {
+    // LimitRanger refuses the template's limit: kube's "Error creating: <the error>"
+    api.resources("v1", "limitranges").namespace("ns").create(Json.read("{\"apiVersion\":"
+        + "\"v1\",\"kind\":\"LimitRange\",\"metadata\":{\"name\":\"max\"},\"spec\":{\"limits\""
+        + ":[{\"type\":\"Container\",\"max\":{\"cpu\":\"100m\"}}]}}"));
+    api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 1, "").replace(
+        "\"image\":\"nginx\"", "\"image\":\"nginx\",\"resources\":{\"limits\":{\"cpu\":\"1\"}}")));
+    assertThat(controllers.awaitIdle(IDLE)).isTrue();
+    assertThat(pods().list()).isEmpty();
+    List<MapValue> failed = events("FailedCreate");
+    assertThat(failed).isNotEmpty();
+    for (MapValue e : failed) {
+      assertThat(Nested.str(e, "type")).isEqualTo("Warning");
+      assertThat(Nested.str(e, "message")).startsWith("Error creating: pods ")
+          .contains("forbidden: maximum cpu usage per Container is 100m, but limit is 1");
+    }
+  }
+
+  private List<MapValue> events(String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals(reason)).toList();
+  }
+
   /** The Pods not being deleted (a Pod on a node is deleted gracefully, as kube). */
   private List<String> names() {
     return pods().list().stream().filter(p -> !Nested.has(p, "metadata", "deletionTimestamp"))

@@ -47,8 +47,20 @@ public @interface ApiServerTest {
   Lifecycle lifecycle() default Lifecycle.PER_CLASS;
 
   /**
-   * Whether to run kube-controller-manager's garbage collector ({@code apiserver4j-controllers}'
-   * {@code garbage-collector-controller}) beside the server: the
+   * kube-controller-manager's controllers to run beside the server, as its {@code --controllers}
+   * flag values: {@code "*"} for those kube runs by default, a name or alias to enable one
+   * ({@code "garbagecollector"}, {@code "replicaset"}), {@code "-name"} to disable one; the first
+   * value naming a controller decides (see {@code ControllerManager.knownControllers()}).
+   * They run on the server's {@link TestClock}, writing as kube's controller users. Default: none
+   * (a bare kube-apiserver runs no controllers: a ReplicaSet gets no Pods). A name this project
+   * does not implement fails the server's start.
+   */
+  String[] controllers() default {};
+
+  /**
+   * An alias of {@code controllers = "garbagecollector"}, kept for existing tests: runs
+   * kube-controller-manager's garbage collector ({@code apiserver4j-controllers}'
+   * {@code garbage-collector-controller}) beside the server, besides {@link #controllers()}: the
    * dependents of a deleted owner (by {@code metadata.ownerReferences}) are deleted, and the
    * {@code Orphan} and {@code Foreground} propagation policies complete (dependents orphaned, or
    * deleted first while they have {@code blockOwnerDeletion}). Default off, as a bare

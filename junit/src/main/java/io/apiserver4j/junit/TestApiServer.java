@@ -65,4 +65,13 @@ public interface TestApiServer {
    * finalizers or graceful deletion.
    */
   void reset();
+
+  /**
+   * Waits, without sleeping, until the controllers of {@link ApiServerTest#controllers()} are
+   * idle: they have seen every write, have nothing queued, and no timer of theirs is due on the
+   * {@link TestClock} (advance it first to let a due timer run). True at once when none run.
+   *
+   * @return whether they were idle within {@code timeout}
+   */
+  boolean awaitControllersIdle(java.time.Duration timeout);
 }

@@ -284,7 +284,7 @@ class LifecycleTest {
     java.nio.file.Files.writeString(dir.resolve("one.yaml"),
         "{apiVersion: v1, kind: ConfigMap, metadata: {name: from-file}}");
     try (io.apiserver4j.junit.internal.TestServer s = io.apiserver4j.junit.internal.TestServer
-        .start(List.of(dir + "/*.yaml"), getClass().getClassLoader(), Map.of(), false)) {
+        .start(List.of(dir + "/*.yaml"), getClass().getClassLoader(), Map.of(), List.of())) {
       assertThat(s.api().resources("v1", "configmaps").namespace("default").find("from-file"))
           .isPresent();
       s.api().resources("v1", "configmaps").namespace("default").delete("from-file");
@@ -313,7 +313,7 @@ class LifecycleTest {
     try (java.net.URLClassLoader loader = new java.net.URLClassLoader(
         new java.net.URL[] {jar.toUri().toURL()}, null);
         io.apiserver4j.junit.internal.TestServer s = io.apiserver4j.junit.internal.TestServer
-            .start(List.of("fixtures/*.yaml"), loader, Map.of(), false)) {
+            .start(List.of("fixtures/*.yaml"), loader, Map.of(), List.of())) {
       assertThat(s.api().resources("v1", "configmaps").namespace("default").list())
           .extracting(c -> Nested.str(c, "metadata", "name")).containsExactly("a", "b");
     }

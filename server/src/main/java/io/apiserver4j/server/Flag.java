@@ -100,6 +100,35 @@ final class Flag<T> {
     });
   }
 
+  /** An integer of at least {@code min}. */
+  static Flag<Integer> atLeast(String name, int min, int defaultValue, String help) {
+    return of(name, "N", defaultValue, help, v -> {
+      int n;
+      try {
+        n = Integer.parseInt(v);
+      } catch (NumberFormatException e) {
+        throw new IllegalArgumentException(name + " must be a number: " + v);
+      }
+      if (n < min) {
+        throw new IllegalArgumentException(name + " must be at least " + min + ": " + v);
+      }
+      return n;
+    });
+  }
+
+  /** A positive duration in Go's {@code time.ParseDuration} form, e.g. {@code 15s}, {@code 1m30s}. */
+  static Flag<java.time.Duration> duration(String name, java.time.Duration defaultValue,
+      String help) {
+    return of(name, "DURATION", defaultValue, help, v -> {
+      java.time.Duration d = GoDuration.parse(v).orElseThrow(() -> new IllegalArgumentException(
+          name + ": invalid duration \"" + v + "\" (e.g. 15s, 500ms, 1m30s)"));
+      if (d.isNegative() || d.isZero()) {
+        throw new IllegalArgumentException(name + " must be positive: " + v);
+      }
+      return d;
+    });
+  }
+
   /** A boolean: {@code --name} alone is true, else {@code --name=true|false}. */
   static Flag<Boolean> bool(String name, boolean defaultValue, String help) {
     return new Flag<>(name, List.of(), "", help, defaultValue, v -> {

@@ -21,6 +21,8 @@ import io.apiserver4j.auth.tokens.ServiceAccountTokens;
 import io.apiserver4j.authz.Authenticator;
 import io.apiserver4j.authz.Authenticators;
 import io.apiserver4j.authz.Authorizer;
+import io.apiserver4j.controllers.ControllerManager;
+import io.apiserver4j.controllers.LeaderElection;
 import io.apiserver4j.http.HttpApiServer;
 import io.apiserver4j.http.Kubeconfig;
 import io.apiserver4j.http.TlsOptions;
@@ -108,9 +110,11 @@ public final class Serve {
    */
   record Running(ApiServer api, HttpApiServer http, int port, Optional<String> adminToken,
       Optional<RbacAuthorizer> rbac, Optional<AuditLogSink> auditLog,
-      Optional<java.nio.file.Path> servingCertificate) implements AutoCloseable {
+      Optional<java.nio.file.Path> servingCertificate,
+      Optional<ControllerManager> controllers) implements AutoCloseable {
     @Override
     public void close() {
+      controllers.ifPresent(ControllerManager::close);
       http.close();
       api.close();
       rbac.ifPresent(RbacAuthorizer::close);
@@ -228,6 +232,26 @@ public final class Serve {
     return b.build();
   }
 
+  /**
+   * kube-controller-manager's controllers as its flags select them ({@code --controllers},
+   * {@code --leader-elect*}, {@code --concurrent-*-syncs}); none when the selection is empty.
+   */
+  static Optional<ControllerManager> controllers(ServeOptions options, ApiServer api) {
+    List<String> values = options.get(ServeOptions.CONTROLLERS);
+    if (ControllerManager.select(values).isEmpty()) {
+      return Optional.empty();
+    }
+    ControllerManager.Builder b = ControllerManager.builder(api).controllers(values);
+    options.concurrentSyncs().forEach(b::concurrentSyncs);
+    if (options.get(ServeOptions.LEADER_ELECT)) {
+      b.leaderElection(LeaderElection.defaults().withDurations(
+          options.get(ServeOptions.LEADER_ELECT_LEASE_DURATION),
+          options.get(ServeOptions.LEADER_ELECT_RENEW_DEADLINE),
+          options.get(ServeOptions.LEADER_ELECT_RETRY_PERIOD)));
+    }
+    return Optional.of(b.start());
+  }
+
   /** Starts the server; the caller closes it. */
   static Running start(ServeOptions options) {
     Store store = store(options);
@@ -292,8 +316,15 @@ public final class Serve {
       int port = server.start();
       // the rest of what kube-apiserver writes at start, now that its port is known
       BootstrapObjects.ensure(api, "127.0.0.1", port);
+      Optional<ControllerManager> controllers;
+      try {
+        controllers = controllers(options, api);
+      } catch (RuntimeException e) {
+        server.close();
+        throw e;
+      }
       return new Running(api, server, port, adminToken, rbac, auditLog,
-          serving.map(TlsOptions::certificateChain));
+          serving.map(TlsOptions::certificateChain), controllers);
     } catch (RuntimeException e) {
       api.close();
       throw e;
@@ -320,6 +351,10 @@ public final class Serve {
     List<URI> etcd = options.get(ServeOptions.ETCD_SERVERS);
     out.println("apiserver4j listening on " + running.http().url() + " (port " + running.port()
         + "), storage: " + (etcd.isEmpty() ? "in memory" : "etcd " + etcd));
+    out.println("controllers: " + running.controllers().map(c -> String.join(",",
+        c.controllers()) + (options.get(ServeOptions.LEADER_ELECT)
+            ? " (when this server holds the kube-controller-manager lease)" : ""))
+        .orElse("none"));
     options.get(ServeOptions.KUBECONFIG).ifPresent(file -> {
       running.kubeconfig(options).write(file);
       out.println("kubeconfig written to " + file.toAbsolutePath()

@@ -7,13 +7,17 @@ package io.apiserver4j.server;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.controllers.ControllerManager;
+import io.apiserver4j.controllers.LeaderElection;
 import io.apiserver4j.kubeapi.KubeVersion;
 import java.net.URI;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
 import java.util.IdentityHashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -105,10 +109,41 @@ final class ServeOptions {
   static final Flag<Optional<Path>> KUBECONFIG = define(Flag.file("--kubeconfig",
       "write a kubeconfig for this server to FILE (the admin's credentials when requests"
           + " authenticate)"));
+  static final Flag<List<String>> CONTROLLERS = define(Flag.of("--controllers", "NAMES",
+      List.of("*"), "kube-controller-manager's controllers to run, as its flag: * for those on"
+          + " by default, NAME to enable one, -NAME to disable one, by name or alias"
+          + " (comma-separated, e.g. *,-garbagecollector); implemented: "
+          + String.join(", ", ControllerManager.select(List.of("*"))),
+      v -> {
+        List<String> n = names(v);
+        ControllerManager.select(n);
+        return n;
+      }));
+  static final Flag<Boolean> LEADER_ELECT = define(Flag.bool("--leader-elect", true,
+      "run the controllers only while this server holds the kube-system/kube-controller-manager"
+          + " Lease, as kube-controller-manager: of several servers on one etcd one runs them"));
+  static final Flag<Duration> LEADER_ELECT_LEASE_DURATION = define(Flag.duration(
+      "--leader-elect-lease-duration", Duration.ofSeconds(15), "how long the other servers wait,"
+          + " after the lease last changed, before taking it over"));
+  static final Flag<Duration> LEADER_ELECT_RENEW_DEADLINE = define(Flag.duration(
+      "--leader-elect-renew-deadline", Duration.ofSeconds(10), "how long the leader tries to"
+          + " renew the lease before it stops its controllers"));
+  static final Flag<Duration> LEADER_ELECT_RETRY_PERIOD = define(Flag.duration(
+      "--leader-elect-retry-period", Duration.ofSeconds(2), "the wait between attempts to"
+          + " acquire or renew the lease"));
+  /** {@code --concurrent-<name>-syncs} of every implemented controller that has workers. */
+  static final Map<String, Flag<Integer>> CONCURRENT_SYNCS = defineConcurrentSyncs();
   static final Flag<Boolean> HELP = define(Flag.bool("--help", false, "show this help")
       .alias("-h"));
 
   static {
+    require(o -> {
+      if (o.get(LEADER_ELECT)) {
+        // client-go's checks, with its messages
+        new LeaderElection("check", o.get(LEADER_ELECT_LEASE_DURATION),
+            o.get(LEADER_ELECT_RENEW_DEADLINE), o.get(LEADER_ELECT_RETRY_PERIOD));
+      }
+    });
     require(o -> {
       if (o.get(TLS_CERT_FILE).isPresent() != o.get(TLS_PRIVATE_KEY_FILE).isPresent()) {
         throw new IllegalArgumentException(
@@ -121,6 +156,15 @@ final class ServeOptions {
 
   private ServeOptions(Map<Flag<?>, Object> values) {
     this.values = Collections.unmodifiableMap(values);
+  }
+
+  private static Map<String, Flag<Integer>> defineConcurrentSyncs() {
+    Map<String, Flag<Integer>> out = new LinkedHashMap<>();
+    ControllerManager.concurrentSyncsDefaults().forEach((name, workers) -> out.put(name,
+        define(Flag.atLeast("--concurrent-" + name + "-syncs", 1, workers,
+            "objects the controller behind it syncs at once (its workers), as"
+                + " kube-controller-manager's flag"))));
+    return java.util.Collections.unmodifiableMap(out);
   }
 
   /** A comma-separated list of names, as kube's string-slice flags read it. */
@@ -196,6 +240,17 @@ final class ServeOptions {
     return rbac() || get(TOKEN_AUTH_FILE).isPresent() || get(CLIENT_CA_FILE).isPresent();
   }
 
+  /** The {@code --concurrent-<name>-syncs} values the command line gave, by name. */
+  Map<String, Integer> concurrentSyncs() {
+    Map<String, Integer> out = new LinkedHashMap<>();
+    CONCURRENT_SYNCS.forEach((name, flag) -> {
+      if (isSet(flag)) {
+        out.put(name, get(flag));
+      }
+    });
+    return out;
+  }
+
   boolean rbac() {
     return get(AUTHORIZATION_MODE).equals("RBAC");
   }
@@ -246,7 +301,8 @@ final class ServeOptions {
 
   static String usage() {
     StringBuilder sb = new StringBuilder("usage: apiserver4j-server [flags]   (scripts/serve)\n\n"
-        + "Serves the Kubernetes API with the built-in kinds, as kube-apiserver.\n\nflags:\n");
+        + "Serves the Kubernetes API with the built-in kinds, as kube-apiserver, and runs\n"
+        + "kube-controller-manager's controllers beside it.\n\nflags:\n");
     for (Flag<?> f : TABLE) {
       sb.append("  ").append(f.name()).append(f.isBoolean() ? "" : " " + f.valueName())
           .append('\n');
@@ -280,7 +336,13 @@ final class ServeOptions {
     Object d = f.defaultValue();
     boolean none = d instanceof Optional<?> opt && opt.isEmpty()
         || d instanceof List<?> l && l.isEmpty() || Boolean.FALSE.equals(d);
-    return none ? "" : " [default " + d + "]";
+    if (none) {
+      return "";
+    }
+    String text = d instanceof Duration dur ? GoDuration.format(dur)
+        : d instanceof List<?> l ? String.join(",", l.stream().map(String::valueOf).toList())
+        : String.valueOf(d);
+    return " [default " + text + "]";
   }
 
   @Override

@@ -136,7 +136,7 @@ class ServeOptionsTest {
         .contains("  --authorization-mode AlwaysAllow|RBAC\n").contains("  --kubeconfig FILE\n")
         .contains("  --help\n      show this help (also -h)\n");
     assertThat(usage.lines()).allSatisfy(l -> assertThat(l.length()).isLessThanOrEqualTo(80));
-    assertThat(ServeOptions.flags()).extracting(Flag::name).containsExactly("--secure-port",
+    List<String> expected = new java.util.ArrayList<>(List.of("--secure-port",
         "--bind-address", "--etcd-servers", "--authorization-mode", "--token-auth-file",
         "--tls-cert-file", "--tls-private-key-file", "--client-ca-file", "--anonymous-auth",
         "--service-account-issuer", "--service-account-signing-key-file",
@@ -144,7 +144,84 @@ class ServeOptionsTest {
         "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
         "--emulated-version", "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
         "--disable-admission-plugins", "--admission-control-config-file", "--cert-dir",
-        "--kubeconfig", "--help");
+        "--kubeconfig", "--controllers", "--leader-elect", "--leader-elect-lease-duration",
+        "--leader-elect-renew-deadline", "--leader-elect-retry-period"));
+    // one per implemented controller with workers, by name (other controllers add theirs)
+    ServeOptions.CONCURRENT_SYNCS.keySet().forEach(n -> expected.add("--concurrent-" + n
+        + "-syncs"));
+    expected.add("--help");
+    assertThat(ServeOptions.flags()).extracting(Flag::name).containsExactlyElementsOf(expected);
+    assertThat(List.copyOf(ServeOptions.CONCURRENT_SYNCS.keySet())).isSorted()
+        .contains("gc", "rc", "replicaset");
+    assertThat(usage).contains("  --controllers NAMES\n").contains("[default *]")
+        .contains("  --leader-elect\n").contains("[default true]")
+        .contains("  --leader-elect-lease-duration DURATION\n").contains("[default 15s]")
+        .contains("[default 10s]").contains("[default 2s]")
+        .contains("  --concurrent-gc-syncs N\n").contains("[default 20]");
+  }
+
+  @Test
+  void kubeControllerManagerFlagsWithKubesDefaults() {
+    ServeOptions o = ServeOptions.parse();
+    assertThat(o.get(ServeOptions.CONTROLLERS)).containsExactly("*");
+    assertThat(o.get(ServeOptions.LEADER_ELECT)).isTrue();
+    assertThat(o.get(ServeOptions.LEADER_ELECT_LEASE_DURATION)).hasSeconds(15);
+    assertThat(o.get(ServeOptions.LEADER_ELECT_RENEW_DEADLINE)).hasSeconds(10);
+    assertThat(o.get(ServeOptions.LEADER_ELECT_RETRY_PERIOD)).hasSeconds(2);
+    assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("gc"))).isEqualTo(20);
+    assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("replicaset"))).isEqualTo(5);
+    assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("rc"))).isEqualTo(5);
+    assertThat(o.concurrentSyncs()).isEmpty();
+
+    ServeOptions set = ServeOptions.parse("--controllers=*,-garbagecollector",
+        "--leader-elect-lease-duration=1m30s", "--leader-elect-renew-deadline", "500ms",
+        "--leader-elect-retry-period=0.1s", "--concurrent-gc-syncs=3");
+    assertThat(set.get(ServeOptions.CONTROLLERS)).containsExactly("*", "-garbagecollector");
+    assertThat(set.get(ServeOptions.LEADER_ELECT_LEASE_DURATION)).hasSeconds(90);
+    assertThat(set.get(ServeOptions.LEADER_ELECT_RENEW_DEADLINE)).hasMillis(500);
+    assertThat(set.get(ServeOptions.LEADER_ELECT_RETRY_PERIOD)).hasMillis(100);
+    assertThat(set.concurrentSyncs()).containsExactly(java.util.Map.entry("gc", 3));
+    assertThat(ServeOptions.parse("--leader-elect=false").get(ServeOptions.LEADER_ELECT))
+        .isFalse();
+  }
+
+  @Test
+  void badKubeControllerManagerFlagsAreRefusedWithKubesMessages() {
+    assertThatThrownBy(() -> ServeOptions.parse("--controllers=*,nope"))
+        .hasMessage("\"nope\" is not in the list of known controllers");
+    assertThatThrownBy(() -> ServeOptions.parse("--controllers=nodeipam"))
+        .hasMessageContaining("\"node-ipam-controller\" is not implemented");
+    // client-go's NewLeaderElector checks
+    assertThatThrownBy(() -> ServeOptions.parse("--leader-elect-lease-duration=5s"))
+        .hasMessage("leaseDuration must be greater than renewDeadline");
+    assertThatThrownBy(() -> ServeOptions.parse("--leader-elect-retry-period=9s"))
+        .hasMessage("renewDeadline must be greater than retryPeriod*JitterFactor");
+    // not checked when there is no election
+    assertThat(ServeOptions.parse("--leader-elect=false", "--leader-elect-lease-duration=5s")
+        .get(ServeOptions.LEADER_ELECT)).isFalse();
+    assertThatThrownBy(() -> ServeOptions.parse("--leader-elect-retry-period=2"))
+        .hasMessageStartingWith("--leader-elect-retry-period: invalid duration \"2\"");
+    assertThatThrownBy(() -> ServeOptions.parse("--concurrent-gc-syncs=0"))
+        .hasMessage("--concurrent-gc-syncs must be at least 1: 0");
+  }
+
+  @Test
+  void goDurationsAsTimeParseDurationReadsThem() {
+    assertThat(GoDuration.parse("15s")).contains(java.time.Duration.ofSeconds(15));
+    assertThat(GoDuration.parse("1h2m3.5s")).contains(java.time.Duration.ofMillis(3_723_500));
+    assertThat(GoDuration.parse("300ms")).contains(java.time.Duration.ofMillis(300));
+    assertThat(GoDuration.parse("2us")).contains(java.time.Duration.ofNanos(2_000));
+    assertThat(GoDuration.parse("0")).contains(java.time.Duration.ZERO);
+    assertThat(GoDuration.parse("-1.5h")).contains(java.time.Duration.ofMinutes(-90));
+    for (String bad : List.of("", "s", "1", "1x", "1s2", ".s", "1 s")) {
+      assertThat(GoDuration.parse(bad)).as(bad).isEmpty();
+    }
+    // Go's Duration.String for the defaults the usage shows
+    assertThat(GoDuration.format(java.time.Duration.ofSeconds(15))).isEqualTo("15s");
+    assertThat(GoDuration.format(java.time.Duration.ofSeconds(90))).isEqualTo("1m30s");
+    assertThat(GoDuration.format(java.time.Duration.ofMillis(1500))).isEqualTo("1.5s");
+    assertThat(GoDuration.format(java.time.Duration.ofMillis(500))).isEqualTo("500ms");
+    assertThat(GoDuration.format(java.time.Duration.ofHours(1))).isEqualTo("1h0m0s");
   }
 
   @Test

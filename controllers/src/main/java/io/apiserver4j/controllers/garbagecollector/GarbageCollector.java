@@ -14,6 +14,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
@@ -54,8 +55,6 @@ public final class GarbageCollector implements Controller {
   static final String ACCOUNT = "generic-garbage-collector";
   /** kube's event source component. */
   static final String COMPONENT = "garbage-collector-controller";
-  /** Workers per queue (kube's {@code --concurrent-gc-syncs} is 20; this machine is small). */
-  private static final int WORKERS = 4;
 
   private final ControllerContext context;
   private final UserInfo user = ControllerContext.serviceAccount(ACCOUNT);
@@ -79,9 +78,11 @@ public final class GarbageCollector implements Controller {
       graph.process(e);
       return Outcome.FORGET;
     }));
-    workers.add(context.startWorkers("gc-delete", graph.attemptToDelete, WORKERS,
+    // kube runs --concurrent-gc-syncs workers on each of the two queues
+    int syncs = context.concurrentSyncs("gc");
+    workers.add(context.startWorkers("gc-delete", graph.attemptToDelete, syncs,
         this::attemptToDeleteWorker));
-    workers.add(context.startWorkers("gc-orphan", graph.attemptToOrphan, WORKERS,
+    workers.add(context.startWorkers("gc-orphan", graph.attemptToOrphan, syncs,
         this::attemptToOrphanWorker));
   }
 

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.garbagecollector;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;
@@ -347,11 +348,16 @@ final class GraphBuilder {
       if (ref.uid().equals(invalidOwnerUid)) {
         ObjectReference invalid = ObjectReference.of(new OwnerReference(ref.apiVersion(),
             ref.kind(), ref.name(), ref.uid(), null, null), n.identity.namespace());
-        events.warning(n.identity, "OwnerRefInvalidNamespace", "ownerRef " + invalid
+        events.warning(involved(n.identity), "OwnerRefInvalidNamespace", "ownerRef " + invalid
             + " does not exist in namespace \"" + n.identity.namespace() + "\"");
         return;
       }
     }
+  }
+
+  private static EventRecorder.InvolvedObject involved(ObjectReference r) {
+    return new EventRecorder.InvolvedObject(r.apiVersion(), r.kind(), r.namespace(), r.name(),
+        r.uid(), "");
   }
 
   record Diff(List<OwnerReference> added, List<OwnerReference> removed,

@@ -11,6 +11,7 @@ import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.ScheduledExecutorService;
@@ -34,9 +35,11 @@ public final class ControllerContext {
   private final Activity activity;
   private final ScheduledExecutorService retries;
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
+  private final Map<String, Integer> concurrentSyncs;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
-      Activity activity, ScheduledExecutorService retries) {
+      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs) {
+    this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.api = api;
     this.informers = informers;
     this.clock = clock;
@@ -60,6 +63,20 @@ public final class ControllerContext {
 
   public Timers timers() {
     return timers;
+  }
+
+  /**
+   * The workers kube-controller-manager's {@code --concurrent-<name>-syncs} flag gives a
+   * controller (its default unless the manager was told otherwise).
+   *
+   * @throws IllegalArgumentException if there is no such flag
+   */
+  public int concurrentSyncs(String name) {
+    Integer n = concurrentSyncs.get(name);
+    if (n == null) {
+      throw new IllegalArgumentException("no --concurrent-" + name + "-syncs flag is known");
+    }
+    return n;
   }
 
   /** A new work queue the quiescence wait watches. */

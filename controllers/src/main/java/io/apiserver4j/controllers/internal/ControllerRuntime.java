@@ -9,6 +9,7 @@ import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -31,8 +32,12 @@ public final class ControllerRuntime implements AutoCloseable {
   private final List<Controller> controllers = new ArrayList<>();
   private final List<String> names;
 
-  /** Builds the controllers {@code descriptors} name (each must be implemented). */
-  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors) {
+  /**
+   * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
+   * counts of kube's {@code --concurrent-<name>-syncs} flags by name.
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -41,7 +46,8 @@ public final class ControllerRuntime implements AutoCloseable {
       return t;
     });
     this.informers = new SharedInformers(api, activity);
-    this.context = new ControllerContext(api, informers, clock, timers, activity, retries);
+    this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
+        concurrentSyncs);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {

@@ -13,6 +13,8 @@ import io.apiserver4j.apiserver.UpdateOptions;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
+import io.apiserver4j.controllers.internal.EventRecorder;
+import io.apiserver4j.controllers.internal.EventRecorder.InvolvedObject;
 import io.apiserver4j.controllers.internal.Expectations;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
@@ -58,13 +60,11 @@ public final class ReplicaSetController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(ReplicaSetController.class);
   /** kube-controller-manager's {@code BurstReplicas}. */
   static final int BURST_REPLICAS = 500;
-  /** kube's {@code --concurrent-replicaset-syncs} default. */
-  private static final int WORKERS = 5;
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
 
   /** What differs between the kinds the controller runs. */
   private record Kind(String apiVersion, String kind, GroupVersionResource resource,
-      String account, boolean mapSelector) {}
+      String account, boolean mapSelector, String syncsFlag) {}
 
   private final ControllerContext context;
   private final Kind kind;
@@ -74,6 +74,7 @@ public final class ReplicaSetController implements Controller {
   private final WorkQueue<String> queue;
   private final Expectations expectations;
   private final ControllerRefManager refs;
+  private final EventRecorder events;
   private Workers workers;
 
   private ReplicaSetController(ControllerContext context, Kind kind) {
@@ -81,6 +82,8 @@ public final class ReplicaSetController implements Controller {
     this.kind = kind;
     this.user = ControllerContext.serviceAccount(kind.account());
     this.expectations = new Expectations(context.clock());
+    // kube's event source component is the controller's user name for both kinds
+    this.events = new EventRecorder(context, user, kind.account());
     this.refs = new ControllerRefManager(kind.apiVersion(), kind.kind(), this::setClient,
         this::podClient);
     this.queue = context.newQueue(kind.resource().resource());
@@ -94,7 +97,8 @@ public final class ReplicaSetController implements Controller {
   /** The {@code replicaset} controller: ReplicaSets, as user {@code replicaset-controller}. */
   public static Controller replicaSets(ControllerContext context) {
     return new ReplicaSetController(context, new Kind("apps/v1", "ReplicaSet",
-        new GroupVersionResource("apps", "v1", "replicasets"), "replicaset-controller", false));
+        new GroupVersionResource("apps", "v1", "replicasets"), "replicaset-controller", false,
+        "replicaset"));
   }
 
   /**
@@ -104,12 +108,13 @@ public final class ReplicaSetController implements Controller {
   public static Controller replicationControllers(ControllerContext context) {
     return new ReplicaSetController(context, new Kind("v1", "ReplicationController",
         new GroupVersionResource("", "v1", "replicationcontrollers"), "replication-controller",
-        true));
+        true, "rc"));
   }
 
   @Override
   public void start() {
-    workers = context.startWorkers(kind.resource().resource(), queue, WORKERS, this::sync);
+    workers = context.startWorkers(kind.resource().resource(), queue,
+        context.concurrentSyncs(kind.syncsFlag()), this::sync);
   }
 
   @Override
@@ -316,12 +321,15 @@ public final class ReplicaSetController implements Controller {
       StatusException[] failure = new StatusException[1];
       int created = slowStartBatch(create, () -> {
         try {
-          createPod(set);
+          MapValue pod = createPod(set);
+          events.normal(involved(set), "SuccessfulCreate",
+              "Created pod: " + Meta.metaString(pod, "name"));
           return true;
         } catch (StatusException e) {
           if (e.status().causes().stream().anyMatch(c -> c.type().equals("NamespaceTerminating"))) {
             return true;
           }
+          events.warning(involved(set), "FailedCreate", "Error creating: " + e.getMessage());
           if (failure[0] == null) {
             failure[0] = e;
           }
@@ -342,12 +350,17 @@ public final class ReplicaSetController implements Controller {
       expectations.expectDeletions(key, keys);
       StatusException failure = null;
       for (MapValue pod : victims) {
+        String name = Meta.metaString(pod, "name");
         try {
-          podClient(Meta.metaString(pod, "namespace")).delete(Meta.metaString(pod, "name"));
+          podClient(Meta.metaString(pod, "namespace")).delete(name);
+          events.normal(involved(set), "SuccessfulDelete", "Deleted pod: " + name);
         } catch (StatusException e) {
           expectations.deletionObserved(key, Pods.key(pod));
-          if (!(e instanceof NotFoundException) && failure == null) {
-            failure = e;
+          if (!(e instanceof NotFoundException)) {
+            events.warning(involved(set), "FailedDelete", "Error deleting: " + e.getMessage());
+            if (failure == null) {
+              failure = e;
+            }
           }
         }
       }
@@ -379,8 +392,16 @@ public final class ReplicaSetController implements Controller {
     return successes;
   }
 
-  /** kube's {@code GetPodFromTemplate} with the set's controllerRef, then a create. */
-  private void createPod(MapValue set) {
+  /** The set as kube's event recorder references it. */
+  private InvolvedObject involved(MapValue set) {
+    return InvolvedObject.of(kind.apiVersion(), kind.kind(), set);
+  }
+
+  /**
+   * kube's {@code GetPodFromTemplate} with the set's controllerRef, then a create; returns the
+   * created Pod.
+   */
+  private MapValue createPod(MapValue set) {
     MapValue template = Nested.map(set, "spec", "template");
     MapValue.Builder meta = MapValue.builder();
     MapValue tmeta = Nested.map(template, "metadata");
@@ -395,7 +416,7 @@ public final class ReplicaSetController implements Controller {
     meta.put("ownerReferences", ListValue.of(List.of(refs.controllerRef(set))));
     MapValue pod = MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Pod"),
         "metadata", meta.build(), "spec", Nested.map(template, "spec"));
-    podClient(Meta.metaString(set, "namespace")).create(pod);
+    return podClient(Meta.metaString(set, "namespace")).create(pod);
   }
 
   /** kube's {@code getIndirectlyRelatedPods}: the Pods of every set with the same owner. */

@@ -158,7 +158,12 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
       throw new ExtensionConfigurationException("@ApiServerTest(kubernetesVersion = \""
           + config.kubernetesVersion() + "\"): " + e.getMessage(), e);
     }
-    return TestServer.start(manifests, loader, factories(context), config.garbageCollection(),
+    List<String> controllers = new java.util.ArrayList<>(List.of(config.controllers()));
+    if (config.garbageCollection()) {
+      // the old attribute as an alias: enabling it where the list does not decide already
+      controllers.add("garbagecollector");
+    }
+    return TestServer.start(manifests, loader, factories(context), controllers,
         new TestServer.Admission(List.of(config.enableAdmissionPlugins()),
             List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()),
         version);

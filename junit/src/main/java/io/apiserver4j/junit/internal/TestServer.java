@@ -64,8 +64,9 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   private final HttpApiServer http;
   private final TestKubeconfig kubeconfig;
   private final ClassLoader loader;
-  private final boolean garbageCollection;
-  /** kube-controller-manager's garbage collector when asked for; replaced around a reset. */
+  /** kube-controller-manager's {@code --controllers} values; empty for none. */
+  private final List<String> controllerFlags;
+  /** kube-controller-manager's controllers when asked for; replaced around a reset. */
   private ControllerManager controllers;
   private final Map<Class<?>, ClientFactory<?>> factories;
   private final Map<Class<?>, Object> clients = new ConcurrentHashMap<>();
@@ -89,7 +90,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
   }
 
   private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
-      boolean garbageCollection, Admission admission, KubeVersion version) {
+      List<String> controllerFlags, Admission admission, KubeVersion version) {
     this.loader = loader;
     this.factories = factories;
     this.store = InMemoryStore.create();
@@ -97,7 +98,7 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     ApiServer a = null;
     HttpApiServer h = null;
     Path file = null;
-    ControllerManager gc = null;
+    ControllerManager cm = null;
     try {
       // the extension writes kube's namespaces itself, so that uids count from its baseline
       ApiServer.Builder builder = ApiServer.builder().bootstrap(false).store(store).clock(clock)
@@ -110,17 +111,15 @@ public final class TestServer implements TestApiServer, AutoCloseable {
             configFile(loader, admission.configFile())));
       }
       a = builder.build();
-      if (garbageCollection) {
-        gc = startGarbageCollector(a, clock);
-      }
+      cm = startControllers(a, clock, controllerFlags);
       h = HttpApiServer.builder(a).clock(clock).shutdownTimeout(Duration.ofSeconds(1)).start();
       Kubeconfig config = h.kubeconfig().build();
       file = Files.createTempFile("apiserver4j-", ".kubeconfig");
       config.write(file);
       this.kubeconfig = new TestKubeconfig(file, config.toYaml());
     } catch (IOException | RuntimeException e) {
-      if (gc != null) {
-        gc.close();
+      if (cm != null) {
+        cm.close();
       }
       closeAll(h, a, store, file);
       throw e instanceof IOException io ? new UncheckedIOException(io)
@@ -128,43 +127,49 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     }
     this.api = a;
     this.http = h;
-    this.garbageCollection = garbageCollection;
-    this.controllers = gc;
+    this.controllerFlags = List.copyOf(controllerFlags);
+    this.controllers = cm;
     a.registry().addListener((change, definition) -> served.add(definition.groupResource()));
   }
 
-  private static ControllerManager startGarbageCollector(ApiServer api, TestClock clock) {
-    return ControllerManager.builder(api).clock(clock).controllers("garbagecollector").start();
+  /** The controllers {@code flags} select on the test clock, or null when they select none. */
+  private static ControllerManager startControllers(ApiServer api, TestClock clock,
+      List<String> flags) {
+    if (ControllerManager.select(flags).isEmpty()) {
+      return null;
+    }
+    return ControllerManager.builder(api).clock(clock).controllers(flags).start();
   }
 
   /**
    * Starts a server with kube-apiserver's namespaces and the manifests, and records that state
    * for {@link #reset()}.
+   *
+   * @param controllers kube-controller-manager's {@code --controllers} values; empty for none
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
-      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection) {
-    return start(manifests, loader, factories, garbageCollection, Admission.DEFAULTS);
+      Map<Class<?>, ClientFactory<?>> factories, List<String> controllers) {
+    return start(manifests, loader, factories, controllers, Admission.DEFAULTS);
   }
 
   /**
-   * Starts a server as {@link #start(List, ClassLoader, Map, boolean)} with these admission
+   * Starts a server as {@link #start(List, ClassLoader, Map, List)} with these admission
    * plugin options.
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
-      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection,
+      Map<Class<?>, ClientFactory<?>> factories, List<String> controllers,
       Admission admission) {
-    return start(manifests, loader, factories, garbageCollection, admission,
-        KubeVersion.latest());
+    return start(manifests, loader, factories, controllers, admission, KubeVersion.latest());
   }
 
   /**
-   * Starts a server as {@link #start(List, ClassLoader, Map, boolean, Admission)} serving the
+   * Starts a server as {@link #start(List, ClassLoader, Map, List, Admission)} serving the
    * API of Kubernetes {@code version} ({@code ApiServer.Builder#emulatedVersion}).
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
-      Map<Class<?>, ClientFactory<?>> factories, boolean garbageCollection,
+      Map<Class<?>, ClientFactory<?>> factories, List<String> controllers,
       Admission admission, KubeVersion version) {
-    TestServer s = new TestServer(loader, factories, garbageCollection, admission, version);
+    TestServer s = new TestServer(loader, factories, controllers, admission, version);
     try {
       for (String ns : SYSTEM_NAMESPACES) {
         s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),
@@ -281,6 +286,16 @@ public final class TestServer implements TestApiServer, AutoCloseable {
     Manifests.create(api, Manifests.read(List.of(locations), loader));
   }
 
+  @Override
+  public boolean awaitControllersIdle(Duration timeout) {
+    requireNonNull(timeout, "timeout");
+    ControllerManager c;
+    synchronized (this) {
+      c = controllers;
+    }
+    return c == null || c.awaitIdle(timeout);
+  }
+
   // ---------------------------------------------------------------- reset
 
   private Set<GroupResource> storedResources() {
@@ -305,15 +320,16 @@ public final class TestServer implements TestApiServer, AutoCloseable {
 
   @Override
   public synchronized void reset() {
-    if (!garbageCollection) {
+    if (controllers == null) {
       restore();
       return;
     }
-    // nothing is collected while the baseline is written back: the collector starts again from
-    // the restored state, building its graph from its first lists
+    // nothing is controlled while the baseline is written back: the controllers start again
+    // from the restored state, building their caches from their first lists
     controllers.close();
+    controllers = null;
     restore();
-    controllers = startGarbageCollector(api, clock);
+    controllers = startControllers(api, clock, controllerFlags);
   }
 
   /**
