@@ -89,7 +89,7 @@ public final class DeploymentController implements Controller {
     this.deployments = context.informers().informer(new GroupResource("apps", "deployments"));
     this.sets = context.informers().informer(new GroupResource("apps", "replicasets"));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
-    deployments.addHandler(new DeploymentHandler());
+    deployments.addHandler(ResourceEventHandler.enqueueing(queue));
     sets.addHandler(new SetHandler());
     pods.addHandler(new PodHandler());
   }
@@ -114,23 +114,6 @@ public final class DeploymentController implements Controller {
   }
 
   // ---- event handlers: record and queue only ----
-
-  private final class DeploymentHandler implements ResourceEventHandler {
-    @Override
-    public void onAdd(MapValue d) {
-      queue.add(Pods.key(d));
-    }
-
-    @Override
-    public void onUpdate(MapValue old, MapValue d) {
-      queue.add(Pods.key(d));
-    }
-
-    @Override
-    public void onDelete(MapValue d) {
-      queue.add(Pods.key(d));
-    }
-  }
 
   private final class SetHandler implements ResourceEventHandler {
     @Override

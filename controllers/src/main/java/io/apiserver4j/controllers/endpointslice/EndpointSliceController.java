@@ -77,7 +77,7 @@ public final class EndpointSliceController implements Controller {
     this.nodes = context.informers().informer(new GroupResource("", "nodes"));
     this.reconciler = new Reconciler(CONTROLLER_NAME, MAX_ENDPOINTS_PER_SLICE, new Writer(),
         tracker);
-    services.addHandler(new ServiceHandler());
+    services.addHandler(ResourceEventHandler.enqueueing(queue));
     pods.addHandler(new PodHandler());
     slices.addHandler(new SliceHandler());
   }
@@ -93,23 +93,6 @@ public final class EndpointSliceController implements Controller {
       workers.close();
     } else {
       queue.shutDown();
-    }
-  }
-
-  private final class ServiceHandler implements ResourceEventHandler {
-    @Override
-    public void onAdd(MapValue object) {
-      queue.add(Pods.key(object));
-    }
-
-    @Override
-    public void onUpdate(MapValue old, MapValue object) {
-      queue.add(Pods.key(object));
-    }
-
-    @Override
-    public void onDelete(MapValue object) {
-      queue.add(Pods.key(object));
     }
   }
 

@@ -20,4 +20,27 @@ public interface ResourceEventHandler {
 
   /** {@code object} (its last state known) is gone. */
   void onDelete(MapValue object);
+
+  /**
+   * A handler that queues the {@code namespace/name} key of every object added, changed or
+   * deleted: what most controllers do with their own kind's events.
+   */
+  static ResourceEventHandler enqueueing(WorkQueue<String> queue) {
+    return new ResourceEventHandler() {
+      @Override
+      public void onAdd(MapValue object) {
+        queue.add(Pods.key(object));
+      }
+
+      @Override
+      public void onUpdate(MapValue old, MapValue object) {
+        queue.add(Pods.key(object));
+      }
+
+      @Override
+      public void onDelete(MapValue object) {
+        queue.add(Pods.key(object));
+      }
+    };
+  }
 }

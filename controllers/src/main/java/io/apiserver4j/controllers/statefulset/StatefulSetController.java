@@ -102,7 +102,7 @@ public final class StatefulSetController implements Controller {
     this.claims = context.informers().informer(new GroupResource("", "persistentvolumeclaims"));
     this.revisions = context.informers().informer(new GroupResource("apps",
         "controllerrevisions"));
-    sets.addHandler(new SetHandler());
+    sets.addHandler(ResourceEventHandler.enqueueing(queue));
     pods.addHandler(new PodHandler());
   }
 
@@ -126,23 +126,6 @@ public final class StatefulSetController implements Controller {
   }
 
   // ---- event handlers ----
-
-  private final class SetHandler implements ResourceEventHandler {
-    @Override
-    public void onAdd(MapValue object) {
-      queue.add(Pods.key(object));
-    }
-
-    @Override
-    public void onUpdate(MapValue old, MapValue object) {
-      queue.add(Pods.key(object));
-    }
-
-    @Override
-    public void onDelete(MapValue object) {
-      queue.add(Pods.key(object));
-    }
-  }
 
   private final class PodHandler implements ResourceEventHandler {
     @Override
