@@ -6,6 +6,7 @@ package io.apiserver4j.http;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.kubeapi.ProtobufCodec;
 import io.apiserver4j.authz.Auditor;
 import io.apiserver4j.authz.Authenticator;
 import io.apiserver4j.authz.Authorizer;
@@ -163,7 +164,7 @@ public final class HttpApiServer implements AutoCloseable {
     // a watch may stay silent for as long as it lasts
     webSockets.setIdleTimeout(config.minWatchTimeout.multipliedBy(2).plusMinutes(1));
     watches = new WatchStreamer(config.clock, config.minWatchTimeout, pool, webSockets,
-        config.watchWriteTimeout);
+        config.watchWriteTimeout, ProtobufCodec.builtIn(backend.kubernetesVersion()));
     ServerSettings settings = new ServerSettings(config.authenticator, config.anonymous,
         config.authorizer, UNSECURED, config.maxRequestBodyBytes, config.requestTimeout,
         config.minWatchTimeout, config.clock, config.gitVersion, Map.copyOf(config.documents),

@@ -14,9 +14,11 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.kubeapi.KubeVersion;
+import io.apiserver4j.kubeapi.ProtobufCodec;
 import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -179,6 +181,33 @@ class EmulatedVersionsTest {
     MapValue created = (MapValue) Json.read(send(v, "GET",
         "/api/v1/namespaces/default/pods/" + name, null).body());
     assertThat(((MapValue) created.getOrNull("spec")).containsKey(field)).isFalse();
+  }
+
+  /**
+   * Protobuf bodies are the release's messages: a 1.36 client's Pod with hostnameOverride (a
+   * field 1.33 does not have) reaches a 1.33 server without it, as kube's generated protobuf
+   * decoding skips unknown field numbers (strict field validation concerns JSON and YAML), and
+   * the answer decodes with 1.33's messages; a 1.34 server keeps the field.
+   */
+  @Test
+  void protobufBodiesAreTheReleasesMessages() throws Exception {
+    MapValue pod = (MapValue) Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Pod\","
+        + "\"metadata\":{\"name\":\"proto\"},\"spec\":{\"containers\":[{\"name\":\"c\","
+        + "\"image\":\"busybox\"}],\"hostnameOverride\":\"h\"}}");
+    byte[] body = ProtobufCodec.builtIn(KubeVersion.V1_36).encode(pod);
+    for (KubeVersion v : List.of(KubeVersion.V1_33, KubeVersion.V1_34)) {
+      HttpResponse<byte[]> r = CLIENT.send(HttpRequest.newBuilder(HTTP.get(v).url().resolve(
+              "/api/v1/namespaces/default/pods?fieldValidation=Strict&dryRun=All"))
+          .header("Content-Type", ProtobufCodec.MEDIA_TYPE)
+          .header("Accept", ProtobufCodec.MEDIA_TYPE)
+          .POST(HttpRequest.BodyPublishers.ofByteArray(body)).build(),
+          HttpResponse.BodyHandlers.ofByteArray());
+      assertThat(r.statusCode()).as(v + ": " + new String(r.body(),
+          java.nio.charset.StandardCharsets.UTF_8)).isEqualTo(201);
+      MapValue created = ProtobufCodec.builtIn(v).decode(r.body());
+      assertThat(((MapValue) created.getOrNull("spec")).containsKey("hostnameOverride"))
+          .as(v.toString()).isEqualTo(v == KubeVersion.V1_34);
+    }
   }
 
   /** The same Pod is refused by a 1.33 server and kept by the 1.34 one beside it. */

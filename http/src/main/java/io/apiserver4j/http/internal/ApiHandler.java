@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.kubeapi.ProtobufCodec;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
@@ -108,6 +109,8 @@ public final class ApiHandler extends Handler.Abstract {
   private final WatchStreamer watches;
   private final Metadata metadata;
   private final RequestMetrics metrics;
+  /** The served release's protobuf messages: bodies are that release's, as its kube's are. */
+  private final ProtobufCodec codec;
   private volatile boolean shuttingDown;
 
   public ApiHandler(Backend backend, ServerSettings settings, ScheduledExecutorService timers,
@@ -119,6 +122,7 @@ public final class ApiHandler extends Handler.Abstract {
     this.watches = watches;
     this.metadata = new Metadata(backend.registry(), settings.gitVersion(),
         backend.kubernetesVersion());
+    this.codec = ProtobufCodec.builtIn(backend.kubernetesVersion());
   }
 
   /** Makes {@code /readyz} fail, as kube-apiserver does once it starts shutting down. */
@@ -130,7 +134,7 @@ public final class ApiHandler extends Handler.Abstract {
   public boolean handle(Request request, Response response, Callback callback) {
     // the request is logged and counted when it ends, whoever ends it
     RequestObserver observer = new RequestObserver(request, response, callback, metrics);
-    Exchange ex = new Exchange(request, response, observer);
+    Exchange ex = new Exchange(request, response, observer, codec);
     ex.observer = observer;
     OutputFormat.Encoding errorEncoding = errorEncoding(request);
     Instant received = settings.clock().instant();
@@ -563,7 +567,7 @@ public final class ApiHandler extends Handler.Abstract {
         b.rawBody(body, contentType);
         ex.audit.requestPatch(() -> Audits.decode(body, "application/json"));
       } else if (isProtobuf(contentType)) {
-        Value decoded = ProtobufBodies.decode(body, BODY_MEDIA_TYPES);
+        Value decoded = ProtobufBodies.decode(codec, body, BODY_MEDIA_TYPES);
         b.rawBody(Json.writeBytes(decoded), "application/json");
         ex.audit.requestObject(() -> decoded);
       } else {
@@ -723,10 +727,10 @@ public final class ApiHandler extends Handler.Abstract {
   }
 
   /** Decodes a {@code DeleteOptions} body (JSON, YAML or protobuf). */
-  private static Value deleteOptions(byte[] body, String contentType) {
+  private Value deleteOptions(byte[] body, String contentType) {
     try {
       if (isProtobuf(contentType)) {
-        return ProtobufBodies.decode(body, BODY_MEDIA_TYPES);
+        return ProtobufBodies.decode(codec, body, BODY_MEDIA_TYPES);
       }
       return bodyMediaType(contentType).equals("application/yaml")
           ? Yaml.read(new String(body, StandardCharsets.UTF_8))
@@ -867,7 +871,7 @@ public final class ApiHandler extends Handler.Abstract {
     List<String> warnings = response.warnings();
     if (format.encoding() == OutputFormat.Encoding.PROTOBUF) {
       Optional<io.apiserver4j.kubeapi.ProtobufCodec.PreparedList> prepared =
-          ProtobufBodies.prepareList(list);
+          ProtobufBodies.prepareList(codec, list);
       if (prepared.isPresent()) {
         ex.sendStreamed(code, format.contentType(), warnings, prepared.get()::writeTo);
       } else {

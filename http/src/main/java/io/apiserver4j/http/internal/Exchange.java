@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.kubeapi.ProtobufCodec;
 import io.apiserver4j.authz.AuditRecorder;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
@@ -28,6 +29,8 @@ import org.eclipse.jetty.util.Callback;
  * behaves the same: the handler's late result is discarded).
  */
 final class Exchange {
+  /** The served release's protobuf messages. */
+  private final ProtobufCodec codec;
   final Request request;
   final Response response;
   /** Whether the handler took the request body off the connection (or tried to). */
@@ -41,7 +44,8 @@ final class Exchange {
   volatile boolean auditDetached;
   private final AtomicBoolean answered = new AtomicBoolean();
 
-  Exchange(Request request, Response response, Callback callback) {
+  Exchange(Request request, Response response, Callback callback, ProtobufCodec codec) {
+    this.codec = codec;
     this.request = request;
     this.response = response;
     this.callback = callback;
@@ -83,12 +87,12 @@ final class Exchange {
     String type = contentType;
     byte[] bytes;
     if (encoding == OutputFormat.Encoding.PROTOBUF) {
-      Optional<byte[]> proto = ProtobufBodies.encode(body);
+      Optional<byte[]> proto = ProtobufBodies.encode(codec, body);
       // what protobuf cannot carry goes as JSON, which every protobuf client also accepts
       type = proto.isPresent() ? contentType : OutputFormat.Encoding.JSON.mediaType();
-      bytes = proto.isPresent() ? proto.get() : encode(body, OutputFormat.Encoding.JSON);
+      bytes = proto.isPresent() ? proto.get() : encode(codec, body, OutputFormat.Encoding.JSON);
     } else {
-      bytes = encode(body, encoding);
+      bytes = encode(codec, body, encoding);
     }
     if (!claim()) {
       return;
@@ -185,9 +189,9 @@ final class Exchange {
    * An object or Status as kube's serializers write it: YAML, or JSON ended by a newline (Go's
    * {@code json.Encoder}, and kube's streaming list encoder, end each document with one).
    */
-  static byte[] encode(Value body, OutputFormat.Encoding encoding) {
+  static byte[] encode(ProtobufCodec codec, Value body, OutputFormat.Encoding encoding) {
     if (encoding == OutputFormat.Encoding.PROTOBUF) {
-      Optional<byte[]> bytes = ProtobufBodies.encode(body);
+      Optional<byte[]> bytes = ProtobufBodies.encode(codec, body);
       if (bytes.isPresent()) {
         return bytes.get();
       }

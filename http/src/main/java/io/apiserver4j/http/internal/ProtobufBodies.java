@@ -20,7 +20,8 @@ import org.slf4j.LoggerFactory;
 
 /**
  * Kubernetes' protobuf encoding ({@code application/vnd.kubernetes.protobuf}) at the HTTP edge,
- * for every built-in kind of the 1.36 GA API ({@link ProtobufCodec}): request bodies are read
+ * for every built-in kind of the served release's GA API ({@link ProtobufCodec#builtIn(
+ * io.apiserver4j.kubeapi.KubeVersion)}, the server's emulated version): request bodies are read
  * into the JSON form the pipeline takes, responses written when the client negotiated protobuf.
  * kubectl's typed commands ({@code create deployment|job|service|...}) send protobuf and do not
  * fall back to JSON; client-go asks for protobuf first in its Accept header.
@@ -50,9 +51,9 @@ final class ProtobufBodies {
    *     form (custom resources)
    * @throws io.apiserver4j.core.errors.BadRequestException for malformed bodies
    */
-  static MapValue decode(byte[] body, List<String> acceptedMediaTypes) {
+  static MapValue decode(ProtobufCodec codec, byte[] body, List<String> acceptedMediaTypes) {
     try {
-      return ProtobufCodec.builtIn().decode(body);
+      return codec.decode(body);
     } catch (ProtobufCodec.UnsupportedKindException e) {
       throw StatusErrors.unsupportedMediaType(acceptedMediaTypes.stream()
           .filter(t -> !t.equals(MEDIA_TYPE)).toList());
@@ -65,13 +66,12 @@ final class ProtobufBodies {
    * The protobuf body of a response object, or empty when it has no protobuf form (a kind the
    * codec does not know, or a value that does not fit its message, which is logged).
    */
-  static Optional<byte[]> encode(Value body) {
+  static Optional<byte[]> encode(ProtobufCodec codec, Value body) {
     if (!(body instanceof MapValue object)) {
       return Optional.empty();
     }
     String apiVersion = object.getOrNull("apiVersion") instanceof StringValue s ? s.value() : "";
     String kind = object.getOrNull("kind") instanceof StringValue s ? s.value() : "";
-    ProtobufCodec codec = ProtobufCodec.builtIn();
     if (!codec.supports(apiVersion, kind)) {
       return Optional.empty();
     }
@@ -91,11 +91,11 @@ final class ProtobufBodies {
    * has no protobuf form: a list kind the codec does not stream, or an item that does not fit
    * its message (logged), which kube's clients then read as JSON.
    */
-  static Optional<ProtobufCodec.PreparedList> prepareList(StreamedList list) {
+  static Optional<ProtobufCodec.PreparedList> prepareList(ProtobufCodec codec,
+      StreamedList list) {
     MapValue shell = list.shell();
     String apiVersion = shell.getOrNull("apiVersion") instanceof StringValue s ? s.value() : "";
     String kind = shell.getOrNull("kind") instanceof StringValue s ? s.value() : "";
-    ProtobufCodec codec = ProtobufCodec.builtIn();
     if (!codec.streamsList(apiVersion, kind)) {
       return Optional.empty();
     }
@@ -112,8 +112,8 @@ final class ProtobufBodies {
    * One event of a protobuf watch stream as kube's length-delimited framer writes it: the
    * 4-byte big-endian length, then the {@code WatchEvent} message.
    */
-  static byte[] watchFrame(String type, MapValue object) {
-    byte[] event = ProtobufCodec.builtIn().encodeWatchEvent(type, object);
+  static byte[] watchFrame(ProtobufCodec codec, String type, MapValue object) {
+    byte[] event = codec.encodeWatchEvent(type, object);
     byte[] frame = new byte[event.length + 4];
     frame[0] = (byte) (event.length >>> 24);
     frame[1] = (byte) (event.length >>> 16);

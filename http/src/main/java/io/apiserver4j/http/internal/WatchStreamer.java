@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.http.internal;
 
+import io.apiserver4j.kubeapi.ProtobufCodec;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ApiWatchEvent;
@@ -69,18 +70,22 @@ public final class WatchStreamer {
   private final Executor executor;
   private final ServerWebSocketContainer webSockets;
   private final Duration writeTimeout;
+  private final ProtobufCodec codec;
   private volatile boolean closed;
 
   public WatchStreamer(Clock clock, Duration minTimeout, Executor executor,
       ServerWebSocketContainer webSockets) {
-    this(clock, minTimeout, executor, webSockets, DEFAULT_WRITE_TIMEOUT);
+    this(clock, minTimeout, executor, webSockets, DEFAULT_WRITE_TIMEOUT,
+        ProtobufCodec.builtIn());
   }
 
   /**
    * @param writeTimeout how long one event may take to reach a client before the stream is cut
+   * @param codec the served release's protobuf messages
    */
   public WatchStreamer(Clock clock, Duration minTimeout, Executor executor,
-      ServerWebSocketContainer webSockets, Duration writeTimeout) {
+      ServerWebSocketContainer webSockets, Duration writeTimeout, ProtobufCodec codec) {
+    this.codec = codec;
     this.clock = clock;
     this.minTimeout = minTimeout;
     this.executor = executor;
@@ -167,7 +172,7 @@ public final class WatchStreamer {
     /** One event in the stream's encoding. */
     byte[] frame(String type, Value object) {
       if (format.encoding() == OutputFormat.Encoding.PROTOBUF && object instanceof MapValue m) {
-        return ProtobufBodies.watchFrame(type, m);
+        return ProtobufBodies.watchFrame(codec, type, m);
       }
       return line(type, object);
     }

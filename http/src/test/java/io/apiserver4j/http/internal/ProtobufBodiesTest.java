@@ -16,6 +16,8 @@ import java.util.List;
 import org.junit.jupiter.api.Test;
 
 class ProtobufBodiesTest {
+  private static final io.apiserver4j.kubeapi.ProtobufCodec CODEC =
+      io.apiserver4j.kubeapi.ProtobufCodec.builtIn();
   static final List<String> JSON = List.of("application/json");
 
   /** Just enough of a protobuf writer to build test messages. */
@@ -72,7 +74,7 @@ class ProtobufBodiesTest {
     byte[] body = new Pb().msg(1, meta).varint(4, 0).entry(2, "a", "1")
         .bytes(3, new Pb().str(1, "bin").bytes(2, new byte[] {1, 2}).out.toByteArray())
         .envelope("v1", "ConfigMap");
-    assertThat(Json.write(ProtobufBodies.decode(body, JSON))).isEqualTo(
+    assertThat(Json.write(ProtobufBodies.decode(CODEC, body, JSON))).isEqualTo(
         "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"cm\","
             + "\"namespace\":\"ns\",\"labels\":{\"app\":\"demo\"}},\"immutable\":false,"
             + "\"data\":{\"a\":\"1\"},\"binaryData\":{\"bin\":\"AQI=\"}}");
@@ -86,7 +88,7 @@ class ProtobufBodiesTest {
         .str(14, "f1").str(14, "f2");
     byte[] body = new Pb().msg(1, meta).msg(3, new Pb().str(1, "pull"))
         .envelope("v1", "ServiceAccount");
-    assertThat(Json.write(ProtobufBodies.decode(body, JSON))).isEqualTo(
+    assertThat(Json.write(ProtobufBodies.decode(CODEC, body, JSON))).isEqualTo(
         "{\"kind\":\"ServiceAccount\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"sa\","
             + "\"deletionTimestamp\":\"2025-01-01T00:00:00Z\",\"ownerReferences\":[{\"apiVersion\":"
             + "\"apps/v1\",\"kind\":\"Deployment\",\"name\":\"web\",\"uid\":\"u1\","
@@ -98,13 +100,13 @@ class ProtobufBodiesTest {
   void everyBuiltInKindIsReadButCustomResourcesAre415() {
     byte[] deployment = new Pb().msg(1, new Pb().str(1, "web"))
         .msg(2, new Pb().varint(1, 3)).envelope("apps/v1", "Deployment");
-    assertThat(Json.write(ProtobufBodies.decode(deployment, JSON))).isEqualTo(
+    assertThat(Json.write(ProtobufBodies.decode(CODEC, deployment, JSON))).isEqualTo(
         "{\"kind\":\"Deployment\",\"apiVersion\":\"apps/v1\",\"metadata\":{\"name\":\"web\"},"
             + "\"spec\":{\"replicas\":3,\"template\":{\"metadata\":{},\"spec\":{}},"
             + "\"strategy\":{}},\"status\":{}}");
     byte[] crontab = new Pb().msg(1, new Pb().str(1, "c")).envelope("stable.example.com/v1",
         "CronTab");
-    assertThatThrownBy(() -> ProtobufBodies.decode(crontab,
+    assertThatThrownBy(() -> ProtobufBodies.decode(CODEC, crontab,
         List.of("application/json", "application/yaml", ProtobufBodies.MEDIA_TYPE)))
         .isInstanceOf(UnsupportedMediaTypeException.class)
         .hasMessage("the body of the request was in an unknown format - accepted media types"
@@ -116,27 +118,27 @@ class ProtobufBodiesTest {
     // as Go's generated unmarshallers, fields of a newer version are skipped
     byte[] unknownField = new Pb().msg(1, new Pb().str(1, "s").str(99, "x"))
         .envelope("v1", "Secret");
-    assertThat(Json.write(ProtobufBodies.decode(unknownField, JSON))).isEqualTo(
+    assertThat(Json.write(ProtobufBodies.decode(CODEC, unknownField, JSON))).isEqualTo(
         "{\"kind\":\"Secret\",\"apiVersion\":\"v1\",\"metadata\":{\"name\":\"s\"}}");
-    assertThatThrownBy(() -> ProtobufBodies.decode("{}".getBytes(StandardCharsets.UTF_8), JSON))
+    assertThatThrownBy(() -> ProtobufBodies.decode(CODEC, "{}".getBytes(StandardCharsets.UTF_8), JSON))
         .isInstanceOf(BadRequestException.class)
         .hasMessage("provided object is not a Kubernetes protobuf message");
     byte[] good = new Pb().msg(1, new Pb().str(1, "x")).envelope("v1", "Secret");
     byte[] truncated = java.util.Arrays.copyOf(good, good.length - 1);
-    assertThatThrownBy(() -> ProtobufBodies.decode(truncated, JSON))
+    assertThatThrownBy(() -> ProtobufBodies.decode(CODEC, truncated, JSON))
         .isInstanceOf(BadRequestException.class).hasMessage("truncated protobuf message");
   }
 
   @Test
   void responsesOfBuiltInKindsAreProtobufOthersAreNot() {
-    assertThat(ProtobufBodies.encode(Json.read(
+    assertThat(ProtobufBodies.encode(CODEC, Json.read(
         "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"status\":\"Failure\",\"code\":404}")))
-        .hasValueSatisfying(b -> assertThat(ProtobufBodies.decode(b, JSON)).isEqualTo(Json.read(
+        .hasValueSatisfying(b -> assertThat(ProtobufBodies.decode(CODEC, b, JSON)).isEqualTo(Json.read(
             "{\"kind\":\"Status\",\"apiVersion\":\"v1\",\"metadata\":{},"
                 + "\"status\":\"Failure\",\"code\":404}")));
-    assertThat(ProtobufBodies.encode(Json.read(
+    assertThat(ProtobufBodies.encode(CODEC, Json.read(
         "{\"kind\":\"CronTab\",\"apiVersion\":\"stable.example.com/v1\"}"))).isEmpty();
-    assertThat(ProtobufBodies.encode(Json.read(
+    assertThat(ProtobufBodies.encode(CODEC, Json.read(
         "{\"kind\":\"ConfigMap\",\"apiVersion\":\"v1\",\"data\":[1]}"))).isEmpty();
   }
 }

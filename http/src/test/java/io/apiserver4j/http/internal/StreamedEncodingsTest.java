@@ -46,6 +46,8 @@ import org.junit.jupiter.params.provider.ValueSource;
  * encodes whole bodies.
  */
 class StreamedEncodingsTest {
+  private static final io.apiserver4j.kubeapi.ProtobufCodec CODEC =
+      io.apiserver4j.kubeapi.ProtobufCodec.builtIn();
   private static final GroupVersionResource CONFIG_MAPS =
       new GroupVersionResource("", "v1", "configmaps");
   private static final String NS = "encodings";
@@ -128,10 +130,10 @@ class StreamedEncodingsTest {
       assertThat(r.headers().firstValue("Content-Type")).hasValue(ProtobufBodies.MEDIA_TYPE);
       assertThat(r.headers().firstValue("Content-Length")).as("streamed").isEmpty();
       MapValue whole = built(page[1], Long.parseLong(page[2]), page[3]);
-      assertThat(r.body()).as(page[0]).isEqualTo(Exchange.encode(whole,
+      assertThat(r.body()).as(page[0]).isEqualTo(Exchange.encode(CODEC, whole,
           OutputFormat.Encoding.PROTOBUF));
       // and it says what the JSON list says (the codec reads no items as none: Go's nil)
-      MapValue decoded = ProtobufBodies.decode(r.body(), List.of());
+      MapValue decoded = ProtobufBodies.decode(CODEC, r.body(), List.of());
       assertThat(decoded.with("items", whole.getOrNull("items"))).isEqualTo(whole);
     }
     MapValue paged = built(NS, 3, "");
@@ -153,7 +155,7 @@ class StreamedEncodingsTest {
       assertThat(r.headers().firstValue("Content-Length")).as("streamed").isEmpty();
       MapValue whole = built(page[1], Long.parseLong(page[2]), page[3]);
       assertThat(new String(r.body(), StandardCharsets.UTF_8)).as(page[0]).isEqualTo(
-          new String(Exchange.encode(tables.ofList(whole, CLOCK.instant()),
+          new String(Exchange.encode(CODEC, tables.ofList(whole, CLOCK.instant()),
               OutputFormat.Encoding.JSON), StandardCharsets.UTF_8));
     }
   }
@@ -166,7 +168,7 @@ class StreamedEncodingsTest {
       assertThat(r.statusCode()).isEqualTo(200);
       MapValue whole = built(page[1], Long.parseLong(page[2]), page[3]);
       assertThat(new String(r.body(), StandardCharsets.UTF_8)).isEqualTo(new String(
-          Exchange.encode(Tables.partialObjectMetadataList(whole, "v1"),
+          Exchange.encode(CODEC, Tables.partialObjectMetadataList(whole, "v1"),
               OutputFormat.Encoding.JSON), StandardCharsets.UTF_8));
     }
   }
@@ -236,7 +238,7 @@ class StreamedEncodingsTest {
     List<Long> made = new ArrayList<>();
     int n = 20;
     StreamedList list = recording(n, out, made);
-    io.apiserver4j.kubeapi.ProtobufCodec.PreparedList prepared = ProtobufBodies.prepareList(list)
+    io.apiserver4j.kubeapi.ProtobufCodec.PreparedList prepared = ProtobufBodies.prepareList(CODEC, list)
         .orElseThrow();
     // small items all fit the budget: sized and kept in one pass, written without more work
     assertThat(prepared.keptItems()).isEqualTo(n);
