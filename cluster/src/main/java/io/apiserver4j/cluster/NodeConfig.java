@@ -118,7 +118,10 @@ public final class NodeConfig {
       return this;
     }
 
-    /** The zone: label {@code topology.kubernetes.io/zone} (and its {@code failure-domain.beta} twin is not set, as kubelet no longer does). */
+    /**
+     * The zone: label {@code topology.kubernetes.io/zone} (its deprecated
+     * {@code failure-domain.beta} twin is not set, as kubelet no longer sets it).
+     */
     public Builder zone(String z) {
       this.zone = Optional.of(requireNonNull(z, "zone"));
       return this;

@@ -91,7 +91,8 @@ class ClusterScenarioTest {
       assertThat(Nested.bool(cs, "started")).isTrue();
       assertThat(Nested.integer(cs, "restartCount")).isZero();
       assertThat(Nested.str(cs, "image")).isEqualTo("docker.io/library/nginx:latest");
-      assertThat(Nested.str(cs, "imageID")).matches("docker\\.io/library/nginx@sha256:[0-9a-f]{64}");
+      assertThat(Nested.str(cs, "imageID"))
+          .matches("docker\\.io/library/nginx@sha256:[0-9a-f]{64}");
       assertThat(Nested.str(cs, "containerID")).matches("containerd://[0-9a-f]{64}");
       assertThat(Nested.str(cs, "state", "running", "startedAt"))
           .isEqualTo("2026-01-01T00:00:00Z");
@@ -115,6 +116,8 @@ class ClusterScenarioTest {
     f = new ClusterFixture(b -> b.nodes(List.of(
         NodeConfig.builder("node-1").build(), NodeConfig.builder("node-2").build(),
         NodeConfig.builder("tainted").taint("dedicated", "gpu", "NoSchedule").build())), "");
+    // the Nodes are Ready and untainted first, so the Pod is tried once
+    f.idle();
     f.createPod(pod("huge", "{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\","
         + "\"resources\":{\"requests\":{\"cpu\":\"8\"}}}]}"));
     f.idle();

@@ -3,6 +3,7 @@
  * SPDX-License-Identifier: Apache-2.0
  */
 /**
- * The simulated kubelets: Node registration and status, Leases, Pod lifecycle stages on the server clock, not exported.
+ * The simulated kubelets: Node registration and status, Leases, Pod lifecycle stages on the server
+ * clock, not exported.
  */
 package io.apiserver4j.cluster.kubelet;
