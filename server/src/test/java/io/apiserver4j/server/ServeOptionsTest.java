@@ -129,7 +129,7 @@ class ServeOptionsTest {
         "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
         "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
         "--disable-admission-plugins", "--admission-control-config-file", "--cert-dir",
-        "--kubeconfig", "--help");
+        "--kubeconfig", "--simulated-nodes", "--simulated-nodes-config", "--help");
   }
 
   @Test
