@@ -4,6 +4,8 @@
  */
 package io.apiserver4j.cluster;
 
+import io.apiserver4j.cluster.internal.Annotations;
+
 /**
  * The Pod annotations that steer one Pod's simulated lifecycle, overriding the cluster-wide
  * settings of {@link SimulatedCluster.Builder}. Durations are Go durations ({@code 500ms},
@@ -26,13 +28,13 @@ package io.apiserver4j.cluster;
  */
 public final class PodSimulation {
   /** Time from binding to Running. */
-  public static final String START_DURATION = "apiserver4j.io/simulate-start-duration";
+  public static final String START_DURATION = Annotations.START_DURATION;
   /** How long a run-to-completion Pod's containers run. */
-  public static final String RUN_DURATION = "apiserver4j.io/simulate-run-duration";
+  public static final String RUN_DURATION = Annotations.RUN_DURATION;
   /** The exit code of a run-to-completion Pod's containers. */
-  public static final String EXIT_CODE = "apiserver4j.io/simulate-exit-code";
+  public static final String EXIT_CODE = Annotations.EXIT_CODE;
   /** The log text of the Pod's containers. */
-  public static final String LOG = "apiserver4j.io/simulate-log";
+  public static final String LOG = Annotations.LOG;
 
   private PodSimulation() {}
 }

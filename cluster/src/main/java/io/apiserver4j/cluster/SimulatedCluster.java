@@ -8,6 +8,7 @@ import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.cluster.internal.NoScheduleTaints;
+import io.apiserver4j.cluster.internal.NodeSpec;
 import io.apiserver4j.cluster.internal.Settings;
 import io.apiserver4j.cluster.kubelet.Kubelet;
 import io.apiserver4j.cluster.scheduler.Scheduler;
@@ -310,7 +311,12 @@ public final class SimulatedCluster implements AutoCloseable {
      * @throws io.apiserver4j.core.errors.StatusException if the server refuses a Node or Lease
      */
     public SimulatedCluster start() {
-      Settings settings = new Settings(nodes, startDuration, runDuration, exitCode, log);
+      List<NodeSpec> specs = new ArrayList<>();
+      for (NodeConfig n : nodes) {
+        specs.add(new NodeSpec(n.name(), n.labels(), n.zone(), n.capacity(), n.taints().stream()
+            .map(t -> new NodeSpec.Taint(t.key(), t.value(), t.effect())).toList()));
+      }
+      Settings settings = new Settings(specs, startDuration, runDuration, exitCode, log);
       AtomicReference<Kubelet> kubelet = new AtomicReference<>();
       List<ControllerDescriptor> parts = new ArrayList<>();
       parts.add(new ControllerDescriptor("kubelet", List.of(), true, Optional.of(c -> {

@@ -6,7 +6,6 @@ package io.apiserver4j.cluster;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.apiserver.DeleteOptions;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -154,8 +153,10 @@ class ClusterScenarioTest {
         .isEqualTo("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate,"
             + " preemption: 0/1 nodes are available: 1 No preemption victims found for incoming"
             + " pod.");
-    f.pods().delete("first", DeleteOptions.builder().gracePeriodSeconds(0).build());
-    f.idle();
+    // the default 30 s grace period: the kubelet removes the Pod once the clock has passed it
+    f.pods().delete("first");
+    f.advance(Duration.ofSeconds(30));
+    assertThat(f.pods().find("first")).isEmpty();
     MapValue second = f.pods().get("second");
     assertThat(Nested.str(second, "spec", "nodeName")).isEqualTo("node-1");
     assertThat(Nested.str(second, "status", "phase")).isEqualTo("Running");

@@ -4,7 +4,6 @@
  */
 package io.apiserver4j.cluster.internal;
 
-import io.apiserver4j.cluster.NodeConfig;
 import java.time.Duration;
 import java.util.List;
 
@@ -18,7 +17,7 @@ import java.util.List;
  * @param exitCode their containers' exit code
  * @param log every container's log
  */
-public record Settings(List<NodeConfig> nodes, Duration startDuration, Duration runDuration,
+public record Settings(List<NodeSpec> nodes, Duration startDuration, Duration runDuration,
     int exitCode, String log) {
   /** Copies the list. */
   public Settings {

@@ -10,8 +10,8 @@ import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.DeleteOptions;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.UpdateOptions;
-import io.apiserver4j.cluster.NodeConfig;
-import io.apiserver4j.cluster.PodSimulation;
+import io.apiserver4j.cluster.internal.Annotations;
+import io.apiserver4j.cluster.internal.NodeSpec;
 import io.apiserver4j.cluster.internal.Settings;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
@@ -68,7 +68,7 @@ public final class Kubelet implements Controller {
   private final ControllerContext context;
   private final Settings settings;
   private final Map<String, Integer> nodeIndex = new HashMap<>();
-  private final Map<String, NodeConfig> nodes = new HashMap<>();
+  private final Map<String, NodeSpec> nodes = new HashMap<>();
   private final Informer pods;
   private final WorkQueue<String> queue;
   /** Per Node, the host numbers of its pod CIDR in use, by Pod UID. */
@@ -80,7 +80,7 @@ public final class Kubelet implements Controller {
     this.context = context;
     this.settings = settings;
     for (int i = 0; i < settings.nodes().size(); i++) {
-      NodeConfig n = settings.nodes().get(i);
+      NodeSpec n = settings.nodes().get(i);
       if (nodes.put(n.name(), n) != null) {
         throw new IllegalArgumentException("node " + n.name() + " is configured twice");
       }
@@ -100,7 +100,7 @@ public final class Kubelet implements Controller {
   @Override
   public void start() {
     ensureLeaseNamespace();
-    for (NodeConfig n : settings.nodes()) {
+    for (NodeSpec n : settings.nodes()) {
       register(n);
     }
     workers = context.startWorkers("kubelet", queue, 2, this::sync);
@@ -167,7 +167,7 @@ public final class Kubelet implements Controller {
   }
 
   /** kubelet's {@code registerWithAPIServer}, then the first Lease. */
-  private void register(NodeConfig n) {
+  private void register(NodeSpec n) {
     Instant now = context.clock().instant();
     int index = nodeIndex.get(n.name());
     MapValue node;
@@ -249,7 +249,7 @@ public final class Kubelet implements Controller {
       return Outcome.FORGET;
     }
     if (!Nested.has(pod, "status", "startTime")) {
-      Instant due = boundAt(pod).plus(duration(pod, PodSimulation.START_DURATION,
+      Instant due = boundAt(pod).plus(duration(pod, Annotations.START_DURATION,
           settings.startDuration()));
       if (now.isBefore(due)) {
         queue.addAfter(item, Duration.between(now, due));
@@ -264,7 +264,7 @@ public final class Kubelet implements Controller {
     }
     if (PodStatuses.runsToCompletion(pod)) {
       Instant started = Instant.parse(Nested.str(pod, "status", "startTime"));
-      Instant due = started.plus(duration(pod, PodSimulation.RUN_DURATION,
+      Instant due = started.plus(duration(pod, Annotations.RUN_DURATION,
           settings.runDuration()));
       if (now.isBefore(due)) {
         queue.addAfter(item, Duration.between(now, due));
@@ -311,7 +311,7 @@ public final class Kubelet implements Controller {
   }
 
   private int exitCode(MapValue pod) {
-    String text = Meta.annotations(pod).get(PodSimulation.EXIT_CODE);
+    String text = Meta.annotations(pod).get(Annotations.EXIT_CODE);
     if (text == null) {
       return settings.exitCode();
     }
@@ -320,7 +320,7 @@ public final class Kubelet implements Controller {
     } catch (NumberFormatException e) {
       LOG.warn("pod {}/{}: annotation {}=\"{}\" is not an exit code; using {}",
           Meta.metaString(pod, "namespace"), Meta.metaString(pod, "name"),
-          PodSimulation.EXIT_CODE, text, settings.exitCode());
+          Annotations.EXIT_CODE, text, settings.exitCode());
       return settings.exitCode();
     }
   }
@@ -386,7 +386,7 @@ public final class Kubelet implements Controller {
 
   /** The log {@code pods/log} returns for the Pod: its annotation, else the configured one. */
   public String log(MapValue pod) {
-    String text = Meta.annotations(pod).get(PodSimulation.LOG);
+    String text = Meta.annotations(pod).get(Annotations.LOG);
     return text != null ? text : settings.log();
   }
 
@@ -397,6 +397,6 @@ public final class Kubelet implements Controller {
 
   /** The configured Nodes' names, in order. */
   public List<String> nodeNames() {
-    return settings.nodes().stream().map(NodeConfig::name).toList();
+    return settings.nodes().stream().map(NodeSpec::name).toList();
   }
 }

@@ -4,8 +4,7 @@
  */
 package io.apiserver4j.cluster.kubelet;
 
-import io.apiserver4j.cluster.NodeConfig;
-import io.apiserver4j.cluster.NodeTaint;
+import io.apiserver4j.cluster.internal.NodeSpec;
 import io.apiserver4j.cluster.internal.Obj;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -44,7 +43,7 @@ final class NodeObjects {
   }
 
   /** The Node object the {@code index}th configured Node registers with at {@code now}. */
-  static MapValue node(NodeConfig config, int index, Instant now) {
+  static MapValue node(NodeSpec config, int index, Instant now) {
     String name = config.name();
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("beta.kubernetes.io/arch", "amd64");
@@ -55,7 +54,7 @@ final class NodeObjects {
     config.zone().ifPresent(z -> labels.put("topology.kubernetes.io/zone", z));
     labels.putAll(config.labels());
     List<Object> taints = new ArrayList<>();
-    for (NodeTaint t : config.taints()) {
+    for (NodeSpec.Taint t : config.taints()) {
       taints.add(Obj.map("key", t.key(), "value", t.value().isEmpty() ? null : t.value(),
           "effect", t.effect()));
     }
@@ -73,7 +72,7 @@ final class NodeObjects {
    * The Node's status at {@code now}: every condition's heartbeat is {@code now}, its transition
    * time kept from {@code previous} conditions when its status did not change.
    */
-  static MapValue status(NodeConfig config, int index, Instant now,
+  static MapValue status(NodeSpec config, int index, Instant now,
       List<io.apiserver4j.core.Value> previous) {
     String time = Meta.formatTime(now);
     List<Object> conditions = new ArrayList<>();

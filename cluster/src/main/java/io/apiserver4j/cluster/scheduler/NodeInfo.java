@@ -40,10 +40,28 @@ final class NodeInfo {
 
   /** Counts {@code pod} as running here. */
   void add(MapValue pod) {
+    add(PodUsage.of(pod));
+  }
+
+  /** Counts a Pod of that usage as running here. */
+  void add(PodUsage usage) {
     pods++;
-    requested.add(Resources.podRequests(pod).amounts);
-    nonZeroRequested.add(Resources.nonZeroRequests(pod).amounts);
-    usedPorts.addAll(hostPorts(pod));
+    requested.add(usage.requests());
+    nonZeroRequested.add(usage.nonZeroRequests());
+    usedPorts.addAll(usage.ports());
+  }
+
+  /**
+   * What one Pod takes from its Node, computed once per Pod: its spec's requests cannot change
+   * (in-place resize aside), and parsing quantities for every Pod in every cycle would make a
+   * cycle cost as much as the whole cluster.
+   */
+  record PodUsage(Map<String, Long> requests, Map<String, Long> nonZeroRequests,
+      List<HostPort> ports) {
+    static PodUsage of(MapValue pod) {
+      return new PodUsage(Map.copyOf(Resources.podRequests(pod).amounts),
+          Map.copyOf(Resources.nonZeroRequests(pod).amounts), List.copyOf(hostPorts(pod)));
+    }
   }
 
   /** The host ports the Pod's containers and sidecars ask for. */

@@ -70,6 +70,8 @@ public final class Scheduler implements Controller {
   private final Set<String> unschedulable = ConcurrentHashMap.newKeySet();
   /** Pods bound by this scheduler that the informer does not show bound yet, by Node. */
   private final Map<String, MapValue> assumed = new ConcurrentHashMap<>();
+  /** Each assigned Pod's usage by UID, so that a cycle does not parse every Pod again. */
+  private final Map<String, NodeInfo.PodUsage> usage = new ConcurrentHashMap<>();
   private Workers workers;
 
   /** The scheduler of {@code context}'s server. */
@@ -158,6 +160,7 @@ public final class Scheduler implements Controller {
     @Override
     public void onDelete(MapValue pod) {
       String k = key(pod);
+      usage.remove(Meta.metaString(pod, "uid"));
       assumed.remove(k);
       unschedulable.remove(k);
       if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
@@ -242,7 +245,8 @@ public final class Scheduler implements Controller {
       }
       NodeInfo info = byName.get(node);
       if (info != null) {
-        info.add(p);
+        info.add(usage.computeIfAbsent(Meta.metaString(p, "uid"),
+            uid -> NodeInfo.PodUsage.of(p)));
       }
       counted.add(key(p));
     }
