@@ -38,6 +38,8 @@ final class ClusterFixture implements AutoCloseable {
     cluster = config.apply(SimulatedCluster.builder(api).clock(clock)).start();
     controllers = controllerFlag.isEmpty() ? null
         : ControllerManager.builder(api).clock(clock).controllers(controllerFlag).start();
+    // Nodes registered, Ready and without admission's not-ready taint before a test begins
+    idle();
   }
 
   ResourceClient pods() {

@@ -73,6 +73,12 @@ public final class Scheduler implements Controller {
   /** Each assigned Pod's usage by UID, so that a cycle does not parse every Pod again. */
   private final Map<String, NodeInfo.PodUsage> usage = new ConcurrentHashMap<>();
   private Workers workers;
+  /**
+   * Counts the cluster changes that retry unschedulable Pods: a change during a cycle that
+   * found its Pod unschedulable retries it too (kube's in-flight events), else it is missed.
+   */
+  private final java.util.concurrent.atomic.AtomicLong clusterChanges =
+      new java.util.concurrent.atomic.AtomicLong();
 
   /** The scheduler of {@code context}'s server. */
   public Scheduler(ControllerContext context) {
@@ -120,6 +126,7 @@ public final class Scheduler implements Controller {
   }
 
   private void retryUnschedulable() {
+    clusterChanges.incrementAndGet();
     for (String k : unschedulable) {
       queue.add(k);
     }
@@ -199,6 +206,7 @@ public final class Scheduler implements Controller {
       return Outcome.FORGET;
     }
     MapValue pod = cached.get();
+    long changes = clusterChanges.get();
     if (!Nested.list(pod, "spec", "schedulingGates").isEmpty()) {
       // kube's SchedulingGates PreEnqueue: the apiserver wrote SchedulingGated already
       return Outcome.FORGET;
@@ -206,6 +214,9 @@ public final class Scheduler implements Controller {
     List<NodeInfo> infos = snapshot();
     if (infos.isEmpty()) {
       unschedulable(pod, NO_NODES);
+      if (clusterChanges.get() != changes) {
+        queue.add(key);
+      }
       return Outcome.FORGET;
     }
     Map<String, Filters.Rejection> rejected = new LinkedHashMap<>();
@@ -221,6 +232,9 @@ public final class Scheduler implements Controller {
     if (feasible.isEmpty()) {
       unschedulable(pod, FitMessages.fitError(infos.size(), rejected,
           FitMessages.preemption(pod, rejected)));
+      if (clusterChanges.get() != changes) {
+        queue.add(key);
+      }
       return Outcome.FORGET;
     }
     NodeInfo best = feasible.stream()
