@@ -18,6 +18,7 @@ module io.apiserver4j.server {
   requires io.apiserver4j.admission;
   requires io.apiserver4j.apiserver;
   requires io.apiserver4j.auth;
+  requires io.apiserver4j.cluster;
   requires io.apiserver4j.authz;
   requires io.apiserver4j.controllers;
   requires io.apiserver4j.core;

@@ -8,6 +8,7 @@ import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.admission.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.cluster.SimulatedCluster;
 import io.apiserver4j.apiserver.BootstrapObjects;
 import io.apiserver4j.auth.Bootstrap;
 import io.apiserver4j.auth.RbacAuthorizer;
@@ -111,9 +112,11 @@ public final class Serve {
   record Running(ApiServer api, HttpApiServer http, int port, Optional<String> adminToken,
       Optional<RbacAuthorizer> rbac, Optional<AuditLogSink> auditLog,
       Optional<java.nio.file.Path> servingCertificate,
-      Optional<ControllerManager> controllers) implements AutoCloseable {
+      Optional<ControllerManager> controllers, Optional<SimulatedCluster> cluster)
+      implements AutoCloseable {
     @Override
     public void close() {
+      cluster.ifPresent(SimulatedCluster::close);
       controllers.ifPresent(ControllerManager::close);
       http.close();
       api.close();
@@ -316,19 +319,44 @@ public final class Serve {
       int port = server.start();
       // the rest of what kube-apiserver writes at start, now that its port is known
       BootstrapObjects.ensure(api, "127.0.0.1", port);
-      Optional<ControllerManager> controllers;
+      Optional<ControllerManager> controllers = Optional.empty();
+      Optional<SimulatedCluster> cluster;
       try {
         controllers = controllers(options, api);
+        cluster = simulatedCluster(options, api);
       } catch (RuntimeException e) {
+        controllers.ifPresent(ControllerManager::close);
         server.close();
         throw e;
       }
       return new Running(api, server, port, adminToken, rbac, auditLog,
-          serving.map(TlsOptions::certificateChain), controllers);
+          serving.map(TlsOptions::certificateChain), controllers, cluster);
     } catch (RuntimeException e) {
       api.close();
       throw e;
     }
+  }
+
+  /** The simulated Nodes {@code --simulated-nodes} or {@code --simulated-nodes-config} ask for. */
+  private static Optional<SimulatedCluster> simulatedCluster(ServeOptions options, ApiServer api) {
+    int count = options.get(ServeOptions.SIMULATED_NODES);
+    Optional<java.nio.file.Path> config = options.get(ServeOptions.SIMULATED_NODES_CONFIG);
+    if (count == 0 && config.isEmpty()) {
+      return Optional.empty();
+    }
+    SimulatedCluster.Builder b = SimulatedCluster.builder(api);
+    if (config.isPresent()) {
+      try {
+        b.configuration(java.nio.file.Files.readString(config.get()));
+      } catch (IOException e) {
+        throw new IllegalArgumentException("--simulated-nodes-config: cannot read "
+            + config.get() + ": " + e.getMessage(), e);
+      }
+    }
+    if (count > 0) {
+      b.nodes(count);
+    }
+    return Optional.of(b.start());
   }
 
   private static int run(ServeOptions options, PrintStream out, PrintStream err)

@@ -133,6 +133,13 @@ final class ServeOptions {
           + " acquire or renew the lease"));
   /** {@code --concurrent-<name>-syncs} of every implemented controller that has workers. */
   static final Map<String, Flag<Integer>> CONCURRENT_SYNCS = defineConcurrentSyncs();
+  static final Flag<Integer> SIMULATED_NODES = define(Flag.count("--simulated-nodes", 0,
+      "register N simulated Nodes (node-1 .. node-N) and run the default scheduler and their"
+          + " kubelets, so Pods are bound and run (0: none)"));
+  static final Flag<Optional<Path>> SIMULATED_NODES_CONFIG = define(Flag.file(
+      "--simulated-nodes-config", "a YAML file describing the simulated Nodes and Pod"
+          + " durations (see SimulatedCluster.Builder#configuration); implies the scheduler"
+          + " and kubelets"));
   static final Flag<Boolean> HELP = define(Flag.bool("--help", false, "show this help")
       .alias("-h"));
 

@@ -149,6 +149,8 @@ class ServeOptionsTest {
     // one per implemented controller with workers, by name (other controllers add theirs)
     ServeOptions.CONCURRENT_SYNCS.keySet().forEach(n -> expected.add("--concurrent-" + n
         + "-syncs"));
+    expected.add("--simulated-nodes");
+    expected.add("--simulated-nodes-config");
     expected.add("--help");
     assertThat(ServeOptions.flags()).extracting(Flag::name).containsExactlyElementsOf(expected);
     assertThat(List.copyOf(ServeOptions.CONCURRENT_SYNCS.keySet())).isSorted()

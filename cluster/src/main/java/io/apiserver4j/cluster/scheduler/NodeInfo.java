@@ -1,0 +1,90 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.cluster.scheduler;
+
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.Value;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * kube-scheduler's {@code NodeInfo} for one scheduling cycle: a Node, the Pods assigned to it
+ * (not terminated), their summed requests (plain and non-zero) and the host ports they use.
+ * Mutable while built.
+ */
+final class NodeInfo {
+  /** A host port in use: kube's {@code HostPortInfo} key. */
+  record HostPort(String ip, String protocol, long port) {}
+
+  final MapValue node;
+  final String name;
+  final Map<String, Long> allocatable;
+  final Resources requested = new Resources();
+  final Resources nonZeroRequested = new Resources();
+  final List<HostPort> usedPorts = new ArrayList<>();
+  int pods;
+
+  NodeInfo(MapValue node) {
+    this.node = node;
+    this.name = io.apiserver4j.core.Meta.metaString(node, "name");
+    this.allocatable = Resources.of(Nested.getOrNull(node, "status", "allocatable"));
+  }
+
+  long allocatable(String resource) {
+    return allocatable.getOrDefault(resource, 0L);
+  }
+
+  /** Counts {@code pod} as running here. */
+  void add(MapValue pod) {
+    add(PodUsage.of(pod));
+  }
+
+  /** Counts a Pod of that usage as running here. */
+  void add(PodUsage usage) {
+    pods++;
+    requested.add(usage.requests());
+    nonZeroRequested.add(usage.nonZeroRequests());
+    usedPorts.addAll(usage.ports());
+  }
+
+  /**
+   * What one Pod takes from its Node, computed once per Pod: its spec's requests cannot change
+   * (in-place resize aside), and parsing quantities for every Pod in every cycle would make a
+   * cycle cost as much as the whole cluster.
+   */
+  record PodUsage(Map<String, Long> requests, Map<String, Long> nonZeroRequests,
+      List<HostPort> ports) {
+    static PodUsage of(MapValue pod) {
+      return new PodUsage(Map.copyOf(Resources.podRequests(pod).amounts),
+          Map.copyOf(Resources.nonZeroRequests(pod).amounts), List.copyOf(hostPorts(pod)));
+    }
+  }
+
+  /** The host ports the Pod's containers and sidecars ask for. */
+  static List<HostPort> hostPorts(MapValue pod) {
+    List<HostPort> out = new ArrayList<>();
+    List<Value> containers = new ArrayList<>(Nested.list(pod, "spec", "containers"));
+    for (Value c : Nested.list(pod, "spec", "initContainers")) {
+      if (Nested.str(c, "restartPolicy").equals("Always")) {
+        containers.add(c);
+      }
+    }
+    for (Value c : containers) {
+      for (Value p : Nested.list(c, "ports")) {
+        long port = Nested.integer(p, "hostPort");
+        if (port <= 0) {
+          continue;
+        }
+        String ip = Nested.str(p, "hostIP");
+        String protocol = Nested.str(p, "protocol");
+        out.add(new HostPort(ip.isEmpty() ? "0.0.0.0" : ip,
+            protocol.isEmpty() ? "TCP" : protocol, port));
+      }
+    }
+    return out;
+  }
+}

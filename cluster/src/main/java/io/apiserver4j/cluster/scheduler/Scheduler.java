@@ -1,0 +1,350 @@
+/*
+ * Copyright The apiserver4j authors.
+ * SPDX-License-Identifier: Apache-2.0
+ */
+package io.apiserver4j.cluster.scheduler;
+
+import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.apimachinery.patch.PatchType;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.cluster.internal.EventWriter;
+import io.apiserver4j.cluster.internal.Obj;
+import io.apiserver4j.controllers.internal.Controller;
+import io.apiserver4j.controllers.internal.ControllerContext;
+import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
+import io.apiserver4j.controllers.internal.ControllerContext.Workers;
+import io.apiserver4j.controllers.internal.Informer;
+import io.apiserver4j.controllers.internal.ResourceEventHandler;
+import io.apiserver4j.controllers.internal.WorkQueue;
+import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.GroupVersionResource;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.Value;
+import io.apiserver4j.core.errors.ConflictException;
+import io.apiserver4j.core.errors.NotFoundException;
+import io.apiserver4j.core.errors.StatusException;
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * kube-scheduler's default profile, reduced to what a simulation needs: one Pod at a time
+ * (kube's scheduling cycle), Pods of {@code schedulerName: default-scheduler} without a
+ * {@code nodeName} and without scheduling gates; the {@link Filters} in kube's order, then
+ * least-allocated scoring on CPU and memory (ties to the first Node by name); a fitting Pod is
+ * bound through {@code pods/binding} and gets a {@code Scheduled} Event, a Pod that fits
+ * nowhere gets {@code PodScheduled=False}, reason {@code Unschedulable}, kube's
+ * {@code FitError} message (with the default preemption plugin's part) and a
+ * {@code FailedScheduling} Event. Unschedulable Pods are tried again when a Node is added or
+ * changes, or an assigned Pod is deleted or terminates. Writes are made as
+ * {@code system:kube-scheduler} with field manager {@code kube-scheduler}. Preemption itself is
+ * not simulated: Pods are never evicted to make room.
+ */
+public final class Scheduler implements Controller {
+  private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
+  static final String NAME = "default-scheduler";
+  static final String FIELD_MANAGER = "kube-scheduler";
+  /** kube-scheduler's {@code ErrNoNodesAvailable}. */
+  static final String NO_NODES = "no nodes available to schedule pods";
+  private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
+  private static final UserInfo USER = UserInfo.of("system:kube-scheduler",
+      "system:authenticated");
+
+  private final ControllerContext context;
+  private final Informer pods;
+  private final Informer nodes;
+  private final WorkQueue<String> queue;
+  private final EventWriter events;
+  /** Pods found unschedulable, tried again on cluster changes. */
+  private final Set<String> unschedulable = ConcurrentHashMap.newKeySet();
+  /** Pods bound by this scheduler that the informer does not show bound yet, by Node. */
+  private final Map<String, MapValue> assumed = new ConcurrentHashMap<>();
+  /** Each assigned Pod's usage by UID, so that a cycle does not parse every Pod again. */
+  private final Map<String, NodeInfo.PodUsage> usage = new ConcurrentHashMap<>();
+  private Workers workers;
+  /**
+   * Counts the cluster changes that retry unschedulable Pods: a change during a cycle that
+   * found its Pod unschedulable retries it too (kube's in-flight events), else it is missed.
+   */
+  private final java.util.concurrent.atomic.AtomicLong clusterChanges =
+      new java.util.concurrent.atomic.AtomicLong();
+
+  /** The scheduler of {@code context}'s server. */
+  public Scheduler(ControllerContext context) {
+    this.context = context;
+    this.queue = context.newQueue("scheduler");
+    this.events = new EventWriter(context, USER, FIELD_MANAGER, NAME,
+        NAME + "-apiserver4j");
+    this.pods = context.informers().informer(new GroupResource("", "pods"));
+    this.nodes = context.informers().informer(new GroupResource("", "nodes"));
+    pods.addHandler(new PodHandler());
+    nodes.addHandler(new NodeHandler());
+  }
+
+  @Override
+  public void start() {
+    // one worker: kube schedules one Pod at a time, so each cycle sees the previous binding
+    workers = context.startWorkers("scheduler", queue, 1, this::sync);
+  }
+
+  @Override
+  public void close() {
+    if (workers != null) {
+      workers.close();
+    } else {
+      queue.shutDown();
+    }
+  }
+
+  static boolean pending(MapValue pod) {
+    String scheduler = Nested.str(pod, "spec", "schedulerName");
+    String phase = Nested.str(pod, "status", "phase");
+    return (scheduler.isEmpty() || scheduler.equals(NAME))
+        && Nested.str(pod, "spec", "nodeName").isEmpty()
+        && !Meta.hasMeta(pod, "deletionTimestamp")
+        && !phase.equals("Succeeded") && !phase.equals("Failed");
+  }
+
+  private static boolean terminal(MapValue pod) {
+    String phase = Nested.str(pod, "status", "phase");
+    return phase.equals("Succeeded") || phase.equals("Failed");
+  }
+
+  private static String key(MapValue pod) {
+    return Meta.metaString(pod, "namespace") + "/" + Meta.metaString(pod, "name");
+  }
+
+  private void retryUnschedulable() {
+    clusterChanges.incrementAndGet();
+    for (String k : unschedulable) {
+      queue.add(k);
+    }
+  }
+
+  private final class PodHandler implements ResourceEventHandler {
+    @Override
+    public void onAdd(MapValue pod) {
+      if (pending(pod)) {
+        queue.add(key(pod));
+      }
+    }
+
+    @Override
+    public void onUpdate(MapValue old, MapValue pod) {
+      String k = key(pod);
+      if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
+        assumed.remove(k);
+        unschedulable.remove(k);
+        if (!terminal(old) && terminal(pod) || !Meta.hasMeta(old, "deletionTimestamp")
+            && Meta.hasMeta(pod, "deletionTimestamp")) {
+          retryUnschedulable();
+        }
+        return;
+      }
+      if (!pending(pod)) {
+        unschedulable.remove(k);
+        return;
+      }
+      if (unschedulable.contains(k) && Objects.equals(old.getOrNull("spec"),
+          pod.getOrNull("spec")) && Meta.labels(old).equals(Meta.labels(pod))) {
+        // only its status changed (the condition this scheduler wrote)
+        return;
+      }
+      queue.add(k);
+    }
+
+    @Override
+    public void onDelete(MapValue pod) {
+      String k = key(pod);
+      usage.remove(Meta.metaString(pod, "uid"));
+      assumed.remove(k);
+      unschedulable.remove(k);
+      if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
+        retryUnschedulable();
+      }
+    }
+  }
+
+  private final class NodeHandler implements ResourceEventHandler {
+    @Override
+    public void onAdd(MapValue node) {
+      retryUnschedulable();
+    }
+
+    @Override
+    public void onUpdate(MapValue old, MapValue node) {
+      if (!Objects.equals(old.getOrNull("spec"), node.getOrNull("spec"))
+          || !Meta.labels(old).equals(Meta.labels(node))
+          || !Objects.equals(Nested.getOrNull(old, "status", "allocatable"),
+              Nested.getOrNull(node, "status", "allocatable"))) {
+        retryUnschedulable();
+      }
+    }
+
+    @Override
+    public void onDelete(MapValue node) {
+      // fewer Nodes never make a Pod schedulable
+    }
+  }
+
+  /** One scheduling cycle for the Pod at {@code key}. */
+  private Outcome sync(String key) {
+    int slash = key.indexOf('/');
+    Optional<MapValue> cached = pods.get(key.substring(0, slash), key.substring(slash + 1));
+    if (cached.isEmpty() || !pending(cached.get()) || assumed.containsKey(key)) {
+      return Outcome.FORGET;
+    }
+    MapValue pod = cached.get();
+    long changes = clusterChanges.get();
+    if (!Nested.list(pod, "spec", "schedulingGates").isEmpty()) {
+      // kube's SchedulingGates PreEnqueue: the apiserver wrote SchedulingGated already
+      return Outcome.FORGET;
+    }
+    List<NodeInfo> infos = snapshot();
+    if (infos.isEmpty()) {
+      unschedulable(pod, NO_NODES);
+      if (clusterChanges.get() != changes) {
+        queue.add(key);
+      }
+      return Outcome.FORGET;
+    }
+    Map<String, Filters.Rejection> rejected = new LinkedHashMap<>();
+    List<NodeInfo> feasible = new ArrayList<>();
+    for (NodeInfo n : infos) {
+      Optional<Filters.Rejection> r = Filters.run(pod, n);
+      if (r.isPresent()) {
+        rejected.put(n.name, r.get());
+      } else {
+        feasible.add(n);
+      }
+    }
+    if (feasible.isEmpty()) {
+      unschedulable(pod, FitMessages.fitError(infos.size(), rejected,
+          FitMessages.preemption(pod, rejected)));
+      if (clusterChanges.get() != changes) {
+        queue.add(key);
+      }
+      return Outcome.FORGET;
+    }
+    NodeInfo best = feasible.stream()
+        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n))
+            .thenComparing(n -> n.name, Comparator.reverseOrder()))
+        .orElseThrow();
+    bind(pod, key, best.name);
+    return Outcome.FORGET;
+  }
+
+  /** The Nodes, sorted by name, with the Pods assigned to them or assumed there. */
+  private List<NodeInfo> snapshot() {
+    Map<String, NodeInfo> byName = new java.util.TreeMap<>();
+    for (MapValue n : nodes.list()) {
+      byName.put(Meta.metaString(n, "name"), new NodeInfo(n));
+    }
+    Set<String> counted = new java.util.HashSet<>();
+    for (MapValue p : pods.list()) {
+      String node = Nested.str(p, "spec", "nodeName");
+      if (node.isEmpty() || terminal(p)) {
+        continue;
+      }
+      NodeInfo info = byName.get(node);
+      if (info != null) {
+        info.add(usage.computeIfAbsent(Meta.metaString(p, "uid"),
+            uid -> NodeInfo.PodUsage.of(p)));
+      }
+      counted.add(key(p));
+    }
+    for (Map.Entry<String, MapValue> e : assumed.entrySet()) {
+      if (counted.contains(e.getKey())) {
+        continue;
+      }
+      NodeInfo info = byName.get(Nested.str(e.getValue(), "spec", "nodeName"));
+      if (info != null) {
+        info.add(e.getValue());
+      }
+    }
+    return new ArrayList<>(byName.values());
+  }
+
+  private void bind(MapValue pod, String key, String node) {
+    String namespace = Meta.metaString(pod, "namespace");
+    String name = Meta.metaString(pod, "name");
+    assumed.put(key, Nested.set(pod, Value.of(node), "spec", "nodeName"));
+    MapValue binding = Obj.map("apiVersion", "v1", "kind", "Binding",
+        "metadata", Obj.map("name", name, "namespace", namespace,
+            "uid", Meta.metaString(pod, "uid")),
+        "target", Obj.map("kind", "Node", "name", node));
+    try {
+      context.api().handle(ApiRequest.builder(ApiRequest.Verb.CREATE, PODS)
+          .namespace(namespace).name(name).subresource("binding").body(binding)
+          .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();
+    } catch (NotFoundException | ConflictException e) {
+      // deleted, replaced or bound by someone else meanwhile: nothing to schedule
+      assumed.remove(key);
+      LOG.debug("binding {} to {} failed: {}", key, node, e.getMessage());
+      return;
+    } catch (RuntimeException e) {
+      assumed.remove(key);
+      throw e;
+    }
+    unschedulable.remove(key);
+    events.record(pod, "Normal", "Scheduled", "Binding",
+        "Successfully assigned " + namespace + "/" + name + " to " + node);
+  }
+
+  /**
+   * kube's {@code handleSchedulingFailure}: the PodScheduled condition (patched into the
+   * status when it differs) and a FailedScheduling Event.
+   */
+  private void unschedulable(MapValue pod, String message) {
+    String key = key(pod);
+    unschedulable.add(key);
+    Value current = null;
+    for (Value c : Nested.list(pod, "status", "conditions")) {
+      if (Nested.str(c, "type").equals("PodScheduled")) {
+        current = c;
+      }
+    }
+    boolean same = current != null && Nested.str(current, "status").equals("False")
+        && Nested.str(current, "reason").equals("Unschedulable")
+        && Nested.str(current, "message").equals(message);
+    if (!same) {
+      String transition = current != null && Nested.str(current, "status").equals("False")
+          ? Nested.str(current, "lastTransitionTime")
+          : Meta.formatTime(context.clock().instant());
+      long generation = Meta.generation(pod);
+      MapValue condition = Obj.map("type", "PodScheduled",
+          "observedGeneration", generation == 0 ? null : generation,
+          "status", "False", "lastProbeTime", Value.nullValue(),
+          "lastTransitionTime", transition, "reason", "Unschedulable", "message", message);
+      try {
+        context.api().handle(ApiRequest.builder(ApiRequest.Verb.PATCH, PODS)
+            .namespace(Meta.metaString(pod, "namespace")).name(Meta.metaString(pod, "name"))
+            .subresource("status").patch(PatchType.STRATEGIC_MERGE_PATCH, Json.write(Obj.map(
+                "metadata", Obj.map("uid", Meta.metaString(pod, "uid")),
+                "status", Obj.map("conditions", List.of(condition)))))
+            .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();
+      } catch (NotFoundException e) {
+        unschedulable.remove(key);
+        return;
+      } catch (StatusException e) {
+        if (e.status().code() == 409) {
+          // the Pod changed meanwhile: its update event brings it back
+          return;
+        }
+        throw e;
+      }
+    }
+    events.record(pod, "Warning", "FailedScheduling", "Scheduling", message);
+  }
+}
