@@ -7,13 +7,11 @@ package io.apiserver4j.benchmarks;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.junit.internal.TestServer;
+import io.apiserver4j.junit.TestApiServer;
 import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -58,7 +56,7 @@ public class TestServerResetBenchmark {
   /** A server whose baseline holds the bootstrap namespaces and 100 ConfigMaps. */
   @State(Scope.Benchmark)
   public static class Loaded {
-    TestServer server;
+    TestApiServer.Standalone server;
     ResourceClient configMaps;
     Path manifests;
     int counter;
@@ -85,8 +83,7 @@ public class TestServerResetBenchmark {
       } catch (IOException e) {
         throw new UncheckedIOException(e);
       }
-      server = TestServer.start(List.of(manifests.toString()),
-          TestServerResetBenchmark.class.getClassLoader(), Map.of(), List.of());
+      server = TestApiServer.start(manifests.toString());
       configMaps = server.api().resources("v1", "configmaps").namespace("default");
     }
 
@@ -121,9 +118,8 @@ public class TestServerResetBenchmark {
   }
 
   @Benchmark
-  public TestServer freshServer() {
-    TestServer server = TestServer.start(List.of(),
-        TestServerResetBenchmark.class.getClassLoader(), Map.of(), List.of());
+  public TestApiServer.Standalone freshServer() {
+    TestApiServer.Standalone server = TestApiServer.start();
     server.close();
     return server;
   }

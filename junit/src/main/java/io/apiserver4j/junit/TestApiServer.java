@@ -7,7 +7,10 @@ package io.apiserver4j.junit;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.http.HttpApiServer;
+import io.apiserver4j.junit.internal.TestServer;
 import java.net.URI;
+import java.util.List;
+import java.util.Map;
 
 /**
  * One server started by {@link ApiServerTest}: the in-process {@link ApiServer}, its
@@ -18,6 +21,26 @@ import java.net.URI;
  * with {@link ApiServerTest.Lifecycle#PER_METHOD}).
  */
 public interface TestApiServer {
+  /**
+   * A server as {@link ApiServerTest} starts one with its defaults (kube's namespaces, the
+   * admission plugins but ServiceAccount, no controllers), outside JUnit: for a benchmark or a
+   * {@code main}. The caller closes it.
+   *
+   * @param manifests class path resources or files to create, as {@link WithManifests} takes them
+   * @return the started server
+   */
+  static Standalone start(String... manifests) {
+    return TestServer.start(List.of(manifests), TestApiServer.class.getClassLoader(), Map.of(),
+        List.of());
+  }
+
+  /** A {@link TestApiServer} started by {@link #start}; {@link #close} stops it. */
+  interface Standalone extends TestApiServer, AutoCloseable {
+    /** Stops HTTP, the controllers and the server, and deletes the kubeconfig file. */
+    @Override
+    void close();
+  }
+
   /** The in-process server: requests through it skip HTTP. */
   ApiServer api();
 

@@ -4,8 +4,27 @@
  */
 package io.apiserver4j.controllers.job;
 
+import static io.apiserver4j.controllers.job.JobUtils.completionIndex;
+import static io.apiserver4j.controllers.job.JobUtils.completionMode;
+import static io.apiserver4j.controllers.job.JobUtils.failJobMessage;
+import static io.apiserver4j.controllers.job.JobUtils.finished;
+import static io.apiserver4j.controllers.job.JobUtils.generateNameWithIndex;
+import static io.apiserver4j.controllers.job.JobUtils.hasFinalizer;
+import static io.apiserver4j.controllers.job.JobUtils.indexed;
+import static io.apiserver4j.controllers.job.JobUtils.isSuccessCriteriaMet;
+import static io.apiserver4j.controllers.job.JobUtils.managedByOther;
+import static io.apiserver4j.controllers.job.JobUtils.matchSuccessPolicy;
+import static io.apiserver4j.controllers.job.JobUtils.onlyReplaceFailed;
+import static io.apiserver4j.controllers.job.JobUtils.pastActiveDeadline;
+import static io.apiserver4j.controllers.job.JobUtils.pastBackoffLimitOnFailure;
+import static io.apiserver4j.controllers.job.JobUtils.podFailed;
+import static io.apiserver4j.controllers.job.JobUtils.podsForRemoval;
+import static io.apiserver4j.controllers.job.JobUtils.selector;
+import static io.apiserver4j.controllers.job.JobUtils.suspended;
+import static io.apiserver4j.controllers.job.JobUtils.terminating;
+import static io.apiserver4j.controllers.job.JobUtils.withIndexEnv;
+
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceClient;
@@ -71,7 +90,7 @@ public final class JobController implements Controller {
   static final int MAX_POD_CREATE_DELETE_PER_SYNC = 500;
   /** kube's {@code --concurrent-job-syncs} default. */
   private static final int WORKERS = 5;
-  private static final String JOB_CONTROLLER_NAME = "kubernetes.io/job-controller";
+  static final String JOB_CONTROLLER_NAME = "kubernetes.io/job-controller";
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
@@ -301,39 +320,6 @@ public final class JobController implements Controller {
     return out;
   }
 
-  private static Optional<LabelSelector> selector(MapValue job) {
-    Value s = Nested.getOrNull(job, "spec", "selector");
-    if (s == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(LabelSelectors.parse(s));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
-  }
-
-  static boolean hasFinalizer(MapValue pod) {
-    return Meta.finalizers(pod).contains(TRACKING_FINALIZER);
-  }
-
-  private static boolean managedByOther(MapValue job) {
-    String by = Nested.str(job, "spec", "managedBy");
-    return !by.isEmpty() && !by.equals(JOB_CONTROLLER_NAME);
-  }
-
-  /** kube's {@code IsJobFinished}: a True Complete or Failed condition. */
-  static boolean finished(MapValue job) {
-    for (Value c : Nested.list(job, "status", "conditions")) {
-      String type = Nested.str(c, "type");
-      if ((type.equals("Complete") || type.equals("Failed"))
-          && Nested.str(c, "status").equals("True")) {
-        return true;
-      }
-    }
-    return false;
-  }
-
   // ---- orphan Pods ----
 
   /** kube's {@code syncOrphanPod}: the finalizer leaves a Pod no unfinished Job controls. */
@@ -448,7 +434,7 @@ public final class JobController implements Controller {
     ctx.uncountedSucceeded = new HashSet<>(ctx.status.uncountedSucceeded);
     ctx.uncountedFailed = new HashSet<>(ctx.status.uncountedFailed);
     ctx.expectedRmFinalizers = expectedRemovals(key);
-    ctx.terminating = ctx.pods.stream().filter(JobController::terminating).count();
+    ctx.terminating = ctx.pods.stream().filter(JobUtils::terminating).count();
     long active = ctx.activePods.size();
     List<MapValue> newSucceeded = validPods(ctx, ctx.uncountedSucceeded,
         p -> Nested.str(p, "status", "phase").equals("Succeeded"));
@@ -566,58 +552,6 @@ public final class JobController implements Controller {
     return Outcome.FORGET;
   }
 
-  private static String completionMode(MapValue job) {
-    String m = Nested.str(job, "spec", "completionMode");
-    return m.isEmpty() ? "NonIndexed" : m;
-  }
-
-  private static boolean indexed(MapValue job) {
-    return completionMode(job).equals("Indexed");
-  }
-
-  private static boolean suspended(MapValue job) {
-    return Nested.bool(job, "spec", "suspend");
-  }
-
-  /** kube's {@code onlyReplaceFailedPods}. */
-  private static boolean onlyReplaceFailed(MapValue job) {
-    return Nested.str(job, "spec", "podReplacementPolicy").equals("Failed")
-        || Nested.has(job, "spec", "podFailurePolicy");
-  }
-
-  /** kube's {@code isPodFailed}: Failed, or being deleted unless only failed Pods count. */
-  static boolean podFailed(MapValue pod, MapValue job) {
-    String phase = Nested.str(pod, "status", "phase");
-    if (phase.equals("Failed")) {
-      return true;
-    }
-    if (onlyReplaceFailed(job)) {
-      return false;
-    }
-    return Nested.has(pod, "metadata", "deletionTimestamp") && !phase.equals("Succeeded");
-  }
-
-  /** kube's {@code IsPodTerminating}: being deleted and not yet terminal. */
-  private static boolean terminating(MapValue pod) {
-    String phase = Nested.str(pod, "status", "phase");
-    return Nested.has(pod, "metadata", "deletionTimestamp") && !phase.equals("Failed")
-        && !phase.equals("Succeeded");
-  }
-
-  /** kube's {@code getCompletionIndex}: the annotation's index, -1 when absent or bad. */
-  static int completionIndex(MapValue pod) {
-    String v = Meta.annotations(pod).get(COMPLETION_INDEX);
-    if (v == null) {
-      return -1;
-    }
-    try {
-      int i = Integer.parseInt(v);
-      return i < 0 ? -1 : i;
-    } catch (NumberFormatException e) {
-      return -1;
-    }
-  }
-
   /** kube's {@code getValidPodsWithFilter}. */
   private static List<MapValue> validPods(SyncContext ctx, Set<String> uncounted,
       java.util.function.Predicate<MapValue> filter) {
@@ -639,78 +573,6 @@ public final class JobController implements Controller {
       }
     }
     return out;
-  }
-
-  private static Optional<String> failJobMessage(MapValue job, List<MapValue> pods) {
-    if (!Nested.has(job, "spec", "podFailurePolicy")) {
-      return Optional.empty();
-    }
-    for (MapValue p : pods) {
-      if (podFailed(p, job)) {
-        Optional<String> msg = PodFailurePolicy.match(job, p).failJobMessage();
-        if (msg.isPresent()) {
-          return msg;
-        }
-      }
-    }
-    return Optional.empty();
-  }
-
-  /** kube's {@code pastBackoffLimitOnFailure}: restarts of running Pods, OnFailure only. */
-  private static boolean pastBackoffLimitOnFailure(MapValue job, List<MapValue> pods) {
-    if (!Nested.str(job, "spec", "template", "spec", "restartPolicy").equals("OnFailure")) {
-      return false;
-    }
-    long restarts = 0;
-    for (MapValue p : pods) {
-      String phase = Nested.str(p, "status", "phase");
-      if (phase.equals("Running") || phase.equals("Pending")) {
-        for (String list : List.of("initContainerStatuses", "containerStatuses")) {
-          for (Value s : Nested.list(p, "status", list)) {
-            restarts += Nested.integer(s, "restartCount");
-          }
-        }
-      }
-    }
-    long limit = Nested.integer(job, "spec", "backoffLimit");
-    return limit == 0 ? restarts > 0 : restarts >= limit;
-  }
-
-  private static boolean pastActiveDeadline(MapValue job, JobStatus status, Instant now) {
-    if (!Nested.has(job, "spec", "activeDeadlineSeconds") || status.startTime.isEmpty()
-        || suspended(job)) {
-      return false;
-    }
-    Duration ran = Duration.between(Instant.parse(status.startTime.get()), now);
-    return ran.compareTo(Duration.ofSeconds(Nested.integer(job, "spec",
-        "activeDeadlineSeconds"))) >= 0;
-  }
-
-  /** kube's {@code matchSuccessPolicy}: "Matched rules at index N" for the first rule met. */
-  static Optional<String> matchSuccessPolicy(MapValue job, long completions,
-      Intervals succeeded) {
-    MapValue policy = Nested.mapOrNull(job, "spec", "successPolicy");
-    if (policy == null || succeeded.isEmpty()) {
-      return Optional.empty();
-    }
-    List<Value> rules = Nested.list(policy, "rules");
-    for (int i = 0; i < rules.size(); i++) {
-      Value rule = rules.get(i);
-      long count = Nested.has(rule, "succeededCount") ? Nested.integer(rule, "succeededCount")
-          : -1;
-      if (Nested.has(rule, "succeededIndexes")) {
-        Intervals required = Intervals.parse(Nested.str(rule, "succeededIndexes"), completions);
-        if (required.isEmpty()) {
-          continue;
-        }
-        if (required.matchedBy(succeeded, count)) {
-          return Optional.of("Matched rules at index " + i);
-        }
-      } else if (count >= 0 && succeeded.total() >= count) {
-        return Optional.of("Matched rules at index " + i);
-      }
-    }
-    return Optional.empty();
   }
 
   /** kube's {@code getPodsForJob}: claims with adoption adding the tracking finalizer. */
@@ -870,36 +732,6 @@ public final class JobController implements Controller {
     return active + created;
   }
 
-  /** kube's {@code activePodsForRemoval}: duplicate or bad indexes first, then by rank. */
-  static List<MapValue> podsForRemoval(MapValue job, List<MapValue> active, int rmAtLeast) {
-    List<MapValue> rm = new ArrayList<>();
-    List<MapValue> left = new ArrayList<>();
-    if (indexed(job)) {
-      long completions = Nested.integer(job, "spec", "completions");
-      Map<Integer, List<MapValue>> byIndex = new java.util.TreeMap<>();
-      for (MapValue p : active) {
-        int ix = completionIndex(p);
-        if (ix < 0 || ix >= completions) {
-          rm.add(p);
-        } else {
-          byIndex.computeIfAbsent(ix, k -> new ArrayList<>()).add(p);
-        }
-      }
-      for (List<MapValue> same : byIndex.values()) {
-        same.sort(ActivePodsOrder.INSTANCE);
-        rm.addAll(same.subList(0, same.size() - 1));
-        left.add(same.get(same.size() - 1));
-      }
-    } else {
-      left.addAll(active);
-    }
-    if (rm.size() < rmAtLeast) {
-      left.sort(ActivePodsOrder.INSTANCE);
-      rm.addAll(left.subList(0, rmAtLeast - rm.size()));
-    }
-    return rm;
-  }
-
   /** kube's {@code firstPendingIndexes}. */
   private static List<Integer> firstPendingIndexes(SyncContext ctx, int count, int completions) {
     List<Integer> out = new ArrayList<>();
@@ -968,47 +800,6 @@ public final class JobController implements Controller {
     podClient(Meta.metaString(job, "namespace")).create(pod);
   }
 
-  /**
-   * kube's {@code podGenerateNameWithIndex}: {@code <job>-<index>-}, the job name cut so that
-   * a generated name stays within 63 characters.
-   */
-  static String generateNameWithIndex(String jobName, int index) {
-    String appendix = "-" + index + "-";
-    // names.MaxGeneratedNameLength: 63 less the 5 random characters
-    int max = 58;
-    String prefix = jobName;
-    if (prefix.length() + appendix.length() > max) {
-      prefix = prefix.substring(0, max - appendix.length());
-    }
-    return prefix + appendix;
-  }
-
-  /** kube's {@code addCompletionIndexEnvVariables}: JOB_COMPLETION_INDEX from the label. */
-  private static MapValue withIndexEnv(MapValue spec) {
-    MapValue out = spec;
-    for (String list : List.of("initContainers", "containers")) {
-      if (!out.containsKey(list)) {
-        continue;
-      }
-      List<Value> containers = new ArrayList<>();
-      for (Value c : Nested.list(out, list)) {
-        if (!(c instanceof MapValue m)) {
-          containers.add(c);
-          continue;
-        }
-        List<Value> env = new ArrayList<>(Nested.list(m, "env"));
-        if (env.stream().noneMatch(e -> Nested.str(e, "name").equals("JOB_COMPLETION_INDEX"))) {
-          env.add(MapValue.ofEntries("name", Value.of("JOB_COMPLETION_INDEX"), "valueFrom",
-              MapValue.ofEntries("fieldRef", MapValue.ofEntries("fieldPath",
-                  Value.of("metadata.labels['" + COMPLETION_INDEX + "']")))));
-        }
-        containers.add(m.with("env", ListValue.of(env)));
-      }
-      out = out.with(list, ListValue.of(containers));
-    }
-    return out;
-  }
-
   // ---- status tracking ----
 
   /** kube's {@code canRemoveFinalizer} without per-index backoff. */
@@ -1017,18 +808,13 @@ public final class JobController implements Controller {
         || Nested.str(pod, "status", "phase").equals("Succeeded") || failed;
   }
 
-  private static boolean isSuccessCriteriaMet(MapValue condition) {
-    return condition != null && Nested.str(condition, "type").equals("SuccessCriteriaMet")
-        && Nested.str(condition, "status").equals("True");
-  }
-
   /** kube's {@code trackJobStatusAndRemoveFinalizers}. */
   private void trackStatusAndRemoveFinalizers(String key, SyncContext ctx, boolean needsFlush,
       Instant now) {
     JobStatus st = ctx.status;
     List<MapValue> candidates = new ArrayList<>(ctx.pods);
     if (indexed(ctx.job)) {
-      candidates.sort(Comparator.comparingInt(JobController::completionIndex));
+      candidates.sort(Comparator.comparingInt(JobUtils::completionIndex));
     }
     Set<String> withFinalizer = new HashSet<>();
     for (MapValue p : candidates) {

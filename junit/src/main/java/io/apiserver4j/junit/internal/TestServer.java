@@ -48,7 +48,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The servers, clock, kubeconfig and clients of one {@code @ApiServerTest} scope. */
-public final class TestServer implements TestApiServer, AutoCloseable {
+public final class TestServer implements TestApiServer.Standalone {
   /** The namespaces kube-apiserver's bootstrap controller creates. */
   static final List<String> SYSTEM_NAMESPACES =
       List.of("default", "kube-system", "kube-public", "kube-node-lease");
