@@ -238,7 +238,7 @@ public final class Kubelet implements Controller {
     if (Meta.hasMeta(pod, "deletionTimestamp")) {
       Instant due = Instant.parse(Meta.metaString(pod, "deletionTimestamp"));
       if (now.isBefore(due)) {
-        queue.addAfter(item, Duration.between(now, due));
+        queue.addAt(item, due);
         return Outcome.FORGET;
       }
       remove(pod, node);
@@ -252,7 +252,7 @@ public final class Kubelet implements Controller {
       Instant due = boundAt(pod).plus(duration(pod, Annotations.START_DURATION,
           settings.startDuration()));
       if (now.isBefore(due)) {
-        queue.addAfter(item, Duration.between(now, due));
+        queue.addAt(item, due);
         return Outcome.FORGET;
       }
       int index = nodeIndex.get(node);
@@ -267,7 +267,7 @@ public final class Kubelet implements Controller {
       Instant due = started.plus(duration(pod, Annotations.RUN_DURATION,
           settings.runDuration()));
       if (now.isBefore(due)) {
-        queue.addAfter(item, Duration.between(now, due));
+        queue.addAt(item, due);
       } else {
         writeStatus(pod, node, PodStatuses.terminated(pod, exitCode(pod), now));
         return Outcome.FORGET;
