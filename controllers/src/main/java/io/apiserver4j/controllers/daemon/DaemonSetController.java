@@ -5,7 +5,6 @@
 package io.apiserver4j.controllers.daemon;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.UpdateOptions;
@@ -234,35 +233,11 @@ public final class DaemonSetController implements Controller {
   }
 
   private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    if (!Nested.str(ref, "kind").equals("DaemonSet")) {
-      return Optional.empty();
-    }
-    return sets.get(namespace, Nested.str(ref, "name"))
-        .filter(s -> Meta.metaString(s, "uid").equals(Nested.str(ref, "uid")));
+    return sets.resolveControllerRef(namespace, ref, "DaemonSet");
   }
 
   private List<MapValue> matchingSets(MapValue pod) {
-    List<MapValue> out = new ArrayList<>();
-    for (MapValue ds : sets.list(Meta.metaString(pod, "namespace"))) {
-      Optional<LabelSelector> selector = selector(ds);
-      if (selector.isPresent() && !selector.get().isEverything()
-          && selector.get().matches(Meta.labels(pod))) {
-        out.add(ds);
-      }
-    }
-    return out;
-  }
-
-  private static Optional<LabelSelector> selector(MapValue ds) {
-    Value s = Nested.getOrNull(ds, "spec", "selector");
-    if (s == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(LabelSelectors.parse(s));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
+    return sets.selecting(pod, Informer::specSelector);
   }
 
   // ---- sync (daemon_controller.go) ----
@@ -277,7 +252,7 @@ public final class DaemonSetController implements Controller {
       return Outcome.FORGET;
     }
     MapValue ds = cached.get();
-    Optional<LabelSelector> selector = selector(ds);
+    Optional<LabelSelector> selector = Informer.specSelector(ds);
     if (selector.isEmpty() || selector.get().isEverything()) {
       // kube: a selector that selects all Pods is refused
       LOG.warn("DaemonSet {} has a selector that selects nothing or everything", key);

@@ -35,7 +35,6 @@ import io.apiserver4j.core.labels.LabelSelector;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -205,11 +204,7 @@ public final class DeploymentController implements Controller {
 
   /** kube's {@code resolveControllerRef}: the cached Deployment a controllerRef names. */
   private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    if (!Nested.str(ref, "kind").equals("Deployment")) {
-      return Optional.empty();
-    }
-    return deployments.get(namespace, Nested.str(ref, "name"))
-        .filter(d -> Meta.metaString(d, "uid").equals(Nested.str(ref, "uid")));
+    return deployments.resolveControllerRef(namespace, ref, "Deployment");
   }
 
   /** kube's {@code getDeploymentsForReplicaSet}: the Deployments whose selector matches. */

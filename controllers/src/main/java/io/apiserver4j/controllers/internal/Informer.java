@@ -4,6 +4,20 @@
  */
 package io.apiserver4j.controllers.internal;
 
+import java.util.function.Function;
+
+import java.util.ArrayList;
+
+import io.apiserver4j.core.Value;
+
+import io.apiserver4j.admission.matching.LabelSelectors;
+
+import io.apiserver4j.core.labels.LabelSelector;
+
+import io.apiserver4j.core.Nested;
+
+import io.apiserver4j.core.Meta;
+
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.informer.StoreInformer;
 import io.apiserver4j.core.MapValue;
@@ -128,5 +142,49 @@ public final class Informer {
       }
     }
     activity.changed();
+  }
+
+  /**
+   * kube's {@code resolveControllerRef}: the cached object a controllerRef of kind {@code kind}
+   * names, if it still has the UID the reference holds (a re-created namesake is not the owner).
+   */
+  public Optional<MapValue> resolveControllerRef(String namespace, MapValue ref, String kind) {
+    if (!Nested.str(ref, "kind").equals(kind)) {
+      return Optional.empty();
+    }
+    return get(namespace, Nested.str(ref, "name"))
+        .filter(o -> Meta.metaString(o, "uid").equals(Nested.str(ref, "uid")));
+  }
+
+  /**
+   * The cached objects in {@code object}'s namespace whose selector, as {@code selectorOf} reads
+   * it, is present, not empty, and selects {@code object}'s labels: the owners that may claim it
+   * (kube's {@code getPodReplicaSets}, {@code getPodJobs}, ...).
+   */
+  public List<MapValue> selecting(MapValue object,
+      Function<MapValue, Optional<LabelSelector>> selectorOf) {
+    List<MapValue> out = new ArrayList<>();
+    Map<String, String> labels = Meta.labels(object);
+    for (MapValue owner : list(Meta.metaString(object, "namespace"))) {
+      Optional<LabelSelector> selector = selectorOf.apply(owner);
+      if (selector.isPresent() && !selector.get().isEverything()
+          && selector.get().matches(labels)) {
+        out.add(owner);
+      }
+    }
+    return out;
+  }
+
+  /** An owner's {@code spec.selector}; empty when it has none or it does not parse. */
+  public static Optional<LabelSelector> specSelector(MapValue owner) {
+    Value s = Nested.getOrNull(owner, "spec", "selector");
+    if (s == null) {
+      return Optional.empty();
+    }
+    try {
+      return Optional.of(LabelSelectors.parse(s));
+    } catch (IllegalArgumentException e) {
+      return Optional.empty();
+    }
   }
 }

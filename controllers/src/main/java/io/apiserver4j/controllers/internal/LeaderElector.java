@@ -12,7 +12,6 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.NotFoundException;

@@ -301,23 +301,11 @@ public final class JobController implements Controller {
   }
 
   private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    if (!Nested.str(ref, "kind").equals("Job")
-        || !Nested.str(ref, "apiVersion").equals("batch/v1")) {
-      return Optional.empty();
-    }
-    return jobs.get(namespace, Nested.str(ref, "name"))
-        .filter(j -> Meta.metaString(j, "uid").equals(Nested.str(ref, "uid")));
+    return jobs.resolveControllerRef(namespace, ref, "Job");
   }
 
   private List<MapValue> matchingJobs(MapValue pod) {
-    List<MapValue> out = new ArrayList<>();
-    for (MapValue job : jobs.list(Meta.metaString(pod, "namespace"))) {
-      Optional<LabelSelector> s = selector(job);
-      if (s.isPresent() && !s.get().isEverything() && s.get().matches(Meta.labels(pod))) {
-        out.add(job);
-      }
-    }
-    return out;
+    return jobs.selecting(pod, JobUtils::selector);
   }
 
   // ---- orphan Pods ----

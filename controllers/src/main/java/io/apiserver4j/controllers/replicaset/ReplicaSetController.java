@@ -6,7 +6,6 @@ package io.apiserver4j.controllers.replicaset;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.matching.LabelSelectors;
-import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.UpdateOptions;
@@ -24,7 +23,6 @@ import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
-import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -227,25 +225,12 @@ public final class ReplicaSetController implements Controller {
 
   /** kube's {@code resolveControllerRef}: the cached set a controllerRef names, same UID. */
   private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    if (!Nested.str(ref, "kind").equals(kind.kind())) {
-      return Optional.empty();
-    }
-    return sets.get(namespace, Nested.str(ref, "name"))
-        .filter(s -> Meta.metaString(s, "uid").equals(Nested.str(ref, "uid")));
+    return sets.resolveControllerRef(namespace, ref, kind.kind());
   }
 
   /** kube's {@code getPodReplicaSets}: the cached sets whose non-empty selector matches. */
   private List<MapValue> matchingSets(MapValue pod) {
-    List<MapValue> out = new ArrayList<>();
-    Map<String, String> labels = Meta.labels(pod);
-    for (MapValue set : sets.list(Meta.metaString(pod, "namespace"))) {
-      Optional<LabelSelector> selector = selector(set);
-      if (selector.isPresent() && !selector.get().isEverything()
-          && selector.get().matches(labels)) {
-        out.add(set);
-      }
-    }
-    return out;
+    return sets.selecting(pod, this::selector);
   }
 
   /** The set's Pod selector; empty when it cannot be parsed (it then matches nothing). */

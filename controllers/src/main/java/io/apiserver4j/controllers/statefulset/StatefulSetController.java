@@ -16,7 +16,6 @@ import static io.apiserver4j.controllers.statefulset.StatefulSetUtils.ordinal;
 import static io.apiserver4j.controllers.statefulset.StatefulSetUtils.podRevision;
 
 import io.apiserver4j.admission.UserInfo;
-import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.apiserver.UpdateOptions;
@@ -49,7 +48,6 @@ import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.HashSet;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -183,36 +181,12 @@ public final class StatefulSetController implements Controller {
   }
 
   private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    if (!Nested.str(ref, "kind").equals("StatefulSet")) {
-      return Optional.empty();
-    }
-    return sets.get(namespace, Nested.str(ref, "name"))
-        .filter(s -> Meta.metaString(s, "uid").equals(Nested.str(ref, "uid")));
+    return sets.resolveControllerRef(namespace, ref, "StatefulSet");
   }
 
   /** kube's {@code getPodStatefulSets}: the sets whose selector matches an orphan Pod. */
   private List<MapValue> matchingSets(MapValue pod) {
-    List<MapValue> out = new ArrayList<>();
-    for (MapValue set : sets.list(Meta.metaString(pod, "namespace"))) {
-      Optional<LabelSelector> selector = selector(set);
-      if (selector.isPresent() && !selector.get().isEverything()
-          && selector.get().matches(Meta.labels(pod))) {
-        out.add(set);
-      }
-    }
-    return out;
-  }
-
-  private static Optional<LabelSelector> selector(MapValue set) {
-    Value s = Nested.getOrNull(set, "spec", "selector");
-    if (s == null) {
-      return Optional.empty();
-    }
-    try {
-      return Optional.of(LabelSelectors.parse(s));
-    } catch (IllegalArgumentException e) {
-      return Optional.empty();
-    }
+    return sets.selecting(pod, Informer::specSelector);
   }
 
   // ---- sync (stateful_set.go) ----
@@ -225,7 +199,7 @@ public final class StatefulSetController implements Controller {
       return Outcome.FORGET;
     }
     MapValue set = cached.get();
-    Optional<LabelSelector> selector = selector(set);
+    Optional<LabelSelector> selector = Informer.specSelector(set);
     if (selector.isEmpty()) {
       LOG.warn("StatefulSet {} has a selector that cannot be parsed", key);
       return Outcome.FORGET;
