@@ -146,6 +146,17 @@ public final class ControllerManager implements AutoCloseable {
   }
 
   /**
+   * Waits until this manager has lost the lease and stopped its controllers (never without
+   * leader election).
+   *
+   * @return whether that happened within {@code timeout}; false too if interrupted
+   */
+  public boolean awaitNotLeading(Duration timeout) {
+    requireNonNull(timeout, "timeout");
+    return elector.map(e -> e.awaitLeading(false, timeout)).orElse(false);
+  }
+
+  /**
    * Waits, without sleeping, until the controllers are idle: every informer has seen every
    * write in the store, no work is queued, in process or waiting for an early retry, no timer
    * is due by the clock, and nothing was written meanwhile. Work waiting for a later time on the

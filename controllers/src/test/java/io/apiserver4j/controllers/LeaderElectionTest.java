@@ -219,26 +219,37 @@ class LeaderElectionTest {
         + "[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}";
   }
 
-  /** Waits, polling the store, for a condition other threads make true. */
-  private static void await(String what, java.util.function.BooleanSupplier condition) {
-    long deadline = System.nanoTime() + WAIT.toNanos();
-    while (!condition.getAsBoolean()) {
-      assertThat(System.nanoTime()).as("waiting for " + what).isLessThan(deadline);
-      Thread.onSpinWait();
-      java.util.concurrent.locks.LockSupport.parkNanos(1_000_000);
+  /**
+   * Waits for a condition on what the store holds: checked again at every change a watch of
+   * {@code resource} in {@code namespace} delivers.
+   */
+  private static void await(ApiServer api, GroupVersionResource resource, String namespace,
+      String what, java.util.function.BooleanSupplier condition) {
+    io.apiserver4j.apiserver.ApiWatch watch = api.resources(resource).namespace(namespace)
+        .watch();
+    try {
+      while (!condition.getAsBoolean()) {
+        assertThat(watch.poll(WAIT)).as("waiting for " + what).isPresent();
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new AssertionError("interrupted waiting for " + what, e);
+    } finally {
+      watch.close();
     }
   }
 
   private static void awaitLease(ApiServer api, String field, String value) {
-    await("lease " + field + " " + value, () -> Nested.str(lease(api), field).equals(value));
+    await(api, LEASES, "kube-system", "lease " + field + " " + value,
+        () -> Nested.str(lease(api), field).equals(value));
   }
 
   private static void awaitNotLeading(ControllerManager m) {
-    await("leadership lost", () -> !m.isLeader());
+    assertThat(m.awaitNotLeading(WAIT)).as("leadership lost").isTrue();
   }
 
   private static void awaitPods(ApiServer api, int count) {
-    await(count + " pods", () -> api.resources("v1", "pods").namespace("default").list().size()
-        == count);
+    await(api, new GroupVersionResource("", "v1", "pods"), "default", count + " pods",
+        () -> api.resources("v1", "pods").namespace("default").list().size() == count);
   }
 }

@@ -112,9 +112,19 @@ public final class LeaderElector implements AutoCloseable {
    * @return whether it leads; false too if interrupted (the interrupt status is kept)
    */
   public boolean awaitLeading(Duration timeout) {
+    return awaitLeading(true, timeout);
+  }
+
+  /**
+   * Waits until this elector leads ({@code wanted} true) or has stopped leading, its controllers
+   * stopped ({@code wanted} false).
+   *
+   * @return whether it does within {@code timeout}; false too if interrupted
+   */
+  public boolean awaitLeading(boolean wanted, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     synchronized (lock) {
-      while (!leading && !closed) {
+      while (leading != wanted && !closed) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           return false;
@@ -126,7 +136,7 @@ public final class LeaderElector implements AutoCloseable {
           return false;
         }
       }
-      return leading;
+      return leading == wanted;
     }
   }
 
@@ -172,12 +182,13 @@ public final class LeaderElector implements AutoCloseable {
         LOG.error("starting the controllers of {} failed", identity, e);
         pause(retryPeriod);
       } finally {
-        setLeading(false);
         try {
           onStoppedLeading.run();
         } catch (RuntimeException e) {
           LOG.error("stopping the controllers of {} failed", identity, e);
         }
+        // not leading once the controllers are stopped, as leading once they run
+        setLeading(false);
       }
     }
   }
