@@ -270,6 +270,21 @@ public final class ApiServer implements AutoCloseable {
     return store;
   }
 
+  /**
+   * Tells {@code listener} of every write this server commits from now on (see {@link
+   * CommitListener}).
+   */
+  public void addCommitListener(CommitListener listener) {
+    requireNonNull(listener, "listener");
+    pipeline.addCommitListener(listener);
+  }
+
+  /** Stops telling {@code listener} of writes. */
+  public void removeCommitListener(CommitListener listener) {
+    requireNonNull(listener, "listener");
+    pipeline.removeCommitListener(listener);
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;

@@ -6,6 +6,7 @@ package io.apiserver4j.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
@@ -141,6 +142,25 @@ class EndpointsScenarioTest {
         Json.read("{\"name\":\"http\",\"port\":8080,\"protocol\":\"TCP\"}"),
         Json.read("{\"name\":\"metrics\",\"port\":9090,\"protocol\":\"TCP\"}"));
     assertThat(Nested.has(subsets.get(0), "notReadyAddresses")).isFalse();
+  }
+
+  @Test
+  void aPodChangeThatChangesNoAddressLeavesTheEndpointsAlone() {
+    pod(api, "a", "10.0.0.1", true, now.get());
+    pod(api, "b", "10.0.0.2", false, now.get());
+    api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
+    idle();
+    MapValue before = endpoints().get("web");
+    now.set(now.get().plusSeconds(30));
+    // kube's syncService compares subsets, labels and the capacity annotation and skips the write
+    api.resources(PODS).namespace("ns").patch("a", PatchType.MERGE_PATCH,
+        "{\"metadata\":{\"annotations\":{\"touched\":\"yes\"}}}");
+    idle();
+    MapValue after = endpoints().get("web");
+    assertThat(Meta.metaString(after, "resourceVersion"))
+        .isEqualTo(Meta.metaString(before, "resourceVersion"));
+    assertThat(Meta.annotations(after)).containsEntry(
+        "endpoints.kubernetes.io/last-change-trigger-time", "2026-01-01T00:00:00Z");
   }
 
   @Test

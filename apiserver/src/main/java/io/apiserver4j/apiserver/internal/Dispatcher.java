@@ -54,6 +54,8 @@ public final class Dispatcher {
   private final DeleteHandler deletes;
   private final ScaleSupport scales;
   private final ApiServiceRegistration apiServices;
+  private final WriteListener.ToCommitListeners commitListeners =
+      new WriteListener.ToCommitListeners();
 
   public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
       Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
@@ -124,10 +126,19 @@ public final class Dispatcher {
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
     this.apiServices = new ApiServiceRegistration(store, registry, this::handle, clock);
-    this.storage = Storage.real(store, crds.andThen(namespaceController).andThen(apiServices)
-        .andThen(configurationSources)
+    // followers hear of a write before the server's controllers write what it causes
+    this.storage = Storage.real(store, commitListeners.andThen(crds)
+        .andThen(namespaceController).andThen(apiServices).andThen(configurationSources)
         .andThen(new PolicyStatusController(registry, this::handle)).andThen(allocations));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
+  }
+
+  public void addCommitListener(io.apiserver4j.apiserver.CommitListener listener) {
+    commitListeners.add(listener);
+  }
+
+  public void removeCommitListener(io.apiserver4j.apiserver.CommitListener listener) {
+    commitListeners.remove(listener);
   }
 
   /**

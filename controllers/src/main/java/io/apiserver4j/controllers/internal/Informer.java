@@ -119,6 +119,17 @@ public final class Informer {
     return informer.await(revision, timeout);
   }
 
+  /**
+   * Applies the state of {@code namespace}/{@code name} a write at {@code revision} left (null:
+   * deleted) unless a newer one is known. Ignored before {@link #start}: the list at start
+   * brings it, after every handler was added.
+   */
+  void follow(String namespace, String name, MapValue object, long revision) {
+    if (started) {
+      informer.follow(StoreInformer.key(namespace, name), object, revision);
+    }
+  }
+
   void close() {
     informer.close();
   }

@@ -69,6 +69,8 @@ public final class LeaderElector implements AutoCloseable {
   /** The lease spec as last read or written, and when, on the server clock, it changed. */
   private MapValue observedSpec = MapValue.empty();
   private Instant observedTime = Instant.EPOCH;
+  /** The clock's time when an acquisition or renewal last succeeded. Guarded by lock. */
+  private Instant succeededAt = Instant.EPOCH;
 
   /**
    * An elector for the lease {@code namespace/name}; {@link #start()} starts campaigning.
@@ -195,13 +197,13 @@ public final class LeaderElector implements AutoCloseable {
 
   /** client-go's {@code renew}: returns once a renewal failed for the renew deadline. */
   private void renewUntilLost() {
-    Instant lastRenewed = clock.instant();
     while (pause(retryPeriod)) {
       if (tryAcquireOrRenew()) {
-        lastRenewed = clock.instant();
         continue;
       }
-      if (Duration.between(lastRenewed, clock.instant()).compareTo(renewDeadline) >= 0) {
+      // from the clock's time at the last success, not at this loop's start: the clock may
+      // have moved on between the acquisition and here
+      if (Duration.between(lastSuccess(), clock.instant()).compareTo(renewDeadline) >= 0) {
         LOG.info("{} failed to renew lease {}/{}: timed out waiting for the condition; leader"
             + " election lost", identity, namespace, name);
         return;
@@ -232,6 +234,12 @@ public final class LeaderElector implements AutoCloseable {
         }
       }
       return false;
+    }
+  }
+
+  private Instant lastSuccess() {
+    synchronized (lock) {
+      return succeededAt;
     }
   }
 
@@ -338,10 +346,12 @@ public final class LeaderElector implements AutoCloseable {
         "leaseTransitions", Value.of(transitions));
   }
 
+  /** Our write of {@code spec} at {@code now} succeeded. */
   private void observe(MapValue spec, Instant now) {
     synchronized (lock) {
       observedSpec = spec;
       observedTime = now;
+      succeededAt = now;
     }
   }
 

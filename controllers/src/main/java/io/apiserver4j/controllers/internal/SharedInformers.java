@@ -5,9 +5,12 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.CommitListener;
 import io.apiserver4j.apiserver.RegistryListener;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.storage.ObjectKey;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -39,6 +42,7 @@ public final class SharedInformers implements AutoCloseable {
   private final List<Consumer<Informer>> everyResource = new ArrayList<>();
   private final ExecutorService later;
   private final RegistryListener listener = this::resourceChanged;
+  private final CommitListener commits = this::committed;
   private boolean started;
   private boolean closed;
   /** Informers being started for resources served after start: the manager is not idle. */
@@ -94,6 +98,7 @@ public final class SharedInformers implements AutoCloseable {
   synchronized void start() {
     started = true;
     api.registry().addListener(listener);
+    api.addCommitListener(commits);
     for (Informer i : informers.values()) {
       i.start();
     }
@@ -143,6 +148,21 @@ public final class SharedInformers implements AutoCloseable {
     Informer i = new Informer(d, api.store(), threads, activity);
     informers.put(d.groupResource(), i);
     return i;
+  }
+
+  /**
+   * A write through this server reaches its informer at once, on the writer's thread, so that
+   * the writer's next sync reads it (the watch brings the same state later, which the informer
+   * then ignores); writes by other servers sharing the store come by the watch alone.
+   */
+  private void committed(ObjectKey key, Optional<MapValue> object, long revision) {
+    Informer i;
+    synchronized (this) {
+      i = informers.get(new GroupResource(key.group(), key.resource()));
+    }
+    if (i != null) {
+      i.follow(key.namespace(), key.name(), object.orElse(null), revision);
+    }
   }
 
   /** Called by the registry: must not call back into the server, so the work is handed off. */
@@ -196,6 +216,7 @@ public final class SharedInformers implements AutoCloseable {
       all = List.copyOf(informers.values());
     }
     api.registry().removeListener(listener);
+    api.removeCommitListener(commits);
     later.shutdownNow();
     for (Informer i : all) {
       i.close();
