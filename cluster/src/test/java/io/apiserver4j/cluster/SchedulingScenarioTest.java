@@ -147,6 +147,7 @@ class SchedulingScenarioTest {
     assertThat(Nested.str(preempted.get(0), "regarding", "name")).isEqualTo("low");
     assertThat(Nested.str(preempted.get(0), "type")).isEqualTo("Normal");
     assertThat(Nested.str(preempted.get(0), "action")).isEqualTo("Preempting");
+    assertThat(Nested.str(preempted.get(0), "related", "name")).isEqualTo("high");
     assertThat(Nested.str(preempted.get(0), "note")).isEqualTo("Preempted by pod "
         + Meta.metaString(high, "uid") + " on node node-1");
 

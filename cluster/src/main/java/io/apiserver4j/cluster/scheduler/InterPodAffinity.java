@@ -25,8 +25,8 @@ import java.util.function.Function;
  * all of the Pod's required affinity terms, and those matching each of its anti-affinity
  * terms; its Filter then rejects a Node whose topology values are taken. The first Pod of a
  * group with affinity to itself may go anywhere its topology keys exist (kube's
- * self-affinity exception). Only the required terms; preferred terms only score in kube, and
- * this scheduler's scoring is least-allocated only.
+ * self-affinity exception). Only the required terms filter; the preferred ones score, in
+ * {@link InterPodAffinityScore}.
  */
 final class InterPodAffinity {
   /** kube's {@code ErrReasonAffinityRulesNotMatch}. */
@@ -196,20 +196,29 @@ final class InterPodAffinity {
     List<Term> out = new ArrayList<>();
     for (Value term : Nested.list(pod, "spec", "affinity", kind,
         "requiredDuringSchedulingIgnoredDuringExecution")) {
-      Set<String> namespaces = new HashSet<>();
-      for (Value ns : Nested.list(term, "namespaces")) {
-        namespaces.add(Nested.str(ns));
-      }
-      Value namespaceSelector = Nested.getOrNull(term, "namespaceSelector");
-      if (namespaces.isEmpty() && !(namespaceSelector instanceof MapValue)) {
-        namespaces.add(Meta.metaString(pod, "namespace"));
-      }
-      Optional<LabelSelector> selector = PodSelectors.withLabelKeys(
-          PodSelectors.of(Nested.getOrNull(term, "labelSelector")), pod,
-          Nested.list(term, "matchLabelKeys"), Nested.list(term, "mismatchLabelKeys"));
-      out.add(new Term(Set.copyOf(namespaces), PodSelectors.of(namespaceSelector), selector,
-          Nested.str(term, "topologyKey")));
+      out.add(term(pod, term));
     }
     return out;
+  }
+
+  /**
+   * One {@code PodAffinityTerm} of {@code pod}, parsed as kube's {@code newAffinityTerm}.
+   *
+   * @throws IllegalArgumentException when a selector does not parse
+   */
+  static Term term(MapValue pod, Value term) {
+    Set<String> namespaces = new HashSet<>();
+    for (Value ns : Nested.list(term, "namespaces")) {
+      namespaces.add(Nested.str(ns));
+    }
+    Value namespaceSelector = Nested.getOrNull(term, "namespaceSelector");
+    if (namespaces.isEmpty() && !(namespaceSelector instanceof MapValue)) {
+      namespaces.add(Meta.metaString(pod, "namespace"));
+    }
+    Optional<LabelSelector> selector = PodSelectors.withLabelKeys(
+        PodSelectors.of(Nested.getOrNull(term, "labelSelector")), pod,
+        Nested.list(term, "matchLabelKeys"), Nested.list(term, "mismatchLabelKeys"));
+    return new Term(Set.copyOf(namespaces), PodSelectors.of(namespaceSelector), selector,
+        Nested.str(term, "topologyKey"));
   }
 }

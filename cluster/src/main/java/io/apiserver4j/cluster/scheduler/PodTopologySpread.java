@@ -20,7 +20,7 @@ import java.util.Optional;
  * filtering.go) for one Pod over one snapshot. Only the Pod's own
  * {@code whenUnsatisfiable: DoNotSchedule} constraints filter: kube's system default
  * constraints (zone maxSkew 5, hostname maxSkew 3) are {@code ScheduleAnyway} and only score,
- * and this scheduler's scoring is least-allocated only. A Node counts when it has every
+ * and this scheduler does not simulate PodTopologySpread scoring. A Node counts when it has every
  * constraint's topology key; per constraint it counts when it passes the Pod's required node
  * affinity ({@code nodeAffinityPolicy: Honor}, the default) and, with
  * {@code nodeTaintsPolicy: Honor}, tolerates its NoSchedule and NoExecute taints. A Pod counts

@@ -43,8 +43,9 @@ import org.slf4j.LoggerFactory;
  * (kube's scheduling cycle), Pods of {@code schedulerName: default-scheduler} without a
  * {@code nodeName} and without scheduling gates; the {@link Filters} in kube's order, then
  * {@link PodTopologySpread} and {@link InterPodAffinity} (see {@link SchedulingCycle}), then
- * least-allocated scoring on CPU and memory (ties to the first Node by name); a fitting Pod is
- * bound through {@code pods/binding} and gets a {@code Scheduled} Event. A Pod that fits
+ * least-allocated scoring on CPU and memory plus {@link InterPodAffinityScore} at kube's weight 2
+ * (ties to the first Node by name; kube's other scoring plugins are not simulated); a fitting
+ * Pod is bound through {@code pods/binding} and gets a {@code Scheduled} Event. A Pod that fits
  * nowhere goes through {@link Preemption}: when lower-priority Pods can make room on a Node,
  * they get the {@code DisruptionTarget} condition, are deleted (gracefully) and get a
  * {@code Preempted} Event, and the Pod gets {@code status.nominatedNodeName}; either way it
@@ -257,8 +258,13 @@ public final class Scheduler implements Controller {
       }
       return Outcome.FORGET;
     }
+    InterPodAffinityScore affinity = new InterPodAffinityScore(pod, infos,
+        this::namespaceLabels);
+    Map<String, Long> affinityScores = affinity.skip() ? Map.of()
+        : affinity.normalized(feasible);
     NodeInfo best = feasible.stream()
-        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n))
+        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n)
+                + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L))
             .thenComparing(n -> n.name, Comparator.reverseOrder()))
         .orElseThrow();
     bind(pod, key, best.name);
@@ -311,7 +317,8 @@ public final class Scheduler implements Controller {
         LOG.debug("victim {}/{} already deleted", namespace, name);
         continue;
       }
-      events.record(victim, "Normal", "Preempted", "Preempting", "Preempted by pod "
+      events.record(victim, Optional.of(pod), "Normal", "Preempted", "Preempting",
+          "Preempted by pod "
           + Meta.metaString(pod, "uid") + " on node " + candidate.node());
     }
     long priority = PodSelectors.priority(pod);
