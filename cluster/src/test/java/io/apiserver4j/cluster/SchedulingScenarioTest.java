@@ -189,4 +189,26 @@ class SchedulingScenarioTest {
         + " 1 Insufficient cpu. no new claims to deallocate, preemption: 0/1 nodes are"
         + " available: 1 No preemption victims found for incoming pod.");
   }
+
+  @Test
+  void aPodWithRequiredAffinityWaitsForItsPeerAndJoinsItsNode() {
+    f = new ClusterFixture(b -> b.nodes(3), "");
+    f.createPod(pod("app", "{\"app\":\"web\"}", "{\"affinity\":{\"podAffinity\":{"
+        + "\"requiredDuringSchedulingIgnoredDuringExecution\":[{\"labelSelector\":"
+        + "{\"matchLabels\":{\"app\":\"db\"}},\"topologyKey\":\"kubernetes.io/hostname\"}]}},"
+        + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}"));
+    f.idle();
+    MapValue waiting = f.pods().get("app");
+    assertThat(Nested.str(waiting, "spec", "nodeName")).isEmpty();
+    // required affinity is unresolvable: preemption cannot help on any Node
+    assertThat(scheduledMessage(waiting)).isEqualTo("0/3 nodes are available: 3 node(s) didn't"
+        + " match pod affinity rules. no new claims to deallocate, preemption: 0/3 nodes are"
+        + " available: 3 Preemption is not helpful for scheduling.");
+    f.createPod(pod("db", "{\"app\":\"db\"}", "{\"nodeSelector\":{"
+        + "\"kubernetes.io/hostname\":\"node-2\"},\"containers\":[{\"name\":\"c\","
+        + "\"image\":\"postgres\"}]}"));
+    f.idle();
+    assertThat(Nested.str(f.pods().get("db"), "spec", "nodeName")).isEqualTo("node-2");
+    assertThat(Nested.str(f.pods().get("app"), "spec", "nodeName")).isEqualTo("node-2");
+  }
 }

@@ -52,8 +52,8 @@ import org.slf4j.LoggerFactory;
  * gets {@code PodScheduled=False}, reason {@code Unschedulable}, kube's {@code FitError}
  * message (with the PostFilter part when preemption did not help) and a
  * {@code FailedScheduling} Event. Unschedulable Pods are tried again when a Node is added or
- * changes, or an assigned Pod is deleted, starts terminating or terminates. Writes are made as
- * {@code system:kube-scheduler} with field manager {@code kube-scheduler}.
+ * changes, or an assigned Pod is bound, relabelled, deleted, starts terminating or terminates.
+ * Writes are made as {@code system:kube-scheduler} with field manager {@code kube-scheduler}.
  */
 public final class Scheduler implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -146,6 +146,9 @@ public final class Scheduler implements Controller {
     public void onAdd(MapValue pod) {
       if (pending(pod)) {
         queue.add(key(pod));
+      } else if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
+        // an assigned Pod can satisfy a waiting Pod's affinity or spread (kube requeues on it)
+        retryUnschedulable();
       }
     }
 
@@ -156,7 +159,10 @@ public final class Scheduler implements Controller {
         assumed.remove(k);
         unschedulable.remove(k);
         if (!terminal(old) && terminal(pod) || !Meta.hasMeta(old, "deletionTimestamp")
-            && Meta.hasMeta(pod, "deletionTimestamp")) {
+            && Meta.hasMeta(pod, "deletionTimestamp")
+            // a newly bound or relabelled Pod can satisfy a waiting Pod's affinity or spread
+            || Nested.str(old, "spec", "nodeName").isEmpty()
+            || !Meta.labels(old).equals(Meta.labels(pod))) {
           retryUnschedulable();
         }
         return;
