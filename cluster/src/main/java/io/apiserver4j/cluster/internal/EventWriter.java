@@ -50,6 +50,15 @@ public final class EventWriter {
   /** Records an Event about {@code regarding} (an object with apiVersion, kind, metadata). */
   public void record(MapValue regarding, String type, String reason, String action,
       String note) {
+    record(regarding, java.util.Optional.empty(), type, reason, action, note);
+  }
+
+  /**
+   * Records an Event about {@code regarding} with the secondary object {@code related} (the
+   * Event's {@code related} reference, as client-go's {@code Eventf(regarding, related, ...)}).
+   */
+  public void record(MapValue regarding, java.util.Optional<MapValue> related, String type,
+      String reason, String action, String note) {
     Instant now = context.clock().instant();
     long nanos = now.getEpochSecond() * 1_000_000_000L + now.getNano()
         + sequence.getAndIncrement();
@@ -62,13 +71,8 @@ public final class EventWriter {
             + Long.toHexString(nanos), "namespace", namespace),
         "eventTime", Obj.microTime(now), "reportingController", controller,
         "reportingInstance", instance, "action", action, "reason", reason,
-        "regarding", Obj.map("kind", io.apiserver4j.core.Nested.str(regarding, "kind"),
-            "namespace", Meta.metaString(regarding, "namespace").isEmpty() ? null
-                : Meta.metaString(regarding, "namespace"),
-            "name", Meta.metaString(regarding, "name"),
-            "uid", Meta.metaString(regarding, "uid"),
-            "apiVersion", io.apiserver4j.core.Nested.str(regarding, "apiVersion"),
-            "resourceVersion", Meta.metaString(regarding, "resourceVersion")),
+        "regarding", reference(regarding),
+        "related", related.map(EventWriter::reference).orElse(null),
         "note", note, "type", type);
     try {
       context.api().resources(EVENTS).user(user).fieldManager(fieldManager)
@@ -77,5 +81,16 @@ public final class EventWriter {
       LOG.warn("could not record the event {} on {}/{}: {}", reason, namespace,
           Meta.metaString(regarding, "name"), e.getMessage());
     }
+  }
+
+  /** The {@code ObjectReference} of {@code object}. */
+  private static MapValue reference(MapValue object) {
+    return Obj.map("kind", io.apiserver4j.core.Nested.str(object, "kind"),
+        "namespace", Meta.metaString(object, "namespace").isEmpty() ? null
+            : Meta.metaString(object, "namespace"),
+        "name", Meta.metaString(object, "name"),
+        "uid", Meta.metaString(object, "uid"),
+        "apiVersion", io.apiserver4j.core.Nested.str(object, "apiVersion"),
+        "resourceVersion", Meta.metaString(object, "resourceVersion"));
   }
 }

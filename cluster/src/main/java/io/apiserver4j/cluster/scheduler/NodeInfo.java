@@ -26,6 +26,10 @@ final class NodeInfo {
   final Resources requested = new Resources();
   final Resources nonZeroRequested = new Resources();
   final List<HostPort> usedPorts = new ArrayList<>();
+  /** The Pods counted here, in the order they were added. */
+  final List<MapValue> podList = new ArrayList<>();
+  /** Each counted Pod's usage, in the order of {@link #podList}. */
+  private final List<PodUsage> usages = new ArrayList<>();
   int pods;
 
   NodeInfo(MapValue node) {
@@ -40,15 +44,37 @@ final class NodeInfo {
 
   /** Counts {@code pod} as running here. */
   void add(MapValue pod) {
-    add(PodUsage.of(pod));
+    add(pod, PodUsage.of(pod));
   }
 
-  /** Counts a Pod of that usage as running here. */
-  void add(PodUsage usage) {
+  /** Counts {@code pod}, whose usage is {@code usage}, as running here. */
+  void add(MapValue pod, PodUsage usage) {
+    podList.add(pod);
+    usages.add(usage);
     pods++;
     requested.add(usage.requests());
     nonZeroRequested.add(usage.nonZeroRequests());
     usedPorts.addAll(usage.ports());
+  }
+
+  /**
+   * A copy of this Node's info without the Pods {@code removed} keeps (by identity) and with
+   * {@code added}: what preemption and nominated Pods evaluate without touching the snapshot.
+   */
+  NodeInfo with(java.util.Collection<MapValue> removed, List<MapValue> added) {
+    NodeInfo copy = new NodeInfo(node);
+    java.util.Set<MapValue> gone = java.util.Collections.newSetFromMap(
+        new java.util.IdentityHashMap<>());
+    gone.addAll(removed);
+    for (int i = 0; i < podList.size(); i++) {
+      if (!gone.contains(podList.get(i))) {
+        copy.add(podList.get(i), usages.get(i));
+      }
+    }
+    for (MapValue p : added) {
+      copy.add(p);
+    }
+    return copy;
   }
 
   /**

@@ -42,14 +42,18 @@ import org.slf4j.LoggerFactory;
  * kube-scheduler's default profile, reduced to what a simulation needs: one Pod at a time
  * (kube's scheduling cycle), Pods of {@code schedulerName: default-scheduler} without a
  * {@code nodeName} and without scheduling gates; the {@link Filters} in kube's order, then
- * least-allocated scoring on CPU and memory (ties to the first Node by name); a fitting Pod is
- * bound through {@code pods/binding} and gets a {@code Scheduled} Event, a Pod that fits
- * nowhere gets {@code PodScheduled=False}, reason {@code Unschedulable}, kube's
- * {@code FitError} message (with the default preemption plugin's part) and a
+ * {@link PodTopologySpread} and {@link InterPodAffinity} (see {@link SchedulingCycle}), then
+ * least-allocated scoring on CPU and memory plus {@link InterPodAffinityScore} at kube's weight 2
+ * (ties to the first Node by name; kube's other scoring plugins are not simulated); a fitting
+ * Pod is bound through {@code pods/binding} and gets a {@code Scheduled} Event. A Pod that fits
+ * nowhere goes through {@link Preemption}: when lower-priority Pods can make room on a Node,
+ * they get the {@code DisruptionTarget} condition, are deleted (gracefully) and get a
+ * {@code Preempted} Event, and the Pod gets {@code status.nominatedNodeName}; either way it
+ * gets {@code PodScheduled=False}, reason {@code Unschedulable}, kube's {@code FitError}
+ * message (with the PostFilter part when preemption did not help) and a
  * {@code FailedScheduling} Event. Unschedulable Pods are tried again when a Node is added or
- * changes, or an assigned Pod is deleted or terminates. Writes are made as
- * {@code system:kube-scheduler} with field manager {@code kube-scheduler}. Preemption itself is
- * not simulated: Pods are never evicted to make room.
+ * changes, or an assigned Pod is bound, relabelled, deleted, starts terminating or terminates.
+ * Writes are made as {@code system:kube-scheduler} with field manager {@code kube-scheduler}.
  */
 public final class Scheduler implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(Scheduler.class);
@@ -64,6 +68,8 @@ public final class Scheduler implements Controller {
   private final ControllerContext context;
   private final Informer pods;
   private final Informer nodes;
+  private final Informer namespaces;
+  private final Informer budgets;
   private final WorkQueue<String> queue;
   private final EventWriter events;
   /** Pods found unschedulable, tried again on cluster changes. */
@@ -88,6 +94,9 @@ public final class Scheduler implements Controller {
         NAME + "-apiserver4j");
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     this.nodes = context.informers().informer(new GroupResource("", "nodes"));
+    this.namespaces = context.informers().informer(new GroupResource("", "namespaces"));
+    this.budgets = context.informers().informer(new GroupResource("policy",
+        "poddisruptionbudgets"));
     pods.addHandler(new PodHandler());
     nodes.addHandler(new NodeHandler());
   }
@@ -137,6 +146,9 @@ public final class Scheduler implements Controller {
     public void onAdd(MapValue pod) {
       if (pending(pod)) {
         queue.add(key(pod));
+      } else if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
+        // an assigned Pod can satisfy a waiting Pod's affinity or spread (kube requeues on it)
+        retryUnschedulable();
       }
     }
 
@@ -147,7 +159,10 @@ public final class Scheduler implements Controller {
         assumed.remove(k);
         unschedulable.remove(k);
         if (!terminal(old) && terminal(pod) || !Meta.hasMeta(old, "deletionTimestamp")
-            && Meta.hasMeta(pod, "deletionTimestamp")) {
+            && Meta.hasMeta(pod, "deletionTimestamp")
+            // a newly bound or relabelled Pod can satisfy a waiting Pod's affinity or spread
+            || Nested.str(old, "spec", "nodeName").isEmpty()
+            || !Meta.labels(old).equals(Meta.labels(pod))) {
           retryUnschedulable();
         }
         return;
@@ -213,16 +228,18 @@ public final class Scheduler implements Controller {
     }
     List<NodeInfo> infos = snapshot();
     if (infos.isEmpty()) {
-      unschedulable(pod, NO_NODES);
+      unschedulable(pod, NO_NODES, Optional.empty());
       if (clusterChanges.get() != changes) {
         queue.add(key);
       }
       return Outcome.FORGET;
     }
+    SchedulingCycle cycle = new SchedulingCycle(pod, infos, this::namespaceLabels,
+        nominated(pod));
     Map<String, Filters.Rejection> rejected = new LinkedHashMap<>();
     List<NodeInfo> feasible = new ArrayList<>();
     for (NodeInfo n : infos) {
-      Optional<Filters.Rejection> r = Filters.run(pod, n);
+      Optional<Filters.Rejection> r = cycle.filter(n);
       if (r.isPresent()) {
         rejected.put(n.name, r.get());
       } else {
@@ -230,19 +247,105 @@ public final class Scheduler implements Controller {
       }
     }
     if (feasible.isEmpty()) {
-      unschedulable(pod, FitMessages.fitError(infos.size(), rejected,
-          FitMessages.preemption(pod, rejected)));
+      Preemption.Result preemption = Preemption.evaluate(cycle, rejected, budgets.list());
+      Optional<String> nominate;
+      if (preemption.candidate().isPresent()) {
+        preempt(pod, preemption.candidate().get());
+        nominate = Optional.of(preemption.candidate().get().node());
+      } else {
+        // kube clears the nomination when no Node is a candidate, keeps it when not eligible
+        nominate = preemption.message().endsWith(Preemption.WAITING) ? Optional.empty()
+            : Optional.of("");
+      }
+      unschedulable(pod, FitMessages.fitError(infos.size(), rejected, preemption.message()),
+          nominate);
       if (clusterChanges.get() != changes) {
         queue.add(key);
       }
       return Outcome.FORGET;
     }
+    InterPodAffinityScore affinity = new InterPodAffinityScore(pod, infos,
+        this::namespaceLabels);
+    Map<String, Long> affinityScores = affinity.skip() ? Map.of()
+        : affinity.normalized(feasible);
     NodeInfo best = feasible.stream()
-        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n))
+        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n)
+                + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L))
             .thenComparing(n -> n.name, Comparator.reverseOrder()))
         .orElseThrow();
     bind(pod, key, best.name);
     return Outcome.FORGET;
+  }
+
+  private Map<String, String> namespaceLabels(String namespace) {
+    return namespaces.get("", namespace).map(Meta::labels).orElse(Map.of());
+  }
+
+  /** The other pending Pods nominated to a Node with at least {@code pod}'s priority. */
+  private Map<String, List<MapValue>> nominated(MapValue pod) {
+    Map<String, List<MapValue>> out = new java.util.HashMap<>();
+    long priority = PodSelectors.priority(pod);
+    for (String k : unschedulable) {
+      int slash = k.indexOf('/');
+      Optional<MapValue> other = pods.get(k.substring(0, slash), k.substring(slash + 1));
+      if (other.isEmpty() || !pending(other.get())) {
+        continue;
+      }
+      String node = Nested.str(other.get(), "status", "nominatedNodeName");
+      if (!node.isEmpty() && PodSelectors.priority(other.get()) >= priority) {
+        out.computeIfAbsent(node, n -> new ArrayList<>()).add(other.get());
+      }
+    }
+    return out;
+  }
+
+  /**
+   * kube's {@code prepareCandidate}: each victim gets the {@code DisruptionTarget} condition,
+   * is deleted and gets a {@code Preempted} Event; lower-priority Pods nominated to the Node
+   * lose their nomination.
+   */
+  private void preempt(MapValue pod, Preemption.Candidate candidate) {
+    for (MapValue victim : candidate.victims()) {
+      String namespace = Meta.metaString(victim, "namespace");
+      String name = Meta.metaString(victim, "name");
+      long generation = Meta.generation(victim);
+      MapValue condition = Obj.map("type", "DisruptionTarget",
+          "observedGeneration", generation == 0 ? null : generation, "status", "True",
+          "lastProbeTime", Value.nullValue(),
+          "lastTransitionTime", Meta.formatTime(context.clock().instant()),
+          "reason", Preemption.REASON,
+          "message", NAME + ": preempting to accommodate a higher priority pod");
+      try {
+        patchStatus(victim, Obj.map("conditions", List.of(condition)));
+        context.client(PODS, USER).namespace(namespace).delete(name);
+      } catch (NotFoundException e) {
+        // gone already: it makes room all the same
+        LOG.debug("victim {}/{} already deleted", namespace, name);
+        continue;
+      }
+      events.record(victim, Optional.of(pod), "Normal", "Preempted", "Preempting",
+          "Preempted by pod "
+          + Meta.metaString(pod, "uid") + " on node " + candidate.node());
+    }
+    long priority = PodSelectors.priority(pod);
+    for (MapValue other : pods.list()) {
+      if (pending(other) && PodSelectors.priority(other) < priority
+          && Nested.str(other, "status", "nominatedNodeName").equals(candidate.node())) {
+        try {
+          patchStatus(other, Obj.map("nominatedNodeName", Value.nullValue()));
+        } catch (NotFoundException | ConflictException e) {
+          LOG.debug("clearing the nomination of {} failed: {}", key(other), e.getMessage());
+        }
+      }
+    }
+  }
+
+  private void patchStatus(MapValue pod, MapValue status) {
+    context.api().handle(ApiRequest.builder(ApiRequest.Verb.PATCH, PODS)
+        .namespace(Meta.metaString(pod, "namespace")).name(Meta.metaString(pod, "name"))
+        .subresource("status").patch(PatchType.STRATEGIC_MERGE_PATCH, Json.write(Obj.map(
+            "metadata", Obj.map("uid", Meta.metaString(pod, "uid")), "status", status)))
+        .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();
   }
 
   /** The Nodes, sorted by name, with the Pods assigned to them or assumed there. */
@@ -259,7 +362,7 @@ public final class Scheduler implements Controller {
       }
       NodeInfo info = byName.get(node);
       if (info != null) {
-        info.add(usage.computeIfAbsent(Meta.metaString(p, "uid"),
+        info.add(p, usage.computeIfAbsent(Meta.metaString(p, "uid"),
             uid -> NodeInfo.PodUsage.of(p)));
       }
       counted.add(key(p));
@@ -303,10 +406,11 @@ public final class Scheduler implements Controller {
   }
 
   /**
-   * kube's {@code handleSchedulingFailure}: the PodScheduled condition (patched into the
-   * status when it differs) and a FailedScheduling Event.
+   * kube's {@code handleSchedulingFailure}: the PodScheduled condition and, when
+   * {@code nominate} is present, {@code nominatedNodeName} ("" clears it), patched into the
+   * status when they differ, and a FailedScheduling Event.
    */
-  private void unschedulable(MapValue pod, String message) {
+  private void unschedulable(MapValue pod, String message, Optional<String> nominate) {
     String key = key(pod);
     unschedulable.add(key);
     Value current = null;
@@ -318,7 +422,9 @@ public final class Scheduler implements Controller {
     boolean same = current != null && Nested.str(current, "status").equals("False")
         && Nested.str(current, "reason").equals("Unschedulable")
         && Nested.str(current, "message").equals(message);
-    if (!same) {
+    boolean renominate = nominate.isPresent()
+        && !nominate.get().equals(Nested.str(pod, "status", "nominatedNodeName"));
+    if (!same || renominate) {
       String transition = current != null && Nested.str(current, "status").equals("False")
           ? Nested.str(current, "lastTransitionTime")
           : Meta.formatTime(context.clock().instant());
@@ -328,12 +434,9 @@ public final class Scheduler implements Controller {
           "status", "False", "lastProbeTime", Value.nullValue(),
           "lastTransitionTime", transition, "reason", "Unschedulable", "message", message);
       try {
-        context.api().handle(ApiRequest.builder(ApiRequest.Verb.PATCH, PODS)
-            .namespace(Meta.metaString(pod, "namespace")).name(Meta.metaString(pod, "name"))
-            .subresource("status").patch(PatchType.STRATEGIC_MERGE_PATCH, Json.write(Obj.map(
-                "metadata", Obj.map("uid", Meta.metaString(pod, "uid")),
-                "status", Obj.map("conditions", List.of(condition)))))
-            .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();
+        patchStatus(pod, Obj.map("conditions", List.of(condition), "nominatedNodeName",
+            renominate ? (nominate.get().isEmpty() ? Value.nullValue() : nominate.get())
+                : null));
       } catch (NotFoundException e) {
         unschedulable.remove(key);
         return;
