@@ -4,8 +4,6 @@
  */
 package io.apiserver4j.cluster.scheduler;
 
-import io.apiserver4j.core.MapValue;
-import io.apiserver4j.core.Nested;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.List;
@@ -53,22 +51,4 @@ final class FitMessages {
     return b.toString();
   }
 
-  /**
-   * The default preemption plugin's message when it preempts nothing: not eligible for a Pod
-   * of {@code preemptionPolicy: Never}, else per Node "not helpful" for an unresolvable
-   * rejection and "no victims" for the others (this simulation never evicts).
-   */
-  static String preemption(MapValue pod, Map<String, Filters.Rejection> rejected) {
-    String claims = Nested.list(pod, "spec", "resourceClaims").isEmpty() ? NO_CLAIMS + ", "
-        : "";
-    if (Nested.str(pod, "spec", "preemptionPolicy").equals("Never")) {
-      return claims + "preemption: " + NOT_ELIGIBLE;
-    }
-    Map<String, Filters.Rejection> verdicts = new TreeMap<>();
-    for (Map.Entry<String, Filters.Rejection> e : rejected.entrySet()) {
-      verdicts.put(e.getKey(), new Filters.Rejection(List.of(e.getValue().unresolvable()
-          ? NOT_HELPFUL : NO_VICTIMS), true));
-    }
-    return claims + "preemption: " + fitError(verdicts.size(), verdicts, "");
-  }
 }

@@ -6,8 +6,6 @@ package io.apiserver4j.cluster.scheduler;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import io.apiserver4j.core.Json;
-import io.apiserver4j.core.MapValue;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -24,7 +22,15 @@ import org.junit.jupiter.api.Test;
  * pod, 1 Preemption is not helpful for scheduling."
  */
 class FitMessagesTest {
-  private static final MapValue POD = (MapValue) Json.read("{\"spec\":{}}");
+  // what Preemption answers in each case (PreemptionTest checks how it gets there)
+  private static final String POST_FILTER_3 = "no new claims to deallocate, preemption: 0/3"
+      + " nodes are available: 1 Preemption is not helpful for scheduling, 2 No preemption"
+      + " victims found for incoming pod.";
+  private static final String POST_FILTER_2 = "no new claims to deallocate, preemption: 0/2"
+      + " nodes are available: 1 No preemption victims found for incoming pod, 1 Preemption is"
+      + " not helpful for scheduling.";
+  private static final String POST_FILTER_NEVER = "no new claims to deallocate, preemption:"
+      + " not eligible due to preemptionPolicy=Never.";
 
   @Test
   void reasonsAreCountedSortedAndFollowedByThePreemptionVerdicts() {
@@ -32,7 +38,7 @@ class FitMessagesTest {
     rejected.put("a", Filters.Rejection.unresolvable(Filters.ERR_TAINT));
     rejected.put("b", new Filters.Rejection(List.of("Insufficient cpu"), false));
     rejected.put("c", new Filters.Rejection(List.of("Insufficient cpu"), false));
-    assertThat(FitMessages.fitError(3, rejected, FitMessages.preemption(POD, rejected)))
+    assertThat(FitMessages.fitError(3, rejected, POST_FILTER_3))
         .isEqualTo("0/3 nodes are available: 1 node(s) had untolerated taint(s), 2 Insufficient"
             + " cpu. no new claims to deallocate, preemption: 0/3 nodes are available: 1"
             + " Preemption is not helpful for scheduling, 2 No preemption victims found for"
@@ -45,7 +51,7 @@ class FitMessagesTest {
     rejected.put("a", new Filters.Rejection(List.of("Insufficient cpu", "Insufficient memory"),
         false));
     rejected.put("b", Filters.Rejection.unresolvable(Filters.ERR_AFFINITY));
-    assertThat(FitMessages.fitError(2, rejected, FitMessages.preemption(POD, rejected)))
+    assertThat(FitMessages.fitError(2, rejected, POST_FILTER_2))
         .isEqualTo("0/2 nodes are available: 1 Insufficient cpu, 1 Insufficient memory, 1"
             + " node(s) didn't match Pod's node affinity/selector. no new claims to deallocate,"
             + " preemption: 0/2 nodes are available: 1 No preemption victims found for incoming"
@@ -56,8 +62,7 @@ class FitMessagesTest {
   void aPodThatNeverPreemptsSaysSo() {
     Map<String, Filters.Rejection> rejected = Map.of("a",
         new Filters.Rejection(List.of("Insufficient cpu"), false));
-    MapValue pod = (MapValue) Json.read("{\"spec\":{\"preemptionPolicy\":\"Never\"}}");
-    assertThat(FitMessages.fitError(1, rejected, FitMessages.preemption(pod, rejected)))
+    assertThat(FitMessages.fitError(1, rejected, POST_FILTER_NEVER))
         .isEqualTo("0/1 nodes are available: 1 Insufficient cpu. no new claims to deallocate,"
             + " preemption: not eligible due to preemptionPolicy=Never.");
   }
