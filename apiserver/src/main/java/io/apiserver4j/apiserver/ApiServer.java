@@ -7,6 +7,7 @@ package io.apiserver4j.apiserver;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.informer.CommitListener;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
 import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.admission.AdmissionChain;

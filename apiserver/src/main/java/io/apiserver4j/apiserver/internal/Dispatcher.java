@@ -133,11 +133,11 @@ public final class Dispatcher {
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
   }
 
-  public void addCommitListener(io.apiserver4j.apiserver.CommitListener listener) {
+  public void addCommitListener(io.apiserver4j.apiserver.informer.CommitListener listener) {
     commitListeners.add(listener);
   }
 
-  public void removeCommitListener(io.apiserver4j.apiserver.CommitListener listener) {
+  public void removeCommitListener(io.apiserver4j.apiserver.informer.CommitListener listener) {
     commitListeners.remove(listener);
   }
 

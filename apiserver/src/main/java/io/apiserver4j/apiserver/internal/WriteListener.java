@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.apiserver.internal;
 
-import io.apiserver4j.apiserver.CommitListener;
+import io.apiserver4j.apiserver.informer.CommitListener;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

@@ -5,7 +5,7 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.apiserver.CommitListener;
+import io.apiserver4j.apiserver.informer.CommitListener;
 import io.apiserver4j.apiserver.RegistryListener;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.core.GroupResource;

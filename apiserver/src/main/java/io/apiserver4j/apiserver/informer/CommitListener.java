@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver;
+package io.apiserver4j.apiserver.informer;
 
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.ObjectKey;
