@@ -368,14 +368,14 @@ public final class KubeEnvironment {
 
   /**
    * cel-go's lists extension as kube 1.36 enables it (version 3), but for {@code slice} and
-   * {@code flatten}, which are declared with cel-go's error texts in {@link #addListsLibrary}.
+   * {@code flatten}, which are declared with cel-go's error texts in {@link #addListsLibrary},
+   * and {@code sortBy}, declared as cel-go types it in {@link SortBy}.
    */
   private static final dev.cel.extensions.CelListsExtensions EXT_LISTS = CelExtensions.lists(
       dev.cel.extensions.CelListsExtensions.Function.RANGE,
       dev.cel.extensions.CelListsExtensions.Function.DISTINCT,
       dev.cel.extensions.CelListsExtensions.Function.REVERSE,
-      dev.cel.extensions.CelListsExtensions.Function.SORT,
-      dev.cel.extensions.CelListsExtensions.Function.SORT_BY);
+      dev.cel.extensions.CelListsExtensions.Function.SORT);
 
   private static Cel build(List<String> variables) {
     CelOptions options = OPTIONS;
@@ -411,6 +411,7 @@ public final class KubeEnvironment {
     }
     addRegexLibrary(b);
     addListsLibrary(b);
+    SortBy.add(b);
     StringFormat.add(b);
     // cel-go's answers where cel-java's differ: string(double) as Go's %g, and a duration's
     // getMilliseconds() as the whole duration in milliseconds
