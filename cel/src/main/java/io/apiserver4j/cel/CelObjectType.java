@@ -84,6 +84,38 @@ public interface CelObjectType {
     return OptionalLong.empty();
   }
 
+  /**
+   * The OpenAPI type the schema declares ({@code object}, {@code array}, {@code string}, ...),
+   * which kube's {@code UnstructuredToVal} requires of a value before CEL sees it: an object
+   * that is not a map, or an array that is not a list, is CEL's {@code invalid data} error.
+   *
+   * @return the declared type; empty when none is declared (the default)
+   */
+  default String schemaType() {
+    return "";
+  }
+
+  /**
+   * Whether the schema is {@code x-kubernetes-int-or-string}: a value of another kind is CEL's
+   * {@code invalid data} error, as in kube.
+   *
+   * @return false by default
+   */
+  default boolean intOrString() {
+    return false;
+  }
+
+  /**
+   * Whether null is a value of this type; a null item or map value of a type that is not is
+   * CEL's {@code invalid data} error, as in kube. (A declared object field set to null is
+   * absent, not null.)
+   *
+   * @return true by default
+   */
+  default boolean nullable() {
+    return true;
+  }
+
   /** CEL type kinds a schema can declare. */
   enum ValueKind {
     /** Unknown or mixed: CEL's {@code dyn}. */

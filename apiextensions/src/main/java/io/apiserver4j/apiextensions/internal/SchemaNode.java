@@ -392,6 +392,21 @@ public final class SchemaNode {
     }
 
     @Override
+    public String schemaType() {
+      return node.type;
+    }
+
+    @Override
+    public boolean intOrString() {
+      return node.intOrString;
+    }
+
+    @Override
+    public boolean nullable() {
+      return node.nullable;
+    }
+
+    @Override
     public OptionalLong maxElements() {
       return node.celKind() == ValueKind.DYN && !node.intOrString ? OptionalLong.empty()
           : OptionalLong.of(node.maxElements());

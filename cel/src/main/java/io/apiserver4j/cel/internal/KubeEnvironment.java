@@ -686,6 +686,40 @@ public final class KubeEnvironment {
     return com.google.protobuf.NullValue.NULL_VALUE;
   }
 
+  /**
+   * A value inside a variable as CEL sees it, checked first against its schema as kube's
+   * {@code UnstructuredToVal} checks it: a mismatch is an evaluation error with kube's text,
+   * raised when the rule reaches the value.
+   */
+  static Object toCelChecked(Value v, io.apiserver4j.cel.CelObjectType type) {
+    if (type != null) {
+      invalidData(v, type).ifPresent(message -> {
+        throw new CelException(CelException.Kind.EVALUATION, message, null);
+      });
+    }
+    return toCel(v, type);
+  }
+
+  private static Optional<String> invalidData(Value v, io.apiserver4j.cel.CelObjectType type) {
+    if (v.isNull()) {
+      return type.nullable() ? Optional.empty()
+          : Optional.of("invalid data, got null for schema with nullable=false");
+    }
+    if (type.intOrString()) {
+      return v instanceof StringValue || v instanceof IntegerValue ? Optional.empty()
+          : Optional.of("invalid data, expected XIntOrString value to be either a string or"
+              + " integer");
+    }
+    if (type.schemaType().equals("object") && !(v instanceof MapValue)) {
+      return Optional.of("invalid data, expected a map for the provided schema with type=object");
+    }
+    if (type.schemaType().equals("array") && !(v instanceof ListValue)) {
+      return Optional.of(
+          "invalid data, expected an array for the provided schema with type=array");
+    }
+    return Optional.empty();
+  }
+
   /** A read-only list view converting items on access: rules touch few of an object's fields. */
   private static final class ValueList extends java.util.AbstractList<Object>
       implements java.util.RandomAccess {
@@ -699,7 +733,7 @@ public final class KubeEnvironment {
 
     @Override
     public Object get(int index) {
-      return toCel(list.get(index), items);
+      return toCelChecked(list.get(index), items);
     }
 
     @Override
@@ -729,12 +763,22 @@ public final class KubeEnvironment {
     @Override
     public Object get(Object key) {
       Value v = key instanceof String k ? map.getOrNull(k) : null;
-      return v == null ? null : toCel(v, fieldType((String) key));
+      return v == null ? null : toCelChecked(v, fieldType((String) key));
     }
 
     @Override
     public boolean containsKey(Object key) {
-      return key instanceof String k && map.containsKey(k);
+      Value v = key instanceof String k ? map.getOrNull(k) : null;
+      if (v != null) {
+        // kube's has() converts the field's value, failing on data its schema does not allow
+        io.apiserver4j.cel.CelObjectType t = fieldType((String) key);
+        if (t != null) {
+          invalidData(v, t).ifPresent(message -> {
+            throw new CelException(CelException.Kind.EVALUATION, message, null);
+          });
+        }
+      }
+      return v != null;
     }
 
     @Override
@@ -762,7 +806,7 @@ public final class KubeEnvironment {
               }
               int at = i++;
               return new java.util.AbstractMap.SimpleImmutableEntry<>(map.keyAt(at),
-                  toCel(map.valueAt(at), fieldType(map.keyAt(at))));
+                  toCelChecked(map.valueAt(at), fieldType(map.keyAt(at))));
             }
           };
         }
