@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.cel;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -114,6 +115,39 @@ public interface CelObjectType {
    */
   default boolean nullable() {
     return true;
+  }
+
+  /**
+   * The {@code x-kubernetes-list-type} of a list of this type, which decides how kube's CEL
+   * values compare and concatenate it: a {@link ListType#SET} equals any list with the same
+   * items in any order and {@code +} appends only new items; a {@link ListType#MAP} equals any
+   * list with items of the same keys and values in any order and {@code +} replaces the items
+   * whose keys it has.
+   *
+   * @return {@link ListType#ATOMIC} by default
+   */
+  default ListType listType() {
+    return ListType.ATOMIC;
+  }
+
+  /**
+   * The key fields of a list of type {@link ListType#MAP}, as its items show them to CEL
+   * (escaped as kube escapes names).
+   *
+   * @return the key names; empty by default
+   */
+  default List<String> listMapKeys() {
+    return List.of();
+  }
+
+  /** The values of {@code x-kubernetes-list-type}. */
+  enum ListType {
+    /** A list compared item by item (the default). */
+    ATOMIC,
+    /** A list of distinct scalars, compared as a set. */
+    SET,
+    /** A list of objects identified by their key fields, compared as a map. */
+    MAP
   }
 
   /** CEL type kinds a schema can declare. */

@@ -377,6 +377,29 @@ public final class KubeEnvironment {
       dev.cel.extensions.CelListsExtensions.Function.REVERSE,
       dev.cel.extensions.CelListsExtensions.Function.SORT);
 
+  /** The standard overloads replaced by {@link KubeLists}' answers. */
+  private static final Set<Object> KUBE_LIST_OVERLOADS = Set.of(
+      dev.cel.runtime.standard.EqualsOperator.EqualsOverload.EQUALS,
+      dev.cel.runtime.standard.NotEqualsOperator.NotEqualsOverload.NOT_EQUALS,
+      dev.cel.runtime.standard.InOperator.InOverload.IN_LIST,
+      dev.cel.runtime.standard.AddOperator.AddOverload.ADD_LIST);
+
+  /** cel-java's equality, which {@link KubeLists} applies below lists and maps. */
+  private static final dev.cel.runtime.RuntimeEquality EQUALITY =
+      dev.cel.runtime.RuntimeEquality.create(dev.cel.runtime.RuntimeHelpers.create(), OPTIONS);
+
+  /** cel-java's own list concatenation, for lists that are not kube's set or map lists. */
+  private static final dev.cel.runtime.CelFunctionOverload ADD_LIST =
+      dev.cel.runtime.standard.AddOperator.AddOverload.ADD_LIST
+          .newFunctionBinding(OPTIONS, EQUALITY).getDefinition();
+
+  private static Object addLists(List<?> a, List<?> b) throws CelEvaluationException {
+    if (a instanceof KubeLists.SetList || a instanceof KubeLists.MapList) {
+      return KubeLists.add(a, b);
+    }
+    return ADD_LIST.apply(new Object[] {a, b});
+  }
+
   private static Cel build(List<String> variables) {
     CelOptions options = OPTIONS;
     var b = CelFactory.standardCelBuilder()
@@ -391,7 +414,8 @@ public final class KubeEnvironment {
             .filterFunctions((function, overload) ->
                 overload != dev.cel.runtime.standard.StringFunction.StringOverload.DOUBLE_TO_STRING
                 && overload != dev.cel.runtime.standard.GetMillisecondsFunction
-                    .GetMillisecondsOverload.DURATION_TO_MILLISECONDS)
+                    .GetMillisecondsOverload.DURATION_TO_MILLISECONDS
+                && !KUBE_LIST_OVERLOADS.contains(overload))
             .build())
         .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
             CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options),
@@ -419,6 +443,16 @@ public final class KubeEnvironment {
         CelFunctionBinding.from("double_to_string", Double.class, GoFloats::g),
         CelFunctionBinding.from("duration_to_milliseconds", java.time.Duration.class,
             java.time.Duration::toMillis));
+    // equality, concatenation and membership as cel-go evaluates them on kube's set and map
+    // lists (KubeLists)
+    b.addFunctionBindings(
+        CelFunctionBinding.from("equals", Object.class, Object.class,
+            (x, y) -> KubeLists.equal(EQUALITY, x, y)),
+        CelFunctionBinding.from("not_equals", Object.class, Object.class,
+            (x, y) -> !KubeLists.equal(EQUALITY, x, y)),
+        CelFunctionBinding.from("in_list", Object.class, List.class,
+            (x, l) -> KubeLists.in(EQUALITY, x, l)),
+        CelFunctionBinding.from("add_list", List.class, List.class, KubeEnvironment::addLists));
     // the well-known type names cel-go declares (type(d) == google.protobuf.Duration)
     b.addMessageTypes(com.google.protobuf.Duration.getDescriptor(),
         com.google.protobuf.Timestamp.getDescriptor());
@@ -678,10 +712,21 @@ public final class KubeEnvironment {
       return b.value();
     }
     if (v instanceof ListValue l) {
-      return new ValueList(l, type == null ? null : type.element().orElse(null));
+      List<Object> list = new ValueList(l, type == null ? null : type.element().orElse(null));
+      if (type == null) {
+        return list;
+      }
+      switch (type.listType()) {
+        case SET:
+          return new KubeLists.SetList(list);
+        case MAP:
+          return new KubeLists.MapList(list, type.listMapKeys());
+        default:
+          return list;
+      }
     }
     if (v instanceof MapValue m) {
-      return new ValueMap(m, type);
+      return new DataMap(m, type);
     }
     return com.google.protobuf.NullValue.NULL_VALUE;
   }
@@ -742,12 +787,12 @@ public final class KubeEnvironment {
     }
   }
 
-  /** A read-only map view converting values on access. */
-  private static final class ValueMap extends java.util.AbstractMap<Object, Object> {
+  /** A read-only map view of the data converting values on access. */
+  static final class DataMap extends java.util.AbstractMap<Object, Object> {
     private final MapValue map;
     private final io.apiserver4j.cel.CelObjectType type;
 
-    ValueMap(MapValue map, io.apiserver4j.cel.CelObjectType type) {
+    DataMap(MapValue map, io.apiserver4j.cel.CelObjectType type) {
       this.map = map;
       this.type = type;
     }
