@@ -334,6 +334,7 @@ public final class KubeEnvironment {
     // cel-go: their fields need not share a type
     LiteralChecks.check(ast, expression, objectsAsMaps ? LiteralChecks.Aggregates.UNCHECKED
         : LiteralChecks.Aggregates.HOMOGENEOUS);
+    ListOverloadCheck.check(ast, expression);
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
         .map(n -> n.expr().ident().name())
@@ -554,7 +555,7 @@ public final class KubeEnvironment {
         }),
         CelFunctionBinding.from("list_sum", List.class, l -> {
           if (l.isEmpty()) {
-            return 0L;
+            return zeroSum(l);
           }
           Object acc = l.get(0);
           for (int i = 1; i < l.size(); i++) {
@@ -578,6 +579,21 @@ public final class KubeEnvironment {
               }
               return flatten(l, depth);
             }));
+  }
+
+  /**
+   * The sum of an empty list: kube's overload for the list's element type returns that type's
+   * zero; the element type is known from the schema for data, else it is an int.
+   */
+  private static Object zeroSum(List<?> l) {
+    io.apiserver4j.cel.CelObjectType items = l instanceof ValueList v ? v.items : null;
+    if (items != null && items.scalar() == io.apiserver4j.cel.CelObjectType.Scalar.DURATION) {
+      return java.time.Duration.ZERO;
+    }
+    if (items != null && items.scalar() == io.apiserver4j.cel.CelObjectType.Scalar.DOUBLE) {
+      return 0.0;
+    }
+    return 0L;
   }
 
   /** cel-go's {@code slice}, with its texts. */
