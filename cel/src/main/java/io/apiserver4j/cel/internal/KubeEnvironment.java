@@ -460,6 +460,8 @@ public final class KubeEnvironment {
     // the well-known type names cel-go declares (type(d) == google.protobuf.Duration)
     b.addMessageTypes(com.google.protobuf.Duration.getDescriptor(),
         com.google.protobuf.Timestamp.getDescriptor());
+    // and the names of kube's library types (type(ip('::1')) == net.IP)
+    b.setTypeProvider(KubeLibraries.TYPE_PROVIDER);
     AuthzLibrary.add(b, variables);
     JsonPatchLibrary.add(b);
     KubeLibraries.addAll(b);
