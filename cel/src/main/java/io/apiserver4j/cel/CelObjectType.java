@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.cel;
 
+import java.util.List;
 import java.util.Optional;
 import java.util.OptionalLong;
 
@@ -82,6 +83,71 @@ public interface CelObjectType {
    */
   default OptionalLong maxElements() {
     return OptionalLong.empty();
+  }
+
+  /**
+   * The OpenAPI type the schema declares ({@code object}, {@code array}, {@code string}, ...),
+   * which kube's {@code UnstructuredToVal} requires of a value before CEL sees it: an object
+   * that is not a map, or an array that is not a list, is CEL's {@code invalid data} error.
+   *
+   * @return the declared type; empty when none is declared (the default)
+   */
+  default String schemaType() {
+    return "";
+  }
+
+  /**
+   * Whether the schema is {@code x-kubernetes-int-or-string}: a value of another kind is CEL's
+   * {@code invalid data} error, as in kube.
+   *
+   * @return false by default
+   */
+  default boolean intOrString() {
+    return false;
+  }
+
+  /**
+   * Whether null is a value of this type; a null item or map value of a type that is not is
+   * CEL's {@code invalid data} error, as in kube. (A declared object field set to null is
+   * absent, not null.)
+   *
+   * @return true by default
+   */
+  default boolean nullable() {
+    return true;
+  }
+
+  /**
+   * The {@code x-kubernetes-list-type} of a list of this type, which decides how kube's CEL
+   * values compare and concatenate it: a {@link ListType#SET} equals any list with the same
+   * items in any order and {@code +} appends only new items; a {@link ListType#MAP} equals any
+   * list with items of the same keys and values in any order and {@code +} replaces the items
+   * whose keys it has.
+   *
+   * @return {@link ListType#ATOMIC} by default
+   */
+  default ListType listType() {
+    return ListType.ATOMIC;
+  }
+
+  /**
+   * The key fields of a list of type {@link ListType#MAP}, as its items show them to CEL
+   * (escaped as kube escapes names).
+   *
+   * @return the key names; empty by default
+   */
+  default List<String> listMapKeys() {
+    return List.of();
+  }
+
+  /** The values of {@code x-kubernetes-list-type}. */
+  enum ListType {
+    /** A list compared item by item (the default). */
+    ATOMIC,
+    /** A list of distinct scalars, compared as a set. */
+    SET,
+    /** A list of objects identified by their key fields, compared as a map. */
+    MAP
   }
 
   /** CEL type kinds a schema can declare. */

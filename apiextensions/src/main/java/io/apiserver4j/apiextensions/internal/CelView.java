@@ -75,7 +75,7 @@ final class CelView {
       for (int i = 0; i < m.size(); i++) {
         String k = m.keyAt(i);
         Value child = m.valueAt(i);
-        String name = s.celNames.getOrDefault(k, k);
+        String name = viewName(s, k);
         Value out;
         // kube treats a declared field set to null as absent
         boolean absent = child.isNull() && s.properties.containsKey(k);
@@ -90,10 +90,10 @@ final class CelView {
         if (b == null && (absent || out != child || !name.equals(k))) {
           b = MapValue.builder(m.size());
           for (int j = 0; j < i; j++) {
-            b.put(s.celNames.getOrDefault(m.keyAt(j), m.keyAt(j)), m.valueAt(j));
+            b.put(viewName(s, m.keyAt(j)), m.valueAt(j));
           }
         }
-        if (b != null && !name.isEmpty() && !absent) {
+        if (b != null && !absent) {
           b.put(name, out);
           if (!name.equals(k) && RESERVED.contains(k)) {
             // selectable by its own name too, as kube's values unescape the names asked for
@@ -107,6 +107,16 @@ final class CelView {
       return l.map((i, item) -> of(s.items, item, false));
     }
     return v;
+  }
+
+  /**
+   * The name of a property in the view: escaped, or as it is when CEL cannot spell it (kube's
+   * values keep such a property: no rule can select it, but it counts in the object's equality
+   * and size).
+   */
+  private static String viewName(SchemaNode s, String k) {
+    String name = s.celNames.getOrDefault(k, k);
+    return name.isEmpty() ? k : name;
   }
 
   /**

@@ -95,6 +95,8 @@ public final class SchemaNode {
   final List<CompiledRule> compiledRules;
   /** Whether CEL sees values of this schema as they are (no escaped names, no resources). */
   final boolean celPlain;
+  /** The list-map keys as CEL sees the items' fields. */
+  final List<String> celListMapKeys;
   /** The CEL names of the properties (kube's escaping); empty when not expressible. */
   final Map<String, String> celNames;
   /** The CEL view of each property by its CEL name, and of items or map values. */
@@ -181,6 +183,13 @@ public final class SchemaNode {
     plain &= items == null || items.celPlain;
     plain &= additionalProperties == null || additionalProperties.celPlain;
     celNames = Collections.unmodifiableMap(names);
+    List<String> keys = new ArrayList<>();
+    for (String k : listMapKeys) {
+      // a name CEL cannot spell stays as it is in the view, as kube's escapeKeyProps keeps it
+      String escaped = CelView.escape(k);
+      keys.add(escaped.isEmpty() ? k : escaped);
+    }
+    celListMapKeys = List.copyOf(keys);
     celPlain = plain;
     Map<String, CelObjectType> fields = new java.util.HashMap<>();
     for (Map.Entry<String, String> e : names.entrySet()) {
@@ -389,6 +398,35 @@ public final class SchemaNode {
     @Override
     public ValueKind kind() {
       return node.celKind();
+    }
+
+    @Override
+    public String schemaType() {
+      return node.type;
+    }
+
+    @Override
+    public boolean intOrString() {
+      return node.intOrString;
+    }
+
+    @Override
+    public boolean nullable() {
+      return node.nullable;
+    }
+
+    @Override
+    public ListType listType() {
+      return switch (node.listType) {
+        case "set" -> ListType.SET;
+        case "map" -> ListType.MAP;
+        default -> ListType.ATOMIC;
+      };
+    }
+
+    @Override
+    public List<String> listMapKeys() {
+      return node.celListMapKeys;
     }
 
     @Override

@@ -609,7 +609,8 @@ final class FastPath {
     if (a instanceof Double x && b instanceof Double y) {
       return x + y;
     }
-    if (a instanceof List<?> x && b instanceof List<?> y) {
+    if (a instanceof List<?> x && b instanceof List<?> y
+        && !(x instanceof KubeLists.SetList) && !(x instanceof KubeLists.MapList)) {
       List<Object> out = new ArrayList<>(x.size() + y.size());
       out.addAll(x);
       out.addAll(y);

@@ -9,7 +9,7 @@ import java.util.regex.Pattern;
 
 /**
  * cel-java's evaluation messages in the words of cel-go, whose texts kube-apiserver returns:
- * cel-go reports no position, a missing key or a selection on a non-map as
+ * cel-go reports no position, a missing key (selected or indexed) or a selection on a non-map as
  * {@code no such key: <name>}, and arithmetic faults as {@code integer overflow} and
  * {@code division by zero}. Messages cel-java shares with cel-go pass through unchanged.
  */
@@ -22,6 +22,22 @@ final class GoMessages {
           + " maps\\.$", Pattern.DOTALL);
 
   private GoMessages() {}
+
+  /**
+   * The message of a failed evaluation. cel-java reports a map indexed with a key it does not
+   * hold by the bare key; cel-go says {@code no such key: <key>}.
+   */
+  static String of(Throwable e) {
+    for (Throwable t = e; t != null; t = t.getCause()) {
+      if (t instanceof dev.cel.common.exceptions.CelAttributeNotFoundException a
+          && a.getMessage() != null && !MISSING_KEY.matcher(a.getMessage()).matches()
+          && !NOT_SELECTABLE.matcher(a.getMessage()).matches()
+          && !a.getMessage().startsWith("No such attribute")) {
+        return "no such key: " + a.getMessage();
+      }
+    }
+    return of(e.getMessage());
+  }
 
   static String of(String message) {
     if (message == null) {

@@ -142,7 +142,7 @@ public final class KubeEnvironment {
           }
         }
         CelException failure = lazyFailure(e).orElseGet(() -> new CelException(
-            CelException.Kind.EVALUATION, GoMessages.of(e.getMessage()), e));
+            CelException.Kind.EVALUATION, GoMessages.of(e), e));
         throw new CelException(failure.kind(), failure.getMessage(), failure.getCause(),
             tracker.failed());
       }
@@ -229,11 +229,11 @@ public final class KubeEnvironment {
         return fromCel(program.eval(vars));
       } catch (CelEvaluationException e) {
         throw lazyFailure(e).orElseGet(
-            () -> new CelException(CelException.Kind.EVALUATION, GoMessages.of(e.getMessage()),
+            () -> new CelException(CelException.Kind.EVALUATION, GoMessages.of(e),
                 e));
       } catch (RuntimeException e) {
         throw lazyFailure(e).orElseGet(() -> new CelException(CelException.Kind.EVALUATION,
-            GoMessages.of(e.getMessage()), e));
+            GoMessages.of(e), e));
       }
     }
 
@@ -334,6 +334,7 @@ public final class KubeEnvironment {
     // cel-go: their fields need not share a type
     LiteralChecks.check(ast, expression, objectsAsMaps ? LiteralChecks.Aggregates.UNCHECKED
         : LiteralChecks.Aggregates.HOMOGENEOUS);
+    ListOverloadCheck.check(ast, expression);
     Set<String> identifiers = CelNavigableAst.fromAst(ast).getRoot().allNodes()
         .filter(n -> n.getKind() == CelExpr.ExprKind.Kind.IDENT)
         .map(n -> n.expr().ident().name())
@@ -368,14 +369,37 @@ public final class KubeEnvironment {
 
   /**
    * cel-go's lists extension as kube 1.36 enables it (version 3), but for {@code slice} and
-   * {@code flatten}, which are declared with cel-go's error texts in {@link #addListsLibrary}.
+   * {@code flatten}, which are declared with cel-go's error texts in {@link #addListsLibrary},
+   * and {@code sortBy}, declared as cel-go types it in {@link SortBy}.
    */
   private static final dev.cel.extensions.CelListsExtensions EXT_LISTS = CelExtensions.lists(
       dev.cel.extensions.CelListsExtensions.Function.RANGE,
       dev.cel.extensions.CelListsExtensions.Function.DISTINCT,
       dev.cel.extensions.CelListsExtensions.Function.REVERSE,
-      dev.cel.extensions.CelListsExtensions.Function.SORT,
-      dev.cel.extensions.CelListsExtensions.Function.SORT_BY);
+      dev.cel.extensions.CelListsExtensions.Function.SORT);
+
+  /** The standard overloads replaced by {@link KubeLists}' answers. */
+  private static final Set<Object> KUBE_LIST_OVERLOADS = Set.of(
+      dev.cel.runtime.standard.EqualsOperator.EqualsOverload.EQUALS,
+      dev.cel.runtime.standard.NotEqualsOperator.NotEqualsOverload.NOT_EQUALS,
+      dev.cel.runtime.standard.InOperator.InOverload.IN_LIST,
+      dev.cel.runtime.standard.AddOperator.AddOverload.ADD_LIST);
+
+  /** cel-java's equality, which {@link KubeLists} applies below lists and maps. */
+  private static final dev.cel.runtime.RuntimeEquality EQUALITY =
+      dev.cel.runtime.RuntimeEquality.create(dev.cel.runtime.RuntimeHelpers.create(), OPTIONS);
+
+  /** cel-java's own list concatenation, for lists that are not kube's set or map lists. */
+  private static final dev.cel.runtime.CelFunctionOverload ADD_LIST =
+      dev.cel.runtime.standard.AddOperator.AddOverload.ADD_LIST
+          .newFunctionBinding(OPTIONS, EQUALITY).getDefinition();
+
+  private static Object addLists(List<?> a, List<?> b) throws CelEvaluationException {
+    if (a instanceof KubeLists.SetList || a instanceof KubeLists.MapList) {
+      return KubeLists.add(a, b);
+    }
+    return ADD_LIST.apply(new Object[] {a, b});
+  }
 
   private static Cel build(List<String> variables) {
     CelOptions options = OPTIONS;
@@ -391,7 +415,8 @@ public final class KubeEnvironment {
             .filterFunctions((function, overload) ->
                 overload != dev.cel.runtime.standard.StringFunction.StringOverload.DOUBLE_TO_STRING
                 && overload != dev.cel.runtime.standard.GetMillisecondsFunction
-                    .GetMillisecondsOverload.DURATION_TO_MILLISECONDS)
+                    .GetMillisecondsOverload.DURATION_TO_MILLISECONDS
+                && !KUBE_LIST_OVERLOADS.contains(overload))
             .build())
         .addCompilerLibraries(CelExtensions.strings(), CelExtensions.sets(options),
             CelExtensions.optional(), CelExtensions.comprehensions(), CelExtensions.encoders(options),
@@ -411,6 +436,7 @@ public final class KubeEnvironment {
     }
     addRegexLibrary(b);
     addListsLibrary(b);
+    SortBy.add(b);
     StringFormat.add(b);
     // cel-go's answers where cel-java's differ: string(double) as Go's %g, and a duration's
     // getMilliseconds() as the whole duration in milliseconds
@@ -418,13 +444,74 @@ public final class KubeEnvironment {
         CelFunctionBinding.from("double_to_string", Double.class, GoFloats::g),
         CelFunctionBinding.from("duration_to_milliseconds", java.time.Duration.class,
             java.time.Duration::toMillis));
+    // cel-go's zero values: a timestamp's is Go's zero time (year 1), not the Unix epoch
+    b.addFunctionBindings(CelFunctionBinding.from("optional_ofNonZeroValue", Object.class,
+        v -> isZeroValue(v) ? Optional.empty() : Optional.of(v)));
+    // equality, concatenation and membership as cel-go evaluates them on kube's set and map
+    // lists (KubeLists)
+    b.addFunctionBindings(
+        CelFunctionBinding.from("equals", Object.class, Object.class,
+            (x, y) -> KubeLists.equal(EQUALITY, x, y)),
+        CelFunctionBinding.from("not_equals", Object.class, Object.class,
+            (x, y) -> !KubeLists.equal(EQUALITY, x, y)),
+        CelFunctionBinding.from("in_list", Object.class, List.class,
+            (x, l) -> KubeLists.in(EQUALITY, x, l)),
+        CelFunctionBinding.from("add_list", List.class, List.class, KubeEnvironment::addLists));
     // the well-known type names cel-go declares (type(d) == google.protobuf.Duration)
     b.addMessageTypes(com.google.protobuf.Duration.getDescriptor(),
         com.google.protobuf.Timestamp.getDescriptor());
+    // and the names of kube's library types (type(ip('::1')) == net.IP)
+    b.setTypeProvider(KubeLibraries.TYPE_PROVIDER);
     AuthzLibrary.add(b, variables);
     JsonPatchLibrary.add(b);
     KubeLibraries.addAll(b);
     return b.build();
+  }
+
+  /** Go's zero time, cel-go's zero timestamp. */
+  private static final java.time.Instant GO_ZERO_TIME = java.time.Instant.parse(
+      "0001-01-01T00:00:00Z");
+
+  /** Whether {@code v} is the zero value of its type, as cel-go's {@code IsZeroValue}. */
+  private static boolean isZeroValue(Object v) {
+    if (v instanceof Boolean b) {
+      return !b;
+    }
+    if (v instanceof Long l) {
+      return l == 0;
+    }
+    if (v instanceof Double d) {
+      return d == 0;
+    }
+    if (v instanceof UnsignedLong u) {
+      return u.equals(UnsignedLong.ZERO);
+    }
+    if (v instanceof String s) {
+      return s.isEmpty();
+    }
+    if (v instanceof dev.cel.common.values.CelByteString bytes) {
+      return bytes.isEmpty();
+    }
+    if (v instanceof java.util.Collection<?> c) {
+      return c.isEmpty();
+    }
+    if (v instanceof Map<?, ?> m) {
+      return m.isEmpty();
+    }
+    if (v instanceof java.time.Duration d) {
+      return d.isZero();
+    }
+    if (v instanceof java.time.Instant t) {
+      return t.equals(GO_ZERO_TIME);
+    }
+    if (v instanceof com.google.protobuf.Timestamp t) {
+      return t.getSeconds() == GO_ZERO_TIME.getEpochSecond() && t.getNanos() == 0;
+    }
+    if (v instanceof com.google.protobuf.Message m) {
+      return m.equals(m.getDefaultInstanceForType());
+    }
+    return v instanceof com.google.protobuf.NullValue
+        || v instanceof dev.cel.common.values.NullValue;
   }
 
   // --- kube's regex library: find, findAll ------------------------------------------------------
@@ -519,7 +606,7 @@ public final class KubeEnvironment {
         }),
         CelFunctionBinding.from("list_sum", List.class, l -> {
           if (l.isEmpty()) {
-            return 0L;
+            return zeroSum(l);
           }
           Object acc = l.get(0);
           for (int i = 1; i < l.size(); i++) {
@@ -543,6 +630,21 @@ public final class KubeEnvironment {
               }
               return flatten(l, depth);
             }));
+  }
+
+  /**
+   * The sum of an empty list: kube's overload for the list's element type returns that type's
+   * zero; the element type is known from the schema for data, else it is an int.
+   */
+  private static Object zeroSum(List<?> l) {
+    io.apiserver4j.cel.CelObjectType items = l instanceof ValueList v ? v.items : null;
+    if (items != null && items.scalar() == io.apiserver4j.cel.CelObjectType.Scalar.DURATION) {
+      return java.time.Duration.ZERO;
+    }
+    if (items != null && items.scalar() == io.apiserver4j.cel.CelObjectType.Scalar.DOUBLE) {
+      return 0.0;
+    }
+    return 0L;
   }
 
   /** cel-go's {@code slice}, with its texts. */
@@ -677,12 +779,57 @@ public final class KubeEnvironment {
       return b.value();
     }
     if (v instanceof ListValue l) {
-      return new ValueList(l, type == null ? null : type.element().orElse(null));
+      List<Object> list = new ValueList(l, type == null ? null : type.element().orElse(null));
+      if (type == null) {
+        return list;
+      }
+      switch (type.listType()) {
+        case SET:
+          return new KubeLists.SetList(list);
+        case MAP:
+          return new KubeLists.MapList(list, type.listMapKeys());
+        default:
+          return list;
+      }
     }
     if (v instanceof MapValue m) {
-      return new ValueMap(m, type);
+      return new DataMap(m, type);
     }
     return com.google.protobuf.NullValue.NULL_VALUE;
+  }
+
+  /**
+   * A value inside a variable as CEL sees it, checked first against its schema as kube's
+   * {@code UnstructuredToVal} checks it: a mismatch is an evaluation error with kube's text,
+   * raised when the rule reaches the value.
+   */
+  static Object toCelChecked(Value v, io.apiserver4j.cel.CelObjectType type) {
+    if (type != null) {
+      invalidData(v, type).ifPresent(message -> {
+        throw new CelException(CelException.Kind.EVALUATION, message, null);
+      });
+    }
+    return toCel(v, type);
+  }
+
+  private static Optional<String> invalidData(Value v, io.apiserver4j.cel.CelObjectType type) {
+    if (v.isNull()) {
+      return type.nullable() ? Optional.empty()
+          : Optional.of("invalid data, got null for schema with nullable=false");
+    }
+    if (type.intOrString()) {
+      return v instanceof StringValue || v instanceof IntegerValue ? Optional.empty()
+          : Optional.of("invalid data, expected XIntOrString value to be either a string or"
+              + " integer");
+    }
+    if (type.schemaType().equals("object") && !(v instanceof MapValue)) {
+      return Optional.of("invalid data, expected a map for the provided schema with type=object");
+    }
+    if (type.schemaType().equals("array") && !(v instanceof ListValue)) {
+      return Optional.of(
+          "invalid data, expected an array for the provided schema with type=array");
+    }
+    return Optional.empty();
   }
 
   /** A read-only list view converting items on access: rules touch few of an object's fields. */
@@ -698,7 +845,7 @@ public final class KubeEnvironment {
 
     @Override
     public Object get(int index) {
-      return toCel(list.get(index), items);
+      return toCelChecked(list.get(index), items);
     }
 
     @Override
@@ -707,12 +854,12 @@ public final class KubeEnvironment {
     }
   }
 
-  /** A read-only map view converting values on access. */
-  private static final class ValueMap extends java.util.AbstractMap<Object, Object> {
+  /** A read-only map view of the data converting values on access. */
+  static final class DataMap extends java.util.AbstractMap<Object, Object> {
     private final MapValue map;
     private final io.apiserver4j.cel.CelObjectType type;
 
-    ValueMap(MapValue map, io.apiserver4j.cel.CelObjectType type) {
+    DataMap(MapValue map, io.apiserver4j.cel.CelObjectType type) {
       this.map = map;
       this.type = type;
     }
@@ -728,12 +875,22 @@ public final class KubeEnvironment {
     @Override
     public Object get(Object key) {
       Value v = key instanceof String k ? map.getOrNull(k) : null;
-      return v == null ? null : toCel(v, fieldType((String) key));
+      return v == null ? null : toCelChecked(v, fieldType((String) key));
     }
 
     @Override
     public boolean containsKey(Object key) {
-      return key instanceof String k && map.containsKey(k);
+      Value v = key instanceof String k ? map.getOrNull(k) : null;
+      if (v != null) {
+        // kube's has() converts the field's value, failing on data its schema does not allow
+        io.apiserver4j.cel.CelObjectType t = fieldType((String) key);
+        if (t != null) {
+          invalidData(v, t).ifPresent(message -> {
+            throw new CelException(CelException.Kind.EVALUATION, message, null);
+          });
+        }
+      }
+      return v != null;
     }
 
     @Override
@@ -761,7 +918,7 @@ public final class KubeEnvironment {
               }
               int at = i++;
               return new java.util.AbstractMap.SimpleImmutableEntry<>(map.keyAt(at),
-                  toCel(map.valueAt(at), fieldType(map.keyAt(at))));
+                  toCelChecked(map.valueAt(at), fieldType(map.keyAt(at))));
             }
           };
         }

@@ -49,6 +49,23 @@ final class KubeLibraries {
   static final CelType SEMVER = OpaqueType.create("kubernetes.Semver");
   static final CelType FORMAT = OpaqueType.create("kubernetes.NamedFormat");
 
+  /** The type names kube's libraries declare, so that rules may name the types. */
+  static final dev.cel.common.types.CelTypeProvider TYPE_PROVIDER =
+      new dev.cel.common.types.CelTypeProvider() {
+        private final com.google.common.collect.ImmutableList<CelType> types =
+            com.google.common.collect.ImmutableList.of(IP, CIDR, URL, QUANTITY, SEMVER, FORMAT);
+
+        @Override
+        public com.google.common.collect.ImmutableCollection<CelType> types() {
+          return types;
+        }
+
+        @Override
+        public java.util.Optional<CelType> findType(String typeName) {
+          return types.stream().filter(t -> t.name().equals(typeName)).findFirst();
+        }
+      };
+
   private KubeLibraries() {}
 
   static void addAll(CelBuilder b) {
