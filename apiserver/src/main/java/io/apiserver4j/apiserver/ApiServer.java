@@ -71,6 +71,7 @@ public final class ApiServer implements AutoCloseable {
   private final String serviceClusterIpRange;
   private final java.util.Set<String> admissionPlugins;
   private final KubeVersion version;
+  private final io.apiserver4j.kubeapi.FeatureGates featureGates;
   /** The built-in controllers started by the constructor, in start order. */
   private final List<AutoCloseable> controllers = new java.util.concurrent.CopyOnWriteArrayList<>();
   private static final GroupVersionResource CRDS =
@@ -84,6 +85,7 @@ public final class ApiServer implements AutoCloseable {
     }
     defs.addAll(b.resources);
     this.version = b.version;
+    this.featureGates = b.gates;
     // kube-apiserver's answers with its default authorizer (AlwaysAllow) and no token
     // authenticator, for the review resources the embedder does not answer itself
     java.util.Map<io.apiserver4j.core.GroupResource, VirtualCreate> defaults =
@@ -93,6 +95,12 @@ public final class ApiServer implements AutoCloseable {
           defaults.get(def.groupResource()));
       java.util.Map<String, SubresourceCreate> subCreates =
           b.subresourceCreates.getOrDefault(def.groupResource(), java.util.Map.of());
+      if (def.strategy().dropsDisabledFields()
+          && !def.strategy().featureGates().equals(featureGates)) {
+        // the kind's dropDisabledFields reads this server's gates (kube's global feature gate)
+        def = def.toBuilder().strategy(def.strategy().toBuilder().featureGates(featureGates)
+            .build()).build();
+      }
       if (create != null || !subCreates.isEmpty()) {
         ResourceStrategy.Builder strategy = def.strategy().toBuilder();
         if (create != null) {
@@ -172,6 +180,14 @@ public final class ApiServer implements AutoCloseable {
    */
   public KubeVersion kubernetesVersion() {
     return version;
+  }
+
+  /**
+   * {@return the server's feature gates: the defaults of its
+   * {@link #kubernetesVersion() release} with {@link Builder#featureGates} applied}
+   */
+  public io.apiserver4j.kubeapi.FeatureGates featureGates() {
+    return featureGates;
   }
 
   /**
@@ -389,6 +405,30 @@ public final class ApiServer implements AutoCloseable {
     private boolean admissionConfigurationSet;
     private String rootCaCertificate = "";
     private boolean rootCaSet;
+    private String featureGatesFlag = "";
+    private boolean featureGatesSet;
+    private io.apiserver4j.kubeapi.FeatureGates gates;
+
+    /**
+     * Sets feature gates as kube-apiserver's {@code --feature-gates} does, in its syntax
+     * ({@code A=true,B=false}, optionally {@code kube:}-prefixed), checked against the
+     * {@link #emulatedVersion emulated release} when the server is built: kind strategies drop
+     * the fields of disabled gates on writes as kube's {@code dropDisabledFields} does. Default:
+     * the release's defaults ({@link io.apiserver4j.kubeapi.FeatureGates#defaults}).
+     *
+     * @param flag the flag's value
+     * @return this builder
+     * @throws IllegalStateException if the gates were already set
+     */
+    public Builder featureGates(String flag) {
+      requireNonNull(flag, "flag");
+      if (featureGatesSet) {
+        throw new IllegalStateException("featureGates was already set");
+      }
+      featureGatesSet = true;
+      this.featureGatesFlag = flag;
+      return this;
+    }
 
     /**
      * Serves the built-in API of an older Kubernetes release, as kube-apiserver's
@@ -706,11 +746,14 @@ public final class ApiServer implements AutoCloseable {
      * (serving the established ones) and starts a background watch of them, ended by
      * {@link ApiServer#close()}.
      *
-     * @throws IllegalArgumentException if a definition clashes with a built-in kind
+     * @throws IllegalArgumentException if a definition clashes with a built-in kind, or with
+     *     kube's message for bad {@link #featureGates feature gates}
      * @throws StatusException if the store cannot list the CustomResourceDefinitions or refuses
      *     a bootstrap object
      */
     public ApiServer build() {
+      // kube's errors (unrecognized feature gate, locked, not available at the release)
+      gates = io.apiserver4j.kubeapi.FeatureGates.parse(version, featureGatesFlag);
       if (builtins) {
         for (ResourceDefinition b : BuiltinApi.load().definitions(version)) {
           for (ResourceDefinition d : resources) {

@@ -90,6 +90,8 @@ public final class ResourceStrategy {
   private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
   private final Set<String> selectableFields;
   private final Allocator allocator;
+  private final io.apiserver4j.apiserver.strategy.DisabledFields disabledFields;
+  private final io.apiserver4j.kubeapi.FeatureGates featureGates;
 
   private ResourceStrategy(Builder b) {
     this.allowCreateOnUpdate = b.allowCreateOnUpdate;
@@ -114,6 +116,8 @@ public final class ResourceStrategy {
     this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
     this.selectableFields = b.selectableFields;
     this.allocator = b.allocator;
+    this.disabledFields = b.disabledFields;
+    this.featureGates = b.featureGates;
   }
 
   /** The strategy of a plain namespaced or cluster-scoped kind: see the builder's defaults. */
@@ -154,7 +158,41 @@ public final class ResourceStrategy {
     b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
     b.selectableFields = selectableFields;
     b.allocator = allocator;
+    b.disabledFields = disabledFields;
+    b.featureGates = featureGates;
     return b;
+  }
+
+  /**
+   * Runs the kind's {@link Builder#dropDisabledFields} hook with the strategy's
+   * {@link #featureGates() feature gates}: kube's {@code dropDisabledFields}, which the server
+   * runs first when it prepares a create or a main-resource update.
+   *
+   * @param object the object about to be stored
+   * @param old the stored object on updates, empty on creates
+   * @return the object without the fields of disabled gates that {@code old} does not use
+   */
+  public MapValue dropDisabledFields(MapValue object, Optional<MapValue> old) {
+    return disabledFields == null ? object : disabledFields.drop(object, old, featureGates());
+  }
+
+  /** Whether the kind declares a {@link Builder#dropDisabledFields} hook. */
+  boolean dropsDisabledFields() {
+    return disabledFields != null;
+  }
+
+  /**
+   * {@return the feature gates the {@link Builder#dropDisabledFields} hook reads: those an
+   * {@link ApiServer} binds to its definitions, else the defaults of the newest release}
+   */
+  public io.apiserver4j.kubeapi.FeatureGates featureGates() {
+    return featureGates != null ? featureGates : LatestGates.DEFAULTS;
+  }
+
+  /** The newest release's default gates, made on first use. */
+  private static final class LatestGates {
+    static final io.apiserver4j.kubeapi.FeatureGates DEFAULTS =
+        io.apiserver4j.kubeapi.FeatureGates.defaults(io.apiserver4j.kubeapi.KubeVersion.latest());
   }
 
   /** Whether PUT on a missing object creates it. */
@@ -341,8 +379,34 @@ public final class ResourceStrategy {
         new java.util.HashMap<>();
     private Set<String> selectableFields = Set.of();
     private Allocator allocator;
+    private io.apiserver4j.apiserver.strategy.DisabledFields disabledFields;
+    private io.apiserver4j.kubeapi.FeatureGates featureGates;
 
     private Builder() {}
+
+    /**
+     * kube's {@code dropDisabledFields} of the kind: clears fields whose feature gate is off on
+     * creates and main-resource updates (default: none).
+     *
+     * @param drop the hook
+     * @return this builder
+     */
+    public Builder dropDisabledFields(io.apiserver4j.apiserver.strategy.DisabledFields drop) {
+      this.disabledFields = requireNonNull(drop, "drop");
+      return this;
+    }
+
+    /**
+     * The feature gates the {@link #dropDisabledFields} hook reads; an {@link ApiServer} sets
+     * its own on every definition it serves (default: the newest release's defaults).
+     *
+     * @param gates the gates
+     * @return this builder
+     */
+    public Builder featureGates(io.apiserver4j.kubeapi.FeatureGates gates) {
+      this.featureGates = requireNonNull(gates, "gates");
+      return this;
+    }
 
     public Builder allocator(Allocator a) {
       this.allocator = requireNonNull(a, "allocator");

@@ -104,6 +104,14 @@ public @interface ApiServerTest {
    */
   String kubernetesVersion() default "";
 
+  /**
+   * Feature gates to set, as kube-apiserver's {@code --feature-gates}: {@code A=true,B=false},
+   * checked at the {@link #kubernetesVersion() emulated release}; kinds drop the fields of
+   * disabled gates from what they store, as kube does. Default: {@code ""}, the release's
+   * defaults. A bad value fails the class with kube's message.
+   */
+  String featureGates() default "";
+
   /** When servers are started and how the tests of a class are isolated from each other. */
   enum Lifecycle {
     /** One server for the class; what a test writes is seen by the next. */

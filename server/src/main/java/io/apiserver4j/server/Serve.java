@@ -265,6 +265,7 @@ public final class Serve {
     ApiServer.Builder builder = ApiServer.builder()
         .store(store)
         .emulatedVersion(options.get(ServeOptions.EMULATED_VERSION))
+        .featureGates(options.get(ServeOptions.FEATURE_GATES))
         .serviceClusterIpRange(options.get(ServeOptions.SERVICE_CLUSTER_IP_RANGE))
         .serviceNodePortRange(options.get(ServeOptions.SERVICE_NODE_PORT_RANGE))
         .enableAdmissionPlugins(options.get(ServeOptions.ENABLE_ADMISSION_PLUGINS)

@@ -85,6 +85,10 @@ final class ServeOptions {
       "--emulated-version", "VERSION", KubeVersion.latest(), "the Kubernetes release whose API"
           + " is served, as kube-apiserver's flag: major.minor (or kube=major.minor), "
           + KubeVersion.all().get(0) + ".." + KubeVersion.latest(), ServeOptions::emulatedVersion));
+  static final Flag<String> FEATURE_GATES = define(Flag.string("--feature-gates",
+      "NAME=BOOL,...", "", "feature gates to set, as kube-apiserver's flag (optionally"
+          + " kube:-prefixed), checked at the --emulated-version: disabled gates' fields are"
+          + " dropped from the objects written, as kube does"));
   static final Flag<String> SERVICE_CLUSTER_IP_RANGE = define(Flag.of(
       "--service-cluster-ip-range", "CIDR", "10.0.0.0/24", "the range Services' cluster IPs"
           + " are allocated from; the kubernetes Service gets its first address",
@@ -218,6 +222,12 @@ final class ServeOptions {
     }
     TABLE.add(flag);
     return flag;
+  }
+
+  static {
+    // gates depend on the emulated release: component-base checks them once both are parsed
+    require(o -> io.apiserver4j.kubeapi.FeatureGates.parse(o.get(EMULATED_VERSION),
+        o.get(FEATURE_GATES)));
   }
 
   private static void require(Consumer<ServeOptions> check) {

@@ -101,6 +101,28 @@ class ServeOptionsTest {
         .hasMessageContaining("emulation version 1.37 is not between [1.33, 1.36.0]");
   }
 
+  /** component-base's errors, at the emulated release (KEP-4330). */
+  @Test
+  void featureGatesAreCheckedAtTheEmulatedVersion() {
+    assertThat(ServeOptions.parse("--feature-gates=PodLevelResources=false")
+        .get(ServeOptions.FEATURE_GATES)).isEqualTo("PodLevelResources=false");
+    assertThat(ServeOptions.parse("--emulated-version=1.34",
+        "--feature-gates=DynamicResourceAllocation=false").get(ServeOptions.FEATURE_GATES))
+        .isEqualTo("DynamicResourceAllocation=false");
+    assertThatThrownBy(() -> ServeOptions.parse("--feature-gates=DynamicResourceAllocation=false"))
+        .hasMessage("cannot set feature gate DynamicResourceAllocation to false, feature is"
+            + " locked to true");
+    assertThatThrownBy(() -> ServeOptions.parse("--feature-gates=NoSuchGate=true"))
+        .hasMessage("unrecognized feature gate: NoSuchGate");
+    assertThatThrownBy(() -> ServeOptions.parse("--feature-gates", "PodLevelResources=yes"))
+        .hasMessage("invalid value of PodLevelResources=yes, err: strconv.ParseBool: parsing"
+            + " \"yes\": invalid syntax");
+    assertThatThrownBy(() -> ServeOptions.parse("--emulated-version=1.35",
+        "--feature-gates=ShardedListAndWatch=true")).hasMessage("cannot set feature gate"
+            + " ShardedListAndWatch to true, feature is PreAlpha at emulated version 1.35, min"
+            + " compatibility version 1.34");
+  }
+
   @Test
   void etcdServersTakesOneOrMoreClientUrls() {
     assertThat(ServeOptions.parse("--etcd-servers", "http://127.0.0.1:2379")
@@ -142,7 +164,7 @@ class ServeOptionsTest {
         "--service-account-issuer", "--service-account-signing-key-file",
         "--service-account-key-file", "--audit-policy-file", "--audit-log-path",
         "--audit-log-maxsize", "--audit-log-maxbackup", "--audit-log-maxage",
-        "--emulated-version", "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
+        "--emulated-version", "--feature-gates", "--service-cluster-ip-range", "--service-node-port-range", "--enable-admission-plugins",
         "--disable-admission-plugins", "--admission-control-config-file", "--cert-dir",
         "--kubeconfig", "--controllers", "--leader-elect", "--leader-elect-lease-duration",
         "--leader-elect-renew-deadline", "--leader-elect-retry-period"));

@@ -170,7 +170,7 @@ final class ObjectMetaRules {
    */
   private static MapValue prepareForCreate(ResourceDefinition def, MapValue obj,
       io.apiserver4j.admission.UserInfo user) {
-    MapValue r = obj;
+    MapValue r = def.strategy().dropDisabledFields(obj, Optional.empty());
     if (def.hasStatus()) {
       r = def.customResource() ? r.without("status") : r.with("status", MapValue.empty());
     }
@@ -230,7 +230,7 @@ final class ObjectMetaRules {
       MapValue fresh = old.with("metadata", meta);
       return status == null ? fresh.without("status") : fresh.with("status", status);
     }
-    MapValue r = obj;
+    MapValue r = s.dropDisabledFields(obj, Optional.of(old));
     if (def.hasStatus()) {
       Value oldStatus = old.getOrNull("status");
       r = oldStatus == null ? r.without("status") : r.with("status", oldStatus);

@@ -360,8 +360,10 @@ public final class ApiHandler extends Handler.Abstract {
     }
     if (path.equals("/metrics")) {
       requireGet(get);
-      ex.send(200, RequestMetrics.CONTENT_TYPE,
-          metrics.render(backend.storedObjects()).getBytes(StandardCharsets.UTF_8), List.of());
+      String exposition = metrics.render(backend.storedObjects())
+          + RequestMetrics.featureInfo(backend.featureGates());
+      ex.send(200, RequestMetrics.CONTENT_TYPE, exposition.getBytes(StandardCharsets.UTF_8),
+          List.of());
       return;
     }
     List<String> segs = segments(path);

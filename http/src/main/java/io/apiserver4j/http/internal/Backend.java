@@ -18,6 +18,11 @@ public interface Backend {
     return io.apiserver4j.kubeapi.KubeVersion.latest();
   }
 
+  /** The server's feature gates; default the defaults of {@link #kubernetesVersion()}. */
+  default io.apiserver4j.kubeapi.FeatureGates featureGates() {
+    return io.apiserver4j.kubeapi.FeatureGates.defaults(kubernetesVersion());
+  }
+
   /** Runs a non-watch request; failures come back as Status responses, never as exceptions. */
   ApiResponse execute(ApiRequest request);
 

@@ -37,6 +37,11 @@ public final class FacadeBackend implements Backend {
   }
 
   @Override
+  public io.apiserver4j.kubeapi.FeatureGates featureGates() {
+    return server.featureGates();
+  }
+
+  @Override
   public ApiResponse execute(ApiRequest request) {
     return server.handle(request);
   }

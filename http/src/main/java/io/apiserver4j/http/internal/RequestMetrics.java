@@ -145,6 +145,27 @@ public final class RequestMetrics {
     return sb.toString();
   }
 
+  /**
+   * component-base's {@code kubernetes_feature_enabled}: per gate available at the emulated
+   * release (not PRE-ALPHA), its stage there and 1 when on, 0 when off.
+   *
+   * @param gates the server's feature gates
+   * @return the metric family in the text exposition format
+   */
+  public static String featureInfo(io.apiserver4j.kubeapi.FeatureGates gates) {
+    StringBuilder sb = new StringBuilder(8192);
+    header(sb, "kubernetes_feature_enabled", "gauge", "[BETA] This metric records the data about"
+        + " the stage and enablement of a k8s feature.");
+    for (String gate : gates.known()) {
+      io.apiserver4j.kubeapi.FeatureGates.Spec spec = gates.spec(gate);
+      if (spec.stage() != io.apiserver4j.kubeapi.FeatureGates.Stage.PRE_ALPHA) {
+        sample(sb, "kubernetes_feature_enabled", labels(List.of("name", "stage"),
+            List.of(gate, spec.stage().label())), gates.enabled(gate) ? 1 : 0);
+      }
+    }
+    return sb.toString();
+  }
+
   /** kube's {@code GroupResource.String()}: {@code resource} or {@code resource.group}. */
   static String groupResourceString(GroupResource gr) {
     return gr.group().isEmpty() ? gr.resource() : gr.resource() + "." + gr.group();

@@ -158,6 +158,12 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
       throw new ExtensionConfigurationException("@ApiServerTest(kubernetesVersion = \""
           + config.kubernetesVersion() + "\"): " + e.getMessage(), e);
     }
+    try {
+      io.apiserver4j.kubeapi.FeatureGates.parse(version, config.featureGates());
+    } catch (IllegalArgumentException e) {
+      throw new ExtensionConfigurationException("@ApiServerTest(featureGates = \""
+          + config.featureGates() + "\"): " + e.getMessage(), e);
+    }
     List<String> controllers = new java.util.ArrayList<>(List.of(config.controllers()));
     if (config.garbageCollection()) {
       // the old attribute as an alias: enabling it where the list does not decide already
@@ -166,7 +172,7 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     return TestServer.start(manifests, loader, factories(context), controllers,
         new TestServer.Admission(List.of(config.enableAdmissionPlugins()),
             List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()),
-        version);
+        version, config.featureGates());
   }
 
   private static Map<Class<?>, ClientFactory<?>> factories(ExtensionContext context) {

@@ -90,7 +90,8 @@ public final class TestServer implements TestApiServer.Standalone {
   }
 
   private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
-      List<String> controllerFlags, Admission admission, KubeVersion version) {
+      List<String> controllerFlags, Admission admission, KubeVersion version,
+      String featureGates) {
     this.loader = loader;
     this.factories = factories;
     this.store = InMemoryStore.create();
@@ -103,6 +104,7 @@ public final class TestServer implements TestApiServer.Standalone {
       // the extension writes kube's namespaces itself, so that uids count from its baseline
       ApiServer.Builder builder = ApiServer.builder().bootstrap(false).store(store).clock(clock)
           .emulatedVersion(version)
+          .featureGates(featureGates)
           .uidSource(() -> uid(uidCounter.incrementAndGet())).random(random)
           .enableAdmissionPlugins(admission.enable().toArray(String[]::new))
           .disableAdmissionPlugins(admission.disable().toArray(String[]::new));
@@ -169,7 +171,18 @@ public final class TestServer implements TestApiServer.Standalone {
   public static TestServer start(List<String> manifests, ClassLoader loader,
       Map<Class<?>, ClientFactory<?>> factories, List<String> controllers,
       Admission admission, KubeVersion version) {
-    TestServer s = new TestServer(loader, factories, controllers, admission, version);
+    return start(manifests, loader, factories, controllers, admission, version, "");
+  }
+
+  /**
+   * Starts a server as {@link #start(List, ClassLoader, Map, List, Admission, KubeVersion)} with
+   * kube-apiserver's {@code --feature-gates} ({@code ApiServer.Builder#featureGates}).
+   */
+  public static TestServer start(List<String> manifests, ClassLoader loader,
+      Map<Class<?>, ClientFactory<?>> factories, List<String> controllers,
+      Admission admission, KubeVersion version, String featureGates) {
+    TestServer s = new TestServer(loader, factories, controllers, admission, version,
+        featureGates);
     try {
       for (String ns : SYSTEM_NAMESPACES) {
         s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),

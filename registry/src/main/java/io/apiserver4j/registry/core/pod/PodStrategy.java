@@ -27,7 +27,8 @@ import java.util.Set;
 
 /**
  * kube's Pod strategy ({@code pkg/registry/core/pod}): {@code SetDefaults_Pod} on top of the pod
- * spec defaults, the Pending phase and QoS class on create, Pod validation, the graceful deletion
+ * spec defaults, the fields of disabled feature gates dropped ({@link PodDisabledFields}), the
+ * Pending phase and QoS class on create, Pod validation, the graceful deletion
  * period, the selectable fields, and the eviction, binding, ephemeral containers and resize
  * subresources.
  */
@@ -46,6 +47,7 @@ public final class PodStrategy {
             "spec.serviceAccountName", "spec.hostNetwork", "status.phase", "status.podIP",
             "status.nominatedNodeName")
         .defaulter(PodStrategy::defaultPod)
+        .dropDisabledFields(PodDisabledFields::drop)
         .prepareForCreate((o, old) -> Nested.set(o, MapValue.ofEntries("phase",
             Value.of("Pending"), "qosClass", Value.of(qosClass(Nested.map(o, "spec")))),
             "status"))
