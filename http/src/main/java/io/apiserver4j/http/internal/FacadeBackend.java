@@ -42,6 +42,11 @@ public final class FacadeBackend implements Backend {
   }
 
   @Override
+  public io.apiserver4j.apiserver.PodLogs podLogs() {
+    return server.podLogs();
+  }
+
+  @Override
   public ApiWatch watch(ApiRequest request) {
     return server.watch(request);
   }
