@@ -52,10 +52,14 @@ class KubeletSubresourcesHttpTest {
             ? new AuthorizationDecision.Deny("no create")
             : new AuthorizationDecision.Allow("")).build();
     http.start();
-    create(NODES, "", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-1\"},"
-        + "\"status\":{\"addresses\":[{\"type\":\"InternalIP\",\"address\":\"172.18.0.2\"},"
-        + "{\"type\":\"Hostname\",\"address\":\"node-1\"}],"
-        + "\"daemonEndpoints\":{\"kubeletEndpoint\":{\"Port\":10250}}}}");
+    create(NODES, "", "{\"apiVersion\":\"v1\",\"kind\":\"Node\",\"metadata\":{\"name\":\"node-1\"}}");
+    // a Node's status is the kubelet's to write, through the status subresource
+    MapValue node = api.handle(ApiRequest.builder(Verb.GET, NODES).name("node-1").build())
+        .orThrow();
+    api.handle(ApiRequest.builder(Verb.UPDATE, NODES).name("node-1").subresource("status")
+        .body(node.with("status", Json.read("{\"addresses\":[{\"type\":\"InternalIP\","
+            + "\"address\":\"172.18.0.2\"},{\"type\":\"Hostname\",\"address\":\"node-1\"}],"
+            + "\"daemonEndpoints\":{\"kubeletEndpoint\":{\"Port\":10250}}}"))).build()).orThrow();
     pod("unbound", "", "{\"name\":\"c\",\"image\":\"nginx\"}");
     pod("bound", "node-1", "{\"name\":\"c\",\"image\":\"nginx\"}");
     pod("two", "node-1", "{\"name\":\"a\",\"image\":\"nginx\"},{\"name\":\"b\",\"image\":\"nginx\"}");
