@@ -66,7 +66,7 @@ class ContainerLogsTest {
     assertThat(at).isEqualTo(Instant.parse("2026-01-01T00:00:00Z"));
     assertThat(logs.read(pod, "c", options(false, true, null, 1L, null)))
         .hasValue("2026-01-01T00:00:00.000000000Z three\n");
-    assertThat(logs.read(pod, "c", options(false, false, null, null, 5L))).hasValue("one\ntw");
+    assertThat(logs.read(pod, "c", options(false, false, null, null, 5L))).hasValue("one\nt");
     f.advance(Duration.ofMinutes(2));
     assertThat(logs.read(pod, "c", options(false, false, 60L, null, null))).hasValue("");
     assertThat(logs.read(pod, "c", options(false, false, 600L, null, null)))
