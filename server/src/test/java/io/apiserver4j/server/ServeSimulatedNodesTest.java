@@ -64,8 +64,9 @@ class ServeSimulatedNodesTest {
       assertThat(kubectl.ok("logs", "p")).isEqualTo("hello\nworld\n");
       assertThat(kubectl.ok("logs", "p", "--tail=1")).isEqualTo("world\n");
       assertThat(kubectl.ok("logs", "pod/p", "-c", "c", "--limit-bytes=3")).isEqualTo("hel");
-      assertThat(kubectl.run("logs", "p", "-c", "nope").stderr()).contains(
-          "Error from server (BadRequest): container nope is not valid for pod p");
+      // kubectl checks the container itself first, with kube-apiserver's message
+      assertThat(kubectl.run("logs", "p", "-c", "nope").stderr())
+          .contains("container nope is not valid for pod p");
       // no kubelet listens: kube-apiserver's answer to an upgrade it cannot dial
       assertThat(kubectl.run("exec", "p", "--", "ls").stderr())
           .contains("error dialing backend: dial tcp 172.18.0.2:10250: connect: connection"
