@@ -22,7 +22,9 @@ module io.apiserver4j.apiserver {
 
   exports io.apiserver4j.apiserver;
   exports io.apiserver4j.apiserver.admission;
+  exports io.apiserver4j.apiserver.answer;
   exports io.apiserver4j.apiserver.informer;
+  exports io.apiserver4j.apiserver.kubelet;
   exports io.apiserver4j.apiserver.strategy;
 
   uses io.apiserver4j.apiserver.BuiltinApi;

@@ -21,6 +21,7 @@ module io.apiserver4j.junit {
   requires transitive org.junit.jupiter.api;
   requires transitive org.assertj.core;
   requires io.apiserver4j.apimachinery;
+  requires io.apiserver4j.cluster;
   requires io.apiserver4j.controllers;
   requires io.apiserver4j.dryrun;
   requires io.apiserver4j.storage;

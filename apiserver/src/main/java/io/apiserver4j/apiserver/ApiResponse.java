@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver;
 
+import io.apiserver4j.apiserver.answer.StreamedList;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.core.MapValue;

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver;
 
+import io.apiserver4j.apiserver.kubelet.PodLogs;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import static java.util.Objects.requireNonNull;
 
@@ -74,11 +75,13 @@ public final class ApiServer implements AutoCloseable {
   private final io.apiserver4j.kubeapi.FeatureGates featureGates;
   /** The built-in controllers started by the constructor, in start order. */
   private final List<AutoCloseable> controllers = new java.util.concurrent.CopyOnWriteArrayList<>();
+  private volatile PodLogs podLogs;
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
 
   private ApiServer(Builder b) {
     this.registry = new Registry();
+    this.podLogs = b.podLogs;
     List<ResourceDefinition> defs = new ArrayList<>();
     if (b.builtins) {
       defs.addAll(BuiltinApi.load().definitions(b.version));
@@ -302,6 +305,22 @@ public final class ApiServer implements AutoCloseable {
     pipeline.removeCommitListener(listener);
   }
 
+  /**
+   * Where {@code pods/log} reads container logs from: the source given to
+   * {@link Builder#podLogs} or installed last, else {@link PodLogs#NONE}.
+   */
+  public PodLogs podLogs() {
+    return podLogs;
+  }
+
+  /**
+   * Makes {@code logs} the source of {@code pods/log} from now on (a simulated cluster installs
+   * its kubelets' logs when it starts and {@link PodLogs#NONE} when it stops).
+   */
+  public void installPodLogs(PodLogs logs) {
+    this.podLogs = requireNonNull(logs, "logs");
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;
@@ -408,6 +427,8 @@ public final class ApiServer implements AutoCloseable {
     private String featureGatesFlag = "";
     private boolean featureGatesSet;
     private io.apiserver4j.kubeapi.FeatureGates gates;
+    private PodLogs podLogs = PodLogs.NONE;
+    private boolean podLogsSet;
 
     /**
      * Sets feature gates as kube-apiserver's {@code --feature-gates} does, in its syntax
@@ -427,6 +448,19 @@ public final class ApiServer implements AutoCloseable {
       }
       featureGatesSet = true;
       this.featureGatesFlag = flag;
+      return this;
+    }
+
+    /**
+     * Where {@code pods/log} reads container logs from; default {@link PodLogs#NONE}, every
+     * kubelet unreachable, as a server without nodes answers.
+     */
+    public Builder podLogs(PodLogs logs) {
+      if (podLogsSet) {
+        throw new IllegalStateException("podLogs was already set");
+      }
+      podLogsSet = true;
+      this.podLogs = requireNonNull(logs, "logs");
       return this;
     }
 

@@ -99,6 +99,7 @@ public final class ResourceDefinition {
         m.put(name, create);
       }
     });
+    m.putAll(strategy.subresourceConnects());
     // a kind's own status rules replace the common ones
     m.putAll(strategy.subresourceUpdates());
     return java.util.Map.copyOf(m);

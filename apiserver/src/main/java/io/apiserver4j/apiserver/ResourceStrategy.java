@@ -88,6 +88,7 @@ public final class ResourceStrategy {
   private final VirtualCreate virtualCreate;
   private final java.util.Map<String, SubresourceCreate> subresourceCreates;
   private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
+  private final java.util.Map<String, SubresourceConnect> subresourceConnects;
   private final Set<String> selectableFields;
   private final Allocator allocator;
   private final io.apiserver4j.apiserver.strategy.DisabledFields disabledFields;
@@ -114,6 +115,7 @@ public final class ResourceStrategy {
     this.virtualCreate = b.virtualCreate;
     this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
     this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
+    this.subresourceConnects = java.util.Map.copyOf(b.subresourceConnects);
     this.selectableFields = b.selectableFields;
     this.allocator = b.allocator;
     this.disabledFields = b.disabledFields;
@@ -156,6 +158,7 @@ public final class ResourceStrategy {
     b.virtualCreate = virtualCreate;
     b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
     b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
+    b.subresourceConnects = new java.util.HashMap<>(subresourceConnects);
     b.selectableFields = selectableFields;
     b.allocator = allocator;
     b.disabledFields = disabledFields;
@@ -317,6 +320,11 @@ public final class ResourceStrategy {
     return subresourceUpdates;
   }
 
+  /** Every subresource answered from a kubelet or a proxied endpoint, by subresource. */
+  public java.util.Map<String, SubresourceConnect> subresourceConnects() {
+    return subresourceConnects;
+  }
+
   /** The rules of {@code subresource} when it writes the parent object, if it is served. */
   public Optional<SubresourceUpdate> subresourceUpdate(String subresource) {
     return Optional.ofNullable(subresourceUpdates.get(subresource));
@@ -377,6 +385,8 @@ public final class ResourceStrategy {
         new java.util.HashMap<>();
     private java.util.Map<String, SubresourceUpdate> subresourceUpdates =
         new java.util.HashMap<>();
+    private java.util.Map<String, SubresourceConnect> subresourceConnects =
+        new java.util.HashMap<>();
     private Set<String> selectableFields = Set.of();
     private Allocator allocator;
     private io.apiserver4j.apiserver.strategy.DisabledFields disabledFields;
@@ -410,6 +420,18 @@ public final class ResourceStrategy {
 
     public Builder allocator(Allocator a) {
       this.allocator = requireNonNull(a, "allocator");
+      return this;
+    }
+
+    /**
+     * Serves {@code subresource} of named objects through the HTTP layer with {@code connect}
+     * (kube's connecters: logs, exec, proxies).
+     */
+    public Builder subresourceConnect(String subresource, SubresourceConnect connect) {
+      if (requireNonNull(subresource, "subresource").isEmpty()) {
+        throw new IllegalArgumentException("a connect subresource needs a name");
+      }
+      subresourceConnects.put(subresource, requireNonNull(connect, "connect"));
       return this;
     }
 

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apiserver;
 
+import io.apiserver4j.apiserver.strategy.ScaleSubresource;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import java.util.Set;
 
@@ -21,13 +22,17 @@ import java.util.Set;
  *   <li>{@link ScaleSubresource}: GET, PUT and PATCH of an {@code autoscaling/v1 Scale} view of
  *       the parent's replicas;
  *   <li>{@link SubresourceCreate}: POST of a named object's subresource that computes an answer
- *       (e.g. {@code pods/eviction}, {@code serviceaccounts/token}).
+ *       (e.g. {@code pods/eviction}, {@code serviceaccounts/token});
+ *   <li>{@link SubresourceConnect}: the requests kube-apiserver hands to a kubelet or proxies
+ *       (kube's {@code Connecter} and streaming getters: {@code pods/log}, {@code pods/exec},
+ *       {@code nodes/proxy}, ...), served by the HTTP layer only.
  * </ul>
  *
  * <p>Every handler is immutable and thread-safe.
  */
 public sealed interface SubresourceHandler
-    permits StatusSubresource, SubresourceUpdate, ScaleSubresource, SubresourceCreate {
+    permits StatusSubresource, SubresourceUpdate, ScaleSubresource, SubresourceCreate,
+    SubresourceConnect {
 
   /** The verbs of a subresource that reads and writes through its parent object. */
   Set<Verb> READ_WRITE = Set.of(Verb.GET, Verb.UPDATE, Verb.PATCH);

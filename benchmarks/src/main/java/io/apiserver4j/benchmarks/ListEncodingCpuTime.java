@@ -9,7 +9,7 @@ import com.fasterxml.jackson.databind.ObjectMapper;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.apiserver.StreamedList;
+import io.apiserver4j.apiserver.answer.StreamedList;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.kubeapi.ProtobufCodec;

@@ -10,6 +10,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.cluster.internal.NoScheduleTaints;
 import io.apiserver4j.cluster.internal.NodeSpec;
 import io.apiserver4j.cluster.internal.Settings;
+import io.apiserver4j.cluster.kubelet.ContainerLogs;
 import io.apiserver4j.cluster.kubelet.Kubelet;
 import io.apiserver4j.cluster.scheduler.Scheduler;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
@@ -54,11 +55,16 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class SimulatedCluster implements AutoCloseable {
   private final ControllerRuntime runtime;
   private final Kubelet kubelet;
+  private final ApiServer api;
+  private final ContainerLogs logs;
   private final AtomicBoolean closed = new AtomicBoolean();
 
-  private SimulatedCluster(ControllerRuntime runtime, Kubelet kubelet) {
+  private SimulatedCluster(ControllerRuntime runtime, Kubelet kubelet, ApiServer api,
+      ContainerLogs logs) {
     this.runtime = runtime;
     this.kubelet = kubelet;
+    this.api = api;
+    this.logs = logs;
   }
 
   /** A builder of a simulated cluster on {@code api}. */
@@ -100,11 +106,17 @@ public final class SimulatedCluster implements AutoCloseable {
     return runtime.awaitIdle(timeout);
   }
 
-  /** Stops the scheduler and kubelets (the Nodes stay in the store). Idempotent. */
+  /**
+   * Stops the scheduler and kubelets (the Nodes stay in the store) and, unless another source
+   * replaced it meanwhile, uninstalls the kubelets' {@code pods/log} source. Idempotent.
+   */
   @Override
   public void close() {
     if (closed.compareAndSet(false, true)) {
       runtime.close();
+      if (api.podLogs() == logs) {
+        api.installPodLogs(io.apiserver4j.apiserver.kubelet.PodLogs.NONE);
+      }
     }
   }
 
@@ -307,7 +319,8 @@ public final class SimulatedCluster implements AutoCloseable {
     }
 
     /**
-     * Registers the Nodes and starts the scheduler and kubelets.
+     * Registers the Nodes, starts the scheduler and kubelets and installs their logs as the
+     * server's {@code pods/log} source ({@link ApiServer#installPodLogs}).
      *
      * @throws io.apiserver4j.core.errors.StatusException if the server refuses a Node or Lease
      */
@@ -336,7 +349,10 @@ public final class SimulatedCluster implements AutoCloseable {
         runtime.close();
         throw e;
       }
-      return new SimulatedCluster(runtime, kubelet.get());
+      // the server's pods/log reads the simulated kubelets from now on
+      ContainerLogs logs = new ContainerLogs(kubelet.get(), clock);
+      api.installPodLogs(logs);
+      return new SimulatedCluster(runtime, kubelet.get(), api, logs);
     }
   }
 }

@@ -70,6 +70,16 @@ public @interface ApiServerTest {
   boolean garbageCollection() default false;
 
   /**
+   * How many simulated Nodes run beside the server ({@code apiserver4j-cluster}'s
+   * {@code SimulatedCluster}, as {@code ./scripts/serve --simulated-nodes}): a default scheduler
+   * binds Pods to them and their kubelets run the Pods (Running, Ready, Jobs' Pods complete) on
+   * the {@link TestClock}, and {@code pods/log} answers from them. With {@link #controllers()}
+   * a Deployment's Pods become Ready. Default 0: none, as a bare kube-apiserver has no nodes and
+   * Pods stay {@code Pending}. {@link TestApiServer#awaitControllersIdle} waits for them too.
+   */
+  int nodes() default 0;
+
+  /**
    * Admission plugins to enable besides kube-apiserver 1.36's default ones, as kube-apiserver's
    * {@code --enable-admission-plugins} (e.g. {@code NamespaceAutoProvision}). Default: none; the
    * default plugins (NamespaceLifecycle, LimitRanger, Priority, DefaultTolerationSeconds, ...)

@@ -90,8 +90,9 @@ public interface TestApiServer {
   void reset();
 
   /**
-   * Waits, without sleeping, until the controllers of {@link ApiServerTest#controllers()} are
-   * idle: they have seen every write, have nothing queued, and no timer of theirs is due on the
+   * Waits, without sleeping, until the controllers of {@link ApiServerTest#controllers()} and
+   * the simulated Nodes of {@link ApiServerTest#nodes()} are idle: they have seen every write
+   * (each other's too), have nothing queued, and no timer of theirs is due on the
    * {@link TestClock} (advance it first to let a due timer run). True at once when none run.
    *
    * @return whether they were idle within {@code timeout}

@@ -7,7 +7,9 @@ package io.apiserver4j.server;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiserver4j.cluster.PodSimulation;
 import io.apiserver4j.cluster.SimulatedCluster;
+import io.apiserver4j.http.Kubectl;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -44,6 +46,31 @@ class ServeSimulatedNodesTest {
       MapValue pod = running.api().resources("v1", "pods").namespace("default").get("p");
       assertThat(Nested.str(pod, "spec", "nodeName")).startsWith("node-");
       assertThat(Nested.str(pod, "status", "phase")).isEqualTo("Running");
+    }
+  }
+
+  @Test
+  void kubectlLogsReadsTheSimulatedKubelets() throws Exception {
+    ServeOptions options = ServeOptions.parse("--secure-port", "0", "--simulated-nodes", "1");
+    try (Serve.Running running = Serve.start(options)) {
+      Kubectl kubectl = new Kubectl(Files.createDirectories(dir.resolve("kubectl")),
+          running.kubeconfig(options));
+      running.api().resources("v1", "pods").namespace("default").create(Json.read(
+          "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"p\","
+              + "\"annotations\":{\"" + PodSimulation.LOG + "\":\"hello\\nworld\\n\"}},"
+              + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
+      assertThat(running.cluster().orElseThrow().awaitIdle(Duration.ofSeconds(30))).isTrue();
+
+      assertThat(kubectl.ok("logs", "p")).isEqualTo("hello\nworld\n");
+      assertThat(kubectl.ok("logs", "p", "--tail=1")).isEqualTo("world\n");
+      assertThat(kubectl.ok("logs", "pod/p", "-c", "c", "--limit-bytes=3")).isEqualTo("hel");
+      // kubectl checks the container itself first, with kube-apiserver's message
+      assertThat(kubectl.run("logs", "p", "-c", "nope").stderr())
+          .contains("container nope is not valid for pod p");
+      // no kubelet listens: kube-apiserver's answer to an upgrade it cannot dial
+      assertThat(kubectl.run("exec", "p", "--", "ls").stderr())
+          .contains("error dialing backend: dial tcp 172.18.0.2:10250: connect: connection"
+              + " refused");
     }
   }
 

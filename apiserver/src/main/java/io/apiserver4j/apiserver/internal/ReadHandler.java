@@ -8,7 +8,7 @@ import io.apiserver4j.apiserver.CollectionOptions;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.StreamedList;
+import io.apiserver4j.apiserver.answer.StreamedList;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;

@@ -10,7 +10,8 @@ import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.QueryParameters;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.StreamedList;
+import io.apiserver4j.apiserver.answer.StreamedList;
+import io.apiserver4j.apiserver.SubresourceConnect;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apimachinery.patch.ResourceOrigin;
 import io.apiserver4j.authz.AuditRecorder;
@@ -516,7 +517,8 @@ public final class ApiHandler extends Handler.Abstract {
     }
     Optional<ResourceDefinition> found = backend.registry().find(
         new GroupVersionResource(info.group(), info.version(), info.resource()));
-    if (found.isEmpty() || info.parts().size() > 3) {
+    if (found.isEmpty() || info.parts().size() > 3 && !(found.get().subresource(
+        info.subresource()).orElse(null) instanceof SubresourceConnect c && c.takesPath())) {
       throw genericNotFound();
     }
     ResourceDefinition def = found.get();
@@ -545,6 +547,11 @@ public final class ApiHandler extends Handler.Abstract {
         RequestVerbs.forMetrics(method, info, header(ex.request, "Content-Type")),
         RequestVerbs.dryRun(query.getValues("dryRun")), info.group(), info.version(),
         info.resource(), sub, metricsScope(def, namespace, name, method), "apiserver"));
+    if (def.subresource(sub).orElse(null) instanceof SubresourceConnect connect) {
+      ConnectEndpoint.serve(ex, connect, backend, info, namespace, query, user, attributes,
+          settings.authorizer());
+      return;
+    }
     ApiRequest.Verb verb = verbOf(method, def, namespace, name, sub, info.verb());
 
     OutputFormat format = info.verb().equals("watch")

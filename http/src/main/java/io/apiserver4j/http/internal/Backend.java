@@ -35,6 +35,11 @@ public interface Backend {
    */
   ApiWatch watch(ApiRequest request);
 
+  /** Where {@code pods/log} reads container logs from; none by default. */
+  default io.apiserver4j.apiserver.kubelet.PodLogs podLogs() {
+    return io.apiserver4j.apiserver.kubelet.PodLogs.NONE;
+  }
+
   /** How many objects of each stored resource the storage holds; -1 where counting failed. */
   default java.util.Map<io.apiserver4j.core.GroupResource, Long> storedObjects() {
     return java.util.Map.of();

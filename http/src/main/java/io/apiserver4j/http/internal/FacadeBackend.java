@@ -47,6 +47,11 @@ public final class FacadeBackend implements Backend {
   }
 
   @Override
+  public io.apiserver4j.apiserver.kubelet.PodLogs podLogs() {
+    return server.podLogs();
+  }
+
+  @Override
   public ApiWatch watch(ApiRequest request) {
     return server.watch(request);
   }

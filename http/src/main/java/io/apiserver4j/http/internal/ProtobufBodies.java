@@ -5,7 +5,7 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.StreamedList;
+import io.apiserver4j.apiserver.answer.StreamedList;
 import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

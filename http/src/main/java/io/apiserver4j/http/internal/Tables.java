@@ -5,7 +5,7 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.StreamedList;
+import io.apiserver4j.apiserver.answer.StreamedList;
 import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.FloatValue;

@@ -11,7 +11,7 @@ import io.apiserver4j.apiserver.ApiRequest.Verb;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.BuiltinResources;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.StreamedList;
+import io.apiserver4j.apiserver.answer.StreamedList;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;

@@ -172,7 +172,7 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
     return TestServer.start(manifests, loader, factories(context), controllers,
         new TestServer.Admission(List.of(config.enableAdmissionPlugins()),
             List.of(config.disableAdmissionPlugins()), config.admissionControlConfigFile()),
-        version, config.featureGates());
+        version, config.featureGates(), config.nodes());
   }
 
   private static Map<Class<?>, ClientFactory<?>> factories(ExtensionContext context) {

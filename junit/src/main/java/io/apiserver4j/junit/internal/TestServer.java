@@ -10,6 +10,7 @@ import io.apiserver4j.apiserver.admission.AdmissionConfigurationFile;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.kubeapi.KubeVersion;
+import io.apiserver4j.cluster.SimulatedCluster;
 import io.apiserver4j.controllers.ControllerManager;
 import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.GroupResource;
@@ -68,6 +69,10 @@ public final class TestServer implements TestApiServer.Standalone {
   private final List<String> controllerFlags;
   /** kube-controller-manager's controllers when asked for; replaced around a reset. */
   private ControllerManager controllers;
+  /** How many simulated Nodes run; 0 for none. */
+  private final int nodes;
+  /** The simulated Nodes when asked for; replaced around a reset. */
+  private SimulatedCluster cluster;
   private final Map<Class<?>, ClientFactory<?>> factories;
   private final Map<Class<?>, Object> clients = new ConcurrentHashMap<>();
   /** Every resource ever served, so a reset finds objects of custom resources deleted since. */
@@ -91,7 +96,11 @@ public final class TestServer implements TestApiServer.Standalone {
 
   private TestServer(ClassLoader loader, Map<Class<?>, ClientFactory<?>> factories,
       List<String> controllerFlags, Admission admission, KubeVersion version,
-      String featureGates) {
+      String featureGates, int nodes) {
+    if (nodes < 0) {
+      throw new IllegalArgumentException("nodes " + nodes + " is negative");
+    }
+    this.nodes = nodes;
     this.loader = loader;
     this.factories = factories;
     this.store = InMemoryStore.create();
@@ -166,23 +175,25 @@ public final class TestServer implements TestApiServer.Standalone {
 
   /**
    * Starts a server as {@link #start(List, ClassLoader, Map, List, Admission)} serving the
-   * API of Kubernetes {@code version} ({@code ApiServer.Builder#emulatedVersion}).
+   * API of Kubernetes {@code version} ({@code ApiServer.Builder#emulatedVersion}), with the
+   * release's feature gates and no simulated Nodes.
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
       Map<Class<?>, ClientFactory<?>> factories, List<String> controllers,
       Admission admission, KubeVersion version) {
-    return start(manifests, loader, factories, controllers, admission, version, "");
+    return start(manifests, loader, factories, controllers, admission, version, "", 0);
   }
 
   /**
    * Starts a server as {@link #start(List, ClassLoader, Map, List, Admission, KubeVersion)} with
-   * kube-apiserver's {@code --feature-gates} ({@code ApiServer.Builder#featureGates}).
+   * kube-apiserver's {@code --feature-gates} ({@code ApiServer.Builder#featureGates}) and
+   * {@code nodes} simulated Nodes (none when 0).
    */
   public static TestServer start(List<String> manifests, ClassLoader loader,
       Map<Class<?>, ClientFactory<?>> factories, List<String> controllers,
-      Admission admission, KubeVersion version, String featureGates) {
+      Admission admission, KubeVersion version, String featureGates, int nodes) {
     TestServer s = new TestServer(loader, factories, controllers, admission, version,
-        featureGates);
+        featureGates, nodes);
     try {
       for (String ns : SYSTEM_NAMESPACES) {
         s.api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),
@@ -190,6 +201,12 @@ public final class TestServer implements TestApiServer.Standalone {
             "metadata", MapValue.of(Map.of("name", Value.of(ns))))));
       }
       s.awaitNamespaceDefaults();
+      // the Nodes' Leases live in kube-node-lease, which exists from here on
+      s.cluster = s.startCluster();
+      if (s.cluster != null && !s.awaitControllersIdle(REGISTRY_TIMEOUT)) {
+        throw new IllegalStateException("the simulated Nodes did not register within "
+            + REGISTRY_TIMEOUT);
+      }
       if (!manifests.isEmpty()) {
         Manifests.create(s.api, Manifests.read(manifests, loader));
       }
@@ -299,14 +316,35 @@ public final class TestServer implements TestApiServer.Standalone {
     Manifests.create(api, Manifests.read(List.of(locations), loader));
   }
 
+  /** The simulated Nodes on the test clock, or null when none are asked for. */
+  private SimulatedCluster startCluster() {
+    return nodes == 0 ? null
+        : SimulatedCluster.builder(api).clock(clock).nodes(nodes).start();
+  }
+
   @Override
   public boolean awaitControllersIdle(Duration timeout) {
     requireNonNull(timeout, "timeout");
     ControllerManager c;
+    SimulatedCluster n;
     synchronized (this) {
       c = controllers;
+      n = cluster;
     }
-    return c == null || c.awaitIdle(timeout);
+    if (n == null) {
+      return c == null || c.awaitIdle(timeout);
+    }
+    // each side writes what the other reacts to: idle once a round of both wrote nothing
+    for (int round = 0; round < 1_000; round++) {
+      long before = store.currentRevision();
+      if (!n.awaitIdle(timeout) || c != null && !c.awaitIdle(timeout)) {
+        return false;
+      }
+      if (store.currentRevision() == before) {
+        return true;
+      }
+    }
+    return false;
   }
 
   // ---------------------------------------------------------------- reset
@@ -333,15 +371,22 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public synchronized void reset() {
-    if (controllers == null) {
+    if (controllers == null && cluster == null) {
       restore();
       return;
     }
-    // nothing is controlled while the baseline is written back: the controllers start again
-    // from the restored state, building their caches from their first lists
-    controllers.close();
-    controllers = null;
+    // nothing is controlled while the baseline is written back: the controllers and Nodes start
+    // again from the restored state, building their caches from their first lists
+    if (controllers != null) {
+      controllers.close();
+      controllers = null;
+    }
+    if (cluster != null) {
+      cluster.close();
+      cluster = null;
+    }
     restore();
+    cluster = startCluster();
     controllers = startControllers(api, clock, controllerFlags);
   }
 
@@ -412,6 +457,9 @@ public final class TestServer implements TestApiServer.Standalone {
   public void close() {
     if (controllers != null) {
       controllers.close();
+    }
+    if (cluster != null) {
+      cluster.close();
     }
     List<Throwable> failures = new ArrayList<>();
     for (Map.Entry<Class<?>, Object> c : clients.entrySet()) {

@@ -38,6 +38,7 @@ public final class NodeStrategy {
     return ResourceStrategy.builder()
         .defaulter(NodeStrategy::defaults)
         .validator(NodeStrategy::validate)
+        .subresourceConnect("proxy", io.apiserver4j.registry.internal.ProxyConnect.nodes())
         .build();
   }
 

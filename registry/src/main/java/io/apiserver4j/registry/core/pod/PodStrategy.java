@@ -58,6 +58,11 @@ public final class PodStrategy {
         .subresourceCreate("binding", new PodBinding())
         .subresourceUpdate("ephemeralcontainers", PodUpdateSubresources.ephemeralContainers())
         .subresourceUpdate("resize", PodUpdateSubresources.resize())
+        .subresourceConnect("log", PodConnect.log())
+        .subresourceConnect("exec", PodConnect.stream())
+        .subresourceConnect("attach", PodConnect.stream())
+        .subresourceConnect("portforward", PodConnect.portForward())
+        .subresourceConnect("proxy", PodConnect.proxy())
         .build();
   }
 

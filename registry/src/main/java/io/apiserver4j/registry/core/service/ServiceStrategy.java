@@ -38,6 +38,7 @@ public final class ServiceStrategy {
         .prepareForUpdate((o, old) -> prepareUpdate(o, old.orElseThrow()))
         .validator(ServiceValidation::validateService)
         .allocator(ServiceAllocator.INSTANCE)
+        .subresourceConnect("proxy", io.apiserver4j.registry.internal.ProxyConnect.services())
         .build();
   }
 
