@@ -4,7 +4,6 @@
  */
 package io.apiserver4j.apiserver;
 
-import io.apiserver4j.apiserver.strategy.ScaleSubresource;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
 import java.util.Set;
 

@@ -7,7 +7,7 @@ package io.apiserver4j.registry;
 import io.apiserver4j.apiserver.BuiltinResources;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
-import io.apiserver4j.apiserver.strategy.ScaleSubresource;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.kubeapi.KubeApi;
 import io.apiserver4j.kubeapi.KubeResource;

@@ -7,7 +7,7 @@ package io.apiserver4j.apiserver.answer;
 import static java.util.Objects.requireNonNull;
 
 /**
- * What a {@link SubresourceConnect} answers when it succeeds: a status code, a content type and
+ * What a {@link io.apiserver4j.apiserver.SubresourceConnect} answers when it succeeds: a status code, a content type and
  * a text body (e.g. {@code pods/log}'s {@code text/plain}). An empty content type with an empty
  * body is sent as a bare status line, as kube answers 204 for a log that has no location.
  *

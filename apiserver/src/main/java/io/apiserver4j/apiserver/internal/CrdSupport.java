@@ -10,7 +10,7 @@ import io.apiserver4j.apiserver.strategy.Verdict;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.strategy.GenerationPolicy;
-import io.apiserver4j.apiserver.strategy.ScaleSubresource;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.apiextensions.CrdValidator;
 import io.apiserver4j.core.BooleanValue;
 import io.apiserver4j.core.errors.FieldError;

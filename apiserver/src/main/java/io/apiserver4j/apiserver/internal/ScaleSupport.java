@@ -6,7 +6,7 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.strategy.ScaleSubresource;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.apimachinery.managedfields.FieldManager;
 import io.apiserver4j.apimachinery.managedfields.ManagedFieldsCache;
 import io.apiserver4j.apimachinery.managedfields.ScaleHandler;

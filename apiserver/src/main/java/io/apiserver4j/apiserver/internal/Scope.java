@@ -12,7 +12,7 @@ import io.apiserver4j.apiserver.GetOptions;
 import io.apiserver4j.apiserver.PatchOptions;
 import io.apiserver4j.apiserver.FieldValidation;
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.strategy.ScaleSubresource;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;

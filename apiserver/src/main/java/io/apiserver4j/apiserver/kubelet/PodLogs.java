@@ -11,7 +11,7 @@ import java.util.Optional;
  * Where {@code pods/log} reads a container's log from, in place of the kubelet kube-apiserver
  * would ask ({@code GET /containerLogs/<ns>/<pod>/<container>}). The server has already
  * validated the options and the container and found the Pod bound to a Node; a simulated cluster
- * installs one ({@link ApiServer#installPodLogs}).
+ * installs one ({@link io.apiserver4j.apiserver.ApiServer#installPodLogs}).
  *
  * <p>Implementations are thread-safe and must not block on the server.
  */

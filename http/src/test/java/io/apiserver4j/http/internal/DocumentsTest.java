@@ -7,7 +7,7 @@ package io.apiserver4j.http.internal;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.apiserver.ResourceDefinition;
-import io.apiserver4j.apiserver.strategy.ScaleSubresource;
+import io.apiserver4j.apiserver.ScaleSubresource;
 import io.apiserver4j.core.GroupVersion;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.Json;

@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.apiserver.strategy;
+package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
