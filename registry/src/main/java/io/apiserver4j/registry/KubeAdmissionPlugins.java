@@ -28,6 +28,7 @@ import io.apiserver4j.registry.core.pod.LimitPodHardAntiAffinityTopology;
 import io.apiserver4j.registry.core.pod.NodeDeclaredFeatureValidator;
 import io.apiserver4j.registry.core.pod.PodNodeSelector;
 import io.apiserver4j.registry.core.pod.PodResizeValidator;
+import io.apiserver4j.registry.core.pod.PodTolerationRestriction;
 import io.apiserver4j.registry.core.pod.PodTopologyLabels;
 import io.apiserver4j.registry.core.service.DenyServiceExternalIPs;
 import io.apiserver4j.registry.core.serviceaccount.DefaultServiceAccountController;
@@ -48,7 +49,7 @@ import java.util.List;
  * kube-apiserver 1.36's admission plugins in kube's order ({@code AllOrderedPlugins} of
  * {@code pkg/kubeapiserver/options/plugins.go}), each with whether kube enables it by default
  * ({@code DefaultOffAdmissionPlugins}); those this server does not implement (AlwaysAdmit,
- * NodeRestriction, ImagePolicyWebhook, PodTolerationRestriction, EventRateLimit,
+ * NodeRestriction, ImagePolicyWebhook, EventRateLimit,
  * OwnerReferencesPermissionEnforcement, AlwaysDeny) are named slots, so that enabling one is
  * refused as having no implementation rather than as unknown; each plugin lives with
  * its kind ({@code PodSecurity} in its own module, as kube's pod-security-admission); the policy and webhook stages
@@ -94,7 +95,8 @@ final class KubeAdmissionPlugins {
         BuiltinAdmissionPlugin.of(PriorityAdmission.NAME, true, PriorityAdmission::new),
         BuiltinAdmissionPlugin.of(DefaultTolerationSeconds.NAME, true,
             ctx -> new DefaultTolerationSeconds()),
-        BuiltinAdmissionPlugin.slot("PodTolerationRestriction", false),
+        BuiltinAdmissionPlugin.of(PodTolerationRestriction.NAME, false,
+            PodTolerationRestriction::new),
         BuiltinAdmissionPlugin.slot("EventRateLimit", false),
         BuiltinAdmissionPlugin.of(ExtendedResourceToleration.NAME, false,
             ctx -> new ExtendedResourceToleration()),

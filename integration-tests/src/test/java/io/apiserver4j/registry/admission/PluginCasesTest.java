@@ -41,6 +41,7 @@ import io.apiserver4j.registry.core.pod.LimitPodHardAntiAffinityTopology;
 import io.apiserver4j.registry.core.pod.NodeDeclaredFeatureValidator;
 import io.apiserver4j.registry.core.pod.PodNodeSelector;
 import io.apiserver4j.registry.core.pod.PodResizeValidator;
+import io.apiserver4j.registry.core.pod.PodTolerationRestriction;
 import io.apiserver4j.registry.core.pod.PodTopologyLabels;
 import io.apiserver4j.registry.core.service.DenyServiceExternalIPs;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
@@ -80,7 +81,7 @@ class PluginCasesTest {
       "Certificates", "LimitRanger", "PodTopologyLabels", "PodResizeValidator",
       "NodeDeclaredFeatureValidator", "AlwaysPullImages", "DenyServiceExternalIPs",
       "ExtendedResourceToleration", "LimitPodHardAntiAffinityTopology", "NamespaceExists",
-      "PodNodeSelector");
+      "PodNodeSelector", "PodTolerationRestriction");
 
   private static final Map<String, Function<AdmissionPluginContext, AdmissionPlugin>> PLUGINS =
       Map.ofEntries(
@@ -107,7 +108,8 @@ class PluginCasesTest {
           Map.entry(LimitPodHardAntiAffinityTopology.NAME,
               c -> new LimitPodHardAntiAffinityTopology()),
           Map.entry(NamespaceExists.NAME, NamespaceExists::new),
-          Map.entry(PodNodeSelector.NAME, PodNodeSelector::new));
+          Map.entry(PodNodeSelector.NAME, PodNodeSelector::new),
+          Map.entry(PodTolerationRestriction.NAME, PodTolerationRestriction::new));
 
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();

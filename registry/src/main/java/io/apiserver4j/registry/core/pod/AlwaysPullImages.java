@@ -16,6 +16,9 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.errors.ForbiddenException;
+import io.apiserver4j.core.errors.Status;
+import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.registry.internal.Admissions;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -26,9 +29,11 @@ import java.util.Set;
  * kube-apiserver's {@code AlwaysPullImages} plugin ({@code plugin/pkg/admission/alwayspullimages},
  * off by default): every init, regular and ephemeral container of a created Pod, or of an updated
  * Pod that brings an image its old version did not have, gets {@code imagePullPolicy: Always};
- * the validating phase refuses such a Pod whose containers do not all pull always (403
- * {@code spec.containers[0].imagePullPolicy: Unsupported value: "IfNotPresent": supported values:
- * "Always"}, e.g. after a webhook changed it). Side effects: none. Thread-safe.
+ * the validating phase refuses such a Pod whose containers do not all pull always (e.g. after a
+ * webhook changed it) with kube's aggregate of 403 denials ({@code pods "p" is forbidden:
+ * spec.containers[0].imagePullPolicy: Unsupported value: "IfNotPresent": supported values:
+ * "Always"}), which kube-apiserver answers as a 500 without reason, as here. Side effects: none.
+ * Thread-safe.
  */
 public final class AlwaysPullImages implements MutatingPlugin, ValidatingPlugin {
   /** The plugin's name in kube-apiserver. */
@@ -88,15 +93,14 @@ public final class AlwaysPullImages implements MutatingPlugin, ValidatingPlugin 
         }
       }
     }
-    if (errs.size() == 1) {
-      throw errs.get(0);
-    }
     if (!errs.isEmpty()) {
-      // kube returns the denials as one aggregate error, "[<first>, <second>]"
+      // kube returns the denials as one aggregate error, which is no API status: kube-apiserver
+      // answers a 500 without reason, "<denial>" alone or "[<first>, <second>, ...]"
       List<String> messages = new ArrayList<>();
       errs.forEach(e -> messages.add(e.status().message()));
-      throw new ForbiddenException(errs.get(0).status()
-          .withMessage("[" + String.join(", ", messages) + "]"));
+      String message = messages.size() == 1 ? messages.get(0)
+          : "[" + String.join(", ", messages) + "]";
+      throw StatusException.of(Status.failure(StatusReason.UNKNOWN, message));
     }
   }
 
