@@ -9,6 +9,7 @@ import io.apiserver4j.admission.plugins.NamespaceLifecycle;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.apiserver.BuiltinController;
+import io.apiserver4j.registry.batch.job.JobValidation;
 import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateApproval;
 import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSigning;
 import io.apiserver4j.registry.certificates.certificatesigningrequest.CertificateSubjectRestriction;
@@ -19,11 +20,23 @@ import io.apiserver4j.registry.core.node.TaintNodesByCondition;
 import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimResize;
 import io.apiserver4j.registry.core.persistentvolumeclaim.StorageObjectInUseProtection;
 import io.apiserver4j.registry.core.persistentvolumeclaim.StorageProtectionController;
+import io.apiserver4j.registry.core.namespace.NamespaceExists;
+import io.apiserver4j.registry.core.pod.AlwaysPullImages;
 import io.apiserver4j.registry.core.pod.DefaultTolerationSeconds;
+import io.apiserver4j.registry.core.pod.ExtendedResourceToleration;
+import io.apiserver4j.registry.core.pod.LimitPodHardAntiAffinityTopology;
+import io.apiserver4j.registry.core.pod.NodeDeclaredFeatureValidator;
+import io.apiserver4j.registry.core.pod.PodNodeSelector;
+import io.apiserver4j.registry.core.pod.PodResizeValidator;
+import io.apiserver4j.registry.core.pod.PodTolerationRestriction;
+import io.apiserver4j.registry.core.pod.PodTopologyLabels;
+import io.apiserver4j.registry.core.service.DenyServiceExternalIPs;
 import io.apiserver4j.registry.core.serviceaccount.DefaultServiceAccountController;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
 import io.apiserver4j.registry.networking.ingressclass.DefaultIngressClass;
 import io.apiserver4j.registry.node.runtimeclass.RuntimeClassAdmission;
+import io.apiserver4j.registry.scheduling.podgroup.PodGroupProtection;
+import io.apiserver4j.registry.scheduling.podgroup.PodGroupWorkloadExists;
 import io.apiserver4j.registry.scheduling.priorityclass.PriorityAdmission;
 import io.apiserver4j.registry.storage.storageclass.DefaultStorageClass;
 import io.apiserver4j.podsecurity.PodSecurityAdmission;
@@ -34,8 +47,11 @@ import java.util.List;
 
 /**
  * kube-apiserver 1.36's admission plugins in kube's order ({@code AllOrderedPlugins} of
- * {@code pkg/kubeapiserver/options/plugins.go}), restricted to those this server has, each with
- * whether kube enables it by default ({@code DefaultOffAdmissionPlugins}); each plugin lives with
+ * {@code pkg/kubeapiserver/options/plugins.go}), each with whether kube enables it by default
+ * ({@code DefaultOffAdmissionPlugins}); those this server does not implement (AlwaysAdmit,
+ * NodeRestriction, ImagePolicyWebhook, EventRateLimit,
+ * OwnerReferencesPermissionEnforcement, AlwaysDeny) are named slots, so that enabling one is
+ * refused as having no implementation rather than as unknown; each plugin lives with
  * its kind ({@code PodSecurity} in its own module, as kube's pod-security-admission); the policy and webhook stages
  * are slots the server fills; ResourceQuota runs after them, as in kube.
  */
@@ -57,23 +73,39 @@ final class KubeAdmissionPlugins {
   /** The plugin list, in kube's order. */
   static List<BuiltinAdmissionPlugin> ordered() {
     return List.of(
+        BuiltinAdmissionPlugin.slot("AlwaysAdmit", false),
         BuiltinAdmissionPlugin.of(NamespaceAutoProvision.NAME, false,
             ctx -> new NamespaceAutoProvision(ctx.namespaces())),
         BuiltinAdmissionPlugin.of(NamespaceLifecycle.NAME, true,
             ctx -> new NamespaceLifecycle(ctx.namespaces())),
+        BuiltinAdmissionPlugin.of(NamespaceExists.NAME, false, NamespaceExists::new),
+        BuiltinAdmissionPlugin.of(LimitPodHardAntiAffinityTopology.NAME, false,
+            ctx -> new LimitPodHardAntiAffinityTopology()),
         BuiltinAdmissionPlugin.of(LimitRanger.NAME, true, LimitRanger::new),
         BuiltinAdmissionPlugin.of(ServiceAccountAdmission.NAME, true,
             ServiceAccountAdmission::new),
+        BuiltinAdmissionPlugin.slot("NodeRestriction", false),
         BuiltinAdmissionPlugin.of(TaintNodesByCondition.NAME, true,
             ctx -> new TaintNodesByCondition()),
+        BuiltinAdmissionPlugin.of(AlwaysPullImages.NAME, false, ctx -> new AlwaysPullImages()),
+        BuiltinAdmissionPlugin.slot("ImagePolicyWebhook", false),
         BuiltinAdmissionPlugin.of(PodSecurityAdmission.PLUGIN_NAME, true,
             KubeAdmissionPlugins::podSecurity),
+        BuiltinAdmissionPlugin.of(PodNodeSelector.NAME, false, PodNodeSelector::new),
         BuiltinAdmissionPlugin.of(PriorityAdmission.NAME, true, PriorityAdmission::new),
         BuiltinAdmissionPlugin.of(DefaultTolerationSeconds.NAME, true,
             ctx -> new DefaultTolerationSeconds()),
+        BuiltinAdmissionPlugin.of(PodTolerationRestriction.NAME, false,
+            PodTolerationRestriction::new),
+        BuiltinAdmissionPlugin.slot("EventRateLimit", false),
+        BuiltinAdmissionPlugin.of(ExtendedResourceToleration.NAME, false,
+            ctx -> new ExtendedResourceToleration()),
         BuiltinAdmissionPlugin.of(DefaultStorageClass.NAME, true, DefaultStorageClass::new),
         BuiltinAdmissionPlugin.of(StorageObjectInUseProtection.NAME, true,
             ctx -> new StorageObjectInUseProtection()),
+        BuiltinAdmissionPlugin.of(PodGroupProtection.NAME, true,
+            ctx -> new PodGroupProtection()),
+        BuiltinAdmissionPlugin.slot("OwnerReferencesPermissionEnforcement", false),
         BuiltinAdmissionPlugin.of(PersistentVolumeClaimResize.NAME, true,
             PersistentVolumeClaimResize::new),
         BuiltinAdmissionPlugin.of(RuntimeClassAdmission.NAME, true, RuntimeClassAdmission::new),
@@ -85,10 +117,20 @@ final class KubeAdmissionPlugins {
         BuiltinAdmissionPlugin.of(CertificateSubjectRestriction.NAME, true,
             ctx -> new CertificateSubjectRestriction()),
         BuiltinAdmissionPlugin.of(DefaultIngressClass.NAME, true, DefaultIngressClass::new),
+        BuiltinAdmissionPlugin.of(DenyServiceExternalIPs.NAME, false,
+            ctx -> new DenyServiceExternalIPs()),
+        BuiltinAdmissionPlugin.of(PodTopologyLabels.NAME, true, PodTopologyLabels::new),
+        BuiltinAdmissionPlugin.of(PodGroupWorkloadExists.NAME, true,
+            ctx -> new PodGroupWorkloadExists()),
+        BuiltinAdmissionPlugin.of(NodeDeclaredFeatureValidator.NAME, true,
+            NodeDeclaredFeatureValidator::new),
+        BuiltinAdmissionPlugin.of(JobValidation.NAME, true, ctx -> new JobValidation()),
+        BuiltinAdmissionPlugin.of(PodResizeValidator.NAME, true, PodResizeValidator::new),
         BuiltinAdmissionPlugin.slot("MutatingAdmissionPolicy", true),
         BuiltinAdmissionPlugin.slot("MutatingAdmissionWebhook", true),
         BuiltinAdmissionPlugin.slot("ValidatingAdmissionPolicy", true),
-        BuiltinAdmissionPlugin.slot("ValidatingAdmissionWebhook", true));
+        BuiltinAdmissionPlugin.slot("ValidatingAdmissionWebhook", true),
+        BuiltinAdmissionPlugin.slot("AlwaysDeny", false));
   }
 
   /** The controllers that ship with the plugins. */

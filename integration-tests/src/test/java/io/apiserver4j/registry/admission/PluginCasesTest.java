@@ -33,7 +33,17 @@ import io.apiserver4j.registry.core.limitrange.LimitRanger;
 import io.apiserver4j.registry.core.node.TaintNodesByCondition;
 import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimResize;
 import io.apiserver4j.registry.core.persistentvolumeclaim.StorageObjectInUseProtection;
+import io.apiserver4j.registry.core.namespace.NamespaceExists;
+import io.apiserver4j.registry.core.pod.AlwaysPullImages;
 import io.apiserver4j.registry.core.pod.DefaultTolerationSeconds;
+import io.apiserver4j.registry.core.pod.ExtendedResourceToleration;
+import io.apiserver4j.registry.core.pod.LimitPodHardAntiAffinityTopology;
+import io.apiserver4j.registry.core.pod.NodeDeclaredFeatureValidator;
+import io.apiserver4j.registry.core.pod.PodNodeSelector;
+import io.apiserver4j.registry.core.pod.PodResizeValidator;
+import io.apiserver4j.registry.core.pod.PodTolerationRestriction;
+import io.apiserver4j.registry.core.pod.PodTopologyLabels;
+import io.apiserver4j.registry.core.service.DenyServiceExternalIPs;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
 import io.apiserver4j.registry.networking.ingressclass.DefaultIngressClass;
 import io.apiserver4j.registry.node.runtimeclass.RuntimeClassAdmission;
@@ -60,14 +70,18 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The expectations of kube's plugin tests ({@code plugin/pkg/admission/<name>/admission_test.go})
  * as YAML cases in {@code admission/<plugin>.yaml}: each case gives the request (operation,
  * resource, subresource, namespace, object, old object, user, which signer verbs the authorizer
- * allows), the objects the plugin finds in the server, and either the object after the mutating
- * phase or kube's denial (code and message).
+ * allows), the objects the plugin finds in the server, the plugins' entries of the admission
+ * configuration file, and either the object after the mutating phase or kube's denial (code and
+ * message), from both phases or, with {@code phase: validate}, from the validating one alone.
  */
 class PluginCasesTest {
   private static final List<String> FILES = List.of("DefaultTolerationSeconds",
       "TaintNodesByCondition", "Priority", "ServiceAccount", "StorageObjectInUseProtection",
       "DefaultStorageClass", "PersistentVolumeClaimResize", "RuntimeClass", "DefaultIngressClass",
-      "Certificates", "LimitRanger");
+      "Certificates", "LimitRanger", "PodTopologyLabels", "PodResizeValidator",
+      "NodeDeclaredFeatureValidator", "AlwaysPullImages", "DenyServiceExternalIPs",
+      "ExtendedResourceToleration", "LimitPodHardAntiAffinityTopology", "NamespaceExists",
+      "PodNodeSelector", "PodTolerationRestriction");
 
   private static final Map<String, Function<AdmissionPluginContext, AdmissionPlugin>> PLUGINS =
       Map.ofEntries(
@@ -84,7 +98,18 @@ class PluginCasesTest {
           Map.entry(CertificateSigning.NAME, c -> new CertificateSigning()),
           Map.entry(ClusterTrustBundleAttest.NAME, c -> new ClusterTrustBundleAttest()),
           Map.entry(CertificateSubjectRestriction.NAME, c -> new CertificateSubjectRestriction()),
-          Map.entry(LimitRanger.NAME, LimitRanger::new));
+          Map.entry(LimitRanger.NAME, LimitRanger::new),
+          Map.entry(PodTopologyLabels.NAME, PodTopologyLabels::new),
+          Map.entry(PodResizeValidator.NAME, PodResizeValidator::new),
+          Map.entry(NodeDeclaredFeatureValidator.NAME, NodeDeclaredFeatureValidator::new),
+          Map.entry(AlwaysPullImages.NAME, c -> new AlwaysPullImages()),
+          Map.entry(DenyServiceExternalIPs.NAME, c -> new DenyServiceExternalIPs()),
+          Map.entry(ExtendedResourceToleration.NAME, c -> new ExtendedResourceToleration()),
+          Map.entry(LimitPodHardAntiAffinityTopology.NAME,
+              c -> new LimitPodHardAntiAffinityTopology()),
+          Map.entry(NamespaceExists.NAME, NamespaceExists::new),
+          Map.entry(PodNodeSelector.NAME, PodNodeSelector::new),
+          Map.entry(PodTolerationRestriction.NAME, PodTolerationRestriction::new));
 
   static Stream<Arguments> cases() throws IOException {
     List<Arguments> out = new ArrayList<>();
@@ -106,12 +131,21 @@ class PluginCasesTest {
   void plugin(String name, MapValue c) {
     List<MapValue> objects = new ArrayList<>();
     Nested.list(c, "objects").forEach(o -> objects.add((MapValue) o));
-    AdmissionPlugin plugin = PLUGINS.get(Nested.str(c, "plugin")).apply(context(objects));
+    MapValue configuration = Nested.mapOrNull(c, "configuration");
+    AdmissionPlugin plugin = PLUGINS.get(Nested.str(c, "plugin")).apply(context(objects,
+        configuration == null ? MapValue.empty() : configuration));
     AdmissionChain chain = AdmissionChain.builder().add(plugin).build();
     AdmissionAttributes a = attributes(c);
     MapValue expectError = Nested.mapOrNull(c, "error");
     if (expectError != null) {
-      assertThatThrownBy(() -> run(chain, a)).isInstanceOfSatisfying(StatusException.class,
+      boolean validateOnly = Nested.str(c, "phase").equals("validate");
+      assertThatThrownBy(() -> {
+        if (validateOnly) {
+          chain.validate(a);
+        } else {
+          run(chain, a);
+        }
+      }).isInstanceOfSatisfying(StatusException.class,
           e -> {
             assertThat(e.status().code()).isEqualTo(Nested.integer(expectError, "code"));
             assertThat(e.status().message()).isEqualTo(Nested.str(expectError, "message"));
@@ -188,6 +222,14 @@ class PluginCasesTest {
 
   /** A server holding {@code objects} (with their {@code kind} telling the resource). */
   static AdmissionPluginContext context(List<MapValue> objects) {
+    return context(objects, MapValue.empty());
+  }
+
+  /**
+   * A server holding {@code objects}, whose admission configuration file gives
+   * {@code configuration} (plugin name to its configuration).
+   */
+  static AdmissionPluginContext context(List<MapValue> objects, MapValue configuration) {
     return new AdmissionPluginContext() {
       private ObjectKey key(MapValue o) {
         String apiVersion = Nested.str(o, "apiVersion");
@@ -240,7 +282,7 @@ class PluginCasesTest {
 
       @Override
       public Optional<MapValue> configuration(String plugin) {
-        return Optional.empty();
+        return Optional.ofNullable(Nested.mapOrNull(configuration, plugin));
       }
     };
   }

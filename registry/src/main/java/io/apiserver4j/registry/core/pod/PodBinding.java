@@ -29,7 +29,8 @@ import java.util.stream.Collectors;
 /**
  * {@code pods/binding} and the legacy {@code bindings} resource as kube-apiserver's
  * {@code BindingREST}: the pod named by the Binding is assigned to the target node in one
- * storage update (no strategy, no pod admission), with the Binding's annotations and the
+ * storage update (no strategy, no pod admission), with the Binding's annotations, its labels
+ * (overwriting the pod's, as kube does while {@code PodTopologyLabelsAdmission} is on) and the
  * {@code PodScheduled} condition; a pod already assigned, being deleted or gated is refused with
  * kube's 409.
  */
@@ -65,6 +66,7 @@ final class PodBinding implements SubresourceCreate {
     String uid = Meta.metaString(binding, "uid");
     String rv = Meta.metaString(binding, "resourceVersion");
     MapValue annotations = Nested.mapOrNull(binding, "metadata", "annotations");
+    MapValue labels = Nested.mapOrNull(binding, "metadata", "labels");
     String time = call.now().truncatedTo(ChronoUnit.SECONDS).toString();
     call.storage().update(Loopback.PODS, name, uid.isEmpty() ? Optional.empty()
         : Optional.of(uid), rv.isEmpty() ? Optional.empty() : Optional.of(rv), pod -> {
@@ -87,6 +89,14 @@ final class PodBinding implements SubresourceCreate {
               merged = merged.with(annotations.keyAt(i), annotations.valueAt(i));
             }
             bound = Nested.set(bound, merged, "metadata", "annotations");
+          }
+          if (labels != null && !labels.isEmpty()) {
+            // the topology labels PodTopologyLabels put on the Binding (its gate is on in 1.36)
+            MapValue merged = Nested.map(bound, "metadata", "labels");
+            for (int i = 0; i < labels.size(); i++) {
+              merged = merged.with(labels.keyAt(i), labels.valueAt(i));
+            }
+            bound = Nested.set(bound, merged, "metadata", "labels");
           }
           return Nested.set(bound, scheduled(pod, time), "status", "conditions");
         });
