@@ -7,13 +7,13 @@ package io.apiserver4j.cluster;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.cluster.internal.NoScheduleTaints;
 import io.apiserver4j.cluster.internal.NodeSpec;
 import io.apiserver4j.cluster.internal.Settings;
 import io.apiserver4j.cluster.kubelet.Kubelet;
 import io.apiserver4j.cluster.scheduler.Scheduler;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
+import io.apiserver4j.controllers.internal.NoScheduleTaints;
 import io.apiserver4j.core.MapValue;
 import java.time.Clock;
 import java.time.Duration;
