@@ -365,7 +365,6 @@ public final class NodeLifecycleController implements Controller {
       h = fresh(current, now);
       h.readyTransition = transition;
     }
-    h.leaseRenew = savedLease;
     Optional<Instant> renewed = leases.get(LEASE_NAMESPACE, name)
         .flatMap(l -> Pods.time(l, "spec", "renewTime"));
     if (renewed.isPresent() && (savedLease == null || savedLease.isBefore(renewed.get()))) {
@@ -414,7 +413,7 @@ public final class NodeLifecycleController implements Controller {
     after.probe = h.probe;
     after.readyTransition = now;
     after.ready = newReady;
-    after.leaseRenew = h.leaseRenew;
+    after.leaseRenew = renewed.orElse(null);
     health.put(name, after);
     return new Observed(observed, newReady, stored);
   }
