@@ -57,6 +57,11 @@ class NodeEvictionScenarioTest {
     throw new AssertionError("no condition " + type + " in " + object);
   }
 
+  /** The core/v1 Events kube-controller-manager's recorders write. */
+  private List<MapValue> coreEvents(String namespace) {
+    return f.api.resources("v1", "events").namespace(namespace).list();
+  }
+
   private MapValue node(String name) {
     return f.api.resources(ClusterFixture.NODES).get(name);
   }
@@ -74,6 +79,9 @@ class NodeEvictionScenarioTest {
   void aStoppedKubeletsPodsAreEvictedAfterTheirTolerationsAndReplacedOnHealthyNodes() {
     f = new ClusterFixture(b -> b,
         "replicaset,node-lifecycle-controller,taint-eviction-controller");
+    // where Node events go (kube-apiserver's bootstrap makes it; this server skips bootstrap)
+    f.api.resources("v1", "namespaces").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":"
+        + "\"Namespace\",\"metadata\":{\"name\":\"default\"}}"));
     f.api.resources("apps/v1", "replicasets").namespace("ns").create(Json.read(
         "{\"apiVersion\":\"apps/v1\",\"kind\":\"ReplicaSet\",\"metadata\":{\"name\":\"web\","
             + "\"namespace\":\"ns\"},\"spec\":{\"replicas\":3,\"selector\":{\"matchLabels\":"
@@ -113,16 +121,16 @@ class NodeEvictionScenarioTest {
     MapValue podReady = condition(f.pods().get(name), "Ready");
     assertThat(Nested.str(podReady, "status")).isEqualTo("False");
     assertThat(Nested.str(podReady, "lastTransitionTime")).isEqualTo("2026-01-01T00:00:55Z");
-    assertThat(f.events("ns")).anySatisfy(e -> {
+    assertThat(coreEvents("ns")).anySatisfy(e -> {
       assertThat(Nested.str(e, "reason")).isEqualTo("NodeNotReady");
-      assertThat(Nested.str(e, "note")).isEqualTo("Node is not ready");
+      assertThat(Nested.str(e, "message")).isEqualTo("Node is not ready");
       assertThat(Nested.str(e, "type")).isEqualTo("Warning");
-      assertThat(Nested.str(e, "regarding", "name")).isEqualTo(name);
+      assertThat(Nested.str(e, "involvedObject", "name")).isEqualTo(name);
     });
-    assertThat(f.events("default")).anySatisfy(e -> {
+    assertThat(coreEvents("default")).anySatisfy(e -> {
       assertThat(Nested.str(e, "reason")).isEqualTo("NodeNotReady");
-      assertThat(Nested.str(e, "note")).isEqualTo("Node node-2 status is now: NodeNotReady");
-      assertThat(Nested.str(e, "regarding", "kind")).isEqualTo("Node");
+      assertThat(Nested.str(e, "message")).isEqualTo("Node node-2 status is now: NodeNotReady");
+      assertThat(Nested.str(e, "involvedObject", "kind")).isEqualTo("Node");
     });
     // the NoSchedule pass follows the condition at once; the NoExecute taint comes with the
     // next pass, which acts on the condition the previous one left
@@ -144,9 +152,9 @@ class NodeEvictionScenarioTest {
     assertThat(Nested.str(target, "reason")).isEqualTo("DeletionByTaintManager");
     assertThat(Nested.str(target, "message"))
         .isEqualTo("Taint manager: deleting due to NoExecute taint");
-    assertThat(f.events("ns")).anySatisfy(e -> {
+    assertThat(coreEvents("ns")).anySatisfy(e -> {
       assertThat(Nested.str(e, "reason")).isEqualTo("TaintManagerEviction");
-      assertThat(Nested.str(e, "note")).isEqualTo("Marking for deletion Pod ns/" + name);
+      assertThat(Nested.str(e, "message")).isEqualTo("Marking for deletion Pod ns/" + name);
       assertThat(Nested.str(e, "type")).isEqualTo("Normal");
     });
     // the ReplicaSet replaced it on a healthy Node, where it runs
@@ -162,6 +170,9 @@ class NodeEvictionScenarioTest {
 
     // the kubelet comes back: Ready, untainted, and the evicted Pod goes after its grace period
     f.cluster.startKubelet("node-2");
+    // it renews its Lease and posts Ready at 00:06:00; the monitor pass at 00:06:05 sees it
+    f.idle();
+    assertThat(f.cluster.kubeletStopped("node-2")).isFalse();
     advanceTo(at("00:06:05"));
     assertThat(Nested.str(condition(node("node-2"), "Ready"), "status")).isEqualTo("True");
     assertThat(taints("node-2")).isEmpty();

@@ -8,8 +8,10 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Comparator;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.function.Function;
 
 /**
@@ -27,6 +29,11 @@ final class ZoneTainter {
   private record Entry(String node, String uid, Instant addedAt, Instant processAt, long seq) {}
 
   private final List<Entry> entries = new ArrayList<>();
+  /**
+   * kube's {@code UniqueQueue} set: a Node processed successfully leaves the queue but stays
+   * here, so it is not queued again until {@link #remove} (Ready again, or its taint gone).
+   */
+  private final Set<String> members = new HashSet<>();
   private long seq;
   private double qps;
   private double tokens;
@@ -43,25 +50,22 @@ final class ZoneTainter {
     return qps;
   }
 
-  /** kube's {@code Add}: queues {@code node} unless it is queued; whether it was added. */
+  /**
+   * kube's {@code Add}: queues {@code node} unless it is queued or was processed since it was
+   * last removed; whether it was added.
+   */
   boolean add(String node, String uid, Instant now) {
-    for (Entry e : entries) {
-      if (e.node().equals(node)) {
-        return false;
-      }
+    if (!members.add(node)) {
+      return false;
     }
     entries.add(new Entry(node, uid, now, now, seq++));
     return true;
   }
 
-  /** kube's {@code Remove}: whether {@code node} was queued. */
+  /** kube's {@code Remove}: forgets {@code node}; whether it was known. */
   boolean remove(String node) {
-    return entries.removeIf(e -> e.node().equals(node));
-  }
-
-  /** Whether {@code node} is queued. */
-  boolean contains(String node) {
-    return entries.stream().anyMatch(e -> e.node().equals(node));
+    entries.removeIf(e -> e.node().equals(node));
+    return members.remove(node);
   }
 
   private Optional<Entry> head() {
@@ -71,8 +75,8 @@ final class ZoneTainter {
 
   /**
    * kube's {@code Try}: while the limiter lets one through and the head is due, hands the
-   * head's Node to {@code action}; a done Node leaves the queue, another is retried after the
-   * wait it asks for.
+   * head's Node to {@code action}; a done Node leaves the queue (not the set), another is
+   * retried after the wait it asks for.
    */
   void tryProcess(Instant now, Function<String, Result> action) {
     Optional<Entry> head = head();
