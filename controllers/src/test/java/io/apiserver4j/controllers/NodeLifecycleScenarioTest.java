@@ -295,20 +295,25 @@ class NodeLifecycleScenarioTest {
           assertThat(Nested.str(e, "type")).isEqualTo("Warning");
           assertThat(Nested.str(e, "source", "component")).isEqualTo("node-controller");
         });
-    // a Pod bound later to the unready Node is marked too
+    // a Pod bound later to the unready Node is marked too (kube's podUpdated: its nodeName
+    // changed)
     api.resources(PODS).namespace("ns").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":"
-        + "\"Pod\",\"metadata\":{\"name\":\"late\",\"namespace\":\"ns\"},\"spec\":{\"nodeName\":"
-        + "\"a\",\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}"));
+        + "\"Pod\",\"metadata\":{\"name\":\"late\",\"namespace\":\"ns\"},\"spec\":"
+        + "{\"containers\":[{\"name\":\"c\",\"image\":\"i\"}]}}"));
     MapValue late = api.resources(PODS).namespace("ns").get("late");
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name("late")
         .subresource("status").options(UpdateOptions.defaults())
-        .body(late.with("status", Json.read("{\"phase\":\"Running\",\"conditions\":[{\"type\":"
+        .body(late.with("status", Json.read("{\"phase\":\"Pending\",\"conditions\":[{\"type\":"
             + "\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"2026-01-01T00:00:55Z\"}]}")))
         .build()).orThrow();
-    // bound before its status said Ready: the controller looked at it when it was created
+    idle();
+    api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, PODS).namespace("ns").name("late")
+        .subresource("binding").body(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Binding\","
+            + "\"metadata\":{\"name\":\"late\",\"namespace\":\"ns\"},\"target\":"
+            + "{\"kind\":\"Node\",\"name\":\"a\"}}")).build()).orThrow();
     idle();
     assertThat(Nested.str(condition(api.resources(PODS).namespace("ns").get("late"), "Ready"),
-        "status")).isEqualTo("True");
+        "status")).isEqualTo("False");
   }
 
   @Test
