@@ -7,7 +7,6 @@ package io.apiserver4j.cluster;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.cluster.internal.NoScheduleTaints;
 import io.apiserver4j.cluster.internal.NodeSpec;
 import io.apiserver4j.cluster.internal.Settings;
 import io.apiserver4j.cluster.kubelet.ContainerLogs;
@@ -15,6 +14,7 @@ import io.apiserver4j.cluster.kubelet.Kubelet;
 import io.apiserver4j.cluster.scheduler.Scheduler;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
+import io.apiserver4j.controllers.internal.NoScheduleTaints;
 import io.apiserver4j.core.MapValue;
 import java.time.Clock;
 import java.time.Duration;
@@ -80,6 +80,59 @@ public final class SimulatedCluster implements AutoCloseable {
   /** Whether {@code node} is one of the simulated Nodes. */
   public boolean simulates(String node) {
     return kubelet.simulates(requireNonNull(node, "node"));
+  }
+
+  /**
+   * Stops the kubelet of {@code node}, as if it crashed or its machine lost the network: its
+   * Lease is no longer renewed nor the Node's status reported, and its Pods stay as they are (a
+   * deleted one is not removed). With kube-controller-manager's {@code node-lifecycle-controller}
+   * running, the Node's conditions become {@code Unknown} once the clock has passed its 50 s
+   * grace period and it gets the {@code node.kubernetes.io/unreachable} taints; the
+   * {@code taint-eviction-controller} then deletes its Pods when their tolerations run out (300 s
+   * for the default tolerations). Nothing when it is stopped already.
+   *
+   * <p>Advance the clock in steps shorter than 40 s (the grace period less the Lease renew
+   * interval) with {@link #awaitIdle} between them when the node lifecycle controller runs: a
+   * single larger jump can look like a silence of the other kubelets too, as it would in a
+   * cluster whose control plane saw no heartbeat for that long.
+   *
+   * @throws IllegalArgumentException if {@code node} is not one of the simulated Nodes
+   */
+  public void stopKubelet(String node) {
+    kubelet.stop(requireNonNull(node, "node"));
+  }
+
+  /**
+   * Starts the kubelet of {@code node} again: it registers the Node if it was removed, else
+   * renews its Lease and reports the Node Ready at once (the node lifecycle controller then
+   * removes its taints), and takes up its Pods again (deleted ones are removed). Nothing when it
+   * runs.
+   *
+   * @throws IllegalArgumentException if {@code node} is not one of the simulated Nodes
+   */
+  public void startKubelet(String node) {
+    kubelet.start(requireNonNull(node, "node"));
+  }
+
+  /**
+   * Removes {@code node}: its kubelet stops and its Node and Lease are deleted, as
+   * {@code kubectl delete node} of a machine that is gone. Its Pods stay bound to it (kube's
+   * pod garbage collector, not implemented, would delete them). {@link #startKubelet} brings it
+   * back, registered anew.
+   *
+   * @throws IllegalArgumentException if {@code node} is not one of the simulated Nodes
+   */
+  public void removeNode(String node) {
+    kubelet.remove(requireNonNull(node, "node"));
+  }
+
+  /**
+   * Whether the kubelet of {@code node} is stopped.
+   *
+   * @throws IllegalArgumentException if {@code node} is not one of the simulated Nodes
+   */
+  public boolean kubeletStopped(String node) {
+    return kubelet.stopped(requireNonNull(node, "node"));
   }
 
   /**

@@ -16,8 +16,10 @@ import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
 import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
+import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
+import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
 import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -66,8 +68,9 @@ final class KnownControllers {
     disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
     disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
     known(out, "node-ipam-controller", "nodeipam");
-    known(out, "node-lifecycle-controller", "nodelifecycle");
-    known(out, "taint-eviction-controller");
+    implemented(out, "node-lifecycle-controller", "nodelifecycle",
+        NodeLifecycleController::create);
+    implemented(out, "taint-eviction-controller", TaintEvictionController::create);
     known(out, "persistentvolume-binder-controller", "persistentvolume-binder");
     known(out, "persistentvolume-attach-detach-controller", "attachdetach");
     known(out, "persistentvolume-expander-controller", "persistentvolume-expander");
@@ -104,6 +107,12 @@ final class KnownControllers {
   private static void implemented(Map<String, ControllerDescriptor> out, String name,
       String alias, Function<ControllerContext, Controller> factory) {
     out.put(name, new ControllerDescriptor(name, List.of(alias), true, Optional.of(factory)));
+  }
+
+  /** An implemented controller that kube names without an alias. */
+  private static void implemented(Map<String, ControllerDescriptor> out, String name,
+      Function<ControllerContext, Controller> factory) {
+    out.put(name, new ControllerDescriptor(name, List.of(), true, Optional.of(factory)));
   }
 
   /** Every known controller, in kube's order. */

@@ -37,8 +37,10 @@ import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -73,6 +75,13 @@ public final class Kubelet implements Controller {
   private final WorkQueue<String> queue;
   /** Per Node, the host numbers of its pod CIDR in use, by Pod UID. */
   private final Map<String, Map<String, Integer>> addresses = new ConcurrentHashMap<>();
+  /** The Nodes whose kubelet is stopped. */
+  private final Set<String> stopped = ConcurrentHashMap.newKeySet();
+  /**
+   * Per Node, the number of its kubelet's starts and stops: a lease or status timer armed
+   * before one of them is dropped, so a restarted kubelet has one heartbeat, not two.
+   */
+  private final Map<String, AtomicInteger> epochs = new ConcurrentHashMap<>();
   private Workers workers;
 
   /** The kubelets of {@code settings}' Nodes. */
@@ -85,6 +94,7 @@ public final class Kubelet implements Controller {
         throw new IllegalArgumentException("node " + n.name() + " is configured twice");
       }
       nodeIndex.put(n.name(), i);
+      epochs.put(n.name(), new AtomicInteger());
       addresses.put(n.name(), new HashMap<>());
     }
     this.queue = context.newQueue("kubelet");
@@ -181,7 +191,8 @@ public final class Kubelet implements Controller {
       reportStatus(n.name());
     }
     renewLease(n.name(), Meta.metaString(node, "uid"));
-    context.timers().schedule(STATUS_REPORT, () -> queue.add("status:" + n.name()));
+    String status = item("status:", n.name());
+    context.timers().schedule(STATUS_REPORT, () -> queue.add(status));
   }
 
   private void renewLease(String node, String nodeUid) {
@@ -193,7 +204,8 @@ public final class Kubelet implements Controller {
     } catch (NotFoundException e) {
       leases.create(NodeObjects.lease(node, nodeUid, now));
     }
-    context.timers().schedule(RENEW_INTERVAL, () -> queue.add("lease:" + node));
+    String lease = item("lease:", node);
+    context.timers().schedule(RENEW_INTERVAL, () -> queue.add(lease));
   }
 
   /** kubelet's {@code tryUpdateNodeStatus}: every condition's heartbeat is now. */
@@ -211,15 +223,22 @@ public final class Kubelet implements Controller {
 
   private Outcome sync(String item) {
     if (item.startsWith("lease:")) {
-      String node = item.substring("lease:".length());
+      String node = current(item);
+      if (node == null) {
+        return Outcome.FORGET;
+      }
       String uid = client(NODES, node).find(node).map(n -> Meta.metaString(n, "uid")).orElse("");
       renewLease(node, uid);
       return Outcome.FORGET;
     }
     if (item.startsWith("status:")) {
-      String node = item.substring("status:".length());
+      String node = current(item);
+      if (node == null) {
+        return Outcome.FORGET;
+      }
       reportStatus(node);
-      context.timers().schedule(STATUS_REPORT, () -> queue.add("status:" + node));
+      String status = item("status:", node);
+      context.timers().schedule(STATUS_REPORT, () -> queue.add(status));
       return Outcome.FORGET;
     }
     String key = item.substring("pod:".length());
@@ -231,7 +250,8 @@ public final class Kubelet implements Controller {
     }
     MapValue pod = cached.get();
     String node = Nested.str(pod, "spec", "nodeName");
-    if (!nodes.containsKey(node)) {
+    if (!nodes.containsKey(node) || stopped.contains(node)) {
+      // a stopped kubelet does nothing; starting it queues its Pods again
       return Outcome.FORGET;
     }
     Instant now = context.clock().instant();
@@ -393,6 +413,93 @@ public final class Kubelet implements Controller {
   /** Whether {@code node} is one of the simulated Nodes. */
   public boolean simulates(String node) {
     return nodes.containsKey(node);
+  }
+
+  /** A heartbeat item ({@code kind} "lease:" or "status:") of {@code node}'s current epoch. */
+  private String item(String kind, String node) {
+    return kind + epochs.get(node).get() + ":" + node;
+  }
+
+  /** The Node of a heartbeat item, or null when its kubelet stopped or restarted since. */
+  private String current(String item) {
+    String rest = item.substring(item.indexOf(':') + 1);
+    int colon = rest.indexOf(':');
+    String node = rest.substring(colon + 1);
+    boolean live = !stopped.contains(node)
+        && Integer.parseInt(rest.substring(0, colon)) == epochs.get(node).get();
+    return live ? node : null;
+  }
+
+  /**
+   * Stops the kubelet of {@code node}: it no longer renews its Lease, reports the Node's status
+   * or moves its Pods on (a deleted Pod stays until it starts again), as a kubelet that crashed
+   * or lost its network. Nothing when it is stopped already.
+   *
+   * @throws IllegalArgumentException if {@code node} is not simulated
+   */
+  public void stop(String node) {
+    requireSimulated(node);
+    if (stopped.add(node)) {
+      epochs.get(node).incrementAndGet();
+    }
+  }
+
+  /**
+   * Starts the kubelet of {@code node} again: it registers the Node if it is gone, else renews
+   * its Lease and reports its status (Ready) at once, and takes up its Pods. Nothing when it is
+   * running.
+   *
+   * @throws IllegalArgumentException if {@code node} is not simulated
+   */
+  public void start(String node) {
+    requireSimulated(node);
+    if (!stopped.remove(node)) {
+      return;
+    }
+    epochs.get(node).incrementAndGet();
+    if (client(NODES, node).find(node).isEmpty()) {
+      register(nodes.get(node));
+    } else {
+      queue.add(item("lease:", node));
+      queue.add(item("status:", node));
+    }
+    for (MapValue p : pods.list()) {
+      if (Nested.str(p, "spec", "nodeName").equals(node)) {
+        queue.add(key(p));
+      }
+    }
+  }
+
+  /**
+   * Stops the kubelet of {@code node} and deletes its Node and Lease, as an administrator's
+   * {@code kubectl delete node} of a machine that is gone; its Pods stay bound to it.
+   *
+   * @throws IllegalArgumentException if {@code node} is not simulated
+   */
+  public void remove(String node) {
+    stop(node);
+    try {
+      context.api().resources(NODES).delete(node);
+    } catch (NotFoundException e) {
+      // gone already
+    }
+    try {
+      context.api().resources(LEASES).namespace(NodeObjects.LEASE_NAMESPACE).delete(node);
+    } catch (NotFoundException e) {
+      // never renewed, or gone already
+    }
+  }
+
+  /** Whether the kubelet of {@code node} is stopped. */
+  public boolean stopped(String node) {
+    requireSimulated(node);
+    return stopped.contains(node);
+  }
+
+  private void requireSimulated(String node) {
+    if (!nodes.containsKey(node)) {
+      throw new IllegalArgumentException("node " + node + " is not simulated");
+    }
   }
 
   /** The configured Nodes' names, in order. */

@@ -2,18 +2,13 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.cluster.internal;
+package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.UpdateOptions;
-import io.apiserver4j.controllers.internal.Controller;
-import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
-import io.apiserver4j.controllers.internal.Informer;
-import io.apiserver4j.controllers.internal.ResourceEventHandler;
-import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -21,6 +16,7 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.errors.NotFoundException;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -34,9 +30,12 @@ import java.util.Optional;
  * {@code node.kubernetes.io/not-ready} while Ready is False, {@code unreachable} while it is
  * Unknown, {@code memory-pressure}, {@code disk-pressure}, {@code pid-pressure} and
  * {@code network-unavailable} while those conditions are True, and {@code unschedulable} while
- * it is cordoned; other taints are left alone. Without it the {@code not-ready} taint that
- * admission (TaintNodesByCondition) puts on every new Node would never go, so the simulated
- * cluster runs it for its Nodes, as user {@code node-controller}.
+ * it is cordoned; other taints are left alone, each taint added gets {@code timeAdded} (kube's
+ * {@code SwapNodeControllerTaint}). Writes as user {@code node-controller}. The
+ * {@code node-lifecycle-controller} runs it; so does the simulated cluster, since without it the
+ * {@code not-ready} taint that admission (TaintNodesByCondition) puts on every new Node would
+ * never go when that controller is off. When both run, the second writer's conflict is dropped:
+ * the Node's next event brings the state the first one wrote.
  */
 public final class NoScheduleTaints implements Controller {
   private static final GroupVersionResource NODES = new GroupVersionResource("", "v1", "nodes");
@@ -136,7 +135,8 @@ public final class NoScheduleTaints implements Controller {
     String now = Meta.formatTime(context.clock().instant());
     for (String key : want) {
       if (!kept.containsKey(key + "/NoSchedule")) {
-        out.add(Obj.map("key", key, "effect", "NoSchedule", "timeAdded", now));
+        out.add(MapValue.ofEntries("key", Value.of(key), "effect", Value.of("NoSchedule"),
+            "timeAdded", Value.of(now)));
       }
     }
     if (out.equals(current)) {
@@ -150,6 +150,10 @@ public final class NoScheduleTaints implements Controller {
           .user(USER).body(updated).build()).orThrow();
     } catch (NotFoundException e) {
       // deleted meanwhile
+    } catch (ConflictException e) {
+      // another writer (the kubelet, the NoExecute pass, a second copy of this pass) changed the
+      // Node: its informer event queues it again with the newer state
+      return Outcome.FORGET;
     }
     return Outcome.FORGET;
   }
