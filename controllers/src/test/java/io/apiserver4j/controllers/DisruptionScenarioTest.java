@@ -282,4 +282,25 @@ class DisruptionScenarioTest {
             + "\".spec.minAvailable\" field of the PDB to an integer value.");
     assertThat(Nested.str(events("UnmanagedPods").get(0), "type")).isEqualTo("Warning");
   }
+
+  @Test
+  void theSameEventAgainIsCountedOnTheFirstOne() {
+    pdb("\"maxUnavailable\":1");
+    idle();
+    MapValue first = events("NoPods").get(0);
+    String created = Nested.str(first, "firstTimestamp");
+    long count = Nested.integer(first, "count");
+    now.set(now.get().plusSeconds(30));
+    pdbs().patch("web", io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
+        "{\"metadata\":{\"labels\":{\"poke\":\"1\"}}}");
+    idle();
+    // client-go's EventCorrelator: a patch of count, lastTimestamp and message on the first one
+    List<MapValue> noPods = events("NoPods");
+    assertThat(noPods).hasSize(1);
+    MapValue again = noPods.get(0);
+    assertThat(Meta.metaString(again, "name")).isEqualTo(Meta.metaString(first, "name"));
+    assertThat(Nested.integer(again, "count")).isGreaterThan(count);
+    assertThat(Nested.str(again, "firstTimestamp")).isEqualTo(created);
+    assertThat(Nested.str(again, "lastTimestamp")).isEqualTo(Meta.formatTime(now.get()));
+  }
 }
