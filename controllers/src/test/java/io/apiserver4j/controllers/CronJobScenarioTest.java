@@ -234,4 +234,50 @@ class CronJobScenarioTest {
     assertThat(Meta.annotations(jobs().get(name))).containsEntry(
         "batch.kubernetes.io/cronjob-scheduled-timestamp", "2026-01-01T06:00:00-05:00");
   }
+
+  private List<MapValue> events(String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals(reason)).toList();
+  }
+
+  private List<String> messages(String reason) {
+    return events(reason).stream().map(e -> Nested.str(e, "message")).toList();
+  }
+
+  @Test
+  void forbidRecordsKubesEvents() {
+    MapValue cj = createCronJob("forbid", "*/1 * * * *", ",\"concurrencyPolicy\":\"Forbid\"");
+    advance(Duration.ofSeconds(61));
+    String first = "forbid-" + (START_MINUTE + 1);
+    // cronjob_controllerv2.go: "Created job %v", Normal, from the cronjob-controller
+    assertThat(messages("SuccessfulCreate")).containsExactly("Created job " + first);
+    MapValue created = events("SuccessfulCreate").get(0);
+    assertThat(Nested.str(created, "type")).isEqualTo("Normal");
+    assertThat(Nested.str(created, "source", "component")).isEqualTo("cronjob-controller");
+    assertThat(Nested.str(created, "reportingComponent")).isEqualTo("cronjob-controller");
+    assertThat(Nested.str(created, "involvedObject", "kind")).isEqualTo("CronJob");
+    assertThat(Nested.str(created, "involvedObject", "apiVersion")).isEqualTo("batch/v1");
+    assertThat(Nested.str(created, "involvedObject", "name")).isEqualTo("forbid");
+    assertThat(Nested.str(created, "involvedObject", "uid")).isEqualTo(Meta.metaString(cj, "uid"));
+    assertThat(Nested.integer(created, "count")).isEqualTo(1);
+    advance(Duration.ofMinutes(1));
+    assertThat(messages("JobAlreadyActive")).containsExactly("Not starting job because prior "
+        + "execution is running and concurrency policy is Forbid");
+    assertThat(Nested.str(events("JobAlreadyActive").get(0), "type")).isEqualTo("Normal");
+    complete(first);
+    idle();
+    assertThat(messages("SawCompletedJob"))
+        .containsExactly("Saw completed job: " + first + ", condition: Complete");
+    assertThat(messages("SuccessfulCreate")).containsExactlyInAnyOrder("Created job " + first,
+        "Created job forbid-" + (START_MINUTE + 2));
+  }
+
+  @Test
+  void replaceRecordsTheDeletedJob() {
+    createCronJob("replace", "*/1 * * * *", ",\"concurrencyPolicy\":\"Replace\"");
+    advance(Duration.ofSeconds(61));
+    advance(Duration.ofMinutes(1));
+    assertThat(messages("SuccessfulDelete"))
+        .containsExactly("Deleted job replace-" + (START_MINUTE + 1));
+  }
 }

@@ -22,6 +22,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
@@ -271,5 +272,39 @@ class DaemonSetScenarioTest {
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name(name)
         .subresource("status").options(UpdateOptions.defaults())
         .body(pod.with("status", status)).build()).orThrow();
+  }
+
+  private List<String> eventMessages(String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals(reason))
+        .map(e -> Nested.str(e, "message")).toList();
+  }
+
+  @Test
+  void createsAndFailedPodsAreKubesEvents() {
+    MapValue ds = daemonSets().create(Json.read(daemonSet("", "")));
+    idle();
+    List<MapValue> created = pods().list();
+    // RealPodControl through syncNodes: "Created pod: %v", from the daemonset-controller
+    assertThat(eventMessages("SuccessfulCreate")).containsExactlyInAnyOrderElementsOf(
+        created.stream().map(p -> "Created pod: " + Meta.metaString(p, "name")).toList());
+    MapValue event = api.resources("v1", "events").namespace("ns").list().get(0);
+    assertThat(Nested.str(event, "source", "component")).isEqualTo("daemonset-controller");
+    assertThat(Nested.str(event, "involvedObject", "kind")).isEqualTo("DaemonSet");
+    assertThat(Nested.str(event, "involvedObject", "uid")).isEqualTo(Meta.metaString(ds, "uid"));
+    MapValue pod = created.get(0);
+    String node = Meta.stringList(Nested.getOrNull(Nested.list(Nested.list(pod, "spec",
+        "affinity", "nodeAffinity", "requiredDuringSchedulingIgnoredDuringExecution",
+        "nodeSelectorTerms").get(0), "matchFields").get(0), "values")).get(0);
+    String name = Meta.metaString(pod, "name");
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name(name)
+        .subresource("status").options(UpdateOptions.defaults())
+        .body(pods().get(name).with("status", Json.read("{\"phase\":\"Failed\"}"))).build())
+        .orThrow();
+    idle();
+    // podsShouldBeOnNode
+    assertThat(eventMessages("FailedDaemonPod")).containsExactly(
+        "Found failed daemon pod ns/" + name + " on node " + node + ", will try to kill it");
+    assertThat(eventMessages("SuccessfulDelete")).containsExactly("Deleted pod: " + name);
   }
 }

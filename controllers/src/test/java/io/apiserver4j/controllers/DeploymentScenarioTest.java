@@ -502,4 +502,70 @@ class DeploymentScenarioTest {
     assertThat(Nested.str(c, "lastUpdateTime")).isNotEmpty();
     assertThat(Nested.str(c, "lastTransitionTime")).isNotEmpty();
   }
+
+  private List<String> eventMessages(String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals(reason))
+        .filter(e -> Nested.str(e, "involvedObject", "kind").equals("Deployment"))
+        .map(e -> Nested.str(e, "message")).toList();
+  }
+
+  @Test
+  void aRollingUpdateRecordsKubesScalingEvents() {
+    MapValue d = deployments().create(Json.read(deployment(3, "nginx:1", "")));
+    idle();
+    String first = onlySet().name();
+    // sync.go: "Scaled up replica set %s from 0 to %d" when the new set is created
+    assertThat(eventMessages("ScalingReplicaSet"))
+        .containsExactly("Scaled up replica set " + first + " from 0 to 3");
+    MapValue event = api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals("ScalingReplicaSet")).findFirst()
+        .orElseThrow();
+    assertThat(Nested.str(event, "type")).isEqualTo("Normal");
+    assertThat(Nested.str(event, "source", "component")).isEqualTo("deployment-controller");
+    assertThat(Nested.str(event, "involvedObject", "apiVersion")).isEqualTo("apps/v1");
+    assertThat(Nested.str(event, "involvedObject", "name")).isEqualTo("web");
+    assertThat(Nested.str(event, "involvedObject", "uid")).isEqualTo(Meta.metaString(d, "uid"));
+    assertThat(Meta.metaString(event, "name")).startsWith("web.");
+    readyAll();
+    tick();
+    setImage("nginx:2");
+    idle();
+    String second = sets().list().stream().map(s -> Meta.metaString(s, "name"))
+        .filter(n -> !n.equals(first)).findFirst().orElseThrow();
+    for (int i = 0; i < 3; i++) {
+      readyAll();
+    }
+    // scaleReplicaSet: "Scaled %s replica set %s from %d to %d" for each size change
+    assertThat(eventMessages("ScalingReplicaSet")).containsExactlyInAnyOrder(
+        "Scaled up replica set " + first + " from 0 to 3",
+        "Scaled up replica set " + second + " from 0 to 1",
+        "Scaled down replica set " + first + " from 3 to 2",
+        "Scaled up replica set " + second + " from 1 to 2",
+        "Scaled down replica set " + first + " from 2 to 1",
+        "Scaled up replica set " + second + " from 2 to 3",
+        "Scaled down replica set " + first + " from 1 to 0");
+  }
+
+  @Test
+  void theDeprecatedRollbackIsADeploymentRollbackEvent() {
+    deployments().create(Json.read(deployment(2, "nginx:1", "")));
+    idle();
+    readyAll();
+    tick();
+    setImage("nginx:2");
+    rollToTheEnd();
+    tick();
+    deployments().patch("web", PatchType.MERGE_PATCH, "{\"metadata\":{\"annotations\":"
+        + "{\"deprecated.deployment.rollback.to\":\"1\"}}}");
+    rollToTheEnd();
+    // rollback.go: emitRollbackNormalEvent
+    assertThat(eventMessages("DeploymentRollback"))
+        .containsExactly("Rolled back deployment \"web\" to revision 1");
+    deployments().patch("web", PatchType.MERGE_PATCH, "{\"metadata\":{\"annotations\":"
+        + "{\"deprecated.deployment.rollback.to\":\"9\"}}}");
+    idle();
+    assertThat(eventMessages("DeploymentRollbackRevisionNotFound"))
+        .containsExactly("Unable to find the revision to rollback to.");
+  }
 }

@@ -251,4 +251,56 @@ class DisruptionScenarioTest {
     assertThat(Nested.str(c, "reason")).isEqualTo("SyncFailed");
     assertThat(Nested.str(c, "message")).isEqualTo("found no controllers for pod \"orphan\"");
   }
+
+  private List<MapValue> events(String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals(reason)).toList();
+  }
+
+  @Test
+  void aBudgetWithoutPodsAndOneOverBarePodsAreKubesEvents() {
+    pdb("\"maxUnavailable\":1");
+    idle();
+    // disruption.go trySync, from "controllermanager" as kube's disruption controller names it
+    List<MapValue> noPods = events("NoPods");
+    assertThat(noPods).extracting(e -> Nested.str(e, "message"))
+        .containsExactly("No matching pods found");
+    assertThat(Nested.str(noPods.get(0), "type")).isEqualTo("Normal");
+    assertThat(Nested.str(noPods.get(0), "source", "component")).isEqualTo("controllermanager");
+    assertThat(Nested.str(noPods.get(0), "involvedObject", "kind"))
+        .isEqualTo("PodDisruptionBudget");
+    assertThat(Nested.str(noPods.get(0), "involvedObject", "apiVersion")).isEqualTo("policy/v1");
+    pod("a");
+    idle();
+    // a Pod without a controller under maxUnavailable: Go's %v of the *LabelSelector
+    assertThat(events("UnmanagedPods")).extracting(e -> Nested.str(e, "message"))
+        .containsExactly("Pods selected by this PodDisruptionBudget (selector: "
+            + "&LabelSelector{MatchLabels:map[string]string{app: web,},"
+            + "MatchExpressions:[]LabelSelectorRequirement{},}) were found to be unmanaged. "
+            + "As a result, the status of the PDB cannot be calculated correctly, which may "
+            + "result in undefined behavior. To account for these pods please set "
+            + "\".spec.minAvailable\" field of the PDB to an integer value.");
+    assertThat(Nested.str(events("UnmanagedPods").get(0), "type")).isEqualTo("Warning");
+  }
+
+  @Test
+  void theSameEventAgainIsCountedOnTheFirstOne() {
+    pdb("\"maxUnavailable\":1");
+    idle();
+    MapValue first = events("NoPods").get(0);
+    String created = Nested.str(first, "firstTimestamp");
+    long count = Nested.integer(first, "count");
+    now.set(now.get().plusSeconds(30));
+    pdbs().patch("web", io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
+        "{\"metadata\":{\"labels\":{\"poke\":\"1\"}}}");
+    idle();
+    // client-go's EventCorrelator: a patch of count, lastTimestamp and message on the first one
+    List<MapValue> noPods = events("NoPods");
+    assertThat(noPods).hasSize(1);
+    MapValue again = noPods.get(0);
+    assertThat(Meta.metaString(again, "name")).isEqualTo(Meta.metaString(first, "name"));
+    assertThat(Nested.integer(again, "count")).isGreaterThan(count);
+    assertThat(Nested.str(again, "firstTimestamp")).isEqualTo(created);
+    assertThat(Nested.str(again, "lastTimestamp")).isEqualTo(Meta.formatTime(now.get()));
+  }
 }

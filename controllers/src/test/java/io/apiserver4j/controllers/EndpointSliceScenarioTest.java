@@ -206,4 +206,25 @@ class EndpointSliceScenarioTest {
     assertThat(Nested.has(api.resources("v1", "endpoints").namespace("ns").get("web"),
         "subsets")).isFalse();
   }
+
+  @Test
+  void aPodOnAMissingNodeIsAFailedToUpdateEndpointSlicesWarning() {
+    MapValue created = api.resources(EndpointsScenarioTest.PODS).namespace("ns").create(
+        Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"lost\","
+            + "\"labels\":{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"gone\",\"containers\":"
+            + "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
+    setStatus(api, created, "10.0.0.9", true, now.get());
+    api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
+    idle();
+    // endpointslice_controller.go syncService, with the reconciler's error
+    List<MapValue> warnings = api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals("FailedToUpdateEndpointSlices")).toList();
+    assertThat(warnings).extracting(e -> Nested.str(e, "message")).containsExactly(
+        "Error updating Endpoint Slices for Service ns/web: skipping Pod lost for Service "
+            + "ns/web: Node gone Not Found");
+    assertThat(Nested.str(warnings.get(0), "type")).isEqualTo("Warning");
+    assertThat(Nested.str(warnings.get(0), "source", "component"))
+        .isEqualTo("endpoint-slice-controller");
+    assertThat(Nested.str(warnings.get(0), "involvedObject", "kind")).isEqualTo("Service");
+  }
 }

@@ -327,4 +327,73 @@ class JobScenarioTest {
         .matches("|Pending"))).isEmpty();
     assertThat(Value.of(Nested.str(status("sp"), "completedIndexes"))).isEqualTo(Value.of("0"));
   }
+
+  private List<MapValue> events(String job, String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "involvedObject", "name").equals(job))
+        .filter(e -> Nested.str(e, "reason").equals(reason)).toList();
+  }
+
+  private List<String> messages(String job, String reason) {
+    return events(job, reason).stream().map(e -> Nested.str(e, "message")).toList();
+  }
+
+  @Test
+  void aCompletedJobRecordsKubesEvents() {
+    MapValue job = createJob("pi", "\"completions\":2,\"parallelism\":2");
+    idle();
+    List<MapValue> pods = livePods();
+    // RealPodControl: "Created pod: %v", Normal, from the job-controller
+    assertThat(messages("pi", "SuccessfulCreate")).containsExactlyInAnyOrderElementsOf(
+        pods.stream().map(p -> "Created pod: " + Meta.metaString(p, "name")).toList());
+    for (MapValue e : events("pi", "SuccessfulCreate")) {
+      assertThat(Nested.str(e, "type")).isEqualTo("Normal");
+      assertThat(Nested.str(e, "source", "component")).isEqualTo("job-controller");
+      assertThat(Nested.str(e, "involvedObject", "kind")).isEqualTo("Job");
+      assertThat(Nested.str(e, "involvedObject", "apiVersion")).isEqualTo("batch/v1");
+      assertThat(Nested.str(e, "involvedObject", "uid")).isEqualTo(Meta.metaString(job, "uid"));
+    }
+    for (MapValue p : pods) {
+      finish(p, "Succeeded", 0);
+    }
+    idle();
+    // recordJobFinished
+    assertThat(messages("pi", "Completed")).containsExactly("Job completed");
+    assertThat(Nested.str(events("pi", "Completed").get(0), "type")).isEqualTo("Normal");
+  }
+
+  @Test
+  void theBackoffLimitIsAWarningWithTheConditionsReasonAndMessage() {
+    createJob("flaky", "\"backoffLimit\":0");
+    idle();
+    finish(livePods().get(0), "Failed", 1);
+    idle();
+    assertThat(messages("flaky", "BackoffLimitExceeded"))
+        .containsExactly("Job has reached the specified backoff limit");
+    assertThat(Nested.str(events("flaky", "BackoffLimitExceeded").get(0), "type"))
+        .isEqualTo("Warning");
+  }
+
+  @Test
+  void theActiveDeadlineDeletesPodsWithEvents() {
+    createJob("slow", "\"parallelism\":2,\"completions\":4,\"activeDeadlineSeconds\":60");
+    idle();
+    List<String> names = livePods().stream().map(p -> Meta.metaString(p, "name")).toList();
+    now.set(now.get().plusSeconds(60));
+    idle();
+    assertThat(messages("slow", "SuccessfulDelete")).containsExactlyInAnyOrderElementsOf(
+        names.stream().map(n -> "Deleted pod: " + n).toList());
+    assertThat(messages("slow", "DeadlineExceeded"))
+        .containsExactly("Job was active longer than specified deadline");
+  }
+
+  @Test
+  void suspendingAndResumingAreEvents() {
+    createJob("sus", "\"suspend\":true");
+    idle();
+    assertThat(messages("sus", "Suspended")).containsExactly("Job suspended");
+    jobs().patch("sus", PatchType.MERGE_PATCH, "{\"spec\":{\"suspend\":false}}");
+    idle();
+    assertThat(messages("sus", "Resumed")).containsExactly("Job resumed");
+  }
 }

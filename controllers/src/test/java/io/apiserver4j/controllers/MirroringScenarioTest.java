@@ -170,4 +170,27 @@ class MirroringScenarioTest {
     idle();
     assertThat(slicesOf("ext")).isEmpty();
   }
+
+  @Test
+  void addressesBeyondTheSubsetMaximumAreATooManyAddressesToMirrorWarning() {
+    selectorlessService();
+    StringBuilder addresses = new StringBuilder();
+    for (int i = 0; i < 1001; i++) {
+      addresses.append(i == 0 ? "" : ",").append("{\"ip\":\"10.1.").append(i / 250).append('.')
+          .append(i % 250 + 1).append("\"}");
+    }
+    api.resources("v1", "endpoints").namespace("ns").create(Json.read("{\"apiVersion\":\"v1\","
+        + "\"kind\":\"Endpoints\",\"metadata\":{\"name\":\"ext\"},\"subsets\":[{\"addresses\":["
+        + addresses + "],\"ports\":[{\"name\":\"http\",\"port\":80,\"protocol\":\"TCP\"}]}]}"));
+    idle();
+    // the mirroring reconciler, from the endpoint-slice-mirroring-controller
+    List<MapValue> warnings = api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals("TooManyAddressesToMirror")).toList();
+    assertThat(warnings).extracting(e -> Nested.str(e, "message")).containsExactly(
+        "A max of 1000 addresses can be mirrored to EndpointSlices per Endpoints subset. "
+            + "1 addresses were skipped");
+    assertThat(Nested.str(warnings.get(0), "source", "component"))
+        .isEqualTo("endpoint-slice-mirroring-controller");
+    assertThat(Nested.str(warnings.get(0), "involvedObject", "kind")).isEqualTo("Endpoints");
+  }
 }

@@ -321,4 +321,47 @@ class StatefulSetScenarioTest {
         .subresource("status").options(UpdateOptions.defaults())
         .body(pod.with("status", status)).build()).orThrow();
   }
+
+  private List<String> eventMessages(String reason) {
+    return api.resources("v1", "events").namespace("ns").list().stream()
+        .filter(e -> Nested.str(e, "reason").equals(reason))
+        .map(e -> Nested.str(e, "message")).toList();
+  }
+
+  @Test
+  void podsClaimsAndDeletionsAreKubesEvents() {
+    MapValue set = sets().create(Json.read(web(2, "")));
+    readyAll(2);
+    // stateful_pod_control.go: recordClaimEvent and recordPodEvent
+    assertThat(eventMessages("SuccessfulCreate")).containsExactlyInAnyOrder(
+        "create Claim www-web-0 Pod web-0 in StatefulSet web success",
+        "create Pod web-0 in StatefulSet web successful",
+        "create Claim www-web-1 Pod web-1 in StatefulSet web success",
+        "create Pod web-1 in StatefulSet web successful");
+    MapValue event = api.resources("v1", "events").namespace("ns").list().get(0);
+    assertThat(Nested.str(event, "type")).isEqualTo("Normal");
+    assertThat(Nested.str(event, "source", "component")).isEqualTo("statefulset-controller");
+    assertThat(Nested.str(event, "involvedObject", "kind")).isEqualTo("StatefulSet");
+    assertThat(Nested.str(event, "involvedObject", "uid")).isEqualTo(Meta.metaString(set, "uid"));
+    sets().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":1}}");
+    idle();
+    assertThat(eventMessages("SuccessfulDelete"))
+        .containsExactly("delete Pod web-1 in StatefulSet web successful");
+  }
+
+  @Test
+  void aFailedPodIsRecreatedWithAWarning() {
+    sets().create(Json.read(web(1, "")));
+    readyAll(1);
+    MapValue pod = pods().get("web-0");
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name("web-0")
+        .subresource("status").options(UpdateOptions.defaults())
+        .body(pod.with("status", Json.read("{\"phase\":\"Failed\"}"))).build()).orThrow();
+    idle();
+    // stateful_set_control.go processReplica
+    assertThat(eventMessages("RecreatingFailedPod"))
+        .containsExactly("StatefulSet ns/web is recreating failed Pod web-0");
+    assertThat(eventMessages("SuccessfulDelete"))
+        .containsExactly("delete Pod web-0 in StatefulSet web successful");
+  }
 }

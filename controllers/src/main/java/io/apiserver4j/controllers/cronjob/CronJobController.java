@@ -14,6 +14,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -37,6 +38,7 @@ import java.time.format.DateTimeFormatter;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -59,6 +61,9 @@ public final class CronJobController implements Controller {
   static final String SCHEDULED_TIMESTAMP = "batch.kubernetes.io/cronjob-scheduled-timestamp";
   /** kube's {@code --concurrent-cron-job-syncs} default. */
   private static final int WORKERS = 5;
+  /** Go's {@code time.RFC1123Z} layout. */
+  private static final DateTimeFormatter RFC1123Z =
+      DateTimeFormatter.ofPattern("EEE, dd MMM uuuu HH:mm:ss xx", Locale.ROOT);
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
   private static final GroupVersionResource CRONJOBS =
@@ -69,12 +74,14 @@ public final class CronJobController implements Controller {
   private final Informer cronJobs;
   private final Informer jobs;
   private final WorkQueue<String> queue;
+  private final EventRecorder events;
   private Workers workers;
 
   private CronJobController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("cronjob-controller");
     this.queue = context.newQueue("cronjob");
+    this.events = new EventRecorder(context, user, "cronjob-controller");
     this.cronJobs = context.informers().informer(new GroupResource("batch", "cronjobs"));
     this.jobs = context.informers().informer(new GroupResource("batch", "jobs"));
     cronJobs.addHandler(new CronJobHandler());
@@ -115,6 +122,8 @@ public final class CronJobController implements Controller {
       if (scheduleChanged) {
         Optional<CronSchedule> sched = schedule(cj);
         if (sched.isEmpty()) {
+          events.warning(involved(cj), "UnParseableCronJobSchedule",
+              "unparseable schedule for cronjob: " + Nested.str(cj, "spec", "schedule"));
           return;
         }
         Instant now = context.clock().instant();
@@ -171,21 +180,26 @@ public final class CronJobController implements Controller {
   /** kube's {@code formatSchedule} then {@code ParseStandard}; empty when it cannot parse. */
   static Optional<CronSchedule> schedule(MapValue cj) {
     String spec = Nested.str(cj, "spec", "schedule");
-    ZoneId zone = CronSchedule.UTC;
-    if (!spec.contains("TZ") && Nested.has(cj, "spec", "timeZone")) {
-      try {
-        zone = ZoneId.of(Nested.str(cj, "spec", "timeZone"));
-      } catch (DateTimeException e) {
-        // kube then parses the schedule alone
-      }
-    }
     try {
-      return Optional.of(CronSchedule.parse(spec, zone));
+      return Optional.of(CronSchedule.parse(spec, zone(cj)));
     } catch (IllegalArgumentException e) {
       LOG.info("CronJob {} has an unparseable schedule {}: {}", Pods.key(cj), spec,
           e.getMessage());
       return Optional.empty();
     }
+  }
+
+  /** The zone kube's {@code formatSchedule} prefixes the schedule with, UTC when none. */
+  private static ZoneId zone(MapValue cj) {
+    if (!Nested.str(cj, "spec", "schedule").contains("TZ")
+        && Nested.has(cj, "spec", "timeZone")) {
+      try {
+        return ZoneId.of(Nested.str(cj, "spec", "timeZone"));
+      } catch (DateTimeException e) {
+        // kube then parses the schedule alone
+      }
+    }
+    return CronSchedule.UTC;
   }
 
   /** How many schedule times were missed: kube's {@code missedSchedulesType}. */
@@ -267,11 +281,21 @@ public final class CronJobController implements Controller {
 
   /** kube's {@code nextScheduleTime}: the unmet schedule time to start now, if any. */
   static Optional<Instant> nextScheduleTime(MapValue cj, Instant now, CronSchedule schedule) {
+    return nextScheduleTime(cj, now, schedule, () -> { });
+  }
+
+  /**
+   * kube's {@code nextScheduleTime}, calling {@code manyMissed} where kube records its
+   * {@code TooManyMissedTimes} event.
+   */
+  static Optional<Instant> nextScheduleTime(MapValue cj, Instant now, CronSchedule schedule,
+      Runnable manyMissed) {
     MostRecent r = mostRecentScheduleTime(cj, now, schedule, true);
     if (r.time().isEmpty() || r.time().get().isAfter(now)) {
       return Optional.empty();
     }
     if (r.missed() == Missed.MANY) {
+      manyMissed.run();
       LOG.info("too many missed start times of CronJob {}. Set or decrease "
           + ".spec.startingDeadlineSeconds or check clock skew", Pods.key(cj));
     }
@@ -414,12 +438,19 @@ public final class CronJobController implements Controller {
           status.active.addAll(new Status(fresh.get()).active);
           continue;
         }
-        LOG.debug("CronJob {} saw a job that the controller did not create or forgot: {}",
-            Pods.key(cj), Meta.metaString(j, "name"));
-      } else if (found && finished.isPresent()) {
-        status.removeActive(uid);
-        update[0] = true;
-      } else if (finished.equals(Optional.of("Complete"))) {
+        events.warning(involved(cj), "UnexpectedJob",
+            "Saw a job that the controller did not create or forgot: "
+                + Meta.metaString(j, "name"));
+      } else if (finished.isPresent()) {
+        if (found) {
+          status.removeActive(uid);
+          events.normal(involved(cj), "SawCompletedJob", "Saw completed job: "
+              + Meta.metaString(j, "name") + ", condition: " + finished.get());
+          update[0] = true;
+        }
+        if (!finished.equals(Optional.of("Complete"))) {
+          continue;
+        }
         String completion = Nested.str(j, "status", "completionTime");
         if (status.lastSuccessfulTime.isEmpty() && !completion.isEmpty()) {
           status.lastSuccessfulTime = Optional.of(completion);
@@ -437,6 +468,8 @@ public final class CronJobController implements Controller {
         continue;
       }
       if (jobClient(Nested.str(ref, "namespace")).find(Nested.str(ref, "name")).isEmpty()) {
+        events.normal(involved(cj), "MissingJob",
+            "Active job went missing: " + Nested.str(ref, "name"));
         status.removeActive(Nested.str(ref, "uid"));
         update[0] = true;
       }
@@ -445,16 +478,36 @@ public final class CronJobController implements Controller {
       return Optional.empty();
     }
     if (Nested.has(cj, "spec", "timeZone")) {
+      String zone = Nested.str(cj, "spec", "timeZone");
       try {
-        ZoneId.of(Nested.str(cj, "spec", "timeZone"));
+        ZoneId.of(zone);
       } catch (DateTimeException e) {
+        // Go's time.LoadLocation error
+        events.warning(involved(cj), "UnknownTimeZone", "invalid timeZone: " + goQuote(zone)
+            + ": unknown time zone " + zone);
         return Optional.empty();
       }
     }
     if (Nested.bool(cj, "spec", "suspend")) {
       return Optional.empty();
     }
-    Optional<CronSchedule> parsed = schedule(cj);
+    String spec = Nested.str(cj, "spec", "schedule");
+    if (spec.contains("TZ")) {
+      // kube's formatSchedule with a recorder
+      events.warning(involved(cj), "UnsupportedSchedule", "CRON_TZ or TZ used in schedule "
+          + goQuote(spec) + " is not officially supported, see https://kubernetes.io/docs/"
+          + "concepts/workloads/controllers/cron-jobs/ for more details");
+    }
+    Optional<CronSchedule> parsed;
+    try {
+      parsed = Optional.of(CronSchedule.parse(spec, zone(cj)));
+    } catch (IllegalArgumentException e) {
+      LOG.info("CronJob {} has an unparseable schedule {}: {}", Pods.key(cj), spec,
+          e.getMessage());
+      events.warning(involved(cj), "UnparseableSchedule", "unparseable schedule: "
+          + goQuote(spec) + " : " + e.getMessage());
+      parsed = Optional.empty();
+    }
     if (parsed.isEmpty()) {
       return Optional.empty();
     }
@@ -462,9 +515,13 @@ public final class CronJobController implements Controller {
     MapValue current = cj.with("status", status.toValue());
     Optional<Instant> scheduled;
     try {
-      scheduled = nextScheduleTime(current, now, sched);
+      scheduled = nextScheduleTime(current, now, sched, () -> events.warning(involved(cj),
+          "TooManyMissedTimes", "too many missed start times. Set or decrease "
+              + ".spec.startingDeadlineSeconds or check clock skew"));
     } catch (IllegalArgumentException e) {
       LOG.info("CronJob {} has an invalid schedule: {}", Pods.key(cj), e.getMessage());
+      events.warning(involved(cj), "InvalidSchedule", "invalid schedule: " + spec + " : "
+          + e.getMessage());
       return Optional.empty();
     }
     if (scheduled.isEmpty()) {
@@ -474,6 +531,8 @@ public final class CronJobController implements Controller {
     if (Nested.has(cj, "spec", "startingDeadlineSeconds")
         && at.plusSeconds(Nested.integer(cj, "spec", "startingDeadlineSeconds")).isBefore(now)) {
       LOG.debug("CronJob {} missed its starting window at {}", Pods.key(cj), at);
+      events.warning(involved(cj), "MissSchedule", "Missed scheduled time to start a job: "
+          + RFC1123Z.format(at.atOffset(java.time.ZoneOffset.UTC)));
       return Optional.of(nextScheduleDuration(current, now, sched));
     }
     String name = jobName(cj, at);
@@ -486,19 +545,29 @@ public final class CronJobController implements Controller {
     }
     String policy = Nested.str(cj, "spec", "concurrencyPolicy");
     if (policy.equals("Forbid") && !status.active.isEmpty()) {
+      events.normal(involved(cj), "JobAlreadyActive", "Not starting job because prior "
+          + "execution is running and concurrency policy is Forbid");
       return Optional.of(nextScheduleDuration(current, now, sched));
     }
     if (policy.equals("Replace")) {
       for (MapValue ref : List.copyOf(status.active)) {
-        MapValue job = jobClient(Nested.str(ref, "namespace")).get(Nested.str(ref, "name"));
-        deleteJob(status, job);
+        MapValue job;
+        try {
+          job = jobClient(Nested.str(ref, "namespace")).get(Nested.str(ref, "name"));
+        } catch (StatusException e) {
+          events.warning(involved(cj), "FailedGet", "Get job: " + e.getMessage());
+          throw e;
+        }
+        deleteJob(cj, status, job);
         update[0] = true;
       }
     }
     MapValue created;
+    boolean[] alreadyExisted = new boolean[1];
     try {
       created = jobClient(namespace).create(jobFromTemplate(cj, at, sched.zone()));
     } catch (AlreadyExistsException e) {
+      alreadyExisted[0] = true;
       MapValue existing = jobClient(namespace).get(name);
       boolean ours = Pods.controllerRef(existing)
           .map(r -> Nested.str(r, "uid").equals(Meta.metaString(cj, "uid"))).orElse(false);
@@ -506,6 +575,15 @@ public final class CronJobController implements Controller {
         return Optional.empty();
       }
       created = existing;
+    } catch (StatusException e) {
+      if (e.status().causes().stream().noneMatch(c -> c.type().equals("NamespaceTerminating"))) {
+        events.warning(involved(cj), "FailedCreate", "Error creating job: " + e.getMessage());
+      }
+      throw e;
+    }
+    if (!alreadyExisted[0]) {
+      events.normal(involved(cj), "SuccessfulCreate",
+          "Created job " + Meta.metaString(created, "name"));
     }
     status.active.add(MapValue.ofEntries("kind", Value.of("Job"),
         "namespace", Value.of(namespace), "name", Value.of(Meta.metaString(created, "name")),
@@ -566,11 +644,11 @@ public final class CronJobController implements Controller {
       }
     }
     boolean updated = false;
-    if (hasSuccessful && removeOldest(status, successful,
+    if (hasSuccessful && removeOldest(cj, status, successful,
         Nested.integer(cj, "spec", "successfulJobsHistoryLimit"))) {
       updated = true;
     }
-    if (hasFailed && removeOldest(status, failed,
+    if (hasFailed && removeOldest(cj, status, failed,
         Nested.integer(cj, "spec", "failedJobsHistoryLimit"))) {
       updated = true;
     }
@@ -590,7 +668,7 @@ public final class CronJobController implements Controller {
     return ta.get().compareTo(tb.get());
   };
 
-  private boolean removeOldest(Status status, List<MapValue> jobsList, long max) {
+  private boolean removeOldest(MapValue cj, Status status, List<MapValue> jobsList, long max) {
     long toDelete = jobsList.size() - max;
     if (toDelete <= 0) {
       return false;
@@ -599,7 +677,7 @@ public final class CronJobController implements Controller {
     sorted.sort(BY_START_TIME);
     boolean updated = false;
     for (int i = 0; i < toDelete; i++) {
-      if (deleteJob(status, sorted.get(i))) {
+      if (deleteJob(cj, status, sorted.get(i))) {
         updated = true;
       }
     }
@@ -607,17 +685,33 @@ public final class CronJobController implements Controller {
   }
 
   /** kube's {@code deleteJob}: background propagation, as kube's job control does. */
-  private boolean deleteJob(Status status, MapValue job) {
+  private boolean deleteJob(MapValue cj, Status status, MapValue job) {
     try {
       jobClient(Meta.metaString(job, "namespace")).delete(Meta.metaString(job, "name"),
           DeleteOptions.of(PropagationPolicy.BACKGROUND));
     } catch (NotFoundException e) {
       // gone already: kube logs the failure and keeps it in the list
       LOG.debug("deleting Job {} failed: {}", Pods.key(job), e.getMessage());
+      events.warning(involved(cj), "FailedDelete", "Deleted job: " + e.getMessage());
       return false;
+    } catch (StatusException e) {
+      events.warning(involved(cj), "FailedDelete", "Deleted job: " + e.getMessage());
+      throw e;
     }
     status.removeActive(Meta.metaString(job, "uid"));
+    events.normal(involved(cj), "SuccessfulDelete",
+        "Deleted job " + Meta.metaString(job, "name"));
     return true;
+  }
+
+  /** The CronJob as kube's recorder references it. */
+  private static EventRecorder.InvolvedObject involved(MapValue cj) {
+    return EventRecorder.InvolvedObject.of("batch/v1", "CronJob", cj);
+  }
+
+  /** Go's {@code %q} of a string without control or non-ASCII characters to escape. */
+  static String goQuote(String s) {
+    return "\"" + s.replace("\\", "\\\\").replace("\"", "\\\"") + "\"";
   }
 
   private ResourceClient jobClient(String namespace) {

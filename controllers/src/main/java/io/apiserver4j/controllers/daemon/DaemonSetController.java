@@ -14,6 +14,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.ControllerHistory;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Expectations;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.IntOrPercent;
@@ -78,6 +79,7 @@ public final class DaemonSetController implements Controller {
   private final Expectations expectations;
   private final ControllerRefManager refs;
   private final ControllerHistory history;
+  private final EventRecorder events;
   private Workers workers;
 
   private DaemonSetController(ControllerContext context) {
@@ -85,6 +87,7 @@ public final class DaemonSetController implements Controller {
     this.user = ControllerContext.serviceAccount("daemon-set-controller");
     this.expectations = new Expectations(context.clock());
     this.queue = context.newQueue("daemonset");
+    this.events = new EventRecorder(context, user, "daemonset-controller");
     this.refs = new ControllerRefManager("apps/v1", "DaemonSet", this::setClient,
         this::podClient);
     this.history = new ControllerHistory("apps/v1", "DaemonSet",
@@ -256,6 +259,10 @@ public final class DaemonSetController implements Controller {
     if (selector.isEmpty() || selector.get().isEverything()) {
       // kube: a selector that selects all Pods is refused
       LOG.warn("DaemonSet {} has a selector that selects nothing or everything", key);
+      if (selector.isPresent()) {
+        events.warning(involved(ds), "SelectingAll",
+            "This daemon set is selecting all pods. A non-empty selector is required.");
+      }
       return Outcome.FORGET;
     }
     if (Nested.has(ds, "metadata", "deletionTimestamp")) {
@@ -460,6 +467,15 @@ public final class DaemonSetController implements Controller {
         String phase = Nested.str(pod, "status", "phase");
         if (phase.equals("Failed") || phase.equals("Succeeded")) {
           // kube backs off repeated failures per node; the rate-limited queue does here
+          String which = Meta.metaString(pod, "namespace") + "/" + Meta.metaString(pod, "name")
+              + " on node " + Meta.metaString(node, "name");
+          if (phase.equals("Failed")) {
+            events.warning(involved(ds), "FailedDaemonPod",
+                "Found failed daemon pod " + which + ", will try to kill it");
+          } else {
+            events.normal(involved(ds), "SucceededDaemonPod",
+                "Found succeeded daemon pod " + which + ", will try to delete it");
+          }
           toDelete.add(pod);
         } else {
           running.add(pod);
@@ -534,8 +550,14 @@ public final class DaemonSetController implements Controller {
         batch = Math.min(2 * batch, create.size() - next)) {
       for (int i = 0; i < batch; i++, next++) {
         try {
-          createPod(ds, template, create.get(next));
+          MapValue pod = createPod(ds, template, create.get(next));
+          events.normal(involved(ds), "SuccessfulCreate",
+              "Created pod: " + Meta.metaString(pod, "name"));
         } catch (StatusException e) {
+          if (e.status().causes().stream()
+              .noneMatch(c -> c.type().equals("NamespaceTerminating"))) {
+            events.warning(involved(ds), "FailedCreate", "Error creating: " + e.getMessage());
+          }
           expectations.creationObserved(key);
           if (!(e instanceof AlreadyExistsException) && failure == null) {
             failure = e;
@@ -553,9 +575,12 @@ public final class DaemonSetController implements Controller {
     for (MapValue pod : delete) {
       try {
         podClient(Meta.metaString(pod, "namespace")).delete(Meta.metaString(pod, "name"));
+        events.normal(involved(ds), "SuccessfulDelete",
+            "Deleted pod: " + Meta.metaString(pod, "name"));
       } catch (NotFoundException e) {
         expectations.deletionObserved(key, Pods.key(pod));
       } catch (StatusException e) {
+        events.warning(involved(ds), "FailedDelete", "Error deleting: " + e.getMessage());
         expectations.deletionObserved(key, Pods.key(pod));
         failure = failure == null ? e : failure;
       }
@@ -566,7 +591,7 @@ public final class DaemonSetController implements Controller {
   }
 
   /** kube's {@code CreatePods} with the node-name affinity of {@code nodeName}. */
-  private void createPod(MapValue ds, MapValue template, String nodeName) {
+  private MapValue createPod(MapValue ds, MapValue template, String nodeName) {
     MapValue tmeta = Nested.map(template, "metadata");
     MapValue.Builder meta = MapValue.builder();
     for (String k : List.of("labels", "annotations", "finalizers")) {
@@ -581,7 +606,12 @@ public final class DaemonSetController implements Controller {
     MapValue pod = MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Pod"),
         "metadata", meta.build(), "spec", DaemonSetUtils.withNodeNameAffinity(
             Nested.map(template, "spec"), nodeName));
-    podClient(Meta.metaString(ds, "namespace")).create(pod);
+    return podClient(Meta.metaString(ds, "namespace")).create(pod);
+  }
+
+  /** The set as kube's recorder references it. */
+  private static EventRecorder.InvolvedObject involved(MapValue ds) {
+    return EventRecorder.InvolvedObject.of("apps/v1", "DaemonSet", ds);
   }
 
   // ---- update.go ----

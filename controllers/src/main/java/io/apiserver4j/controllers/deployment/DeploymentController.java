@@ -16,6 +16,7 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -56,7 +57,7 @@ import org.slf4j.LoggerFactory;
  * <p>Writes go through the API as {@code system:serviceaccount:kube-system:deployment-controller}
  * on the server clock. Where kube carries an object it already wrote (and then fails the next
  * write with a conflict and retries), a sync carries the server's answer instead; the result
- * is the same with fewer retries. kube's events are not recorded.
+ * is the same with fewer retries. kube's Events are recorded from {@code deployment-controller}.
  */
 public final class DeploymentController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(DeploymentController.class);
@@ -69,6 +70,10 @@ public final class DeploymentController implements Controller {
   private static final GroupVersionResource REPLICA_SETS =
       new GroupVersionResource("apps", "v1", "replicasets");
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
+  /** kube's rollback Event reasons (deployment/util). */
+  static final String ROLLBACK_REVISION_NOT_FOUND = "DeploymentRollbackRevisionNotFound";
+  static final String ROLLBACK_TEMPLATE_UNCHANGED = "DeploymentRollbackTemplateUnchanged";
+  static final String ROLLBACK_DONE = "DeploymentRollback";
 
   private final ControllerContext context;
   private final UserInfo user;
@@ -77,12 +82,14 @@ public final class DeploymentController implements Controller {
   private final Informer pods;
   private final WorkQueue<String> queue;
   private final ControllerRefManager refs;
+  private final EventRecorder events;
   private Workers workers;
 
   private DeploymentController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("deployment-controller");
     this.queue = context.newQueue("deployment");
+    this.events = new EventRecorder(context, user, "deployment-controller");
     this.refs = new ControllerRefManager("apps/v1", "Deployment", this::deploymentClient,
         this::setClient);
     this.deployments = context.informers().informer(new GroupResource("apps", "deployments"));
@@ -275,6 +282,8 @@ public final class DeploymentController implements Controller {
     MapValue d = cached.get();
     Value selectorValue = Nested.getOrNull(d, "spec", "selector");
     if (selectorValue instanceof MapValue m && m.isEmpty()) {
+      events.warning(involved(d), "SelectingAll",
+          "This deployment is selecting all pods. A non-empty selector is required.");
       // kube refuses to select every Pod, but records that it saw the generation
       if (Nested.integer(d, "status", "observedGeneration") < Meta.generation(d)) {
         updateStatus(d, Nested.map(d, "status").with("observedGeneration",
@@ -492,20 +501,25 @@ public final class DeploymentController implements Controller {
       if (e.status().causes().stream().anyMatch(c -> c.type().equals("NamespaceTerminating"))) {
         throw e;
       }
+      String message = "Failed to create new replica set \"" + name + "\": " + e.getMessage();
       if (DeploymentUtil.hasProgressDeadline(d)) {
         MapValue status = DeploymentUtil.setCondition(Nested.map(d, "status"),
             DeploymentUtil.condition(DeploymentUtil.PROGRESSING, "False",
-                DeploymentUtil.FAILED_RS_CREATE, "Failed to create new replica set \"" + name
-                    + "\": " + e.getMessage(), now));
+                DeploymentUtil.FAILED_RS_CREATE, message, now));
         try {
           run.d = updateStatus(d, status);
         } catch (StatusException ignored) {
           // the failed create is the error to report
         }
       }
+      events.warning(involved(d), DeploymentUtil.FAILED_RS_CREATE, message);
       throw e;
     }
     run.written(created);
+    if (!alreadyExists && newReplicas > 0) {
+      events.normal(involved(d), "ScalingReplicaSet", "Scaled up replica set "
+          + Meta.metaString(created, "name") + " from 0 to " + newReplicas);
+    }
     DeploymentUtil.Annotated revised = DeploymentUtil.setDeploymentRevision(run.d, newRevision);
     boolean needsUpdate = revised.changed();
     MapValue status = Nested.map(run.d, "status");
@@ -555,7 +569,13 @@ public final class DeploymentController implements Controller {
     }
     MapValue copy = DeploymentUtil.setReplicasAnnotations(
         DeploymentUtil.withReplicas(rs, newScale), replicas(d), max).object();
+    long oldScale = replicas(rs);
     MapValue updated = run.written(setClient(Meta.metaString(rs, "namespace")).update(copy));
+    if (sizeNeedsUpdate) {
+      events.normal(involved(d), "ScalingReplicaSet", "Scaled "
+          + (oldScale < newScale ? "up" : "down") + " replica set "
+          + Meta.metaString(updated, "name") + " from " + oldScale + " to " + newScale);
+    }
     return new Rollout.Scaled(sizeNeedsUpdate, updated);
   }
 
@@ -705,6 +725,8 @@ public final class DeploymentController implements Controller {
       revision = DeploymentUtil.lastRevision(all);
       if (revision == 0) {
         LOG.info("deployment {}: unable to find last revision; giving up the rollback", run.key);
+        events.warning(involved(run.d), ROLLBACK_REVISION_NOT_FOUND,
+            "Unable to find last revision.");
         updateDeploymentAndClearRollbackTo(run, run.d);
         return;
       }
@@ -714,16 +736,28 @@ public final class DeploymentController implements Controller {
       if (v.isPresent() && v.getAsLong() == revision) {
         MapValue d = run.d;
         MapValue template = Nested.map(rs, "spec", "template");
+        boolean performed = false;
         if (!PodTemplateHash.equalIgnoreHash(Nested.map(d, "spec", "template"), template)) {
           d = Nested.set(d, PodTemplateHash.withoutHashLabel(template), "spec", "template");
           // the set's annotations, or the current ones would be copied onto it
           d = DeploymentUtil.setDeploymentAnnotationsTo(d, rs);
+          performed = true;
+        } else {
+          events.warning(involved(d), ROLLBACK_TEMPLATE_UNCHANGED, "The rollback revision "
+              + "contains the same template as current deployment \""
+              + Meta.metaString(d, "name") + "\"");
         }
         updateDeploymentAndClearRollbackTo(run, d);
+        if (performed) {
+          events.normal(involved(d), ROLLBACK_DONE, "Rolled back deployment \""
+              + Meta.metaString(d, "name") + "\" to revision " + revision);
+        }
         return;
       }
     }
     LOG.info("deployment {}: unable to find revision {} to roll back to", run.key, revision);
+    events.warning(involved(run.d), ROLLBACK_REVISION_NOT_FOUND,
+        "Unable to find the revision to rollback to.");
     updateDeploymentAndClearRollbackTo(run, run.d);
   }
 
@@ -870,6 +904,11 @@ public final class DeploymentController implements Controller {
         .subresource("status").options(UpdateOptions.defaults())
         .fieldManager(ControllerContext.FIELD_MANAGER).user(user)
         .body(d.with("status", status)).build()).orThrow();
+  }
+
+  /** The Deployment as kube's recorder references it. */
+  private static EventRecorder.InvolvedObject involved(MapValue d) {
+    return EventRecorder.InvolvedObject.of("apps/v1", "Deployment", d);
   }
 
   private ResourceClient setClient(String namespace) {

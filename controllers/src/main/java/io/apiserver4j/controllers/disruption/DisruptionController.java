@@ -13,6 +13,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -67,12 +68,15 @@ public final class DisruptionController implements Controller {
   private final Informer pods;
   private final Informer replicaSets;
   private final WorkQueue<String> queue;
+  /** kube's disruption controller records as {@code controllermanager}, not its own name. */
+  private final EventRecorder events;
   private Workers workers;
 
   /** The {@code disruption} controller on {@code context}'s informers. */
   public DisruptionController(ControllerContext context) {
     this.context = context;
     this.queue = context.newQueue("disruption");
+    this.events = new EventRecorder(context, user, "controllermanager");
     this.pdbs = context.informers().informer(new GroupResource("policy",
         "poddisruptionbudgets"));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
@@ -187,13 +191,66 @@ public final class DisruptionController implements Controller {
     }
     List<MapValue> selected = sel.isEmpty() ? List.of() : pods.list(namespace).stream()
         .filter(p -> sel.get().matches(Meta.labels(p))).toList();
-    Counts counts = expectedCounts(pdb, selected, this::scaleOf);
+    if (selected.isEmpty()) {
+      events.normal(involved(pdb), "NoPods", "No matching pods found");
+    }
+    Counts counts;
+    try {
+      counts = expectedCounts(pdb, selected, this::scaleOf);
+    } catch (SyncException e) {
+      events.warning(involved(pdb), "CalculateExpectedPodCountFailed",
+          "Failed to calculate the number of expected pods: " + e.getMessage());
+      throw e;
+    }
+    if (usesExpectedScale(pdb)
+        && selected.stream().anyMatch(p -> Pods.controllerRef(p).isEmpty())) {
+      events.warning(involved(pdb), "UnmanagedPods", "Pods selected by this "
+          + "PodDisruptionBudget (selector: " + goString(Nested.getOrNull(pdb, "spec",
+              "selector")) + ") were found to be unmanaged. As a result, the status of the PDB "
+          + "cannot be calculated correctly, which may result in undefined behavior. To account "
+          + "for these pods please set \".spec.minAvailable\" field of the PDB to an integer "
+          + "value.");
+    }
     Instant now = context.clock().instant();
     Map<String, Instant> disrupted = new LinkedHashMap<>();
     Optional<Instant> recheck = disruptedPods(selected, pdb, now, disrupted);
     long currentHealthy = countHealthy(selected, disrupted, now);
     updateStatus(pdb, currentHealthy, counts.desiredHealthy(), counts.expected(), disrupted, now);
     recheck.ifPresent(t -> queue.addAt(Pods.key(pdb), t));
+  }
+
+  /** Whether {@code getExpectedPodCount} sums the controllers' scales, and so finds unmanaged Pods. */
+  private static boolean usesExpectedScale(MapValue pdb) {
+    return Nested.getOrNull(pdb, "spec", "maxUnavailable") != null
+        || Nested.getOrNull(pdb, "spec", "minAvailable")
+            instanceof io.apiserver4j.core.StringValue;
+  }
+
+  /**
+   * The generated {@code String()} of a {@code *metav1.LabelSelector}, as Go's {@code %v}
+   * prints it ({@code nil} when there is none).
+   */
+  static String goString(Value selector) {
+    if (!(selector instanceof MapValue m)) {
+      return "nil";
+    }
+    StringBuilder b = new StringBuilder("&LabelSelector{MatchLabels:map[string]string{");
+    java.util.TreeMap<String, String> labels = new java.util.TreeMap<>();
+    Nested.map(m, "matchLabels").forEach((k, v) -> labels.put(k, Nested.str(v)));
+    labels.forEach((k, v) -> b.append(k).append(": ").append(v).append(','));
+    b.append("},MatchExpressions:[]LabelSelectorRequirement{");
+    for (Value r : Nested.list(m, "matchExpressions")) {
+      b.append("LabelSelectorRequirement{Key:").append(Nested.str(r, "key"))
+          .append(",Operator:").append(Nested.str(r, "operator")).append(",Values:[")
+          .append(String.join(" ", Meta.stringList(Nested.getOrNull(r, "values"))))
+          .append("],},");
+    }
+    return b.append("},}").toString();
+  }
+
+  /** The budget as kube's recorder references it. */
+  private static EventRecorder.InvolvedObject involved(MapValue pdb) {
+    return EventRecorder.InvolvedObject.of("policy/v1", "PodDisruptionBudget", pdb);
   }
 
   /** What {@code getExpectedPodCount} computes. */

@@ -10,6 +10,7 @@ import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -58,6 +59,7 @@ public final class EndpointsController implements Controller {
 
   private final ControllerContext context;
   private final UserInfo user = ControllerContext.serviceAccount("endpoint-controller");
+  private final EventRecorder events;
   private final Informer services;
   private final Informer pods;
   private final Informer endpoints;
@@ -68,6 +70,7 @@ public final class EndpointsController implements Controller {
   /** The {@code endpoint} controller on {@code context}'s informers. */
   public EndpointsController(ControllerContext context) {
     this.context = context;
+    this.events = new EventRecorder(context, user, "endpoint-controller");
     this.queue = context.newQueue("endpoint");
     this.services = context.informers().informer(new GroupResource("", "services"));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
@@ -230,6 +233,16 @@ public final class EndpointsController implements Controller {
       if (current.isEmpty() && e.status().causes().stream()
           .anyMatch(c -> c.type().equals("NamespaceTerminating"))) {
         return Outcome.FORGET;
+      }
+      // kube records it about the Endpoints it meant to write
+      EventRecorder.InvolvedObject about = EventRecorder.InvolvedObject.of("v1", "Endpoints",
+          updated);
+      if (current.isEmpty()) {
+        events.warning(about, "FailedToCreateEndpoint", "Failed to create endpoint for service "
+            + namespace + "/" + name + ": " + e.getMessage());
+      } else {
+        events.warning(about, "FailedToUpdateEndpoint", "Failed to update endpoint "
+            + namespace + "/" + name + ": " + e.getMessage());
       }
       throw e;
     }

@@ -12,6 +12,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.ServiceEndpoints;
@@ -64,11 +65,13 @@ public final class EndpointSliceController implements Controller {
   private final TriggerTimeTracker triggerTimes = new TriggerTimeTracker();
   private final EndpointSliceTracker tracker = new EndpointSliceTracker();
   private final Reconciler reconciler;
+  private final EventRecorder events;
   private Workers workers;
 
   /** The {@code endpointslice} controller on {@code context}'s informers. */
   public EndpointSliceController(ControllerContext context) {
     this.context = context;
+    this.events = new EventRecorder(context, user, "endpoint-slice-controller");
     this.queue = context.newQueue("endpointslice");
     this.services = context.informers().informer(new GroupResource("", "services"));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
@@ -206,6 +209,9 @@ public final class EndpointSliceController implements Controller {
       reconciler.reconcile(service, selected, existing, n -> nodes.get("", n), triggerTime);
     } catch (Reconciler.NodeNotFoundException e) {
       LOG.info("{}", e.getMessage());
+      events.warning(EventRecorder.InvolvedObject.of("v1", "Service", service),
+          "FailedToUpdateEndpointSlices", "Error updating Endpoint Slices for Service "
+              + Pods.key(service) + ": " + e.getMessage());
       return Outcome.REQUEUE;
     }
     return Outcome.FORGET;

@@ -159,7 +159,7 @@ final class Reconciler {
       Optional<MapValue> node = nodes.apply(nodeName);
       if (node.isEmpty() && !publishNotReady) {
         missingNode = new NodeNotFoundException("skipping Pod " + Meta.metaString(pod, "name")
-            + " for Service " + Pods.key(service) + ": node \"" + nodeName + "\" not found");
+            + " for Service " + Pods.key(service) + ": Node " + nodeName + " Not Found");
         continue;
       }
       MapValue endpoint = podToEndpoint(pod, node, service, addressType);

@@ -11,6 +11,7 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -60,11 +61,13 @@ public final class MirroringController implements Controller {
   private final WorkQueue<String> queue;
   private final EndpointSliceTracker tracker = new EndpointSliceTracker();
   private final MirroringReconciler reconciler;
+  private final EventRecorder events;
   private Workers workers;
 
   /** The {@code endpointslicemirroring} controller on {@code context}'s informers. */
   public MirroringController(ControllerContext context) {
     this.context = context;
+    this.events = new EventRecorder(context, user, "endpoint-slice-mirroring-controller");
     this.queue = context.newQueue("endpointslicemirroring");
     this.services = context.informers().informer(new GroupResource("", "services"));
     this.endpoints = context.informers().informer(new GroupResource("", "endpoints"));
@@ -241,6 +244,12 @@ public final class MirroringController implements Controller {
       } catch (NotFoundException e) {
         // already gone
       }
+    }
+
+    @Override
+    public void warn(MapValue endpoints, String reason, String message) {
+      events.warning(EventRecorder.InvolvedObject.of("v1", "Endpoints", endpoints), reason,
+          message);
     }
   }
 

@@ -40,6 +40,10 @@ final class MirroringReconciler {
     MapValue update(MapValue slice);
 
     void delete(MapValue slice);
+
+    /** Records a {@code Warning} Event about the Endpoints; none by default. */
+    default void warn(MapValue endpoints, String reason, String message) {
+    }
   }
 
   /** The key of a group of mirrored slices: kube's {@code addrTypePortMapKey}. */
@@ -59,9 +63,13 @@ final class MirroringReconciler {
   void reconcile(MapValue endpoints, List<MapValue> existing) {
     Map<Key, Map<List<Object>, MapValue>> desired = new LinkedHashMap<>();
     Map<Key, List<MapValue>> portsByKey = new LinkedHashMap<>();
+    int invalid = 0;
+    int skipped = 0;
     for (Value subset : Nested.list(endpoints, "subsets")) {
       List<MapValue> ports = ports(Nested.list(subset, "ports"));
       int added = 0;
+      int total = Nested.list(subset, "addresses").size()
+          + Nested.list(subset, "notReadyAddresses").size();
       for (String field : List.of("addresses", "notReadyAddresses")) {
         boolean ready = field.equals("addresses");
         for (Value address : Nested.list(subset, field)) {
@@ -71,6 +79,7 @@ final class MirroringReconciler {
           String ip = Nested.str(address, "ip");
           String type = addressType(ip);
           if (type == null) {
+            invalid++;
             continue;
           }
           Key key = new Key(sortedPorts(ports), type);
@@ -80,6 +89,16 @@ final class MirroringReconciler {
           added++;
         }
       }
+      skipped += total - added;
+    }
+    if (invalid > 0) {
+      writer.warn(endpoints, "InvalidIPAddress", "Skipped " + invalid
+          + " invalid IP addresses when mirroring to EndpointSlices");
+    }
+    if (skipped > invalid) {
+      writer.warn(endpoints, "TooManyAddressesToMirror", "A max of " + maxEndpointsPerSubset
+          + " addresses can be mirrored to EndpointSlices per Endpoints subset. " + skipped
+          + " addresses were skipped");
     }
     Map<Key, List<MapValue>> existingByKey = new LinkedHashMap<>();
     for (MapValue slice : existing) {

@@ -11,18 +11,27 @@ import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.apimachinery.patch.PatchType;
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.errors.StatusException;
 import java.time.Instant;
-import java.util.concurrent.atomic.AtomicLong;
+import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * client-go's legacy event recorder (tools/record): one {@code v1} Event per call, named
- * {@code <object>.<hex nanoseconds>} (kept increasing per recorder) in the object's namespace ({@code default} for
- * cluster-scoped objects), from the given component, written as the controller's user. A failed
- * write is logged and dropped, as the recorder drops events it cannot write. Thread-safe.
+ * client-go's legacy event recorder (tools/record) with its sink's {@link EventCorrelator}: a
+ * {@code v1} Event named {@code <object>.<hex nanoseconds>} (kept increasing per recorder) in the
+ * object's namespace ({@code default} for cluster-scoped objects), from the given component,
+ * written as the controller's user; a repeat of an event is a patch of the first one's
+ * {@code count}, {@code lastTimestamp} and {@code message}, similar events within 10 minutes
+ * are combined, and a source's events about one object are rate-limited, all on the server
+ * clock as kube's correlator does on its clock. A failed write is logged and dropped, as the
+ * recorder drops events it cannot write. Thread-safe: events are written one at a time, as
+ * kube's broadcaster writes them from one goroutine.
  */
 public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -35,17 +44,19 @@ public final class EventRecorder {
   private final ControllerContext context;
   private final UserInfo user;
   private final String component;
+  private final EventCorrelator correlator;
   /**
    * The last nanosecond stamp used in a name: on a clock that stands still (a test's), two
    * events about one object would otherwise get the same name and the second would be lost.
    */
-  private final AtomicLong lastNanos = new AtomicLong(Long.MIN_VALUE);
+  private long lastNanos = Long.MIN_VALUE;
 
   /** A recorder writing as {@code user} with source component {@code component}. */
   public EventRecorder(ControllerContext context, UserInfo user, String component) {
     this.context = requireNonNull(context, "context");
     this.user = requireNonNull(user, "user");
     this.component = requireNonNull(component, "component");
+    this.correlator = new EventCorrelator(context.clock());
   }
 
   /**
@@ -73,12 +84,56 @@ public final class EventRecorder {
   }
 
   /** Records an event of {@code type} at the server clock's now. */
-  public void record(InvolvedObject about, String type, String reason, String message) {
+  public synchronized void record(InvolvedObject about, String type, String reason,
+      String message) {
+    requireNonNull(about, "about");
     Instant now = context.clock().instant();
-    long clockNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
-    long nanos = lastNanos.accumulateAndGet(clockNanos, (last, t) -> Math.max(last + 1, t));
+    String name = freshName(about, now);
+    EventCorrelator.Event event = new EventCorrelator.Event(component, about, type, reason,
+        message, name, now, now, 1);
+    // an aggregate event takes the name this one would have had, as kube's has the same stamp
+    Optional<EventCorrelator.Result> result = correlator.correlate(event, name);
+    if (result.isEmpty()) {
+      return;
+    }
+    EventCorrelator.Event toWrite = result.get().event();
     String namespace = about.namespace().isEmpty() ? "default" : about.namespace();
-    String time = Meta.formatTime(now);
+    try {
+      ResourceClient events = context.client(EVENTS, user).namespace(namespace);
+      MapValue stored = null;
+      if (result.get().existing().isPresent()) {
+        MapValue patch = MapValue.ofEntries("count", Value.of(toWrite.count()),
+            "lastTimestamp", Value.of(Meta.formatTime(toWrite.lastTimestamp())),
+            "message", Value.of(toWrite.message()));
+        try {
+          stored = events.patch(toWrite.name(), PatchType.STRATEGIC_MERGE_PATCH,
+              Json.write(patch));
+        } catch (NotFoundException gone) {
+          // someone deleted the first one: kube creates it again, count and all
+        }
+      }
+      if (stored == null) {
+        stored = events.create(eventObject(toWrite, namespace));
+      }
+      correlator.updateState(new EventCorrelator.Event(component, about, type, reason,
+          toWrite.message(), Meta.metaString(stored, "name"), toWrite.firstTimestamp(),
+          toWrite.lastTimestamp(), Nested.integer(stored, "count")));
+    } catch (StatusException e) {
+      // the recorder's broadcaster drops what it cannot write; the controller goes on
+      LOG.warn("could not record the event {} on {}/{}: {}", reason, about.namespace(),
+          about.name(), e.getMessage());
+    }
+  }
+
+  /** kube's {@code <name>.<hex UnixNano>}, one nanosecond on when the clock has not moved. */
+  private String freshName(InvolvedObject about, Instant now) {
+    long clockNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
+    lastNanos = Math.max(lastNanos + 1, clockNanos);
+    return about.name() + "." + Long.toHexString(lastNanos);
+  }
+
+  private MapValue eventObject(EventCorrelator.Event e, String namespace) {
+    InvolvedObject about = e.about();
     MapValue.Builder involved = MapValue.builder();
     involved.put("kind", Value.of(about.kind()));
     involved.put("namespace", Value.of(about.namespace()));
@@ -88,24 +143,17 @@ public final class EventRecorder {
     if (!about.resourceVersion().isEmpty()) {
       involved.put("resourceVersion", Value.of(about.resourceVersion()));
     }
-    MapValue event = MapValue.ofEntries(
+    return MapValue.ofEntries(
         "apiVersion", Value.of("v1"), "kind", Value.of("Event"),
-        "metadata", MapValue.ofEntries("name", Value.of(about.name() + "."
-            + Long.toHexString(nanos)), "namespace", Value.of(namespace)),
+        "metadata", MapValue.ofEntries("name", Value.of(e.name()),
+            "namespace", Value.of(namespace)),
         "involvedObject", involved.build(),
-        "reason", Value.of(reason), "message", Value.of(message),
+        "reason", Value.of(e.reason()), "message", Value.of(e.message()),
         "source", MapValue.ofEntries("component", Value.of(component)),
-        "firstTimestamp", Value.of(time), "lastTimestamp", Value.of(time),
-        "count", Value.of(1L), "type", Value.of(type),
+        "firstTimestamp", Value.of(Meta.formatTime(e.firstTimestamp())),
+        "lastTimestamp", Value.of(Meta.formatTime(e.lastTimestamp())),
+        "count", Value.of(e.count()), "type", Value.of(e.type()),
         "eventTime", Value.nullValue(), "reportingComponent", Value.of(component),
         "reportingInstance", Value.of(""));
-    try {
-      ResourceClient events = context.client(EVENTS, user).namespace(namespace);
-      events.create(event);
-    } catch (StatusException e) {
-      // the recorder's broadcaster drops what it cannot write; the controller goes on
-      LOG.warn("could not record the event {} on {}/{}: {}", reason, about.namespace(),
-          about.name(), e.getMessage());
-    }
   }
 }

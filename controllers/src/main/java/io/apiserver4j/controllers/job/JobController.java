@@ -34,6 +34,7 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Expectations;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
@@ -105,12 +106,14 @@ public final class JobController implements Controller {
   private final Map<String, Set<String>> finalizerExpectations = new HashMap<>();
   private final Map<String, Backoff> backoffs = new ConcurrentHashMap<>();
   private final ControllerRefManager refs;
+  private final JobEvents events;
   private Workers workers;
   private Workers orphanWorkers;
 
   private JobController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("job-controller");
+    this.events = new JobEvents(new EventRecorder(context, user, "job-controller"));
     this.expectations = new Expectations(context.clock());
     this.refs = new ControllerRefManager("batch/v1", "Job", this::jobClient, this::podClient,
         List.of(TRACKING_FINALIZER));
@@ -517,10 +520,14 @@ public final class JobController implements Controller {
         if (suspended(job)) {
           suspendChanged = ctx.status.ensureCondition("Suspended", "True", "JobSuspended",
               "Job suspended", now);
+          if (suspendChanged) {
+            events.suspended(job);
+          }
         } else {
           suspendChanged = ctx.status.ensureCondition("Suspended", "False", "JobResumed",
               "Job resumed", now);
           if (suspendChanged) {
+            events.resumed(job);
             // a resumed Job's deadline counts from now, as one created suspended
             ctx.status.startTime = Optional.of(Meta.formatTime(now));
           }
@@ -588,7 +595,7 @@ public final class JobController implements Controller {
     long[] out = new long[] {0, active.size()};
     for (MapValue pod : active) {
       try {
-        podClient(Meta.metaString(job, "namespace")).delete(Meta.metaString(pod, "name"));
+        deletePod(job, pod);
       } catch (NotFoundException e) {
         // gone already: counts as deleted
       } catch (StatusException e) {
@@ -615,7 +622,7 @@ public final class JobController implements Controller {
         if (hasFinalizer(pod)) {
           removeFinalizer(pod);
         }
-        podClient(Meta.metaString(job, "namespace")).delete(Meta.metaString(pod, "name"));
+        deletePod(job, pod);
       } catch (StatusException e) {
         expectations.deletionObserved(key, Pods.key(pod));
         if (!(e instanceof NotFoundException)) {
@@ -695,7 +702,8 @@ public final class JobController implements Controller {
         int index = pending.isEmpty() ? -1 : pending.remove(0);
         attempted++;
         try {
-          createPod(job, index);
+          MapValue pod = createPod(job, index);
+          events.created(job, pod);
           created++;
         } catch (StatusException e) {
           if (e.status().causes().stream()
@@ -703,6 +711,7 @@ public final class JobController implements Controller {
             created++;
             continue;
           }
+          events.createFailed(job, e);
           expectations.creationObserved(key);
           failures++;
           if (ctx.error == null) {
@@ -751,7 +760,7 @@ public final class JobController implements Controller {
   }
 
   /** kube's Pod from the template: controllerRef, tracking finalizer, index for Indexed Jobs. */
-  private void createPod(MapValue job, int index) {
+  private MapValue createPod(MapValue job, int index) {
     String name = Meta.metaString(job, "name");
     MapValue template = Nested.map(job, "spec", "template");
     MapValue tmeta = Nested.map(template, "metadata");
@@ -785,7 +794,13 @@ public final class JobController implements Controller {
     meta.put("ownerReferences", ListValue.of(List.of(refs.controllerRef(job))));
     MapValue pod = MapValue.ofEntries("apiVersion", Value.of("v1"), "kind", Value.of("Pod"),
         "metadata", meta.build(), "spec", spec);
-    podClient(Meta.metaString(job, "namespace")).create(pod);
+    return podClient(Meta.metaString(job, "namespace")).create(pod);
+  }
+
+  /** kube's {@code RealPodControl.DeletePod} with its Events. */
+  private void deletePod(MapValue job, MapValue pod) {
+    events.deletePod(job, pod, () -> podClient(Meta.metaString(job, "namespace"))
+        .delete(Meta.metaString(pod, "name")));
   }
 
   // ---- status tracking ----
@@ -919,6 +934,9 @@ public final class JobController implements Controller {
     boolean jobFinished = !reachedMax && enactFinished(ctx, now);
     if (jobFinished || needsFlush) {
       ctx.job = updateStatus(ctx.job, st);
+    }
+    if (jobFinished) {
+      events.finished(ctx.job, ctx.finishedCondition);
     }
   }
 

@@ -25,6 +25,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.ControllerHistory;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
+import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -85,12 +86,14 @@ public final class StatefulSetController implements Controller {
   private final WorkQueue<String> queue;
   private final ControllerRefManager refs;
   private final ControllerHistory history;
+  private final EventRecorder events;
   private Workers workers;
 
   private StatefulSetController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("statefulset-controller");
     this.queue = context.newQueue("statefulset");
+    this.events = new EventRecorder(context, user, "statefulset-controller");
     this.refs = new ControllerRefManager("apps/v1", "StatefulSet", this::setClient,
         this::podClient);
     this.history = new ControllerHistory("apps/v1", "StatefulSet",
@@ -392,7 +395,16 @@ public final class StatefulSetController implements Controller {
       MapValue pod = replicas[i];
       if (isFailed(pod) || isSucceeded(pod)) {
         if (!isTerminating(pod)) {
-          deletePod(pod);
+          String name = Meta.metaString(pod, "name");
+          String which = Meta.metaString(set, "namespace") + "/" + Meta.metaString(set, "name");
+          if (isFailed(pod)) {
+            events.warning(involved(set), "RecreatingFailedPod",
+                "StatefulSet " + which + " is recreating failed Pod " + name);
+          } else {
+            events.normal(involved(set), "RecreatingTerminatedPod",
+                "StatefulSet " + which + " is recreating terminated Pod " + name);
+          }
+          deletePod(set, pod);
         }
         // the replacement is made once the informer has seen this one go
         return true;
@@ -401,14 +413,14 @@ public final class StatefulSetController implements Controller {
         if (claimIsStale(pod)) {
           return true;
         }
-        if (!createPod(pod)) {
+        if (!createPod(set, pod)) {
           // the informer has not seen this Pod yet; its add event syncs the set again
           return true;
         }
         return monotonic;
       }
       if (isPending(pod)) {
-        createMissingClaims(pod);
+        createMissingClaims(set, pod);
       }
       if (isTerminating(pod) && monotonic) {
         return true;
@@ -440,7 +452,7 @@ public final class StatefulSetController implements Controller {
       if (!isRunningAndAvailable(pod, minReady, now) && monotonic && pod != firstUnhealthy) {
         return true;
       }
-      deletePod(pod);
+      deletePod(set, pod);
       return monotonic;
     }
 
@@ -469,7 +481,7 @@ public final class StatefulSetController implements Controller {
           target--) {
         MapValue pod = replicas[target];
         if (!podRevision(pod).equals(update) && !isTerminating(pod)) {
-          deletePod(pod);
+          deletePod(set, pod);
           deleted++;
         }
       }
@@ -602,16 +614,51 @@ public final class StatefulSetController implements Controller {
    * when the Pod already exists (kube returns that error; the informer's add event of the
    * existing Pod syncs the set again, so it is not logged as a failure here).
    */
-  private boolean createPod(MapValue pod) {
-    createMissingClaims(pod);
+  private boolean createPod(MapValue owner, MapValue pod) {
+    List<String> errors = new ArrayList<>();
+    StatusException claimFailure = createClaims(owner, pod, errors);
+    if (claimFailure != null) {
+      recordPodEvent("create", owner, pod, Optional.of(aggregate(errors)));
+      throw claimFailure;
+    }
     try {
       podClient(Meta.metaString(pod, "namespace")).create(pod);
     } catch (AlreadyExistsException e) {
       return false;
+    } catch (StatusException e) {
+      recordPodEvent("create", owner, pod, Optional.of(e.getMessage()));
+      throw e;
     }
     MapValue set = setOf(pod);
     updateClaimsForRetentionPolicy(set, pod);
+    recordPodEvent("create", owner, pod, Optional.empty());
     return true;
+  }
+
+  /**
+   * kube's {@code recordPodEvent}: {@code Successful<Verb>} or {@code Failed<Verb>} about the
+   * set, with kube's message.
+   */
+  private void recordPodEvent(String verb, MapValue set, MapValue pod, Optional<String> error) {
+    String title = Character.toUpperCase(verb.charAt(0)) + verb.substring(1);
+    String what = verb + " Pod " + Meta.metaString(pod, "name") + " in StatefulSet "
+        + Meta.metaString(set, "name");
+    if (error.isEmpty()) {
+      events.normal(involved(set), "Successful" + title, what + " successful");
+    } else {
+      events.warning(involved(set), "Failed" + title, what + " failed error: " + error.get());
+    }
+  }
+
+  /** Go's {@code utilerrors.Aggregate} message of one or more errors. */
+  private static String aggregate(List<String> errors) {
+    List<String> distinct = errors.stream().distinct().toList();
+    return distinct.size() == 1 ? distinct.get(0) : "[" + String.join(", ", distinct) + "]";
+  }
+
+  /** The set as kube's recorder references it. */
+  private static EventRecorder.InvolvedObject involved(MapValue set) {
+    return EventRecorder.InvolvedObject.of("apps/v1", "StatefulSet", set);
   }
 
   private MapValue setOf(MapValue pod) {
@@ -621,7 +668,18 @@ public final class StatefulSetController implements Controller {
   }
 
   /** kube's {@code createPersistentVolumeClaims}: creates the Pod's claims that are missing. */
-  private void createMissingClaims(MapValue pod) {
+  private void createMissingClaims(MapValue owner, MapValue pod) {
+    StatusException failure = createClaims(owner, pod, new ArrayList<>());
+    if (failure != null) {
+      throw failure;
+    }
+  }
+
+  /**
+   * kube's {@code createPersistentVolumeClaims} with its claim Events: the first failure, if
+   * any, with kube's error messages added to {@code errors}.
+   */
+  private StatusException createClaims(MapValue owner, MapValue pod, List<String> errors) {
     MapValue set = setOf(pod);
     StatusException failure = null;
     for (MapValue claim : StatefulSetUtils.claims(set, ordinal(pod)).values()) {
@@ -632,21 +690,26 @@ public final class StatefulSetController implements Controller {
         existing = claimClient(namespace).find(name);
       }
       if (existing.isEmpty()) {
+        String about = " Claim " + name + " Pod " + Meta.metaString(pod, "name")
+            + " in StatefulSet " + Meta.metaString(owner, "name");
         try {
           claimClient(namespace).create(claim);
+          events.normal(involved(owner), "SuccessfulCreate", "create" + about + " success");
         } catch (AlreadyExistsException e) {
           // created meanwhile: fine
         } catch (StatusException e) {
           failure = failure == null ? e : failure;
+          errors.add("failed to create PVC " + name + ": " + e.getMessage());
+          events.warning(involved(owner), "FailedCreate", "create" + about.replace(" Pod ",
+              " for Pod ") + " failed error: " + e.getMessage());
         }
       } else if (isTerminating(existing.get())) {
         failure = failure == null ? StatusErrors.internal("pvc " + name
             + " is being deleted") : failure;
+        errors.add("pvc " + name + " is being deleted");
       }
     }
-    if (failure != null) {
-      throw failure;
-    }
+    return failure;
   }
 
   /**
@@ -738,7 +801,12 @@ public final class StatefulSetController implements Controller {
       if (!StatefulSetUtils.storageMatches(set, fixed)) {
         fixed = StatefulSetUtils.updateStorage(set, fixed);
         consistent = false;
-        createMissingClaims(fixed);
+        List<String> errors = new ArrayList<>();
+        StatusException claimFailure = createClaims(set, fixed, errors);
+        if (claimFailure != null) {
+          recordPodEvent("update", set, fixed, Optional.of(aggregate(errors)));
+          throw claimFailure;
+        }
       }
       if (!claimsMatchRetentionPolicy(set, fixed)) {
         updateClaimsForRetentionPolicy(set, fixed);
@@ -748,9 +816,11 @@ public final class StatefulSetController implements Controller {
       }
       try {
         client.update(fixed);
+        recordPodEvent("update", set, fixed, Optional.empty());
         return;
       } catch (ConflictException e) {
         if (attempt >= 9) {
+          recordPodEvent("update", set, fixed, Optional.of(e.getMessage()));
           throw e;
         }
         Optional<MapValue> fresh = client.find(Meta.metaString(pod, "name"));
@@ -763,12 +833,18 @@ public final class StatefulSetController implements Controller {
   }
 
   /** kube's {@code DeleteStatefulPod}; a Pod already gone counts as deleted. */
-  private void deletePod(MapValue pod) {
+  private void deletePod(MapValue set, MapValue pod) {
     try {
       podClient(Meta.metaString(pod, "namespace")).delete(Meta.metaString(pod, "name"));
     } catch (NotFoundException e) {
-      // gone already
+      // gone already; kube records the failed delete all the same
+      recordPodEvent("delete", set, pod, Optional.of(e.getMessage()));
+      return;
+    } catch (StatusException e) {
+      recordPodEvent("delete", set, pod, Optional.of(e.getMessage()));
+      throw e;
     }
+    recordPodEvent("delete", set, pod, Optional.empty());
   }
 
   private ResourceClient podClient(String namespace) {
