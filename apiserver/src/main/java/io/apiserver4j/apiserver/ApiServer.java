@@ -115,9 +115,9 @@ public final class ApiServer implements AutoCloseable {
     Store theStore = this.store;
     Dispatcher.AdmissionSetup setup = new Dispatcher.AdmissionSetup(
         ns -> DefaultAdmission.chain(b.admission.apply(ns), admission.head(),
-            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig)),
+            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig, this::handle)),
         ns -> DefaultAdmission.chain(AdmissionChain.empty(), admission.tail(),
-            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig)),
+            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig, this::handle)),
         admission.disabledStages());
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, setup,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer, java.util.Map.of(

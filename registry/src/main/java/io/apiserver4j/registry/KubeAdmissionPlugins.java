@@ -20,6 +20,7 @@ import io.apiserver4j.registry.core.persistentvolumeclaim.PersistentVolumeClaimR
 import io.apiserver4j.registry.core.persistentvolumeclaim.StorageObjectInUseProtection;
 import io.apiserver4j.registry.core.persistentvolumeclaim.StorageProtectionController;
 import io.apiserver4j.registry.core.pod.DefaultTolerationSeconds;
+import io.apiserver4j.registry.core.resourcequota.ResourceQuotaAdmission;
 import io.apiserver4j.registry.core.serviceaccount.DefaultServiceAccountController;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
 import io.apiserver4j.registry.networking.ingressclass.DefaultIngressClass;
@@ -88,7 +89,8 @@ final class KubeAdmissionPlugins {
         BuiltinAdmissionPlugin.slot("MutatingAdmissionPolicy", true),
         BuiltinAdmissionPlugin.slot("MutatingAdmissionWebhook", true),
         BuiltinAdmissionPlugin.slot("ValidatingAdmissionPolicy", true),
-        BuiltinAdmissionPlugin.slot("ValidatingAdmissionWebhook", true));
+        BuiltinAdmissionPlugin.slot("ValidatingAdmissionWebhook", true),
+        BuiltinAdmissionPlugin.of(ResourceQuotaAdmission.NAME, true, ResourceQuotaAdmission::new));
   }
 
   /** The controllers that ship with the plugins. */

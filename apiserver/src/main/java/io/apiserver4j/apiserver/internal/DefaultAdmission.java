@@ -7,6 +7,8 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.AdmissionPlugin;
 import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.core.MapValue;
@@ -134,7 +136,8 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
 
   /** The context built-in plugins read a server through. */
   public static AdmissionPluginContext context(Store store, NamespaceStore namespaces,
-      Random random, java.time.Clock clock, Map<String, MapValue> configuration) {
+      Random random, java.time.Clock clock, Map<String, MapValue> configuration,
+      Function<ApiRequest, ApiResponse> loopback) {
     return new AdmissionPluginContext() {
       @Override
       public Optional<MapValue> get(ObjectKey key) {
@@ -166,6 +169,11 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
       @Override
       public Optional<MapValue> configuration(String plugin) {
         return Optional.ofNullable(configuration.get(plugin));
+      }
+
+      @Override
+      public ApiResponse handle(ApiRequest request) {
+        return loopback.apply(request);
       }
     };
   }
