@@ -114,7 +114,7 @@ class ResourceQuotaScenarioTest {
     assertThatThrownBy(() -> pod("p3", "500m")).isInstanceOfSatisfying(StatusException.class,
         e -> {
           assertThat(e.status().code()).isEqualTo(403);
-          assertThat(e.status().reason()).isEqualTo("Forbidden");
+          assertThat(e.status().reason().wireName()).isEqualTo("Forbidden");
           assertThat(e.status().message()).isEqualTo("pods \"p3\" is forbidden: exceeded quota:"
               + " q, requested: pods=1,requests.cpu=500m, used: pods=2,requests.cpu=1, limited:"
               + " pods=2,requests.cpu=1");

@@ -134,6 +134,25 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
     return b.build();
   }
 
+  /**
+   * The chain of {@code plugins} that run after the policy and webhook stages, skipping a plugin
+   * whose name the chain before them ({@code before}: the embedder's and the built-in head)
+   * already has, so an embedder's plugin of that name (a {@code ResourceQuota} of its own)
+   * replaces the built-in one there too.
+   */
+  public static AdmissionChain chainAfter(AdmissionChain before,
+      List<BuiltinAdmissionPlugin> plugins, AdmissionPluginContext context) {
+    Set<String> taken = new LinkedHashSet<>();
+    before.plugins().forEach(p -> taken.add(p.name()));
+    AdmissionChain.Builder b = AdmissionChain.builder();
+    for (BuiltinAdmissionPlugin p : plugins) {
+      if (!taken.contains(p.name())) {
+        b.add(p.factory().orElseThrow().apply(context));
+      }
+    }
+    return b.build();
+  }
+
   /** The context built-in plugins read a server through. */
   public static AdmissionPluginContext context(Store store, NamespaceStore namespaces,
       Random random, java.time.Clock clock, Map<String, MapValue> configuration,

@@ -10,7 +10,7 @@ import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.CreateOptions;
-import io.apiserver4j.dryrun.DryRun;
+import io.apiserver4j.apiserver.DryRun;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -102,7 +102,7 @@ class ResourceQuotaAdmissionTest {
     assertThatThrownBy(() -> create(PODS, pod("not-allowed-pod", "{cpu: '3', memory: 2Gi}",
         "{}"))).isInstanceOfSatisfying(StatusException.class, e -> {
           assertThat(e.status().code()).isEqualTo(403);
-          assertThat(e.status().reason()).isEqualTo("Forbidden");
+          assertThat(e.status().reason().wireName()).isEqualTo("Forbidden");
           assertThat(e.status().message()).isEqualTo("pods \"not-allowed-pod\" is forbidden:"
               + " exceeded quota: quota, requested: cpu=3, used: cpu=1, limited: cpu=3");
         });
