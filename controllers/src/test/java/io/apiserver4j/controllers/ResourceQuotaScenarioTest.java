@@ -62,7 +62,7 @@ class ResourceQuotaScenarioTest {
   @BeforeEach
   void start() {
     api = ApiServer.builder().bootstrap(false).clock(clock)
-        .disableAdmissionPlugins("ServiceAccount").build();
+        .disableAdmissionPlugins("ServiceAccount").enableAdmissionPlugins("ResourceQuota").build();
     api.resources("v1", "namespaces").create(Yaml.read(
         "{apiVersion: v1, kind: Namespace, metadata: {name: ns}}"));
     controllers = ControllerManager.builder(api).clock(clock).controllers("resourcequota")

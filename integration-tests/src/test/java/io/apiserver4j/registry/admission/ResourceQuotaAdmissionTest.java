@@ -40,6 +40,7 @@ class ResourceQuotaAdmissionTest {
 
   // the Pods here are not about their ServiceAccount
   private final ApiServer server = ApiServer.builder().disableAdmissionPlugins("ServiceAccount")
+      .enableAdmissionPlugins("ResourceQuota")
       .build();
 
   @BeforeEach
