@@ -18,5 +18,6 @@ module io.apiserver4j.admission {
   exports io.apiserver4j.admission.matching;
   exports io.apiserver4j.admission.plugins;
   exports io.apiserver4j.admission.policy;
+  exports io.apiserver4j.admission.quota;
   exports io.apiserver4j.admission.webhook;
 }

@@ -125,11 +125,19 @@ public final class ApiServer implements AutoCloseable {
     java.util.Map<String, io.apiserver4j.core.MapValue> pluginConfig = b.admissionConfiguration;
     Random random = b.random;
     Store theStore = this.store;
+    // the head is built first; the tail leaves out what it has (an embedder's ResourceQuota)
+    java.util.concurrent.atomic.AtomicReference<AdmissionChain> head =
+        new java.util.concurrent.atomic.AtomicReference<>(AdmissionChain.empty());
     Dispatcher.AdmissionSetup setup = new Dispatcher.AdmissionSetup(
-        ns -> DefaultAdmission.chain(b.admission.apply(ns), admission.head(),
-            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig)),
-        ns -> DefaultAdmission.chain(AdmissionChain.empty(), admission.tail(),
-            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig)),
+        ns -> {
+          AdmissionChain h = DefaultAdmission.chain(b.admission.apply(ns), admission.head(),
+              DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig,
+                  this::handle));
+          head.set(h);
+          return h;
+        },
+        ns -> DefaultAdmission.chainAfter(head.get(), admission.tail(),
+            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig, this::handle)),
         admission.disabledStages());
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, setup,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer, java.util.Map.of(

@@ -18,6 +18,7 @@ import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
+import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
 import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
@@ -49,7 +50,8 @@ final class KnownControllers {
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
         ReplicaSetController::replicationControllers);
     known(out, "pod-garbage-collector-controller", "podgc");
-    known(out, "resourcequota-controller", "resourcequota");
+    implemented(out, "resourcequota-controller", "resourcequota",
+        ResourceQuotaController::create);
     known(out, "namespace-controller", "namespace");
     known(out, "serviceaccount-controller", "serviceaccount");
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);

@@ -30,6 +30,7 @@ import io.apiserver4j.registry.core.pod.PodNodeSelector;
 import io.apiserver4j.registry.core.pod.PodResizeValidator;
 import io.apiserver4j.registry.core.pod.PodTolerationRestriction;
 import io.apiserver4j.registry.core.pod.PodTopologyLabels;
+import io.apiserver4j.registry.core.resourcequota.ResourceQuotaAdmission;
 import io.apiserver4j.registry.core.service.DenyServiceExternalIPs;
 import io.apiserver4j.registry.core.serviceaccount.DefaultServiceAccountController;
 import io.apiserver4j.registry.core.serviceaccount.ServiceAccountAdmission;
@@ -130,6 +131,7 @@ final class KubeAdmissionPlugins {
         BuiltinAdmissionPlugin.slot("MutatingAdmissionWebhook", true),
         BuiltinAdmissionPlugin.slot("ValidatingAdmissionPolicy", true),
         BuiltinAdmissionPlugin.slot("ValidatingAdmissionWebhook", true),
+        BuiltinAdmissionPlugin.of(ResourceQuotaAdmission.NAME, true, ResourceQuotaAdmission::new),
         BuiltinAdmissionPlugin.slot("AlwaysDeny", false));
   }
 

@@ -5,6 +5,8 @@
 package io.apiserver4j.apiserver.admission;
 
 import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
@@ -68,4 +70,14 @@ public interface AdmissionPluginContext {
    * @return the configuration object, or empty when the file has none for it
    */
   Optional<MapValue> configuration(String plugin);
+
+  /**
+   * Runs {@code request} through the server the plugin runs in, as kube's plugins write through
+   * kube-apiserver's loopback client (the ResourceQuota plugin charging a quota's
+   * {@code status.used}): the whole request path, validation, admission and storage included.
+   *
+   * @param request the request, with the user it is made as
+   * @return the server's answer
+   */
+  ApiResponse handle(ApiRequest request);
 }

@@ -7,6 +7,8 @@ package io.apiserver4j.apiserver.internal;
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.AdmissionPlugin;
 import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
 import io.apiserver4j.core.MapValue;
@@ -132,9 +134,29 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
     return b.build();
   }
 
+  /**
+   * The chain of {@code plugins} that run after the policy and webhook stages, skipping a plugin
+   * whose name the chain before them ({@code before}: the embedder's and the built-in head)
+   * already has, so an embedder's plugin of that name (a {@code ResourceQuota} of its own)
+   * replaces the built-in one there too.
+   */
+  public static AdmissionChain chainAfter(AdmissionChain before,
+      List<BuiltinAdmissionPlugin> plugins, AdmissionPluginContext context) {
+    Set<String> taken = new LinkedHashSet<>();
+    before.plugins().forEach(p -> taken.add(p.name()));
+    AdmissionChain.Builder b = AdmissionChain.builder();
+    for (BuiltinAdmissionPlugin p : plugins) {
+      if (!taken.contains(p.name())) {
+        b.add(p.factory().orElseThrow().apply(context));
+      }
+    }
+    return b.build();
+  }
+
   /** The context built-in plugins read a server through. */
   public static AdmissionPluginContext context(Store store, NamespaceStore namespaces,
-      Random random, java.time.Clock clock, Map<String, MapValue> configuration) {
+      Random random, java.time.Clock clock, Map<String, MapValue> configuration,
+      Function<ApiRequest, ApiResponse> loopback) {
     return new AdmissionPluginContext() {
       @Override
       public Optional<MapValue> get(ObjectKey key) {
@@ -166,6 +188,11 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
       @Override
       public Optional<MapValue> configuration(String plugin) {
         return Optional.ofNullable(configuration.get(plugin));
+      }
+
+      @Override
+      public ApiResponse handle(ApiRequest request) {
+        return loopback.apply(request);
       }
     };
   }

@@ -284,6 +284,12 @@ class PluginCasesTest {
       public Optional<MapValue> configuration(String plugin) {
         return Optional.ofNullable(Nested.mapOrNull(configuration, plugin));
       }
+
+      @Override
+      public io.apiserver4j.apiserver.ApiResponse handle(io.apiserver4j.apiserver.ApiRequest r) {
+        // none of the plugins these cases cover writes through the server
+        throw new IllegalStateException("no plugin of these cases writes: " + r);
+      }
     };
   }
 
