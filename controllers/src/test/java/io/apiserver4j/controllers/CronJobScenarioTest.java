@@ -15,14 +15,9 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,24 +37,7 @@ class CronJobScenarioTest {
   /** 2026-01-01T00:00:00Z is 1767225600 s, 29453760 minutes after the epoch. */
   private static final long START_MINUTE = 29453760;
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -84,7 +62,7 @@ class CronJobScenarioTest {
   }
 
   private void advance(Duration d) {
-    now.set(now.get().plus(d));
+    clock.set(clock.instant().plus(d));
     idle();
   }
 
@@ -116,7 +94,7 @@ class CronJobScenarioTest {
   /** Completes the Job as the job controller would. */
   private void complete(String job) {
     MapValue current = jobs().get(job);
-    String t = Meta.formatTime(now.get());
+    String t = Meta.formatTime(clock.instant());
     MapValue status = (MapValue) Json.read("{\"startTime\":\"" + t + "\",\"completionTime\":\""
         + t + "\",\"succeeded\":1,\"conditions\":[{\"type\":\"SuccessCriteriaMet\",\"status\":"
         + "\"True\",\"lastProbeTime\":\"" + t + "\",\"lastTransitionTime\":\"" + t + "\","
@@ -207,7 +185,7 @@ class CronJobScenarioTest {
     createCronJob("late", "0 * * * *", ",\"startingDeadlineSeconds\":30");
     idle();
     // nothing looks at the CronJob between 00:00 and 01:01: 01:00 is past its deadline then
-    now.set(now.get().plus(Duration.ofMinutes(61)));
+    clock.set(clock.instant().plus(Duration.ofMinutes(61)));
     cronJobs().patch("late", io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
         "{\"metadata\":{\"labels\":{\"poke\":\"1\"}}}");
     idle();

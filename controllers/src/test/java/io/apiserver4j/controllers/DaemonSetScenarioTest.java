@@ -17,16 +17,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,24 +39,7 @@ class DaemonSetScenarioTest {
   private static final GroupVersionResource DS =
       new GroupVersionResource("apps", "v1", "daemonsets");
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -266,7 +244,7 @@ class DaemonSetScenarioTest {
   /** What a kubelet writes once the Pod runs and is ready. */
   private void ready(String name) {
     MapValue pod = pods().get(name);
-    String time = Meta.formatTime(now.get());
+    String time = Meta.formatTime(clock.instant());
     MapValue status = (MapValue) Json.read("{\"phase\":\"Running\",\"conditions\":[{\"type\":"
         + "\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"" + time + "\"}]}");
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name(name)

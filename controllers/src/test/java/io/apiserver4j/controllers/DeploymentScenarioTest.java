@@ -20,18 +20,13 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -62,24 +57,7 @@ class DeploymentScenarioTest {
       "deployment.kubernetes.io/revision-history", "deployment.kubernetes.io/desired-replicas",
       "deployment.kubernetes.io/max-replicas", "deprecated.deployment.rollback.to");
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -126,7 +104,7 @@ class DeploymentScenarioTest {
 
   /** Moves the server clock on, so that sets created next are newer (kube orders by age). */
   private void tick() {
-    now.set(now.get().plusSeconds(10));
+    clock.set(clock.instant().plusSeconds(10));
   }
 
   @Test
@@ -370,12 +348,12 @@ class DeploymentScenarioTest {
     MapValue status = Nested.map(deployments().get("web"), "status");
     assertCondition(status, "Progressing", "True", "ReplicaSetUpdated",
         "ReplicaSet \"" + name + "\" is progressing.");
-    now.set(now.get().plusSeconds(30));
+    clock.set(clock.instant().plusSeconds(30));
     idle();
     assertThat(Nested.str(DeploymentScenarioTest.condition(
         Nested.map(deployments().get("web"), "status"), "Progressing"), "reason"))
         .isEqualTo("ReplicaSetUpdated");
-    now.set(now.get().plusSeconds(31));
+    clock.set(clock.instant().plusSeconds(31));
     idle();
     status = Nested.map(deployments().get("web"), "status");
     assertCondition(status, "Progressing", "False", "ProgressDeadlineExceeded",
@@ -474,7 +452,7 @@ class DeploymentScenarioTest {
       if (Nested.str(pod, "status", "phase").equals("Running")) {
         continue;
       }
-      String time = Meta.formatTime(now.get());
+      String time = Meta.formatTime(clock.instant());
       MapValue status = (MapValue) Json.read("{\"phase\":\"Running\",\"conditions\":"
           + "[{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\"" + time + "\"}]}");
       api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns")

@@ -19,14 +19,9 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.StatusException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -41,24 +36,7 @@ import org.junit.jupiter.api.Test;
 class DisruptionScenarioTest {
   private static final Duration IDLE = Duration.ofSeconds(30);
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -113,7 +91,7 @@ class DisruptionScenarioTest {
     MapValue pod = pods().get(name);
     MapValue status = (MapValue) Json.read("{\"phase\":\"Running\",\"podIP\":\"10.0.0.1\","
         + "\"conditions\":[{\"type\":\"Ready\",\"status\":\"" + (ready ? "True" : "False")
-        + "\",\"lastTransitionTime\":\"" + Meta.formatTime(now.get()) + "\"}]}");
+        + "\",\"lastTransitionTime\":\"" + Meta.formatTime(clock.instant()) + "\"}]}");
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name(name)
         .subresource("status").options(UpdateOptions.defaults())
         .body(pod.with("status", status)).build()).orThrow();
@@ -190,14 +168,14 @@ class DisruptionScenarioTest {
         .namespace("ns").name("web").subresource("status").options(UpdateOptions.defaults())
         .body(pdb.with("status", Nested.map(pdb, "status").with("disruptionsAllowed",
             Value.of(0L)).with("disruptedPods", Json.read("{\"a\":\""
-            + Meta.formatTime(now.get()) + "\"}")))).build()).orThrow();
+            + Meta.formatTime(clock.instant()) + "\"}")))).build()).orThrow();
     idle();
     MapValue status = status();
     // maxUnavailable without controllers: bare Pods count for nothing (kube's expectedScale)
     assertThat(Nested.integer(status, "expectedPods")).isZero();
     assertThat(Nested.integer(status, "currentHealthy")).isEqualTo(2);
     assertThat(Nested.map(status, "disruptedPods").containsKey("a")).isTrue();
-    now.set(now.get().plusSeconds(121));
+    clock.set(clock.instant().plusSeconds(121));
     idle();
     status = status();
     assertThat(Nested.has(status, "disruptedPods")).isFalse();
@@ -290,7 +268,7 @@ class DisruptionScenarioTest {
     MapValue first = events("NoPods").get(0);
     String created = Nested.str(first, "firstTimestamp");
     long count = Nested.integer(first, "count");
-    now.set(now.get().plusSeconds(30));
+    clock.set(clock.instant().plusSeconds(30));
     pdbs().patch("web", io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
         "{\"metadata\":{\"labels\":{\"poke\":\"1\"}}}");
     idle();
@@ -301,6 +279,6 @@ class DisruptionScenarioTest {
     assertThat(Meta.metaString(again, "name")).isEqualTo(Meta.metaString(first, "name"));
     assertThat(Nested.integer(again, "count")).isGreaterThan(count);
     assertThat(Nested.str(again, "firstTimestamp")).isEqualTo(created);
-    assertThat(Nested.str(again, "lastTimestamp")).isEqualTo(Meta.formatTime(now.get()));
+    assertThat(Nested.str(again, "lastTimestamp")).isEqualTo(Meta.formatTime(clock.instant()));
   }
 }

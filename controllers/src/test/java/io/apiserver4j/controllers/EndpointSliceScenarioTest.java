@@ -16,15 +16,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,24 +34,7 @@ class EndpointSliceScenarioTest {
   /** kube's generateName alphabet, 5 characters after the prefix. */
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -102,9 +80,9 @@ class EndpointSliceScenarioTest {
 
   @Test
   void serviceWithThreeReadyPodsGetsEndpointsAndOneSliceWithTheirIps() {
-    MapValue a = pod(api, "a", "10.0.0.1", true, now.get());
-    MapValue b = pod(api, "b", "10.0.0.2", true, now.get());
-    MapValue c = pod(api, "c", "10.0.0.3", true, now.get());
+    MapValue a = pod(api, "a", "10.0.0.1", true, clock.instant());
+    MapValue b = pod(api, "b", "10.0.0.2", true, clock.instant());
+    MapValue c = pod(api, "c", "10.0.0.3", true, clock.instant());
     MapValue svc = api.resources("v1", "services").namespace("ns")
         .create(Json.read(service("web", "")));
     idle();
@@ -134,9 +112,9 @@ class EndpointSliceScenarioTest {
         Json.read(endpoint(c, "10.0.0.3", true)));
 
     // a Pod goes unready: ready=false there, notReadyAddresses in Endpoints
-    now.set(now.get().plusSeconds(10));
+    clock.set(clock.instant().plusSeconds(10));
     setStatus(api, api.resources(EndpointsScenarioTest.PODS).namespace("ns").get("b"),
-        "10.0.0.2", false, now.get());
+        "10.0.0.2", false, clock.instant());
     idle();
     slices = slicesOf("web");
     assertThat(slices).hasSize(1);
@@ -166,7 +144,7 @@ class EndpointSliceScenarioTest {
     assertThat(Nested.list(slices.get(0), "ports")).isEmpty();
     // a Pod arrives: the placeholder is reused (kube turns the create into its update)
     String name = Meta.metaString(slices.get(0), "name");
-    pod(api, "a", "10.0.0.1", true, now.get());
+    pod(api, "a", "10.0.0.1", true, clock.instant());
     idle();
     slices = slicesOf("web");
     assertThat(slices).hasSize(1);
@@ -177,7 +155,7 @@ class EndpointSliceScenarioTest {
   @Test
   void aHundredAndFiftyPodsFillTwoSlices() {
     for (int i = 0; i < 150; i++) {
-      pod(api, "p" + i, "10.0." + (i / 250) + "." + (i % 250 + 1), true, now.get());
+      pod(api, "p" + i, "10.0." + (i / 250) + "." + (i % 250 + 1), true, clock.instant());
     }
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
     idle();
@@ -194,7 +172,7 @@ class EndpointSliceScenarioTest {
             + "\"labels\":{\"app\":\"web\"},\"finalizers\":[\"example.com/hold\"]},"
             + "\"spec\":{\"nodeName\":\"node-1\",\"containers\":[{\"name\":\"c\",\"image\":"
             + "\"x\",\"ports\":[{\"name\":\"web\",\"containerPort\":8080}]}]}}"));
-    setStatus(api, created, "10.0.0.1", true, now.get());
+    setStatus(api, created, "10.0.0.1", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
     idle();
     api.resources(EndpointsScenarioTest.PODS).namespace("ns").delete("a");
@@ -213,7 +191,7 @@ class EndpointSliceScenarioTest {
         Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"lost\","
             + "\"labels\":{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"gone\",\"containers\":"
             + "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
-    setStatus(api, created, "10.0.0.9", true, now.get());
+    setStatus(api, created, "10.0.0.9", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
     idle();
     // endpointslice_controller.go syncService, with the reconciler's error

@@ -17,14 +17,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,24 +36,7 @@ class EndpointsScenarioTest {
   private static final Duration IDLE = Duration.ofSeconds(30);
   static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -121,10 +100,10 @@ class EndpointsScenarioTest {
 
   @Test
   void serviceWithThreeReadyPodsGetsOneSubsetWithTheirAddresses() {
-    MapValue a = pod(api, "a", "10.0.0.3", true, now.get());
-    MapValue b = pod(api, "b", "10.0.0.1", true, now.get());
-    MapValue c = pod(api, "c", "10.0.0.2", true, now.get());
-    now.set(now.get().plusSeconds(5));
+    MapValue a = pod(api, "a", "10.0.0.3", true, clock.instant());
+    MapValue b = pod(api, "b", "10.0.0.1", true, clock.instant());
+    MapValue c = pod(api, "c", "10.0.0.2", true, clock.instant());
+    clock.set(clock.instant().plusSeconds(5));
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
     idle();
     MapValue ep = endpoints().get("web");
@@ -146,12 +125,12 @@ class EndpointsScenarioTest {
 
   @Test
   void aPodChangeThatChangesNoAddressLeavesTheEndpointsAlone() {
-    pod(api, "a", "10.0.0.1", true, now.get());
-    pod(api, "b", "10.0.0.2", false, now.get());
+    pod(api, "a", "10.0.0.1", true, clock.instant());
+    pod(api, "b", "10.0.0.2", false, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
     idle();
     MapValue before = endpoints().get("web");
-    now.set(now.get().plusSeconds(30));
+    clock.set(clock.instant().plusSeconds(30));
     // kube's syncService compares subsets, labels and the capacity annotation and skips the write
     api.resources(PODS).namespace("ns").patch("a", PatchType.MERGE_PATCH,
         "{\"metadata\":{\"annotations\":{\"touched\":\"yes\"}}}");
@@ -165,12 +144,12 @@ class EndpointsScenarioTest {
 
   @Test
   void podGoingUnreadyMovesToNotReadyAddresses() {
-    MapValue a = pod(api, "a", "10.0.0.1", true, now.get());
-    pod(api, "b", "10.0.0.2", true, now.get());
+    MapValue a = pod(api, "a", "10.0.0.1", true, clock.instant());
+    pod(api, "b", "10.0.0.2", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
     idle();
-    now.set(now.get().plusSeconds(30));
-    setStatus(api, api.resources(PODS).namespace("ns").get("a"), "10.0.0.1", false, now.get());
+    clock.set(clock.instant().plusSeconds(30));
+    setStatus(api, api.resources(PODS).namespace("ns").get("a"), "10.0.0.1", false, clock.instant());
     idle();
     MapValue ep = endpoints().get("web");
     List<Value> subsets = Nested.list(ep, "subsets");
@@ -185,7 +164,7 @@ class EndpointsScenarioTest {
 
   @Test
   void publishNotReadyAddressesListsUnreadyPodsAsReady() {
-    pod(api, "a", "10.0.0.1", false, now.get());
+    pod(api, "a", "10.0.0.1", false, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web",
         ",\"publishNotReadyAddresses\":true")));
     idle();
@@ -200,7 +179,7 @@ class EndpointsScenarioTest {
         "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"a\",\"labels\":"
             + "{\"app\":\"web\"}},\"spec\":{\"nodeName\":\"node-1\",\"hostname\":\"h\","
             + "\"subdomain\":\"db\",\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}"));
-    setStatus(api, created, "10.0.0.1", true, now.get());
+    setStatus(api, created, "10.0.0.1", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(
         "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"db\"},"
             + "\"spec\":{\"clusterIP\":\"None\",\"selector\":{\"app\":\"web\"}}}"));

@@ -17,15 +17,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -44,24 +39,7 @@ class JobScenarioTest {
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
   private static final String FINALIZER = "batch.kubernetes.io/job-tracking";
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -125,7 +103,7 @@ class JobScenarioTest {
   /** Sets the Pod's phase (and a terminated container with {@code exitCode}) as a kubelet. */
   private void finish(MapValue pod, String phase, int exitCode) {
     MapValue current = pods().get(Meta.metaString(pod, "name"));
-    String t = Meta.formatTime(now.get());
+    String t = Meta.formatTime(clock.instant());
     MapValue status = (MapValue) Json.read("{\"phase\":\"" + phase + "\",\"conditions\":"
         + "[{\"type\":\"Ready\",\"status\":\"False\",\"lastTransitionTime\":\"" + t + "\"}],"
         + "\"containerStatuses\":[{\"name\":\"c\",\"image\":\"busybox\",\"imageID\":\"\","
@@ -169,7 +147,7 @@ class JobScenarioTest {
     assertThat(livePods()).hasSize(2);
     assertThat(Nested.integer(status("pi"), "succeeded")).isEqualTo(1);
 
-    now.set(now.get().plusSeconds(30));
+    clock.set(clock.instant().plusSeconds(30));
     for (MapValue p : livePods()) {
       finish(p, "Succeeded", 0);
     }
@@ -196,10 +174,10 @@ class JobScenarioTest {
     assertThat(Nested.integer(status("flaky"), "failed")).isEqualTo(1);
     // kube's 10 s backoff after the first failure, on the server clock
     assertThat(livePods()).isEmpty();
-    now.set(now.get().plusSeconds(9));
+    clock.set(clock.instant().plusSeconds(9));
     idle();
     assertThat(livePods()).isEmpty();
-    now.set(now.get().plusSeconds(1));
+    clock.set(clock.instant().plusSeconds(1));
     idle();
     assertThat(livePods()).hasSize(1);
     finish(livePods().get(0), "Failed", 1);
@@ -219,7 +197,7 @@ class JobScenarioTest {
     createJob("slow", "\"parallelism\":2,\"completions\":4,\"activeDeadlineSeconds\":60");
     idle();
     assertThat(livePods()).hasSize(2);
-    now.set(now.get().plusSeconds(60));
+    clock.set(clock.instant().plusSeconds(60));
     idle();
     assertThat(pods().list()).isEmpty();
     assertThat(conditionTypes("slow")).containsExactly("FailureTarget=True", "Failed=True");
@@ -282,7 +260,7 @@ class JobScenarioTest {
     assertThat(Nested.list(status("ign"), "conditions")).isEmpty();
     // an ignored failure still backs off (kube's newBackoffRecord takes every failed Pod)
     assertThat(livePods()).isEmpty();
-    now.set(now.get().plusSeconds(10));
+    clock.set(clock.instant().plusSeconds(10));
     idle();
     assertThat(livePods()).hasSize(1);
     assertThat(Nested.list(status("ign"), "conditions")).isEmpty();
@@ -298,7 +276,7 @@ class JobScenarioTest {
     assertThat(Nested.str(suspended, "reason")).isEqualTo("JobSuspended");
     assertThat(Nested.str(suspended, "message")).isEqualTo("Job suspended");
     assertThat(Nested.has(status("sus"), "startTime")).isFalse();
-    now.set(now.get().plusSeconds(5));
+    clock.set(clock.instant().plusSeconds(5));
     jobs().patch("sus", PatchType.MERGE_PATCH, "{\"spec\":{\"suspend\":false}}");
     idle();
     assertThat(livePods()).hasSize(1);
@@ -379,7 +357,7 @@ class JobScenarioTest {
     createJob("slow", "\"parallelism\":2,\"completions\":4,\"activeDeadlineSeconds\":60");
     idle();
     List<String> names = livePods().stream().map(p -> Meta.metaString(p, "name")).toList();
-    now.set(now.get().plusSeconds(60));
+    clock.set(clock.instant().plusSeconds(60));
     idle();
     assertThat(messages("slow", "SuccessfulDelete")).containsExactlyInAnyOrderElementsOf(
         names.stream().map(n -> "Deleted pod: " + n).toList());

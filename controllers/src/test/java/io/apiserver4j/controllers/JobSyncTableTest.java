@@ -15,17 +15,12 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 import java.util.TreeSet;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -46,24 +41,7 @@ class JobSyncTableTest {
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -188,7 +166,7 @@ class JobSyncTableTest {
       String[] parts = ip.split(":");
       fixtures.add(pod(job, "pod-" + n++, parts[1], false, Integer.parseInt(parts[0])));
     }
-    now.set(now.get().plus(Duration.ofHours(1)));
+    clock.set(clock.instant().plus(Duration.ofHours(1)));
     controllers = ControllerManager.builder(api).clock(clock).controllers("job").start();
     assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
 
@@ -254,7 +232,7 @@ class JobSyncTableTest {
         + "\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"foo/bar\"}]}}"));
     MapValue status = (MapValue) Json.read("{\"phase\":\"" + phase + "\"" + (ready
         ? ",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\",\"lastTransitionTime\":\""
-            + Meta.formatTime(now.get()) + "\"}]" : "") + "}");
+            + Meta.formatTime(clock.instant()) + "\"}]" : "") + "}");
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name(name)
         .subresource("status").options(UpdateOptions.defaults())
         .body(created.with("status", status)).build()).orThrow();

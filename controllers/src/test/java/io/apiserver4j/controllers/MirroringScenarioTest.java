@@ -16,15 +16,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -40,24 +35,7 @@ class MirroringScenarioTest {
   /** kube's generateName alphabet, 5 characters after the prefix. */
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 

@@ -16,14 +16,9 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -42,24 +37,7 @@ class ReplicaSetScenarioTest {
   /** kube's generateName alphabet, 5 characters after the prefix. */
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -180,7 +158,7 @@ class ReplicaSetScenarioTest {
     MapValue status = Nested.map(api.resources(RS).namespace("ns").get("web"), "status");
     assertThat(Nested.integer(status, "readyReplicas")).isEqualTo(1);
     assertThat(Nested.has(status, "availableReplicas")).isFalse();
-    now.set(now.get().plusSeconds(31));
+    clock.set(clock.instant().plusSeconds(31));
     idle();
     status = Nested.map(api.resources(RS).namespace("ns").get("web"), "status");
     assertThat(Nested.integer(status, "availableReplicas")).isEqualTo(1);
@@ -272,7 +250,7 @@ class ReplicaSetScenarioTest {
         + "\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"app\":\"web\",\"tier\":"
         + "\"front\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]" + nodeName
         + "}}"));
-    String time = Meta.formatTime(now.get());
+    String time = Meta.formatTime(clock.instant());
     MapValue status = (MapValue) Json.read("{\"phase\":\"" + phase + "\",\"conditions\":"
         + "[{\"type\":\"Ready\",\"status\":\"" + (ready ? "True" : "False")
         + "\",\"lastTransitionTime\":\"" + time + "\"}],\"containerStatuses\":[{\"name\":\"c\","

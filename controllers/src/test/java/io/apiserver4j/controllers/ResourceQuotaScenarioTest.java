@@ -17,12 +17,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import io.apiserver4j.core.errors.StatusException;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,24 +33,7 @@ import org.junit.jupiter.api.Test;
 class ResourceQuotaScenarioTest {
   private static final Duration IDLE = Duration.ofSeconds(30);
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -169,7 +147,7 @@ class ResourceQuotaScenarioTest {
         .body(Nested.set(q, Value.of("7"), "status", "used", "configmaps")).build()).orThrow();
     idle();
     assertThat(Nested.str(status(), "used", "configmaps")).isEqualTo("7");
-    now.set(now.get().plus(Duration.ofMinutes(5)));
+    clock.set(clock.instant().plus(Duration.ofMinutes(5)));
     idle();
     assertThat(Nested.map(status(), "used")).isEqualTo(Yaml.read(
         "{configmaps: '1', secrets: '0'}"));

@@ -14,14 +14,9 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.List;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -39,24 +34,7 @@ class TaintEvictionScenarioTest {
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource NODES = new GroupVersionResource("", "v1", "nodes");
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -82,7 +60,7 @@ class TaintEvictionScenarioTest {
   }
 
   private void advance(Duration d) {
-    now.updateAndGet(t -> t.plus(d));
+    clock.set(clock.instant().plus(d));
     idle();
   }
 

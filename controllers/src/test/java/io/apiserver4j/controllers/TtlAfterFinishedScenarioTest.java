@@ -15,13 +15,8 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Clock;
 import java.time.Duration;
-import java.time.Instant;
-import java.time.ZoneId;
-import java.time.ZoneOffset;
 import java.util.concurrent.atomic.AtomicLong;
-import java.util.concurrent.atomic.AtomicReference;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -38,24 +33,7 @@ class TtlAfterFinishedScenarioTest {
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
 
-  private final AtomicReference<Instant> now =
-      new AtomicReference<>(Instant.parse("2026-01-01T00:00:00Z"));
-  private final Clock clock = new Clock() {
-    @Override
-    public ZoneId getZone() {
-      return ZoneOffset.UTC;
-    }
-
-    @Override
-    public Clock withZone(ZoneId zone) {
-      return this;
-    }
-
-    @Override
-    public Instant instant() {
-      return now.get();
-    }
-  };
+  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
   private ApiServer api;
   private ControllerManager controllers;
 
@@ -95,7 +73,7 @@ class TtlAfterFinishedScenarioTest {
         + "{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}"));
     idle();
     MapValue pod = pods().list().get(0);
-    now.set(now.get().plusSeconds(5));
+    clock.set(clock.instant().plusSeconds(5));
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns")
         .name(Meta.metaString(pod, "name")).subresource("status")
         .options(UpdateOptions.defaults())
@@ -105,11 +83,11 @@ class TtlAfterFinishedScenarioTest {
     assertThat(Nested.list(job, "status", "conditions").stream()
         .map(c -> Nested.str(c, "type")).toList()).contains("Complete");
     assertThat(Nested.str(job, "status", "completionTime")).isEqualTo("2026-01-01T00:00:05Z");
-    now.set(now.get().plusSeconds(99));
+    clock.set(clock.instant().plusSeconds(99));
     idle();
     assertThat(jobs().find("short")).isPresent();
     assertThat(pods().list()).hasSize(1);
-    now.set(now.get().plusSeconds(1));
+    clock.set(clock.instant().plusSeconds(1));
     idle();
     assertThat(jobs().find("short")).isEmpty();
     assertThat(pods().list()).isEmpty();
@@ -127,7 +105,7 @@ class TtlAfterFinishedScenarioTest {
         .options(UpdateOptions.defaults())
         .body(pod.with("status", Json.read("{\"phase\":\"Succeeded\"}"))).build()).orThrow();
     idle();
-    now.set(now.get().plus(Duration.ofDays(1)));
+    clock.set(clock.instant().plus(Duration.ofDays(1)));
     idle();
     assertThat(jobs().find("keep")).isPresent();
     assertThat(Meta.metaString(jobs().get("keep"), "uid")).isEqualTo(Meta.metaString(job, "uid"));
