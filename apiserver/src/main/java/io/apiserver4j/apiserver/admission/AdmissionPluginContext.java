@@ -4,9 +4,9 @@
  */
 package io.apiserver4j.apiserver.admission;
 
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.admission.plugins.NamespaceStore;
-import io.apiserver4j.apiserver.ApiRequest;
-import io.apiserver4j.apiserver.ApiResponse;
+import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ObjectKey;
@@ -72,12 +72,15 @@ public interface AdmissionPluginContext {
   Optional<MapValue> configuration(String plugin);
 
   /**
-   * Runs {@code request} through the server the plugin runs in, as kube's plugins write through
+   * Updates the {@code status} subresource of {@code object} (checked against its
+   * resourceVersion) through the server the plugin runs in, as kube's plugins write through
    * kube-apiserver's loopback client (the ResourceQuota plugin charging a quota's
    * {@code status.used}): the whole request path, validation, admission and storage included.
    *
-   * @param request the request, with the user it is made as
-   * @return the server's answer
+   * @return the object as stored
+   * @throws io.apiserver4j.core.errors.StatusException as the server answers (409 when
+   *     {@code object}'s resourceVersion is stale)
    */
-  ApiResponse handle(ApiRequest request);
+  MapValue updateStatus(GroupVersionResource resource, MapValue object, UserInfo user,
+      String fieldManager);
 }

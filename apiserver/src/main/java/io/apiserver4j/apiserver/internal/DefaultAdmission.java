@@ -191,8 +191,13 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
       }
 
       @Override
-      public ApiResponse handle(ApiRequest request) {
-        return loopback.apply(request);
+      public MapValue updateStatus(io.apiserver4j.core.GroupVersionResource resource,
+          MapValue object, io.apiserver4j.admission.UserInfo user, String fieldManager) {
+        return loopback.apply(ApiRequest.builder(ApiRequest.Verb.UPDATE, resource)
+            .namespace(io.apiserver4j.core.Meta.metaString(object, "namespace"))
+            .name(io.apiserver4j.core.Meta.metaString(object, "name")).subresource("status")
+            .options(io.apiserver4j.apiserver.UpdateOptions.defaults()).fieldManager(fieldManager)
+            .user(user).body(object).build()).orThrow();
       }
     };
   }

@@ -446,7 +446,7 @@ public final class KubeEnvironment {
             java.time.Duration::toMillis));
     // cel-go's zero values: a timestamp's is Go's zero time (year 1), not the Unix epoch
     b.addFunctionBindings(CelFunctionBinding.from("optional_ofNonZeroValue", Object.class,
-        v -> isZeroValue(v) ? Optional.empty() : Optional.of(v)));
+        v -> ZeroValues.isZero(v) ? Optional.empty() : Optional.of(v)));
     // equality, concatenation and membership as cel-go evaluates them on kube's set and map
     // lists (KubeLists)
     b.addFunctionBindings(
@@ -466,52 +466,6 @@ public final class KubeEnvironment {
     JsonPatchLibrary.add(b);
     KubeLibraries.addAll(b);
     return b.build();
-  }
-
-  /** Go's zero time, cel-go's zero timestamp. */
-  private static final java.time.Instant GO_ZERO_TIME = java.time.Instant.parse(
-      "0001-01-01T00:00:00Z");
-
-  /** Whether {@code v} is the zero value of its type, as cel-go's {@code IsZeroValue}. */
-  private static boolean isZeroValue(Object v) {
-    if (v instanceof Boolean b) {
-      return !b;
-    }
-    if (v instanceof Long l) {
-      return l == 0;
-    }
-    if (v instanceof Double d) {
-      return d == 0;
-    }
-    if (v instanceof UnsignedLong u) {
-      return u.equals(UnsignedLong.ZERO);
-    }
-    if (v instanceof String s) {
-      return s.isEmpty();
-    }
-    if (v instanceof dev.cel.common.values.CelByteString bytes) {
-      return bytes.isEmpty();
-    }
-    if (v instanceof java.util.Collection<?> c) {
-      return c.isEmpty();
-    }
-    if (v instanceof Map<?, ?> m) {
-      return m.isEmpty();
-    }
-    if (v instanceof java.time.Duration d) {
-      return d.isZero();
-    }
-    if (v instanceof java.time.Instant t) {
-      return t.equals(GO_ZERO_TIME);
-    }
-    if (v instanceof com.google.protobuf.Timestamp t) {
-      return t.getSeconds() == GO_ZERO_TIME.getEpochSecond() && t.getNanos() == 0;
-    }
-    if (v instanceof com.google.protobuf.Message m) {
-      return m.equals(m.getDefaultInstanceForType());
-    }
-    return v instanceof com.google.protobuf.NullValue
-        || v instanceof dev.cel.common.values.NullValue;
   }
 
   // --- kube's regex library: find, findAll ------------------------------------------------------

@@ -286,9 +286,10 @@ class PluginCasesTest {
       }
 
       @Override
-      public io.apiserver4j.apiserver.ApiResponse handle(io.apiserver4j.apiserver.ApiRequest r) {
+      public MapValue updateStatus(io.apiserver4j.core.GroupVersionResource resource,
+          MapValue object, io.apiserver4j.admission.UserInfo user, String fieldManager) {
         // none of the plugins these cases cover writes through the server
-        throw new IllegalStateException("no plugin of these cases writes: " + r);
+        throw new IllegalStateException("no plugin of these cases writes: " + resource);
       }
     };
   }

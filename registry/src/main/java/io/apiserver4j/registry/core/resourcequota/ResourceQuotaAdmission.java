@@ -16,8 +16,6 @@ import io.apiserver4j.admission.quota.QuotaEvaluator;
 import io.apiserver4j.admission.quota.QuotaEvaluators;
 import io.apiserver4j.admission.quota.ResourceLists;
 import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
-import io.apiserver4j.apiserver.ApiRequest;
-import io.apiserver4j.apiserver.UpdateOptions;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
@@ -152,10 +150,7 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
   }
 
   private void updateStatus(MapValue quota) {
-    server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, QUOTAS)
-        .namespace(Meta.metaString(quota, "namespace")).name(Meta.metaString(quota, "name"))
-        .subresource("status").options(UpdateOptions.defaults()).fieldManager(FIELD_MANAGER)
-        .user(LOOPBACK).body(quota).build()).orThrow();
+    server.updateStatus(QUOTAS, quota, LOOPBACK, FIELD_MANAGER);
   }
 
   /**
