@@ -100,11 +100,7 @@ public final class CronJobController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   private final class CronJobHandler implements ResourceEventHandler {

@@ -114,11 +114,7 @@ public final class DaemonSetController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   // ---- event handlers ----

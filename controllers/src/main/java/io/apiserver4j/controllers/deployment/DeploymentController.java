@@ -112,11 +112,7 @@ public final class DeploymentController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   // ---- event handlers: record and queue only ----

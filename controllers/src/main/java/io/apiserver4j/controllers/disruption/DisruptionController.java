@@ -125,11 +125,7 @@ public final class DisruptionController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   /** kube's {@code getPdbForPod}: every budget of the namespace selecting the Pod. */

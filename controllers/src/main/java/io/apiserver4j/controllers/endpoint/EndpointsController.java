@@ -93,11 +93,7 @@ public final class EndpointsController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   /** Services on every event; Endpoints on deletion only, as kube's handlers. */

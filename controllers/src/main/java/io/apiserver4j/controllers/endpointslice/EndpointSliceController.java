@@ -92,11 +92,7 @@ public final class EndpointSliceController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   private final class PodHandler implements ResourceEventHandler {

@@ -156,11 +156,7 @@ public final class MirroringController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   private static boolean managed(MapValue slice) {

@@ -186,6 +186,18 @@ public final class ControllerContext {
       this.threads = threads;
     }
 
+    /**
+     * Closes {@code workers}, or, when they never started (null: the controller was closed
+     * before its start), shuts {@code queue} down.
+     */
+    public static void close(Workers workers, WorkQueue<?> queue) {
+      if (workers != null) {
+        workers.close();
+      } else {
+        queue.shutDown();
+      }
+    }
+
     /** Shuts the queue down and waits for the workers. */
     @Override
     public void close() {

@@ -196,11 +196,7 @@ public final class NodeLifecycleController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
     noScheduleTaints.close();
   }
 

@@ -117,11 +117,7 @@ public final class ReplicaSetController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   // ---- event handlers: record and queue only ----

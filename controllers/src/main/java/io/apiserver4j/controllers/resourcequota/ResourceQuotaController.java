@@ -172,11 +172,7 @@ public final class ResourceQuotaController implements Controller {
   @Override
   public void close() {
     closed.set(true);
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   /** kube's {@code syncResourceQuotaFromKey} and {@code syncResourceQuota}. */

@@ -119,11 +119,7 @@ public final class StatefulSetController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   // ---- event handlers ----

@@ -148,11 +148,7 @@ public final class TaintEvictionController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   /** kube's {@code PodUpdated}: only a change of tolerations or Node matters. */

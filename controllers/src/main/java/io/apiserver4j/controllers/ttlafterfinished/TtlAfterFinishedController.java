@@ -87,11 +87,7 @@ public final class TtlAfterFinishedController implements Controller {
 
   @Override
   public void close() {
-    if (workers != null) {
-      workers.close();
-    } else {
-      queue.shutDown();
-    }
+    Workers.close(workers, queue);
   }
 
   private void enqueueIfNeeded(MapValue job) {
