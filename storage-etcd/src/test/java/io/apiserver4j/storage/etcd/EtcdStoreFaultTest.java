@@ -225,10 +225,26 @@ class EtcdStoreFaultTest {
     StoredObject missed = retry(() -> store.create(b, MapValue.ofEntries("v", Value.of(2))));
     StoredObject changed = retry(() -> store.update(a, created.object().with("v", Value.of(3)),
         created.resourceVersion()));
-    try (Watch resumed = store.watch(all,
-        WatchOptions.builder().resourceVersion(lastSeen).build())) {
-      WatchEvent.ObjectChange e1 = (WatchEvent.ObjectChange) resumed.poll(WAIT).orElseThrow();
-      WatchEvent.ObjectChange e2 = (WatchEvent.ObjectChange) resumed.poll(WAIT).orElseThrow();
+    // a watch opened while the client is still reconnecting may itself end with a 503 before
+    // its first event; the consumer then watches again from the same revision, as a reflector does
+    WatchEvent firstResumed = null;
+    Watch resumed = null;
+    long deadline = System.nanoTime() + WAIT.toNanos();
+    while (firstResumed == null) {
+      resumed = retry(() -> store.watch(all,
+          WatchOptions.builder().resourceVersion(lastSeen).build()));
+      WatchEvent e = resumed.poll(WAIT).orElseThrow();
+      if (e instanceof WatchEvent.Failure f && f.status().code() == 503
+          && System.nanoTime() < deadline) {
+        resumed.close();
+        pause();
+      } else {
+        firstResumed = e;
+      }
+    }
+    try (Watch w2 = resumed) {
+      WatchEvent.ObjectChange e1 = (WatchEvent.ObjectChange) firstResumed;
+      WatchEvent.ObjectChange e2 = (WatchEvent.ObjectChange) w2.poll(WAIT).orElseThrow();
       assertThat(e1.type()).isEqualTo(WatchEvent.Type.ADDED);
       assertThat(e1.object()).isEqualTo(missed);
       assertThat(e2.type()).isEqualTo(WatchEvent.Type.MODIFIED);
@@ -236,7 +252,7 @@ class EtcdStoreFaultTest {
       // nothing else was replayed: the next event is a later write's (etcd orders events)
       StoredObject marker = store.create(ObjectKey.namespaced("", "configmaps", "default", "c"),
           MapValue.ofEntries("v", Value.of(4)));
-      WatchEvent.ObjectChange e3 = (WatchEvent.ObjectChange) resumed.poll(WAIT).orElseThrow();
+      WatchEvent.ObjectChange e3 = (WatchEvent.ObjectChange) w2.poll(WAIT).orElseThrow();
       assertThat(e3.object()).isEqualTo(marker);
     }
     store.close();
