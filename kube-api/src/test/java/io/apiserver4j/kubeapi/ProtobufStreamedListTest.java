@@ -66,12 +66,12 @@ class ProtobufStreamedListTest {
     MapValue object = ProtobufUpstreamBytesTest.json(name);
     MapValue whole = list(object, 3, pageMeta());
     byte[] expected = codec.encode(whole);
-    int itemSize = ProtoCodec.envelope(ProtobufUpstreamBytesTest.upstream(name)).raw().length;
+    int itemSize = ProtoCodec.envelope(ProtobufUpstreamBytesTest.goBytes(name)).raw().length;
     for (long retain : new long[] {0, itemSize, Long.MAX_VALUE}) {
       assertThat(streamed(whole, retain)).as("keeping %d bytes", retain).isEqualTo(expected);
     }
     // each item of the list is the message Go wrote for the object, after its tag and length
-    byte[] goItem = ProtoCodec.envelope(ProtobufUpstreamBytesTest.upstream(name)).raw();
+    byte[] goItem = ProtoCodec.envelope(ProtobufUpstreamBytesTest.goBytes(name)).raw();
     byte[] raw = ProtoCodec.envelope(expected).raw();
     byte[] lastItem = Arrays.copyOfRange(raw, raw.length - goItem.length, raw.length);
     assertThat(lastItem).isEqualTo(goItem);
