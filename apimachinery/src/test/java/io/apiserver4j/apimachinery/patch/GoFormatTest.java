@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apimachinery.patch;
 
+import io.apiserver4j.apimachinery.decoding.GoFormat;
 import static io.apiserver4j.apimachinery.patch.PatchFixtures.json;
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -12,7 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.CsvSource;
 
-class GoTextTest {
+class GoFormatTest {
 
   @ParameterizedTest(name = "{0}")
   @CsvSource({
@@ -21,30 +22,30 @@ class GoTextTest {
       "1.5e-300, 1.5e-300", "-0.0, -0"
   })
   void formatsFloatsLikePercentV(double d, String expected) {
-    assertThat(GoText.formatFloat(d)).isEqualTo(expected);
+    assertThat(GoFormat.formatFloat(d)).isEqualTo(expected);
   }
 
   @Test
   void formatsTreesLikePercentV() {
-    assertThat(GoText.v(json("{\"b\":[1,\"x\",null,true],\"a\":{\"d\":2.5,\"c\":{}},"
+    assertThat(GoFormat.v(json("{\"b\":[1,\"x\",null,true],\"a\":{\"d\":2.5,\"c\":{}},"
         + "\"B\":[]}")))
         .isEqualTo("map[B:[] a:map[c:map[] d:2.5] b:[1 x <nil> true]]");
   }
 
   @Test
   void formatsNonStringsLikePercentS() {
-    assertThat(GoText.s(Value.of("x"))).isEqualTo("x");
-    assertThat(GoText.s(Value.of(1))).isEqualTo("%!s(int64=1)");
-    assertThat(GoText.s(Value.of(1.5))).isEqualTo("%!s(float64=1.5)");
-    assertThat(GoText.s(Value.of(true))).isEqualTo("%!s(bool=true)");
-    assertThat(GoText.s(Value.nullValue())).isEqualTo("%!s(<nil>)");
+    assertThat(GoFormat.s(Value.of("x"))).isEqualTo("x");
+    assertThat(GoFormat.s(Value.of(1))).isEqualTo("%!s(int64=1)");
+    assertThat(GoFormat.s(Value.of(1.5))).isEqualTo("%!s(float64=1.5)");
+    assertThat(GoFormat.s(Value.of(true))).isEqualTo("%!s(bool=true)");
+    assertThat(GoFormat.s(Value.nullValue())).isEqualTo("%!s(<nil>)");
   }
 
   @Test
   void namesGoTypes() {
-    assertThat(GoText.goType(json("{}"))).isEqualTo("map[string]interface {}");
-    assertThat(GoText.goType(json("[]"))).isEqualTo("[]interface {}");
-    assertThat(GoText.goType(Value.nullValue())).isEqualTo("%!s(<nil>)");
+    assertThat(GoFormat.goType(json("{}"))).isEqualTo("map[string]interface {}");
+    assertThat(GoFormat.goType(json("[]"))).isEqualTo("[]interface {}");
+    assertThat(GoFormat.goType(Value.nullValue())).isEqualTo("%!s(<nil>)");
     assertThat(io.apiserver4j.core.GoStrings.jsonKind(Value.of(2.0))).isEqualTo("number");
   }
 }
