@@ -5,6 +5,7 @@
 package io.apiserver4j.kubeapi;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
@@ -26,33 +27,31 @@ import org.junit.jupiter.params.provider.MethodSource;
  * The protobuf encoding of upstream's round-trip fixtures ({@code ../shared/api/roundtrip}) is
  * byte for byte what Go's generated marshallers write: kubernetes/api keeps those bytes as
  * {@code testdata/HEAD/<name>.pb}, and the git blob id of each file at tag {@code v0.36.3}
- * (listed below; the bytes themselves are not copied here) must equal the blob id of our
- * encoding. Our encoding then also decodes back to the fixture.
+ * ({@code upstream-pb-blobs.txt}; the bytes themselves are not copied here) must equal the blob
+ * id of our encoding, for every GA kind. Our encoding then also decodes back to the fixture.
  */
 class ProtobufUpstreamBytesTest {
-  /** {@code git ls-tree v0.36.3 testdata/HEAD/} of kubernetes/api, the {@code .pb} entries. */
-  private static final Map<String, String> UPSTREAM_BLOBS = Map.ofEntries(
-      Map.entry("core.v1.ConfigMap", "10e9c13b6c8c90e95cfe79baf764905daa29e3eb"),
-      Map.entry("core.v1.Secret", "ca841c63ff5e45c37d4338a954db08d0ccee593f"),
-      Map.entry("core.v1.Pod", "9e570fd6e7a899d703709b3c60a0862c6f753ec5"),
-      Map.entry("core.v1.Service", "e70163900c392c016fd38f74111c16b5216cd5fd"),
-      Map.entry("core.v1.Namespace", "665796b15032e0d1eacf1fb04d995c612f1f50c9"),
-      Map.entry("apps.v1.Deployment", "b3b253f448b6f83b27d02896e5b3026642d2e9c4"),
-      Map.entry("batch.v1.Job", "8452949e9e810ac7616111e5fdf724fa15a13ea7"),
-      Map.entry("batch.v1.CronJob", "4c0637715a98982461ebff17873cb0c6e2d20e64"),
-      Map.entry("rbac.authorization.k8s.io.v1.Role", "5aaea0025d63d63b88c01b3e0ac21b004c31c0c0"),
-      Map.entry("networking.k8s.io.v1.Ingress", "d7b9a162970cff9495fb0c4a3a2e1c1e77d46023"),
-      Map.entry("coordination.k8s.io.v1.Lease", "9a8f59bfd5af5fe4bd7bb6ddfb2a521b3c7d9b78"),
-      Map.entry("autoscaling.v2.HorizontalPodAutoscaler",
-          "0d57f89ae3c6564f0c16a2cbaadbf3f25542218d"),
-      Map.entry("core.v1.WatchEvent", "6d7c78307c4ae78af710386b01ef615676382f6d"));
+  /**
+   * {@code git ls-tree v0.36.3 testdata/HEAD/} of kubernetes/api, the {@code .pb} entries: the
+   * blob id of each file by fixture name.
+   */
+  private static final Map<String, String> UPSTREAM_BLOBS = upstreamBlobs();
+  private static final java.util.regex.Pattern PRERELEASE =
+      java.util.regex.Pattern.compile("\\.v\\d+(alpha|beta)\\d+\\.");
+  private static final String WATCH_EVENT = "core.v1.WatchEvent";
 
   private final ProtobufCodec codec = ProtobufCodec.builtIn();
 
+  /** The GA kinds: the built-in descriptors cover every GA group version. */
   static List<String> fixtures() {
-    return UPSTREAM_BLOBS.keySet().stream().filter(n -> !n.equals("core.v1.WatchEvent"))
-        .sorted().toList();
+    return UPSTREAM_BLOBS.keySet().stream()
+        .filter(n -> !PRERELEASE.matcher(n).find() && !n.equals(WATCH_EVENT)).toList();
   }
+
+  static List<String> prereleaseFixtures() {
+    return UPSTREAM_BLOBS.keySet().stream().filter(n -> PRERELEASE.matcher(n).find()).toList();
+  }
+
 
   static MapValue json(String name) throws IOException {
     return (MapValue) Json.read(Files.readAllBytes(ProtobufRoundTripTest.roundtrip()
@@ -100,14 +99,44 @@ class ProtobufUpstreamBytesTest {
     assertThat(decoded).isEqualTo(expected);
   }
 
+  private static Map<String, String> upstreamBlobs() {
+    Map<String, String> out = new java.util.TreeMap<>();
+    try (java.io.InputStream in = ProtobufUpstreamBytesTest.class.getResourceAsStream(
+        "upstream-pb-blobs.txt")) {
+      for (String line : new String(in.readAllBytes(), StandardCharsets.UTF_8).split("\n")) {
+        if (!line.isBlank() && !line.startsWith("#")) {
+          String[] f = line.trim().split(" ");
+          out.put(f[0], f[1]);
+        }
+      }
+    } catch (IOException e) {
+      throw new java.io.UncheckedIOException(e);
+    }
+    return out;
+  }
+
+  @Test
+  void everyUpstreamFixtureIsCoveredAndEveryGaKindIsEncoded() {
+    assertThat(UPSTREAM_BLOBS).hasSize(185);
+    assertThat(fixtures()).hasSize(90);
+  }
+
+  @ParameterizedTest(name = "{0}")
+  @MethodSource("prereleaseFixtures")
+  void alphaAndBetaVersionsHaveNoBuiltInMessage(String name) throws IOException {
+    MapValue object = json(name);
+    assertThatThrownBy(() -> codec.encode(object)).isInstanceOf(IllegalArgumentException.class)
+        .hasMessageStartingWith("no protobuf message for ");
+  }
+
   @Test
   void watchEventOfAnUnknownTypeCarriesItsJson() throws IOException {
     // upstream's WatchEvent fixture: an envelope without type around a WatchEvent holding JSON
-    MapValue expected = json("core.v1.WatchEvent");
+    MapValue expected = json(WATCH_EVENT);
     String type = ((StringValue) expected.getOrNull("type")).value();
     byte[] raw = codec.encodeWatchEvent(type, (MapValue) expected.getOrNull("object"));
     byte[] file = ProtoCodec.envelopeOf("", "", raw);
-    assertThat(gitBlobId(file)).isEqualTo(UPSTREAM_BLOBS.get("core.v1.WatchEvent"));
+    assertThat(gitBlobId(file)).isEqualTo(UPSTREAM_BLOBS.get(WATCH_EVENT));
     ProtoCodec.Envelope envelope = ProtoCodec.envelope(file);
     assertThat(envelope.kind()).isEmpty();
     ProtobufCodec.WatchEvent event = codec.decodeWatchEvent(envelope.raw());
