@@ -17,6 +17,7 @@ import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
+import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
@@ -73,7 +74,8 @@ final class KnownControllers {
     implemented(out, "node-lifecycle-controller", "nodelifecycle",
         NodeLifecycleController::create);
     implemented(out, "taint-eviction-controller", TaintEvictionController::create);
-    known(out, "persistentvolume-binder-controller", "persistentvolume-binder");
+    implemented(out, "persistentvolume-binder-controller", "persistentvolume-binder",
+        PersistentVolumeController::create);
     known(out, "persistentvolume-attach-detach-controller", "attachdetach");
     known(out, "persistentvolume-expander-controller", "persistentvolume-expander");
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
