@@ -14,6 +14,7 @@ import io.apiserver4j.controllers.disruption.DisruptionController;
 import io.apiserver4j.controllers.endpoint.EndpointsController;
 import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
 import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
+import io.apiserver4j.controllers.expand.ExpandController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
@@ -77,7 +78,8 @@ final class KnownControllers {
     implemented(out, "persistentvolume-binder-controller", "persistentvolume-binder",
         PersistentVolumeController::create);
     known(out, "persistentvolume-attach-detach-controller", "attachdetach");
-    known(out, "persistentvolume-expander-controller", "persistentvolume-expander");
+    implemented(out, "persistentvolume-expander-controller", "persistentvolume-expander",
+        ExpandController::create);
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
     known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
     known(out, "persistentvolume-protection-controller", "pv-protection");
