@@ -19,6 +19,7 @@ import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
+import io.apiserver4j.controllers.pvprotection.PvProtectionController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
@@ -82,7 +83,8 @@ final class KnownControllers {
         ExpandController::create);
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
     known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
-    known(out, "persistentvolume-protection-controller", "pv-protection");
+    implemented(out, "persistentvolume-protection-controller", "pv-protection",
+        PvProtectionController::create);
     implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
         TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");
