@@ -59,8 +59,8 @@ import java.util.function.Consumer;
  *       volume under {@code /tmp/} as kube's hostPath deleter does, or fails the volume with
  *       kube's message; {@code Recycle} fails the volume (no recycler runs here).</li>
  * </ul>
- * Beyond kube, a StorageClass that appears queues the claims of its name at once, instead of at
- * the next resync. Static volumes of a WaitForFirstConsumer class, which kube's scheduler binds,
+ * Beyond kube, a StorageClass that appears queues the claims of its name, and a volume that
+ * becomes Available the unbound claims, at once instead of at the next resync. Static volumes of a WaitForFirstConsumer class, which kube's scheduler binds,
  * are bound here once the claim has its selected node.
  */
 public final class PersistentVolumeController implements Controller {
@@ -584,7 +584,17 @@ public final class PersistentVolumeController implements Controller {
         .with("lastPhaseTransitionTime", Value.of(Meta.formatTime(context.clock().instant())));
     status = message.isEmpty() ? status.without("message")
         : status.with("message", Value.of(message));
-    return updateStatus(PVS, volume.with("status", status));
+    MapValue written = updateStatus(PVS, volume.with("status", status));
+    if (phase.equals("Available")) {
+      // a claim synced while this volume was still Pending would wait for the resync
+      for (MapValue c : claims.list()) {
+        if (Nested.str(c, "spec", "volumeName").isEmpty()
+            && !Meta.annotations(c).containsKey(ANN_BIND_COMPLETED)) {
+          claimQueue.add(Pods.key(c));
+        }
+      }
+    }
+    return written;
   }
 
   /** kube's {@code updateVolumePhaseWithEvent}: an event only when the phase changes. */
