@@ -14,9 +14,12 @@ import io.apiserver4j.controllers.disruption.DisruptionController;
 import io.apiserver4j.controllers.endpoint.EndpointsController;
 import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
 import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
+import io.apiserver4j.controllers.expand.ExpandController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
+import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
+import io.apiserver4j.controllers.pvprotection.PvProtectionController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
@@ -73,12 +76,15 @@ final class KnownControllers {
     implemented(out, "node-lifecycle-controller", "nodelifecycle",
         NodeLifecycleController::create);
     implemented(out, "taint-eviction-controller", TaintEvictionController::create);
-    known(out, "persistentvolume-binder-controller", "persistentvolume-binder");
+    implemented(out, "persistentvolume-binder-controller", "persistentvolume-binder",
+        PersistentVolumeController::create);
     known(out, "persistentvolume-attach-detach-controller", "attachdetach");
-    known(out, "persistentvolume-expander-controller", "persistentvolume-expander");
+    implemented(out, "persistentvolume-expander-controller", "persistentvolume-expander",
+        ExpandController::create);
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
     known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
-    known(out, "persistentvolume-protection-controller", "pv-protection");
+    implemented(out, "persistentvolume-protection-controller", "pv-protection",
+        PvProtectionController::create);
     implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
         TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");

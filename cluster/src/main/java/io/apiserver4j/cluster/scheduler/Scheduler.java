@@ -53,6 +53,8 @@ import org.slf4j.LoggerFactory;
  * message (with the PostFilter part when preemption did not help) and a
  * {@code FailedScheduling} Event. Unschedulable Pods are tried again when a Node is added or
  * changes, or an assigned Pod is bound, relabelled, deleted, starts terminating or terminates.
+ * Before binding, {@link VolumeBinding} selects the Node for the Pod's WaitForFirstConsumer
+ * claims.
  * Writes are made as {@code system:kube-scheduler} with field manager {@code kube-scheduler}.
  */
 public final class Scheduler implements Controller {
@@ -70,6 +72,7 @@ public final class Scheduler implements Controller {
   private final Informer nodes;
   private final Informer namespaces;
   private final Informer budgets;
+  private final VolumeBinding volumeBinding;
   private final WorkQueue<String> queue;
   private final EventWriter events;
   /** Pods found unschedulable, tried again on cluster changes. */
@@ -97,6 +100,7 @@ public final class Scheduler implements Controller {
     this.namespaces = context.informers().informer(new GroupResource("", "namespaces"));
     this.budgets = context.informers().informer(new GroupResource("policy",
         "poddisruptionbudgets"));
+    this.volumeBinding = new VolumeBinding(context, USER, FIELD_MANAGER);
     pods.addHandler(new PodHandler());
     nodes.addHandler(new NodeHandler());
   }
@@ -388,6 +392,7 @@ public final class Scheduler implements Controller {
             "uid", Meta.metaString(pod, "uid")),
         "target", Obj.map("kind", "Node", "name", node));
     try {
+      volumeBinding.preBind(pod, node);
       context.api().handle(ApiRequest.builder(ApiRequest.Verb.CREATE, PODS)
           .namespace(namespace).name(name).subresource("binding").body(binding)
           .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();

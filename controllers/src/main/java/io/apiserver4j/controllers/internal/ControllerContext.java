@@ -36,10 +36,13 @@ public final class ControllerContext {
   private final ScheduledExecutorService retries;
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> concurrentSyncs;
+  private final boolean simulatedStorage;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
-      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs) {
+      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
+      boolean simulatedStorage) {
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
+    this.simulatedStorage = simulatedStorage;
     this.api = api;
     this.informers = informers;
     this.clock = clock;
@@ -77,6 +80,14 @@ public final class ControllerContext {
       throw new IllegalArgumentException("no --concurrent-" + name + "-syncs flag is known");
     }
     return n;
+  }
+
+  /**
+   * Whether the volume controllers run the simulated external provisioner and resizer beside
+   * them (on unless the manager was built without them).
+   */
+  public boolean simulatedStorage() {
+    return simulatedStorage;
   }
 
   /** A new work queue the quiescence wait watches. */

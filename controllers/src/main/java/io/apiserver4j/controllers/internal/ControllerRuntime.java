@@ -38,6 +38,15 @@ public final class ControllerRuntime implements AutoCloseable {
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs) {
+    this(api, clock, descriptors, concurrentSyncs, true);
+  }
+
+  /**
+   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map)}, with the volume controllers'
+   * simulated storage (external provisioner and resizer) on or off.
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, boolean simulatedStorage) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -47,7 +56,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs);
+        concurrentSyncs, simulatedStorage);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {
