@@ -26,6 +26,7 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -43,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * (kube's scheduling cycle), Pods of {@code schedulerName: default-scheduler} without a
  * {@code nodeName} and without scheduling gates; the {@link Filters} in kube's order, then
  * {@link PodTopologySpread} and {@link InterPodAffinity} (see {@link SchedulingCycle}), then
- * least-allocated scoring on CPU and memory plus {@link InterPodAffinityScore} at kube's weight 2
- * (ties to the first Node by name; kube's other scoring plugins are not simulated); a fitting
+ * least-allocated scoring on CPU and memory plus {@link PodTopologySpreadScore} and
+ * {@link InterPodAffinityScore} at kube's weight 2 each (ties to the first Node by name; kube's other scoring plugins are not simulated); a fitting
  * Pod is bound through {@code pods/binding} and gets a {@code Scheduled} Event. A Pod that fits
  * nowhere goes through {@link Preemption}: when lower-priority Pods can make room on a Node,
  * they get the {@code DisruptionTarget} condition, are deleted (gracefully) and get a
@@ -70,6 +71,10 @@ public final class Scheduler implements Controller {
   private final Informer nodes;
   private final Informer namespaces;
   private final Informer budgets;
+  private final Informer services;
+  private final Informer replicationControllers;
+  private final Informer replicaSets;
+  private final Informer statefulSets;
   private final WorkQueue<String> queue;
   private final EventWriter events;
   /** Pods found unschedulable, tried again on cluster changes. */
@@ -97,6 +102,12 @@ public final class Scheduler implements Controller {
     this.namespaces = context.informers().informer(new GroupResource("", "namespaces"));
     this.budgets = context.informers().informer(new GroupResource("policy",
         "poddisruptionbudgets"));
+    this.services = context.informers().informer(new GroupResource("", "services"));
+    this.replicationControllers = context.informers().informer(new GroupResource("",
+        "replicationcontrollers"));
+    this.replicaSets = context.informers().informer(new GroupResource("apps", "replicasets"));
+    this.statefulSets = context.informers().informer(new GroupResource("apps",
+        "statefulsets"));
     pods.addHandler(new PodHandler());
     nodes.addHandler(new NodeHandler());
   }
@@ -268,13 +279,77 @@ public final class Scheduler implements Controller {
         this::namespaceLabels);
     Map<String, Long> affinityScores = affinity.skip() ? Map.of()
         : affinity.normalized(feasible);
+    PodTopologySpreadScore spread = new PodTopologySpreadScore(pod, infos, feasible,
+        Nested.list(pod, "spec", "topologySpreadConstraints").isEmpty()
+            ? Optional.of(defaultSelector(pod)) : Optional.empty());
+    Map<String, Long> spreadScores = spread.skip() ? Map.of() : spread.normalized(feasible);
     NodeInfo best = feasible.stream()
         .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n)
+                + PodTopologySpreadScore.WEIGHT * spreadScores.getOrDefault(n.name, 0L)
                 + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L))
             .thenComparing(n -> n.name, Comparator.reverseOrder()))
         .orElseThrow();
     bind(pod, key, best.name);
     return Outcome.FORGET;
+  }
+
+  /**
+   * kube's {@code helper.DefaultSelector}: the labels the Pod's Services select (a Service
+   * without a selector selects nothing), merged with its controlling ReplicationController's
+   * selector, or with the requirements of its controlling ReplicaSet's or StatefulSet's
+   * selector added; a controller that is not cached adds nothing.
+   */
+  LabelSelector defaultSelector(MapValue pod) {
+    String namespace = Meta.metaString(pod, "namespace");
+    Map<String, String> podLabels = Meta.labels(pod);
+    Map<String, String> merged = new java.util.TreeMap<>();
+    for (MapValue service : services.list(namespace)) {
+      Value selector = Nested.getOrNull(service, "spec", "selector");
+      if (selector instanceof MapValue map) {
+        Map<String, String> labels = stringMap(map);
+        if (LabelSelector.ofEquals(labels).matches(podLabels)) {
+          merged.putAll(labels);
+        }
+      }
+    }
+    List<LabelSelector.Requirement> requirements =
+        new ArrayList<>(LabelSelector.ofEquals(merged).requirements());
+    for (Value ref : Nested.list(pod, "metadata", "ownerReferences")) {
+      if (!Nested.bool(ref, "controller")) {
+        continue;
+      }
+      String owner = Nested.str(ref, "apiVersion") + "/" + Nested.str(ref, "kind");
+      String name = Nested.str(ref, "name");
+      switch (owner) {
+        case "v1/ReplicationController" -> replicationControllers.get(namespace, name)
+            .ifPresent(rc -> {
+              if (Nested.getOrNull(rc, "spec", "selector") instanceof MapValue map) {
+                merged.putAll(stringMap(map));
+              }
+              requirements.clear();
+              requirements.addAll(LabelSelector.ofEquals(merged).requirements());
+            });
+        case "apps/v1/ReplicaSet" -> replicaSets.get(namespace, name)
+            .flatMap(Informer::specSelector)
+            .ifPresent(selector -> requirements.addAll(selector.requirements()));
+        case "apps/v1/StatefulSet" -> statefulSets.get(namespace, name)
+            .flatMap(Informer::specSelector)
+            .ifPresent(selector -> requirements.addAll(selector.requirements()));
+        default -> {
+          // not owned by a controller kube spreads by default
+        }
+      }
+      break;
+    }
+    return LabelSelector.of(requirements);
+  }
+
+  private static Map<String, String> stringMap(MapValue map) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (int i = 0; i < map.size(); i++) {
+      out.put(map.keyAt(i), Nested.str(map.valueAt(i)));
+    }
+    return out;
   }
 
   private Map<String, String> namespaceLabels(String namespace) {
