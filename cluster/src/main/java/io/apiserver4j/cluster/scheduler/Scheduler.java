@@ -81,6 +81,21 @@ public final class Scheduler implements Controller {
   private final Set<String> unschedulable = ConcurrentHashMap.newKeySet();
   /** Pods bound by this scheduler that the informer does not show bound yet, by Node. */
   private final Map<String, MapValue> assumed = new ConcurrentHashMap<>();
+  /**
+   * The assigned Pods that have not terminated, by Node name then key, kept by the Pod handler
+   * (which sees every write before it returns): a cycle reads its Nodes' Pods from here instead
+   * of scanning every cached Pod.
+   */
+  private final Map<String, Map<String, Assigned>> assignedPods = new ConcurrentHashMap<>();
+
+  /** Each Node's parsed allocatable resources, by name, with the Node version they are of. */
+  private final Map<String, Allocatable> allocatable = new ConcurrentHashMap<>();
+
+  /** A Node version and its parsed {@code status.allocatable}. */
+  private record Allocatable(MapValue node, Map<String, Long> amounts) {}
+
+  /** An assigned Pod and its usage. */
+  private record Assigned(MapValue pod, NodeInfo.PodUsage usage) {}
   /** Each assigned Pod's usage by UID, so that a cycle does not parse every Pod again. */
   private final Map<String, NodeInfo.PodUsage> usage = new ConcurrentHashMap<>();
   private Workers workers;
@@ -152,9 +167,31 @@ public final class Scheduler implements Controller {
     }
   }
 
+  /** Keeps {@link #assignedPods} up to date with a change from {@code old} to {@code pod}. */
+  private void track(MapValue old, MapValue pod) {
+    String node = pod == null ? "" : Nested.str(pod, "spec", "nodeName");
+    boolean counts = !node.isEmpty() && !terminal(pod);
+    if (old != null) {
+      String oldNode = Nested.str(old, "spec", "nodeName");
+      if (!oldNode.isEmpty() && (!counts || !oldNode.equals(node))) {
+        Map<String, Assigned> there = assignedPods.get(oldNode);
+        if (there != null) {
+          there.remove(key(old));
+        }
+      }
+    }
+    if (counts) {
+      NodeInfo.PodUsage podUsage = usage.computeIfAbsent(Meta.metaString(pod, "uid"),
+          uid -> NodeInfo.PodUsage.of(pod));
+      assignedPods.computeIfAbsent(node, n -> new ConcurrentHashMap<>())
+          .put(key(pod), new Assigned(pod, podUsage));
+    }
+  }
+
   private final class PodHandler implements ResourceEventHandler {
     @Override
     public void onAdd(MapValue pod) {
+      track(null, pod);
       if (pending(pod)) {
         queue.add(key(pod));
       } else if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
@@ -165,6 +202,7 @@ public final class Scheduler implements Controller {
 
     @Override
     public void onUpdate(MapValue old, MapValue pod) {
+      track(old, pod);
       String k = key(pod);
       if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
         assumed.remove(k);
@@ -192,6 +230,7 @@ public final class Scheduler implements Controller {
 
     @Override
     public void onDelete(MapValue pod) {
+      track(pod, null);
       String k = key(pod);
       usage.remove(Meta.metaString(pod, "uid"));
       assumed.remove(k);
@@ -427,23 +466,26 @@ public final class Scheduler implements Controller {
   private List<NodeInfo> snapshot() {
     Map<String, NodeInfo> byName = new java.util.TreeMap<>();
     for (MapValue n : nodes.list()) {
-      byName.put(Meta.metaString(n, "name"), new NodeInfo(n));
+      // quantities parsed once per Node version, not once per cycle
+      Allocatable parsed = allocatable.get(Meta.metaString(n, "name"));
+      if (parsed == null || parsed.node() != n) {
+        parsed = new Allocatable(n,
+            Map.copyOf(Resources.of(Nested.getOrNull(n, "status", "allocatable"))));
+        allocatable.put(Meta.metaString(n, "name"), parsed);
+      }
+      byName.put(Meta.metaString(n, "name"), new NodeInfo(n, parsed.amounts()));
     }
-    Set<String> counted = new java.util.HashSet<>();
-    for (MapValue p : pods.list()) {
-      String node = Nested.str(p, "spec", "nodeName");
-      if (node.isEmpty() || terminal(p)) {
+    for (Map.Entry<String, Map<String, Assigned>> e : assignedPods.entrySet()) {
+      NodeInfo info = byName.get(e.getKey());
+      if (info == null) {
         continue;
       }
-      NodeInfo info = byName.get(node);
-      if (info != null) {
-        info.add(p, usage.computeIfAbsent(Meta.metaString(p, "uid"),
-            uid -> NodeInfo.PodUsage.of(p)));
+      for (Assigned a : e.getValue().values()) {
+        info.add(a.pod(), a.usage());
       }
-      counted.add(key(p));
     }
     for (Map.Entry<String, MapValue> e : assumed.entrySet()) {
-      if (counted.contains(e.getKey())) {
+      if (isAssigned(e.getKey())) {
         continue;
       }
       NodeInfo info = byName.get(Nested.str(e.getValue(), "spec", "nodeName"));
@@ -452,6 +494,13 @@ public final class Scheduler implements Controller {
       }
     }
     return new ArrayList<>(byName.values());
+  }
+
+  /** Whether the informer shows the Pod at {@code key} bound and not terminated. */
+  private boolean isAssigned(String key) {
+    int slash = key.indexOf('/');
+    return pods.get(key.substring(0, slash), key.substring(slash + 1))
+        .map(p -> !Nested.str(p, "spec", "nodeName").isEmpty() && !terminal(p)).orElse(false);
   }
 
   private void bind(MapValue pod, String key, String node) {
