@@ -69,6 +69,7 @@ public final class ReplicaSetController implements Controller {
   private final UserInfo user;
   private final Informer sets;
   private final Informer pods;
+  private final PodOwnerIndex podIndex = new PodOwnerIndex();
   private final WorkQueue<String> queue;
   private final Expectations expectations;
   private final ControllerRefManager refs;
@@ -89,6 +90,8 @@ public final class ReplicaSetController implements Controller {
         new GroupResource(kind.resource().group(), kind.resource().resource()));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     sets.addHandler(new SetHandler());
+    // the index first: a sync the Pod handler queues reads it up to date
+    pods.addHandler(podIndex);
     pods.addHandler(new PodHandler());
   }
 
@@ -269,7 +272,8 @@ public final class ReplicaSetController implements Controller {
       LOG.warn("{} {} has a selector that cannot be parsed", kind.kind(), key);
       return Outcome.FORGET;
     }
-    List<MapValue> active = pods.list(namespace).stream().filter(Pods::active).toList();
+    List<MapValue> active = podIndex.candidates(namespace, Meta.metaString(set, "uid")).stream()
+        .filter(Pods::active).toList();
     List<MapValue> owned = refs.claim(set, selector.get(), active);
     Optional<StatusException> manageError = Optional.empty();
     if (needsSync && !Nested.has(set, "metadata", "deletionTimestamp")) {
