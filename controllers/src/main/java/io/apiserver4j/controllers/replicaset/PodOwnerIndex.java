@@ -4,14 +4,18 @@
  */
 package io.apiserver4j.controllers.replicaset;
 
+import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import java.util.ArrayList;
+import java.util.LinkedHashSet;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,17 +26,23 @@ import java.util.concurrent.ConcurrentHashMap;
  * controller does. Thread-safe.
  */
 final class PodOwnerIndex implements ResourceEventHandler {
-  /** Pods by controller UID, then key. */
-  private final Map<String, Map<String, MapValue>> controlled = new ConcurrentHashMap<>();
-  /** Pods without a controller by namespace, then key. */
-  private final Map<String, Map<String, MapValue>> orphans = new ConcurrentHashMap<>();
+  private final Informer pods;
+  /** Pod keys by controller UID. */
+  private final Map<String, Set<String>> controlled = new ConcurrentHashMap<>();
+  /** Keys of Pods without a controller, by namespace. */
+  private final Map<String, Set<String>> orphans = new ConcurrentHashMap<>();
 
-  private Map<String, MapValue> bucket(MapValue pod) {
+  /** An index of the Pods of {@code pods}, to be added as one of its handlers. */
+  PodOwnerIndex(Informer pods) {
+    this.pods = pods;
+  }
+
+  private Set<String> bucket(MapValue pod) {
     return Pods.controllerRef(pod)
         .map(ref -> controlled.computeIfAbsent(Nested.str(ref, "uid"),
-            uid -> new ConcurrentHashMap<>()))
+            uid -> ConcurrentHashMap.newKeySet()))
         .orElseGet(() -> orphans.computeIfAbsent(Meta.metaString(pod, "namespace"),
-            ns -> new ConcurrentHashMap<>()));
+            ns -> ConcurrentHashMap.newKeySet()));
   }
 
   private static String key(MapValue pod) {
@@ -41,17 +51,17 @@ final class PodOwnerIndex implements ResourceEventHandler {
 
   @Override
   public void onAdd(MapValue pod) {
-    bucket(pod).put(key(pod), pod);
+    bucket(pod).add(key(pod));
   }
 
   @Override
   public void onUpdate(MapValue old, MapValue pod) {
-    Map<String, MapValue> now = bucket(pod);
-    // the new state first, so that a concurrent sync never misses the Pod
-    now.put(key(pod), pod);
-    Map<String, MapValue> before = bucket(old);
+    Set<String> now = bucket(pod);
+    // the new bucket first, so that a concurrent sync never misses the Pod
+    now.add(key(pod));
+    Set<String> before = bucket(old);
     if (before != now) {
-      before.remove(key(old), old);
+      before.remove(key(old));
     }
   }
 
@@ -61,17 +71,27 @@ final class PodOwnerIndex implements ResourceEventHandler {
   }
 
   /**
-   * The Pods of {@code namespace} that the owner {@code uid} controls, then the namespace's
-   * orphans: the candidates kube's {@code FilterPodsByOwner} returns with orphans included.
+   * The cached Pods of {@code namespace} that the owner {@code uid} controls, then the
+   * namespace's orphans: the candidates kube's {@code FilterPodsByOwner} returns with orphans
+   * included. Each is the informer's current object, listed once, and only while it still
+   * belongs there (a Pod being adopted or released is briefly in both buckets).
    */
   List<MapValue> candidates(String namespace, String uid) {
+    Set<String> keys = new LinkedHashSet<>(controlled.getOrDefault(uid, Set.of()));
+    keys.addAll(orphans.getOrDefault(namespace, Set.of()));
     List<MapValue> out = new ArrayList<>();
-    for (MapValue pod : controlled.getOrDefault(uid, Map.of()).values()) {
-      if (Meta.metaString(pod, "namespace").equals(namespace)) {
-        out.add(pod);
+    for (String k : keys) {
+      int slash = k.indexOf('/');
+      if (!k.substring(0, slash).equals(namespace)) {
+        continue;
       }
+      pods.get(namespace, k.substring(slash + 1)).ifPresent(pod -> {
+        Optional<MapValue> ref = Pods.controllerRef(pod);
+        if (ref.isEmpty() || Nested.str(ref.get(), "uid").equals(uid)) {
+          out.add(pod);
+        }
+      });
     }
-    out.addAll(orphans.getOrDefault(namespace, Map.of()).values());
     return out;
   }
 }

@@ -69,7 +69,7 @@ public final class ReplicaSetController implements Controller {
   private final UserInfo user;
   private final Informer sets;
   private final Informer pods;
-  private final PodOwnerIndex podIndex = new PodOwnerIndex();
+  private final PodOwnerIndex podIndex;
   private final WorkQueue<String> queue;
   private final Expectations expectations;
   private final ControllerRefManager refs;
@@ -91,6 +91,7 @@ public final class ReplicaSetController implements Controller {
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     sets.addHandler(new SetHandler());
     // the index first: a sync the Pod handler queues reads it up to date
+    this.podIndex = new PodOwnerIndex(pods);
     pods.addHandler(podIndex);
     pods.addHandler(new PodHandler());
   }
