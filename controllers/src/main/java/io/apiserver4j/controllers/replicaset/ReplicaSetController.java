@@ -70,6 +70,7 @@ public final class ReplicaSetController implements Controller {
   private final UserInfo user;
   private final Informer sets;
   private final Informer pods;
+  private final PodOwnerIndex podIndex;
   private final WorkQueue<String> queue;
   private final Expectations expectations;
   private final ControllerRefManager refs;
@@ -90,6 +91,9 @@ public final class ReplicaSetController implements Controller {
         new GroupResource(kind.resource().group(), kind.resource().resource()));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     sets.addHandler(new SetHandler());
+    // the index first: a sync the Pod handler queues reads it up to date
+    this.podIndex = new PodOwnerIndex(pods);
+    pods.addHandler(podIndex);
     pods.addHandler(OwnedPodHandler.builder(sets, kind.kind(), queue).selector(this::selector)
         .expectations(expectations)
         .terminatingUpdate(OwnedPodHandler.TerminatingUpdate.AS_DELETE_OF_BOTH_IF_RELABELLED)
@@ -188,7 +192,8 @@ public final class ReplicaSetController implements Controller {
       LOG.warn("{} {} has a selector that cannot be parsed", kind.kind(), key);
       return Outcome.FORGET;
     }
-    List<MapValue> active = pods.list(namespace).stream().filter(Pods::active).toList();
+    List<MapValue> active = podIndex.candidates(namespace, Meta.metaString(set, "uid")).stream()
+        .filter(Pods::active).toList();
     List<MapValue> owned = refs.claim(set, selector.get(), active);
     Optional<StatusException> manageError = Optional.empty();
     if (needsSync && !Nested.has(set, "metadata", "deletionTimestamp")) {
