@@ -18,6 +18,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * apps/v1 DaemonSet, as kube's {@code pkg/registry/apps/daemonset}: generation bumped by spec
@@ -32,6 +33,7 @@ public final class DaemonSetStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(DaemonSetStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         .validator(DaemonSetStrategy::validate)
         .build();
   }

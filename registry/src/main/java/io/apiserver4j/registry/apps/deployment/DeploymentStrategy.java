@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * apps/v1 Deployment, as kube's {@code pkg/registry/apps/deployment}: generation bumped by spec
@@ -40,6 +41,7 @@ public final class DeploymentStrategy {
             new FieldName("labels"))))
         .statusPreservedMetadata("labels")
         .defaulter(DeploymentStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         .validator(DeploymentStrategy::validate)
         .build();
   }

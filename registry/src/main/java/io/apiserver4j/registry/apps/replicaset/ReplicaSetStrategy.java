@@ -16,6 +16,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * apps/v1 ReplicaSet, as kube's {@code pkg/registry/apps/replicaset}: generation bumped by spec
@@ -30,6 +31,7 @@ public final class ReplicaSetStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(ReplicaSetStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         .validator(ReplicaSetStrategy::validate)
         .build();
   }

@@ -21,6 +21,7 @@ import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * apps/v1 StatefulSet, as kube's {@code pkg/registry/apps/statefulset}: generation bumped by
@@ -40,6 +41,7 @@ public final class StatefulSetStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(StatefulSetStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         .validator(StatefulSetStrategy::validate)
         .build();
   }

@@ -23,6 +23,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * batch/v1 CronJob, as kube's {@code pkg/registry/batch/cronjob}: generation bumped by spec
@@ -38,6 +39,7 @@ public final class CronJobStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(CronJobStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "jobTemplate", "spec", "template"))
         .validator(CronJobStrategy::validate)
         .build();
   }

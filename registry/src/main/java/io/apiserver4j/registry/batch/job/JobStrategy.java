@@ -22,6 +22,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * batch/v1 Job, as kube's {@code pkg/registry/batch/job}: generation bumped by spec changes,
@@ -37,6 +38,7 @@ public final class JobStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(JobStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         // SetDefaults_Job copies the template's labels, which generateSelector sets after the
         // create's defaulting: kube's Jobs gain them when they are first read back
         .defaultOnRead()

@@ -24,6 +24,7 @@ import java.util.List;
 import java.util.Map;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 
 /**
  * ReplicationController (core/v1): {@code SetDefaults_ReplicationController} and
@@ -38,6 +39,7 @@ public final class ReplicationControllerStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(ReplicationControllerStrategy::defaultReplicationController)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         .validator((o, old) -> validateReplicationController(o))
         .build();
   }

@@ -65,6 +65,15 @@ public final class PodSpecValidation {
    * errors added to {@code errs}; a null {@code spec} is validated as an empty one.
    */
   public static void validatePodSpec(MapValue spec, String path, SpecOf of, List<FieldError> errs) {
+    validatePodSpec(spec, path, of, PodValidationOptions.RELAXED, errs);
+  }
+
+  /**
+   * {@code ValidatePodSpec} with the options of the emulated release's feature gates (see
+   * {@link PodValidationOptions#of}).
+   */
+  public static void validatePodSpec(MapValue spec, String path, SpecOf of,
+      PodValidationOptions options, List<FieldError> errs) {
     MapValue s = spec == null ? MapValue.empty() : spec;
     Set<String> volumes = VolumeValidation.validateVolumes(s.getOrNull("volumes"),
         path + ".volumes", of, errs);
@@ -73,7 +82,8 @@ public final class PodSpecValidation {
     Set<String> claims = ResourceClaimValidation.podResourceClaims(s, path + ".resourceClaims",
         errs);
     ContainerContext ctx = new ContainerContext(volumes, VolumeValidation.volumesByName(s),
-        claims, grace, str(s, "restartPolicy"), SecurityContextValidation.hostUsers(s));
+        claims, grace, str(s, "restartPolicy"), SecurityContextValidation.hostUsers(s),
+        options);
     List<MapValue> containers = items(s.getOrNull("containers"));
     if (containers.isEmpty()) {
       errs.add(FieldError.required(path + ".containers", ""));
@@ -89,7 +99,7 @@ public final class PodSpecValidation {
     errs.addAll(MetaValidation.labels(s.getOrNull("nodeSelector"), path + ".nodeSelector"));
     SecurityContextValidation.podSecurityContext(s, path, errs);
     AffinityValidation.affinity(s.getOrNull("affinity"), path + ".affinity", errs);
-    DnsValidation.dnsConfig(s, path + ".dnsConfig", errs);
+    DnsValidation.dnsConfig(s, path + ".dnsConfig", options.relaxedDnsSearch(), errs);
     SchedulingValidation.gates(s, path, errs);
     SchedulingValidation.topologySpread(items(s.getOrNull("topologySpreadConstraints")),
         path + ".topologySpreadConstraints", errs);
