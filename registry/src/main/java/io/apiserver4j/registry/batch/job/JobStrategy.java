@@ -23,6 +23,7 @@ import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
 import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * batch/v1 Job, as kube's {@code pkg/registry/batch/job}: generation bumped by spec changes,
@@ -44,7 +45,7 @@ public final class JobStrategy {
         .defaultOnRead()
         .selectableFields("status.successful")
         .prepareForCreate((o, old) -> generateSelector(o))
-        .validator(JobStrategy::validate)
+        .gatedValidator(JobStrategy::validate)
         .build();
   }
 
@@ -103,7 +104,8 @@ public final class JobStrategy {
 
   // --- validation --------------------------------------------------------------------------
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     MapValue selector = Nested.mapOrNull(spec, "selector");
@@ -117,7 +119,8 @@ public final class JobStrategy {
             "`selector` does not match template `labels`"));
       }
     }
-    JobSpecValidation.jobSpec(spec, "spec", errs);
+    JobSpecValidation.jobSpec(spec, "spec", PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"),
+        errs);
     old.ifPresent(prev -> {
       MapValue before = Nested.map(prev, "spec");
       if (!str(spec, "completionMode").equals("Indexed")) {

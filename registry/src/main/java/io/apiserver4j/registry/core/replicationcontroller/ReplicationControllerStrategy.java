@@ -25,6 +25,7 @@ import java.util.Map;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
 import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * ReplicationController (core/v1): {@code SetDefaults_ReplicationController} and
@@ -40,7 +41,7 @@ public final class ReplicationControllerStrategy {
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(ReplicationControllerStrategy::defaultReplicationController)
         .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
-        .validator((o, old) -> validateReplicationController(o))
+        .gatedValidator(ReplicationControllerStrategy::validateReplicationController)
         .build();
   }
 
@@ -73,7 +74,8 @@ public final class ReplicationControllerStrategy {
 
   // --- validation --------------------------------------------------------------------------
 
-  private static List<FieldError> validateReplicationController(MapValue o) {
+  private static List<FieldError> validateReplicationController(MapValue o,
+      java.util.Optional<MapValue> old, io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
@@ -87,7 +89,8 @@ public final class ReplicationControllerStrategy {
     boolean matches =
         KubeValidation.labelSetMatches(selector, PodSpecValidation.templateLabels(spec));
     PodSpecValidation.controllerTemplate(spec, matches, !selector.isEmpty(),
-        "ReplicationController", errs);
+        "ReplicationController", PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"),
+        errs);
     return errs;
   }
 }

@@ -172,6 +172,12 @@ public final class PodSpecValidation {
    */
   public static void controllerTemplate(MapValue spec, boolean matches, boolean checkMatch,
       String workload, List<FieldError> errs) {
+    controllerTemplate(spec, matches, checkMatch, workload, PodValidationOptions.RELAXED, errs);
+  }
+
+  /** {@link #controllerTemplate} with the pod validation options of the server's gates. */
+  public static void controllerTemplate(MapValue spec, boolean matches, boolean checkMatch,
+      String workload, PodValidationOptions options, List<FieldError> errs) {
     MapValue template = Nested.mapOrNull(spec, "template");
     if (template == null) {
       errs.add(FieldError.required("spec.template", ""));
@@ -182,8 +188,8 @@ public final class PodSpecValidation {
           SELECTOR_MISMATCH));
     }
     templateMetadata(template, "spec.template", errs);
-    validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
-        errs);
+    validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec", SpecOf.TEMPLATE,
+        options, errs);
     String rp = str(template, "spec", "restartPolicy");
     if (!rp.equals("Always")) {
       errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(rp),

@@ -48,6 +48,24 @@ public record PodValidationOptions(boolean relaxedEnvVarNames, boolean relaxedDn
         gates.enabled("RelaxedDNSSearchValidation") || relaxedDnsSearchInUse(oldSpec));
   }
 
+  /**
+   * kube's {@code GetValidationOptionsFromPodTemplate}: the options of the pod template at
+   * {@code templatePath} of a kind's object.
+   *
+   * @param gates the server's feature gates
+   * @param object the object being validated
+   * @param old the stored object on updates
+   * @param templatePath the template's path in the kind's objects
+   * @return the options
+   */
+  public static PodValidationOptions ofTemplate(FeatureGates gates, MapValue object,
+      java.util.Optional<MapValue> old, String... templatePath) {
+    String[] spec = java.util.Arrays.copyOf(templatePath, templatePath.length + 1);
+    spec[templatePath.length] = "spec";
+    return of(gates, Nested.mapOrNull(object, spec),
+        old.map(o -> Nested.mapOrNull(o, spec)).orElse(null));
+  }
+
   // kube's useRelaxedEnvironmentVariableValidation: a name only the relaxed rule accepts that
   // the stored spec already has
   private static boolean relaxedEnvVarNameInUse(MapValue spec, MapValue oldSpec) {
