@@ -104,9 +104,14 @@ class ServeOptionsTest {
   /** component-base's errors, at the emulated release (KEP-4330). */
   @Test
   void featureGatesAreCheckedAtTheEmulatedVersion() {
-    assertThat(ServeOptions.parse("--feature-gates=PodLevelResources=false")
-        .get(ServeOptions.FEATURE_GATES)).isEqualTo("PodLevelResources=false");
-    assertThat(ServeOptions.parse("--emulated-version=1.34",
+    assertThat(ServeOptions.parse("--feature-gates=PodLevelResources=false,"
+        + "InPlacePodLevelResourcesVerticalScaling=false").get(ServeOptions.FEATURE_GATES))
+        .isEqualTo("PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false");
+    // component-base's dependency check: a gate on by default that depends on the one set off
+    assertThatThrownBy(() -> ServeOptions.parse("--feature-gates=PodLevelResources=false"))
+        .hasMessage("InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features"
+            + " that are disabled: [PodLevelResources]");
+    assertThat(ServeOptions.parse("--emulated-version=1.33",
         "--feature-gates=DynamicResourceAllocation=false").get(ServeOptions.FEATURE_GATES))
         .isEqualTo("DynamicResourceAllocation=false");
     assertThatThrownBy(() -> ServeOptions.parse("--feature-gates=DynamicResourceAllocation=false"))
