@@ -17,10 +17,12 @@ import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
+import io.apiserver4j.controllers.podgc.PodGcController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
+import io.apiserver4j.controllers.ttl.TtlController;
 import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,7 +51,7 @@ final class KnownControllers {
         MirroringController::new);
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
         ReplicaSetController::replicationControllers);
-    known(out, "pod-garbage-collector-controller", "podgc");
+    implemented(out, "pod-garbage-collector-controller", "podgc", PodGcController::create);
     implemented(out, "resourcequota-controller", "resourcequota",
         ResourceQuotaController::create);
     known(out, "namespace-controller", "namespace");
@@ -66,7 +68,7 @@ final class KnownControllers {
     known(out, "certificatesigningrequest-signing-controller", "csrsigning");
     known(out, "certificatesigningrequest-approving-controller", "csrapproving");
     known(out, "certificatesigningrequest-cleaner-controller", "csrcleaner");
-    known(out, "ttl-controller", "ttl");
+    implemented(out, "ttl-controller", "ttl", TtlController::create);
     disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
     disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
     known(out, "node-ipam-controller", "nodeipam");

@@ -36,10 +36,13 @@ public final class ControllerContext {
   private final ScheduledExecutorService retries;
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> concurrentSyncs;
+  private final Map<String, Integer> flags;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
-      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs) {
+      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
+      Map<String, Integer> flags) {
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
+    this.flags = Map.copyOf(flags);
     this.api = api;
     this.informers = informers;
     this.clock = clock;
@@ -77,6 +80,14 @@ public final class ControllerContext {
       throw new IllegalArgumentException("no --concurrent-" + name + "-syncs flag is known");
     }
     return n;
+  }
+
+  /**
+   * The value of kube-controller-manager's integer flag {@code --<name>} (e.g.
+   * {@code terminated-pod-gc-threshold}) the manager was given, else {@code kubeDefault}.
+   */
+  public int flag(String name, int kubeDefault) {
+    return flags.getOrDefault(name, kubeDefault);
   }
 
   /** A new work queue the quiescence wait watches. */

@@ -38,6 +38,17 @@ public final class ControllerRuntime implements AutoCloseable {
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs) {
+    this(api, clock, descriptors, concurrentSyncs, Map.of());
+  }
+
+  /**
+   * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
+   * counts of kube's {@code --concurrent-<name>-syncs} flags by name and the other integer flags
+   * of kube-controller-manager that were set, by flag name without dashes (see
+   * {@link ControllerContext#flag}).
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -47,7 +58,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs);
+        concurrentSyncs, flags);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {
