@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.certificates.approver.CsrApprovingController;
+import io.apiserver4j.controllers.certificates.cleaner.CsrCleanerController;
+import io.apiserver4j.controllers.certificates.signer.CsrSigningController;
 import io.apiserver4j.controllers.cronjob.CronJobController;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
@@ -65,9 +68,12 @@ final class KnownControllers {
     implemented(out, "disruption-controller", "disruption", DisruptionController::new);
     implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
     implemented(out, "cronjob-controller", "cronjob", CronJobController::create);
-    known(out, "certificatesigningrequest-signing-controller", "csrsigning");
-    known(out, "certificatesigningrequest-approving-controller", "csrapproving");
-    known(out, "certificatesigningrequest-cleaner-controller", "csrcleaner");
+    implemented(out, "certificatesigningrequest-signing-controller", "csrsigning",
+        CsrSigningController::create);
+    implemented(out, "certificatesigningrequest-approving-controller", "csrapproving",
+        CsrApprovingController::create);
+    implemented(out, "certificatesigningrequest-cleaner-controller", "csrcleaner",
+        CsrCleanerController::create);
     implemented(out, "ttl-controller", "ttl", TtlController::create);
     disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
     disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
