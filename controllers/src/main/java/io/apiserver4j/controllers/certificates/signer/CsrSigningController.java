@@ -54,8 +54,8 @@ import org.slf4j.LoggerFactory;
  * <p>The server holds no CA private key (only the PEM kube-controller-manager's
  * {@code --root-ca-file} names), so, unlike kube, which reads
  * {@code --cluster-signing-cert-file}/{@code -key-file}, each controller generates an in-memory
- * CA ({@link CertificateAuthority}) when it is built: certificates it issues chain to that CA
- * only, and a new leader issues from a new CA.
+ * CA ({@link CertificateAuthority}) when it first signs: certificates it issues chain to that
+ * CA only, and a new leader issues from a new CA.
  */
 public final class CsrSigningController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(CsrSigningController.class);
@@ -72,13 +72,13 @@ public final class CsrSigningController implements Controller {
   private final UserInfo user;
   private final Informer csrs;
   private final WorkQueue<String> queue;
-  private final CertificateAuthority authority;
+  /** Made at the first signing: a key pair costs time a manager that never signs need not pay. */
+  private CertificateAuthority authority;
   private Workers workers;
 
   private CsrSigningController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("certificate-controller");
-    this.authority = CertificateAuthority.generate(context.clock().instant());
     this.queue = context.newQueue("csrsigning");
     this.csrs = context.informers().informer(
         new GroupResource("certificates.k8s.io", "certificatesigningrequests"));
@@ -115,9 +115,13 @@ public final class CsrSigningController implements Controller {
     Workers.close(workers, queue);
   }
 
-  /** The PEM of the CA this controller signs with. */
-  String caCertificatePem() {
-    return authority.certificatePem();
+  /** The CA, made on first use with its validity starting on the server clock. */
+  private synchronized CertificateAuthority authority() {
+    if (authority == null) {
+      authority = CertificateAuthority.generate(
+          context.clock().instant().minus(SigningPolicy.BACKDATE));
+    }
+    return authority;
   }
 
   /** kube's certificate controller {@code syncFunc} with the signer's {@code handle}. */
@@ -160,7 +164,7 @@ public final class CsrSigningController implements Controller {
         : Nested.integer(csr, "spec", "expirationSeconds"), CLUSTER_SIGNING_DURATION);
     String pem;
     try {
-      pem = authority.sign(request, usages, ttl, now);
+      pem = authority().sign(request, usages, ttl, now);
     } catch (IllegalArgumentException e) {
       LOG.error("error auto signing csr {}: {}", name, e.getMessage());
       return Outcome.REQUEUE;
