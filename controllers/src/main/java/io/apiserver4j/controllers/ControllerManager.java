@@ -59,6 +59,7 @@ public final class ControllerManager implements AutoCloseable {
   private final Clock clock;
   private final List<ControllerDescriptor> descriptors;
   private final Map<String, Integer> concurrentSyncs;
+  private final Map<String, Integer> flags;
   private final List<String> names;
   private final Optional<LeaderElector> elector;
   private final boolean simulatedStorage;
@@ -73,6 +74,7 @@ public final class ControllerManager implements AutoCloseable {
     this.clock = b.clock;
     this.descriptors = descriptors;
     this.concurrentSyncs = concurrentSyncs;
+    this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
     this.simulatedStorage = b.simulatedStorage;
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
@@ -204,7 +206,7 @@ public final class ControllerManager implements AutoCloseable {
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        simulatedStorage);
+        flags, simulatedStorage);
     try {
       r.start();
     } catch (RuntimeException e) {
@@ -250,6 +252,7 @@ public final class ControllerManager implements AutoCloseable {
     private boolean leaderElectionSet;
     private final Map<String, Integer> concurrentSyncs = new LinkedHashMap<>();
     private boolean simulatedStorage = true;
+    private final Map<String, Integer> flags = new LinkedHashMap<>();
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -338,6 +341,20 @@ public final class ControllerManager implements AutoCloseable {
      */
     public Builder withoutSimulatedStorage() {
       simulatedStorage = false;
+      return this;
+    }
+
+    /**
+     * kube-controller-manager's {@code --terminated-pod-gc-threshold}: how many terminated Pods
+     * (Succeeded or Failed) may exist before the pod garbage collector deletes the oldest, 0 or
+     * less to never delete them for that reason. Default: kube's 12500.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder terminatedPodGcThreshold(int threshold) {
+      if (flags.putIfAbsent("terminated-pod-gc-threshold", threshold) != null) {
+        throw new IllegalStateException("terminatedPodGcThreshold was already set");
+      }
       return this;
     }
 

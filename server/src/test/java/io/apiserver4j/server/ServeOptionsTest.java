@@ -176,6 +176,7 @@ class ServeOptionsTest {
     // one per implemented controller with workers, by name (other controllers add theirs)
     ServeOptions.CONCURRENT_SYNCS.keySet().forEach(n -> expected.add("--concurrent-" + n
         + "-syncs"));
+    expected.add("--terminated-pod-gc-threshold");
     expected.add("--simulated-nodes");
     expected.add("--simulated-nodes-config");
     expected.add("--help");
@@ -201,6 +202,9 @@ class ServeOptionsTest {
     assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("replicaset"))).isEqualTo(5);
     assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("rc"))).isEqualTo(5);
     assertThat(o.concurrentSyncs()).isEmpty();
+    assertThat(o.get(ServeOptions.TERMINATED_POD_GC_THRESHOLD)).isEqualTo(12500);
+    assertThat(ServeOptions.parse("--terminated-pod-gc-threshold=-1")
+        .get(ServeOptions.TERMINATED_POD_GC_THRESHOLD)).isEqualTo(-1);
 
     ServeOptions set = ServeOptions.parse("--controllers=*,-garbagecollector",
         "--leader-elect-lease-duration=1m30s", "--leader-elect-renew-deadline", "500ms",

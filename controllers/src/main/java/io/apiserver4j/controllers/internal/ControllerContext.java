@@ -37,11 +37,13 @@ public final class ControllerContext {
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
+  private final Map<String, Integer> flags;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      boolean simulatedStorage) {
+      Map<String, Integer> flags, boolean simulatedStorage) {
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
+    this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
     this.api = api;
     this.informers = informers;
@@ -88,6 +90,14 @@ public final class ControllerContext {
    */
   public boolean simulatedStorage() {
     return simulatedStorage;
+  }
+
+  /**
+   * The value of kube-controller-manager's integer flag {@code --<name>} (e.g.
+   * {@code terminated-pod-gc-threshold}) the manager was given, else {@code kubeDefault}.
+   */
+  public int flag(String name, int kubeDefault) {
+    return flags.getOrDefault(name, kubeDefault);
   }
 
   /** A new work queue the quiescence wait watches. */
