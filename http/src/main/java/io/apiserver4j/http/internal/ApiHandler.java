@@ -112,6 +112,8 @@ public final class ApiHandler extends Handler.Abstract {
   private final RequestMetrics metrics;
   /** The served release's protobuf messages: bodies are that release's, as its kube's are. */
   private final ProtobufCodec codec;
+  /** Empty when the ConstrainedImpersonation gate is off: kube's legacy filter then. */
+  private final Optional<ConstrainedImpersonation> constrainedImpersonation;
   private volatile boolean shuttingDown;
 
   public ApiHandler(Backend backend, ServerSettings settings, ScheduledExecutorService timers,
@@ -124,6 +126,10 @@ public final class ApiHandler extends Handler.Abstract {
     this.metadata = new Metadata(backend.registry(), settings.gitVersion(),
         backend.kubernetesVersion());
     this.codec = ProtobufCodec.builtIn(backend.kubernetesVersion());
+    io.apiserver4j.kubeapi.FeatureGates gates = backend.featureGates();
+    this.constrainedImpersonation = gates.known().contains("ConstrainedImpersonation")
+        && gates.enabled("ConstrainedImpersonation")
+        ? Optional.of(new ConstrainedImpersonation()) : Optional.empty();
   }
 
   /** Makes {@code /readyz} fail, as kube-apiserver does once it starts shutting down. */
@@ -210,11 +216,7 @@ public final class ApiHandler extends Handler.Abstract {
         return;
       }
     }
-    UserInfo user = Impersonation.apply(request.getHeaders(), authenticated,
-        settings.authorizer());
-    if (user != authenticated) {
-      ex.audit.impersonated(user);
-    }
+    UserInfo user = impersonate(ex, info, path, authenticated);
     AuthorizationAttributes attributes = attributes(user, info, path);
     AuthorizationDecision decision = settings.authorizer().authorize(attributes);
     if (decision instanceof AuthorizationDecision.Deny deny) {
@@ -230,6 +232,27 @@ public final class ApiHandler extends Handler.Abstract {
   }
 
   // ---- authentication and authorization ----------------------------------------------------
+
+  /** The user the request runs as, recorded in the audit when impersonated. */
+  private UserInfo impersonate(Exchange ex, RequestInfo info, String path,
+      UserInfo authenticated) {
+    if (constrainedImpersonation.isEmpty()) {
+      UserInfo user = Impersonation.apply(ex.request.getHeaders(), authenticated,
+          settings.authorizer());
+      if (user != authenticated) {
+        ex.audit.impersonated(user);
+      }
+      return user;
+    }
+    Optional<ConstrainedImpersonation.Impersonated> impersonated = constrainedImpersonation
+        .get().apply(ex.request.getHeaders(), attributes(authenticated, info, path),
+            settings.authorizer());
+    if (impersonated.isEmpty()) {
+      return authenticated;
+    }
+    ex.audit.impersonated(impersonated.get().user(), impersonated.get().constraint());
+    return impersonated.get().user();
+  }
 
   private static AuthorizationAttributes attributes(UserInfo user, RequestInfo info,
       String path) {

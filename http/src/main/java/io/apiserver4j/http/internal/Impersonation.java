@@ -151,7 +151,8 @@ final class Impersonation {
     return parts;
   }
 
-  private static String unescape(String key) {
+  /** kube's {@code unescapeExtraKey}: the percent-decoded key, or the key when malformed. */
+  static String unescape(String key) {
     try {
       return URLDecoder.decode(key.replace("+", "%2B"), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {
