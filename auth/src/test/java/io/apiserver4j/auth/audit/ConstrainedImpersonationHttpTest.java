@@ -53,6 +53,8 @@ class ConstrainedImpersonationHttpTest {
       - apiGroups: [authorization.k8s.io]
         resources: [selfsubjectaccessreviews]
         verbs: ["impersonate-on:user-info:create"]
+      - nonResourceURLs: ["/api", "/api/*", "/apis", "/apis/*"]
+        verbs: ["impersonate-on:user-info:get"]
       """;
 
   @TempDir
@@ -104,6 +106,10 @@ class ConstrainedImpersonationHttpTest {
           "--clusterrole=constrained-impersonator", "--user=carol");
       admin.ok("-n", "ci", "create", "rolebinding", "dave-views", "--clusterrole=view",
           "--user=dave");
+      // discovery as carol herself, so that kubectl's first impersonated request is the one
+      // under test (with an empty cache it would discover as the impersonated user first)
+      Kubectl.Result discovery = carol.run("api-resources", "-o", "name");
+      assertThat(discovery.exitCode()).as(discovery.toString()).isZero();
       return new Server(store, rbac, api, http, admin, carol);
     }
 
@@ -141,11 +147,21 @@ class ConstrainedImpersonationHttpTest {
   }
 
   @Test
+  void nonResourcePathsAreAskedByPath() {
+    assertThat(on.carol().ok("get", "--raw", "/api", "--as=dave")).contains("\"kind\":"
+        + "\"APIVersions\"");
+    Kubectl.Result version = on.carol().run("get", "--raw", "/version", "--as=dave");
+    assertThat(version.exitCode()).isNotZero();
+    assertThat(version.stderr()).contains("forbidden: User \"carol\" cannot"
+        + " impersonate-on:user-info:get path \"/version\"");
+  }
+
+  @Test
   void aVerbNotGrantedUnderImpersonationIsRefusedByTheImpersonateOnCheck() {
     Kubectl.Result create = on.carol().run("-n", "ci", "create", "configmap", "x",
         "--as=dave");
     assertThat(create.exitCode()).isNotZero();
-    assertThat(create.stderr()).contains("Error from server (Forbidden): configmaps is"
+    assertThat(create.stderr()).contains("error: failed to create configmap: configmaps is"
         + " forbidden: User \"carol\" cannot impersonate-on:user-info:create resource"
         + " \"configmaps\" in API group \"\" in the namespace \"ci\"");
   }
