@@ -216,7 +216,9 @@ public final class ApiHandler extends Handler.Abstract {
         return;
       }
     }
-    UserInfo user = impersonate(ex, info, path, authenticated);
+    UserInfo user = Impersonation.runAs(ex.request.getHeaders(), authenticated,
+        attributes(authenticated, info, path), settings.authorizer(), constrainedImpersonation,
+        ex.audit);
     AuthorizationAttributes attributes = attributes(user, info, path);
     AuthorizationDecision decision = settings.authorizer().authorize(attributes);
     if (decision instanceof AuthorizationDecision.Deny deny) {
@@ -232,27 +234,6 @@ public final class ApiHandler extends Handler.Abstract {
   }
 
   // ---- authentication and authorization ----------------------------------------------------
-
-  /** The user the request runs as, recorded in the audit when impersonated. */
-  private UserInfo impersonate(Exchange ex, RequestInfo info, String path,
-      UserInfo authenticated) {
-    if (constrainedImpersonation.isEmpty()) {
-      UserInfo user = Impersonation.apply(ex.request.getHeaders(), authenticated,
-          settings.authorizer());
-      if (user != authenticated) {
-        ex.audit.impersonated(user);
-      }
-      return user;
-    }
-    Optional<ConstrainedImpersonation.Impersonated> impersonated = constrainedImpersonation
-        .get().apply(ex.request.getHeaders(), attributes(authenticated, info, path),
-            settings.authorizer());
-    if (impersonated.isEmpty()) {
-      return authenticated;
-    }
-    ex.audit.impersonated(impersonated.get().user(), impersonated.get().constraint());
-    return impersonated.get().user();
-  }
 
   private static AuthorizationAttributes attributes(UserInfo user, RequestInfo info,
       String path) {
