@@ -44,7 +44,14 @@ public interface TestApiServer {
   /** The in-process server: requests through it skip HTTP. */
   ApiServer api();
 
-  /** The HTTP server. */
+  /**
+   * The HTTP server, started on the first call of this method, {@link #url()},
+   * {@link #kubeconfig()} or {@link #client}: a test that only uses {@link #api()} runs without
+   * it.
+   *
+   * @throws java.io.UncheckedIOException if it cannot bind its port or write the kubeconfig
+   * @throws IllegalStateException after the server was closed
+   */
   HttpApiServer http();
 
   /** The base URL clients use, e.g. {@code http://127.0.0.1:41234}. */

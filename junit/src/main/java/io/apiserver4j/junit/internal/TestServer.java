@@ -62,8 +62,13 @@ public final class TestServer implements TestApiServer.Standalone {
   private final AtomicLong uidCounter = new AtomicLong();
   private final Random random = new Random(RANDOM_SEED);
   private final ApiServer api;
-  private final HttpApiServer http;
-  private final TestKubeconfig kubeconfig;
+  /**
+   * HTTP and its kubeconfig, started on first use: a test that only calls {@link #api()} never
+   * pays for Jetty's start and stop; guarded by {@code this}, null until then.
+   */
+  private HttpApiServer http;
+  private TestKubeconfig kubeconfig;
+  private boolean closed;
   private final ClassLoader loader;
   /** kube-controller-manager's {@code --controllers} values; empty for none. */
   private final List<String> controllerFlags;
@@ -106,8 +111,6 @@ public final class TestServer implements TestApiServer.Standalone {
     this.store = InMemoryStore.create();
     this.clock = TestClock.create();
     ApiServer a = null;
-    HttpApiServer h = null;
-    Path file = null;
     ControllerManager cm = null;
     try {
       // the extension writes kube's namespaces itself, so that uids count from its baseline
@@ -123,21 +126,14 @@ public final class TestServer implements TestApiServer.Standalone {
       }
       a = builder.build();
       cm = startControllers(a, clock, controllerFlags);
-      h = HttpApiServer.builder(a).clock(clock).shutdownTimeout(Duration.ofSeconds(1)).start();
-      Kubeconfig config = h.kubeconfig().build();
-      file = Files.createTempFile("apiserver4j-", ".kubeconfig");
-      config.write(file);
-      this.kubeconfig = new TestKubeconfig(file, config.toYaml());
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       if (cm != null) {
         cm.close();
       }
-      closeAll(h, a, store, file);
-      throw e instanceof IOException io ? new UncheckedIOException(io)
-          : (RuntimeException) e;
+      closeAll(null, a, store, null);
+      throw e;
     }
     this.api = a;
-    this.http = h;
     this.controllerFlags = List.copyOf(controllerFlags);
     this.controllers = cm;
     a.registry().addListener((change, definition) -> served.add(definition.groupResource()));
@@ -281,7 +277,32 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public HttpApiServer http() {
-    return http;
+    return startHttp().http;
+  }
+
+  /** Starts HTTP and writes its kubeconfig unless done before; this server for chaining. */
+  private synchronized TestServer startHttp() {
+    if (http != null) {
+      return this;
+    }
+    if (closed) {
+      throw new IllegalStateException("the test server is closed");
+    }
+    HttpApiServer h = HttpApiServer.builder(api).clock(clock)
+        .shutdownTimeout(Duration.ofSeconds(1)).start();
+    Path file = null;
+    try {
+      Kubeconfig config = h.kubeconfig().build();
+      file = Files.createTempFile("apiserver4j-", ".kubeconfig");
+      config.write(file);
+      kubeconfig = new TestKubeconfig(file, config.toYaml());
+    } catch (IOException | RuntimeException e) {
+      h.close();
+      deleteQuietly(file);
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+    http = h;
+    return this;
   }
 
   @Override
@@ -291,7 +312,7 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public TestKubeconfig kubeconfig() {
-    return kubeconfig;
+    return startHttp().kubeconfig;
   }
 
   /** Whether a factory makes {@code type}. */
@@ -470,7 +491,14 @@ public final class TestServer implements TestApiServer.Standalone {
       }
     }
     clients.clear();
-    closeAll(http, api, store, kubeconfig == null ? null : kubeconfig.path());
+    HttpApiServer h;
+    TestKubeconfig k;
+    synchronized (this) {
+      closed = true;
+      h = http;
+      k = kubeconfig;
+    }
+    closeAll(h, api, store, k == null ? null : k.path());
     if (!failures.isEmpty()) {
       IllegalStateException e = new IllegalStateException("closing the test clients failed");
       failures.forEach(e::addSuppressed);
@@ -491,6 +519,10 @@ public final class TestServer implements TestApiServer.Standalone {
       a.close();
     }
     s.close();
+    deleteQuietly(file);
+  }
+
+  private static void deleteQuietly(Path file) {
     if (file != null) {
       try {
         Files.deleteIfExists(file);
@@ -502,6 +534,10 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public String toString() {
-    return "TestApiServer[" + http.url() + "]";
+    HttpApiServer h;
+    synchronized (this) {
+      h = http;
+    }
+    return "TestApiServer[" + (h == null ? "HTTP not started" : h.url()) + "]";
   }
 }
