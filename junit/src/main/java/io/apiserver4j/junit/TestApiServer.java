@@ -34,6 +34,21 @@ public interface TestApiServer {
         List.of());
   }
 
+  /**
+   * A server as {@link #start} starts one, with kube-controller-manager's controllers running on
+   * its clock as {@code @ApiServerTest(controllers = ...)} runs them, outside JUnit. The caller
+   * closes it.
+   *
+   * @param controllers kube-controller-manager's {@code --controllers} values, e.g. {@code "*"}
+   * @param manifests class path resources or files to create, as {@link WithManifests} takes them
+   * @return the started server
+   * @throws IllegalArgumentException if a value names a controller this project does not run
+   */
+  static Standalone startWithControllers(List<String> controllers, String... manifests) {
+    return TestServer.start(List.of(manifests), TestApiServer.class.getClassLoader(), Map.of(),
+        List.copyOf(controllers));
+  }
+
   /** A {@link TestApiServer} started by {@link #start}; {@link #close} stops it. */
   interface Standalone extends TestApiServer, AutoCloseable {
     /** Stops HTTP, the controllers and the server, and deletes the kubeconfig file. */
