@@ -83,7 +83,17 @@ public final class TestServer implements TestApiServer.Standalone {
   /** Every resource ever served, so a reset finds objects of custom resources deleted since. */
   private final Set<GroupResource> served = ConcurrentHashMap.newKeySet();
   private Baseline baseline;
+  /**
+   * The store's revision when the baseline was last in place (at the start and after each
+   * reset); a reset finding it unchanged has nothing to write back. Guarded by {@code this}.
+   */
+  private long restoredRevision;
 
+  /**
+   * What a reset restores. {@code objects} holds each object as last written by the start or a
+   * reset (a reset replaces the row of an object it wrote back, so that the next reset does not
+   * write it again while nothing changed it); only {@link #restore()} changes it.
+   */
   private record Baseline(Map<ObjectKey, MapValue> objects, Instant time, long uids) {}
 
   /**
@@ -207,6 +217,7 @@ public final class TestServer implements TestApiServer.Standalone {
         Manifests.create(s.api, Manifests.read(manifests, loader));
       }
       s.baseline = new Baseline(s.snapshot(), s.clock.instant(), s.uidCounter.get());
+      s.restoredRevision = s.store.currentRevision();
       return s;
     } catch (RuntimeException e) {
       s.close();
@@ -417,6 +428,11 @@ public final class TestServer implements TestApiServer.Standalone {
    * conflict.
    */
   private void restore() {
+    if (store.currentRevision() == restoredRevision) {
+      // nothing was written since the baseline was last in place: the storage holds it
+      resetSequences();
+      return;
+    }
     Map<ObjectKey, MapValue> now = snapshot();
     Map<ObjectKey, MapValue> want = baseline.objects();
     List<ObjectKey> deletes = new ArrayList<>();
@@ -440,28 +456,37 @@ public final class TestServer implements TestApiServer.Standalone {
       MapValue before = want.get(k);
       MapValue current = now.get(k);
       if (current == null || !current.equals(before)) {
-        put(k, Meta.withoutMeta(before, "resourceVersion"));
+        want.put(k, put(k, Meta.withoutMeta(before, "resourceVersion")).object());
       }
     }
-    if (!api.registry().awaitRevision(store.currentRevision(), REGISTRY_TIMEOUT)) {
+    long revision = store.currentRevision();
+    if (!api.registry().awaitRevision(revision, REGISTRY_TIMEOUT)) {
       throw new IllegalStateException("the resource registry did not follow the reset within "
           + REGISTRY_TIMEOUT);
     }
+    restoredRevision = revision;
+    resetSequences();
+  }
+
+  /** Puts the clock and the uid and name sequences back to where they were at the baseline. */
+  private void resetSequences() {
     clock.set(baseline.time());
     uidCounter.set(baseline.uids());
     random.setSeed(RANDOM_SEED + store.currentRevision());
   }
 
-  /** Creates or replaces the object at {@code key}, whatever happens to it meanwhile. */
-  private void put(ObjectKey key, MapValue object) {
+  /**
+   * Creates or replaces the object at {@code key}, whatever happens to it meanwhile.
+   *
+   * @return the state written
+   */
+  private StoredObject put(ObjectKey key, MapValue object) {
     while (true) {
       try {
         if (store.get(key).isPresent()) {
-          store.update(key, object, Store.ANY_VERSION);
-        } else {
-          store.create(key, object);
+          return store.update(key, object, Store.ANY_VERSION);
         }
-        return;
+        return store.create(key, object);
       } catch (NotFoundException | AlreadyExistsException e) {
         // created or deleted between the read and the write: look again
       }
