@@ -23,9 +23,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.SynchronousQueue;
-import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
@@ -51,21 +48,6 @@ public final class StoreInformer {
   private static final long MAX_BACKOFF_MILLIS = 5_000;
   private static final long MAX_AWAIT_PAUSE_MILLIS = 200;
   private static final Duration STOP_WAIT = Duration.ofSeconds(10);
-  /** The name of a pooled watch thread between two informers. */
-  private static final String IDLE_THREAD = "apiserver4j-idle-informer";
-  /**
-   * The threads the background watches run on, kept for a minute after their informer closed:
-   * a test kit's reset closes every informer of the controllers and starts new ones, about sixty
-   * each time, and starting and ending that many threads cost more than their lists. A thread
-   * carries nothing of an informer into the next (name and interrupt status are reset), so
-   * informers of different servers share it as they share the JVM's other threads.
-   */
-  private static final ExecutorService WATCH_THREADS = new ThreadPoolExecutor(0,
-      Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
-        Thread t = new Thread(r, IDLE_THREAD);
-        t.setDaemon(true);
-        return t;
-      });
 
   /** What the informer keeps current. Called under the informer's lock. */
   public interface Target {
@@ -95,10 +77,7 @@ public final class StoreInformer {
   private volatile boolean stopped;
   private final CountDownLatch stop = new CountDownLatch(1);
   private volatile Watch current;
-  /** Counted down when the background watch ended; null before {@link #start}. */
-  private CountDownLatch ended;
-  /** The thread running the background watch while it runs; guarded by {@code this}. */
-  private Thread runner;
+  private Thread thread;
 
   /**
    * @param what the followed objects in log messages
@@ -128,38 +107,13 @@ public final class StoreInformer {
    * @throws io.apiserver4j.core.errors.StatusException if they cannot be listed
    */
   public synchronized void start() {
-    if (ended != null) {
+    if (thread != null) {
       throw new IllegalStateException("already started");
     }
     resync();
-    String name = threadPrefix + threads.incrementAndGet();
-    CountDownLatch done = new CountDownLatch(1);
-    ended = done;
-    WATCH_THREADS.execute(() -> runOnPooledThread(name, done));
-  }
-
-  /** Runs the background watch under the informer's own thread name. */
-  private void runOnPooledThread(String name, CountDownLatch done) {
-    Thread self = Thread.currentThread();
-    self.setName(name);
-    synchronized (this) {
-      runner = self;
-    }
-    try {
-      run();
-    } catch (RuntimeException | Error e) {
-      // a thread of its own would have reported it through the uncaught-exception handler
-      LOG.error("the watch of {} ended with an error", what, e);
-      throw e;
-    } finally {
-      synchronized (this) {
-        runner = null;
-        // an interrupt from close() meant this informer, not the thread's next one
-        Thread.interrupted();
-      }
-      self.setName(IDLE_THREAD);
-      done.countDown();
-    }
+    thread = new Thread(this::run, threadPrefix + threads.incrementAndGet());
+    thread.setDaemon(true);
+    thread.start();
   }
 
   /** Stops the background watch and waits for its thread to end. Idempotent. */
@@ -170,22 +124,19 @@ public final class StoreInformer {
     if (w != null) {
       w.close();
     }
-    CountDownLatch done;
+    Thread t;
     synchronized (this) {
-      done = ended;
-      if (done == null || runner == Thread.currentThread()) {
-        return;
-      }
+      t = thread;
+    }
+    if (t == null || t == Thread.currentThread()) {
+      return;
     }
     try {
-      if (!done.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+      t.join(STOP_WAIT.toMillis());
+      if (t.isAlive()) {
         // stuck in a store call that does not end on its own: interrupting is the last resort
-        synchronized (this) {
-          if (runner != null) {
-            runner.interrupt();
-          }
-        }
-        done.await(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
+        t.interrupt();
+        t.join(STOP_WAIT.toMillis());
       }
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
