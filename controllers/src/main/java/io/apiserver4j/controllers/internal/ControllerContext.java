@@ -14,7 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -27,6 +34,22 @@ public final class ControllerContext {
   private static final Logger LOG = LoggerFactory.getLogger(ControllerContext.class);
   /** kube-controller-manager's field manager: its user agent's program name. */
   public static final String FIELD_MANAGER = "kube-controller-manager";
+
+  /** The name of a pooled worker thread between two workers. */
+  private static final String IDLE_WORKER = "apiserver4j-idle-worker";
+  /**
+   * The threads workers run on, kept for a minute after their worker ended: a test kit's reset
+   * stops every controller and starts new ones, about a hundred workers each time, and starting
+   * and ending that many threads cost more than the rest of the restart. A thread carries
+   * nothing of a worker into the next (name and interrupt status are reset), so managers of
+   * different servers share it as they share the JVM's other threads.
+   */
+  private static final ExecutorService WORKER_THREADS = new ThreadPoolExecutor(0,
+      Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, IDLE_WORKER);
+        t.setDaemon(true);
+        return t;
+      });
 
   private final ApiServer api;
   private final SharedInformers informers;
@@ -108,6 +131,17 @@ public final class ControllerContext {
   }
 
   /**
+   * Shuts every queue made by {@link #newQueue} down, so that all workers of all controllers
+   * end at once: closing the controllers one after another then only waits for threads that
+   * are already ending instead of waking each controller's workers in turn.
+   */
+  void shutDownQueues() {
+    for (WorkQueue<?> q : queues) {
+      q.shutDown();
+    }
+  }
+
+  /**
    * Whether every queue is idle and no timer is due, with nothing queued meanwhile (a worker
    * may queue into a queue already looked at, and then finish before its own is looked at).
    */
@@ -147,14 +181,30 @@ public final class ControllerContext {
    */
   public <T> Workers startWorkers(String name, WorkQueue<T> queue, int count,
       Function<T, Outcome> process) {
-    List<Thread> threads = new ArrayList<>();
+    List<Future<?>> threads = new ArrayList<>();
     for (int n = 0; n < count; n++) {
-      Thread t = new Thread(() -> work(queue, process), "apiserver4j-" + name + "-" + n);
-      t.setDaemon(true);
-      threads.add(t);
-      t.start();
+      String threadName = "apiserver4j-" + name + "-" + n;
+      threads.add(WORKER_THREADS.submit(() -> runWorker(threadName, queue, process)));
     }
     return new Workers(queue, threads);
+  }
+
+  /** Runs one worker on a pooled thread under the worker's own thread name. */
+  private <T> void runWorker(String threadName, WorkQueue<T> queue,
+      Function<T, Outcome> process) {
+    Thread self = Thread.currentThread();
+    self.setName(threadName);
+    try {
+      work(queue, process);
+    } catch (RuntimeException | Error e) {
+      // a thread of its own would have reported it through the uncaught-exception handler
+      LOG.error("worker {} ended with an error", threadName, e);
+      throw e;
+    } finally {
+      // the next worker on this thread must not start interrupted
+      Thread.interrupted();
+      self.setName(IDLE_WORKER);
+    }
   }
 
   private <T> void work(WorkQueue<T> queue, Function<T, Outcome> process) {
@@ -200,9 +250,9 @@ public final class ControllerContext {
   /** Running workers of one queue. */
   public static final class Workers implements AutoCloseable {
     private final WorkQueue<?> queue;
-    private final List<Thread> threads;
+    private final List<Future<?>> threads;
 
-    Workers(WorkQueue<?> queue, List<Thread> threads) {
+    Workers(WorkQueue<?> queue, List<Future<?>> threads) {
       this.queue = queue;
       this.threads = threads;
     }
@@ -223,12 +273,14 @@ public final class ControllerContext {
     @Override
     public void close() {
       queue.shutDown();
-      for (Thread t : threads) {
+      for (Future<?> t : threads) {
         try {
-          t.join(10_000);
+          t.get(10_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;
+        } catch (ExecutionException | TimeoutException e) {
+          // logged by the worker itself, or still busy after the wait a join gave it too
         }
       }
     }

@@ -125,6 +125,9 @@ public final class ControllerRuntime implements AutoCloseable {
   /** Stops the controllers, then the informers and timers. Idempotent. */
   @Override
   public void close() {
+    // a controller's close would shut its own queues down first anyway; doing it for all of
+    // them before the first close lets their workers end in parallel
+    context.shutDownQueues();
     for (Controller c : controllers) {
       try {
         c.close();
