@@ -76,22 +76,7 @@ public final class CsrApprovingController implements Controller {
     this.queue = context.newQueue("certificate");
     this.csrs = context.informers().informer(
         new GroupResource("certificates.k8s.io", "certificatesigningrequests"));
-    csrs.addHandler(new ResourceEventHandler() {
-      @Override
-      public void onAdd(MapValue csr) {
-        queue.add(Meta.metaString(csr, "name"));
-      }
-
-      @Override
-      public void onUpdate(MapValue old, MapValue csr) {
-        queue.add(Meta.metaString(csr, "name"));
-      }
-
-      @Override
-      public void onDelete(MapValue csr) {
-        queue.add(Meta.metaString(csr, "name"));
-      }
-    });
+    csrs.addHandler(ResourceEventHandler.enqueueingNames(queue));
   }
 
   /** The {@code csrapproving} controller. */
