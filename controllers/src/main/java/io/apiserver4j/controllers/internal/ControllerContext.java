@@ -218,6 +218,9 @@ public final class ControllerContext {
         Outcome o;
         try {
           o = process.apply(item);
+        } catch (SyncError e) {
+          LOG.warn("{} failed on {}: {}", queue.name(), item, e.getMessage());
+          o = Outcome.REQUEUE;
         } catch (IllegalStateException e) {
           if (e.getMessage() != null && e.getMessage().contains("closed")) {
             return; // the server closed under the controller

@@ -23,6 +23,7 @@ import io.apiserver4j.controllers.internal.EventRecorder.InvolvedObject;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
+import io.apiserver4j.controllers.internal.SyncError;
 import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
@@ -256,7 +257,7 @@ public final class PersistentVolumeController implements Controller {
       // the user asked for a volume bound to another claim: wait for it
       updateClaimStatus(claim, "Pending", null);
     } else {
-      throw new IllegalStateException("Invalid binding of claim \"" + Pods.key(claim)
+      throw new SyncError("Invalid binding of claim \"" + Pods.key(claim)
           + "\" to volume \"" + volumeName + "\": volume already claimed by \""
           + claimRefKey(volume) + "\"");
     }
@@ -622,7 +623,7 @@ public final class PersistentVolumeController implements Controller {
       next = modes == null ? next.without("accessModes") : next.with("accessModes", modes);
       if (!Nested.str(status, "phase").equals(phase)) {
         if (!Nested.has(volume, "spec", "capacity", "storage")) {
-          throw new IllegalStateException("PersistentVolume \"" + Meta.metaString(volume,
+          throw new SyncError("PersistentVolume \"" + Meta.metaString(volume,
               "name") + "\" is without a storage capacity");
         }
         if (VolumeMatching.storage(Nested.getOrNull(status, "capacity", "storage"))
