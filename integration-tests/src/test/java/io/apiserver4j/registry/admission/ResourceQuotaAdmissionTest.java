@@ -226,4 +226,39 @@ class ResourceQuotaAdmissionTest {
     create(PODS, pod("p", "{}", "{}"));
     assertThat(Nested.has(quota("quota"), "status", "used")).isFalse();
   }
+  @Test
+  void aLimitedResourceOfTheConfigurationNeedsACoveringQuota() {
+    // the admission configuration file's ResourceQuotaConfiguration, as kube's
+    // TestAdmitLimitedResourceNoQuota/WithQuota set it: cpu is consumed only under a quota
+    try (ApiServer limited = ApiServer.builder().disableAdmissionPlugins("ServiceAccount")
+        .enableAdmissionPlugins("ResourceQuota")
+        .admissionConfiguration(java.util.Map.of("ResourceQuota", (MapValue) Yaml.read(
+            "{apiVersion: apiserver.config.k8s.io/v1, kind: ResourceQuotaConfiguration,"
+                + " limitedResources: [{resource: pods, matchContains: [requests.cpu]}]}")))
+        .build()) {
+      limited.resources("v1", "namespaces").create(Yaml.read(
+          "{apiVersion: v1, kind: Namespace, metadata: {name: test}}"));
+      assertThatThrownBy(() -> limited.resources(PODS).namespace("test")
+          .create(Yaml.read(pod("cpu-pod", "{cpu: 100m}", "{}"))))
+          .isInstanceOfSatisfying(StatusException.class, e -> {
+            assertThat(e.status().code()).isEqualTo(403);
+            assertThat(e.status().message()).isEqualTo("pods \"cpu-pod\" is forbidden:"
+                + " insufficient quota to consume: requests.cpu");
+          });
+      assertThat(limited.resources(PODS).namespace("test").list()).isEmpty();
+      // nothing consumed that the configuration limits: admitted without a quota
+      limited.resources(PODS).namespace("test")
+          .create(Yaml.read(pod("memory-pod", "{memory: 1Gi}", "{}")));
+    }
+  }
+
+  @Test
+  void aConfigurationEntryWithoutAResourceIsRefusedAtStart() {
+    // kube's ValidateConfiguration: the plugin, and so the server, does not start
+    assertThatThrownBy(() -> ApiServer.builder().enableAdmissionPlugins("ResourceQuota")
+        .admissionConfiguration(java.util.Map.of("ResourceQuota", (MapValue) Yaml.read(
+            "{limitedResources: [{matchContains: [cpu]}]}")))
+        .build().close())
+        .hasMessageContaining("limitedResources[0].resource: Required value");
+  }
 }
