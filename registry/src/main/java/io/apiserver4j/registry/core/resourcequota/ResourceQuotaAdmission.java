@@ -61,8 +61,9 @@ import java.util.function.Supplier;
  * released by that controller (deletes are not charged here), and a charge stays when the
  * write fails after admission until the controller recalculates.
  *
- * <p>Subresources, cluster-scoped objects and the resources kube's quota ignores (events,
- * reviews, bindings) are not evaluated. Requests of one namespace are checked and charged one
+ * <p>Cluster-scoped objects and the resources kube's quota ignores (events, reviews, bindings)
+ * are not evaluated; of subresources, those whose evaluator handles them (a Pod's
+ * {@code resize}, a claim's or a Service's {@code status}), as in kube 1.36. Requests of one namespace are checked and charged one
  * at a time, as kube's per-namespace work queue does. The quotas are read from the server's
  * informer of ResourceQuotas, not from storage per request. Thread-safe.
  */
@@ -114,7 +115,9 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
 
   @Override
   public boolean handles(AdmissionAttributes a) {
-    return a.subresource().isEmpty() && !a.namespace().isEmpty()
+    // as kube 1.36, subresources too: each evaluator says which requests can change usage
+    // (a Pod's resize, a claim's status)
+    return !a.namespace().isEmpty()
         && (a.operation() == Operation.CREATE || a.operation() == Operation.UPDATE)
         && a.object().isPresent()
         && !QuotaEvaluators.ignored(a.resource().groupResource());
