@@ -6,6 +6,7 @@ package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.controllers.ClusterSigning;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
@@ -61,10 +62,12 @@ public final class ControllerContext {
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
+  private final ClusterSigning clusterSigning;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage) {
+      Map<String, Integer> flags, boolean simulatedStorage, ClusterSigning clusterSigning) {
+    this.clusterSigning = clusterSigning;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
@@ -121,6 +124,11 @@ public final class ControllerContext {
    */
   public int flag(String name, int kubeDefault) {
     return flags.getOrDefault(name, kubeDefault);
+  }
+
+  /** kube-controller-manager's {@code --cluster-signing-*} flags the manager was given. */
+  public ClusterSigning clusterSigning() {
+    return clusterSigning;
   }
 
   /** A new work queue the quiescence wait watches. */
