@@ -6,6 +6,7 @@ package io.apiserver4j.controllers;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.controllers.internal.SigningFiles;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -76,6 +77,13 @@ public final class ClusterSigning {
   /** The longest validity a signed certificate gets ({@code --cluster-signing-duration}). */
   public Duration duration() {
     return duration;
+  }
+
+  /** The form the controllers read. */
+  SigningFiles signingFiles() {
+    Map<String, SigningFiles.CaFiles> out = new LinkedHashMap<>();
+    bySigner.forEach((k, v) -> out.put(k, new SigningFiles.CaFiles(v.certFile(), v.keyFile())));
+    return new SigningFiles(out, duration);
   }
 
   /** Whether CA files were given: otherwise an in-memory CA signs for every signer. */

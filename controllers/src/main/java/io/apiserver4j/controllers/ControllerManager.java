@@ -10,6 +10,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
 import io.apiserver4j.controllers.internal.LeaderElector;
+import io.apiserver4j.controllers.internal.SigningFiles;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -63,7 +64,7 @@ public final class ControllerManager implements AutoCloseable {
   private final List<String> names;
   private final Optional<LeaderElector> elector;
   private final boolean simulatedStorage;
-  private final ClusterSigning clusterSigning;
+  private final SigningFiles clusterSigning;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -78,7 +79,7 @@ public final class ControllerManager implements AutoCloseable {
     this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
     this.simulatedStorage = b.simulatedStorage;
-    this.clusterSigning = b.clusterSigning;
+    this.clusterSigning = b.clusterSigning.signingFiles();
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));

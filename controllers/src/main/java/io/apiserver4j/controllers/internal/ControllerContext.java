@@ -6,7 +6,6 @@ package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.controllers.ClusterSigning;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
@@ -62,11 +61,11 @@ public final class ControllerContext {
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
-  private final ClusterSigning clusterSigning;
+  private final SigningFiles clusterSigning;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage, ClusterSigning clusterSigning) {
+      Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning) {
     this.clusterSigning = clusterSigning;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
@@ -127,7 +126,7 @@ public final class ControllerContext {
   }
 
   /** kube-controller-manager's {@code --cluster-signing-*} flags the manager was given. */
-  public ClusterSigning clusterSigning() {
+  public SigningFiles clusterSigning() {
     return clusterSigning;
   }
 

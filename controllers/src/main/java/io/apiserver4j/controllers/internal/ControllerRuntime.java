@@ -5,7 +5,6 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.controllers.ClusterSigning;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -53,7 +52,7 @@ public final class ControllerRuntime implements AutoCloseable {
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage) {
     this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage,
-        ClusterSigning.defaults());
+        new SigningFiles(Map.of(), Duration.ofHours(8760)));
   }
 
   /**
@@ -65,7 +64,7 @@ public final class ControllerRuntime implements AutoCloseable {
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
-      boolean simulatedStorage, ClusterSigning clusterSigning) {
+      boolean simulatedStorage, SigningFiles clusterSigning) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.controllers.certificates.signer;
 
-import io.apiserver4j.controllers.ClusterSigning.CaFiles;
+import io.apiserver4j.controllers.internal.SigningFiles.CaFiles;
 import io.apiserver4j.controllers.certificates.Der;
 import java.io.ByteArrayInputStream;
 import java.io.IOException;

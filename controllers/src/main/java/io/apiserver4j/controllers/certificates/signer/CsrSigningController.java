@@ -7,7 +7,6 @@ package io.apiserver4j.controllers.certificates.signer;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.UpdateOptions;
-import io.apiserver4j.controllers.ClusterSigning;
 import io.apiserver4j.controllers.certificates.CertificateRequest;
 import io.apiserver4j.controllers.certificates.CsrStatus;
 import io.apiserver4j.controllers.certificates.KubeletCsrs;
@@ -17,6 +16,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
+import io.apiserver4j.controllers.internal.SigningFiles;
 import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
@@ -55,7 +55,7 @@ import org.slf4j.LoggerFactory;
  * {@code --cluster-signing-duration}, one year by default), backdated as kube's policy does.
  *
  * <p>With kube-controller-manager's {@code --cluster-signing-cert-file}/{@code -key-file}, or the
- * per-signer pairs ({@link ClusterSigning}), each signer signs with the CA read from its files
+ * per-signer pairs ({@code ClusterSigning}), each signer signs with the CA read from its files
  * when the controller starts (kube's {@code caProvider}; failing to read them fails the start with
  * kube's {@code failed to start <signer> certificate controller: ...}), and a signer without
  * files, beside per-signer ones, is not signed for. Without any file, as this project's default,
@@ -66,7 +66,7 @@ public final class CsrSigningController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(CsrSigningController.class);
   private static final int WORKERS = 5;
   /** kube-controller-manager's {@code --cluster-signing-duration} default. */
-  static final Duration CLUSTER_SIGNING_DURATION = ClusterSigning.DEFAULT_DURATION;
+  static final Duration CLUSTER_SIGNING_DURATION = Duration.ofHours(8760);
   private static final GroupVersionResource CSRS =
       new GroupVersionResource("certificates.k8s.io", "v1", "certificatesigningrequests");
   private static final Set<String> SIGNERS = Set.of(KubeletCsrs.KUBE_APISERVER_CLIENT,
@@ -91,7 +91,7 @@ public final class CsrSigningController implements Controller {
   private CsrSigningController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("certificate-controller");
-    ClusterSigning signing = context.clusterSigning();
+    SigningFiles signing = context.clusterSigning();
     this.maxDuration = signing.duration();
     Map<String, CertificateAuthority> cas = new LinkedHashMap<>();
     for (String signer : SIGNER_ORDER) {

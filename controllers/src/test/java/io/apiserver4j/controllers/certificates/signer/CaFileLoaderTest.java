@@ -7,7 +7,7 @@ package io.apiserver4j.controllers.certificates.signer;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.controllers.ClusterSigning.CaFiles;
+import io.apiserver4j.controllers.internal.SigningFiles.CaFiles;
 import io.apiserver4j.controllers.certificates.CertificateRequest;
 import io.apiserver4j.controllers.certificates.Der;
 import io.apiserver4j.controllers.certificates.TestCsrs;
