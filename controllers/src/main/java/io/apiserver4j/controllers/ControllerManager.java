@@ -10,6 +10,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
 import io.apiserver4j.controllers.internal.LeaderElector;
+import io.apiserver4j.controllers.internal.SigningFiles;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -63,6 +64,7 @@ public final class ControllerManager implements AutoCloseable {
   private final List<String> names;
   private final Optional<LeaderElector> elector;
   private final boolean simulatedStorage;
+  private final SigningFiles clusterSigning;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -77,6 +79,7 @@ public final class ControllerManager implements AutoCloseable {
     this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
     this.simulatedStorage = b.simulatedStorage;
+    this.clusterSigning = b.clusterSigning.signingFiles();
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -206,7 +209,7 @@ public final class ControllerManager implements AutoCloseable {
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        flags, simulatedStorage);
+        flags, simulatedStorage, clusterSigning);
     try {
       r.start();
     } catch (RuntimeException e) {
@@ -253,6 +256,8 @@ public final class ControllerManager implements AutoCloseable {
     private final Map<String, Integer> concurrentSyncs = new LinkedHashMap<>();
     private boolean simulatedStorage = true;
     private final Map<String, Integer> flags = new LinkedHashMap<>();
+    private ClusterSigning clusterSigning = ClusterSigning.defaults();
+    private boolean clusterSigningSet;
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -355,6 +360,22 @@ public final class ControllerManager implements AutoCloseable {
       if (flags.putIfAbsent("terminated-pod-gc-threshold", threshold) != null) {
         throw new IllegalStateException("terminatedPodGcThreshold was already set");
       }
+      return this;
+    }
+
+    /**
+     * The csrsigning controller's CA files and certificate duration, as kube-controller-manager's
+     * {@code --cluster-signing-*} flags; default: an in-memory CA and one year. The files are
+     * read when the controllers start, which fails with kube's message if they cannot be.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder clusterSigning(ClusterSigning signing) {
+      if (clusterSigningSet) {
+        throw new IllegalStateException("clusterSigning was already set");
+      }
+      clusterSigningSet = true;
+      this.clusterSigning = requireNonNull(signing, "signing");
       return this;
     }
 

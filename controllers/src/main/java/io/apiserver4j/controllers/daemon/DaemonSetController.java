@@ -277,7 +277,7 @@ public final class DaemonSetController implements Controller {
     MapValue labels = Nested.map(ds, "spec", "template", "metadata", "labels")
         .with(DaemonSetUtils.HASH_LABEL, Value.of(hash));
     MapValue.Builder meta = MapValue.builder();
-    meta.put("name", Value.of(ControllerHistory.name(Meta.metaString(ds, "name"), hash)));
+    meta.put("name", Value.of(DaemonSetUtils.revisionName(ds, hash)));
     meta.put("namespace", Value.of(Meta.metaString(ds, "namespace")));
     meta.put("labels", labels);
     Value annotations = Nested.getOrNull(ds, "metadata", "annotations");

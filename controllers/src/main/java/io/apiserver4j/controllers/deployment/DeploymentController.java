@@ -18,6 +18,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
 import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
+import io.apiserver4j.controllers.internal.PodTemplateHash;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;

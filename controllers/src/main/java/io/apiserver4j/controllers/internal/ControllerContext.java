@@ -61,10 +61,12 @@ public final class ControllerContext {
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
+  private final SigningFiles clusterSigning;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage) {
+      Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning) {
+    this.clusterSigning = clusterSigning;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
@@ -121,6 +123,11 @@ public final class ControllerContext {
    */
   public int flag(String name, int kubeDefault) {
     return flags.getOrDefault(name, kubeDefault);
+  }
+
+  /** kube-controller-manager's {@code --cluster-signing-*} flags the manager was given. */
+  public SigningFiles clusterSigning() {
+    return clusterSigning;
   }
 
   /** A new work queue the quiescence wait watches. */

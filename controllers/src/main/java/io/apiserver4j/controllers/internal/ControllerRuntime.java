@@ -51,6 +51,20 @@ public final class ControllerRuntime implements AutoCloseable {
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage) {
+    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage,
+        new SigningFiles(Map.of(), Duration.ofHours(8760)));
+  }
+
+  /**
+   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean)}, with
+   * kube-controller-manager's {@code --cluster-signing-*} flags for the csrsigning controller.
+   *
+   * @throws IllegalArgumentException if a controller cannot start, e.g. csrsigning's CA files
+   *     cannot be read, in kube's words
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
+      boolean simulatedStorage, SigningFiles clusterSigning) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -60,7 +74,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage);
+        concurrentSyncs, flags, simulatedStorage, clusterSigning);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {
