@@ -63,6 +63,7 @@ public final class ControllerManager implements AutoCloseable {
   private final List<String> names;
   private final Optional<LeaderElector> elector;
   private final boolean simulatedStorage;
+  private final PodMetrics podMetrics;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -77,6 +78,7 @@ public final class ControllerManager implements AutoCloseable {
     this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
     this.simulatedStorage = b.simulatedStorage;
+    this.podMetrics = b.podMetrics;
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -122,6 +124,14 @@ public final class ControllerManager implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * The resource metrics the horizontal pod autoscaler reads, in place of metrics-server: a test
+   * sets Pods' usage here (see {@link Builder#podMetrics} to share one set between managers).
+   */
+  public PodMetrics podMetrics() {
+    return podMetrics;
   }
 
   /** The canonical names of the selected controllers, in kube's order. */
@@ -206,7 +216,7 @@ public final class ControllerManager implements AutoCloseable {
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        flags, simulatedStorage);
+        flags, simulatedStorage, podMetrics);
     try {
       r.start();
     } catch (RuntimeException e) {
@@ -253,6 +263,8 @@ public final class ControllerManager implements AutoCloseable {
     private final Map<String, Integer> concurrentSyncs = new LinkedHashMap<>();
     private boolean simulatedStorage = true;
     private final Map<String, Integer> flags = new LinkedHashMap<>();
+    private PodMetrics podMetrics = PodMetrics.create();
+    private boolean podMetricsSet;
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -341,6 +353,22 @@ public final class ControllerManager implements AutoCloseable {
      */
     public Builder withoutSimulatedStorage() {
       simulatedStorage = false;
+      return this;
+    }
+
+    /**
+     * The resource metrics the horizontal pod autoscaler reads; default a new empty set, which
+     * {@link ControllerManager#podMetrics()} returns. Managers of servers sharing a store may
+     * share one, so that the leader reads what the test set.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder podMetrics(PodMetrics metrics) {
+      if (podMetricsSet) {
+        throw new IllegalStateException("podMetrics was already set");
+      }
+      podMetricsSet = true;
+      this.podMetrics = requireNonNull(metrics, "metrics");
       return this;
     }
 

@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.internal;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.controllers.PodMetrics;
 import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -61,10 +62,12 @@ public final class ControllerContext {
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
+  private final PodMetrics podMetrics;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage) {
+      Map<String, Integer> flags, boolean simulatedStorage, PodMetrics podMetrics) {
+    this.podMetrics = podMetrics;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
@@ -113,6 +116,11 @@ public final class ControllerContext {
    */
   public boolean simulatedStorage() {
     return simulatedStorage;
+  }
+
+  /** The resource metrics the horizontal pod autoscaler reads (in place of metrics-server). */
+  public PodMetrics podMetrics() {
+    return podMetrics;
   }
 
   /**

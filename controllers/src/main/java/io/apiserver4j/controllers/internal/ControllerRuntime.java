@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers.internal;
 
+import io.apiserver4j.controllers.PodMetrics;
 import io.apiserver4j.apiserver.ApiServer;
 import java.time.Clock;
 import java.time.Duration;
@@ -51,6 +52,16 @@ public final class ControllerRuntime implements AutoCloseable {
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage) {
+    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage, PodMetrics.create());
+  }
+
+  /**
+   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean)}, with the resource
+   * metrics the horizontal pod autoscaler reads.
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
+      boolean simulatedStorage, PodMetrics podMetrics) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -60,7 +71,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage);
+        concurrentSyncs, flags, simulatedStorage, podMetrics);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {
