@@ -37,6 +37,9 @@ final class ReplicaCalculator {
   /** {@code --horizontal-pod-autoscaler-initial-readiness-delay} default. */
   static final Duration INITIAL_READINESS_DELAY = Duration.ofSeconds(30);
 
+  /** Go's zero {@code time.Time}: a condition without a transition time has it. */
+  static final Instant ZERO_TIME = Instant.parse("0001-01-01T00:00:00Z");
+
   private final Duration cpuInitializationPeriod;
   private final Duration delayOfInitialReadinessStatus;
 
@@ -248,7 +251,7 @@ final class ReplicaCalculator {
           unready = true;
         } else {
           String status = Nested.str(ready.get(), "status");
-          Instant transition = Pods.time(ready.get(), "lastTransitionTime").orElse(Instant.EPOCH);
+          Instant transition = Pods.time(ready.get(), "lastTransitionTime").orElse(ZERO_TIME);
           if (start.get().plus(cpuInitializationPeriod).isAfter(now)) {
             // still initializing: ignore a sample not taken a whole window after the transition
             unready = status.equals("False")
