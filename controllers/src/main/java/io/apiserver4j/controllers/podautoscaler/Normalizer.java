@@ -125,7 +125,24 @@ final class Normalizer {
     return r;
   }
 
-  private record Limited(int replicas, String reason, String message) {}
+  /** Replicas after a limit, with the reason and message of the ScalingLimited condition. */
+  record Limited(int replicas, String reason, String message) {}
+
+  /** Records a recommendation made at {@code at}, as kube's tests seed its log. */
+  synchronized void recordRecommendation(String key, int recommendation, Instant at) {
+    recommendations.computeIfAbsent(key, k -> new ArrayList<>())
+        .add(new Recommendation(recommendation, at));
+  }
+
+  /** How many recommendations the log of {@code key} holds. */
+  synchronized int recommendationCount(String key) {
+    return recommendations.getOrDefault(key, List.of()).size();
+  }
+
+  /** kube's {@code stabilizeRecommendation}, on its own. */
+  synchronized int stabilizeRecommendation(String key, int prenormalized, Instant now) {
+    return stabilize(key, prenormalized, now);
+  }
 
   /** kube's {@code stabilizeRecommendation}: the highest recommendation within the window. */
   private int stabilize(String key, int prenormalized, Instant now) {
