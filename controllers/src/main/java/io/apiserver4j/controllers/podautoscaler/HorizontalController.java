@@ -621,11 +621,8 @@ public final class HorizontalController implements Controller {
     /** kube's {@code setStatus}. */
     private void setStatus(int currentReplicas, int desiredReplicas, List<Value> metrics,
         boolean rescale) {
+      // kube rebuilds the status from these fields alone (observedGeneration is not kept)
       MapValue.Builder b = MapValue.builder();
-      Value observed = Nested.getOrNull(hpa, "status", "observedGeneration");
-      if (observed != null) {
-        b.put("observedGeneration", observed);
-      }
       Value last = Nested.getOrNull(hpa, "status", "lastScaleTime");
       if (rescale) {
         last = Value.of(Meta.formatTime(now));
@@ -633,7 +630,9 @@ public final class HorizontalController implements Controller {
       if (last != null && !last.isNull()) {
         b.put("lastScaleTime", last);
       }
-      b.put("currentReplicas", Value.of((long) currentReplicas));
+      if (currentReplicas != 0) {
+        b.put("currentReplicas", Value.of((long) currentReplicas)); // omitempty in kube
+      }
       b.put("desiredReplicas", Value.of((long) desiredReplicas));
       if (!metrics.isEmpty()) {
         b.put("currentMetrics", ListValue.of(metrics));
