@@ -10,6 +10,7 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
 import io.apiserver4j.controllers.internal.LeaderElector;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;

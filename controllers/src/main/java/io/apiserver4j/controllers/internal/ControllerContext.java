@@ -7,7 +7,7 @@ package io.apiserver4j.controllers.internal;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
-import io.apiserver4j.controllers.PodMetrics;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
 import java.util.ArrayList;

@@ -4,7 +4,7 @@
  */
 package io.apiserver4j.controllers.internal;
 
-import io.apiserver4j.controllers.PodMetrics;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import io.apiserver4j.apiserver.ApiServer;
 import java.time.Clock;
 import java.time.Duration;

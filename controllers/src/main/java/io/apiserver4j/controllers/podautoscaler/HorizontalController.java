@@ -49,7 +49,8 @@ import org.slf4j.LoggerFactory;
  * period}; the first sync of a new autoscaler comes one period after it is seen, as kube's rate
  * limiter delays it) it reads the target's {@code scale} subresource (any kind that serves one),
  * computes the replicas from {@code Resource} and {@code ContainerResource} metrics read from
- * {@link io.apiserver4j.controllers.PodMetrics} (Utilization and AverageValue targets, kube's
+ * {@link io.apiserver4j.controllers.metrics.PodMetrics} (Utilization and AverageValue targets,
+ * kube's
  * tolerance, unready and missing Pods), applies min/max and the default or given
  * {@code behavior}, updates the scale and records {@code SuccessfulRescale}, and writes
  * {@code status} (replicas, current metrics, last scale time, the AbleToScale, ScalingActive

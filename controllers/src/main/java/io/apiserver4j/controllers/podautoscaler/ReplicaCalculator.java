@@ -5,7 +5,7 @@
 package io.apiserver4j.controllers.podautoscaler;
 
 import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
-import io.apiserver4j.controllers.PodMetrics;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

@@ -7,7 +7,7 @@ package io.apiserver4j.controllers.podautoscaler;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.apiserver4j.controllers.PodMetrics;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.MetricException;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.PodMetric;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.Tolerances;

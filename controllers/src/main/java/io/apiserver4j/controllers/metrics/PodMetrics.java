@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers;
+package io.apiserver4j.controllers.metrics;
 
 import static java.util.Objects.requireNonNull;
 
