@@ -11,6 +11,7 @@ import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
 import io.apiserver4j.controllers.internal.LeaderElector;
 import io.apiserver4j.controllers.internal.SigningFiles;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -65,6 +66,7 @@ public final class ControllerManager implements AutoCloseable {
   private final Optional<LeaderElector> elector;
   private final boolean simulatedStorage;
   private final SigningFiles clusterSigning;
+  private final PodMetrics podMetrics;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -80,6 +82,7 @@ public final class ControllerManager implements AutoCloseable {
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
     this.simulatedStorage = b.simulatedStorage;
     this.clusterSigning = b.clusterSigning.signingFiles();
+    this.podMetrics = b.podMetrics;
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -125,6 +128,14 @@ public final class ControllerManager implements AutoCloseable {
       }
     }
     return out;
+  }
+
+  /**
+   * The resource metrics the horizontal pod autoscaler reads, in place of metrics-server: a test
+   * sets Pods' usage here (see {@link Builder#podMetrics} to share one set between managers).
+   */
+  public PodMetrics podMetrics() {
+    return podMetrics;
   }
 
   /** The canonical names of the selected controllers, in kube's order. */
@@ -209,7 +220,7 @@ public final class ControllerManager implements AutoCloseable {
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        flags, simulatedStorage, clusterSigning);
+        flags, simulatedStorage, clusterSigning, podMetrics);
     try {
       r.start();
     } catch (RuntimeException e) {
@@ -258,6 +269,8 @@ public final class ControllerManager implements AutoCloseable {
     private final Map<String, Integer> flags = new LinkedHashMap<>();
     private ClusterSigning clusterSigning = ClusterSigning.defaults();
     private boolean clusterSigningSet;
+    private PodMetrics podMetrics = PodMetrics.create();
+    private boolean podMetricsSet;
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -346,6 +359,22 @@ public final class ControllerManager implements AutoCloseable {
      */
     public Builder withoutSimulatedStorage() {
       simulatedStorage = false;
+      return this;
+    }
+
+    /**
+     * The resource metrics the horizontal pod autoscaler reads; default a new empty set, which
+     * {@link ControllerManager#podMetrics()} returns. Managers of servers sharing a store may
+     * share one, so that the leader reads what the test set.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder podMetrics(PodMetrics metrics) {
+      if (podMetricsSet) {
+        throw new IllegalStateException("podMetrics was already set");
+      }
+      podMetricsSet = true;
+      this.podMetrics = requireNonNull(metrics, "metrics");
       return this;
     }
 

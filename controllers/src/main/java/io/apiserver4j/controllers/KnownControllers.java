@@ -23,6 +23,7 @@ import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
 import io.apiserver4j.controllers.pvprotection.PvProtectionController;
+import io.apiserver4j.controllers.podautoscaler.HorizontalController;
 import io.apiserver4j.controllers.podgc.PodGcController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
@@ -67,7 +68,8 @@ final class KnownControllers {
     implemented(out, "job-controller", "job", JobController::create);
     implemented(out, "deployment-controller", "deployment", DeploymentController::create);
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
-    known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
+    implemented(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling",
+        HorizontalController::create);
     implemented(out, "disruption-controller", "disruption", DisruptionController::new);
     implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
     implemented(out, "cronjob-controller", "cronjob", CronJobController::create);

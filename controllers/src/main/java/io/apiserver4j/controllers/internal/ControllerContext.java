@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.internal;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -62,11 +63,14 @@ public final class ControllerContext {
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
   private final SigningFiles clusterSigning;
+  private final PodMetrics podMetrics;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning) {
+      Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning,
+      PodMetrics podMetrics) {
     this.clusterSigning = clusterSigning;
+    this.podMetrics = podMetrics;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
@@ -115,6 +119,11 @@ public final class ControllerContext {
    */
   public boolean simulatedStorage() {
     return simulatedStorage;
+  }
+
+  /** The resource metrics the horizontal pod autoscaler reads (in place of metrics-server). */
+  public PodMetrics podMetrics() {
+    return podMetrics;
   }
 
   /**

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -52,19 +53,20 @@ public final class ControllerRuntime implements AutoCloseable {
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage) {
     this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage,
-        new SigningFiles(Map.of(), Duration.ofHours(8760)));
+        new SigningFiles(Map.of(), Duration.ofHours(8760)), PodMetrics.create());
   }
 
   /**
    * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean)}, with
-   * kube-controller-manager's {@code --cluster-signing-*} flags for the csrsigning controller.
+   * kube-controller-manager's {@code --cluster-signing-*} flags for the csrsigning controller
+   * and the resource metrics the horizontal pod autoscaler reads.
    *
    * @throws IllegalArgumentException if a controller cannot start, e.g. csrsigning's CA files
    *     cannot be read, in kube's words
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
-      boolean simulatedStorage, SigningFiles clusterSigning) {
+      boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -74,7 +76,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage, clusterSigning);
+        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {
