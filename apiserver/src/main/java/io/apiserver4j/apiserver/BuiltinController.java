@@ -14,12 +14,22 @@ import java.util.function.Function;
  * admission plugin it belongs to is enabled (the ServiceAccount plugin refuses every Pod without
  * the {@code default} ServiceAccount its controller writes).
  *
+ * <p>A server runs one of these, and its own namespace controller ({@value #NAMESPACE}), until a
+ * controller manager that runs the controller of the same name takes it over with {@link
+ * ApiServer#handOver}, so that exactly one instance runs.
+ *
  * @param name the controller's name in kube-controller-manager, for logs
  * @param admissionPlugin the admission plugin it ships with
  * @param start starts the controller for a server; closing the result stops it
  */
 public record BuiltinController(String name, String admissionPlugin,
     Function<Context, AutoCloseable> start) {
+  /**
+   * The name of the server's own namespace controller (kube-controller-manager's
+   * {@code namespace}): it deletes the content of a terminating namespace through the server and
+   * the namespace with it once empty, synchronously after the write that made it so.
+   */
+  public static final String NAMESPACE = "namespace";
 
   /**
    * Checks that no component is null.
@@ -55,5 +65,16 @@ public record BuiltinController(String name, String admissionPlugin,
       requireNonNull(store, "store");
       requireNonNull(rootCaCertificate, "rootCaCertificate");
     }
+  }
+
+  /**
+   * A server's built-in controller stopped for whoever runs it instead (see {@link
+   * ApiServer#handOver}). Closing gives it back: the server starts its own again once every
+   * handover of that name is closed, unless the server was closed. Idempotent, thread-safe.
+   */
+  public interface Handover extends AutoCloseable {
+    /** Gives the controller back to the server; never throws. */
+    @Override
+    void close();
   }
 }

@@ -20,6 +20,7 @@ import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.expand.ExpandController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
+import io.apiserver4j.controllers.namespace.NamespaceController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
 import io.apiserver4j.controllers.pvprotection.PvProtectionController;
@@ -60,7 +61,7 @@ final class KnownControllers {
     implemented(out, "pod-garbage-collector-controller", "podgc", PodGcController::create);
     implemented(out, "resourcequota-controller", "resourcequota",
         ResourceQuotaController::create);
-    known(out, "namespace-controller", "namespace");
+    implemented(out, "namespace-controller", "namespace", NamespaceController::create);
     known(out, "serviceaccount-controller", "serviceaccount");
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
     implemented(out, "daemonset-controller", "daemonset", DaemonSetController::create);
