@@ -73,6 +73,16 @@ public record BuiltinController(String name, String admissionPlugin,
    * handover of that name is closed, unless the server was closed. Idempotent, thread-safe.
    */
   public interface Handover extends AutoCloseable {
+    /**
+     * Starts the server's implementation of the handed-over controller for the holder of this
+     * handover (a controller manager that has no implementation of its own runs the server's
+     * under its own lifecycle); the holder stops it by closing the result, before it closes
+     * this handover.
+     *
+     * @throws IllegalStateException after {@link #close()}
+     */
+    AutoCloseable startInstance();
+
     /** Gives the controller back to the server; never throws. */
     @Override
     void close();

@@ -71,6 +71,16 @@ final class BuiltinControllerSlots {
       private boolean released;
 
       @Override
+      public AutoCloseable startInstance() {
+        synchronized (BuiltinControllerSlots.this) {
+          if (released) {
+            throw new IllegalStateException("the handover of " + slot.name + " was closed");
+          }
+        }
+        return slot.start.get();
+      }
+
+      @Override
       public void close() {
         synchronized (BuiltinControllerSlots.this) {
           if (released) {

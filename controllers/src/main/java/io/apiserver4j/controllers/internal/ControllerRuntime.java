@@ -101,7 +101,9 @@ public final class ControllerRuntime implements AutoCloseable {
   public void start() {
     synchronized (handovers) {
       for (String name : handOverNames) {
-        handovers.add(api.handOver(name));
+        io.apiserver4j.apiserver.BuiltinController.Handover h = api.handOver(name);
+        handovers.add(h);
+        context.handedOver(name, h);
       }
     }
     informers.start();
