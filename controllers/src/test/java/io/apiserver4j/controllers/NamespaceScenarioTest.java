@@ -218,4 +218,37 @@ class NamespaceScenarioTest {
     assertThat(namespaces().find("handed")).isEmpty();
     controllers = ControllerManager.builder(api).clock(clock).controllers("namespace").start();
   }
+
+  @Test
+  void podsGoFirstAndTheirGracePeriodIsWaitedForAsKubesEstimate() {
+    createNamespace("pods");
+    try {
+      api.resources(new GroupVersionResource("", "v1", "serviceaccounts")).namespace("pods")
+          .create(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\","
+              + "\"metadata\":{\"name\":\"default\"}}"));
+    } catch (io.apiserver4j.core.errors.AlreadyExistsException e) {
+      // the server's serviceaccount controller wrote it first
+    }
+    ResourceClient pods = api.resources(new GroupVersionResource("", "v1", "pods"))
+        .namespace("pods");
+    pods.create(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
+        + "\"name\":\"p\"},\"spec\":{\"nodeName\":\"n1\",\"terminationGracePeriodSeconds\":30,"
+        + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
+    api.resources(CONFIGMAPS).namespace("pods").create(configMap("plain"));
+    namespaces().delete("pods");
+    advance(5);
+    // the running Pod is being deleted gracefully; nothing else goes before it
+    assertThat(Nested.has(pods.get("p"), "metadata", "deletionTimestamp")).isTrue();
+    assertThat(configMapNames("pods")).contains("plain");
+    assertThat(Meta.stringList(Nested.getOrNull(namespaces().get("pods"), "spec",
+        "finalizers"))).containsExactly("kubernetes");
+
+    // the kubelet confirms the Pod's end; kube's next pass comes 30 / 2 + 1 s later
+    pods.delete("p", io.apiserver4j.apiserver.DeleteOptions.builder().gracePeriodSeconds(0)
+        .build());
+    advance(15);
+    assertThat(configMapNames("pods")).contains("plain");
+    advance(1);
+    assertThat(namespaces().find("pods")).isEmpty();
+  }
 }
