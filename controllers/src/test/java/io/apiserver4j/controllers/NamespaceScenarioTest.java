@@ -149,10 +149,12 @@ class NamespaceScenarioTest {
         Map.entry("NamespaceFinalizersRemaining", "True|SomeFinalizerRemain|Some finalizers are"
             + " remaining: example.com/hold in 1 resource instances"));
 
-    // the object's owner lets it go; the next pass (kube: estimate 15 s / 2 + 1) finalizes
+    // the object's owner lets it go; the conditions' write queued the namespace again after
+    // kube's 5 s grace period (before the retry after the estimate, 15 s / 2 + 1), and that
+    // pass finalizes it
     ResourceClient cms = api.resources(CONFIGMAPS).namespace("full");
     cms.update(Meta.withFinalizers(cms.get("held"), List.of()));
-    advance(7);
+    advance(4);
     assertThat(namespaces().find("full")).isPresent();
     advance(1);
     assertThat(namespaces().find("full")).isEmpty();
@@ -243,12 +245,40 @@ class NamespaceScenarioTest {
     assertThat(Meta.stringList(Nested.getOrNull(namespaces().get("pods"), "spec",
         "finalizers"))).containsExactly("kubernetes");
 
-    // the kubelet confirms the Pod's end; kube's next pass comes 30 / 2 + 1 s later
+    // the kubelet confirms the Pod's end; the next pass comes 5 s after the conditions' write
     pods.delete("p", io.apiserver4j.apiserver.DeleteOptions.builder().gracePeriodSeconds(0)
         .build());
-    advance(15);
+    advance(4);
     assertThat(configMapNames("pods")).contains("plain");
     advance(1);
     assertThat(namespaces().find("pods")).isEmpty();
+  }
+
+  @Test
+  void aPodThatOutlivesItsGracePeriodIsRetriedAfterHalfTheEstimate() {
+    createNamespace("slow");
+    try {
+      api.resources(new GroupVersionResource("", "v1", "serviceaccounts")).namespace("slow")
+          .create(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\","
+              + "\"metadata\":{\"name\":\"default\"}}"));
+    } catch (io.apiserver4j.core.errors.AlreadyExistsException e) {
+      // the server's serviceaccount controller wrote it first
+    }
+    ResourceClient pods = api.resources(new GroupVersionResource("", "v1", "pods"))
+        .namespace("slow");
+    pods.create(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{"
+        + "\"name\":\"p\"},\"spec\":{\"nodeName\":\"n1\",\"terminationGracePeriodSeconds\":30,"
+        + "\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
+    namespaces().delete("slow");
+    advance(5);
+    advance(5);
+    // passes at 5 s and 10 s (the conditions' write queued it again); the first pass's retry
+    // after 30 / 2 + 1 s comes at 21 s
+    pods.delete("p", io.apiserver4j.apiserver.DeleteOptions.builder().gracePeriodSeconds(0)
+        .build());
+    advance(10);
+    assertThat(namespaces().find("slow")).isPresent();
+    advance(1);
+    assertThat(namespaces().find("slow")).isEmpty();
   }
 }
