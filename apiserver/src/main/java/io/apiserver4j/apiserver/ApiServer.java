@@ -74,7 +74,7 @@ public final class ApiServer implements AutoCloseable {
   private final KubeVersion version;
   private final io.apiserver4j.kubeapi.FeatureGates featureGates;
   /** The built-in controllers started by the constructor, by name, in start order. */
-  private final BuiltinControllerSlots controllers = new BuiltinControllerSlots();
+  private final BuiltinController.Slots controllers = new BuiltinController.Slots();
   private volatile PodLogs podLogs;
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");

@@ -14,7 +14,7 @@ import org.junit.jupiter.api.Test;
 /** Handing a server's controllers over: exactly one instance runs at any time. */
 class BuiltinControllerSlotsTest {
   private final List<String> log = new ArrayList<>();
-  private final BuiltinControllerSlots slots = new BuiltinControllerSlots();
+  private final BuiltinController.Slots slots = new BuiltinController.Slots();
 
   private void add(String name) {
     slots.add(name, () -> {
