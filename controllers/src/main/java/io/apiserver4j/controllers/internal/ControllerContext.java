@@ -139,6 +139,23 @@ public final class ControllerContext {
     return clusterSigning;
   }
 
+  /** The server's own controllers this manager took over, by name. */
+  private final Map<String, io.apiserver4j.apiserver.BuiltinController.Handover> handovers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  void handedOver(String name, io.apiserver4j.apiserver.BuiltinController.Handover handover) {
+    handovers.put(name, handover);
+  }
+
+  /**
+   * The handover of the server's own controller {@code name} (see {@link
+   * ApiServer#handOver}), taken before the controllers start; empty if the server runs none
+   * of that name.
+   */
+  public Optional<io.apiserver4j.apiserver.BuiltinController.Handover> handover(String name) {
+    return Optional.ofNullable(handovers.get(name));
+  }
+
   /** A new work queue the quiescence wait watches. */
   public <T> WorkQueue<T> newQueue(String name) {
     WorkQueue<T> q = new WorkQueue<>(name, activity, retries, timers);

@@ -32,6 +32,10 @@ public final class ControllerRuntime implements AutoCloseable {
   private final ControllerContext context;
   private final List<Controller> controllers = new ArrayList<>();
   private final List<String> names;
+  /** The server's own controllers of the same names, stopped while these run. */
+  private final List<String> handOverNames;
+  private final List<io.apiserver4j.apiserver.BuiltinController.Handover> handovers =
+      new ArrayList<>();
 
   /**
    * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
@@ -78,6 +82,15 @@ public final class ControllerRuntime implements AutoCloseable {
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
         concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics);
     List<String> n = new ArrayList<>();
+    List<String> builtins = new ArrayList<>();
+    for (ControllerDescriptor d : descriptors) {
+      for (String name : d.namesAndAliases()) {
+        if (api.builtinControllers().contains(name)) {
+          builtins.add(name);
+        }
+      }
+    }
+    this.handOverNames = List.copyOf(builtins);
     try {
       for (ControllerDescriptor d : descriptors) {
         controllers.add(d.factory().orElseThrow(() -> new IllegalArgumentException(
@@ -96,8 +109,19 @@ public final class ControllerRuntime implements AutoCloseable {
     return names;
   }
 
-  /** Lists every informer's resource, then starts the timers and the controllers' workers. */
+  /**
+   * Takes over the server's own controllers of the same names (see {@link
+   * ApiServer#handOver}), lists every informer's resource, then starts the timers and the
+   * controllers' workers.
+   */
   public void start() {
+    synchronized (handovers) {
+      for (String name : handOverNames) {
+        io.apiserver4j.apiserver.BuiltinController.Handover h = api.handOver(name);
+        handovers.add(h);
+        context.handedOver(name, h);
+      }
+    }
     informers.start();
     timers.start();
     for (Controller c : controllers) {
@@ -138,7 +162,10 @@ public final class ControllerRuntime implements AutoCloseable {
     return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }
 
-  /** Stops the controllers, then the informers and timers. Idempotent. */
+  /**
+   * Stops the controllers, then the informers and timers, then gives the server its own
+   * controllers of the same names back. Idempotent.
+   */
   @Override
   public void close() {
     // a controller's close would shut its own queues down first anyway; doing it for all of
@@ -159,6 +186,12 @@ public final class ControllerRuntime implements AutoCloseable {
       retries.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    synchronized (handovers) {
+      for (int i = handovers.size() - 1; i >= 0; i--) {
+        handovers.get(i).close();
+      }
+      handovers.clear();
     }
   }
 }
