@@ -12,6 +12,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The issue-26 workload on the simulated cluster: {@code sets} Deployments (or ReplicaSets) of
@@ -19,7 +24,9 @@ import java.util.List;
  * simulated Nodes (50), from the first create until every Pod is Running and Ready, in wall
  * time, simulated time standing still (every stage has duration 0). Not a JMH benchmark: one
  * cold and {@code rounds} warm runs, each on a fresh server, each with its wall time and the
- * process CPU time it took (less noisy on a shared machine), the best warm run reported.
+ * process CPU time it took (less noisy on a shared machine), the best warm run reported. With
+ * {@code -Dsimperf.writes=true} each run also prints the writes the server committed, by
+ * resource and verb (create, update, delete), to see which controller's traffic dominates.
  *
  * <p>Run from the repository root:
  * {@code java -cp benchmarks/target/benchmarks.jar
@@ -64,6 +71,22 @@ public final class SimulatedClusterWallTime {
         ControllerManager controllers = ControllerManager.builder(api)
             .controllers(deployments ? "deployment,replicaset" : "replicaset").start();
         SimulatedCluster cluster = SimulatedCluster.builder(api).nodes(nodes).start()) {
+      Map<String, LongAdder> writes = new ConcurrentHashMap<>();
+      if (Boolean.getBoolean("simperf.writes")) {
+        Set<String> live = ConcurrentHashMap.newKeySet();
+        api.addCommitListener((key, object, revision) -> {
+          String id = key.groupResource() + "/" + key.namespace() + "/" + key.name();
+          String verb;
+          if (object.isEmpty()) {
+            live.remove(id);
+            verb = "delete";
+          } else {
+            verb = live.add(id) ? "create" : "update";
+          }
+          writes.computeIfAbsent(key.groupResource() + " " + verb, k -> new LongAdder())
+              .increment();
+        });
+      }
       api.resources("v1", "namespaces").create(Json.read(
           "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"bench\"}}"));
       long start = System.nanoTime();
@@ -82,7 +105,11 @@ public final class SimulatedClusterWallTime {
           throw new IllegalStateException("the cluster did not settle");
         }
       }
-      return System.nanoTime() - start;
+      long nanos = System.nanoTime() - start;
+      if (!writes.isEmpty()) {
+        System.out.println("writes by resource and verb: " + new TreeMap<>(writes));
+      }
+      return nanos;
     }
   }
 
