@@ -13,8 +13,11 @@ import java.util.Map;
 
 /**
  * kube-scheduler's {@code NodeInfo} for one scheduling cycle: a Node, the Pods assigned to it
- * (not terminated), their summed requests (plain and non-zero) and the host ports they use.
- * Mutable while built.
+ * (not terminated), their summed requests (plain and non-zero), the host ports they use, and,
+ * as kube keeps them, the Pods with pod (anti-)affinity and those with required anti-affinity,
+ * so that a cycle for a Pod without affinity terms reads only those. Mutable while built; a
+ * built info is never changed again (copies are made with {@link #with}), so the scheduler may
+ * reuse it over cycles while its Node and Pods stay the same.
  */
 final class NodeInfo {
   /** A host port in use: kube's {@code HostPortInfo} key. */
@@ -30,6 +33,10 @@ final class NodeInfo {
   final List<MapValue> podList = new ArrayList<>();
   /** Each counted Pod's usage, in the order of {@link #podList}. */
   private final List<PodUsage> usages = new ArrayList<>();
+  /** kube's {@code PodsWithAffinity}: the Pods with a podAffinity or podAntiAffinity. */
+  final List<MapValue> podsWithAffinity = new ArrayList<>();
+  /** kube's {@code PodsWithRequiredAntiAffinity}. */
+  final List<MapValue> podsWithRequiredAntiAffinity = new ArrayList<>();
   int pods;
 
   NodeInfo(MapValue node) {
@@ -60,6 +67,12 @@ final class NodeInfo {
     requested.add(usage.requests());
     nonZeroRequested.add(usage.nonZeroRequests());
     usedPorts.addAll(usage.ports());
+    if (usage.withAffinity()) {
+      podsWithAffinity.add(pod);
+    }
+    if (usage.withRequiredAntiAffinity()) {
+      podsWithRequiredAntiAffinity.add(pod);
+    }
   }
 
   /**
@@ -83,15 +96,19 @@ final class NodeInfo {
   }
 
   /**
-   * What one Pod takes from its Node, computed once per Pod: its spec's requests cannot change
-   * (in-place resize aside), and parsing quantities for every Pod in every cycle would make a
-   * cycle cost as much as the whole cluster.
+   * What one Pod takes from its Node, and whether it has pod (anti-)affinity, computed once per
+   * Pod: its spec's requests and affinity cannot change (in-place resize aside), and parsing
+   * them for every Pod in every cycle would make a cycle cost as much as the whole cluster.
    */
   record PodUsage(Map<String, Long> requests, Map<String, Long> nonZeroRequests,
-      List<HostPort> ports) {
+      List<HostPort> ports, boolean withAffinity, boolean withRequiredAntiAffinity) {
     static PodUsage of(MapValue pod) {
       return new PodUsage(Map.copyOf(Resources.podRequests(pod).amounts),
-          Map.copyOf(Resources.nonZeroRequests(pod).amounts), List.copyOf(hostPorts(pod)));
+          Map.copyOf(Resources.nonZeroRequests(pod).amounts), List.copyOf(hostPorts(pod)),
+          Nested.has(pod, "spec", "affinity", "podAffinity")
+              || Nested.has(pod, "spec", "affinity", "podAntiAffinity"),
+          !Nested.list(pod, "spec", "affinity", "podAntiAffinity",
+              "requiredDuringSchedulingIgnoredDuringExecution").isEmpty());
     }
   }
 
