@@ -38,6 +38,8 @@ final class NodeInfo {
   /** kube's {@code PodsWithRequiredAntiAffinity}. */
   final List<MapValue> podsWithRequiredAntiAffinity = new ArrayList<>();
   int pods;
+  /** Results computed from this info's Pods, by what was computed (see {@link #memo}). */
+  private final Map<Object, Long> memos = new java.util.concurrent.ConcurrentHashMap<>();
 
   NodeInfo(MapValue node) {
     this(node, Resources.of(Nested.getOrNull(node, "status", "allocatable")));
@@ -73,6 +75,21 @@ final class NodeInfo {
     if (usage.withRequiredAntiAffinity()) {
       podsWithRequiredAntiAffinity.add(pod);
     }
+  }
+
+  /**
+   * The value {@code compute} gives for {@code key} (a value with equality), computed once per
+   * info: a built info never changes, and the scheduler reuses it over cycles, so a count over
+   * its Pods (a spread selector's matches) is made once for every cycle that asks for it.
+   */
+  long memo(Object key, java.util.function.LongSupplier compute) {
+    Long known = memos.get(key);
+    if (known != null) {
+      return known;
+    }
+    long value = compute.getAsLong();
+    memos.put(key, value);
+    return value;
   }
 
   /**

@@ -351,10 +351,15 @@ public final class Scheduler implements Controller {
         Nested.list(pod, "spec", "topologySpreadConstraints").isEmpty()
             ? Optional.of(defaultSelector(pod)) : Optional.empty());
     Map<String, Long> spreadScores = spread.skip() ? Map.of() : spread.normalized(feasible);
+    // each Node scored once (a comparator would score both sides of every comparison)
+    Map<String, Long> total = new java.util.HashMap<>();
+    for (NodeInfo n : feasible) {
+      total.put(n.name, Scores.leastAllocated(pod, n)
+          + PodTopologySpreadScore.WEIGHT * spreadScores.getOrDefault(n.name, 0L)
+          + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L));
+    }
     NodeInfo best = feasible.stream()
-        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n)
-                + PodTopologySpreadScore.WEIGHT * spreadScores.getOrDefault(n.name, 0L)
-                + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L))
+        .max(Comparator.comparingLong((NodeInfo n) -> total.get(n.name))
             .thenComparing(n -> n.name, Comparator.reverseOrder()))
         .orElseThrow();
     bind(pod, key, best.name);
