@@ -10,7 +10,10 @@ import io.apiserver4j.controllers.ControllerManager;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
@@ -22,7 +25,11 @@ import java.util.concurrent.atomic.LongAdder;
  * The issue-26 workload on the simulated cluster: {@code sets} Deployments (or ReplicaSets) of
  * {@code replicas} Pods each (1,000 Pods of 100 Deployments by default) on {@code nodes}
  * simulated Nodes (50), from the first create until every Pod is Running and Ready, in wall
- * time, simulated time standing still (every stage has duration 0). Not a JMH benchmark: one
+ * time, simulated time standing still: every stage has duration 0 and the server, controllers
+ * and simulated Nodes share a fixed clock, so that no Lease renewal or Node status report
+ * falls due during a run however long its wall time (on the system clock, a run of a minute on
+ * a loaded machine made some 400 Lease writes more than a run of ten seconds). Not a JMH
+ * benchmark: one
  * cold and {@code rounds} warm runs, each on a fresh server, each with its wall time and the
  * process CPU time it took (less noisy on a shared machine), the best warm run reported. With
  * {@code -Dsimperf.writes=true} each run also prints the writes the server committed, by
@@ -67,10 +74,12 @@ public final class SimulatedClusterWallTime {
   }
 
   static long run(int sets, int replicas, int nodes, boolean deployments) {
-    try (ApiServer api = ApiServer.builder().build();
-        ControllerManager controllers = ControllerManager.builder(api)
+    Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    try (ApiServer api = ApiServer.builder().clock(clock).build();
+        ControllerManager controllers = ControllerManager.builder(api).clock(clock)
             .controllers(deployments ? "deployment,replicaset" : "replicaset").start();
-        SimulatedCluster cluster = SimulatedCluster.builder(api).nodes(nodes).start()) {
+        SimulatedCluster cluster = SimulatedCluster.builder(api).clock(clock).nodes(nodes)
+            .start()) {
       Map<String, LongAdder> writes = new ConcurrentHashMap<>();
       if (Boolean.getBoolean("simperf.writes")) {
         Set<String> live = ConcurrentHashMap.newKeySet();
