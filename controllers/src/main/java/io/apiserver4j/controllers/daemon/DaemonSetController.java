@@ -87,6 +87,7 @@ public final class DaemonSetController implements Controller {
     this.context = context;
     this.user = ControllerContext.serviceAccount("daemon-set-controller");
     this.expectations = new Expectations(context.clock());
+    context.onReset(expectations::clear);
     this.queue = context.newQueue("daemonset");
     this.events = new EventRecorder(context, user, "daemonset-controller");
     this.refs = new ControllerRefManager("apps/v1", "DaemonSet", this::setClient,

@@ -82,6 +82,7 @@ public final class ReplicaSetController implements Controller {
     this.kind = kind;
     this.user = ControllerContext.serviceAccount(kind.account());
     this.expectations = new Expectations(context.clock());
+    context.onReset(expectations::clear);
     // kube's event source component is the controller's user name for both kinds
     this.events = new EventRecorder(context, user, kind.account());
     this.refs = new ControllerRefManager(kind.apiVersion(), kind.kind(), this::setClient,
