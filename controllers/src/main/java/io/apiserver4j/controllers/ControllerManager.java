@@ -189,7 +189,8 @@ public final class ControllerManager implements AutoCloseable {
    * pause once each finished its item; their queued work, timers, retry backoffs, expectations
    * and other remembered state are dropped; {@code restore} runs; the informers' caches are
    * brought to the store's new revision (by their watch, else a relist replacing the cache) and
-   * the handlers see the changes as after a reflector's relist; periodic loops are armed again
+   * the handlers see the changes, then every object as an update to itself, as client-go's
+   * informer delivers a reflector's relist; periodic loops are armed again
    * and the workers go on, so the controllers then act as if just started on the restored
    * state, without a thread started or stopped. A manager that does not lead only runs
    * {@code restore}.

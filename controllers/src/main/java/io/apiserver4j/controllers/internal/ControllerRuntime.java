@@ -124,7 +124,9 @@ public final class ControllerRuntime implements AutoCloseable {
    * {@link ControllerContext.OnReset}), timer, backoff and what the controllers registered
    * with {@link ControllerContext#onReset} is dropped; {@code restore} runs; every informer is
    * brought to the store's revision (from its watch, else by a relist that replaces its cache),
-   * so the handlers see the restored objects' changes as a reflector would deliver them; each
+   * so the handlers see the restored objects' changes, then every cached object as an update to
+   * itself, as client-go's informer hands on a reflector's relist (re-arming per-object timers
+   * from the controllers' syncs); each
    * controller re-arms what its start arms ({@link Controller#resetInPlace}); and the workers go
    * on. No thread is started or stopped.
    *
@@ -145,6 +147,7 @@ public final class ControllerRuntime implements AutoCloseable {
         throw new IllegalStateException("the informers did not follow the reset to revision "
             + revision + " within " + timeout);
       }
+      informers.replay();
       for (Controller c : controllers) {
         c.resetInPlace();
       }
