@@ -105,9 +105,10 @@ public final class TestServer implements TestApiServer.Standalone {
 
   /**
    * A new server's namespaces as the first server of their {@link BootstrapKey} stored them
-   * (without resourceVersion), and the uid count after them; immutable.
+   * (without resourceVersion), the uid count after them and the store's revision before them
+   * (a new store's); immutable.
    */
-  private record Bootstrap(Map<ObjectKey, MapValue> objects, long uids) {}
+  private record Bootstrap(Map<ObjectKey, MapValue> objects, long uids, long revision) {}
 
   /**
    * The namespaces of each configuration, computed once per JVM: immutable values shared by
@@ -251,14 +252,14 @@ public final class TestServer implements TestApiServer.Standalone {
    */
   private void writeSystemNamespaces(BootstrapKey key) {
     Bootstrap known = BOOTSTRAPS.get(key);
-    if (known != null && store.currentRevision() == 0 && uidCounter.get() == 0) {
+    long revision = store.currentRevision();
+    if (known != null && revision == known.revision() && uidCounter.get() == 0) {
       for (Map.Entry<ObjectKey, MapValue> o : known.objects().entrySet()) {
         store.create(o.getKey(), o.getValue());
       }
       uidCounter.set(known.uids());
       return;
     }
-    long revision = store.currentRevision();
     long uids = uidCounter.get();
     for (String ns : SYSTEM_NAMESPACES) {
       api.resources("v1", "namespaces").create(MapValue.of(Map.of("apiVersion", Value.of("v1"),
@@ -266,8 +267,8 @@ public final class TestServer implements TestApiServer.Standalone {
           "metadata", MapValue.of(Map.of("name", Value.of(ns))))));
     }
     // kept only when the creates alone wrote (no controller reacted in between) from a new store
-    if (revision == 0 && uids == 0 && uidCounter.get() == SYSTEM_NAMESPACES.size()
-        && store.currentRevision() == SYSTEM_NAMESPACES.size()) {
+    if (uids == 0 && uidCounter.get() == SYSTEM_NAMESPACES.size()
+        && store.currentRevision() == revision + SYSTEM_NAMESPACES.size()) {
       Map<ObjectKey, MapValue> objects = new LinkedHashMap<>();
       for (String ns : SYSTEM_NAMESPACES) {
         ObjectKey k = ObjectKey.clusterScoped("", "namespaces", ns);
@@ -276,7 +277,7 @@ public final class TestServer implements TestApiServer.Standalone {
       }
       if (objects.size() == SYSTEM_NAMESPACES.size()) {
         BOOTSTRAPS.putIfAbsent(key, new Bootstrap(Collections.unmodifiableMap(objects),
-            uidCounter.get()));
+            uidCounter.get(), revision));
       }
     }
   }
