@@ -163,6 +163,29 @@ public final class ControllerContext {
   }
 
   /**
+   * Kube's expectations of a controller, on the server clock, forgotten by a reset in place.
+   */
+  public Expectations newExpectations() {
+    Expectations e = new Expectations(clock);
+    onReset(e::clear);
+    return e;
+  }
+
+  /**
+   * Registers {@code maps} to be emptied by a reset in place, each while holding its own monitor
+   * (the lock a controller guarding a plain map with {@code synchronized (map)} holds).
+   */
+  public void forgetOnReset(Map<?, ?>... maps) {
+    for (Map<?, ?> m : maps) {
+      onReset(() -> {
+        synchronized (m) {
+          m.clear();
+        }
+      });
+    }
+  }
+
+  /**
    * Pauses every queue made by {@link #newQueue}, waiting until no worker holds an item.
    *
    * @return false if interrupted meanwhile

@@ -114,8 +114,8 @@ public final class JobController implements Controller {
     this.context = context;
     this.user = ControllerContext.serviceAccount("job-controller");
     this.events = new JobEvents(new EventRecorder(context, user, "job-controller"));
-    this.expectations = new Expectations(context.clock());
-    context.onReset(this::forget);
+    this.expectations = context.newExpectations();
+    context.forgetOnReset(finalizerExpectations, backoffs);
     this.refs = new ControllerRefManager("batch/v1", "Job", this::jobClient, this::podClient,
         List.of(TRACKING_FINALIZER));
     this.queue = context.newQueue("job");
@@ -135,15 +135,6 @@ public final class JobController implements Controller {
   public void start() {
     workers = context.startWorkers("job", queue, WORKERS, this::sync);
     orphanWorkers = context.startWorkers("orphan_pod", orphanQueue, 1, this::syncOrphanPod);
-  }
-
-  /** Forgets the expectations and backoffs: a reset in place restored the Jobs and Pods. */
-  private void forget() {
-    expectations.clear();
-    synchronized (finalizerExpectations) {
-      finalizerExpectations.clear();
-    }
-    backoffs.clear();
   }
 
   @Override
