@@ -198,6 +198,39 @@ public final class ControllerManager implements AutoCloseable {
   }
 
   /**
+   * Resets the running controllers in place around {@code restore}, a write-back of the store
+   * that bypasses the request pipeline (a test kit's reset between test methods): their workers
+   * pause once each finished its item; their queued work, timers, retry backoffs, expectations
+   * and other remembered state are dropped; {@code restore} runs; the informers' caches are
+   * brought to the store's new revision (by their watch, else a relist replacing the cache) and
+   * the handlers see the changes, then every object as an update to itself, as client-go's
+   * informer delivers a reflector's relist; periodic loops are armed again
+   * and the workers go on, so the controllers then act as if just started on the restored
+   * state, without a thread started or stopped. A manager that does not lead only runs
+   * {@code restore}.
+   *
+   * @param restore writes the store; runs on the calling thread while nothing is processed
+   * @param timeout how long the informers may take to follow the restored store
+   * @throws IllegalStateException after {@link #close()}, or if the informers do not follow
+   *     within {@code timeout} (the workers go on all the same)
+   */
+  public void reset(Runnable restore, Duration timeout) {
+    requireNonNull(restore, "restore");
+    requireNonNull(timeout, "timeout");
+    if (closed.get()) {
+      throw new IllegalStateException("the controller manager is closed");
+    }
+    // holding the lock keeps a leader-election change from stopping the runtime meanwhile
+    synchronized (lock) {
+      if (runtime == null) {
+        restore.run();
+      } else {
+        runtime.reset(restore, timeout);
+      }
+    }
+  }
+
+  /**
    * Stops the controllers, their informers and the leader election, waiting for their threads.
    * The lease is not released, as kube-controller-manager does not release it. Idempotent.
    */

@@ -86,7 +86,7 @@ public final class DaemonSetController implements Controller {
   private DaemonSetController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("daemon-set-controller");
-    this.expectations = new Expectations(context.clock());
+    this.expectations = context.newExpectations();
     this.queue = context.newQueue("daemonset");
     this.events = new EventRecorder(context, user, "daemonset-controller");
     this.refs = new ControllerRefManager("apps/v1", "DaemonSet", this::setClient,

@@ -59,6 +59,9 @@ public final class ControllerContext {
   private final Activity activity;
   private final ScheduledExecutorService retries;
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
+  /** What a reset in place forgets besides the queues and timers (see {@link #onReset}). */
+  private final List<Runnable> forgets = new CopyOnWriteArrayList<>();
+  private final List<WorkQueue<?>> dropped = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
@@ -156,11 +159,97 @@ public final class ControllerContext {
     return Optional.ofNullable(handovers.get(name));
   }
 
-  /** A new work queue the quiescence wait watches. */
+  /** A new work queue the quiescence wait watches, emptied by a reset in place. */
   public <T> WorkQueue<T> newQueue(String name) {
+    return newQueue(name, OnReset.DROP);
+  }
+
+  /**
+   * A new work queue the quiescence wait watches; {@code onReset} says whether a reset in place
+   * empties it ({@link OnReset#KEEP} for a queue of informer events that a controller's own
+   * state is built from, such as the garbage collector's graph changes).
+   */
+  public <T> WorkQueue<T> newQueue(String name, OnReset onReset) {
     WorkQueue<T> q = new WorkQueue<>(name, activity, retries, timers);
     queues.add(q);
+    if (onReset == OnReset.DROP) {
+      dropped.add(q);
+    }
     return q;
+  }
+
+  /** What a reset in place does with a queue's items. */
+  public enum OnReset {
+    /** Drops them: they name objects to sync, and the informers' events queue what is needed. */
+    DROP,
+    /** Keeps them: they are events a controller's state must still take in. */
+    KEEP
+  }
+
+  /**
+   * Registers {@code forget}, run by a reset in place while the workers are paused, to drop a
+   * helper's state that the informers' events do not keep current (expectations, an event
+   * correlator's counts): a reset must leave the controllers as if just started.
+   */
+  public void onReset(Runnable forget) {
+    forgets.add(java.util.Objects.requireNonNull(forget, "forget"));
+  }
+
+  /**
+   * Kube's expectations of a controller, on the server clock, forgotten by a reset in place.
+   */
+  public Expectations newExpectations() {
+    Expectations e = new Expectations(clock);
+    onReset(e::clear);
+    return e;
+  }
+
+  /**
+   * Registers {@code maps} to be emptied by a reset in place, each while holding its own monitor
+   * (the lock a controller guarding a plain map with {@code synchronized (map)} holds).
+   */
+  public void forgetOnReset(Map<?, ?>... maps) {
+    for (Map<?, ?> m : maps) {
+      onReset(() -> {
+        synchronized (m) {
+          m.clear();
+        }
+      });
+    }
+  }
+
+  /**
+   * Pauses every queue made by {@link #newQueue}, waiting until no worker holds an item.
+   *
+   * @return false if interrupted meanwhile
+   */
+  boolean pauseQueues() {
+    for (WorkQueue<?> q : queues) {
+      if (!q.pause()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Empties every queue but those kept ({@link OnReset#KEEP}) and runs what {@link #onReset}
+   * registered. Workers paused.
+   */
+  void forget() {
+    for (WorkQueue<?> q : dropped) {
+      q.clear();
+    }
+    for (Runnable r : forgets) {
+      r.run();
+    }
+  }
+
+  /** Lets the workers of every queue take items again. */
+  void resumeQueues() {
+    for (WorkQueue<?> q : queues) {
+      q.resume();
+    }
   }
 
   /**

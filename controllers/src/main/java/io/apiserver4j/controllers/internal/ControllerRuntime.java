@@ -158,6 +158,44 @@ public final class ControllerRuntime implements AutoCloseable {
     }
   }
 
+  /**
+   * Resets the controllers in place around {@code restore}, which writes the store directly:
+   * the workers finish the item each holds and wait; every queued item (but the kept ones, see
+   * {@link ControllerContext.OnReset}), timer, backoff and what the controllers registered
+   * with {@link ControllerContext#onReset} is dropped; {@code restore} runs; every informer is
+   * brought to the store's revision (from its watch, else by a relist that replaces its cache),
+   * so the handlers see the restored objects' changes, then every cached object as an update to
+   * itself, as client-go's informer hands on a reflector's relist (re-arming per-object timers
+   * from the controllers' syncs); each
+   * controller re-arms what its start arms ({@link Controller#resetInPlace}); and the workers go
+   * on. No thread is started or stopped.
+   *
+   * @throws IllegalStateException if the informers do not follow within {@code timeout} or the
+   *     thread is interrupted; the workers go on all the same
+   */
+  public void reset(Runnable restore, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try {
+      if (!context.pauseQueues()) {
+        throw new IllegalStateException("interrupted while pausing the controllers' workers");
+      }
+      timers.clear();
+      context.forget();
+      restore.run();
+      long revision = api.store().currentRevision();
+      if (!informers.caughtUp(revision, left(deadline))) {
+        throw new IllegalStateException("the informers did not follow the reset to revision "
+            + revision + " within " + timeout);
+      }
+      informers.replay();
+      for (Controller c : controllers) {
+        c.resetInPlace();
+      }
+    } finally {
+      context.resumeQueues();
+    }
+  }
+
   private static Duration left(long deadline) {
     return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }

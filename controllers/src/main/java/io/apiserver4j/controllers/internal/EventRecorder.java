@@ -58,6 +58,13 @@ public final class EventRecorder {
     this.user = requireNonNull(user, "user");
     this.component = requireNonNull(component, "component");
     this.correlator = new EventCorrelator(context.clock());
+    context.onReset(this::forget);
+  }
+
+  /** Forgets every event recorded so far, as a new recorder: a reset in place deleted them. */
+  private synchronized void forget() {
+    correlator.clear();
+    lastNanos = Long.MIN_VALUE;
   }
 
   /**

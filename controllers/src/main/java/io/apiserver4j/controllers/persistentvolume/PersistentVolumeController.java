@@ -170,6 +170,11 @@ public final class PersistentVolumeController implements Controller {
   }
 
   @Override
+  public void resetInPlace() {
+    context.timers().schedule(RESYNC, this::resync);
+  }
+
+  @Override
   public void close() {
     closed = true;
     provisioner.ifPresent(SimulatedProvisioner::close);

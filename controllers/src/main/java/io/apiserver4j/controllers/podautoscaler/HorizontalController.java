@@ -129,6 +129,17 @@ public final class HorizontalController implements Controller {
     Workers.close(workers, queue);
   }
 
+  @Override
+  public void resetInPlace() {
+    // the queue's items and timers are gone: the due times that stood for them must go too,
+    // or an autoscaler seen again would never be enqueued
+    synchronized (due) {
+      due.clear();
+      selectors.clear();
+    }
+    normalizer.clear();
+  }
+
   /** kube's {@code AddRateLimited} with its fixed-interval limiter: due one period from now. */
   private void enqueue(String key) {
     Instant at = context.clock().instant().plus(RESYNC_PERIOD);

@@ -57,6 +57,13 @@ final class Normalizer {
   }
 
   /** Forgets a deleted autoscaler. */
+  /** Forgets every autoscaler: a reset in place. */
+  synchronized void clear() {
+    recommendations.clear();
+    scaleUpEvents.clear();
+    scaleDownEvents.clear();
+  }
+
   synchronized void forget(String key) {
     recommendations.remove(key);
     scaleUpEvents.remove(key);
