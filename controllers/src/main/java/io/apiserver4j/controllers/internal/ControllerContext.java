@@ -61,6 +61,7 @@ public final class ControllerContext {
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
+  private final EventBroadcaster events;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
@@ -74,6 +75,7 @@ public final class ControllerContext {
     this.timers = timers;
     this.activity = activity;
     this.retries = retries;
+    this.events = new EventBroadcaster(activity);
   }
 
   public ApiServer api() {
@@ -91,6 +93,24 @@ public final class ControllerContext {
 
   public Timers timers() {
     return timers;
+  }
+
+  /**
+   * The manager's one event broadcaster, which writes what every recorder records on its own
+   * worker; the quiescence wait waits for it.
+   */
+  public EventBroadcaster events() {
+    return events;
+  }
+
+  /** Starts the event broadcaster's worker. */
+  void startEvents() {
+    events.start(WORKER_THREADS);
+  }
+
+  /** Writes the Events still queued, then stops the event broadcaster's worker. */
+  void shutDownEvents() {
+    events.shutDown();
   }
 
   /**
@@ -142,12 +162,13 @@ public final class ControllerContext {
   }
 
   /**
-   * Whether every queue is idle and no timer is due, with nothing queued meanwhile (a worker
-   * may queue into a queue already looked at, and then finish before its own is looked at).
+   * Whether every queue is idle, every recorded Event written and no timer is due, with nothing
+   * queued meanwhile (a worker may queue into a queue already looked at, and then finish before
+   * its own is looked at).
    */
   boolean idle() {
     long before = activity.changes();
-    if (timers.anyDue()) {
+    if (timers.anyDue() || !events.idle()) {
       return false;
     }
     for (WorkQueue<?> q : queues) {

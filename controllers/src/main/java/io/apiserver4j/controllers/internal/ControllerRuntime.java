@@ -83,6 +83,7 @@ public final class ControllerRuntime implements AutoCloseable {
   /** Lists every informer's resource, then starts the timers and the controllers' workers. */
   public void start() {
     informers.start();
+    context.startEvents();
     timers.start();
     for (Controller c : controllers) {
       c.start();
@@ -91,8 +92,8 @@ public final class ControllerRuntime implements AutoCloseable {
 
   /**
    * Waits until the controllers are idle: every informer has seen every change in the store,
-   * no work is queued, in process or due for an early retry, no timer is due by the server
-   * clock, and nothing was written meanwhile.
+   * no work is queued, in process or due for an early retry, every recorded Event is written,
+   * no timer is due by the server clock, and nothing was written meanwhile.
    */
   public boolean awaitIdle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -136,6 +137,7 @@ public final class ControllerRuntime implements AutoCloseable {
       }
     }
     controllers.clear();
+    context.shutDownEvents();
     informers.close();
     timers.close();
     retries.shutdownNow();
