@@ -176,8 +176,9 @@ public final class ControllerManager implements AutoCloseable {
 
   /**
    * Waits, without sleeping, until the controllers are idle: every informer has seen every
-   * write in the store, no work is queued, in process or waiting for an early retry, no timer
-   * is due by the clock, and nothing was written meanwhile. Work waiting for a later time on the
+   * write in the store, no work is queued, in process or waiting for an early retry, every
+   * Event a controller recorded is written (recording is asynchronous, as kube's event
+   * broadcaster), no timer is due by the clock, and nothing was written meanwhile. Work waiting for a later time on the
    * clock, or retried after failing many times, does not count. A manager that does not lead
    * runs nothing, and is idle.
    *

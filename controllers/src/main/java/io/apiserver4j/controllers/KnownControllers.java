@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.attachdetach.AttachDetachController;
 import io.apiserver4j.controllers.certificates.approver.CsrApprovingController;
 import io.apiserver4j.controllers.certificates.cleaner.CsrCleanerController;
 import io.apiserver4j.controllers.certificates.signer.CsrSigningController;
@@ -89,7 +90,8 @@ final class KnownControllers {
     implemented(out, "taint-eviction-controller", TaintEvictionController::create);
     implemented(out, "persistentvolume-binder-controller", "persistentvolume-binder",
         PersistentVolumeController::create);
-    known(out, "persistentvolume-attach-detach-controller", "attachdetach");
+    implemented(out, "persistentvolume-attach-detach-controller", "attachdetach",
+        AttachDetachController::create);
     implemented(out, "persistentvolume-expander-controller", "persistentvolume-expander",
         ExpandController::create);
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");

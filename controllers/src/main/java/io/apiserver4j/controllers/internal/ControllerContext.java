@@ -67,6 +67,7 @@ public final class ControllerContext {
   private final Map<String, Integer> flags;
   private final SigningFiles clusterSigning;
   private final PodMetrics podMetrics;
+  private final EventBroadcaster events;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
@@ -83,6 +84,7 @@ public final class ControllerContext {
     this.timers = timers;
     this.activity = activity;
     this.retries = retries;
+    this.events = new EventBroadcaster(activity);
   }
 
   public ApiServer api() {
@@ -100,6 +102,24 @@ public final class ControllerContext {
 
   public Timers timers() {
     return timers;
+  }
+
+  /**
+   * The manager's one event broadcaster, which writes what every recorder records on its own
+   * worker; the quiescence wait waits for it.
+   */
+  public EventBroadcaster events() {
+    return events;
+  }
+
+  /** Starts the event broadcaster's worker. */
+  void startEvents() {
+    events.start(WORKER_THREADS);
+  }
+
+  /** Writes the Events still queued, then stops the event broadcaster's worker. */
+  void shutDownEvents() {
+    events.shutDown();
   }
 
   /**
@@ -264,12 +284,13 @@ public final class ControllerContext {
   }
 
   /**
-   * Whether every queue is idle and no timer is due, with nothing queued meanwhile (a worker
-   * may queue into a queue already looked at, and then finish before its own is looked at).
+   * Whether every queue is idle, every recorded Event written and no timer is due, with nothing
+   * queued meanwhile (a worker may queue into a queue already looked at, and then finish before
+   * its own is looked at).
    */
   boolean idle() {
     long before = activity.changes();
-    if (timers.anyDue()) {
+    if (timers.anyDue() || !events.idle()) {
       return false;
     }
     for (WorkQueue<?> q : queues) {

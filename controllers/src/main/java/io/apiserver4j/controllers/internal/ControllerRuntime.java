@@ -123,6 +123,7 @@ public final class ControllerRuntime implements AutoCloseable {
       }
     }
     informers.start();
+    context.startEvents();
     timers.start();
     for (Controller c : controllers) {
       c.start();
@@ -131,8 +132,8 @@ public final class ControllerRuntime implements AutoCloseable {
 
   /**
    * Waits until the controllers are idle: every informer has seen every change in the store,
-   * no work is queued, in process or due for an early retry, no timer is due by the server
-   * clock, and nothing was written meanwhile.
+   * no work is queued, in process or due for an early retry, every recorded Event is written,
+   * no timer is due by the server clock, and nothing was written meanwhile.
    */
   public boolean awaitIdle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -176,7 +177,7 @@ public final class ControllerRuntime implements AutoCloseable {
   public void reset(Runnable restore, Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
     try {
-      if (!context.pauseQueues()) {
+      if (!context.pauseQueues() || !context.events().discardPending()) {
         throw new IllegalStateException("interrupted while pausing the controllers' workers");
       }
       timers.clear();
@@ -217,6 +218,7 @@ public final class ControllerRuntime implements AutoCloseable {
       }
     }
     controllers.clear();
+    context.shutDownEvents();
     informers.close();
     timers.close();
     retries.shutdownNow();
