@@ -137,25 +137,6 @@ public final class AttachDetachController implements Controller {
     return new AttachDetachController(context);
   }
 
-  private static ResourceEventHandler handler(java.util.function.Consumer<MapValue> changed) {
-    return new ResourceEventHandler() {
-      @Override
-      public void onAdd(MapValue object) {
-        changed.accept(object);
-      }
-
-      @Override
-      public void onUpdate(MapValue old, MapValue object) {
-        changed.accept(object);
-      }
-
-      @Override
-      public void onDelete(MapValue object) {
-        changed.accept(object);
-      }
-    };
-  }
-
   /** Keeps {@link #podsByNode} and queues the Nodes of Pods with claim volumes. */
   private final class PodHandler implements ResourceEventHandler {
     @Override
@@ -432,5 +413,9 @@ public final class AttachDetachController implements Controller {
       }
     }
     return false;
+  }
+
+  private static ResourceEventHandler handler(java.util.function.Consumer<MapValue> any) {
+    return ResourceEventHandler.of(any, any);
   }
 }
