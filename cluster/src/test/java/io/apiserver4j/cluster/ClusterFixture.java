@@ -70,6 +70,12 @@ final class ClusterFixture implements AutoCloseable {
     idle();
   }
 
+  /** Sets the clock to {@code t} (not before now), then waits for the cluster to settle. */
+  void advanceTo(Instant t) {
+    clock.set(t);
+    idle();
+  }
+
   List<MapValue> events(String namespace) {
     return api.resources("events.k8s.io/v1", "events").namespace(namespace).list();
   }
