@@ -211,8 +211,10 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
     GroupResource gr = a.resource().groupResource();
     List<LimitedResource> limitedHere = limited.stream().filter(l -> l.resource().equals(gr))
         .toList();
+    // what the object consumes, measured once for the limited names and the charge
+    SortedMap<String, Quantity> input = evaluator.usage(object);
     Set<String> limitedNames = limitedHere.isEmpty() ? Set.of()
-        : LimitedResource.limitedByDefault(evaluator.usage(object), limitedHere);
+        : LimitedResource.limitedByDefault(input, limitedHere);
     List<Integer> interesting = new ArrayList<>();
     Set<String> restrictedAll = new TreeSet<>();
     List<ScopeRequirement> restrictedScopes = new ArrayList<>();
@@ -239,7 +241,6 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
       interesting.add(i);
       restrictedAll.addAll(restricted);
     }
-    SortedMap<String, Quantity> input = evaluator.usage(object);
     List<String> negative = ResourceLists.negative(input);
     if (!negative.isEmpty()) {
       throw AdmissionErrors.forbidden(a, "quota usage is negative for resource(s): "
