@@ -70,10 +70,16 @@ final class ClusterFixture implements AutoCloseable {
     idle();
   }
 
-  /** Sets the clock to {@code t} (not before now), then waits for the cluster to settle. */
-  void advanceTo(Instant t) {
-    clock.set(t);
-    idle();
+  /**
+   * Moves the clock to {@code target} in steps of at most {@code step} (a controller's period),
+   * waiting for the cluster to settle after each.
+   */
+  void advanceTo(Instant target, Duration step) {
+    while (clock.instant().isBefore(target)) {
+      Instant next = clock.instant().plus(step);
+      clock.set(next.isBefore(target) ? next : target);
+      idle();
+    }
   }
 
   List<MapValue> events(String namespace) {
