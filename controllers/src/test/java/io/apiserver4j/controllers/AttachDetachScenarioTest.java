@@ -18,9 +18,8 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The attach/detach controller and the simulated external attacher on a real server, a Node
@@ -34,7 +33,6 @@ import org.junit.jupiter.api.Test;
  * for a Node that is not Ready, and the external-attacher's finalizer name.
  */
 class AttachDetachScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PVS =
       new GroupVersionResource("", "v1", "persistentvolumes");
   private static final GroupVersionResource PVCS =
@@ -51,38 +49,15 @@ class AttachDetachScenarioTest {
       "csi-a5a2e67339ab5660a390dc86be397e784322823ff01f40cf2c01a72c3cab1374";
   private static final String UNIQUE = "kubernetes.io/csi/hostpath.csi.k8s.io^vol-1";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   private void start(boolean simulatedStorage) {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    for (String ns : List.of("ns", "default")) {
-      api.resources("v1", "namespaces").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":"
-          + "\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}"));
-    }
-    ControllerManager.Builder b = ControllerManager.builder(api).clock(clock)
-        .controllers("persistentvolume-binder,attachdetach");
-    if (!simulatedStorage) {
-      b.withoutSimulatedStorage();
-    }
-    controllers = b.start();
-  }
-
-  @AfterEach
-  void stop() {
-    if (controllers != null) {
-      controllers.close();
-    }
-    if (api != null) {
-      api.close();
-    }
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns", "default");
+    controllers = scenario.start("persistentvolume-binder,attachdetach",
+        b -> simulatedStorage ? b : b.withoutSimulatedStorage());
   }
 
   /** A Node as kubelet registers it: the controller-managed annotation, Ready as given. */
@@ -146,7 +121,7 @@ class AttachDetachScenarioTest {
     node("node-1", true, "True");
     boundClaim(DRIVER);
     pod("web", "node-1");
-    idle();
+    scenario.idle();
 
     MapValue a = attachments().get(ATTACHMENT);
     assertThat(Nested.str(a, "spec", "attacher")).isEqualTo(DRIVER);
@@ -168,16 +143,16 @@ class AttachDetachScenarioTest {
     node("node-1", true, "True");
     boundClaim(DRIVER);
     pod("web", "node-1");
-    idle();
+    scenario.idle();
     nodeStatus("node-1", "{\"volumesInUse\":[\"" + UNIQUE + "\"]}");
     deletePod("web");
-    idle();
+    scenario.idle();
     // still mounted: kube's reconciler does not detach a volume the node reports in use
     assertThat(attachments().find(ATTACHMENT)).isPresent();
     assertThat(volumesAttached("node-1")).hasSize(1);
 
     nodeStatus("node-1", "{\"volumesInUse\":null}");
-    idle();
+    scenario.idle();
     assertThat(attachments().find(ATTACHMENT)).isEmpty();
     assertThat(volumesAttached("node-1")).isEmpty();
   }
@@ -188,17 +163,17 @@ class AttachDetachScenarioTest {
     node("node-1", true, "True");
     boundClaim(DRIVER);
     pod("web", "node-1");
-    idle();
+    scenario.idle();
     nodeStatus("node-1", "{\"volumesInUse\":[\"" + UNIQUE + "\"],\"conditions\":[{\"type\":"
         + "\"Ready\",\"status\":\"Unknown\",\"reason\":\"NodeStatusUnknown\",\"message\":"
         + "\"Kubelet stopped posting node status.\"}]}");
     deletePod("web");
-    idle();
+    scenario.idle();
     clock.set(clock.instant().plus(Duration.ofMinutes(6)).minusSeconds(1));
-    idle();
+    scenario.idle();
     assertThat(attachments().find(ATTACHMENT)).as("before 6 minutes").isPresent();
     clock.set(clock.instant().plusSeconds(2));
-    idle();
+    scenario.idle();
     assertThat(attachments().find(ATTACHMENT)).as("after 6 minutes").isEmpty();
     assertThat(volumesAttached("node-1")).isEmpty();
   }
@@ -212,7 +187,7 @@ class AttachDetachScenarioTest {
     node("node-1", true, "True");
     boundClaim(DRIVER);
     pod("web", "node-1");
-    idle();
+    scenario.idle();
     assertThat(attachments().list()).isEmpty();
     assertThat(volumesAttached("node-1")).isEmpty();
   }
@@ -223,7 +198,7 @@ class AttachDetachScenarioTest {
     node("node-1", false, "True");
     boundClaim(DRIVER);
     pod("web", "node-1");
-    idle();
+    scenario.idle();
     assertThat(attachments().list()).isEmpty();
   }
 
@@ -233,7 +208,7 @@ class AttachDetachScenarioTest {
     node("node-1", true, "True");
     boundClaim(DRIVER);
     pod("web", "node-1");
-    idle();
+    scenario.idle();
     MapValue a = attachments().get(ATTACHMENT);
     assertThat(Nested.bool(a, "status", "attached")).isFalse();
     assertThat(Nested.list(a, "metadata", "finalizers")).isEmpty();
@@ -244,11 +219,11 @@ class AttachDetachScenarioTest {
     api.handle(ApiRequest.builder(ApiRequest.Verb.PATCH, ATTACHMENTS).name(ATTACHMENT)
         .subresource("status").patch(PatchType.MERGE_PATCH,
             "{\"status\":{\"attached\":true}}").build()).orThrow();
-    idle();
+    scenario.idle();
     assertThat(volumesAttached("node-1")).hasSize(1);
 
     deletePod("web");
-    idle();
+    scenario.idle();
     assertThat(attachments().find(ATTACHMENT)).isEmpty();
     assertThat(volumesAttached("node-1")).isEmpty();
   }
@@ -260,13 +235,13 @@ class AttachDetachScenarioTest {
     boundClaim(DRIVER);
     pod("a", "node-1");
     pod("b", "node-1");
-    idle();
+    scenario.idle();
     assertThat(attachments().list()).hasSize(1);
     deletePod("a");
-    idle();
+    scenario.idle();
     assertThat(attachments().find(ATTACHMENT)).isPresent();
     deletePod("b");
-    idle();
+    scenario.idle();
     assertThat(attachments().find(ATTACHMENT)).isEmpty();
   }
 }

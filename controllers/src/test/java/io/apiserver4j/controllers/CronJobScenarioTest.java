@@ -17,10 +17,9 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The cronjob controller through the public API on a test clock; Jobs are finished by the test
@@ -29,7 +28,6 @@ import org.junit.jupiter.api.Test;
  * at again 100 ms after each schedule time, so the clock is moved a little past it.
  */
 class CronJobScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
   private static final GroupVersionResource CRONJOBS =
@@ -37,33 +35,20 @@ class CronJobScenarioTest {
   /** 2026-01-01T00:00:00Z is 1767225600 s, 29453760 minutes after the epoch. */
   private static final long START_MINUTE = 29453760;
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock).controllers("cronjob").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("cronjob");
   }
 
   private void advance(Duration d) {
     clock.set(clock.instant().plus(d));
-    idle();
+    scenario.idle();
   }
 
   private ResourceClient jobs() {
@@ -110,7 +95,7 @@ class CronJobScenarioTest {
   @Test
   void everyMinuteCreatesAJobWhenTheClockPassesTheMinute() {
     MapValue cj = createCronJob("every", "*/1 * * * *", "");
-    idle();
+    scenario.idle();
     assertThat(jobNames()).isEmpty();
     advance(Duration.ofSeconds(59));
     assertThat(jobNames()).isEmpty();
@@ -147,7 +132,7 @@ class CronJobScenarioTest {
     advance(Duration.ofMinutes(1));
     assertThat(jobNames()).containsExactly(first);
     complete(first);
-    idle();
+    scenario.idle();
     // the 00:02 run was skipped, not recorded: with no starting deadline kube starts it now
     String second = "forbid-" + (START_MINUTE + 2);
     assertThat(jobNames()).containsExactly(first, second);
@@ -176,19 +161,19 @@ class CronJobScenarioTest {
     complete("hist-" + (START_MINUTE + 1));
     advance(Duration.ofMinutes(1));
     complete("hist-" + (START_MINUTE + 2));
-    idle();
+    scenario.idle();
     assertThat(jobNames()).containsExactly("hist-" + (START_MINUTE + 2));
   }
 
   @Test
   void aScheduleTimeMissedBeyondTheStartingDeadlineIsSkipped() {
     createCronJob("late", "0 * * * *", ",\"startingDeadlineSeconds\":30");
-    idle();
+    scenario.idle();
     // nothing looks at the CronJob between 00:00 and 01:01: 01:00 is past its deadline then
     clock.set(clock.instant().plus(Duration.ofMinutes(61)));
     cronJobs().patch("late", io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
         "{\"metadata\":{\"labels\":{\"poke\":\"1\"}}}");
-    idle();
+    scenario.idle();
     assertThat(jobNames()).isEmpty();
     assertThat(Nested.has(status("late"), "lastScheduleTime")).isFalse();
   }
@@ -243,7 +228,7 @@ class CronJobScenarioTest {
         + "execution is running and concurrency policy is Forbid");
     assertThat(Nested.str(events("JobAlreadyActive").get(0), "type")).isEqualTo("Normal");
     complete(first);
-    idle();
+    scenario.idle();
     assertThat(messages("SawCompletedJob"))
         .containsExactly("Saw completed job: " + first + ", condition: Complete");
     assertThat(messages("SuccessfulCreate")).containsExactlyInAnyOrder("Created job " + first,

@@ -17,14 +17,12 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeMap;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The daemonset controller on a real server over three Node objects, one tainted
@@ -34,33 +32,22 @@ import org.junit.jupiter.api.Test;
  * kube's (daemon_controller.go, update.go, pkg/controller/daemon/util).
  */
 class DaemonSetScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource DS =
       new GroupVersionResource("apps", "v1", "daemonsets");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
+    api = scenario.server("ns");
     node("node-a", "");
     node("node-b", "");
     node("node-c", "[{\"key\":\"dedicated\",\"value\":\"gpu\",\"effect\":\"NoSchedule\"}]");
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("daemonset,garbagecollector").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
+    controllers = scenario.start("daemonset,garbagecollector");
   }
 
   /**
@@ -98,10 +85,6 @@ class DaemonSetScenarioTest {
         .map(r -> Meta.metaString(r, "name")).toList();
   }
 
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
-  }
-
   /** The Node each live Pod is pinned to by its matchFields term, to the Pod's image. */
   private Map<String, String> podsByNode() {
     Map<String, String> out = new TreeMap<>();
@@ -122,7 +105,7 @@ class DaemonSetScenarioTest {
   @Test
   void onePodPerEligibleNodeWithKubesAffinityAndTolerations() {
     MapValue ds = daemonSets().create(Json.read(daemonSet("", "")));
-    idle();
+    scenario.idle();
     assertThat(podsByNode()).containsOnlyKeys("node-a", "node-b");
     MapValue pod = pods().list().get(0);
     assertThat(Meta.metaString(pod, "generateName")).isEqualTo("fluentd-");
@@ -150,7 +133,7 @@ class DaemonSetScenarioTest {
     for (MapValue p : pods().list()) {
       ready(Meta.metaString(p, "name"));
     }
-    idle();
+    scenario.idle();
     status = Nested.map(daemonSets().get("fluentd"), "status");
     assertThat(Nested.integer(status, "numberReady")).isEqualTo(2);
     assertThat(Nested.integer(status, "numberAvailable")).isEqualTo(2);
@@ -161,10 +144,10 @@ class DaemonSetScenarioTest {
   void aToleratedTaintAndNewNodesGetPods() {
     daemonSets().create(Json.read(daemonSet("", ",\"tolerations\":[{\"key\":\"dedicated\","
         + "\"operator\":\"Exists\"}]")));
-    idle();
+    scenario.idle();
     assertThat(podsByNode()).containsOnlyKeys("node-a", "node-b", "node-c");
     node("node-d", "");
-    idle();
+    scenario.idle();
     assertThat(podsByNode()).containsOnlyKeys("node-a", "node-b", "node-c", "node-d");
   }
 
@@ -173,11 +156,11 @@ class DaemonSetScenarioTest {
     daemonSets().create(Json.read(daemonSet("", ",\"nodeSelector\":{\"role\":\"logs\"}")));
     api.resources("v1", "nodes").patch("node-a", PatchType.MERGE_PATCH,
         "{\"metadata\":{\"labels\":{\"role\":\"logs\"}}}");
-    idle();
+    scenario.idle();
     assertThat(podsByNode()).containsOnlyKeys("node-a");
     api.resources("v1", "nodes").patch("node-a", PatchType.MERGE_PATCH,
         "{\"metadata\":{\"labels\":{\"role\":null}}}");
-    idle();
+    scenario.idle();
     assertThat(podsByNode()).isEmpty();
     assertThat(Nested.integer(daemonSets().get("fluentd"), "status", "desiredNumberScheduled"))
         .isZero();
@@ -186,18 +169,18 @@ class DaemonSetScenarioTest {
   @Test
   void rollingUpdateReplacesOneUnavailableAtATime() {
     daemonSets().create(Json.read(daemonSet("", "")));
-    idle();
+    scenario.idle();
     readyAll();
     daemonSets().patch("fluentd", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":"
         + "\"/spec/template/spec/containers/0/image\",\"value\":\"fluentd:2\"}]");
-    idle();
+    scenario.idle();
     // maxUnavailable 1 (kube's default): one Node replaced, the other waits
     assertThat(podsByNode().values()).containsExactlyInAnyOrder("fluentd:1", "fluentd:2");
     readyAll();
-    idle();
+    scenario.idle();
     assertThat(podsByNode().values()).containsExactly("fluentd:2", "fluentd:2");
     readyAll();
-    idle();
+    scenario.idle();
     MapValue status = Nested.map(daemonSets().get("fluentd"), "status");
     assertThat(Nested.integer(status, "updatedNumberScheduled")).isEqualTo(2);
     assertThat(Nested.integer(status, "numberAvailable")).isEqualTo(2);
@@ -210,19 +193,19 @@ class DaemonSetScenarioTest {
   void surgeCreatesTheNewPodBeforeDeletingTheOld() {
     daemonSets().create(Json.read(daemonSet(",\"updateStrategy\":{\"type\":\"RollingUpdate\","
         + "\"rollingUpdate\":{\"maxUnavailable\":0,\"maxSurge\":1}}", "")));
-    idle();
+    scenario.idle();
     readyAll();
     daemonSets().patch("fluentd", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":"
         + "\"/spec/template/spec/containers/0/image\",\"value\":\"fluentd:2\"}]");
-    idle();
+    scenario.idle();
     // one Node runs old and new side by side until the new one is available
     assertThat(pods().list()).hasSize(3);
     readyAll();
-    idle();
+    scenario.idle();
     readyAll();
-    idle();
+    scenario.idle();
     readyAll();
-    idle();
+    scenario.idle();
     assertThat(pods().list().stream().map(p -> Nested.str(Nested.list(p, "spec", "containers")
         .get(0), "image")).toList()).containsExactly("fluentd:2", "fluentd:2");
   }
@@ -230,14 +213,14 @@ class DaemonSetScenarioTest {
   @Test
   void onDeleteReplacesOnlyDeletedPods() {
     daemonSets().create(Json.read(daemonSet(",\"updateStrategy\":{\"type\":\"OnDelete\"}", "")));
-    idle();
+    scenario.idle();
     readyAll();
     daemonSets().patch("fluentd", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":"
         + "\"/spec/template/spec/containers/0/image\",\"value\":\"fluentd:2\"}]");
-    idle();
+    scenario.idle();
     assertThat(podsByNode().values()).containsExactly("fluentd:1", "fluentd:1");
     pods().delete(Meta.metaString(pods().list().get(0), "name"));
-    idle();
+    scenario.idle();
     assertThat(podsByNode().values()).containsExactlyInAnyOrder("fluentd:1", "fluentd:2");
   }
 
@@ -269,7 +252,7 @@ class DaemonSetScenarioTest {
   @Test
   void createsAndFailedPodsAreKubesEvents() {
     MapValue ds = daemonSets().create(Json.read(daemonSet("", "")));
-    idle();
+    scenario.idle();
     List<MapValue> created = pods().list();
     // RealPodControl through syncNodes: "Created pod: %v", from the daemonset-controller
     assertThat(eventMessages("SuccessfulCreate")).containsExactlyInAnyOrderElementsOf(
@@ -287,7 +270,7 @@ class DaemonSetScenarioTest {
         .subresource("status").options(UpdateOptions.defaults())
         .body(pods().get(name).with("status", Json.read("{\"phase\":\"Failed\"}"))).build())
         .orThrow();
-    idle();
+    scenario.idle();
     // podsShouldBeOnNode
     assertThat(eventMessages("FailedDaemonPod")).containsExactly(
         "Found failed daemon pod ns/" + name + " on node " + node + ", will try to kill it");

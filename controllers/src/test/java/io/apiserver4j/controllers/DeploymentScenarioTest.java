@@ -21,16 +21,14 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Set;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.EnumSource;
 
@@ -42,7 +40,6 @@ import org.junit.jupiter.params.provider.EnumSource;
  * recreate.go, progress.go, util/deployment_util.go; kubectl's rollout undo).
  */
 class DeploymentScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource RS =
       new GroupVersionResource("apps", "v1", "replicasets");
@@ -58,25 +55,15 @@ class DeploymentScenarioTest {
       "deployment.kubernetes.io/revision-history", "deployment.kubernetes.io/desired-replicas",
       "deployment.kubernetes.io/max-replicas", "deprecated.deployment.rollback.to");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("deployment,replicaset,garbagecollector").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
+    api = scenario.server("ns");
+    controllers = scenario.start("deployment,replicaset,garbagecollector");
   }
 
   private ResourceClient pods() {
@@ -99,10 +86,6 @@ class DeploymentScenarioTest {
         + "[{\"name\":\"c\",\"image\":\"" + image + "\"}]}}}}";
   }
 
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
-  }
-
   /** Moves the server clock on, so that sets created next are newer (kube orders by age). */
   private void tick() {
     clock.set(clock.instant().plusSeconds(10));
@@ -111,7 +94,7 @@ class DeploymentScenarioTest {
   @Test
   void deploymentOfThreeGetsOneReplicaSetAndThreePodsNamedAsKube() {
     MapValue d = deployments().create(Json.read(deployment(3, "nginx:1", "")));
-    idle();
+    scenario.idle();
     List<MapValue> rss = sets().list();
     assertThat(rss).hasSize(1);
     MapValue rs = rss.get(0);
@@ -169,12 +152,12 @@ class DeploymentScenarioTest {
   @Test
   void imageChangeRollsWithinMaxSurgeAndMaxUnavailable() {
     deployments().create(Json.read(deployment(3, "nginx:1", "")));
-    idle();
+    scenario.idle();
     readyAll();
     String first = onlySet().name();
     tick();
     setImage("nginx:2");
-    idle();
+    scenario.idle();
     // maxSurge 25% of 3 rounds up to 1, maxUnavailable rounds down to 0
     String second = sets().list().stream().map(s -> Meta.metaString(s, "name"))
         .filter(n -> !n.equals(first)).findFirst().orElseThrow();
@@ -204,7 +187,7 @@ class DeploymentScenarioTest {
   @Test
   void rolloutUndoReusesTheOldReplicaSetAndBumpsItsRevision() {
     deployments().create(Json.read(deployment(2, "nginx:1", "")));
-    idle();
+    scenario.idle();
     readyAll();
     String first = onlySet().name();
     tick();
@@ -250,17 +233,17 @@ class DeploymentScenarioTest {
   @Test
   void pausedDeploymentScalesButDoesNotRollOut() {
     deployments().create(Json.read(deployment(2, "nginx:1", "")));
-    idle();
+    scenario.idle();
     readyAll();
     String first = onlySet().name();
     deployments().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"paused\":true}}");
-    idle();
+    scenario.idle();
     assertCondition(Nested.map(deployments().get("web"), "status"), "Progressing", "Unknown",
         "DeploymentPaused", "Deployment is paused");
     tick();
     setImage("nginx:2");
     deployments().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":4}}");
-    idle();
+    scenario.idle();
     assertThat(sizes()).isEqualTo(Map.of(first, 4L));
     assertThat(Meta.annotations(sets().get(first)))
         .containsEntry("deployment.kubernetes.io/desired-replicas", "4")
@@ -269,7 +252,7 @@ class DeploymentScenarioTest {
         .isEqualTo(Meta.generation(deployments().get("web")));
 
     deployments().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"paused\":false}}");
-    idle();
+    scenario.idle();
     assertThat(sets().list()).hasSize(2);
     rollToTheEnd();
     assertThat(sizes().get(first)).isZero();
@@ -280,19 +263,19 @@ class DeploymentScenarioTest {
   void scalingDuringARolloutIsProportional() {
     // kube's TestScale "proportional scaling": 10 replicas, surge 3 (25% rounded up), then 20
     deployments().create(Json.read(deployment(10, "nginx:1", "")));
-    idle();
+    scenario.idle();
     readyAll();
     String first = onlySet().name();
     tick();
     setImage("nginx:2");
-    idle();
+    scenario.idle();
     String second = sets().list().stream().map(s -> Meta.metaString(s, "name"))
         .filter(n -> !n.equals(first)).findFirst().orElseThrow();
     // 13 allowed, 2 unavailable allowed: the new set starts at 3, the old one (10 available)
     // goes to 8, and the new one takes the room left: 5
     Map<String, Long> before = sizes();
     deployments().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":20}}");
-    idle();
+    scenario.idle();
     // 20 + 5 surge = 25 replicas, shared in proportion to the 13 (max-replicas) before, as
     // kube's TestScale "change both surge and size": round(8 * 25 / 13) and the rest
     assertThat(before).isEqualTo(Map.of(first, 8L, second, 5L));
@@ -309,14 +292,14 @@ class DeploymentScenarioTest {
   void recreateScalesTheOldSetToZeroBeforeTheNewOne() {
     deployments().create(Json.read(deployment(2, "nginx:1",
         ",\"strategy\":{\"type\":\"Recreate\"}")));
-    idle();
+    scenario.idle();
     readyAll();
     String first = onlySet().name();
     assertThat(Meta.annotations(sets().get(first)))
         .containsEntry("deployment.kubernetes.io/max-replicas", "2");
     tick();
     setImage("nginx:2");
-    idle();
+    scenario.idle();
     Map<String, Long> sizes = sizes();
     assertThat(sizes).hasSize(2).containsEntry(first, 0L);
     assertThat(sizes.values()).containsExactlyInAnyOrder(0L, 2L);
@@ -328,14 +311,14 @@ class DeploymentScenarioTest {
   @EnumSource(value = PropagationPolicy.class, names = {"BACKGROUND", "FOREGROUND"})
   void deletingTheDeploymentRemovesItsReplicaSetsAndPods(PropagationPolicy policy) {
     deployments().create(Json.read(deployment(2, "nginx:1", "")));
-    idle();
+    scenario.idle();
     tick();
     setImage("nginx:2");
-    idle();
+    scenario.idle();
     assertThat(sets().list()).hasSize(2);
     assertThat(pods().list()).isNotEmpty();
     deployments().delete("web", DeleteOptions.of(policy));
-    idle();
+    scenario.idle();
     assertThat(deployments().list()).isEmpty();
     assertThat(sets().list()).isEmpty();
     assertThat(pods().list()).isEmpty();
@@ -344,18 +327,18 @@ class DeploymentScenarioTest {
   @Test
   void progressDeadlineExceededWhenTheServerClockPassesIt() {
     deployments().create(Json.read(deployment(2, "nginx:1", ",\"progressDeadlineSeconds\":60")));
-    idle();
+    scenario.idle();
     String name = onlySet().name();
     MapValue status = Nested.map(deployments().get("web"), "status");
     assertCondition(status, "Progressing", "True", "ReplicaSetUpdated",
         "ReplicaSet \"" + name + "\" is progressing.");
     clock.set(clock.instant().plusSeconds(30));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(DeploymentScenarioTest.condition(
         Nested.map(deployments().get("web"), "status"), "Progressing"), "reason"))
         .isEqualTo("ReplicaSetUpdated");
     clock.set(clock.instant().plusSeconds(31));
-    idle();
+    scenario.idle();
     status = Nested.map(deployments().get("web"), "status");
     assertCondition(status, "Progressing", "False", "ProgressDeadlineExceeded",
         "ReplicaSet \"" + name + "\" has timed out progressing.");
@@ -368,7 +351,7 @@ class DeploymentScenarioTest {
   @Test
   void theDeprecatedRollbackAnnotationRollsBackToTheRevisionAndIsCleared() {
     deployments().create(Json.read(deployment(2, "nginx:1", "")));
-    idle();
+    scenario.idle();
     readyAll();
     String first = onlySet().name();
     tick();
@@ -435,7 +418,7 @@ class DeploymentScenarioTest {
 
   /** Makes Pods ready until the rollout stops changing, at most 20 rounds. */
   private void rollToTheEnd() {
-    idle();
+    scenario.idle();
     for (int i = 0; i < 20; i++) {
       if (!readyAll()) {
         return;
@@ -467,7 +450,7 @@ class DeploymentScenarioTest {
       response.orThrow();
       changed = true;
     }
-    idle();
+    scenario.idle();
     return changed;
   }
 
@@ -497,7 +480,7 @@ class DeploymentScenarioTest {
   @Test
   void aRollingUpdateRecordsKubesScalingEvents() {
     MapValue d = deployments().create(Json.read(deployment(3, "nginx:1", "")));
-    idle();
+    scenario.idle();
     String first = onlySet().name();
     // sync.go: "Scaled up replica set %s from 0 to %d" when the new set is created
     assertThat(eventMessages("ScalingReplicaSet"))
@@ -514,7 +497,7 @@ class DeploymentScenarioTest {
     readyAll();
     tick();
     setImage("nginx:2");
-    idle();
+    scenario.idle();
     String second = sets().list().stream().map(s -> Meta.metaString(s, "name"))
         .filter(n -> !n.equals(first)).findFirst().orElseThrow();
     for (int i = 0; i < 3; i++) {
@@ -534,7 +517,7 @@ class DeploymentScenarioTest {
   @Test
   void theDeprecatedRollbackIsADeploymentRollbackEvent() {
     deployments().create(Json.read(deployment(2, "nginx:1", "")));
-    idle();
+    scenario.idle();
     readyAll();
     tick();
     setImage("nginx:2");
@@ -548,7 +531,7 @@ class DeploymentScenarioTest {
         .containsExactly("Rolled back deployment \"web\" to revision 1");
     deployments().patch("web", PatchType.MERGE_PATCH, "{\"metadata\":{\"annotations\":"
         + "{\"deprecated.deployment.rollback.to\":\"9\"}}}");
-    idle();
+    scenario.idle();
     assertThat(eventMessages("DeploymentRollbackRevisionNotFound"))
         .containsExactly("Unable to find the revision to rollback to.");
   }

@@ -19,12 +19,10 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.StatusException;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The disruption controller through the public API, with the server's {@code pods/eviction}
@@ -34,31 +32,15 @@ import org.junit.jupiter.api.Test;
  * subresource's 429 ({@code pkg/registry/core/pod/storage/eviction.go}).
  */
 class DisruptionScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
-
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("disruption,replicaset").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("disruption,replicaset");
   }
 
   private ResourceClient pdbs() {
@@ -117,7 +99,7 @@ class DisruptionScenarioTest {
       running(n, true);
     }
     pdb("\"minAvailable\":2");
-    idle();
+    scenario.idle();
     MapValue status = status();
     assertThat(Nested.integer(status, "expectedPods")).isEqualTo(3);
     assertThat(Nested.integer(status, "currentHealthy")).isEqualTo(3);
@@ -129,7 +111,7 @@ class DisruptionScenarioTest {
         + "\"2026-01-01T00:00:00Z\",\"reason\":\"SufficientPods\",\"message\":\"\"}"));
 
     assertThat(Nested.str(evict("a"), "status")).isEqualTo("Success");
-    idle();
+    scenario.idle();
     assertThat(pods().find("a")).isEmpty();
     status = status();
     assertThat(Nested.integer(status, "currentHealthy")).isEqualTo(2);
@@ -160,7 +142,7 @@ class DisruptionScenarioTest {
       running(n, true);
     }
     pdb("\"maxUnavailable\":1");
-    idle();
+    scenario.idle();
     // an eviction recorded "a" but the Pod stayed (as a Pod a finalizer holds would)
     MapValue pdb = pdbs().get("web");
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE,
@@ -169,14 +151,14 @@ class DisruptionScenarioTest {
         .body(pdb.with("status", Nested.map(pdb, "status").with("disruptionsAllowed",
             Value.of(0L)).with("disruptedPods", Json.read("{\"a\":\""
             + Meta.formatTime(clock.instant()) + "\"}")))).build()).orThrow();
-    idle();
+    scenario.idle();
     MapValue status = status();
     // maxUnavailable without controllers: bare Pods count for nothing (kube's expectedScale)
     assertThat(Nested.integer(status, "expectedPods")).isZero();
     assertThat(Nested.integer(status, "currentHealthy")).isEqualTo(2);
     assertThat(Nested.map(status, "disruptedPods").containsKey("a")).isTrue();
     clock.set(clock.instant().plusSeconds(121));
-    idle();
+    scenario.idle();
     status = status();
     assertThat(Nested.has(status, "disruptedPods")).isFalse();
     assertThat(Nested.integer(status, "currentHealthy")).isEqualTo(3);
@@ -189,14 +171,14 @@ class DisruptionScenarioTest {
             + "\"spec\":{\"replicas\":4,\"selector\":{\"matchLabels\":{\"app\":\"web\"}},"
             + "\"template\":{\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":"
             + "{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}}}"));
-    idle();
+    scenario.idle();
     List<MapValue> created = pods().list();
     assertThat(created).hasSize(4);
     for (MapValue p : created.subList(0, 3)) {
       running(Meta.metaString(p, "name"), true);
     }
     pdb("\"minAvailable\":\"50%\"");
-    idle();
+    scenario.idle();
     MapValue status = status();
     // kube's TestReplicaSet shape: expected from the scale, 50% of 4 = 2, 3 ready
     assertThat(Nested.integer(status, "expectedPods")).isEqualTo(4);
@@ -207,7 +189,7 @@ class DisruptionScenarioTest {
     // maxUnavailable 30% of 4 rounds up to 2
     pdbs().patch("web", PatchType.MERGE_PATCH,
         "{\"spec\":{\"minAvailable\":null,\"maxUnavailable\":\"30%\"}}");
-    idle();
+    scenario.idle();
     status = status();
     assertThat(Nested.integer(status, "desiredHealthy")).isEqualTo(2);
     assertThat(Nested.integer(status, "observedGeneration")).isEqualTo(2);
@@ -221,7 +203,7 @@ class DisruptionScenarioTest {
         + "\"controller\":true}]},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}"));
     running("orphan", true);
     pdb("\"minAvailable\":\"50%\"");
-    idle();
+    scenario.idle();
     MapValue status = status();
     assertThat(Nested.integer(status, "disruptionsAllowed")).isZero();
     Value c = condition(status);
@@ -238,7 +220,7 @@ class DisruptionScenarioTest {
   @Test
   void aBudgetWithoutPodsAndOneOverBarePodsAreKubesEvents() {
     pdb("\"maxUnavailable\":1");
-    idle();
+    scenario.idle();
     // disruption.go trySync, from "controllermanager" as kube's disruption controller names it
     List<MapValue> noPods = events("NoPods");
     assertThat(noPods).extracting(e -> Nested.str(e, "message"))
@@ -249,7 +231,7 @@ class DisruptionScenarioTest {
         .isEqualTo("PodDisruptionBudget");
     assertThat(Nested.str(noPods.get(0), "involvedObject", "apiVersion")).isEqualTo("policy/v1");
     pod("a");
-    idle();
+    scenario.idle();
     // a Pod without a controller under maxUnavailable: Go's %v of the *LabelSelector
     assertThat(events("UnmanagedPods")).extracting(e -> Nested.str(e, "message"))
         .containsExactly("Pods selected by this PodDisruptionBudget (selector: "
@@ -264,14 +246,14 @@ class DisruptionScenarioTest {
   @Test
   void theSameEventAgainIsCountedOnTheFirstOne() {
     pdb("\"maxUnavailable\":1");
-    idle();
+    scenario.idle();
     MapValue first = events("NoPods").get(0);
     String created = Nested.str(first, "firstTimestamp");
     long count = Nested.integer(first, "count");
     clock.set(clock.instant().plusSeconds(30));
     pdbs().patch("web", io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
         "{\"metadata\":{\"labels\":{\"poke\":\"1\"}}}");
-    idle();
+    scenario.idle();
     // client-go's EventCorrelator: a patch of count, lastTimestamp and message on the first one
     List<MapValue> noPods = events("NoPods");
     assertThat(noPods).hasSize(1);

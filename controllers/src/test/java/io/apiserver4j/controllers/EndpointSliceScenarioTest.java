@@ -16,13 +16,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The endpointslice controller (with endpoint and garbagecollector beside it) through the
@@ -30,36 +28,21 @@ import org.junit.jupiter.api.Test;
  * (TestReconcile1Pod, TestReconcileManyPods, placeholder slices, TestPodToEndpoint).
  */
 class EndpointSliceScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   /** kube's generateName alphabet, 5 characters after the prefix. */
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
+    api = scenario.server("ns");
     api.resources("v1", "nodes").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Node\","
         + "\"metadata\":{\"name\":\"node-1\",\"labels\":{\"topology.kubernetes.io/zone\":"
         + "\"zone-a\"}}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("endpoint,endpointslice,garbagecollector").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    controllers = scenario.start("endpoint,endpointslice,garbagecollector");
   }
 
   private ResourceClient slices() {
@@ -85,7 +68,7 @@ class EndpointSliceScenarioTest {
     MapValue c = pod(api, "c", "10.0.0.3", true, clock.instant());
     MapValue svc = api.resources("v1", "services").namespace("ns")
         .create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     assertThat(Nested.list(api.resources("v1", "endpoints").namespace("ns").get("web"),
         "subsets").get(0)).satisfies(s -> assertThat(Nested.list(s, "addresses")).hasSize(3));
     List<MapValue> slices = slicesOf("web");
@@ -115,7 +98,7 @@ class EndpointSliceScenarioTest {
     clock.set(clock.instant().plusSeconds(10));
     setStatus(api, api.resources(EndpointsScenarioTest.PODS).namespace("ns").get("b"),
         "10.0.0.2", false, clock.instant());
-    idle();
+    scenario.idle();
     slices = slicesOf("web");
     assertThat(slices).hasSize(1);
     assertThat(Nested.list(slices.get(0), "endpoints")).contains(
@@ -130,14 +113,14 @@ class EndpointSliceScenarioTest {
 
     // the Service goes: the garbage collector deletes its slices
     api.resources("v1", "services").namespace("ns").delete("web");
-    idle();
+    scenario.idle();
     assertThat(slicesOf("web")).isEmpty();
   }
 
   @Test
   void serviceWithoutPodsGetsOnePlaceholderSlice() {
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     List<MapValue> slices = slicesOf("web");
     assertThat(slices).hasSize(1);
     assertThat(Nested.list(slices.get(0), "endpoints")).isEmpty();
@@ -145,7 +128,7 @@ class EndpointSliceScenarioTest {
     // a Pod arrives: the placeholder is reused (kube turns the create into its update)
     String name = Meta.metaString(slices.get(0), "name");
     pod(api, "a", "10.0.0.1", true, clock.instant());
-    idle();
+    scenario.idle();
     slices = slicesOf("web");
     assertThat(slices).hasSize(1);
     assertThat(Meta.metaString(slices.get(0), "name")).isEqualTo(name);
@@ -158,7 +141,7 @@ class EndpointSliceScenarioTest {
       pod(api, "p" + i, "10.0." + (i / 250) + "." + (i % 250 + 1), true, clock.instant());
     }
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     List<MapValue> slices = slicesOf("web");
     // kube's TestReconcileManyPods: maxEndpointsPerSlice 100
     assertThat(slices.stream().map(s -> Nested.list(s, "endpoints").size()))
@@ -174,9 +157,9 @@ class EndpointSliceScenarioTest {
             + "\"x\",\"ports\":[{\"name\":\"web\",\"containerPort\":8080}]}]}}"));
     setStatus(api, created, "10.0.0.1", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     api.resources(EndpointsScenarioTest.PODS).namespace("ns").delete("a");
-    idle();
+    scenario.idle();
     MapValue ep = (MapValue) Nested.list(slicesOf("web").get(0), "endpoints").get(0);
     assertThat(Nested.map(ep, "conditions")).isEqualTo(Json.read(
         "{\"ready\":false,\"serving\":true,\"terminating\":true}"));
@@ -193,7 +176,7 @@ class EndpointSliceScenarioTest {
             + "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
     setStatus(api, created, "10.0.0.9", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     // endpointslice_controller.go syncService, with the reconciler's error
     List<MapValue> warnings = api.resources("v1", "events").namespace("ns").list().stream()
         .filter(e -> Nested.str(e, "reason").equals("FailedToUpdateEndpointSlices")).toList();

@@ -17,13 +17,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The endpoint controller through the public API: Services and Pods written through the server
@@ -33,31 +31,17 @@ import org.junit.jupiter.api.Test;
  * TestSyncEndpointsHeadlessService, TestPodToEndpointAddressForService, ...).
  */
 class EndpointsScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock).controllers("endpoint").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("endpoint");
   }
 
   private ResourceClient endpoints() {
@@ -105,7 +89,7 @@ class EndpointsScenarioTest {
     MapValue c = pod(api, "c", "10.0.0.2", true, clock.instant());
     clock.set(clock.instant().plusSeconds(5));
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     MapValue ep = endpoints().get("web");
     // kube: the Service's labels; the trigger time of a new Service is its creation
     assertThat(Meta.labels(ep)).containsExactlyEntriesOf(java.util.Map.of("team", "a"));
@@ -128,13 +112,13 @@ class EndpointsScenarioTest {
     pod(api, "a", "10.0.0.1", true, clock.instant());
     pod(api, "b", "10.0.0.2", false, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     MapValue before = endpoints().get("web");
     clock.set(clock.instant().plusSeconds(30));
     // kube's syncService compares subsets, labels and the capacity annotation and skips the write
     api.resources(PODS).namespace("ns").patch("a", PatchType.MERGE_PATCH,
         "{\"metadata\":{\"annotations\":{\"touched\":\"yes\"}}}");
-    idle();
+    scenario.idle();
     MapValue after = endpoints().get("web");
     assertThat(Meta.metaString(after, "resourceVersion"))
         .isEqualTo(Meta.metaString(before, "resourceVersion"));
@@ -147,10 +131,10 @@ class EndpointsScenarioTest {
     MapValue a = pod(api, "a", "10.0.0.1", true, clock.instant());
     pod(api, "b", "10.0.0.2", true, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     clock.set(clock.instant().plusSeconds(30));
     setStatus(api, api.resources(PODS).namespace("ns").get("a"), "10.0.0.1", false, clock.instant());
-    idle();
+    scenario.idle();
     MapValue ep = endpoints().get("web");
     List<Value> subsets = Nested.list(ep, "subsets");
     assertThat(subsets).hasSize(1);
@@ -167,7 +151,7 @@ class EndpointsScenarioTest {
     pod(api, "a", "10.0.0.1", false, clock.instant());
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web",
         ",\"publishNotReadyAddresses\":true")));
-    idle();
+    scenario.idle();
     List<Value> subsets = Nested.list(endpoints().get("web"), "subsets");
     assertThat(Nested.list(subsets.get(0), "addresses")).hasSize(1);
     assertThat(Nested.has(subsets.get(0), "notReadyAddresses")).isFalse();
@@ -183,7 +167,7 @@ class EndpointsScenarioTest {
     api.resources("v1", "services").namespace("ns").create(Json.read(
         "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"db\"},"
             + "\"spec\":{\"clusterIP\":\"None\",\"selector\":{\"app\":\"web\"}}}"));
-    idle();
+    scenario.idle();
     MapValue ep = endpoints().get("db");
     assertThat(Meta.labels(ep)).containsExactlyEntriesOf(
         java.util.Map.of("service.kubernetes.io/headless", ""));
@@ -200,11 +184,11 @@ class EndpointsScenarioTest {
         "{\"apiVersion\":\"v1\",\"kind\":\"Pod\",\"metadata\":{\"name\":\"noip\",\"labels\":"
             + "{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}"));
     api.resources("v1", "services").namespace("ns").create(Json.read(service("web", "")));
-    idle();
+    scenario.idle();
     MapValue ep = endpoints().get("web");
     assertThat(Nested.has(ep, "subsets")).isFalse();
     api.resources("v1", "services").namespace("ns").delete("web");
-    idle();
+    scenario.idle();
     assertThat(endpoints().find("web")).isEmpty();
   }
 
@@ -216,7 +200,7 @@ class EndpointsScenarioTest {
     api.resources("v1", "services").namespace("ns").create(Json.read(
         "{\"apiVersion\":\"v1\",\"kind\":\"Service\",\"metadata\":{\"name\":\"ext\"},"
             + "\"spec\":{\"ports\":[{\"port\":1000}]}}"));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(Nested.list(Nested.list(endpoints().get("ext"), "subsets").get(0),
         "addresses").get(0), "ip")).isEqualTo("6.7.8.9");
   }

@@ -13,11 +13,9 @@ import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The expand controller with the binder and the simulated provisioner and resizer: a claim of
@@ -26,50 +24,28 @@ import org.junit.jupiter.api.Test;
  * resizer is resizing volume ...", "Resize volume succeeded").
  */
 class ExpandScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PVS =
       new GroupVersionResource("", "v1", "persistentvolumes");
   private static final GroupVersionResource PVCS =
       new GroupVersionResource("", "v1", "persistentvolumeclaims");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   private void start(boolean simulatedStorage) {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
+    api = scenario.server("ns");
     api.resources(new GroupVersionResource("storage.k8s.io", "v1", "storageclasses"))
         .create(Json.read("{\"apiVersion\":"
         + "\"storage.k8s.io/v1\",\"kind\":\"StorageClass\",\"metadata\":{\"name\":\"standard\"},"
         + "\"provisioner\":\"example.com/simulated\",\"allowVolumeExpansion\":true}"));
-    ControllerManager.Builder b = ControllerManager.builder(api).clock(clock)
-        .controllers("persistentvolume-binder,persistentvolume-expander");
-    if (!simulatedStorage) {
-      b.withoutSimulatedStorage();
-    }
-    controllers = b.start();
-  }
-
-  @AfterEach
-  void stop() {
-    if (controllers != null) {
-      controllers.close();
-    }
-    if (api != null) {
-      api.close();
-    }
+    controllers = scenario.start("persistentvolume-binder,persistentvolume-expander",
+        b -> simulatedStorage ? b : b.withoutSimulatedStorage());
   }
 
   private ResourceClient claims() {
     return api.resources(PVCS).namespace("ns");
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
   }
 
   private List<String> events(String name) {
@@ -83,7 +59,7 @@ class ExpandScenarioTest {
         + "\"metadata\":{\"name\":\"data\"},\"spec\":{\"storageClassName\":\"standard\","
         + "\"accessModes\":[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":"
         + "\"1Gi\"}}}}"));
-    idle();
+    scenario.idle();
     MapValue claim = claims().get("data");
     assertThat(Nested.str(claim, "status", "phase")).isEqualTo("Bound");
     return Nested.str(claim, "spec", "volumeName");
@@ -95,7 +71,7 @@ class ExpandScenarioTest {
     String volume = boundClaim();
     claims().patch("data", PatchType.MERGE_PATCH,
         "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"2Gi\"}}}}");
-    idle();
+    scenario.idle();
     assertThat(Nested.str(api.resources(PVS).get(volume), "spec", "capacity", "storage"))
         .isEqualTo("2Gi");
     MapValue status = Nested.map(claims().get("data"), "status");
@@ -116,12 +92,12 @@ class ExpandScenarioTest {
         + "\"metadata\":{\"name\":\"pv1\"},\"spec\":{\"storageClassName\":\"standard\","
         + "\"capacity\":{\"storage\":\"1Gi\"},\"accessModes\":[\"ReadWriteOnce\"],\"csi\":"
         + "{\"driver\":\"example.com/simulated\",\"volumeHandle\":\"h1\"}}}"));
-    idle();
+    scenario.idle();
     String volume = boundClaim();
     assertThat(volume).isEqualTo("pv1");
     claims().patch("data", PatchType.MERGE_PATCH,
         "{\"spec\":{\"resources\":{\"requests\":{\"storage\":\"2Gi\"}}}}");
-    idle();
+    scenario.idle();
     assertThat(Nested.str(api.resources(PVS).get(volume), "spec", "capacity", "storage"))
         .isEqualTo("1Gi");
     assertThat(Nested.str(claims().get("data"), "status", "capacity", "storage"))

@@ -16,13 +16,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The endpointslicemirroring controller (with endpointslice beside it) through the public API.
@@ -31,36 +29,21 @@ import org.junit.jupiter.api.Test;
  * annotations mirrored; TestShouldMirror).
  */
 class MirroringScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   /** kube's generateName alphabet, 5 characters after the prefix. */
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
+    api = scenario.server("ns");
     api.resources("v1", "nodes").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Node\","
         + "\"metadata\":{\"name\":\"node-1\",\"labels\":{\"topology.kubernetes.io/zone\":"
         + "\"zone-a\"}}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("endpointslicemirroring,endpointslice").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    controllers = scenario.start("endpointslicemirroring,endpointslice");
   }
 
   private ResourceClient slices() {
@@ -92,7 +75,7 @@ class MirroringScenarioTest {
     selectorlessService();
     endpoints("\"team\":\"a\"", "\"note\":\"x\",\"endpoints.kubernetes.io/"
         + "last-change-trigger-time\":\"2026-01-01T00:00:00Z\"");
-    idle();
+    scenario.idle();
     MapValue ep = api.resources("v1", "endpoints").namespace("ns").get("ext");
     List<MapValue> slices = slicesOf("ext");
     assertThat(slices).hasSize(2);
@@ -128,7 +111,7 @@ class MirroringScenarioTest {
     api.resources("v1", "services").namespace("ns").patch("ext",
         io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH,
         "{\"spec\":{\"selector\":{\"app\":\"x\"}}}");
-    idle();
+    scenario.idle();
     assertThat(slicesOf("ext")).allSatisfy(s -> assertThat(Meta.labels(s).get(
         "endpointslice.kubernetes.io/managed-by"))
         .isEqualTo("endpointslice-controller.k8s.io"));
@@ -138,14 +121,14 @@ class MirroringScenarioTest {
   void skipMirrorLabelAndMissingServiceMirrorNothing() {
     endpoints("\"endpointslice.kubernetes.io/skip-mirror\":\"true\"", "");
     selectorlessService();
-    idle();
+    scenario.idle();
     assertThat(slicesOf("ext")).isEmpty();
     api.resources("v1", "endpoints").namespace("ns").delete("ext");
     endpoints("", "");
-    idle();
+    scenario.idle();
     assertThat(slicesOf("ext")).hasSize(2);
     api.resources("v1", "services").namespace("ns").delete("ext");
-    idle();
+    scenario.idle();
     assertThat(slicesOf("ext")).isEmpty();
   }
 
@@ -160,7 +143,7 @@ class MirroringScenarioTest {
     api.resources("v1", "endpoints").namespace("ns").create(Json.read("{\"apiVersion\":\"v1\","
         + "\"kind\":\"Endpoints\",\"metadata\":{\"name\":\"ext\"},\"subsets\":[{\"addresses\":["
         + addresses + "],\"ports\":[{\"name\":\"http\",\"port\":80,\"protocol\":\"TCP\"}]}]}"));
-    idle();
+    scenario.idle();
     // the mirroring reconciler, from the endpoint-slice-mirroring-controller
     List<MapValue> warnings = api.resources("v1", "events").namespace("ns").list().stream()
         .filter(e -> Nested.str(e, "reason").equals("TooManyAddressesToMirror")).toList();

@@ -18,10 +18,9 @@ import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The persistent volume binder and its simulated provisioner on a real server. Expected
@@ -41,34 +40,15 @@ class PersistentVolumeScenarioTest {
   private static final GroupVersionResource STS =
       new GroupVersionResource("apps", "v1", "statefulsets");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   private void start(String flags, boolean provisioner) {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    // where the events of cluster-scoped objects (volumes) go
-    api.resources("v1", "namespaces").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":"
-        + "\"Namespace\",\"metadata\":{\"name\":\"default\"}}"));
-    ControllerManager.Builder b = ControllerManager.builder(api).clock(clock).controllers(flags);
-    if (!provisioner) {
-      b.withoutSimulatedStorage();
-    }
-    controllers = b.start();
-  }
-
-  @AfterEach
-  void stop() {
-    if (controllers != null) {
-      controllers.close();
-    }
-    if (api != null) {
-      api.close();
-    }
+    // "default": where the events of cluster-scoped objects (volumes) go
+    api = scenario.server("ns", "default");
+    controllers = scenario.start(flags, b -> provisioner ? b : b.withoutSimulatedStorage());
   }
 
   private ResourceClient volumes() {
@@ -77,10 +57,6 @@ class PersistentVolumeScenarioTest {
 
   private ResourceClient claims() {
     return api.resources(PVCS).namespace("ns");
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
   }
 
   private static String volume(String name, String size, String modes, String extraSpec) {
@@ -137,11 +113,11 @@ class PersistentVolumeScenarioTest {
   void aStaticVolumeIsBoundToAClaimBothWays() {
     start("persistentvolume-binder", true);
     volumes().create(Json.read(hostPathVolume("pv1", "1Gi", "/data/pv1", "Retain")));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(volumes().get("pv1"), "status", "phase")).isEqualTo("Available");
     MapValue created = claims().create(Json.read(claim("claim1", "1Gi",
         ",\"storageClassName\":\"\"")));
-    idle();
+    scenario.idle();
 
     MapValue pv = volumes().get("pv1");
     MapValue pvc = claims().get("claim1");
@@ -169,9 +145,9 @@ class PersistentVolumeScenarioTest {
     volumes().create(Json.read(hostPathVolume("fit", "3Gi", "/data/fit", "Retain")));
     volumes().create(Json.read(volume("gold", "2Gi", "\"ReadWriteOnce\"",
         ",\"hostPath\":{\"path\":\"/data/gold\"},\"storageClassName\":\"gold\"")));
-    idle();
+    scenario.idle();
     claims().create(Json.read(claim("claim1", "2Gi", ",\"storageClassName\":\"\"")));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(claims().get("claim1"), "spec", "volumeName")).isEqualTo("fit");
     assertThat(Nested.str(volumes().get("gold"), "status", "phase")).isEqualTo("Available");
   }
@@ -180,10 +156,10 @@ class PersistentVolumeScenarioTest {
   void aClaimNamingAVolumeThatDoesNotFitGetsVolumeMismatch() {
     start("persistentvolume-binder", true);
     volumes().create(Json.read(hostPathVolume("pv1", "1Gi", "/data/pv1", "Retain")));
-    idle();
+    scenario.idle();
     claims().create(Json.read(claim("claim1", "5Gi",
         ",\"storageClassName\":\"\",\"volumeName\":\"pv1\"")));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(claims().get("claim1"), "status", "phase")).isEqualTo("Pending");
     assertThat(events("PersistentVolumeClaim", "claim1")).contains(
         "VolumeMismatch: Cannot bind to requested volume \"pv1\": requested PV is too small");
@@ -193,7 +169,7 @@ class PersistentVolumeScenarioTest {
   void withNoVolumeAndNoClassTheClaimStaysPending() {
     start("persistentvolume-binder", true);
     claims().create(Json.read(claim("claim1", "1Gi", ",\"storageClassName\":\"\"")));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(claims().get("claim1"), "status", "phase")).isEqualTo("Pending");
     assertThat(events("PersistentVolumeClaim", "claim1")).containsExactly("FailedBinding: no "
         + "persistent volumes available for this claim and no storage class is set");
@@ -204,10 +180,10 @@ class PersistentVolumeScenarioTest {
     start("persistentvolume-binder", true);
     volumes().create(Json.read(hostPathVolume("pv1", "1Gi", "/data/pv1", "Retain")));
     claims().create(Json.read(claim("claim1", "1Gi", ",\"storageClassName\":\"\"")));
-    idle();
+    scenario.idle();
     claims().delete("claim1");
     await(claims(), "claim1 deleted", l -> !named(l, "claim1"));
-    idle();
+    scenario.idle();
     MapValue pv = volumes().get("pv1");
     assertThat(Nested.str(pv, "status", "phase")).isEqualTo("Released");
     // the claimRef stays: an administrator decides what becomes of the data
@@ -221,7 +197,7 @@ class PersistentVolumeScenarioTest {
     volumes().create(Json.read(hostPathVolume("data", "5Gi", "/data/x", "Delete")));
     claims().create(Json.read(claim("claim1", "1Gi", ",\"storageClassName\":\"\"")));
     claims().create(Json.read(claim("claim2", "5Gi", ",\"storageClassName\":\"\"")));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(claims().get("claim1"), "spec", "volumeName")).isEqualTo("tmp");
     assertThat(Nested.str(claims().get("claim2"), "spec", "volumeName")).isEqualTo("data");
     claims().delete("claim1");
@@ -229,7 +205,7 @@ class PersistentVolumeScenarioTest {
     await(volumes(), "tmp deleted", l -> !named(l, "tmp"));
     await(volumes(), "data failed", l -> l.stream().anyMatch(v -> Meta.metaString(v, "name")
         .equals("data") && Nested.str(v, "status", "phase").equals("Failed")));
-    idle();
+    scenario.idle();
     MapValue data = volumes().get("data");
     assertThat(Nested.str(data, "status", "message"))
         .isEqualTo("host_path deleter only supports /tmp/.+ but received provided /data/x");
@@ -244,7 +220,7 @@ class PersistentVolumeScenarioTest {
         + ":\"true\"}},\"provisioner\":\"example.com/simulated\",\"reclaimPolicy\":\"Delete\","
         + "\"mountOptions\":[\"debug\"]}");
     MapValue created = claims().create(Json.read(claim("claim1", "3Gi", "")));
-    idle();
+    scenario.idle();
     String uid = Meta.metaString(created, "uid");
     MapValue pvc = claims().get("claim1");
     assertThat(Nested.str(pvc, "spec", "storageClassName")).isEqualTo("standard");
@@ -281,7 +257,7 @@ class PersistentVolumeScenarioTest {
     start("persistentvolume-binder", false);
     storageClass("standard", "},\"provisioner\":\"example.com/simulated\"}");
     claims().create(Json.read(claim("claim1", "1Gi", ",\"storageClassName\":\"standard\"")));
-    idle();
+    scenario.idle();
     assertThat(Nested.str(claims().get("claim1"), "status", "phase")).isEqualTo("Pending");
     assertThat(volumes().list()).isEmpty();
     assertThat(events("PersistentVolumeClaim", "claim1")).singleElement().asString()
@@ -295,7 +271,7 @@ class PersistentVolumeScenarioTest {
     storageClass("local", "},\"provisioner\":\"example.com/local\","
         + "\"volumeBindingMode\":\"WaitForFirstConsumer\"}");
     claims().create(Json.read(claim("claim1", "1Gi", ",\"storageClassName\":\"local\"")));
-    idle();
+    scenario.idle();
     assertThat(events("PersistentVolumeClaim", "claim1")).containsExactly(
         "WaitForFirstConsumer: waiting for first consumer to be created before binding");
     api.resources("v1", "pods").namespace("ns").create(Json.read("{\"apiVersion\":\"v1\","
@@ -304,14 +280,14 @@ class PersistentVolumeScenarioTest {
         + "{\"claimName\":\"claim1\"}}]}}"));
     // a resync (kube's 15 s) finds the Pod waiting for the scheduler
     clock.set(clock.instant().plusSeconds(15));
-    idle();
+    scenario.idle();
     assertThat(events("PersistentVolumeClaim", "claim1"))
         .contains("WaitForPodScheduled: waiting for pod web to be scheduled");
     assertThat(volumes().list()).isEmpty();
     // what kube's scheduler (VolumeBinding PreBind) does for a claim to provision
     claims().patch("claim1", PatchType.MERGE_PATCH, "{\"metadata\":{\"annotations\":"
         + "{\"volume.kubernetes.io/selected-node\":\"node-1\"}}}");
-    idle();
+    scenario.idle();
     MapValue pvc = claims().get("claim1");
     assertThat(Nested.str(pvc, "status", "phase")).isEqualTo("Bound");
     assertThat(Nested.str(pvc, "spec", "volumeName"))
@@ -331,7 +307,7 @@ class PersistentVolumeScenarioTest {
         + "[{\"name\":\"www\",\"mountPath\":\"/usr/share/nginx/html\"}]}]}},"
         + "\"volumeClaimTemplates\":[{\"metadata\":{\"name\":\"www\"},\"spec\":{\"accessModes\":"
         + "[\"ReadWriteOnce\"],\"resources\":{\"requests\":{\"storage\":\"1Gi\"}}}}]}}"));
-    idle();
+    scenario.idle();
     List<MapValue> all = claims().list();
     assertThat(all).extracting(c -> Meta.metaString(c, "name"))
         .containsExactlyInAnyOrder("www-web-0", "www-web-1");

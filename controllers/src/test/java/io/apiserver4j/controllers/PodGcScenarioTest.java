@@ -15,11 +15,10 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The pod garbage collector on a server whose clock the test moves (kube's
@@ -31,37 +30,24 @@ import org.junit.jupiter.api.Test;
  * visible after their deletion keep a finalizer.
  */
 class PodGcScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource NODES = new GroupVersionResource("", "v1", "nodes");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    api = ApiServer.builder().bootstrap(false).clock(clock).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock).controllers("podgc")
-        .terminatedPodGcThreshold(2).start();
-    idle();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("podgc", b -> b.terminatedPodGcThreshold(2));
+    scenario.idle();
   }
 
   private void advance(long seconds) {
     clock.set(clock.instant().plusSeconds(seconds));
-    idle();
+    scenario.idle();
   }
 
   private ResourceClient pods() {
@@ -108,7 +94,7 @@ class PodGcScenarioTest {
     phase("a", "Succeeded");
     phase("b", "Failed");
     phase("d", "Succeeded");
-    idle();
+    scenario.idle();
     assertThat(pods().list()).hasSize(4);
     advance(20);
     assertThat(pods().find("a")).isEmpty();

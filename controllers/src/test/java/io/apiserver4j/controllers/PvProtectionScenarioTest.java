@@ -19,9 +19,9 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.time.Duration;
 import java.util.List;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The pv-protection controller (the server's implementation, run by the manager in place of the
@@ -35,29 +35,19 @@ class PvProtectionScenarioTest {
   private static final GroupVersionResource PVS =
       new GroupVersionResource("", "v1", "persistentvolumes");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    api = ApiServer.builder().bootstrap(false).clock(clock).build();
-    controllers = ControllerManager.builder(api).clock(clock).controllers("pv-protection")
-        .start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
+    api = scenario.server();
+    controllers = scenario.start("pv-protection");
   }
 
   private ResourceClient volumes() {
     return api.resources(PVS);
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
   }
 
   private MapValue createVolume(String name) {
@@ -115,13 +105,13 @@ class PvProtectionScenarioTest {
   @Test
   void aVolumeWithTheFinalizerIsLeftAlone() {
     createVolume("pv1");
-    idle();
+    scenario.idle();
     MapValue pv = volumes().get("pv1");
     assertThat(Meta.finalizers(pv)).containsExactly(FINALIZER);
     // a change the controller sees, that needs nothing of it
     String rv = Meta.metaString(volumes().update(Nested.set(pv, Value.of("x"), "metadata",
         "labels", "changed")), "resourceVersion");
-    idle();
+    scenario.idle();
     assertThat(Meta.metaString(volumes().get("pv1"), "resourceVersion")).isEqualTo(rv);
   }
 
@@ -130,7 +120,7 @@ class PvProtectionScenarioTest {
     createVolume("pv1");
     setPhase("pv1", "Bound");
     volumes().delete("pv1");
-    idle();
+    scenario.idle();
     MapValue pv = volumes().get("pv1");
     assertThat(Nested.has(pv, "metadata", "deletionTimestamp")).isTrue();
     assertThat(Meta.finalizers(pv)).containsExactly(FINALIZER);

@@ -16,12 +16,10 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The replicaset and replicationcontroller controllers through the public API: writes through
@@ -30,32 +28,21 @@ import org.junit.jupiter.api.Test;
  * {@code ActivePodsWithRanks} and {@code ControllerRefManager}).
  */
 class ReplicaSetScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource RS =
       new GroupVersionResource("apps", "v1", "replicasets");
   /** kube's generateName alphabet, 5 characters after the prefix. */
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("replicaset,replicationcontroller").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
+    api = scenario.server("ns");
+    controllers = scenario.start("replicaset,replicationcontroller");
   }
 
   private ResourceClient pods() {
@@ -70,14 +57,10 @@ class ReplicaSetScenarioTest {
         + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}";
   }
 
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
-  }
-
   @Test
   void replicaSetOfThreeGetsThreePodsNamedAndLabelledAsKube() {
     MapValue rs = api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 3, "")));
-    idle();
+    scenario.idle();
     List<MapValue> pods = pods().list();
     assertThat(pods).hasSize(3);
     for (MapValue p : pods) {
@@ -109,7 +92,7 @@ class ReplicaSetScenarioTest {
     pod("pending", "node-b", "Pending", false, 0);
     pod("ready-restarted", "node-a", "Running", true, 3);
     api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 6, "")));
-    idle();
+    scenario.idle();
     assertThat(names()).hasSize(6);
     // unscheduled < pending < unknown < running not ready < ready (more restarts first)
     List<String> expected = List.of("unscheduled", "pending", "unknown", "running-not-ready",
@@ -117,7 +100,7 @@ class ReplicaSetScenarioTest {
     for (int replicas = 5; replicas >= 1; replicas--) {
       api.resources(RS).namespace("ns").patch("web", PatchType.MERGE_PATCH,
           "{\"spec\":{\"replicas\":" + replicas + "}}");
-      idle();
+      scenario.idle();
       assertThat(names()).as("replicas %d", replicas)
           .containsExactlyInAnyOrderElementsOf(expected.subList(6 - replicas, 6));
     }
@@ -135,7 +118,7 @@ class ReplicaSetScenarioTest {
         + "\"metadata\":{\"name\":\"other\",\"labels\":{\"app\":\"db\"}},"
         + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"x\"}]}}"));
     MapValue rs = api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 2, "")));
-    idle();
+    scenario.idle();
     MapValue orphan = pods().get("orphan");
     assertThat(Nested.str(Nested.list(orphan, "metadata", "ownerReferences").get(0), "uid"))
         .isEqualTo(Meta.metaString(rs, "uid"));
@@ -143,7 +126,7 @@ class ReplicaSetScenarioTest {
     assertThat(names()).hasSize(3).contains("orphan", "other");
     // relabelled out of the selector: released, and replaced
     pods().patch("orphan", PatchType.MERGE_PATCH, "{\"metadata\":{\"labels\":{\"app\":\"x\"}}}");
-    idle();
+    scenario.idle();
     assertThat(Nested.list(pods().get("orphan"), "metadata", "ownerReferences")).isEmpty();
     assertThat(names()).hasSize(4);
     assertThat(Meta.metaString(other, "name")).isEqualTo("other");
@@ -154,12 +137,12 @@ class ReplicaSetScenarioTest {
     pod("a", "node-a", "Running", true, 0);
     api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 1,
         ",\"minReadySeconds\":30")));
-    idle();
+    scenario.idle();
     MapValue status = Nested.map(api.resources(RS).namespace("ns").get("web"), "status");
     assertThat(Nested.integer(status, "readyReplicas")).isEqualTo(1);
     assertThat(Nested.has(status, "availableReplicas")).isFalse();
     clock.set(clock.instant().plusSeconds(31));
-    idle();
+    scenario.idle();
     status = Nested.map(api.resources(RS).namespace("ns").get("web"), "status");
     assertThat(Nested.integer(status, "availableReplicas")).isEqualTo(1);
   }
@@ -171,7 +154,7 @@ class ReplicaSetScenarioTest {
             + "\"rc\"},\"spec\":{\"replicas\":2,\"selector\":{\"app\":\"rc\"},\"template\":"
             + "{\"metadata\":{\"labels\":{\"app\":\"rc\"}},\"spec\":{\"containers\":"
             + "[{\"name\":\"c\",\"image\":\"nginx\"}]}}}}"));
-    idle();
+    scenario.idle();
     List<MapValue> pods = pods().list();
     assertThat(pods).hasSize(2);
     for (MapValue p : pods) {
@@ -188,7 +171,7 @@ class ReplicaSetScenarioTest {
   @Test
   void createsAndDeletesAreRecordedAsKubesEvents() {
     MapValue rs = api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 2, "")));
-    idle();
+    scenario.idle();
     List<String> created = pods().list().stream().map(p -> Meta.metaString(p, "name")).toList();
     // kube's RealPodControl: "Created pod: <name>", Normal, from the replicaset-controller
     assertThat(events("SuccessfulCreate")).extracting(e -> Nested.str(e, "message"))
@@ -205,7 +188,7 @@ class ReplicaSetScenarioTest {
     }
     api.resources(RS).namespace("ns").patch("web", PatchType.MERGE_PATCH,
         "{\"spec\":{\"replicas\":1}}");
-    idle();
+    scenario.idle();
     List<String> left = names();
     assertThat(left).hasSize(1);
     String deleted = created.stream().filter(n -> !left.contains(n)).findFirst().orElseThrow();
@@ -221,7 +204,7 @@ class ReplicaSetScenarioTest {
         + ":[{\"type\":\"Container\",\"max\":{\"cpu\":\"100m\"}}]}}"));
     api.resources(RS).namespace("ns").create(Json.read(replicaSet("web", 1, "").replace(
         "\"image\":\"nginx\"", "\"image\":\"nginx\",\"resources\":{\"limits\":{\"cpu\":\"1\"}}")));
-    assertThat(controllers.awaitIdle(IDLE)).isTrue();
+    scenario.idle();
     assertThat(pods().list()).isEmpty();
     List<MapValue> failed = events("FailedCreate");
     assertThat(failed).isNotEmpty();

@@ -18,9 +18,9 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import io.apiserver4j.core.errors.StatusException;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The ResourceQuota admission plugin with the resourcequota controller, through the public API:
@@ -31,30 +31,16 @@ import org.junit.jupiter.api.Test;
  * clock. {@code status} is what {@code kubectl describe quota} prints: canonical quantities.
  */
 class ResourceQuotaScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
-
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .disableAdmissionPlugins("ServiceAccount").enableAdmissionPlugins("ResourceQuota").build();
-    api.resources("v1", "namespaces").create(Yaml.read(
-        "{apiVersion: v1, kind: Namespace, metadata: {name: ns}}"));
-    controllers = ControllerManager.builder(api).clock(clock).controllers("resourcequota")
-        .start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server(b -> b.disableAdmissionPlugins("ServiceAccount")
+        .enableAdmissionPlugins("ResourceQuota"), "ns");
+    controllers = scenario.start("resourcequota");
   }
 
   private ResourceClient quotas() {
@@ -79,7 +65,7 @@ class ResourceQuotaScenarioTest {
   void podsUntilTheQuotaRefusesThenADeletionMakesRoom() {
     quotas().create(Yaml.read("{apiVersion: v1, kind: ResourceQuota, metadata: {name: q},"
         + " spec: {hard: {pods: '2', requests.cpu: '1'}}}"));
-    idle();
+    scenario.idle();
     assertThat(status()).isEqualTo(Yaml.read(
         "{hard: {pods: '2', requests.cpu: '1'}, used: {pods: '0', requests.cpu: '0'}}"));
 
@@ -99,7 +85,7 @@ class ResourceQuotaScenarioTest {
         });
 
     pods().delete("p1");
-    idle();
+    scenario.idle();
     assertThat(Nested.map(status(), "used")).isEqualTo(Yaml.read(
         "{pods: '1', requests.cpu: 500m}"));
     pod("p4", "500m");
@@ -111,14 +97,14 @@ class ResourceQuotaScenarioTest {
   void aPodThatFinishesNoLongerCountsButItsObjectCountStays() {
     quotas().create(Yaml.read("{apiVersion: v1, kind: ResourceQuota, metadata: {name: q},"
         + " spec: {hard: {pods: '2', count/pods: '5', requests.cpu: '1'}}}"));
-    idle();
+    scenario.idle();
     pod("p1", "500m");
     pod("p2", "250m");
     MapValue p1 = pods().get("p1");
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name("p1")
         .subresource("status").options(UpdateOptions.defaults())
         .body(p1.with("status", Yaml.read("{phase: Succeeded}"))).build()).orThrow();
-    idle();
+    scenario.idle();
     assertThat(Nested.map(status(), "used")).isEqualTo(Yaml.read(
         "{count/pods: '2', pods: '1', requests.cpu: 250m}"));
   }
@@ -127,7 +113,7 @@ class ResourceQuotaScenarioTest {
   void specChangesAndTheResyncKeepTheStatusTrue() {
     quotas().create(Yaml.read("{apiVersion: v1, kind: ResourceQuota, metadata: {name: q},"
         + " spec: {hard: {configmaps: '10'}}}"));
-    idle();
+    scenario.idle();
     api.resources("v1", "configmaps").namespace("ns").create(Yaml.read(
         "{apiVersion: v1, kind: ConfigMap, metadata: {name: a}}"));
     assertThat(Nested.map(status(), "used")).isEqualTo(Yaml.read("{configmaps: '1'}"));
@@ -135,7 +121,7 @@ class ResourceQuotaScenarioTest {
     MapValue q = quotas().get("q");
     quotas().update(Nested.set(q, Yaml.read("{configmaps: '10', secrets: '3'}"), "spec",
         "hard"));
-    idle();
+    scenario.idle();
     assertThat(status()).isEqualTo(Yaml.read("{hard: {configmaps: '10', secrets: '3'},"
         + " used: {configmaps: '1', secrets: '0'}}"));
 
@@ -145,10 +131,10 @@ class ResourceQuotaScenarioTest {
         new io.apiserver4j.core.GroupVersionResource("", "v1", "resourcequotas"))
         .namespace("ns").name("q").subresource("status").options(UpdateOptions.defaults())
         .body(Nested.set(q, Value.of("7"), "status", "used", "configmaps")).build()).orThrow();
-    idle();
+    scenario.idle();
     assertThat(Nested.str(status(), "used", "configmaps")).isEqualTo("7");
     clock.set(clock.instant().plus(Duration.ofMinutes(5)));
-    idle();
+    scenario.idle();
     assertThat(Nested.map(status(), "used")).isEqualTo(Yaml.read(
         "{configmaps: '1', secrets: '0'}"));
   }

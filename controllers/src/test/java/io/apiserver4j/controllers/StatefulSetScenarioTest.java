@@ -19,10 +19,9 @@ import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The statefulset controller on a real server, with the garbage collector: the {@code web}
@@ -41,25 +40,15 @@ class StatefulSetScenarioTest {
   private static final GroupVersionResource REVISIONS =
       new GroupVersionResource("apps", "v1", "controllerrevisions");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("statefulset,garbagecollector").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
+    api = scenario.server("ns");
+    controllers = scenario.start("statefulset,garbagecollector");
   }
 
   /** The tutorial's web StatefulSet (serviceName nginx, claim template www of 1Gi). */
@@ -81,10 +70,6 @@ class StatefulSetScenarioTest {
 
   private ResourceClient sets() {
     return api.resources(STS).namespace("ns");
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
   }
 
   private List<String> podNames() {
@@ -114,18 +99,18 @@ class StatefulSetScenarioTest {
   @Test
   void orderedReadyCreatesOnePodAtATimeWithIdentityAndClaims() {
     MapValue set = sets().create(Json.read(web(3, "")));
-    idle();
+    scenario.idle();
     // OrderedReady: web-1 waits for web-0 to be Running and Ready
     assertThat(podNames()).containsExactly("web-0");
     assertThat(claimNames()).containsExactly("www-web-0");
     runningAndReady("web-0");
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-0", "web-1");
     runningAndReady("web-1");
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-0", "web-1", "web-2");
     runningAndReady("web-2");
-    idle();
+    scenario.idle();
     assertThat(claimNames()).containsExactly("www-web-0", "www-web-1", "www-web-2");
 
     List<MapValue> revisions = api.resources(REVISIONS).namespace("ns").list();
@@ -166,12 +151,12 @@ class StatefulSetScenarioTest {
     sets().create(Json.read(web(3, "")));
     readyAll(3);
     sets().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":2}}");
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-0", "web-1");
     // whenScaled Retain (the default): the claim stays for a later scale up
     assertThat(claimNames()).containsExactly("www-web-0", "www-web-1", "www-web-2");
     sets().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":1}}");
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-0");
     assertThat(Nested.integer(sets().get("web"), "status", "replicas")).isEqualTo(1);
   }
@@ -179,16 +164,16 @@ class StatefulSetScenarioTest {
   @Test
   void parallelCreatesEveryOrdinalAtOnce() {
     sets().create(Json.read(web(3, ",\"podManagementPolicy\":\"Parallel\"")));
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-0", "web-1", "web-2");
   }
 
   @Test
   void startOrdinalNamesThePods() {
     sets().create(Json.read(web(2, ",\"ordinals\":{\"start\":5}")));
-    idle();
+    scenario.idle();
     runningAndReady("web-5");
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-5", "web-6");
     assertThat(Meta.labels(pods().get("web-6"))).containsEntry("apps.kubernetes.io/pod-index",
         "6");
@@ -203,7 +188,7 @@ class StatefulSetScenarioTest {
     String first = Nested.str(sets().get("web"), "status", "updateRevision");
     sets().patch("web", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":"
         + "\"/spec/template/spec/containers/0/image\",\"value\":\"registry.k8s.io/nginx-slim:0.24\"}]");
-    idle();
+    scenario.idle();
     MapValue status = Nested.map(sets().get("web"), "status");
     String second = Nested.str(status, "updateRevision");
     assertThat(second).isNotEqualTo(first);
@@ -214,10 +199,10 @@ class StatefulSetScenarioTest {
     assertThat(image("web-2")).isEqualTo("registry.k8s.io/nginx-slim:0.24");
     assertThat(image("web-1")).isEqualTo("registry.k8s.io/nginx-slim:0.21");
     runningAndReady("web-2");
-    idle();
+    scenario.idle();
     assertThat(image("web-1")).isEqualTo("registry.k8s.io/nginx-slim:0.24");
     runningAndReady("web-1");
-    idle();
+    scenario.idle();
     // the partition keeps web-0 at the current revision
     assertThat(image("web-0")).isEqualTo("registry.k8s.io/nginx-slim:0.21");
     assertThat(Meta.labels(pods().get("web-0"))).containsEntry("controller-revision-hash",
@@ -234,10 +219,10 @@ class StatefulSetScenarioTest {
     readyAll(1);
     sets().patch("web", PatchType.JSON_PATCH, "[{\"op\":\"replace\",\"path\":"
         + "\"/spec/template/spec/containers/0/image\",\"value\":\"nginx:2\"}]");
-    idle();
+    scenario.idle();
     assertThat(image("web-0")).isEqualTo("registry.k8s.io/nginx-slim:0.21");
     pods().delete("web-0");
-    idle();
+    scenario.idle();
     assertThat(image("web-0")).isEqualTo("nginx:2");
   }
 
@@ -252,7 +237,7 @@ class StatefulSetScenarioTest {
         "{\"apiVersion\":\"apps/v1\",\"kind\":\"StatefulSet\",\"name\":\"web\",\"uid\":\""
             + Meta.metaString(set, "uid") + "\"}"));
     sets().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":1}}");
-    idle();
+    scenario.idle();
     assertThat(podNames()).containsExactly("web-0");
     // scaled down: the claim was handed to its Pod, and went with it once the server's
     // pvc-protection controller (not one of this manager's) took its finalizer off
@@ -268,7 +253,7 @@ class StatefulSetScenarioTest {
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name("web-1")
         .subresource("status").options(UpdateOptions.defaults())
         .body(pod.with("status", Json.read("{\"phase\":\"Failed\"}"))).build()).orThrow();
-    idle();
+    scenario.idle();
     MapValue again = pods().get("web-1");
     assertThat(Meta.metaString(again, "uid")).isNotEqualTo(uid);
     assertThat(Nested.str(again, "status", "phase")).isEqualTo("Pending");
@@ -279,10 +264,10 @@ class StatefulSetScenarioTest {
   /** Creates each ordinal's readiness in turn, as the OrderedReady set waits for it. */
   private void readyAll(int replicas) {
     for (int i = 0; i < replicas; i++) {
-      idle();
+      scenario.idle();
       runningAndReady("web-" + i);
     }
-    idle();
+    scenario.idle();
   }
 
   private String image(String pod) {
@@ -322,7 +307,7 @@ class StatefulSetScenarioTest {
     assertThat(Nested.str(event, "involvedObject", "kind")).isEqualTo("StatefulSet");
     assertThat(Nested.str(event, "involvedObject", "uid")).isEqualTo(Meta.metaString(set, "uid"));
     sets().patch("web", PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":1}}");
-    idle();
+    scenario.idle();
     assertThat(eventMessages("SuccessfulDelete"))
         .containsExactly("delete Pod web-1 in StatefulSet web successful");
   }
@@ -335,7 +320,7 @@ class StatefulSetScenarioTest {
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns").name("web-0")
         .subresource("status").options(UpdateOptions.defaults())
         .body(pod.with("status", Json.read("{\"phase\":\"Failed\"}"))).build()).orThrow();
-    idle();
+    scenario.idle();
     // stateful_set_control.go processReplica
     assertThat(eventMessages("RecreatingFailedPod"))
         .containsExactly("StatefulSet ns/web is recreating failed Pod web-0");

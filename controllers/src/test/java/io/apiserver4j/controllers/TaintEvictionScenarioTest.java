@@ -16,10 +16,9 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The taint eviction controller alone, on Nodes and Pods the test writes: the cases of kube's
@@ -30,38 +29,23 @@ import org.junit.jupiter.api.Test;
  * timestamp.
  */
 class TaintEvictionScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource NODES = new GroupVersionResource("", "v1", "nodes");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("taint-eviction-controller").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("taint-eviction-controller");
   }
 
   private void advance(Duration d) {
     clock.set(clock.instant().plus(d));
-    idle();
+    scenario.idle();
   }
 
   private ResourceClient pods() {
@@ -125,13 +109,13 @@ class TaintEvictionScenarioTest {
   @Test
   void createPodCases() {
     node(1);
-    idle();
+    scenario.idle();
     pod("not-scheduled", "");
     pod("tainted", "node1");
     pod("finite", "node1", toleration(1, 100));
     pod("infinite", "node1", toleration(1, -1));
     pod("invalid", "node1", toleration(2, -1));
-    idle();
+    scenario.idle();
     assertThat(evicted("not-scheduled")).isFalse();
     assertThat(evicted("tainted")).isTrue();
     assertThat(evicted("finite")).isFalse();
@@ -151,7 +135,7 @@ class TaintEvictionScenarioTest {
   void thePodConditionAndEventsAreKubes() {
     node(1);
     pod("p", "node1");
-    idle();
+    scenario.idle();
     MapValue p = pods().get("p");
     MapValue target = (MapValue) Nested.list(p, "status", "conditions").stream()
         .filter(c -> Nested.str(c, "type").equals("DisruptionTarget")).findFirst().orElseThrow();
@@ -178,10 +162,10 @@ class TaintEvictionScenarioTest {
     pod("pod1", "node1");
     pod("pod2", "node1", toleration(1, 1));
     pod("pod3", "node1", toleration(1, -1));
-    idle();
+    scenario.idle();
     assertThat(events()).isEmpty();
     setTaints(1);
-    idle();
+    scenario.idle();
     assertThat(evicted("pod1")).isTrue();
     assertThat(evicted("pod2")).isFalse();
     advance(Duration.ofSeconds(1));
@@ -190,7 +174,7 @@ class TaintEvictionScenarioTest {
     assertThat(evicted("pod3")).isFalse();
     // a taint the remaining Pod does not tolerate evicts it at once
     setTaints(1, 2);
-    idle();
+    scenario.idle();
     assertThat(evicted("pod3")).isTrue();
   }
 
@@ -198,11 +182,11 @@ class TaintEvictionScenarioTest {
   void aRemovedTaintCancelsTheEvictionWithAnEvent() {
     node();
     pod("p", "node1", toleration(1, 1));
-    idle();
+    scenario.idle();
     setTaints(1);
-    idle();
+    scenario.idle();
     setTaints();
-    idle();
+    scenario.idle();
     advance(Duration.ofSeconds(2));
     assertThat(evicted("p")).isFalse();
     assertThat(events()).extracting(e -> Nested.str(e, "message"))
@@ -213,9 +197,9 @@ class TaintEvictionScenarioTest {
   void podWithMultipleTolerationsIsEvictedWhenTheFirstRunsOut() {
     node();
     pod("p", "node1", toleration(1, 1), toleration(2, 100));
-    idle();
+    scenario.idle();
     setTaints(1, 2);
-    idle();
+    scenario.idle();
     assertThat(evicted("p")).isFalse();
     advance(Duration.ofSeconds(1));
     assertThat(evicted("p")).isTrue();
@@ -226,13 +210,13 @@ class TaintEvictionScenarioTest {
     node(1);
     pod("removed", "node1", toleration(1, 100));
     pod("lengthened", "node1", toleration(1, 1));
-    idle();
+    scenario.idle();
     // kube compares against the time already scheduled, so the clock must have moved
     advance(Duration.ofMillis(500));
     MapValue lengthened = pods().get("lengthened");
     pods().update(Nested.set(lengthened, Json.read("[" + toleration(1, 100) + "]"), "spec",
         "tolerations"));
-    idle();
+    scenario.idle();
     assertThat(evicted("lengthened")).isFalse();
     advance(Duration.ofMillis(500));
     assertThat(evicted("lengthened")).isTrue();
@@ -242,7 +226,7 @@ class TaintEvictionScenarioTest {
     MapValue removed = pods().get("removed");
     pods().update(Nested.set(removed, Json.read("[" + toleration(1, 0) + "]"), "spec",
         "tolerations"));
-    idle();
+    scenario.idle();
     assertThat(evicted("removed")).isFalse();
     advance(Duration.ofSeconds(98));
     assertThat(evicted("removed")).isFalse();
@@ -256,15 +240,15 @@ class TaintEvictionScenarioTest {
     pod("p", "node1", "{\"key\":\"testTaint1\",\"operator\":\"Exists\",\"effect\":\"NoExecute\"}",
         "{\"key\":\"testTaint2\",\"operator\":\"Exists\",\"effect\":\"NoExecute\","
             + "\"tolerationSeconds\":60}");
-    idle();
+    scenario.idle();
     // no taint -> infinitely tolerated taint: nothing scheduled
     setTaints(1);
-    idle();
+    scenario.idle();
     // -> temporarily tolerated taint: scheduled; -> infinitely tolerated again: cancelled
     setTaints(1, 2);
-    idle();
+    scenario.idle();
     setTaints(1);
-    idle();
+    scenario.idle();
     advance(Duration.ofMinutes(2));
     assertThat(evicted("p")).isFalse();
     assertThat(events()).extracting(e -> Nested.str(e, "message"))
@@ -274,26 +258,26 @@ class TaintEvictionScenarioTest {
   @Test
   void aPodBoundLaterToATaintedNodeIsEvicted() {
     node(1);
-    idle();
+    scenario.idle();
     pod("late", "");
-    idle();
+    scenario.idle();
     api.handle(ApiRequest.builder(ApiRequest.Verb.CREATE, PODS).namespace("ns").name("late")
         .subresource("binding").body(Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Binding\","
             + "\"metadata\":{\"name\":\"late\",\"namespace\":\"ns\"},\"target\":"
             + "{\"kind\":\"Node\",\"name\":\"node1\"}}")).build()).orThrow();
-    idle();
+    scenario.idle();
     assertThat(evicted("late")).isTrue();
   }
 
   @Test
   void aDeletedNodeForgetsItsTaints() {
     node(1);
-    idle();
+    scenario.idle();
     api.resources(NODES).delete("node1");
-    idle();
+    scenario.idle();
     // a Pod naming the deleted Node is not evicted: no taints are known for it
     pod("orphan", "node1");
-    idle();
+    scenario.idle();
     assertThat(evicted("orphan")).isFalse();
     assertThat(events()).isEmpty();
   }

@@ -16,10 +16,9 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import java.time.Duration;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The ttl-after-finished controller with the job controller and the garbage collector: a Job
@@ -28,34 +27,19 @@ import org.junit.jupiter.api.Test;
  * since its Complete condition (kube's pkg/controller/ttlafterfinished).
  */
 class TtlAfterFinishedScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("job,ttl-after-finished,garbagecollector").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("job,ttl-after-finished,garbagecollector");
   }
 
   private ResourceClient pods() {
@@ -71,24 +55,24 @@ class TtlAfterFinishedScenarioTest {
     jobs().create(Json.read("{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\",\"metadata\":"
         + "{\"name\":\"short\"},\"spec\":{\"ttlSecondsAfterFinished\":100,\"template\":{\"spec\":"
         + "{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}"));
-    idle();
+    scenario.idle();
     MapValue pod = pods().list().get(0);
     clock.set(clock.instant().plusSeconds(5));
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns")
         .name(Meta.metaString(pod, "name")).subresource("status")
         .options(UpdateOptions.defaults())
         .body(pod.with("status", Json.read("{\"phase\":\"Succeeded\"}"))).build()).orThrow();
-    idle();
+    scenario.idle();
     MapValue job = jobs().get("short");
     assertThat(Nested.list(job, "status", "conditions").stream()
         .map(c -> Nested.str(c, "type")).toList()).contains("Complete");
     assertThat(Nested.str(job, "status", "completionTime")).isEqualTo("2026-01-01T00:00:05Z");
     clock.set(clock.instant().plusSeconds(99));
-    idle();
+    scenario.idle();
     assertThat(jobs().find("short")).isPresent();
     assertThat(pods().list()).hasSize(1);
     clock.set(clock.instant().plusSeconds(1));
-    idle();
+    scenario.idle();
     assertThat(jobs().find("short")).isEmpty();
     assertThat(pods().list()).isEmpty();
   }
@@ -98,15 +82,15 @@ class TtlAfterFinishedScenarioTest {
     MapValue job = jobs().create(Json.read("{\"apiVersion\":\"batch/v1\",\"kind\":\"Job\","
         + "\"metadata\":{\"name\":\"keep\"},\"spec\":{\"template\":{\"spec\":{\"restartPolicy\":"
         + "\"Never\",\"containers\":[{\"name\":\"c\",\"image\":\"busybox\"}]}}}}"));
-    idle();
+    scenario.idle();
     MapValue pod = pods().list().get(0);
     api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("ns")
         .name(Meta.metaString(pod, "name")).subresource("status")
         .options(UpdateOptions.defaults())
         .body(pod.with("status", Json.read("{\"phase\":\"Succeeded\"}"))).build()).orThrow();
-    idle();
+    scenario.idle();
     clock.set(clock.instant().plus(Duration.ofDays(1)));
-    idle();
+    scenario.idle();
     assertThat(jobs().find("keep")).isPresent();
     assertThat(Meta.metaString(jobs().get("keep"), "uid")).isEqualTo(Meta.metaString(job, "uid"));
   }

@@ -11,11 +11,10 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.Meta;
-import java.time.Duration;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The ttl controller on a server: every Node gets {@code node.alpha.kubernetes.io/ttl} for the
@@ -24,28 +23,18 @@ import org.junit.jupiter.api.Test;
  * next interval's minimum (90).
  */
 class TtlScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final String TTL = "node.alpha.kubernetes.io/ttl";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
   private final AtomicInteger touches = new AtomicInteger();
 
   @BeforeEach
   void start() {
-    api = ApiServer.builder().bootstrap(false).clock(clock).build();
-    controllers = ControllerManager.builder(api).clock(clock).controllers("ttl").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server();
+    controllers = scenario.start("ttl");
   }
 
   private ResourceClient nodes() {
@@ -72,31 +61,31 @@ class TtlScenarioTest {
   @Test
   void ttlFollowsTheClusterSize() {
     createNodes(0, 3);
-    idle();
+    scenario.idle();
     assertThat(ttl("node-0")).isEqualTo("0");
     assertThat(ttl("node-2")).isEqualTo("0");
     assertThat(Meta.metaString(nodes().get("node-0"), "name")).isEqualTo("node-0");
 
     createNodes(3, 101);
-    idle();
+    scenario.idle();
     assertThat(ttl("node-100")).isEqualTo("15");
     // annotated before the 101st Node came: unchanged until the Node is next updated
     assertThat(ttl("node-0")).isEqualTo("0");
     touch("node-0");
-    idle();
+    scenario.idle();
     assertThat(ttl("node-0")).isEqualTo("15");
 
     for (int i = 100; i >= 90; i--) {
       nodes().delete("node-" + i);
     }
-    idle();
+    scenario.idle();
     // 90 Nodes: still within the second interval (90 to 500)
     touch("node-1");
-    idle();
+    scenario.idle();
     assertThat(ttl("node-1")).isEqualTo("15");
     nodes().delete("node-89");
     touch("node-1");
-    idle();
+    scenario.idle();
     assertThat(ttl("node-1")).isEqualTo("0");
   }
 }
