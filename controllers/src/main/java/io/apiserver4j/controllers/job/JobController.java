@@ -8,6 +8,7 @@ import static io.apiserver4j.controllers.job.JobUtils.completionIndex;
 import static io.apiserver4j.controllers.job.JobUtils.completionMode;
 import static io.apiserver4j.controllers.job.JobUtils.failJobMessage;
 import static io.apiserver4j.controllers.job.JobUtils.finished;
+import static io.apiserver4j.controllers.job.JobUtils.hasBackoffLimitPerIndex;
 import static io.apiserver4j.controllers.job.JobUtils.hasFinalizer;
 import static io.apiserver4j.controllers.job.JobUtils.indexed;
 import static io.apiserver4j.controllers.job.JobUtils.managedByOther;
@@ -58,16 +59,23 @@ import org.slf4j.LoggerFactory;
  * policy, completions), creates or deletes Pods towards its parallelism (after the failure
  * backoff on the server clock), and writes the status with kube's interim
  * {@code FailureTarget}/{@code SuccessCriteriaMet} conditions before the terminal
- * {@code Failed}/{@code Complete} ones, once no Pod is terminating.
+ * {@code Failed}/{@code Complete} ones, once no Pod is terminating. An Indexed Job with
+ * {@code spec.backoffLimitPerIndex} has its indexes fail on their own: a failed index
+ * ({@code status.failedIndexes}) is not recreated, the others back off per index, and the Job
+ * fails once {@code spec.maxFailedIndexes} is exceeded or every index succeeded or failed.
  *
  * <p>Deviation: kube batches Pod events for a second ({@code syncJobBatchPeriod}); here they
  * queue the Job at once, so a test clock that never moves still sees the Job synced.
- * {@code backoffLimitPerIndex}/{@code maxFailedIndexes} are not implemented.
  */
 public final class JobController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(JobController.class);
   static final String TRACKING_FINALIZER = "batch.kubernetes.io/job-tracking";
   static final String COMPLETION_INDEX = "batch.kubernetes.io/job-completion-index";
+  /** kube's {@code JobIndexFailureCountAnnotation}. */
+  static final String INDEX_FAILURE_COUNT = "batch.kubernetes.io/job-index-failure-count";
+  /** kube's {@code JobIndexIgnoredFailureCountAnnotation}. */
+  static final String INDEX_IGNORED_FAILURE_COUNT =
+      "batch.kubernetes.io/job-index-ignored-failure-count";
   /** kube's {@code MaxUncountedPods}. */
   static final int MAX_UNCOUNTED_PODS = 500;
   /** kube's {@code MaxPodCreateDeletePerSync}. */
@@ -417,6 +425,23 @@ public final class JobController implements Controller {
       }
       ctx.succeededIndexes = ctx.prevSucceededIndexes.with(fresh);
       ctx.succeeded = ctx.succeededIndexes.total();
+      if (hasBackoffLimitPerIndex(job)) {
+        ctx.failedIndexes = IndexedJobs.failedIndexes(job, ctx.pods);
+        if (ctx.finishedCondition == null) {
+          int failedIndexes = ctx.failedIndexes.total();
+          if (Nested.has(job, "spec", "maxFailedIndexes")
+              && failedIndexes > Nested.integer(job, "spec", "maxFailedIndexes")) {
+            ctx.finishedCondition = JobStatus.condition("FailureTarget", "True",
+                "MaxFailedIndexesExceeded",
+                "Job has exceeded the specified maximal number of failed indexes", now);
+          } else if (failedIndexes > 0
+              && failedIndexes + ctx.succeededIndexes.total() >= completions) {
+            ctx.finishedCondition = JobStatus.condition("FailureTarget", "True",
+                "FailedIndexes", "Job has failed indexes", now);
+          }
+        }
+        ctx.podsWithDelayedDeletion = IndexedJobs.podsWithDelayedDeletion(ctx);
+      }
       if (ctx.finishedCondition == null) {
         Optional<String> msg = matchSuccessPolicy(job, completions, ctx.succeededIndexes);
         if (msg.isPresent()) {

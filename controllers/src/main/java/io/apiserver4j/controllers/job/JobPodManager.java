@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers.job;
 
+import static io.apiserver4j.controllers.job.JobUtils.hasBackoffLimitPerIndex;
 import static io.apiserver4j.controllers.job.JobUtils.hasFinalizer;
 import static io.apiserver4j.controllers.job.JobUtils.indexed;
 import static io.apiserver4j.controllers.job.JobUtils.onlyReplaceFailed;
@@ -138,7 +139,9 @@ final class JobPodManager {
       return active;
     }
     Instant now = clock.instant();
-    Duration remaining = ctx.newBackoff.remaining(now);
+    boolean perIndex = hasBackoffLimitPerIndex(job);
+    // with a backoff per index, each index waits for itself below
+    Duration remaining = perIndex ? Duration.ZERO : ctx.newBackoff.remaining(now);
     if (remaining.compareTo(Duration.ZERO) > 0) {
       queue.addAt(key, now.plus(remaining));
       return 0;
@@ -148,6 +151,15 @@ final class JobPodManager {
     if (indexed(job)) {
       indexes = IndexedJobs.firstPendingIndexes(ctx, (int) diff,
           (int) Nested.integer(job, "spec", "completions"));
+      if (perIndex) {
+        IndexedJobs.Creation creation =
+            IndexedJobs.creationInfo(indexes, ctx.podsWithDelayedDeletion, now);
+        if (creation.delay().compareTo(Duration.ZERO) > 0) {
+          queue.addAt(key, now.plus(creation.delay()));
+          return 0;
+        }
+        indexes = creation.indexes();
+      }
       diff = indexes.size();
     }
     int create = (int) diff;
@@ -163,7 +175,10 @@ final class JobPodManager {
         int index = pending.isEmpty() ? -1 : pending.remove(0);
         attempted++;
         try {
-          MapValue pod = api.createPod(job, index, Map.of());
+          Map<String, String> counts = perIndex && index >= 0
+              ? IndexedJobs.failureCountAnnotations(job, ctx.podsWithDelayedDeletion.get(index))
+              : Map.of();
+          MapValue pod = api.createPod(job, index, counts);
           events.created(job, pod);
           created++;
         } catch (StatusException e) {

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.job;
 
 import static io.apiserver4j.controllers.job.JobUtils.completionIndex;
+import static io.apiserver4j.controllers.job.JobUtils.hasBackoffLimitPerIndex;
 import static io.apiserver4j.controllers.job.JobUtils.hasFinalizer;
 import static io.apiserver4j.controllers.job.JobUtils.indexed;
 import static io.apiserver4j.controllers.job.JobUtils.isSuccessCriteriaMet;
@@ -46,10 +47,26 @@ final class JobStatusTracker {
     this.backoffs = backoffs;
   }
 
-  /** kube's {@code canRemoveFinalizer} without per-index backoff. */
+  /**
+   * kube's {@code canRemoveFinalizer}: the Job is being deleted or finishing, the Pod succeeded,
+   * or it failed and is not the one whose deletion waits for its index's replacement.
+   */
   private static boolean canRemoveFinalizer(JobSyncContext ctx, MapValue pod, boolean failed) {
-    return Nested.has(ctx.job, "metadata", "deletionTimestamp") || ctx.finishedCondition != null
-        || Nested.str(pod, "status", "phase").equals("Succeeded") || failed;
+    if (Nested.has(ctx.job, "metadata", "deletionTimestamp") || ctx.finishedCondition != null
+        || Nested.str(pod, "status", "phase").equals("Succeeded")) {
+      return true;
+    }
+    if (!failed) {
+      return false;
+    }
+    if (hasBackoffLimitPerIndex(ctx.job)) {
+      MapValue delayed = ctx.podsWithDelayedDeletion.get(completionIndex(pod));
+      if (delayed != null
+          && Meta.metaString(delayed, "uid").equals(Meta.metaString(pod, "uid"))) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** kube's {@code trackJobStatusAndRemoveFinalizers}. */
@@ -119,6 +136,12 @@ final class JobStatusTracker {
       }
       st.succeeded = ctx.succeededIndexes.total();
       st.completedIndexes = text;
+      Optional<String> failedText = Optional.ofNullable(ctx.failedIndexes)
+          .map(Intervals::toString);
+      if (!failedText.equals(st.failedIndexes)) {
+        st.failedIndexes = failedText;
+        needsFlush = true;
+      }
     }
     MapValue finished = ctx.finishedCondition;
     if (finished != null && Nested.str(finished, "type").equals("FailureTarget")) {

@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.job;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.errors.StatusException;
 import java.util.List;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -28,6 +29,10 @@ final class JobSyncContext {
   Backoff newBackoff;
   Intervals prevSucceededIndexes = Intervals.EMPTY;
   Intervals succeededIndexes = Intervals.EMPTY;
+  /** kube's {@code failedIndexes}: null unless the Job has {@code backoffLimitPerIndex}. */
+  Intervals failedIndexes;
+  /** kube's {@code podsWithDelayedDeletionPerIndex}, by completion index. */
+  Map<Integer, MapValue> podsWithDelayedDeletion = Map.of();
   /** kube's {@code finishedCondition}, null while the Job is not finishing. */
   MapValue finishedCondition;
   /** The first failed Pod creation or deletion of this sync. */
