@@ -19,7 +19,9 @@ import java.util.Optional;
 /**
  * kube's Pod failure backoff (pkg/controller/job/backoff_utils.go): per Job, the failures since
  * the last success and the time of the last one; a new Pod waits 10 s doubled per further
- * failure, at most 10 minutes, from that time on the server clock.
+ * failure, at most 10 minutes, from that time on the server clock. With
+ * {@code backoffLimitPerIndex} each index backs off on its own, counting the failures its last
+ * failed Pod's annotations carry ({@link #remainingPerIndex}).
  *
  * @param failuresAfterLastSuccess failures since the last success
  * @param lastFailureTime when the last of them finished, empty when there is none
@@ -60,18 +62,49 @@ record Backoff(int failuresAfterLastSuccess, Optional<Instant> lastFailureTime) 
 
   /** kube's {@code getRemainingTime}: how long a new Pod still waits at {@code now}. */
   Duration remaining(Instant now) {
-    if (failuresAfterLastSuccess == 0 || lastFailureTime.isEmpty()) {
+    if (lastFailureTime.isEmpty()) {
       return Duration.ZERO;
     }
-    Duration backoff = DEFAULT;
-    for (int i = 1; i < failuresAfterLastSuccess; i++) {
+    return remaining(failuresAfterLastSuccess, lastFailureTime.get(), now, DEFAULT, MAX);
+  }
+
+  /**
+   * kube's {@code getRemainingTimePerIndex}: how long the replacement of {@code lastFailed}
+   * (the index's last failed Pod, null when there is none) still waits at {@code now}, its
+   * failures being those of its annotations plus its own.
+   */
+  static Duration remainingPerIndex(MapValue lastFailed, Instant now) {
+    return remainingPerIndex(lastFailed, now, DEFAULT, MAX);
+  }
+
+  /** {@link #remainingPerIndex(MapValue, Instant)} with other initial and maximal delays. */
+  static Duration remainingPerIndex(MapValue lastFailed, Instant now, Duration initial,
+      Duration max) {
+    if (lastFailed == null) {
+      return Duration.ZERO;
+    }
+    return remaining(IndexedJobs.absoluteFailureCount(lastFailed) + 1, finishedTime(lastFailed),
+        now, initial, max);
+  }
+
+  /**
+   * kube's {@code getRemainingTimeForFailuresCount}: {@code initial} doubled per further
+   * failure, at most {@code max}, less the time since {@code lastFailure}.
+   */
+  static Duration remaining(int failures, Instant lastFailure, Instant now, Duration initial,
+      Duration max) {
+    if (failures == 0) {
+      return Duration.ZERO;
+    }
+    Duration backoff = initial;
+    for (int i = 1; i < failures; i++) {
       backoff = backoff.multipliedBy(2);
-      if (backoff.compareTo(MAX) >= 0) {
-        backoff = MAX;
+      if (backoff.compareTo(max) >= 0) {
+        backoff = max;
         break;
       }
     }
-    Duration elapsed = Duration.between(lastFailureTime.get(), now);
+    Duration elapsed = Duration.between(lastFailure, now);
     if (backoff.compareTo(elapsed) < 0) {
       return Duration.ZERO;
     }

@@ -69,6 +69,11 @@ final class JobUtils {
     return completionMode(job).equals("Indexed");
   }
 
+  /** kube's {@code hasBackoffLimitPerIndex} (the feature gate is GA, always on). */
+  static boolean hasBackoffLimitPerIndex(MapValue job) {
+    return Nested.has(job, "spec", "backoffLimitPerIndex");
+  }
+
   static boolean suspended(MapValue job) {
     return Nested.bool(job, "spec", "suspend");
   }
