@@ -67,6 +67,9 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
    */
   public RbacAuthorizer aggregateInto(ApiServer server) {
     requireNonNull(server, "server");
+    if (aggregation.get() != null) {
+      throw new IllegalStateException("cluster role aggregation already started");
+    }
     // one of the server's own controllers, so that a controller manager running
     // clusterrole-aggregation takes it over instead of running a second one
     AutoCloseable started = server.addBuiltinController(ClusterRoleAggregation.NAME,
