@@ -181,6 +181,28 @@ final class KnownControllers {
     return List.copyOf(out);
   }
 
+  /**
+   * The names and aliases of the known controllers {@code flags} switch off by name
+   * ({@code -name}, deciding before any other value naming them): a manager stops the server's
+   * own instance of such a controller too, as kube-controller-manager's flag stops the only one
+   * there is (without a manager the server runs them, as a cluster would).
+   */
+  public static List<String> explicitlyDisabled(List<String> flags) {
+    List<String> out = new ArrayList<>();
+    for (ControllerDescriptor d : ALL) {
+      for (String f : flags) {
+        if (d.named(f)) {
+          break;
+        }
+        if (f.startsWith("-") && d.named(f.substring(1))) {
+          out.addAll(d.namesAndAliases());
+          break;
+        }
+      }
+    }
+    return List.copyOf(out);
+  }
+
   private enum Decision { OFF, DEFAULT, EXPLICIT }
 
   /** kube's {@code IsControllerEnabled}. */

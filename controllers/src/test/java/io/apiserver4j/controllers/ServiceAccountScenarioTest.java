@@ -24,7 +24,7 @@ import org.junit.jupiter.api.Test;
  * kube-controller-manager's serviceaccount and root-ca-cert-publisher controllers (the server's
  * implementations, run by the manager in place of the server's own instances and counted by its
  * quiescence wait): kube's {@code --controllers=*,-serviceaccount} leaves a new namespace without
- * its {@code default} ServiceAccount; the publisher restores a deleted or edited
+ * its {@code default} ServiceAccount (the server's own instance is stopped too); the publisher restores a deleted or edited
  * {@code kube-root-ca.crt} (kube's publisher_test: a deleted ConfigMap is created again, a
  * changed one is updated back).
  */
@@ -56,7 +56,7 @@ class ServiceAccountScenarioTest {
   }
 
   private void startManager(String... flags) {
-    controllers = ControllerManager.builder(api).clock(clock).controllers(flags).start();
+    controllers = ControllerManager.builder(api).clock(clock).controllers(List.of(flags)).start();
   }
 
   private void idle() {
@@ -89,10 +89,10 @@ class ServiceAccountScenarioTest {
     createNamespace("team");
     idle();
     // no watch: the quiescence wait saw the controllers' work
-    MapValue account = serviceAccounts("team").get("default");
-    assertThat(managers(account)).containsExactly("kube-controller-manager");
+    assertThat(serviceAccounts("team").find("default")).isPresent();
     MapValue ca = configMaps("team").get("kube-root-ca.crt");
     assertThat(Nested.str(ca, "data", "ca.crt")).isEqualTo(CA);
+    assertThat(managers(ca)).containsExactly("kube-controller-manager");
 
     serviceAccounts("team").delete("default");
     idle();
