@@ -400,6 +400,29 @@ public final class ApiServer implements AutoCloseable {
     return controllers.handOver(name);
   }
 
+  /**
+   * Adds a built-in controller that a component beside the built-in API brings (the RBAC
+   * authorizer's {@code clusterrole-aggregation}), run by the server as those of {@link
+   * #builtinControllers()}: started now unless a {@link #handOver} of that name is held, handed
+   * over to a controller manager that runs kube-controller-manager's controller of the same name,
+   * and stopped when the server closes. Add it before a manager starts, which takes over only
+   * the controllers there are then.
+   *
+   * @param name the controller's kube-controller-manager name
+   * @param start starts an instance; closing the result stops it
+   * @return closing it stops the server's instance and forgets the controller
+   * @throws IllegalStateException if the server is closed or already runs a controller of that
+   *     name
+   */
+  public AutoCloseable addBuiltinController(String name,
+      java.util.function.Supplier<AutoCloseable> start) {
+    requireNonNull(name, "name");
+    requireNonNull(start, "start");
+    checkOpen();
+    controllers.add(name, start);
+    return () -> controllers.remove(name);
+  }
+
   private void checkOpen() {
     if (closed.get()) {
       throw new IllegalStateException("the server is closed");

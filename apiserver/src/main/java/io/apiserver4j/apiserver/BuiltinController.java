@@ -74,6 +74,28 @@ public record BuiltinController(String name, String admissionPlugin,
   }
 
   /**
+   * A running built-in controller whose progress its holder can follow: a controller manager
+   * that runs the server's implementation in its place counts it in its quiescence wait
+   * ({@code ControllerManager.awaitIdle}). What a controller's start function returns may
+   * implement it. Thread-safe.
+   */
+  public interface Observable extends AutoCloseable {
+    /**
+     * Calls {@code listener} (on any thread, quickly) whenever what {@link #idleAt} answers may
+     * have changed: work queued or done, a change seen. Replaces an earlier listener.
+     */
+    void observe(Runnable listener);
+
+    /**
+     * Whether the controller has seen every write up to {@code revision} (the store's revision,
+     * as {@code Store#currentRevision}) and has no work queued, in progress or waiting for an
+     * early retry (work that has failed many times does not count). It may read the store to
+     * catch up at once rather than waiting for its watch.
+     */
+    boolean idleAt(long revision);
+  }
+
+  /**
    * A server's built-in controller stopped for whoever runs it instead (see {@link
    * ApiServer#handOver}). Closing gives it back: the server starts its own again once every
    * handover of that name is closed, unless the server was closed. Idempotent, thread-safe.
@@ -110,6 +132,7 @@ public record BuiltinController(String name, String admissionPlugin,
       final Supplier<AutoCloseable> start;
       AutoCloseable running;
       int handovers;
+      boolean removed;
 
       Slot(String name, Supplier<AutoCloseable> start) {
         this.name = name;
@@ -128,6 +151,21 @@ public record BuiltinController(String name, String admissionPlugin,
       Slot slot = new Slot(name, start);
       slots.put(name, slot);
       slot.running = start.get();
+    }
+
+    /** Stops {@code name} if it runs here and forgets it; later handovers of it start nothing. */
+    void remove(String name) {
+      AutoCloseable stop;
+      synchronized (this) {
+        Slot slot = slots.remove(name);
+        if (slot == null) {
+          return;
+        }
+        stop = slot.running;
+        slot.running = null;
+        slot.removed = true;
+      }
+      close(name, stop);
     }
 
     synchronized Set<String> names() {
@@ -158,6 +196,10 @@ public record BuiltinController(String name, String admissionPlugin,
             if (released) {
               throw new IllegalStateException("the handover of " + slot.name + " was closed");
             }
+            if (slot.removed) {
+              // the component that brought it is gone: nothing of it runs any more
+              return () -> { };
+            }
           }
           return slot.start.get();
         }
@@ -170,7 +212,7 @@ public record BuiltinController(String name, String admissionPlugin,
             }
             released = true;
             slot.handovers--;
-            if (slot.handovers > 0 || closed || slot.running != null) {
+            if (slot.handovers > 0 || closed || slot.removed || slot.running != null) {
               return;
             }
             slot.running = slot.start.get();

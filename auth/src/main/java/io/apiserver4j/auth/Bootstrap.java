@@ -22,7 +22,10 @@ import java.util.List;
  * system:public-info-viewer, system:auth-delegator and system:service-account-issuer-discovery,
  * and their bindings — cluster-admin to {@code system:masters}, the discovery, basic-user and
  * public-info roles to authenticated (and, for public info, unauthenticated) users, issuer
- * discovery to service accounts. Objects that exist are left as they are.
+ * discovery to service accounts; and kube's {@code system:controller:*} roles and bindings of the
+ * kube-controller-manager controllers the server runs itself (clusterrole-aggregation-controller,
+ * root-ca-cert-publisher, service-account-controller), bound to their service accounts in
+ * {@code kube-system}. Objects that exist are left as they are.
  */
 public final class Bootstrap {
   static final GroupVersionResource CLUSTER_ROLES =
@@ -52,6 +55,40 @@ public final class Bootstrap {
     create(server, CLUSTER_ROLE_BINDINGS, binding("system:service-account-issuer-discovery",
         "system:serviceaccounts"));
     create(server, CLUSTER_ROLE_BINDINGS, binding("system:monitoring", "system:monitoring"));
+    for (MapValue role : controllerRoles()) {
+      create(server, CLUSTER_ROLES, role);
+      String name = io.apiserver4j.core.Meta.metaString(role, "name");
+      create(server, CLUSTER_ROLE_BINDINGS, controllerBinding(name,
+          name.substring(CONTROLLER_PREFIX.length())));
+    }
+  }
+
+  /** The prefix of kube's controller roles and bindings ({@code saRolePrefix}). */
+  private static final String CONTROLLER_PREFIX = "system:controller:";
+
+  /**
+   * kube's roles of the kube-controller-manager controllers that the server itself runs
+   * (bootstrappolicy's controller_policy.go), each bound to its service account in
+   * {@code kube-system}.
+   */
+  static List<MapValue> controllerRoles() {
+    MapValue events = rule(List.of("create", "update", "patch"),
+        List.of("", "events.k8s.io"), List.of("events"));
+    return List.of(
+        role(CONTROLLER_PREFIX + "clusterrole-aggregation-controller", List.of(
+            rule(List.of("escalate", "get", "list", "watch", "update", "patch"),
+                List.of("rbac.authorization.k8s.io"), List.of("clusterroles")))),
+        role(CONTROLLER_PREFIX + "root-ca-cert-publisher", List.of(
+            rule(List.of("create", "update"), List.of(""), List.of("configmaps")), events)),
+        role(CONTROLLER_PREFIX + "service-account-controller", List.of(
+            rule(List.of("create"), List.of(""), List.of("serviceaccounts")), events)));
+  }
+
+  private static MapValue controllerBinding(String role, String serviceAccount) {
+    MapValue b = binding(role);
+    return b.with("subjects", ListValue.of(List.of(MapValue.ofEntries(
+        "kind", Value.of("ServiceAccount"), "name", Value.of(serviceAccount),
+        "namespace", Value.of("kube-system")))));
   }
 
   private static void create(ApiServer server, GroupVersionResource resource, MapValue object) {

@@ -6,243 +6,197 @@ package io.apiserver4j.auth;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
-import io.apiserver4j.apiserver.ApiWatch;
-import io.apiserver4j.apiserver.ApiWatchEvent;
+import io.apiserver4j.apiserver.BuiltinController;
+import io.apiserver4j.apiserver.informer.StoreInformer;
 import io.apiserver4j.auth.internal.AggregatedRules;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
-import io.apiserver4j.core.Nested;
-import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.core.Value;
+import io.apiserver4j.storage.CollectionKey;
 import java.time.Duration;
-import java.util.HashMap;
 import java.util.Map;
-import java.util.Optional;
-import java.util.concurrent.CountDownLatch;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executors;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
  * kube-controller-manager's {@code clusterrole-aggregation} controller: it follows the
- * ClusterRoles of a server (a list, then a watch, listing again when the watch cannot resume)
- * and, whenever one changes, writes into every ClusterRole with an {@code aggregationRule} the
- * rules of the ClusterRoles its selectors select — selector by selector, the selected roles
- * sorted by name, each rule once — unless it already has exactly those. As kube's controller, it
- * writes by server-side apply of the {@code rules} alone, forced, as field manager
- * {@value #FIELD_MANAGER}; its requests are made by kube-apiserver's privileged loopback user.
+ * ClusterRoles of a server (an informer over its storage: a list, then a watch, listing again
+ * when the watch cannot resume) and, whenever one changes, writes into every ClusterRole with an
+ * {@code aggregationRule} the rules of the ClusterRoles its selectors select — selector by
+ * selector, the selected roles sorted by name, each rule once — unless it already has exactly
+ * those. As kube's controller, it writes by server-side apply of the {@code rules} alone,
+ * forced, as field manager {@value #FIELD_MANAGER}, as its service account
+ * {@code system:serviceaccount:kube-system:clusterrole-aggregation-controller} (which kube's
+ * bootstrap policy lets escalate ClusterRoles, see {@link Bootstrap}).
  *
- * <p>It runs on one daemon thread from {@link #start} until {@link #close}; the stored rules of
+ * <p>It runs on one daemon worker from {@link #start} until {@link #close}; the stored rules of
  * an aggregated role follow a change of a selected role shortly after, not within the request
- * that changed it (wait for them with a watch). A failed write is logged and retried on the next
- * change. Thread-safe.
+ * that changed it (wait for them with a watch, or with a controller manager's quiescence wait
+ * when one runs it: it is {@link BuiltinController.Observable}). A failed write is logged and
+ * retried with a backoff, and on the next change. Thread-safe.
  */
-public final class ClusterRoleAggregation implements AutoCloseable {
+public final class ClusterRoleAggregation implements BuiltinController.Observable {
   /** The field manager of the aggregated rules, as in kube. */
   public static final String FIELD_MANAGER = "clusterrole-aggregation-controller";
+  /** The controller's name in kube-controller-manager's {@code --controllers}. */
+  public static final String NAME = "clusterrole-aggregation";
   private static final Logger LOG = LoggerFactory.getLogger(ClusterRoleAggregation.class);
+  private static final AtomicInteger THREADS = new AtomicInteger();
   private static final String USER_AGENT = "kube-controller-manager/v1.36.0"
       + " (linux/amd64) kubernetes/clusterrole-aggregation-controller";
-  /** An idle watch is polled again after this long; close() ends it at once anyway. */
-  private static final Duration POLL = Duration.ofSeconds(30);
-  private static final long MIN_BACKOFF_MILLIS = 20;
+  /** kube-controller-manager's user for this controller (--use-service-account-credentials). */
+  static final UserInfo USER = UserInfo.of(
+      "system:serviceaccount:kube-system:clusterrole-aggregation-controller",
+      "system:serviceaccounts", "system:serviceaccounts:kube-system", "system:authenticated");
+  private static final long MIN_BACKOFF_MILLIS = 5;
   private static final long MAX_BACKOFF_MILLIS = 5_000;
+  /** Retries up to this many failures in a row count as pending work for {@link #idleAt}. */
+  private static final int EARLY_RETRIES = 5;
+  private static final Duration CATCH_UP = Duration.ofSeconds(10);
   private static final Duration STOP_WAIT = Duration.ofSeconds(10);
 
   private final ApiServer server;
-  private final Thread thread;
-  private final CountDownLatch stop = new CountDownLatch(1);
-  private volatile boolean stopped;
-  private volatile ApiWatch current;
-  /** The ClusterRoles by name, as last listed or watched; only the controller thread uses it. */
-  private final Map<String, MapValue> clusterRoles = new HashMap<>();
-  /** The revision the cache is current at; only the controller thread uses it. */
-  private String resourceVersion = "";
+  private final ScheduledExecutorService worker;
+  private final StoreInformer informer;
+  /** The ClusterRoles by name, as the informer (or the controller's own write) last showed. */
+  private final Map<String, MapValue> clusterRoles = new ConcurrentHashMap<>();
+  private final AtomicBoolean queued = new AtomicBoolean();
+  /** A sync queued or running, or an early retry waiting: non-zero means not idle. */
+  private final AtomicInteger pending = new AtomicInteger();
+  /** Failed syncs in a row, for the backoff; only the worker uses it. */
+  private int failures;
+  private volatile Runnable listener = () -> { };
 
   private ClusterRoleAggregation(ApiServer server) {
     this.server = server;
-    this.thread = new Thread(this::run, "apiserver4j-clusterrole-aggregation");
-    this.thread.setDaemon(true);
+    this.worker = Executors.newSingleThreadScheduledExecutor(r -> {
+      Thread t = new Thread(r, "apiserver4j-clusterrole-aggregation-" + THREADS.incrementAndGet());
+      t.setDaemon(true);
+      return t;
+    });
+    this.informer = new StoreInformer(server.store(), CollectionKey.all(
+        Bootstrap.CLUSTER_ROLES.group(), Bootstrap.CLUSTER_ROLES.resource()), "clusterroles",
+        "apiserver4j-clusterrole-aggregation-watch-", THREADS, new StoreInformer.Target() {
+          @Override
+          public void apply(String key, MapValue object) {
+            String name = key.substring(key.indexOf('/') + 1);
+            MapValue before = object == null ? clusterRoles.remove(name)
+                : clusterRoles.put(name, object);
+            if (object != null && before != null && Meta.metaString(before, "resourceVersion")
+                .equals(Meta.metaString(object, "resourceVersion"))) {
+              // a relist hands on unchanged roles too
+              return;
+            }
+            if (object != null || before != null) {
+              enqueue();
+            }
+          }
+
+          @Override
+          public Set<String> keys() {
+            return Set.copyOf(clusterRoles.keySet().stream().map(n -> "/" + n).toList());
+          }
+
+          @Override
+          public void applied(long floor) {
+            listener.run();
+          }
+        });
   }
 
   /**
    * Starts aggregating the ClusterRoles of {@code server} in the background; close the result
-   * to stop. The server's ClusterRoles are read on the controller's thread, so this returns at
-   * once.
+   * to stop. The ClusterRoles are listed before this returns, and aggregated on the controller's
+   * worker.
    */
   public static ClusterRoleAggregation start(ApiServer server) {
     ClusterRoleAggregation c = new ClusterRoleAggregation(requireNonNull(server, "server"));
-    c.thread.start();
+    try {
+      c.informer.start();
+    } catch (RuntimeException e) {
+      c.close();
+      throw e;
+    }
+    c.enqueue();
     return c;
   }
 
-  /** Stops the controller and waits for its thread to end. Idempotent. */
+  @Override
+  public void observe(Runnable listener) {
+    this.listener = requireNonNull(listener, "listener");
+  }
+
+  @Override
+  public boolean idleAt(long revision) {
+    if (pending.get() > 0) {
+      return false;
+    }
+    // the informer lists at once what its watch has not delivered yet
+    return informer.await(revision, CATCH_UP) && pending.get() == 0;
+  }
+
+  /** Stops the controller and waits for its threads to end. Idempotent. */
   @Override
   public void close() {
-    stopped = true;
-    stop.countDown();
-    ApiWatch w = current;
-    if (w != null) {
-      w.close();
-    }
-    if (thread == Thread.currentThread()) {
-      return;
-    }
+    worker.shutdownNow();
+    informer.close();
     try {
-      thread.join(STOP_WAIT.toMillis());
-      if (thread.isAlive()) {
-        // stuck in a server call that does not end on its own: interrupting is the last resort
-        thread.interrupt();
-        thread.join(STOP_WAIT.toMillis());
-      }
+      worker.awaitTermination(STOP_WAIT.toMillis(), TimeUnit.MILLISECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
     }
   }
 
-  private void run() {
-    long backoff = MIN_BACKOFF_MILLIS;
-    boolean listed = false;
-    while (!stopped) {
-      try {
-        if (!listed) {
-          list();
-          listed = true;
-          sync();
-        }
-        Outcome outcome = follow();
-        if (outcome == Outcome.EXPIRED) {
-          listed = false;
-          backoff = MIN_BACKOFF_MILLIS;
-          continue;
-        }
-        if (outcome == Outcome.PROGRESSED) {
-          backoff = MIN_BACKOFF_MILLIS;
-          continue;
-        }
-      } catch (IllegalStateException e) {
-        // the server was closed under us
-        if (!stopped) {
-          LOG.debug("cluster role aggregation stops: {}", e.getMessage());
-        }
-        return;
-      } catch (RuntimeException e) {
-        if (!stopped) {
-          LOG.warn("cluster role aggregation failed; retrying", e);
-        }
-        listed = false;
-      }
-      try {
-        if (stop.await(backoff, TimeUnit.MILLISECONDS)) {
-          return;
-        }
-      } catch (InterruptedException e) {
-        return;
-      }
-      backoff = Math.min(backoff * 2, MAX_BACKOFF_MILLIS);
+  /** Queues one sync of every aggregated role (kube enqueues them all on any change). */
+  private void enqueue() {
+    if (!queued.compareAndSet(false, true)) {
+      return;
     }
-  }
-
-  /** Lists the ClusterRoles into the cache (an informer's relist). */
-  private void list() {
-    MapValue list = server.handle(ApiRequest.builder(ApiRequest.Verb.LIST,
-        Bootstrap.CLUSTER_ROLES).user(Bootstrap.LOOPBACK).userAgent(USER_AGENT).build())
-        .orThrow();
-    clusterRoles.clear();
-    for (Value item : Nested.list(list, "items")) {
-      if (item instanceof MapValue role) {
-        clusterRoles.put(Meta.metaString(role, "name"), role);
-      }
-    }
-    resourceVersion = Meta.metaString(list, "resourceVersion");
-  }
-
-  /** How a watch ended. */
-  private enum Outcome { PROGRESSED, IDLE, EXPIRED }
-
-  /**
-   * Watches from the cache's revision, syncing after each batch of events, until the watch ends
-   * or the controller stops.
-   */
-  private Outcome follow() {
-    ApiWatch w;
+    pending.incrementAndGet();
     try {
-      w = server.watch(ApiRequest.builder(ApiRequest.Verb.WATCH, Bootstrap.CLUSTER_ROLES)
-          .resourceVersion(resourceVersion).allowWatchBookmarks(true)
-          .user(Bootstrap.LOOPBACK).userAgent(USER_AGENT).build());
-    } catch (StatusException e) {
-      if (e.status().code() == 410) {
-        return Outcome.EXPIRED;
-      }
-      throw e;
-    }
-    current = w;
-    boolean progressed = false;
-    try {
-      while (!stopped) {
-        Optional<ApiWatchEvent> next = w.poll(POLL);
-        if (next.isEmpty()) {
-          if (w.isClosed()) {
-            return progressed ? Outcome.PROGRESSED : Outcome.IDLE;
-          }
-          continue;
-        }
-        boolean changed = false;
-        // take every event already there before syncing: one sync per batch of changes
-        while (next.isPresent()) {
-          ApiWatchEvent e = next.get();
-          if (e.type().equals("ERROR")) {
-            return Nested.integer(e.object(), "code") == 410 ? Outcome.EXPIRED : Outcome.IDLE;
-          }
-          changed |= apply(e);
-          progressed = true;
-          next = w.poll(Duration.ZERO);
-        }
-        if (changed) {
+      worker.execute(() -> {
+        try {
+          queued.set(false);
           sync();
+        } finally {
+          done();
         }
-      }
-      return Outcome.IDLE;
-    } catch (InterruptedException e) {
-      // only close() interrupts, as a last resort
-      return Outcome.IDLE;
-    } finally {
-      current = null;
-      w.close();
+      });
+    } catch (RejectedExecutionException e) {
+      // stopped
+      queued.set(false);
+      done();
     }
   }
 
-  /** Applies one watch event to the cache; whether a ClusterRole changed. */
-  private boolean apply(ApiWatchEvent e) {
-    MapValue object = e.object();
-    String rv = Meta.metaString(object, "resourceVersion");
-    if (!rv.isEmpty()) {
-      resourceVersion = rv;
-    }
-    String name = Meta.metaString(object, "name");
-    switch (e.type()) {
-      case "ADDED", "MODIFIED" -> clusterRoles.put(name, object);
-      case "DELETED" -> clusterRoles.remove(name);
-      default -> {
-        return false;
-      }
-    }
-    return true;
+  private void done() {
+    pending.decrementAndGet();
+    listener.run();
   }
 
   /**
-   * Writes the aggregated rules of every aggregated ClusterRole that lacks them (kube enqueues
-   * every aggregated role on any ClusterRole change).
+   * Writes the aggregated rules of every aggregated ClusterRole that lacks them; retries later
+   * if a write failed.
    */
   private void sync() {
+    boolean failed = false;
     for (MapValue role : clusterRoles.values().toArray(MapValue[]::new)) {
-      if (stopped) {
+      if (worker.isShutdown()) {
         return;
       }
       if (!AggregatedRules.isAggregated(role)) {
@@ -258,16 +212,68 @@ public final class ClusterRoleAggregation implements AutoCloseable {
           "kind", Value.of("ClusterRole"),
           "metadata", MapValue.ofEntries("name", Value.of(name)),
           "rules", rules);
-      ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.PATCH,
-          Bootstrap.CLUSTER_ROLES).name(name)
-          .patch(PatchType.APPLY_YAML, Json.write(configuration))
-          .fieldManager(FIELD_MANAGER).force(true)
-          .user(Bootstrap.LOOPBACK).userAgent(USER_AGENT).build());
-      if (r.isSuccess()) {
-        // the watch brings the written role too; until then, do not write it again
-        clusterRoles.put(name, r.body());
-      } else {
-        LOG.warn("aggregating ClusterRole {} failed: {}", name, r.body());
+      try {
+        ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.PATCH,
+            Bootstrap.CLUSTER_ROLES).name(name)
+            .patch(PatchType.APPLY_YAML, Json.write(configuration))
+            .fieldManager(FIELD_MANAGER).force(true)
+            .user(USER).userAgent(USER_AGENT).build());
+        if (r.isSuccess()) {
+          // the informer brings the written role too; until then, do not write it again
+          clusterRoles.computeIfPresent(name, (n, old) -> newer(old, r.body()));
+        } else if (r.code() != 404) {
+          // a role deleted meanwhile needs nothing; anything else is tried again
+          LOG.warn("aggregating ClusterRole {} failed: {}", name, r.body());
+          failed = true;
+        }
+      } catch (IllegalStateException e) {
+        // the server was closed under us
+        return;
+      } catch (RuntimeException e) {
+        if (!worker.isShutdown()) {
+          LOG.warn("aggregating ClusterRole {} failed", name, e);
+          failed = true;
+        }
+      }
+    }
+    if (failed) {
+      retry(++failures);
+    } else {
+      failures = 0;
+    }
+  }
+
+  /** The newer of two states of a role, by resourceVersion (the informer may be ahead). */
+  private static MapValue newer(MapValue a, MapValue b) {
+    try {
+      return Long.parseLong(Meta.metaString(a, "resourceVersion"))
+          >= Long.parseLong(Meta.metaString(b, "resourceVersion")) ? a : b;
+    } catch (NumberFormatException e) {
+      return b;
+    }
+  }
+
+  /** Syncs again after a backoff doubled per failure in a row. */
+  private void retry(int failuresSoFar) {
+    long delay = Math.min(MAX_BACKOFF_MILLIS,
+        MIN_BACKOFF_MILLIS << Math.min(failuresSoFar - 1, 20));
+    boolean early = failuresSoFar <= EARLY_RETRIES;
+    if (early) {
+      pending.incrementAndGet();
+    }
+    try {
+      worker.schedule(() -> {
+        try {
+          enqueue();
+        } finally {
+          if (early) {
+            done();
+          }
+        }
+      }, delay, TimeUnit.MILLISECONDS);
+    } catch (RejectedExecutionException e) {
+      if (early) {
+        done();
       }
     }
   }

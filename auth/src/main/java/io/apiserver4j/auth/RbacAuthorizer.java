@@ -42,7 +42,7 @@ import java.util.concurrent.atomic.AtomicReference;
 public final class RbacAuthorizer implements Authorizer, AutoCloseable {
   private final RbacIndex index;
   /** The aggregation controller started by {@link #aggregateInto}, closed with this. */
-  private final AtomicReference<ClusterRoleAggregation> aggregation = new AtomicReference<>();
+  private final AtomicReference<AutoCloseable> aggregation = new AtomicReference<>();
 
   private static final String SYSTEM_MASTERS = "system:masters";
 
@@ -59,18 +59,35 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
    * Starts kube's cluster role aggregation controller ({@link ClusterRoleAggregation}) on
    * {@code server}, stopped when this authorizer is closed: it keeps the rules of aggregated
    * ClusterRoles in storage up to date in the background. Decisions do not wait for it: they
-   * already use the aggregated rules.
+   * already use the aggregated rules. It is one of the server's own controllers, {@value
+   * ClusterRoleAggregation#NAME} (see {@link ApiServer#addBuiltinController}), so a controller
+   * manager that runs kube's controller of that name takes it over and runs it in its place.
    *
    * @throws IllegalStateException if aggregation was already started
    */
   public RbacAuthorizer aggregateInto(ApiServer server) {
     requireNonNull(server, "server");
-    ClusterRoleAggregation started = ClusterRoleAggregation.start(server);
+    if (aggregation.get() != null) {
+      throw new IllegalStateException("cluster role aggregation already started");
+    }
+    // one of the server's own controllers, so that a controller manager running
+    // clusterrole-aggregation takes it over instead of running a second one
+    AutoCloseable started = server.addBuiltinController(ClusterRoleAggregation.NAME,
+        () -> ClusterRoleAggregation.start(server));
     if (!aggregation.compareAndSet(null, started)) {
-      started.close();
+      closeQuietly(started);
       throw new IllegalStateException("cluster role aggregation already started");
     }
     return this;
+  }
+
+  private static void closeQuietly(AutoCloseable c) {
+    try {
+      c.close();
+    } catch (Exception e) {
+      org.slf4j.LoggerFactory.getLogger(RbacAuthorizer.class)
+          .warn("stopping cluster role aggregation failed", e);
+    }
   }
 
   @Override
@@ -187,9 +204,9 @@ public final class RbacAuthorizer implements Authorizer, AutoCloseable {
 
   @Override
   public void close() {
-    ClusterRoleAggregation a = aggregation.getAndSet(null);
+    AutoCloseable a = aggregation.getAndSet(null);
     if (a != null) {
-      a.close();
+      closeQuietly(a);
     }
     index.close();
   }

@@ -23,7 +23,9 @@ import java.util.Optional;
  * {@code legacy-unknown}; a signer without its pair is then not signed for, as kube), and
  * {@code --cluster-signing-duration} (default one year). The files hold a PEM X.509 CA
  * certificate and a PEM RSA or ECDSA private key (PKCS#8, PKCS#1 or SEC 1), read when the
- * controller starts.
+ * controller starts and again, as kube's dynamic certificate content, when they have changed
+ * (the controller checks them before each signing: the next certificate after a rotation chains
+ * to the new CA; a half-written pair keeps the last good CA).
  *
  * <p>Without any file the controller signs with a CA it generates in memory (this project's
  * default; kube would not run the controller). Immutable and thread-safe.

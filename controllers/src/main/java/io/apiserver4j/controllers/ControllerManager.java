@@ -60,6 +60,8 @@ public final class ControllerManager implements AutoCloseable {
   private final ApiServer api;
   private final Clock clock;
   private final List<ControllerDescriptor> descriptors;
+  /** The controllers {@code --controllers} switched off by name: the server's are stopped too. */
+  private final List<String> disabled;
   private final Map<String, Integer> concurrentSyncs;
   private final Map<String, Integer> flags;
   private final List<String> names;
@@ -77,6 +79,7 @@ public final class ControllerManager implements AutoCloseable {
     this.api = b.api;
     this.clock = b.clock;
     this.descriptors = descriptors;
+    this.disabled = KnownControllers.explicitlyDisabled(b.controllers);
     this.concurrentSyncs = concurrentSyncs;
     this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
@@ -256,6 +259,7 @@ public final class ControllerManager implements AutoCloseable {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
         flags, simulatedStorage, clusterSigning, podMetrics);
     try {
+      r.stopServerInstances(disabled);
       r.start();
     } catch (RuntimeException e) {
       r.close();

@@ -64,7 +64,9 @@ final class KnownControllers {
     implemented(out, "resourcequota-controller", "resourcequota",
         ResourceQuotaController::create);
     implemented(out, "namespace-controller", "namespace", NamespaceController::create);
-    known(out, "serviceaccount-controller", "serviceaccount");
+    // one implementation each, shared with servers that run no manager (see below)
+    implemented(out, "serviceaccount-controller", "serviceaccount",
+        ServerImplementedController.of("serviceaccount"));
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
     implemented(out, "daemonset-controller", "daemonset", DaemonSetController::create);
     implemented(out, "job-controller", "job", JobController::create);
@@ -94,7 +96,8 @@ final class KnownControllers {
         AttachDetachController::create);
     implemented(out, "persistentvolume-expander-controller", "persistentvolume-expander",
         ExpandController::create);
-    known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
+    implemented(out, "clusterrole-aggregation-controller", "clusterrole-aggregation",
+        ServerImplementedController.of("clusterrole-aggregation"));
     // one implementation each, shared with servers that run no manager
     implemented(out, "persistentvolumeclaim-protection-controller", "pvc-protection",
         ServerImplementedController.of("pvc-protection"));
@@ -102,7 +105,8 @@ final class KnownControllers {
         ServerImplementedController.of("pv-protection"));
     implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
         TtlAfterFinishedController::create);
-    known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");
+    implemented(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher",
+        ServerImplementedController.of("root-ca-cert-publisher"));
     known(out, "ephemeral-volume-controller", "ephemeral-volume");
     known(out, "storageversion-garbage-collector-controller", "storage-version-gc");
     known(out, "resourceclaim-controller", "resource-claim-controller");
@@ -173,6 +177,28 @@ final class KnownControllers {
         continue;
       }
       out.add(d);
+    }
+    return List.copyOf(out);
+  }
+
+  /**
+   * The names and aliases of the known controllers {@code flags} switch off by name
+   * ({@code -name}, deciding before any other value naming them): a manager stops the server's
+   * own instance of such a controller too, as kube-controller-manager's flag stops the only one
+   * there is (without a manager the server runs them, as a cluster would).
+   */
+  public static List<String> explicitlyDisabled(List<String> flags) {
+    List<String> out = new ArrayList<>();
+    for (ControllerDescriptor d : ALL) {
+      for (String f : flags) {
+        if (d.named(f)) {
+          break;
+        }
+        if (f.startsWith("-") && d.named(f.substring(1))) {
+          out.addAll(d.namesAndAliases());
+          break;
+        }
+      }
     }
     return List.copyOf(out);
   }

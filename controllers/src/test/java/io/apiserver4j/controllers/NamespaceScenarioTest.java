@@ -34,7 +34,8 @@ import org.junit.jupiter.api.Test;
  * server clock, reports what its own finalizers keep in its conditions (kube's reasons and
  * messages), and goes once the last finalizer does; kube's namespaced_resources_deleter_test
  * cases of the finalize step (other finalizers kept) and of a namespace that is not being
- * deleted.
+ * deleted; a group discovery cannot fetch (an aggregated API server's) sets kube's discovery
+ * failure condition, the rest is deleted, and the pass is retried.
  */
 class NamespaceScenarioTest {
   private static final Duration IDLE = Duration.ofSeconds(30);
@@ -158,6 +159,44 @@ class NamespaceScenarioTest {
     assertThat(namespaces().find("full")).isPresent();
     advance(1);
     assertThat(namespaces().find("full")).isEmpty();
+  }
+
+  private static final GroupVersionResource API_SERVICES =
+      new GroupVersionResource("apiregistration.k8s.io", "v1", "apiservices");
+
+  @Test
+  void aGroupDiscoveryCannotFetchFailsThePassTheRestIsDeletedAndTheResyncRetries() {
+    // an aggregated API server's group: this server never reaches it, as a cluster whose
+    // backend is down, so discovery reports it stale
+    api.resources(API_SERVICES).create(Json.read("{\"apiVersion\":\"apiregistration.k8s.io/v1\","
+        + "\"kind\":\"APIService\",\"metadata\":{\"name\":\"v1alpha1.wardle.example.com\"},"
+        + "\"spec\":{\"group\":\"wardle.example.com\",\"version\":\"v1alpha1\","
+        + "\"service\":{\"namespace\":\"wardle\",\"name\":\"api\"},"
+        + "\"insecureSkipTLSVerify\":true,\"groupPriorityMinimum\":2000,"
+        + "\"versionPriority\":200}}"));
+    createNamespace("stuck");
+    api.resources(CONFIGMAPS).namespace("stuck").create(configMap("plain"));
+    namespaces().delete("stuck");
+    advance(5);
+    // kube's deleteAllContent goes on with what discovery found, then fails the pass
+    assertThat(configMapNames("stuck")).isEmpty();
+    assertThat(Meta.stringList(Nested.getOrNull(namespaces().get("stuck"), "spec",
+        "finalizers"))).containsExactly("kubernetes");
+    assertThat(conditions("stuck")).containsEntry("NamespaceDeletionDiscoveryFailure",
+        "True|DiscoveryFailed|Discovery failed for some groups, 1 failing: unable to retrieve"
+            + " the complete list of server APIs: wardle.example.com/v1alpha1: stale"
+            + " GroupVersion discovery: wardle.example.com/v1alpha1")
+        .containsEntry("NamespaceDeletionGroupVersionParsingFailure",
+            "False|ParsedGroupVersions|All legacy kube types successfully parsed")
+        .containsEntry("NamespaceContentRemaining",
+            "False|ContentRemoved|All content successfully removed");
+
+    // the group goes; the failed pass is retried (its backoff, at the latest kube's
+    // five-minute namespace resync plus the grace period) and the namespace goes
+    api.resources(API_SERVICES).delete("v1alpha1.wardle.example.com");
+    advance(300);
+    advance(5);
+    assertThat(namespaces().find("stuck")).isEmpty();
   }
 
   @Test

@@ -179,6 +179,27 @@ public final class ControllerContext {
     return Optional.ofNullable(handovers.get(name));
   }
 
+  /** The server's controllers run by this manager whose work the quiescence wait counts. */
+  private final List<io.apiserver4j.apiserver.BuiltinController.Observable> observed =
+      new CopyOnWriteArrayList<>();
+
+  /**
+   * Counts the work of {@code instance}, a server's controller this manager runs (see {@link
+   * ServerImplementedController}), in the quiescence wait until {@link #unobserve}.
+   */
+  public void observe(io.apiserver4j.apiserver.BuiltinController.Observable instance) {
+    instance.observe(activity::changed);
+    observed.add(instance);
+    activity.changed();
+  }
+
+  /** Stops counting {@code instance}'s work. */
+  public void unobserve(io.apiserver4j.apiserver.BuiltinController.Observable instance) {
+    observed.remove(instance);
+    instance.observe(() -> { });
+    activity.changed();
+  }
+
   /** A new work queue the quiescence wait watches, emptied by a reset in place. */
   public <T> WorkQueue<T> newQueue(String name) {
     return newQueue(name, OnReset.DROP);
@@ -296,6 +317,14 @@ public final class ControllerContext {
     for (WorkQueue<?> q : queues) {
       if (!q.idle()) {
         return false;
+      }
+    }
+    if (!observed.isEmpty()) {
+      long revision = api.store().currentRevision();
+      for (io.apiserver4j.apiserver.BuiltinController.Observable o : observed) {
+        if (!o.idleAt(revision)) {
+          return false;
+        }
       }
     }
     return activity.changes() == before;

@@ -109,6 +109,20 @@ public final class ControllerRuntime implements AutoCloseable {
     return names;
   }
 
+  /** The server's controllers to stop without running them, see {@link #stopServerInstances}. */
+  private final List<String> stopped = new ArrayList<>();
+
+  /**
+   * Has {@link #start} also stop the server's own instances of the controllers {@code names}
+   * (those it runs; kube-controller-manager names and aliases) without running them, until
+   * {@link #close}: what {@code --controllers=-name} switches off. Call before {@link #start}.
+   */
+  public void stopServerInstances(List<String> names) {
+    synchronized (handovers) {
+      stopped.addAll(names);
+    }
+  }
+
   /**
    * Takes over the server's own controllers of the same names (see {@link
    * ApiServer#handOver}), lists every informer's resource, then starts the timers and the
@@ -116,6 +130,12 @@ public final class ControllerRuntime implements AutoCloseable {
    */
   public void start() {
     synchronized (handovers) {
+      for (String name : stopped) {
+        if (api.builtinControllers().contains(name) && !handOverNames.contains(name)) {
+          // held, never run: the controller was switched off by name
+          handovers.add(api.handOver(name));
+        }
+      }
       for (String name : handOverNames) {
         io.apiserver4j.apiserver.BuiltinController.Handover h = api.handOver(name);
         handovers.add(h);

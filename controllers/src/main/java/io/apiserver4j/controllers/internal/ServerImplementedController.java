@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers.internal;
 
+import io.apiserver4j.apiserver.BuiltinController;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -13,8 +14,8 @@ import org.slf4j.LoggerFactory;
  * with an admission plugin of the built-in API, so a server without a manager runs it too): the
  * manager takes it over from the server and runs the server's implementation under its own
  * lifecycle (its {@code --controllers} selection, its leader election). Nothing runs if the
- * server has no such controller (its admission plugin is off). Its work is not seen by the
- * manager's quiescence wait.
+ * server has no such controller (its admission plugin is off). Its work counts in the manager's
+ * quiescence wait when the implementation is {@link BuiltinController.Observable}.
  */
 public final class ServerImplementedController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(ServerImplementedController.class);
@@ -36,12 +37,18 @@ public final class ServerImplementedController implements Controller {
   @Override
   public synchronized void start() {
     running = context.handover(name).map(h -> h.startInstance()).orElse(null);
+    if (running instanceof BuiltinController.Observable o) {
+      context.observe(o);
+    }
   }
 
   @Override
   public synchronized void close() {
     if (running == null) {
       return;
+    }
+    if (running instanceof BuiltinController.Observable o) {
+      context.unobserve(o);
     }
     try {
       running.close();

@@ -33,19 +33,24 @@ public final class NamespaceController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceController.class);
   /** kube's {@code namespaceDeletionGracePeriod}. */
   static final long DELETION_GRACE_SECONDS = 5;
+  /** kube-controller-manager's {@code --namespace-sync-period} default. */
+  static final Duration RESYNC = Duration.ofMinutes(5);
 
   private final ControllerContext context;
   private final Informer namespaces;
   private final WorkQueue<String> queue;
   private final NamespacedResourcesDeleter deleter;
   private Workers workers;
+  private volatile boolean closed;
 
   private NamespaceController(ControllerContext context) {
     this.context = context;
     this.namespaces = context.informers().informer(new GroupResource("", "namespaces"));
     this.queue = context.newQueue("namespace");
     this.deleter = new NamespacedResourcesDeleter(context,
-        ControllerContext.serviceAccount("namespace-controller"));
+        ControllerContext.serviceAccount("namespace-controller"),
+        context.informers().informer(new GroupResource("apiregistration.k8s.io",
+            "apiservices")));
     namespaces.addHandler(new ResourceEventHandler() {
       @Override
       public void onAdd(MapValue namespace) {
@@ -81,10 +86,32 @@ public final class NamespaceController implements Controller {
   public void start() {
     workers = context.startWorkers("namespace", queue, context.concurrentSyncs("namespace"),
         this::sync);
+    scheduleResync();
+  }
+
+  /**
+   * kube's informer resync ({@code --namespace-sync-period}, five minutes): every namespace is
+   * handed to the handler again, so a namespace being deleted is queued again after the grace
+   * period, whatever its retry backoff.
+   */
+  private void scheduleResync() {
+    context.timers().schedule(RESYNC, () -> {
+      if (closed) {
+        return;
+      }
+      namespaces.list().forEach(this::enqueue);
+      scheduleResync();
+    });
+  }
+
+  @Override
+  public void resetInPlace() {
+    scheduleResync();
   }
 
   @Override
   public void close() {
+    closed = true;
     Workers.close(workers, queue);
   }
 

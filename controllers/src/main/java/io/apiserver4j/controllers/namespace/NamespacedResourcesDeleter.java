@@ -12,6 +12,7 @@ import io.apiserver4j.apiserver.PropagationPolicy;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.UpdateOptions;
 import io.apiserver4j.controllers.internal.ControllerContext;
+import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -61,10 +62,42 @@ final class NamespacedResourcesDeleter {
 
   private final ControllerContext context;
   private final UserInfo user;
+  /** The APIServices, whose remote group versions discovery cannot fetch. */
+  private final Informer apiServices;
 
-  NamespacedResourcesDeleter(ControllerContext context, UserInfo user) {
+  NamespacedResourcesDeleter(ControllerContext context, UserInfo user, Informer apiServices) {
     this.context = context;
     this.user = user;
+    this.apiServices = apiServices;
+  }
+
+  /**
+   * The group versions whose discovery fails, as client-go's aggregated discovery reports them
+   * ({@code group/version} to the error): those of APIServices served by an aggregated API
+   * server ({@code spec.service} set). This server never proxies to one, so, as kube-aggregator
+   * for a backend it cannot reach, it can only offer them as {@code Stale}, which client-go
+   * turns into a {@code StaleGroupVersionError} of that group version.
+   */
+  Map<String, String> discoveryFailures() {
+    Map<String, String> failed = new TreeMap<>();
+    for (MapValue s : apiServices.list()) {
+      if (Nested.getOrNull(s, "spec", "service") instanceof MapValue) {
+        String gv = Nested.str(s, "spec", "group") + "/" + Nested.str(s, "spec", "version");
+        failed.put(gv, "stale GroupVersion discovery: " + gv);
+      }
+    }
+    return failed;
+  }
+
+  /**
+   * client-go's {@code ErrGroupDiscoveryFailed} message: {@code "<group/version>: <error>"}
+   * sorted, comma separated.
+   */
+  static String groupDiscoveryFailed(Map<String, String> failed) {
+    List<String> parts = new ArrayList<>();
+    failed.forEach((gv, error) -> parts.add(gv + ": " + error));
+    parts.sort(null);
+    return "unable to retrieve the complete list of server APIs: " + String.join(", ", parts);
   }
 
   /** kube's {@code ResourcesRemainingError}: content is still going away. */
@@ -190,10 +223,14 @@ final class NamespacedResourcesDeleter {
    * group and resource (the first the server lists, its preferred one), as kube's
    * {@code ServerPreferredNamespacedResources} filtered by {@code SupportsAllVerbs{delete}}.
    */
-  List<ResourceDefinition> deletableResources() {
+  List<ResourceDefinition> deletableResources(Set<String> failedGroupVersions) {
     Set<GroupResource> seen = new HashSet<>();
     List<ResourceDefinition> out = new ArrayList<>();
     for (ResourceDefinition def : context.api().registry().all()) {
+      if (failedGroupVersions.contains(def.kind().group() + "/" + def.kind().version())) {
+        // discovery returned nothing of it
+        continue;
+      }
       if (def.namespaced() && def.verbs().contains("delete") && seen.add(def.groupResource())) {
         out.add(def);
       }
@@ -221,7 +258,15 @@ final class NamespacedResourcesDeleter {
     long estimate = 0;
     Map<String, Integer> byResource = new TreeMap<>();
     Map<String, Integer> byFinalizer = new TreeMap<>();
-    List<ResourceDefinition> resources = deletableResources();
+    Map<String, String> failedDiscovery = discoveryFailures();
+    if (!failedDiscovery.isEmpty()) {
+      // kube: discovery errors are not fatal; the pass goes on with what was found, and fails
+      // (to be retried) at its end
+      String error = groupDiscoveryFailed(failedDiscovery);
+      errors.add(error);
+      conditions.processDiscoverResourcesError(error, failedDiscovery.size());
+    }
+    List<ResourceDefinition> resources = deletableResources(failedDiscovery.keySet());
     Optional<ResourceDefinition> pods = resources.stream()
         .filter(d -> d.groupResource().equals(PODS)).findFirst();
     if (pods.isPresent()) {

@@ -8,6 +8,7 @@ import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.BuiltinController;
 import io.apiserver4j.apiserver.informer.StoreInformer;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
@@ -34,11 +35,17 @@ import org.slf4j.LoggerFactory;
  * namespaces and on the object's resource queue a namespace when it appears or the object
  * changes or goes; one worker thread then creates the object through the API, as the
  * controller's user, or updates it when it differs from what it should be. The namespaces
- * existing at start are handled before {@link #start} returns. Thread-safe.
+ * existing at start are handled before {@link #start} returns. A controller manager that runs
+ * it in the server's place follows its work through {@link BuiltinController.Observable}.
+ * Thread-safe.
  */
-public abstract class NamespaceDefaults implements AutoCloseable {
+public abstract class NamespaceDefaults implements BuiltinController.Observable {
   private static final Logger LOG = LoggerFactory.getLogger(NamespaceDefaults.class);
   private static final AtomicInteger THREADS = new AtomicInteger();
+  /** Retries of a namespace up to this many failures count as pending work for {@link #idleAt}. */
+  private static final int EARLY_RETRIES = 5;
+  /** How long {@link #idleAt} may wait for an informer to list what the store has. */
+  private static final java.time.Duration CATCH_UP = java.time.Duration.ofSeconds(10);
 
   private final ApiServer server;
   private final Store store;
@@ -50,6 +57,9 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   /** Failed syncs by namespace, for the retry backoff. */
   private final Map<String, Integer> failures = new ConcurrentHashMap<>();
   private final Set<String> queued = ConcurrentHashMap.newKeySet();
+  /** Syncs queued or running, and early retries waiting: non-zero means not idle. */
+  private final AtomicInteger pending = new AtomicInteger();
+  private volatile Runnable listener = () -> { };
   /**
    * The namespaces as the informer last delivered them: a watch event may arrive before a read
    * of the store shows its object, so the controller judges a namespace by what it was told.
@@ -118,14 +128,20 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   }
 
   private StoreInformer.Target target(boolean isNamespace) {
-    Set<String> keys = ConcurrentHashMap.newKeySet();
+    // the resourceVersion last seen by key: a relist hands on unchanged objects too, which need
+    // no sync
+    Map<String, String> versions = new ConcurrentHashMap<>();
     return new StoreInformer.Target() {
       @Override
       public void apply(String key, MapValue object) {
         if (object == null) {
-          keys.remove(key);
+          versions.remove(key);
         } else {
-          keys.add(key);
+          String version = io.apiserver4j.core.Meta.metaString(object, "resourceVersion");
+          String before = versions.put(key, version);
+          if (version.equals(before)) {
+            return;
+          }
         }
         int slash = key.indexOf('/');
         String namespace = isNamespace ? key.substring(slash + 1) : key.substring(0, slash);
@@ -143,22 +159,55 @@ public abstract class NamespaceDefaults implements AutoCloseable {
 
       @Override
       public Set<String> keys() {
-        return Set.copyOf(keys);
+        return Set.copyOf(versions.keySet());
+      }
+
+      @Override
+      public void applied(long floor) {
+        listener.run();
       }
     };
   }
 
   private void enqueue(String namespace) {
     if (queued.add(namespace)) {
+      pending.incrementAndGet();
       try {
         worker.execute(() -> {
-          queued.remove(namespace);
-          sync(namespace);
+          try {
+            queued.remove(namespace);
+            sync(namespace);
+          } finally {
+            done();
+          }
         });
       } catch (java.util.concurrent.RejectedExecutionException e) {
         queued.remove(namespace);
+        done();
       }
     }
+  }
+
+  private void done() {
+    pending.decrementAndGet();
+    listener.run();
+  }
+
+  @Override
+  public void observe(Runnable listener) {
+    this.listener = java.util.Objects.requireNonNull(listener, "listener");
+  }
+
+  @Override
+  public boolean idleAt(long revision) {
+    StoreInformer n = namespaces;
+    StoreInformer o = objects;
+    if (n == null || o == null || pending.get() > 0) {
+      return false;
+    }
+    // the informers list at once what their watch has not delivered yet
+    return n.await(revision, CATCH_UP) && o.await(revision, CATCH_UP) && pending.get() == 0
+        && queued.isEmpty();
   }
 
   /** Brings {@code namespace} to the desired state; failures are logged (a later event retries). */
@@ -206,10 +255,25 @@ public abstract class NamespaceDefaults implements AutoCloseable {
   /** Syncs {@code namespace} again after 5 ms doubled per failure, at most a second. */
   private void retry(String namespace, int failuresSoFar) {
     long delay = Math.min(1000L, 5L << Math.min(failuresSoFar - 1, 10));
+    boolean early = failuresSoFar <= EARLY_RETRIES;
+    if (early) {
+      pending.incrementAndGet();
+    }
     try {
-      worker.schedule(() -> enqueue(namespace), delay, TimeUnit.MILLISECONDS);
+      worker.schedule(() -> {
+        try {
+          enqueue(namespace);
+        } finally {
+          if (early) {
+            done();
+          }
+        }
+      }, delay, TimeUnit.MILLISECONDS);
     } catch (java.util.concurrent.RejectedExecutionException e) {
       // stopped
+      if (early) {
+        done();
+      }
     }
   }
 

@@ -32,8 +32,8 @@ import java.util.regex.Pattern;
  * files must be non-empty, the key must be PKCS#8 ({@code PRIVATE KEY}), PKCS#1
  * ({@code RSA PRIVATE KEY}) or SEC 1 ({@code EC PRIVATE KEY}), RSA or ECDSA, and match the
  * certificate's public key ({@code tls.X509KeyPair}), and the certificate file must hold exactly
- * one certificate. Errors are {@link IllegalArgumentException}s in kube's words. The files are
- * read once, when the controller starts (kube re-reads them when they change).
+ * one certificate. Errors are {@link IllegalArgumentException}s in kube's words. {@link
+ * ReloadingCa} reads them again when they change.
  */
 final class CaFileLoader {
   private static final Pattern PEM = Pattern.compile(
@@ -56,15 +56,33 @@ final class CaFileLoader {
    *     expected 1 certificate, found N}
    */
   static CertificateAuthority load(CaFiles files) {
-    String certPem;
-    String keyPem;
+    Content content = read(files);
+    return parse(files, content.certPem(), content.keyPem());
+  }
+
+  /** The PEM text of a certificate file and of its key file, as read at one time. */
+  record Content(String certPem, String keyPem) {}
+
+  /**
+   * Reads both files.
+   *
+   * @throws IllegalArgumentException as {@link #load} for a file that cannot be read
+   */
+  static Content read(CaFiles files) {
     try {
-      certPem = read(files.certFile().toString());
-      keyPem = read(files.keyFile().toString());
+      return new Content(read(files.certFile().toString()), read(files.keyFile().toString()));
     } catch (IllegalArgumentException e) {
       throw new IllegalArgumentException("error reading CA cert file \"" + files.certFile()
           + "\": " + e.getMessage(), e);
     }
+  }
+
+  /**
+   * The CA of the content read from {@code files}.
+   *
+   * @throws IllegalArgumentException as {@link #load}
+   */
+  static CertificateAuthority parse(CaFiles files, String certPem, String keyPem) {
     if (certPem.isEmpty() || keyPem.isEmpty()) {
       throw new IllegalArgumentException("error reading CA cert file \"" + files.certFile()
           + "\": missing content for serving cert \"" + CONTENT_NAME + "\"");

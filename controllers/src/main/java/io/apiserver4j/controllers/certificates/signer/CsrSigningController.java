@@ -57,7 +57,9 @@ import org.slf4j.LoggerFactory;
  * <p>With kube-controller-manager's {@code --cluster-signing-cert-file}/{@code -key-file}, or the
  * per-signer pairs ({@code ClusterSigning}), each signer signs with the CA read from its files
  * when the controller starts (kube's {@code caProvider}; failing to read them fails the start with
- * kube's {@code failed to start <signer> certificate controller: ...}), and a signer without
+ * kube's {@code failed to start <signer> certificate controller: ...}) and read again when they
+ * change, so the next certificate after a rotation chains to the new CA ({@link ReloadingCa}),
+ * and a signer without
  * files, beside per-signer ones, is not signed for. Without any file, as this project's default,
  * the controller generates an in-memory CA ({@link CertificateAuthority}) when it first signs:
  * certificates it issues chain to that CA only, and a new leader issues from a new CA.
@@ -84,7 +86,7 @@ public final class CsrSigningController implements Controller {
   /** Made at the first signing: a key pair costs time a manager that never signs need not pay. */
   private CertificateAuthority authority;
   /** The CAs read from files, by signer name; empty without files. */
-  private final Map<String, CertificateAuthority> fileAuthorities;
+  private final Map<String, ReloadingCa> fileAuthorities;
   private final Duration maxDuration;
   private Workers workers;
 
@@ -93,11 +95,11 @@ public final class CsrSigningController implements Controller {
     this.user = ControllerContext.serviceAccount("certificate-controller");
     SigningFiles signing = context.clusterSigning();
     this.maxDuration = signing.duration();
-    Map<String, CertificateAuthority> cas = new LinkedHashMap<>();
+    Map<String, ReloadingCa> cas = new LinkedHashMap<>();
     for (String signer : SIGNER_ORDER) {
       signing.files(signer).ifPresent(files -> {
         try {
-          cas.put(signer, CaFileLoader.load(files));
+          cas.put(signer, ReloadingCa.load(signer, files));
         } catch (IllegalArgumentException e) {
           throw new IllegalArgumentException("failed to start " + signer
               + " certificate controller: " + e.getMessage(), e);
@@ -133,7 +135,7 @@ public final class CsrSigningController implements Controller {
    */
   private synchronized Optional<CertificateAuthority> authority(String signer) {
     if (context.clusterSigning().fromFiles()) {
-      return Optional.ofNullable(fileAuthorities.get(signer));
+      return Optional.ofNullable(fileAuthorities.get(signer)).map(ReloadingCa::current);
     }
     if (authority == null) {
       authority = CertificateAuthority.generate(

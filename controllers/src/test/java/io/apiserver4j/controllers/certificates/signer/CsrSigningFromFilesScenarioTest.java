@@ -41,7 +41,8 @@ import org.junit.jupiter.api.io.TempDir;
  * The csrsigning controller with kube-controller-manager's {@code --cluster-signing-*} files: a
  * CA made in the test with the JDK is written to temporary files, and approved requests come
  * back signed by it, valid for {@code --cluster-signing-duration}; a signer without files beside
- * per-signer ones is left alone; unreadable files fail the start in kube's words.
+ * per-signer ones is left alone; unreadable files fail the start in kube's words; rotated
+ * files sign the next certificate.
  */
 class CsrSigningFromFilesScenarioTest {
   private static final Duration IDLE = Duration.ofSeconds(30);
@@ -133,6 +134,43 @@ class CsrSigningFromFilesScenarioTest {
         .isEmpty();
     parse(Base64.getDecoder().decode(Nested.str(api.resources(CSRS).get("client"), "status",
         "certificate"))).verify(caKey.getPublic());
+  }
+
+  private static String keyPem(KeyPair key) {
+    return "-----BEGIN PRIVATE KEY-----\n" + Base64.getMimeEncoder(64, new byte[] {'\n'})
+        .encodeToString(key.getPrivate().getEncoded()) + "\n-----END PRIVATE KEY-----\n";
+  }
+
+  private X509Certificate issued(String name) throws Exception {
+    return parse(Base64.getDecoder().decode(Nested.str(api.resources(CSRS).get(name), "status",
+        "certificate")));
+  }
+
+  @Test
+  void rotatedFilesSignTheNextCertificateAndAHalfWrittenPairKeepsTheOldCa() throws Exception {
+    start(ClusterSigning.builder().file("cluster-signing-cert-file", certFile.toString())
+        .file("cluster-signing-key-file", keyFile.toString()).build());
+    approvedRequest("before", "kubernetes.io/kube-apiserver-client", List.of("client auth"));
+    assertThat(controllers.awaitIdle(IDLE)).isTrue();
+    issued("before").verify(caKey.getPublic());
+
+    KeyPair newKey = TestCsrs.key();
+    String newPem = CertificateAuthority.selfSigned(newKey, NOW.minus(Duration.ofDays(1)))
+        .certificatePem();
+    X509Certificate newCert = parse(newPem.getBytes(java.nio.charset.StandardCharsets.US_ASCII));
+    // the certificate first: it does not match the old key, so the old CA still signs (kube's
+    // dynamic content keeps its last good pair)
+    Files.writeString(certFile, newPem);
+    approvedRequest("half", "kubernetes.io/kube-apiserver-client", List.of("client auth"));
+    assertThat(controllers.awaitIdle(IDLE)).isTrue();
+    issued("half").verify(caKey.getPublic());
+
+    Files.writeString(keyFile, keyPem(newKey));
+    approvedRequest("after", "kubernetes.io/kube-apiserver-client", List.of("client auth"));
+    assertThat(controllers.awaitIdle(IDLE)).isTrue();
+    X509Certificate after = issued("after");
+    after.verify(newKey.getPublic());
+    assertThat(after.getIssuerX500Principal()).isEqualTo(newCert.getSubjectX500Principal());
   }
 
   @Test
