@@ -28,6 +28,17 @@ final class CheckRegistry implements Evaluator {
   private final Map<PolicyVersion, List<PodCheck>> restricted = new HashMap<>();
   private final PolicyVersion maxVersion;
 
+  /** The evaluator of the default checks, built on first use. */
+  private static final class Defaults {
+    static final CheckRegistry INSTANCE = new CheckRegistry(Checks.defaultChecks(),
+        Optional.empty());
+  }
+
+  /** The evaluator of kube's default checks, shared: it is immutable once built. */
+  static CheckRegistry defaults() {
+    return Defaults.INSTANCE;
+  }
+
   CheckRegistry(List<Check> checks, Optional<PolicyVersion> emulationVersion) {
     validate(checks);
     PolicyVersion max = PolicyVersion.of(0, 0);
