@@ -34,9 +34,23 @@ final class CheckRegistry implements Evaluator {
         Optional.empty());
   }
 
-  /** The evaluator of kube's default checks, shared: it is immutable once built. */
-  static CheckRegistry defaults() {
-    return Defaults.INSTANCE;
+  /**
+   * The evaluator of kube's default checks, shared (it is immutable once built) and built on
+   * the first pod evaluated: a server that admits no pod never loads the checks.
+   */
+  static Evaluator defaults() {
+    return LazyDefaults.INSTANCE;
+  }
+
+  /** Evaluates with {@link Defaults#INSTANCE}, which the first evaluation initialises. */
+  private enum LazyDefaults implements Evaluator {
+    INSTANCE;
+
+    @Override
+    public List<CheckResult> evaluatePod(LevelVersion levelVersion, MapValue podMetadata,
+        MapValue podSpec) {
+      return Defaults.INSTANCE.evaluatePod(levelVersion, podMetadata, podSpec);
+    }
   }
 
   CheckRegistry(List<Check> checks, Optional<PolicyVersion> emulationVersion) {
