@@ -93,6 +93,7 @@ public final class ApiServer implements AutoCloseable {
     // authenticator, for the review resources the embedder does not answer itself
     java.util.Map<io.apiserver4j.core.GroupResource, VirtualCreate> defaults =
         b.builtins ? BuiltinApi.load().defaultVirtualCreates() : java.util.Map.of();
+    List<ResourceDefinition> served = new ArrayList<>(defs.size());
     for (ResourceDefinition def : defs) {
       VirtualCreate create = b.virtualCreates.getOrDefault(def.groupResource(),
           defaults.get(def.groupResource()));
@@ -112,8 +113,9 @@ public final class ApiServer implements AutoCloseable {
         subCreates.forEach(strategy::subresourceCreate);
         def = def.toBuilder().strategy(strategy.build()).build();
       }
-      registry.add(def);
+      served.add(def);
     }
+    registry.addAll(served);
     this.ownsStore = b.store == null;
     this.store = b.store == null ? InMemoryStore.create() : b.store;
     this.serviceClusterIpRange = b.serviceClusterIpRange;

@@ -166,6 +166,8 @@ public final class ResourceDefinition {
     b.scale = scale;
     b.schema = schema;
     b.schemaType = schemaType;
+    b.checkedSchema = schema;
+    b.checkedSchemaType = schemaType;
     b.strategy = strategy;
     b.customResource = customResource;
     b.storageVersion = storageVersion;
@@ -348,6 +350,10 @@ public final class ResourceDefinition {
     private ScaleSubresource scale;
     private Schema schema;
     private String schemaType;
+    // the schema and type of the definition this builder copies, whose references its build
+    // checked already (schemas are immutable): a server's build derives definitions this way
+    private Schema checkedSchema;
+    private String checkedSchemaType;
     private ResourceStrategy strategy = ResourceStrategy.defaults();
     private boolean customResource;
     private String storageVersion = "";
@@ -495,7 +501,9 @@ public final class ResourceDefinition {
         throw new IllegalArgumentException("schema type " + schemaType + " of " + kind
             + " is not defined in the schema");
       }
-      checkReferences(schema, TypeRef.named(schemaType), new java.util.HashSet<>());
+      if (schema != checkedSchema || !schemaType.equals(checkedSchemaType)) {
+        checkReferences(schema, TypeRef.named(schemaType), new java.util.HashSet<>());
+      }
       return new ResourceDefinition(this);
     }
 

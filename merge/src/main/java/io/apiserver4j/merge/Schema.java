@@ -36,29 +36,24 @@ import java.util.Optional;
  * instance.
  */
 public final class Schema {
-  private static final Schema DEDUCED = fromSmdYaml(String.join("\n",
-      "types:",
-      "- name: __untyped_atomic_",
-      "  scalar: untyped",
-      "  list:",
-      "    elementType:",
-      "      namedType: __untyped_atomic_",
-      "    elementRelationship: atomic",
-      "  map:",
-      "    elementType:",
-      "      namedType: __untyped_atomic_",
-      "    elementRelationship: atomic",
-      "- name: __untyped_deduced_",
-      "  scalar: untyped",
-      "  list:",
-      "    elementType:",
-      "      namedType: __untyped_atomic_",
-      "    elementRelationship: atomic",
-      "  map:",
-      "    elementType:",
-      "      namedType: __untyped_deduced_",
-      "    elementRelationship: separable",
-      ""));
+  /**
+   * SMD's deduced schema, built on first use and written as JSON: a server serving only typed
+   * kinds never needs it, and JSON needs no YAML parser loaded at class initialisation.
+   */
+  private static final class Deduced {
+    static final Schema INSTANCE = fromSmdValue(io.apiserver4j.core.Json.read(String.join("",
+        "{\"types\":[",
+        "{\"name\":\"__untyped_atomic_\",\"scalar\":\"untyped\",",
+        "\"list\":{\"elementType\":{\"namedType\":\"__untyped_atomic_\"},",
+        "\"elementRelationship\":\"atomic\"},",
+        "\"map\":{\"elementType\":{\"namedType\":\"__untyped_atomic_\"},",
+        "\"elementRelationship\":\"atomic\"}},",
+        "{\"name\":\"__untyped_deduced_\",\"scalar\":\"untyped\",",
+        "\"list\":{\"elementType\":{\"namedType\":\"__untyped_atomic_\"},",
+        "\"elementRelationship\":\"atomic\"},",
+        "\"map\":{\"elementType\":{\"namedType\":\"__untyped_deduced_\"},",
+        "\"elementRelationship\":\"separable\"}}]}")));
+  }
 
   /** The name of SMD's atomic untyped type (anything, one leaf). */
   public static final String UNTYPED_ATOMIC = "__untyped_atomic_";
@@ -131,7 +126,7 @@ public final class Schema {
    * @return the shared deduced schema
    */
   public static Schema deducedSchema() {
-    return DEDUCED;
+    return Deduced.INSTANCE;
   }
 
   /**

@@ -28,6 +28,31 @@ final class CheckRegistry implements Evaluator {
   private final Map<PolicyVersion, List<PodCheck>> restricted = new HashMap<>();
   private final PolicyVersion maxVersion;
 
+  /** The evaluator of the default checks, built on first use. */
+  private static final class Defaults {
+    static final CheckRegistry INSTANCE = new CheckRegistry(Checks.defaultChecks(),
+        Optional.empty());
+  }
+
+  /**
+   * The evaluator of kube's default checks, shared (it is immutable once built) and built on
+   * the first pod evaluated: a server that admits no pod never loads the checks.
+   */
+  static Evaluator defaults() {
+    return LazyDefaults.INSTANCE;
+  }
+
+  /** Evaluates with {@link Defaults#INSTANCE}, which the first evaluation initialises. */
+  private enum LazyDefaults implements Evaluator {
+    INSTANCE;
+
+    @Override
+    public List<CheckResult> evaluatePod(LevelVersion levelVersion, MapValue podMetadata,
+        MapValue podSpec) {
+      return Defaults.INSTANCE.evaluatePod(levelVersion, podMetadata, podSpec);
+    }
+  }
+
   CheckRegistry(List<Check> checks, Optional<PolicyVersion> emulationVersion) {
     validate(checks);
     PolicyVersion max = PolicyVersion.of(0, 0);

@@ -47,10 +47,11 @@ public interface Evaluator {
    * baseline checks they do not override), baseline ids sorted first, then restricted ids
    * sorted. Versions newer than the newest known (and {@code latest}) evaluate as the newest.
    *
-   * @return the evaluator
+   * @return the evaluator (one per JVM: it is immutable, and every server's PodSecurity plugin
+   *     would otherwise inflate the same tables again)
    */
   static Evaluator create() {
-    return new CheckRegistry(Checks.defaultChecks(), Optional.empty());
+    return CheckRegistry.defaults();
   }
 
   /**

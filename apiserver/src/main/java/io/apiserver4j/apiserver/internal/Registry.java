@@ -106,19 +106,38 @@ public final class Registry implements ResourceRegistry {
    * @throws IllegalArgumentException if its resource or kind is already served
    */
   public void add(ResourceDefinition def) {
+    addAll(List.of(def));
+  }
+
+  /**
+   * Adds definitions in one change of the snapshot (a server's build adds every built-in kind:
+   * publishing once instead of once per kind), then reports each to the listeners in order.
+   * Either all are added or, when one clashes, none.
+   *
+   * @throws IllegalArgumentException if a resource or kind is already served, or given twice
+   */
+  public void addAll(List<ResourceDefinition> defs) {
     synchronized (lock) {
       Snapshot s = snapshot;
-      if (s.byResource.containsKey(def.resource())) {
-        throw new IllegalArgumentException("resource " + def.resource() + " is already registered");
+      java.util.Set<GroupVersionResource> resources = new java.util.HashSet<>();
+      java.util.Set<GroupVersionKind> kinds = new java.util.HashSet<>();
+      for (ResourceDefinition def : defs) {
+        if (s.byResource.containsKey(def.resource()) || !resources.add(def.resource())) {
+          throw new IllegalArgumentException("resource " + def.resource()
+              + " is already registered");
+        }
+        if (s.byKind.containsKey(def.kind()) || !kinds.add(def.kind())) {
+          throw new IllegalArgumentException("kind " + def.kind() + " is already registered");
+        }
       }
-      if (s.byKind.containsKey(def.kind())) {
-        throw new IllegalArgumentException("kind " + def.kind() + " is already registered");
-      }
-      List<ResourceDefinition> all = new ArrayList<>(s.all);
-      all.add(def);
+      List<ResourceDefinition> all = new ArrayList<>(s.all.size() + defs.size());
+      all.addAll(s.all);
+      all.addAll(defs);
       publish(all);
     }
-    notify(RegistryListener.Change.ADDED, def);
+    for (ResourceDefinition def : defs) {
+      notify(RegistryListener.Change.ADDED, def);
+    }
   }
 
   /**

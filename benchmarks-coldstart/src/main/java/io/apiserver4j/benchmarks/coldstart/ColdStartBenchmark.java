@@ -32,15 +32,17 @@ import java.util.jar.JarOutputStream;
  * <p>Options: {@code --cds c,d} adds those of (c) and (d) with an application class-data sharing
  * archive each, written by one training run of the scenario with {@code -XX:ArchiveClassesAtExit} (JDK
  * 17's way; JDK 19+ can use {@code -XX:+AutoCreateSharedArchive} instead) before the measured
- * runs; {@code --baseline <class path>} adds (c) run on another build's class path (a baseline
- * measured in the same run, interleaved with the candidate); {@code --only a,b,c,d} keeps those
+ * runs; {@code --c1 c,d} adds those scenarios run with {@code -XX:TieredStopAtLevel=1} (the
+ * JIT's first tier only, which compiles sooner and spends less CPU compiling in a short JVM);
+ * {@code --baseline <class path>} adds (a), (b) and (c) (those selected) run on another
+ * build's class path (a baseline measured in the same run, interleaved with the candidate); {@code --only a,b,c,d} keeps those
  * scenarios. A run that fails (fabric8's client gives up after 10 s without a connection on an
  * overloaded machine) is retried up to twice; a run failing three times is left out and counted.
  * Every run prints a line as it ends.
  *
  * <p>Build with {@code mvn -pl benchmarks-coldstart -am package -DskipTests}, then run
  * {@code java -cp "$(cat benchmarks-coldstart/target/classpath.txt):benchmarks-coldstart/target/classes"
- * io.apiserver4j.benchmarks.coldstart.ColdStartBenchmark [-n 10] [--cds c,d] [--baseline cp]
+ * io.apiserver4j.benchmarks.coldstart.ColdStartBenchmark [-n 10] [--cds c,d] [--c1 c,d] [--baseline cp]
  * [--only c,d] [-- JVM options]}; JVM options after {@code --} go to every measured JVM (e.g.
  * {@code -XX:TieredStopAtLevel=1}).
  */
@@ -83,6 +85,7 @@ public final class ColdStartBenchmark {
   public static void main(String[] args) throws Exception {
     int n = 10;
     Set<String> cds = Set.of();
+    Set<String> c1 = Set.of();
     String baseline = null;
     Set<String> only = Set.of("a", "b", "c", "d");
     List<String> jvmOptions = new ArrayList<>();
@@ -90,6 +93,7 @@ public final class ColdStartBenchmark {
       switch (args[i]) {
         case "-n" -> n = Integer.parseInt(args[++i]);
         case "--cds" -> cds = Set.of(args[++i].split(","));
+        case "--c1" -> c1 = Set.of(args[++i].split(","));
         case "--baseline" -> baseline = args[++i];
         case "--only" -> only = Set.of(args[++i].split(","));
         case "--" -> {
@@ -105,8 +109,18 @@ public final class ColdStartBenchmark {
         scenarios.add(s.with("", s.classPath(), jvmOptions));
       }
     }
-    if (baseline != null && only.contains("c")) {
-      scenarios.add(EXTENSION.with(" baseline", baseline, jvmOptions));
+    if (baseline != null) {
+      for (Scenario s : List.of(API_SERVER, OVER_HTTP, EXTENSION)) {
+        if (only.contains(s.key())) {
+          scenarios.add(s.with(" baseline", baseline, jvmOptions));
+        }
+      }
+    }
+    for (Scenario s : List.of(API_SERVER, OVER_HTTP, EXTENSION, MOCK)) {
+      if (c1.contains(s.key())) {
+        scenarios.add(s.with(" +C1 only", s.classPath(), concat(jvmOptions,
+            List.of("-XX:TieredStopAtLevel=1"))));
+      }
     }
     Path archives = null;
     if (!cds.isEmpty()) {
@@ -172,6 +186,12 @@ public final class ColdStartBenchmark {
       System.out.printf("cold: apiserver4j %d ms, fabric8 mock %d ms%n",
           medians.get(EXTENSION.name()), medians.get(MOCK.name()));
     }
+  }
+
+  private static List<String> concat(List<String> a, List<String> b) {
+    List<String> out = new ArrayList<>(a);
+    out.addAll(b);
+    return out;
   }
 
   private static String ownClassPath() {
