@@ -39,6 +39,8 @@ public final class PodMetrics {
 
   /** Per Pod, per container (in the order set), per resource: the usage. */
   private final Map<PodKey, Map<String, Map<String, Quantity>>> pods = new ConcurrentHashMap<>();
+  /** Per Node, per resource: the usage set for it, which replaces the sum of its Pods'. */
+  private final Map<String, Map<String, Quantity>> nodes = new ConcurrentHashMap<>();
 
   private PodMetrics() {}
 
@@ -71,6 +73,17 @@ public final class PodMetrics {
     requireNonNull(namespace, "namespace");
     requireNonNull(pod, "pod");
     requireNonNull(container, "container");
+    Map<String, Quantity> parsed = parse(usage);
+    pods.compute(new PodKey(namespace, pod), (k, old) -> {
+      Map<String, Map<String, Quantity>> next = old == null ? new LinkedHashMap<>()
+          : new LinkedHashMap<>(old);
+      next.put(container, Map.copyOf(parsed));
+      return Collections.unmodifiableMap(next);
+    });
+    return this;
+  }
+
+  private static Map<String, Quantity> parse(Map<String, String> usage) {
     Map<String, Quantity> parsed = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : requireNonNull(usage, "usage").entrySet()) {
       Quantity q = Quantity.parse(requireNonNull(e.getValue(), e.getKey())).orElseThrow(() ->
@@ -82,13 +95,39 @@ public final class PodMetrics {
       }
       parsed.put(e.getKey(), q);
     }
-    pods.compute(new PodKey(namespace, pod), (k, old) -> {
-      Map<String, Map<String, Quantity>> next = old == null ? new LinkedHashMap<>()
-          : new LinkedHashMap<>(old);
-      next.put(container, Map.copyOf(parsed));
-      return Collections.unmodifiableMap(next);
-    });
+    return Collections.unmodifiableMap(parsed);
+  }
+
+  /**
+   * Sets the usage of Node {@code node} by resource name, as Kubernetes quantities
+   * ({@code "1500m"}, {@code "2Gi"}); without it a Node's usage is the sum of its Pods'.
+   *
+   * @throws IllegalArgumentException if a quantity does not parse or is negative
+   */
+  public PodMetrics setNodeUsage(String node, Map<String, String> usage) {
+    nodes.put(requireNonNull(node, "node"), parse(usage));
     return this;
+  }
+
+  /** Removes the usage set for Node {@code node}: it is the sum of its Pods' again. */
+  public PodMetrics removeNode(String node) {
+    nodes.remove(requireNonNull(node, "node"));
+    return this;
+  }
+
+  /**
+   * The usage of each container of Pod {@code namespace/pod}, in the order set, by resource
+   * name; empty when the Pod has no metrics.
+   */
+  public Map<String, Map<String, Quantity>> containers(String namespace, String pod) {
+    Map<String, Map<String, Quantity>> containers = pods.get(new PodKey(
+        requireNonNull(namespace, "namespace"), requireNonNull(pod, "pod")));
+    return containers == null ? Map.of() : containers;
+  }
+
+  /** The usage set for Node {@code node}, if one was (see {@link #setNodeUsage}). */
+  public Optional<Map<String, Quantity>> nodeUsage(String node) {
+    return Optional.ofNullable(nodes.get(requireNonNull(node, "node")));
   }
 
   /** Removes every metric of Pod {@code namespace/pod}: it is then missing. */
@@ -97,9 +136,10 @@ public final class PodMetrics {
     return this;
   }
 
-  /** Removes every metric. */
+  /** Removes every metric, of Pods and Nodes. */
   public PodMetrics clear() {
     pods.clear();
+    nodes.clear();
     return this;
   }
 
