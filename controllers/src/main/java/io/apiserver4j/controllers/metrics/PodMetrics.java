@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * window of {@link #WINDOW} (metrics-server's default resolution), so a Pod that turned Ready
  * less than a window ago is not counted for CPU during its initialization period, as in kube.
  * A Pod without an entry, or with no container, has no metrics (kube's "missing" Pods).
+ * A Node's usage is the one set with {@link #setNodeUsage}, else the sum of its Pods'; both are
+ * what {@link MetricsApi} serves as {@code metrics.k8s.io} for {@code kubectl top}.
  *
  * <pre>{@code
  * PodMetrics metrics = controllers.podMetrics();

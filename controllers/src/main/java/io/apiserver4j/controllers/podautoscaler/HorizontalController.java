@@ -59,7 +59,9 @@ import org.slf4j.LoggerFactory;
  * {@code behavior}, updates the scale and records {@code SuccessfulRescale}, and writes
  * {@code status} (replicas, current metrics, last scale time, the AbleToScale, ScalingActive
  * and ScalingLimited conditions) when it changed. {@code Pods}, {@code Object} and
- * {@code External} metrics fail as in a cluster without a custom or external metrics API.
+ * {@code External} metrics read {@link io.apiserver4j.controllers.metrics.CustomMetrics} as
+ * kube's custom and external metrics clients read an adapter; without one they fail as in a
+ * cluster without a custom or external metrics API.
  */
 public final class HorizontalController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(HorizontalController.class);
