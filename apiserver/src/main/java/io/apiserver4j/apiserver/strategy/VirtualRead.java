@@ -21,7 +21,9 @@ import java.util.Optional;
 public interface VirtualRead {
   /**
    * The object {@code name} in {@code namespace} (empty for a cluster-scoped resource), or empty
-   * when there is none (the server answers kube's 404 NotFound).
+   * when there is none (the server answers kube's 404 NotFound). It may instead throw a
+   * {@link io.apiserver4j.core.errors.StatusException}, which the server answers as it is (an
+   * aggregated server's own 404 text).
    */
   Optional<MapValue> get(String namespace, String name);
 

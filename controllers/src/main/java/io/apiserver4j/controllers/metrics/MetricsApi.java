@@ -12,6 +12,7 @@ import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.ResourceStrategy;
 import io.apiserver4j.apiserver.TablePrinter;
 import io.apiserver4j.apiserver.strategy.VirtualRead;
+import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -20,6 +21,7 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.NotFoundException;
+import io.apiserver4j.core.errors.StatusErrors;
 import java.time.Clock;
 import java.util.ArrayList;
 import java.util.HashMap;
@@ -34,12 +36,14 @@ import java.util.Optional;
  * --containers} and {@code kubectl top node} answer as against a cluster running metrics-server.
  *
  * <p>Read-only ({@code get} and {@code list}; every other verb is kube's 405), computed at each
- * read on the clock given: a {@code PodMetrics} for each existing Pod that has metrics in the
- * source (its name, namespace and labels, the sample's {@code timestamp} at the clock's now, a
+ * read on the clock given: a {@code PodMetrics} for each existing Running Pod that has metrics in
+ * the source (its name, namespace and labels, the sample's {@code timestamp} at the clock's now, a
  * {@code window} of {@link PodMetrics#WINDOW}, {@code containers[].usage}); a
  * {@code NodeMetrics} for each existing Node, whose {@code usage} is the one set with
  * {@link PodMetrics#setNodeUsage} or else the sum of its Pods' usage. Label selectors select by
- * the Pod's and Node's labels, as metrics-server's; tables have metrics-server's columns
+ * the Pod's and Node's labels, as metrics-server's; a {@code get} of a Pod that does not exist is
+ * the Pod's own 404, of one without metrics metrics-server's 404 naming it
+ * {@code namespace/name}; tables have metrics-server's columns
  * ({@code Name}, {@code cpu}, {@code memory}, {@code Window}). Discovery lists the group while
  * it is served; without it, as in a cluster without metrics-server, {@code kubectl top} says
  * {@code Metrics API not available}.
@@ -178,12 +182,14 @@ public final class MetricsApi implements AutoCloseable {
       this.clock = clock;
     }
 
+    /**
+     * metrics-server's {@code Get}: the Pod's own 404 when it does not exist, its metrics' 404
+     * (named {@code namespace/name}) when it has none.
+     */
     Optional<MapValue> pod(String namespace, String name) {
-      try {
-        return podMetrics(api.resources(PODS).namespace(namespace).get(name));
-      } catch (NotFoundException e) {
-        return Optional.empty();
-      }
+      MapValue pod = api.resources(PODS).namespace(namespace).get(name);
+      return Optional.of(podMetrics(pod).orElseThrow(() -> StatusErrors.notFound(
+          new GroupResource(GROUP, "pods"), namespace + "/" + name)));
     }
 
     List<MapValue> pods(String namespace) {
@@ -198,7 +204,8 @@ public final class MetricsApi implements AutoCloseable {
       String namespace = Meta.metaString(pod, "namespace");
       String name = Meta.metaString(pod, "name");
       Map<String, Map<String, Quantity>> containers = metrics.containers(namespace, name);
-      if (containers.isEmpty()) {
+      // metrics-server reports Running Pods only
+      if (containers.isEmpty() || !Nested.str(pod, "status", "phase").equals("Running")) {
         return Optional.empty();
       }
       ListValue.Builder list = ListValue.builder();

@@ -37,6 +37,7 @@ class MetricsApiTest {
   private static final Instant NOW = Instant.parse("2026-03-01T10:00:00Z");
   private static final GroupVersionResource POD_METRICS =
       new GroupVersionResource("metrics.k8s.io", "v1beta1", "pods");
+  private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource NODE_METRICS =
       new GroupVersionResource("metrics.k8s.io", "v1beta1", "nodes");
 
@@ -66,6 +67,10 @@ class MetricsApiTest {
         + "\"kind\":\"Pod\",\"metadata\":{\"name\":\"" + name + "\",\"labels\":{\"app\":\""
         + app + "\"}},\"spec\":{\"nodeName\":\"" + node + "\",\"containers\":[{\"name\":\"c\","
         + "\"image\":\"nginx\"},{\"name\":\"sidecar\",\"image\":\"envoy\"}]}}"));
+    MapValue created = api.resources("v1", "pods").namespace("default").get(name);
+    api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("default").name(name)
+        .subresource("status").body(created.with("status", Json.read(
+            "{\"phase\":\"Running\"}"))).build()).orThrow();
   }
 
   @Test
@@ -80,10 +85,12 @@ class MetricsApiTest {
           + "\"web\"}},\"timestamp\":\"2026-03-01T10:00:00Z\",\"window\":\"15s\","
           + "\"containers\":[{\"name\":\"c\",\"usage\":{\"cpu\":\"250m\",\"memory\":\"64Mi\"}},"
           + "{\"name\":\"sidecar\",\"usage\":{\"cpu\":\"10m\",\"memory\":\"16Mi\"}}]}"));
-      // a Pod without metrics is not found, as metrics-server answers it
+      // metrics-server's Get: a Pod without metrics, and one that does not exist
       assertThatThrownBy(() -> api.resources(POD_METRICS).namespace("default").get("web-2"))
           .isInstanceOf(NotFoundException.class)
-          .hasMessage("podmetrics.metrics.k8s.io \"web-2\" not found");
+          .hasMessage("pods.metrics.k8s.io \"default/web-2\" not found");
+      assertThatThrownBy(() -> api.resources(POD_METRICS).namespace("default").get("nope"))
+          .isInstanceOf(NotFoundException.class).hasMessage("pods \"nope\" not found");
     }
   }
 
@@ -99,6 +106,19 @@ class MetricsApiTest {
       assertThat(Nested.list(list, "items").stream().map(i -> Nested.str(i, "metadata", "name")))
           .containsExactly("web-1", "web-2");
       assertThat(api.resources(POD_METRICS).list()).hasSize(3);
+    }
+  }
+
+  @Test
+  void onlyRunningPodsHaveMetrics() {
+    api.resources("v1", "pods").namespace("default").create(Json.read("{\"apiVersion\":\"v1\","
+        + "\"kind\":\"Pod\",\"metadata\":{\"name\":\"pending\"},\"spec\":{\"containers\":"
+        + "[{\"name\":\"c\",\"image\":\"nginx\"}]}}"));
+    metrics.setContainerUsage("default", "pending", "c", "1m", "1Mi")
+        .setContainerUsage("default", "web-1", "c", "1m", "1Mi");
+    try (MetricsApi served = MetricsApi.serve(api, metrics, clock)) {
+      assertThat(api.resources(POD_METRICS).namespace("default").list().stream()
+          .map(m -> Meta.metaString(m, "name"))).containsExactly("web-1");
     }
   }
 
