@@ -333,6 +333,49 @@ public final class ApiServer implements AutoCloseable {
     this.podLogs = requireNonNull(logs, "logs");
   }
 
+  /**
+   * Serves {@code definitions} from now on until the result is closed: resources computed by
+   * their strategy's {@link ResourceStrategy#virtualRead()} and never stored, as the group of an
+   * aggregated API server (metrics-server's {@code metrics.k8s.io}) is served in a cluster.
+   * Discovery, OpenAPI and tables follow at once, as for a CustomResourceDefinition; closing
+   * removes them (idempotent), after which requests to them are kube's 404.
+   *
+   * @throws IllegalArgumentException if a definition has no virtual read, or its resource or
+   *     kind is already served
+   */
+  public AutoCloseable serveComputed(java.util.List<ResourceDefinition> definitions) {
+    requireNonNull(definitions, "definitions");
+    java.util.Map<io.apiserver4j.core.GroupResource, java.util.List<ResourceDefinition>> byGroup =
+        new java.util.LinkedHashMap<>();
+    for (ResourceDefinition d : definitions) {
+      if (d.strategy().virtualRead().isEmpty()) {
+        throw new IllegalArgumentException(d + " is not computed: its strategy has no"
+            + " virtualRead");
+      }
+      if (!registry.versionsOf(d.groupResource()).isEmpty()) {
+        throw new IllegalArgumentException("resource " + d.groupResource()
+            + " is already served");
+      }
+      byGroup.computeIfAbsent(d.groupResource(), k -> new java.util.ArrayList<>()).add(d);
+    }
+    java.util.List<io.apiserver4j.core.GroupResource> added = new java.util.ArrayList<>();
+    try {
+      byGroup.forEach((gr, defs) -> {
+        registry.replaceGroupResource(gr, defs);
+        added.add(gr);
+      });
+    } catch (RuntimeException e) {
+      added.forEach(gr -> registry.replaceGroupResource(gr, java.util.List.of()));
+      throw e;
+    }
+    AtomicBoolean removed = new AtomicBoolean();
+    return () -> {
+      if (removed.compareAndSet(false, true)) {
+        added.forEach(gr -> registry.replaceGroupResource(gr, java.util.List.of()));
+      }
+    };
+  }
+
   /** The served resources. */
   public ResourceRegistry registry() {
     return registry;

@@ -13,6 +13,7 @@ import io.apiserver4j.apiserver.strategy.Defaulter;
 import io.apiserver4j.apiserver.strategy.GracePeriod;
 import io.apiserver4j.apiserver.Allocator;
 import io.apiserver4j.apiserver.strategy.VirtualCreate;
+import io.apiserver4j.apiserver.strategy.VirtualRead;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.fieldpath.FieldName;
 import io.apiserver4j.fieldpath.FieldPath;
@@ -87,6 +88,7 @@ public final class ResourceStrategy {
   private final Set<String> omitEmptyFields;
   private final boolean defaultOnRead;
   private final VirtualCreate virtualCreate;
+  private final VirtualRead virtualRead;
   private final java.util.Map<String, SubresourceCreate> subresourceCreates;
   private final java.util.Map<String, SubresourceUpdate> subresourceUpdates;
   private final java.util.Map<String, SubresourceConnect> subresourceConnects;
@@ -136,6 +138,7 @@ public final class ResourceStrategy {
     this.omitEmptyFields = b.omitEmptyFields;
     this.defaultOnRead = b.defaultOnRead;
     this.virtualCreate = b.virtualCreate;
+    this.virtualRead = b.virtualRead;
     this.subresourceCreates = java.util.Map.copyOf(b.subresourceCreates);
     this.subresourceUpdates = java.util.Map.copyOf(b.subresourceUpdates);
     this.subresourceConnects = java.util.Map.copyOf(b.subresourceConnects);
@@ -196,6 +199,7 @@ public final class ResourceStrategy {
     b.omitEmptyFields = omitEmptyFields;
     b.defaultOnRead = defaultOnRead;
     b.virtualCreate = virtualCreate;
+    b.virtualRead = virtualRead;
     b.subresourceCreates = new java.util.HashMap<>(subresourceCreates);
     b.subresourceUpdates = new java.util.HashMap<>(subresourceUpdates);
     b.subresourceConnects = new java.util.HashMap<>(subresourceConnects);
@@ -391,6 +395,14 @@ public final class ResourceStrategy {
     return Optional.ofNullable(virtualCreate);
   }
 
+  /**
+   * Where {@code get} and {@code list} read a resource that is computed, not stored (see
+   * {@link VirtualRead}); empty for a stored resource.
+   */
+  public Optional<VirtualRead> virtualRead() {
+    return Optional.ofNullable(virtualRead);
+  }
+
   /** How a create of {@code subresource} of a named object is answered, if it is served. */
   public Optional<SubresourceCreate> subresourceCreate(String subresource) {
     return Optional.ofNullable(subresourceCreates.get(subresource));
@@ -468,6 +480,7 @@ public final class ResourceStrategy {
     private Set<String> omitEmptyFields = Set.of();
     private boolean defaultOnRead;
     private VirtualCreate virtualCreate;
+    private VirtualRead virtualRead;
     private java.util.Map<String, SubresourceCreate> subresourceCreates =
         new java.util.HashMap<>();
     private java.util.Map<String, SubresourceUpdate> subresourceUpdates =
@@ -560,6 +573,16 @@ public final class ResourceStrategy {
 
     public Builder virtualCreate(VirtualCreate create) {
       this.virtualCreate = requireNonNull(create, "create");
+      return this;
+    }
+
+    /**
+     * Serves {@code get} and {@code list} from {@code read} instead of storage; give the
+     * definition the verbs {@code get} and {@code list} only, so that every other verb is
+     * kube's 405.
+     */
+    public Builder virtualRead(VirtualRead read) {
+      this.virtualRead = requireNonNull(read, "read");
       return this;
     }
 

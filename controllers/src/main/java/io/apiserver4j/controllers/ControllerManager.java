@@ -11,6 +11,8 @@ import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
 import io.apiserver4j.controllers.internal.LeaderElector;
 import io.apiserver4j.controllers.internal.SigningFiles;
+import io.apiserver4j.controllers.metrics.CustomMetrics;
+import io.apiserver4j.controllers.metrics.MetricsApi;
 import io.apiserver4j.controllers.metrics.PodMetrics;
 import java.time.Clock;
 import java.time.Duration;
@@ -69,6 +71,10 @@ public final class ControllerManager implements AutoCloseable {
   private final boolean simulatedStorage;
   private final SigningFiles clusterSigning;
   private final PodMetrics podMetrics;
+  private final Optional<CustomMetrics> customMetrics;
+  private final boolean serveMetricsApi;
+  /** The metrics API while this manager serves it. */
+  private MetricsApi metricsApi;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -86,6 +92,8 @@ public final class ControllerManager implements AutoCloseable {
     this.simulatedStorage = b.simulatedStorage;
     this.clusterSigning = b.clusterSigning.signingFiles();
     this.podMetrics = b.podMetrics;
+    this.customMetrics = b.customMetrics;
+    this.serveMetricsApi = b.serveMetricsApi;
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -139,6 +147,15 @@ public final class ControllerManager implements AutoCloseable {
    */
   public PodMetrics podMetrics() {
     return podMetrics;
+  }
+
+  /**
+   * The custom and external metrics the horizontal pod autoscaler's {@code Pods},
+   * {@code Object} and {@code External} metrics read, given to {@link Builder#customMetrics};
+   * empty when none was, as in a cluster without a metrics adapter.
+   */
+  public Optional<CustomMetrics> customMetrics() {
+    return customMetrics;
   }
 
   /** The canonical names of the selected controllers, in kube's order. */
@@ -243,10 +260,24 @@ public final class ControllerManager implements AutoCloseable {
     if (closed.compareAndSet(false, true)) {
       elector.ifPresent(LeaderElector::close);
       stopControllers();
+      MetricsApi served;
+      synchronized (lock) {
+        served = metricsApi;
+        metricsApi = null;
+      }
+      if (served != null) {
+        served.close();
+      }
     }
   }
 
   private void start() {
+    if (serveMetricsApi) {
+      MetricsApi served = MetricsApi.serve(api, podMetrics, clock);
+      synchronized (lock) {
+        metricsApi = served;
+      }
+    }
     if (elector.isPresent()) {
       elector.get().start();
     } else {
@@ -257,7 +288,7 @@ public final class ControllerManager implements AutoCloseable {
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        flags, simulatedStorage, clusterSigning, podMetrics);
+        flags, simulatedStorage, clusterSigning, podMetrics, customMetrics);
     try {
       r.stopServerInstances(disabled);
       r.start();
@@ -309,6 +340,8 @@ public final class ControllerManager implements AutoCloseable {
     private boolean clusterSigningSet;
     private PodMetrics podMetrics = PodMetrics.create();
     private boolean podMetricsSet;
+    private Optional<CustomMetrics> customMetrics = Optional.empty();
+    private boolean serveMetricsApi;
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -413,6 +446,37 @@ public final class ControllerManager implements AutoCloseable {
       }
       podMetricsSet = true;
       this.podMetrics = requireNonNull(metrics, "metrics");
+      return this;
+    }
+
+    /**
+     * Gives the horizontal pod autoscaler a custom and an external metrics API, answered from
+     * {@code metrics} (see {@link CustomMetrics}); without it, as in a cluster without a metrics
+     * adapter, {@code Pods}, {@code Object} and {@code External} metrics fail with kube's "no
+     * custom metrics API registered".
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder customMetrics(CustomMetrics metrics) {
+      if (customMetrics.isPresent()) {
+        throw new IllegalStateException("customMetrics was already set");
+      }
+      this.customMetrics = Optional.of(requireNonNull(metrics, "metrics"));
+      return this;
+    }
+
+    /**
+     * Serves metrics-server's {@code metrics.k8s.io/v1beta1} on the server from the manager's
+     * {@link ControllerManager#podMetrics()} while the manager runs (see {@link MetricsApi}), so
+     * that {@code kubectl top} works; default off, as a cluster without metrics-server.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder serveMetricsApi() {
+      if (serveMetricsApi) {
+        throw new IllegalStateException("serveMetricsApi was already set");
+      }
+      serveMetricsApi = true;
       return this;
     }
 

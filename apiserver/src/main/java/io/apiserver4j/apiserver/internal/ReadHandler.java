@@ -40,6 +40,13 @@ final class ReadHandler {
   ReadHandler() {}
 
   ApiResponse get(Scope s) {
+    java.util.Optional<io.apiserver4j.apiserver.strategy.VirtualRead> virtual =
+        s.def().strategy().virtualRead();
+    if (virtual.isPresent()) {
+      MapValue object = virtual.get().get(s.namespace(), s.name())
+          .orElseThrow(() -> StatusErrors.notFound(s.groupResource(), s.name()));
+      return new ApiResponse(200, object, s.warnings().list());
+    }
     StoredObject stored = stored(s);
     if (StorageForm.servedAsStored(s.def())) {
       // served as stored: a front end may copy its stored bytes instead of decoding them
@@ -69,6 +76,11 @@ final class ReadHandler {
   }
 
   ApiResponse list(Scope s) {
+    java.util.Optional<io.apiserver4j.apiserver.strategy.VirtualRead> virtual =
+        s.def().strategy().virtualRead();
+    if (virtual.isPresent()) {
+      return virtualList(s, virtual.get());
+    }
     ListResult result = s.store().list(s.collection(), listOptions(s));
     MapValue.Builder meta = MapValue.builder()
         .put("resourceVersion", Value.of(Long.toString(result.resourceVersion())));
@@ -99,6 +111,25 @@ final class ReadHandler {
     return ApiResponse.of(StreamedList.of(listOf(def, List.of(), meta.build()), result.items(),
         item -> StorageForm.fromStorage(def, item), java.util.Optional.empty()),
         s.warnings().list());
+  }
+
+  /**
+   * A list computed by a {@link io.apiserver4j.apiserver.strategy.VirtualRead}: its objects the
+   * selectors match, with empty list meta, as an aggregated server answers without a storage
+   * revision.
+   */
+  private static ApiResponse virtualList(Scope s,
+      io.apiserver4j.apiserver.strategy.VirtualRead read) {
+    checkSelectable(s);
+    CollectionOptions r = s.collectionOptions();
+    List<MapValue> items = new java.util.ArrayList<>();
+    for (MapValue object : read.list(s.namespace())) {
+      if (r.labelSelector().matches(io.apiserver4j.core.Meta.labels(object))
+          && r.fieldSelector().matches(object)) {
+        items.add(object);
+      }
+    }
+    return new ApiResponse(200, listOf(s.def(), items, MapValue.empty()), s.warnings().list());
   }
 
   /** A list object of the endpoint's kind; built-in items drop their type meta, as kube's. */

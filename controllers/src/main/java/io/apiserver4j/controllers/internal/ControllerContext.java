@@ -67,14 +67,18 @@ public final class ControllerContext {
   private final Map<String, Integer> flags;
   private final SigningFiles clusterSigning;
   private final PodMetrics podMetrics;
+  private final java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics>
+      customMetrics;
   private final EventBroadcaster events;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
       Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning,
-      PodMetrics podMetrics) {
+      PodMetrics podMetrics,
+      java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics) {
     this.clusterSigning = clusterSigning;
     this.podMetrics = podMetrics;
+    this.customMetrics = customMetrics;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
@@ -147,6 +151,14 @@ public final class ControllerContext {
   /** The resource metrics the horizontal pod autoscaler reads (in place of metrics-server). */
   public PodMetrics podMetrics() {
     return podMetrics;
+  }
+
+  /**
+   * The custom and external metrics the horizontal pod autoscaler reads; empty when the
+   * manager has no custom or external metrics API.
+   */
+  public java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics() {
+    return customMetrics;
   }
 
   /**

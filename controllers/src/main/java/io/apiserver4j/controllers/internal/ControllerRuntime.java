@@ -71,6 +71,19 @@ public final class ControllerRuntime implements AutoCloseable {
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics) {
+    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage, clusterSigning,
+        podMetrics, java.util.Optional.empty());
+  }
+
+  /**
+   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean, SigningFiles,
+   * PodMetrics)}, with the custom and external metrics the horizontal pod autoscaler reads, if
+   * those metrics APIs are there.
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
+      boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics,
+      java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -80,7 +93,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics);
+        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics, customMetrics);
     List<String> n = new ArrayList<>();
     List<String> builtins = new ArrayList<>();
     for (ControllerDescriptor d : descriptors) {

@@ -23,6 +23,8 @@ import java.util.concurrent.ConcurrentHashMap;
  * window of {@link #WINDOW} (metrics-server's default resolution), so a Pod that turned Ready
  * less than a window ago is not counted for CPU during its initialization period, as in kube.
  * A Pod without an entry, or with no container, has no metrics (kube's "missing" Pods).
+ * A Node's usage is the one set with {@link #setNodeUsage}, else the sum of its Pods'; both are
+ * what {@link MetricsApi} serves as {@code metrics.k8s.io} for {@code kubectl top}.
  *
  * <pre>{@code
  * PodMetrics metrics = controllers.podMetrics();
@@ -39,6 +41,8 @@ public final class PodMetrics {
 
   /** Per Pod, per container (in the order set), per resource: the usage. */
   private final Map<PodKey, Map<String, Map<String, Quantity>>> pods = new ConcurrentHashMap<>();
+  /** Per Node, per resource: the usage set for it, which replaces the sum of its Pods'. */
+  private final Map<String, Map<String, Quantity>> nodes = new ConcurrentHashMap<>();
 
   private PodMetrics() {}
 
@@ -71,6 +75,17 @@ public final class PodMetrics {
     requireNonNull(namespace, "namespace");
     requireNonNull(pod, "pod");
     requireNonNull(container, "container");
+    Map<String, Quantity> parsed = parse(usage);
+    pods.compute(new PodKey(namespace, pod), (k, old) -> {
+      Map<String, Map<String, Quantity>> next = old == null ? new LinkedHashMap<>()
+          : new LinkedHashMap<>(old);
+      next.put(container, Map.copyOf(parsed));
+      return Collections.unmodifiableMap(next);
+    });
+    return this;
+  }
+
+  private static Map<String, Quantity> parse(Map<String, String> usage) {
     Map<String, Quantity> parsed = new LinkedHashMap<>();
     for (Map.Entry<String, String> e : requireNonNull(usage, "usage").entrySet()) {
       Quantity q = Quantity.parse(requireNonNull(e.getValue(), e.getKey())).orElseThrow(() ->
@@ -82,13 +97,39 @@ public final class PodMetrics {
       }
       parsed.put(e.getKey(), q);
     }
-    pods.compute(new PodKey(namespace, pod), (k, old) -> {
-      Map<String, Map<String, Quantity>> next = old == null ? new LinkedHashMap<>()
-          : new LinkedHashMap<>(old);
-      next.put(container, Map.copyOf(parsed));
-      return Collections.unmodifiableMap(next);
-    });
+    return Collections.unmodifiableMap(parsed);
+  }
+
+  /**
+   * Sets the usage of Node {@code node} by resource name, as Kubernetes quantities
+   * ({@code "1500m"}, {@code "2Gi"}); without it a Node's usage is the sum of its Pods'.
+   *
+   * @throws IllegalArgumentException if a quantity does not parse or is negative
+   */
+  public PodMetrics setNodeUsage(String node, Map<String, String> usage) {
+    nodes.put(requireNonNull(node, "node"), parse(usage));
     return this;
+  }
+
+  /** Removes the usage set for Node {@code node}: it is the sum of its Pods' again. */
+  public PodMetrics removeNode(String node) {
+    nodes.remove(requireNonNull(node, "node"));
+    return this;
+  }
+
+  /**
+   * The usage of each container of Pod {@code namespace/pod}, in the order set, by resource
+   * name; empty when the Pod has no metrics.
+   */
+  public Map<String, Map<String, Quantity>> containers(String namespace, String pod) {
+    Map<String, Map<String, Quantity>> containers = pods.get(new PodKey(
+        requireNonNull(namespace, "namespace"), requireNonNull(pod, "pod")));
+    return containers == null ? Map.of() : containers;
+  }
+
+  /** The usage set for Node {@code node}, if one was (see {@link #setNodeUsage}). */
+  public Optional<Map<String, Quantity>> nodeUsage(String node) {
+    return Optional.ofNullable(nodes.get(requireNonNull(node, "node")));
   }
 
   /** Removes every metric of Pod {@code namespace/pod}: it is then missing. */
@@ -97,9 +138,10 @@ public final class PodMetrics {
     return this;
   }
 
-  /** Removes every metric. */
+  /** Removes every metric, of Pods and Nodes. */
   public PodMetrics clear() {
     pods.clear();
+    nodes.clear();
     return this;
   }
 

@@ -17,6 +17,9 @@ import io.apiserver4j.controllers.internal.EventRecorder.InvolvedObject;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;
+import io.apiserver4j.controllers.metrics.CustomMetrics;
+import io.apiserver4j.controllers.metrics.PodMetrics;
+import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.MetricException;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.PodMetric;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.Tolerances;
@@ -35,6 +38,7 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.TreeSet;
@@ -55,7 +59,9 @@ import org.slf4j.LoggerFactory;
  * {@code behavior}, updates the scale and records {@code SuccessfulRescale}, and writes
  * {@code status} (replicas, current metrics, last scale time, the AbleToScale, ScalingActive
  * and ScalingLimited conditions) when it changed. {@code Pods}, {@code Object} and
- * {@code External} metrics fail as in a cluster without a custom or external metrics API.
+ * {@code External} metrics read {@link io.apiserver4j.controllers.metrics.CustomMetrics} as
+ * kube's custom and external metrics clients read an adapter; without one they fail as in a
+ * cluster without a custom or external metrics API.
  */
 public final class HorizontalController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(HorizontalController.class);
@@ -508,33 +514,213 @@ public final class HorizontalController implements Controller {
           }
         }
         case "Pods" -> {
-          String err = "unable to get metric " + Nested.str(spec, "pods", "metric", "name")
-              + ": unable to fetch metrics from custom metrics API: no custom metrics API"
-              + " (custom.metrics.k8s.io) registered";
-          throw new FailedMetric("failed to get pods metric value: " + err,
-              unableToCompute("FailedGetPodsMetric", err));
+          try {
+            return podsMetric(spec, specReplicas, selected);
+          } catch (MetricException e) {
+            throw new FailedMetric("failed to get pods metric value: " + e.getMessage(),
+                unableToCompute("FailedGetPodsMetric", e.getMessage()));
+          }
         }
         case "Object" -> {
-          String err = "unable to get metric " + Nested.str(spec, "object", "metric", "name")
-              + ": unable to fetch metrics from custom metrics API: no custom metrics API"
-              + " (custom.metrics.k8s.io) registered";
-          throw new FailedMetric("failed to get object metric value: " + err,
-              unableToCompute("FailedGetObjectMetric", err));
+          try {
+            return objectMetric(spec, specReplicas, selected);
+          } catch (MetricException e) {
+            throw new FailedMetric("failed to get object metric value: " + e.getMessage(),
+                unableToCompute("FailedGetObjectMetric", e.getCause() != null
+                    ? e.getCause().getMessage() : e.getMessage()));
+          }
         }
         case "External" -> {
-          String err = "unable to get external metric " + namespace + "/"
-              + Nested.str(spec, "external", "metric", "name")
-              + ": unable to fetch metrics from external metrics API: no external metrics API"
-              + " (external.metrics.k8s.io) registered";
-          throw new FailedMetric("failed to get " + Nested.str(spec, "external", "metric",
-              "name") + " external metric value: " + err,
-              unableToCompute("FailedGetExternalMetric", err));
+          String name = Nested.str(spec, "external", "metric", "name");
+          try {
+            return externalMetric(spec, specReplicas, selected);
+          } catch (MetricException e) {
+            throw new FailedMetric("failed to get " + name + " external metric value: "
+                + e.getMessage(), unableToCompute("FailedGetExternalMetric",
+                    e.getCause() != null ? e.getCause().getMessage() : e.getMessage()));
+          }
         }
         default -> {
           String err = "unknown metric source type \"" + type + "\"";
           throw new FailedMetric(err, unableToCompute("InvalidMetricSourceType", err));
         }
       }
+    }
+
+    /** The autoscaler's {@code status.currentReplicas}: kube's {@code statusReplicas}. */
+    private int statusReplicas() {
+      return (int) Nested.integer(hpa, "status", "currentReplicas");
+    }
+
+    /**
+     * A metric's {@code metric.selector} as kube's {@code LabelSelectorAsSelector}; none selects
+     * every series, as the metrics clients send no {@code metricLabelSelector} then.
+     */
+    private LabelSelector metricSelector(MapValue metric) {
+      Value selector = Nested.getOrNull(metric, "selector");
+      if (selector == null || selector.isNull()) {
+        return LabelSelector.everything();
+      }
+      try {
+        return LabelSelectors.parse(selector);
+      } catch (IllegalArgumentException e) {
+        throw new MetricException(e.getMessage());
+      }
+    }
+
+    private CustomMetrics custom(String what) {
+      return context.customMetrics().orElseThrow(() -> new MetricException(
+          "unable to fetch metrics from " + what));
+    }
+
+    /** kube's {@code computeStatusForPodsMetric}, from the custom metrics of the Pods. */
+    private MetricProposal podsMetric(MapValue spec, int specReplicas,
+        List<MapValue> selected) {
+      MapValue source = Nested.map(spec, "pods");
+      MapValue metric = Nested.map(source, "metric");
+      String name = Nested.str(metric, "name");
+      LabelSelector selector = metricSelector(metric);
+      long target = ReplicaCalculator.milli(Nested.getOrNull(source, "target", "averageValue")
+          == null ? Value.of("0") : Nested.getOrNull(source, "target", "averageValue"));
+      ReplicaCalculator.UsageResult r;
+      try {
+        CustomMetrics metrics = custom("custom metrics API: no custom metrics API"
+            + " (custom.metrics.k8s.io) registered");
+        Map<String, PodMetric> fetched = new LinkedHashMap<>();
+        for (MapValue pod : selected) {
+          String pod0 = Meta.metaString(pod, "name");
+          metrics.podMetric(namespace, pod0, name, selector).ifPresent(v ->
+              fetched.put(pod0, new PodMetric(v, now, PodMetrics.WINDOW)));
+        }
+        if (fetched.isEmpty()) {
+          throw new MetricException("no metrics returned from custom metrics API");
+        }
+        r = calculator.metricReplicas(specReplicas, target, tolerances(), selected, fetched,
+            now);
+      } catch (MetricException e) {
+        throw new MetricException("unable to get metric " + name + ": " + e.getMessage());
+      }
+      return new MetricProposal(r.replicas(), "pods metric " + name, MapValue.ofEntries(
+          "type", Value.of("Pods"), "pods", MapValue.ofEntries(
+              "metric", metric,
+              "current", MapValue.ofEntries("averageValue",
+                  Value.of(milliQuantity(r.usage()))))));
+    }
+
+    /**
+     * kube's {@code computeStatusForObjectMetric}. A failure's cause, when it has one, is the
+     * error kube's replica calculator returns (the condition's), its message what
+     * {@code computeStatusForObjectMetric} returns.
+     */
+    private MetricProposal objectMetric(MapValue spec, int specReplicas,
+        List<MapValue> selected) {
+      MapValue source = Nested.map(spec, "object");
+      MapValue metric = Nested.map(source, "metric");
+      MapValue described = Nested.map(source, "describedObject");
+      String name = Nested.str(metric, "name");
+      String type = Nested.str(source, "target", "type");
+      if (!type.equals("Value") && !type.equals("AverageValue")) {
+        throw new MetricException("invalid object metric source: neither a value target nor an"
+            + " average value target was set");
+      }
+      LabelSelector selector = metricSelector(metric);
+      String kind = Nested.str(described, "kind");
+      long usage;
+      try {
+        CustomMetrics metrics = custom("custom metrics API: no custom metrics API"
+            + " (custom.metrics.k8s.io) registered");
+        String apiVersion = Nested.str(described, "apiVersion");
+        boolean namespace0 = kind.equals("Namespace") && !apiVersion.contains("/");
+        // kube asks for a Namespace's metrics by the autoscaler's own namespace
+        String objectName = namespace0 ? namespace : Nested.str(described, "name");
+        usage = metrics.objectMetric(namespace, apiVersion, kind, objectName, name, selector)
+            .orElseThrow(() -> new MetricException("unable to fetch metrics from custom metrics"
+                + " API: the server could not find the metric " + name + " for "
+                + resourceOf(apiVersion, kind) + " " + objectName));
+      } catch (MetricException e) {
+        MetricException failed = new MetricException("unable to get metric " + name + ": "
+            + kind + " on " + namespace + " " + Nested.str(described, "name") + "/"
+            + e.getMessage());
+        if (type.equals("Value")) {
+          throw failed;
+        }
+        throw new MetricException("failed to get " + name + " object metric: "
+            + failed.getMessage(), failed);
+      }
+      if (type.equals("Value")) {
+        long target = ReplicaCalculator.milli(Nested.getOrNull(source, "target", "value"));
+        int replicas = ReplicaCalculator.objectReplicas(specReplicas, usage, target,
+            tolerances(), selected);
+        return new MetricProposal(replicas, kind + " metric " + name, MapValue.ofEntries(
+            "type", Value.of("Object"), "object", MapValue.ofEntries(
+                "describedObject", described,
+                "metric", metric,
+                "current", MapValue.ofEntries("value", Value.of(milliQuantity(usage))))));
+      }
+      long target = ReplicaCalculator.milli(Nested.getOrNull(source, "target", "averageValue"));
+      ReplicaCalculator.UsageResult r = ReplicaCalculator.objectPerPodReplicas(statusReplicas(),
+          usage, target, tolerances());
+      // kube leaves the described object out of this status, and names the metric "external"
+      return new MetricProposal(r.replicas(), "external metric " + name + "("
+          + goString(Nested.getOrNull(metric, "selector")) + ")", MapValue.ofEntries(
+              "type", Value.of("Object"), "object", MapValue.ofEntries(
+                  "describedObject", MapValue.ofEntries("kind", Value.of(""), "name",
+                      Value.of("")),
+                  "metric", metric,
+                  "current", MapValue.ofEntries("averageValue",
+                      Value.of(milliQuantity(r.usage()))))));
+    }
+
+    /** kube's {@code computeStatusForExternalMetric}; failures as {@link #objectMetric}'s. */
+    private MetricProposal externalMetric(MapValue spec, int specReplicas,
+        List<MapValue> selected) {
+      MapValue source = Nested.map(spec, "external");
+      MapValue metric = Nested.map(source, "metric");
+      String name = Nested.str(metric, "name");
+      Value averageValue = Nested.getOrNull(source, "target", "averageValue");
+      Value value = Nested.getOrNull(source, "target", "value");
+      boolean perPod = averageValue != null && !averageValue.isNull();
+      if (!perPod && (value == null || value.isNull())) {
+        throw new MetricException("invalid external metric source: neither a value target nor"
+            + " an average value target was set");
+      }
+      String selectorText = goString(Nested.getOrNull(metric, "selector"));
+      LabelSelector selector;
+      try {
+        selector = metricSelector(metric);
+      } catch (MetricException e) {
+        throw new MetricException("failed to get external metric " + name + ": "
+            + e.getMessage(), e);
+      }
+      List<Long> values;
+      try {
+        CustomMetrics metrics = custom("external metrics API: no external metrics API"
+            + " (external.metrics.k8s.io) registered");
+        values = metrics.externalMetric(namespace, name, selector);
+        if (values.isEmpty()) {
+          throw new MetricException("no metrics returned from external metrics API");
+        }
+      } catch (MetricException e) {
+        MetricException failed = new MetricException("unable to get external metric "
+            + namespace + "/" + name + "/" + selectorText + ": " + e.getMessage());
+        throw new MetricException("failed to get external metric " + name + ": "
+            + failed.getMessage(), failed);
+      }
+      ReplicaCalculator.UsageResult r;
+      String current;
+      if (perPod) {
+        r = ReplicaCalculator.externalPerPodReplicas(statusReplicas(), values,
+            ReplicaCalculator.milli(averageValue), tolerances());
+        current = "averageValue";
+      } else {
+        r = ReplicaCalculator.externalReplicas(specReplicas, values,
+            ReplicaCalculator.milli(value), tolerances(), selected);
+        current = "value";
+      }
+      return new MetricProposal(r.replicas(), "external metric " + name + "(" + selectorText
+          + ")", MapValue.ofEntries("type", Value.of("External"), "external",
+              MapValue.ofEntries("metric", metric, "current", MapValue.ofEntries(current,
+                  Value.of(milliQuantity(r.usage()))))));
     }
 
     /** kube's {@code computeStatusForResourceMetricGeneric} and the status it builds. */
@@ -676,6 +862,40 @@ public final class HorizontalController implements Controller {
     private MapValue statusWithout(MapValue status) {
       return status.without("conditions");
     }
+  }
+
+  /**
+   * The group resource (kube's {@code GroupResource.String()}) the custom metrics API names an
+   * object's kind by: the lower-cased plural of a built-in kind's usual form.
+   */
+  static String resourceOf(String apiVersion, String kind) {
+    String lower = kind.toLowerCase(java.util.Locale.ROOT);
+    String plural = lower.endsWith("s") ? lower + "es" : lower.endsWith("y")
+        ? lower.substring(0, lower.length() - 1) + "ies" : lower + "s";
+    int slash = apiVersion.indexOf('/');
+    return slash < 0 ? plural : plural + "." + apiVersion.substring(0, slash);
+  }
+
+  /**
+   * The generated {@code String()} of a {@code *metav1.LabelSelector}, as Go's {@code %+v}
+   * prints it in kube's messages ({@code nil} when there is none).
+   */
+  static String goString(Value selector) {
+    if (!(selector instanceof MapValue m)) {
+      return "nil";
+    }
+    StringBuilder b = new StringBuilder("&LabelSelector{MatchLabels:map[string]string{");
+    java.util.TreeMap<String, String> labels = new java.util.TreeMap<>();
+    Nested.map(m, "matchLabels").forEach((k, v) -> labels.put(k, Nested.str(v)));
+    labels.forEach((k, v) -> b.append(k).append(": ").append(v).append(','));
+    b.append("},MatchExpressions:[]LabelSelectorRequirement{");
+    for (Value r : Nested.list(m, "matchExpressions")) {
+      b.append("LabelSelectorRequirement{Key:").append(Nested.str(r, "key"))
+          .append(",Operator:").append(Nested.str(r, "operator")).append(",Values:[")
+          .append(String.join(" ", Meta.stringList(Nested.getOrNull(r, "values"))))
+          .append("],},");
+    }
+    return b.append("},}").toString();
   }
 
   /** {@code resource.NewMilliQuantity(v, DecimalSI).String()}. */

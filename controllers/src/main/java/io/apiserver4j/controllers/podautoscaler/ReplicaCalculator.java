@@ -24,7 +24,7 @@ import java.util.Set;
 
 /**
  * kube's {@code ReplicaCalculator} (pkg/controller/podautoscaler/replica_calculator.go) for
- * resource metrics, with the metrics client's reading of PodMetrics
+ * resource, Pods, Object and External metrics, with the metrics client's reading of PodMetrics
  * ({@code metrics/client.go}) and the ratios of {@code metrics/utilization.go}: a pure
  * function of the Pods, their metrics and the server clock's now. Failures are
  * {@link MetricException}s carrying kube's messages.
@@ -54,6 +54,11 @@ final class ReplicaCalculator {
 
     MetricException(String message) {
       super(message);
+    }
+
+    /** A failure whose {@code cause} is the underlying error kube's condition reports. */
+    MetricException(String message, MetricException cause) {
+      super(message, cause);
     }
   }
 
@@ -213,6 +218,102 @@ final class ReplicaCalculator {
       return new UsageResult(currentReplicas, usage);
     }
     return new UsageResult(newReplicas, usage);
+  }
+
+  /**
+   * kube's {@code GetMetricReplicas}: a {@code Pods} metric's average value target, from the
+   * metric of each Pod ({@code calcPlainMetricReplicas} with no resource, so no CPU readiness
+   * rule).
+   */
+  UsageResult metricReplicas(int currentReplicas, long targetUsage, Tolerances tolerances,
+      List<MapValue> pods, Map<String, PodMetric> fetched, Instant now) {
+    return rawResourceReplicas(currentReplicas, targetUsage, "", tolerances, pods, fetched, now);
+  }
+
+  /**
+   * kube's {@code GetObjectMetricReplicas} once the object's metric is read: a value target.
+   *
+   * @throws MetricException when the target selects no Pod
+   */
+  static int objectReplicas(int currentReplicas, long usage, long targetUsage,
+      Tolerances tolerances, List<MapValue> pods) {
+    return usageRatioReplicas(currentReplicas, (double) usage / targetUsage, tolerances, pods);
+  }
+
+  /** kube's {@code GetObjectPerPodMetricReplicas} once read: replicas and the average usage. */
+  static UsageResult objectPerPodReplicas(int statusReplicas, long usage,
+      long targetAverageUsage, Tolerances tolerances) {
+    int replicas = statusReplicas;
+    double ratio = (double) usage / ((double) targetAverageUsage * replicas);
+    if (!tolerances.isWithin(ratio)) {
+      replicas = (int) Math.ceil((double) usage / targetAverageUsage);
+    }
+    return new UsageResult(replicas, (long) Math.ceil((double) usage / statusReplicas));
+  }
+
+  /**
+   * kube's {@code GetExternalMetricReplicas} once the series are read: a value target on their
+   * sum; the result's usage is the sum.
+   *
+   * @throws MetricException when the target selects no Pod
+   */
+  static UsageResult externalReplicas(int currentReplicas, List<Long> values, long targetUsage,
+      Tolerances tolerances, List<MapValue> pods) {
+    long usage = 0;
+    for (long v : values) {
+      if (v > 0 && usage > Long.MAX_VALUE - v) {
+        usage = Long.MAX_VALUE; // kube caps a positive overflow
+        break;
+      }
+      usage += v;
+    }
+    return new UsageResult(usageRatioReplicas(currentReplicas, (double) usage / targetUsage,
+        tolerances, pods), usage);
+  }
+
+  /** kube's {@code GetExternalPerPodMetricReplicas} once the series are read. */
+  static UsageResult externalPerPodReplicas(int statusReplicas, List<Long> values,
+      long targetUsagePerPod, Tolerances tolerances) {
+    long usage = 0;
+    for (long v : values) {
+      usage += v;
+      if (usage < 0) {
+        usage = Long.MAX_VALUE; // an overflow, as kube detects it
+        break;
+      }
+    }
+    int replicas = statusReplicas;
+    double ratio = (double) usage / ((double) targetUsagePerPod * replicas);
+    if (!tolerances.isWithin(ratio)) {
+      double proposal = Math.ceil((double) usage / targetUsagePerPod);
+      replicas = proposal > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) proposal;
+    }
+    long average = (double) usage >= (double) Long.MAX_VALUE ? Long.MAX_VALUE
+        : (long) Math.ceil((double) usage / statusReplicas);
+    return new UsageResult(replicas, average);
+  }
+
+  /**
+   * kube's {@code getUsageRatioReplicaCount}: from zero replicas the ratio alone (scale from
+   * zero), else the ratio times the ready Pods, unless within the tolerance.
+   */
+  private static int usageRatioReplicas(int currentReplicas, double ratio, Tolerances tolerances,
+      List<MapValue> pods) {
+    if (currentReplicas == 0) {
+      return (int) Math.ceil(ratio);
+    }
+    if (tolerances.isWithin(ratio)) {
+      return currentReplicas;
+    }
+    if (pods.isEmpty()) {
+      throw new MetricException("unable to calculate ready pods: no pods returned by selector"
+          + " while calculating replica count");
+    }
+    long ready = pods.stream().filter(p -> Nested.str(p, "status", "phase").equals("Running")
+        && readyCondition(p).map(c -> Nested.str(c, "status").equals("True")).orElse(false))
+        .count();
+    double proposal = ratio * ready;
+    return proposal > Integer.MAX_VALUE ? Integer.MAX_VALUE : (int) Math.ceil(proposal);
   }
 
   /** kube's {@code groupPods} result. */

@@ -5,6 +5,7 @@
 /**
  * kube's horizontal pod autoscaler (pkg/controller/podautoscaler): autoscaling/v2
  * HorizontalPodAutoscalers on any scale subresource, from the resource metrics a test sets in
- * {@link io.apiserver4j.controllers.metrics.PodMetrics}, every 15 seconds of the server clock.
+ * {@link io.apiserver4j.controllers.metrics.PodMetrics} and the custom and external metrics set in
+ * {@link io.apiserver4j.controllers.metrics.CustomMetrics}, every 15 seconds of the server clock.
  */
 package io.apiserver4j.controllers.podautoscaler;
