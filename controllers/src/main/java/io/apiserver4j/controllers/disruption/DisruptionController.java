@@ -9,6 +9,7 @@ import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.UpdateOptions;
+import io.apiserver4j.controllers.internal.GoStrings;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
@@ -201,8 +202,8 @@ public final class DisruptionController implements Controller {
     if (usesExpectedScale(pdb)
         && selected.stream().anyMatch(p -> Pods.controllerRef(p).isEmpty())) {
       events.warning(involved(pdb), "UnmanagedPods", "Pods selected by this "
-          + "PodDisruptionBudget (selector: " + goString(Nested.getOrNull(pdb, "spec",
-              "selector")) + ") were found to be unmanaged. As a result, the status of the PDB "
+          + "PodDisruptionBudget (selector: "
+          + GoStrings.labelSelector(Nested.getOrNull(pdb, "spec", "selector")) + ") were found to be unmanaged. As a result, the status of the PDB "
           + "cannot be calculated correctly, which may result in undefined behavior. To account "
           + "for these pods please set \".spec.minAvailable\" field of the PDB to an integer "
           + "value.");
@@ -222,27 +223,6 @@ public final class DisruptionController implements Controller {
             instanceof io.apiserver4j.core.StringValue;
   }
 
-  /**
-   * The generated {@code String()} of a {@code *metav1.LabelSelector}, as Go's {@code %v}
-   * prints it ({@code nil} when there is none).
-   */
-  static String goString(Value selector) {
-    if (!(selector instanceof MapValue m)) {
-      return "nil";
-    }
-    StringBuilder b = new StringBuilder("&LabelSelector{MatchLabels:map[string]string{");
-    java.util.TreeMap<String, String> labels = new java.util.TreeMap<>();
-    Nested.map(m, "matchLabels").forEach((k, v) -> labels.put(k, Nested.str(v)));
-    labels.forEach((k, v) -> b.append(k).append(": ").append(v).append(','));
-    b.append("},MatchExpressions:[]LabelSelectorRequirement{");
-    for (Value r : Nested.list(m, "matchExpressions")) {
-      b.append("LabelSelectorRequirement{Key:").append(Nested.str(r, "key"))
-          .append(",Operator:").append(Nested.str(r, "operator")).append(",Values:[")
-          .append(String.join(" ", Meta.stringList(Nested.getOrNull(r, "values"))))
-          .append("],},");
-    }
-    return b.append("},}").toString();
-  }
 
   /** The budget as kube's recorder references it. */
   private static EventRecorder.InvolvedObject involved(MapValue pdb) {

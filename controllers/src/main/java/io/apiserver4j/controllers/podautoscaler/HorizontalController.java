@@ -8,6 +8,7 @@ import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceDefinition;
+import io.apiserver4j.controllers.internal.GoStrings;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
@@ -662,7 +663,7 @@ public final class HorizontalController implements Controller {
           usage, target, tolerances());
       // kube leaves the described object out of this status, and names the metric "external"
       return new MetricProposal(r.replicas(), "external metric " + name + "("
-          + goString(Nested.getOrNull(metric, "selector")) + ")", MapValue.ofEntries(
+          + GoStrings.labelSelector(Nested.getOrNull(metric, "selector")) + ")", MapValue.ofEntries(
               "type", Value.of("Object"), "object", MapValue.ofEntries(
                   "describedObject", MapValue.ofEntries("kind", Value.of(""), "name",
                       Value.of("")),
@@ -684,7 +685,7 @@ public final class HorizontalController implements Controller {
         throw new MetricException("invalid external metric source: neither a value target nor"
             + " an average value target was set");
       }
-      String selectorText = goString(Nested.getOrNull(metric, "selector"));
+      String selectorText = GoStrings.labelSelector(Nested.getOrNull(metric, "selector"));
       LabelSelector selector;
       try {
         selector = metricSelector(metric);
@@ -876,27 +877,6 @@ public final class HorizontalController implements Controller {
     return slash < 0 ? plural : plural + "." + apiVersion.substring(0, slash);
   }
 
-  /**
-   * The generated {@code String()} of a {@code *metav1.LabelSelector}, as Go's {@code %+v}
-   * prints it in kube's messages ({@code nil} when there is none).
-   */
-  static String goString(Value selector) {
-    if (!(selector instanceof MapValue m)) {
-      return "nil";
-    }
-    StringBuilder b = new StringBuilder("&LabelSelector{MatchLabels:map[string]string{");
-    java.util.TreeMap<String, String> labels = new java.util.TreeMap<>();
-    Nested.map(m, "matchLabels").forEach((k, v) -> labels.put(k, Nested.str(v)));
-    labels.forEach((k, v) -> b.append(k).append(": ").append(v).append(','));
-    b.append("},MatchExpressions:[]LabelSelectorRequirement{");
-    for (Value r : Nested.list(m, "matchExpressions")) {
-      b.append("LabelSelectorRequirement{Key:").append(Nested.str(r, "key"))
-          .append(",Operator:").append(Nested.str(r, "operator")).append(",Values:[")
-          .append(String.join(" ", Meta.stringList(Nested.getOrNull(r, "values"))))
-          .append("],},");
-    }
-    return b.append("},}").toString();
-  }
 
   /** {@code resource.NewMilliQuantity(v, DecimalSI).String()}. */
   static String milliQuantity(long milli) {

@@ -148,8 +148,8 @@ class CustomMetricReplicasTest {
 
   @Test
   void goStringOfASelectorIsKubes() {
-    assertThat(HorizontalController.goString(null)).isEqualTo("nil");
-    assertThat(HorizontalController.goString(MapValue.ofEntries("matchLabels",
+    assertThat(io.apiserver4j.controllers.internal.GoStrings.labelSelector(null)).isEqualTo("nil");
+    assertThat(io.apiserver4j.controllers.internal.GoStrings.labelSelector(MapValue.ofEntries("matchLabels",
         MapValue.ofEntries("label", Value.of("value"))))).isEqualTo(
             "&LabelSelector{MatchLabels:map[string]string{label: value,},"
                 + "MatchExpressions:[]LabelSelectorRequirement{},}");
