@@ -80,6 +80,7 @@ public final class ResourceStrategy {
   private final CreatorPreparer prepareForCreateByUser;
   private final Preparer prepareForUpdate;
   private final Validator validator;
+  private final Validator statusValidator;
   private final GatedValidator gatedValidator;
   private final Defaulter defaulter;
   private final Converter converter;
@@ -131,6 +132,7 @@ public final class ResourceStrategy {
     this.featureGates = b.featureGates;
     this.validator = b.gatedValidator == null ? b.validator
         : bind(b.gatedValidator, featureGates());
+    this.statusValidator = b.statusValidator;
     this.defaulter = b.defaulter;
     this.converter = b.converter;
     this.gracePeriod = b.gracePeriod;
@@ -191,6 +193,7 @@ public final class ResourceStrategy {
     b.prepareForCreateByUser = prepareForCreateByUser;
     b.prepareForUpdate = prepareForUpdate;
     b.validator = validator;
+    b.statusValidator = statusValidator;
     b.gatedValidator = gatedValidator;
     b.defaulter = defaulter;
     b.converter = converter;
@@ -347,6 +350,15 @@ public final class ResourceStrategy {
     return validator;
   }
 
+  /**
+   * The validation of an update through the {@code status} subresource: kube's status
+   * strategy's {@code ValidateUpdate}, the main {@link #validator()} unless the kind declares
+   * its own.
+   */
+  public Validator statusValidator() {
+    return statusValidator != null ? statusValidator : validator;
+  }
+
   public Converter converter() {
     return converter;
   }
@@ -472,6 +484,7 @@ public final class ResourceStrategy {
     private CreatorPreparer prepareForCreateByUser = (o, user) -> o;
     private Preparer prepareForUpdate = (o, old) -> o;
     private Validator validator = (o, old) -> List.of();
+    private Validator statusValidator;
     private GatedValidator gatedValidator;
     private Defaulter defaulter = o -> o;
     private Converter converter = Converter.NONE;
@@ -669,6 +682,15 @@ public final class ResourceStrategy {
     public Builder validator(Validator v) {
       this.validator = requireNonNull(v, "validator");
       this.gatedValidator = null;
+      return this;
+    }
+
+    /**
+     * How an update through the {@code status} subresource is validated, where kube's status
+     * strategy validates less than its main one (default: the main validator).
+     */
+    public Builder statusValidator(Validator v) {
+      this.statusValidator = requireNonNull(v, "validator");
       return this;
     }
 

@@ -129,4 +129,24 @@ class CrdNamesTest {
     assertThat(f.server.registry().find(
         new GroupVersionResource("example.com", "v1", "retrysamples"))).isPresent();
   }
+
+  @Test
+  void aStatusUpdateIsValidatedAsKubesStatusStrategyDoesTheAcceptedNamesOnly() {
+    // ValidateUpdateCustomResourceDefinitionStatus: object meta and status.acceptedNames
+    assertThat(f.create(CRDS, "", crd("{plural: retrysamples, kind: RetrySample}"), "kubectl")
+        .code()).isEqualTo(201);
+    MapValue stored = f.get(CRDS, "", "retrysamples.example.com").orThrow();
+    MapValue bad = io.apiserver4j.core.Nested.set(stored,
+        io.apiserver4j.core.Value.of("Retry_Samples"), "status", "acceptedNames", "plural");
+
+    ApiResponse r = f.server.handle(Fixtures.req(ApiRequest.Verb.UPDATE, CRDS, "",
+        "retrysamples.example.com").subresource("status").body(bad).fieldManager("test")
+        .build());
+
+    assertThat(r.code()).isEqualTo(422);
+    assertThat(causes(r)).containsExactly("status.acceptedNames.plural: Invalid value:"
+        + " \"Retry_Samples\": " + DNS1035);
+    assertThat(str(f.get(CRDS, "", "retrysamples.example.com").orThrow(), "status",
+        "acceptedNames", "plural")).isEqualTo("retrysamples");
+  }
 }

@@ -286,7 +286,8 @@ final class ObjectMetaRules {
         def.namespaced(), def.strategy().nameValidation()));
     Validator validator = def.strategy().subresourceUpdate(s.subresource())
         .map(SubresourceUpdate::validator)
-        .orElse(def.strategy().validator());
+        .orElse("status".equals(s.subresource()) ? def.strategy().statusValidator()
+            : def.strategy().validator());
     Verdict verdict = s.writer() == Scope.Writer.SYSTEM
         ? new Verdict(List.of(), List.of()) : validator.check(r, Optional.of(old));
     errs.addAll(verdict.errors());

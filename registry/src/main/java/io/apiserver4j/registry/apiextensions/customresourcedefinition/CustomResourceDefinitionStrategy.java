@@ -15,7 +15,8 @@ import io.apiserver4j.core.Value;
 /**
  * kube's apiextensions-apiserver pkg/registry/customresourcedefinition strategy: the generation
  * changes with anything but metadata, updates need a resource version, kube's v1 defaults of
- * the names and conversion strategy, and {@link CustomResourceDefinitionValidation}.
+ * the names and conversion strategy, and {@link CustomResourceDefinitionValidation} (on the status
+ * subresource only the accepted names, as kube's status strategy).
  */
 public final class CustomResourceDefinitionStrategy {
   private CustomResourceDefinitionStrategy() {}
@@ -27,6 +28,10 @@ public final class CustomResourceDefinitionStrategy {
         .allowUnconditionalUpdate(false)
         .defaulter(CustomResourceDefinitionStrategy::defaultCrd)
         .validator((o, old) -> CustomResourceDefinitionValidation.validate(o, old))
+        // kube's ValidateUpdateCustomResourceDefinitionStatus: the accepted names only, so the
+        // establishing controllers' status writes do not validate the schemas again
+        .statusValidator((o, old) -> CustomResourceDefinitionValidation.names(
+            Nested.map(o, "status", "acceptedNames"), "status.acceptedNames"))
         .build();
   }
 
