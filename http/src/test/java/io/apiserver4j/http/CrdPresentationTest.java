@@ -6,6 +6,9 @@ package io.apiserver4j.http;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Nested;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -64,6 +67,29 @@ class CrdPresentationTest extends KubectlServerTest {
 
   private static List<String> header(String table) {
     return Arrays.asList(table.lines().findFirst().orElse("").trim().split("\\s{2,}"));
+  }
+
+  @Test
+  void clientSideApplyOfAChangedCustomResourceSendsAMergePatch() {
+    // kubectl chooses the patch type from the PATCH operation's media types in OpenAPI v3:
+    // kube's CRD builder lists no strategic merge patch, which custom resources refuse (415)
+    kubectl.file("c.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: c,"
+        + " namespace: default}\nspec: {color: green, size: 3}\n");
+    assertThat(kubectl.ok("apply", "-f", "c.yaml")).isEqualTo("widget.example.com/c created\n");
+    assertThat(kubectl.ok("apply", "-f", "c.yaml")).isEqualTo("widget.example.com/c unchanged\n");
+    kubectl.file("c.yaml", "apiVersion: example.com/v1\nkind: Widget\nmetadata: {name: c,"
+        + " namespace: default}\nspec: {color: yellow, size: 3}\n");
+    assertThat(kubectl.ok("apply", "-f", "c.yaml"))
+        .isEqualTo("widget.example.com/c configured\n");
+    assertThat(kubectl.ok("get", "widget", "c", "-o", "jsonpath={.spec.color}"))
+        .isEqualTo("yellow");
+    String v3 = kubectl.ok("get", "--raw", "/openapi/v3/apis/example.com/v1");
+    MapValue content = Nested.map(Json.read(v3), "paths",
+        "/apis/example.com/v1/namespaces/{namespace}/widgets/{name}", "patch", "requestBody",
+        "content");
+    assertThat(content.asMap().keySet()).containsExactlyInAnyOrder(
+        "application/json-patch+json", "application/merge-patch+json",
+        "application/apply-patch+yaml");
   }
 
   @Test

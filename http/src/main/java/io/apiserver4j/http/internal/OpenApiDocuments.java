@@ -161,7 +161,7 @@ public final class OpenApiDocuments {
         .put("put", operation("replace" + opSuffix, "put", gvkValue, writeParams(false),
             body(root), responses(root, "200", "201")))
         .put("patch", operation("patch" + opSuffix, "patch", gvkValue, writeParams(true),
-            patchBody(), responses(root, "200", "201")))
+            patchBody(d), responses(root, "200", "201")))
         .put("delete", operation("delete" + opSuffix, "delete", gvkValue, deleteParams(false),
             body(DELETE_OPTIONS_TYPE), responses(STATUS_TYPE, "200", "202")))
         .put("parameters", pathParams(d.namespaced(), true))
@@ -183,7 +183,7 @@ public final class OpenApiDocuments {
           .put("put", operation("replace" + subSuffix, "put", subGvk, writeParams(false),
               body(type), responses(type, "200", "201")))
           .put("patch", operation("patch" + subSuffix, "patch", subGvk, writeParams(true),
-              patchBody(), responses(type, "200", "201")))
+              patchBody(d), responses(type, "200", "201")))
           .put("parameters", pathParams(d.namespaced(), true))
           .build());
     }
@@ -296,10 +296,14 @@ public final class OpenApiDocuments {
     return MapValue.builder().put("content", mediaTypes(type, "*/*")).build();
   }
 
-  private static MapValue patchBody() {
-    return MapValue.builder().put("content", mediaTypes(PATCH_TYPE,
-        "application/apply-patch+yaml", "application/json-patch+json",
-        "application/merge-patch+json", "application/strategic-merge-patch+json")).build();
+  private static MapValue patchBody(ResourceDefinition d) {
+    // kube's CRD OpenAPI builder lists no strategic merge patch for custom resources, which
+    // have no patch strategies: kubectl apply reads this list to choose a JSON merge patch
+    return MapValue.builder().put("content", d.customResource()
+        ? mediaTypes(PATCH_TYPE, "application/apply-patch+yaml", "application/json-patch+json",
+            "application/merge-patch+json")
+        : mediaTypes(PATCH_TYPE, "application/apply-patch+yaml", "application/json-patch+json",
+            "application/merge-patch+json", "application/strategic-merge-patch+json")).build();
   }
 
   private static MapValue responses(String type, String... codes) {
