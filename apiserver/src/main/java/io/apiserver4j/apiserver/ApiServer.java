@@ -129,15 +129,16 @@ public final class ApiServer implements AutoCloseable {
     java.util.concurrent.atomic.AtomicReference<AdmissionChain> head =
         new java.util.concurrent.atomic.AtomicReference<>(AdmissionChain.empty());
     Dispatcher.AdmissionSetup setup = new Dispatcher.AdmissionSetup(
-        ns -> {
+        (ns, sources) -> {
           AdmissionChain h = DefaultAdmission.chain(b.admission.apply(ns), admission.head(),
-              DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig,
+              DefaultAdmission.context(theStore, ns, sources, random, b.clock, pluginConfig,
                   this::handle));
           head.set(h);
           return h;
         },
-        ns -> DefaultAdmission.chainAfter(head.get(), admission.tail(),
-            DefaultAdmission.context(theStore, ns, random, b.clock, pluginConfig, this::handle)),
+        (ns, sources) -> DefaultAdmission.chainAfter(head.get(), admission.tail(),
+            DefaultAdmission.context(theStore, ns, sources, random, b.clock, pluginConfig,
+                this::handle)),
         admission.disabledStages());
     this.pipeline = new Dispatcher(registry, store, b.clock, b.uids, b.random, setup,
         b.generatedValues, b.maxRequestBodyBytes, b.createAuthorizer, java.util.Map.of(

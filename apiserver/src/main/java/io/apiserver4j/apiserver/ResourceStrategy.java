@@ -79,6 +79,7 @@ public final class ResourceStrategy {
   private final CreatorPreparer prepareForCreateByUser;
   private final Preparer prepareForUpdate;
   private final Validator validator;
+  private final GatedValidator gatedValidator;
   private final Defaulter defaulter;
   private final Converter converter;
   private final GracePeriod gracePeriod;
@@ -92,7 +93,26 @@ public final class ResourceStrategy {
   private final Set<String> selectableFields;
   private final Allocator allocator;
   private final io.apiserver4j.apiserver.strategy.DisabledFields disabledFields;
+  private final StatusDisabledFields statusDisabledFields;
   private final io.apiserver4j.kubeapi.FeatureGates featureGates;
+
+  /**
+   * kube's drop of the status fields of disabled gates on an update through the status
+   * endpoint (the Pod's {@code dropDisabledPodStatusFields}). Must be thread-safe and free of
+   * side effects.
+   */
+  @FunctionalInterface
+  public interface StatusDisabledFields {
+    /**
+     * Drops the disabled status fields.
+     *
+     * @param object the object about to be stored: the stored one with the request's status
+     * @param old the stored object
+     * @param gates the server's feature gates at its emulated release
+     * @return the object without the status fields of disabled gates not in use by {@code old}
+     */
+    MapValue drop(MapValue object, MapValue old, io.apiserver4j.kubeapi.FeatureGates gates);
+  }
 
   private ResourceStrategy(Builder b) {
     this.allowCreateOnUpdate = b.allowCreateOnUpdate;
@@ -105,7 +125,10 @@ public final class ResourceStrategy {
     this.prepareForCreate = b.prepareForCreate;
     this.prepareForCreateByUser = b.prepareForCreateByUser;
     this.prepareForUpdate = b.prepareForUpdate;
-    this.validator = b.validator;
+    this.gatedValidator = b.gatedValidator;
+    this.featureGates = b.featureGates;
+    this.validator = b.gatedValidator == null ? b.validator
+        : bind(b.gatedValidator, featureGates());
     this.defaulter = b.defaulter;
     this.converter = b.converter;
     this.gracePeriod = b.gracePeriod;
@@ -119,7 +142,23 @@ public final class ResourceStrategy {
     this.selectableFields = b.selectableFields;
     this.allocator = b.allocator;
     this.disabledFields = b.disabledFields;
-    this.featureGates = b.featureGates;
+    this.statusDisabledFields = b.statusDisabledFields;
+  }
+
+  private static Validator bind(GatedValidator v, io.apiserver4j.kubeapi.FeatureGates gates) {
+    return new Validator() {
+      @Override
+      public List<io.apiserver4j.core.errors.FieldError> validate(MapValue object,
+          Optional<MapValue> old) {
+        return check(object, old).errors();
+      }
+
+      @Override
+      public io.apiserver4j.apiserver.strategy.Verdict check(MapValue object,
+          Optional<MapValue> old) {
+        return v.check(object, old, gates);
+      }
+    };
   }
 
   /** The strategy of a plain namespaced or cluster-scoped kind: see the builder's defaults. */
@@ -149,6 +188,7 @@ public final class ResourceStrategy {
     b.prepareForCreateByUser = prepareForCreateByUser;
     b.prepareForUpdate = prepareForUpdate;
     b.validator = validator;
+    b.gatedValidator = gatedValidator;
     b.defaulter = defaulter;
     b.converter = converter;
     b.gracePeriod = gracePeriod;
@@ -162,6 +202,7 @@ public final class ResourceStrategy {
     b.selectableFields = selectableFields;
     b.allocator = allocator;
     b.disabledFields = disabledFields;
+    b.statusDisabledFields = statusDisabledFields;
     b.featureGates = featureGates;
     return b;
   }
@@ -179,9 +220,54 @@ public final class ResourceStrategy {
     return disabledFields == null ? object : disabledFields.drop(object, old, featureGates());
   }
 
-  /** Whether the kind declares a {@link Builder#dropDisabledFields} hook. */
+  /**
+   * Runs the kind's {@link Builder#dropDisabledStatusFields} hook with the strategy's
+   * {@link #featureGates() feature gates}; the server runs it when it prepares an update
+   * through the status endpoint.
+   *
+   * @param object the object about to be stored: the stored one with the request's status
+   * @param old the stored object
+   * @return the object without the status fields of disabled gates that {@code old} does not use
+   */
+  public MapValue dropDisabledStatusFields(MapValue object, MapValue old) {
+    return statusDisabledFields == null ? object
+        : statusDisabledFields.drop(object, old, featureGates());
+  }
+
+  /** Whether the kind declares a hook that reads the feature gates. */
   boolean dropsDisabledFields() {
-    return disabledFields != null;
+    return disabledFields != null || statusDisabledFields != null || gatedValidator != null;
+  }
+
+  /**
+   * Validation that reads the feature gates, as kube's validation reads its options from the
+   * global feature gate (e.g. the Pod's {@code PodValidationOptions}). Must be thread-safe and
+   * free of side effects.
+   */
+  @FunctionalInterface
+  public interface GatedValidator {
+    /**
+     * @param object the object about to be stored
+     * @param old the stored object on updates
+     * @param gates the server's feature gates at its emulated release
+     * @return field errors; empty when valid
+     */
+    List<io.apiserver4j.core.errors.FieldError> validate(MapValue object, Optional<MapValue> old,
+        io.apiserver4j.kubeapi.FeatureGates gates);
+
+    /**
+     * The validation with its warnings; none unless a validator says otherwise.
+     *
+     * @param object the object about to be stored
+     * @param old the stored object on updates
+     * @param gates the server's feature gates at its emulated release
+     * @return the errors and warnings
+     */
+    default io.apiserver4j.apiserver.strategy.Verdict check(MapValue object,
+        Optional<MapValue> old, io.apiserver4j.kubeapi.FeatureGates gates) {
+      return new io.apiserver4j.apiserver.strategy.Verdict(validate(object, old, gates),
+          List.of());
+    }
   }
 
   /**
@@ -374,6 +460,7 @@ public final class ResourceStrategy {
     private CreatorPreparer prepareForCreateByUser = (o, user) -> o;
     private Preparer prepareForUpdate = (o, old) -> o;
     private Validator validator = (o, old) -> List.of();
+    private GatedValidator gatedValidator;
     private Defaulter defaulter = o -> o;
     private Converter converter = Converter.NONE;
     private GracePeriod gracePeriod;
@@ -390,9 +477,22 @@ public final class ResourceStrategy {
     private Set<String> selectableFields = Set.of();
     private Allocator allocator;
     private io.apiserver4j.apiserver.strategy.DisabledFields disabledFields;
+    private StatusDisabledFields statusDisabledFields;
     private io.apiserver4j.kubeapi.FeatureGates featureGates;
 
     private Builder() {}
+
+    /**
+     * kube's drop of disabled status fields on updates through the status endpoint, as the Pod's
+     * status strategy runs {@code dropDisabledPodStatusFields} (default: none).
+     *
+     * @param drop the hook
+     * @return this builder
+     */
+    public Builder dropDisabledStatusFields(StatusDisabledFields drop) {
+      this.statusDisabledFields = requireNonNull(drop, "drop");
+      return this;
+    }
 
     /**
      * kube's {@code dropDisabledFields} of the kind: clears fields whose feature gate is off on
@@ -531,8 +631,21 @@ public final class ResourceStrategy {
       return this;
     }
 
+    /**
+     * Validation that reads the strategy's {@link ResourceStrategy#featureGates() feature
+     * gates}; replaces any {@link #validator(Validator)}.
+     *
+     * @param v the validation
+     * @return this builder
+     */
+    public Builder gatedValidator(GatedValidator v) {
+      this.gatedValidator = requireNonNull(v, "validator");
+      return this;
+    }
+
     public Builder validator(Validator v) {
       this.validator = requireNonNull(v, "validator");
+      this.gatedValidator = null;
       return this;
     }
 

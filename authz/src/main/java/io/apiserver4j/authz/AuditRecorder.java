@@ -32,6 +32,19 @@ public interface AuditRecorder extends AuditAnnotations {
   default void impersonated(UserInfo user) {}
 
   /**
+   * The request runs as {@code user}, allowed by constrained impersonation's {@code constraint}
+   * (kube's {@code authenticationMetadata.impersonationConstraint}, e.g.
+   * {@code impersonate:user-info}); an empty constraint is legacy impersonation. By default,
+   * {@link #impersonated(UserInfo)}.
+   *
+   * @param user the impersonated user
+   * @param constraint the constrained impersonation verb, or empty
+   */
+  default void impersonated(UserInfo user, String constraint) {
+    impersonated(user);
+  }
+
+  /**
    * The decoded body of a create, update or delete; evaluated only when the audit level needs
    * it. A body that does not decode is left out, as kube logs only decoded objects.
    *

@@ -12,6 +12,7 @@ import java.io.IOException;
 import java.io.UncheckedIOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -39,7 +40,10 @@ import org.openjdk.jmh.annotations.Warmup;
  *   <li>{@code resetAfterWrites}: a method's create of one ConfigMap and update of one of the
  *       100, then the reset that deletes the one and restores the other;
  *   <li>{@code freshServer}: a server started and closed, as each method of a
- *       {@code PER_METHOD} class does.
+ *       {@code PER_METHOD} class does;
+ *   <li>{@code resetControlledUnchanged} and {@code resetControlledAfterWrites}: the same resets
+ *       of a server that also runs kube-controller-manager's default controllers
+ *       ({@code controllers = "*"}), which a reset stops and starts again.
  * </ul>
  *
  * <p>Run from the repository root:
@@ -63,28 +67,13 @@ public class TestServerResetBenchmark {
 
     @Setup(Level.Trial)
     public void setUp() {
-      try {
-        manifests = Files.createTempFile("reset-benchmark-", ".yaml");
-        StringBuilder yaml = new StringBuilder();
-        for (int i = 0; i < OBJECTS; i++) {
-          yaml.append("""
-              apiVersion: v1
-              kind: ConfigMap
-              metadata:
-                name: cm-%d
-                namespace: default
-                labels: {app: bench}
-              data:
-                key: value-%d
-              ---
-              """.formatted(i, i));
-        }
-        Files.writeString(manifests, yaml);
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-      server = TestApiServer.start(manifests.toString());
+      manifests = writeManifests();
+      server = start(manifests);
       configMaps = server.api().resources("v1", "configmaps").namespace("default");
+    }
+
+    TestApiServer.Standalone start(Path manifests) {
+      return TestApiServer.start(manifests.toString());
     }
 
     @TearDown(Level.Trial)
@@ -92,6 +81,40 @@ public class TestServerResetBenchmark {
       server.close();
       Files.deleteIfExists(manifests);
     }
+  }
+
+  /** {@link Loaded} with kube-controller-manager's default controllers running. */
+  @State(Scope.Benchmark)
+  public static class Controlled extends Loaded {
+    @Override
+    TestApiServer.Standalone start(Path manifests) {
+      return TestApiServer.startWithControllers(List.of("*"), manifests.toString());
+    }
+  }
+
+  static Path writeManifests() {
+    Path manifests;
+    try {
+      manifests = Files.createTempFile("reset-benchmark-", ".yaml");
+      StringBuilder yaml = new StringBuilder();
+      for (int i = 0; i < OBJECTS; i++) {
+        yaml.append("""
+            apiVersion: v1
+            kind: ConfigMap
+            metadata:
+              name: cm-%d
+              namespace: default
+              labels: {app: bench}
+            data:
+              key: value-%d
+            ---
+            """.formatted(i, i));
+      }
+      Files.writeString(manifests, yaml);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+    return manifests;
   }
 
   @Benchmark
@@ -107,6 +130,16 @@ public class TestServerResetBenchmark {
     s.configMaps.update(configMap("cm-7", n));
     s.server.reset();
     return s;
+  }
+
+  @Benchmark
+  public Loaded resetControlledUnchanged(Controlled s) {
+    return resetUnchanged(s);
+  }
+
+  @Benchmark
+  public Loaded resetControlledAfterWrites(Controlled s) {
+    return resetAfterWrites(s);
   }
 
   @Benchmark

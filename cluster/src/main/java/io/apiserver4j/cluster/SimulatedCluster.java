@@ -127,6 +127,33 @@ public final class SimulatedCluster implements AutoCloseable {
   }
 
   /**
+   * Makes the running kubelet of {@code node} report its condition {@code type} with
+   * {@code status}, {@code reason} and {@code message} instead of the healthy one, from now on:
+   * for example {@code setNodeCondition("node-1", "Ready", "False", "KubeletNotReady",
+   * "container runtime is down")}. Unlike {@link #stopKubelet}, heartbeats go on: its Lease is
+   * renewed and its Pods moved on, so kube-controller-manager's {@code node-lifecycle-controller}
+   * reads the reported condition rather than a silence; for {@code Ready=False} the Node gets the
+   * {@code node.kubernetes.io/not-ready} taints (NoSchedule at once, NoExecute with the
+   * controller's next pass) and the {@code taint-eviction-controller} deletes its Pods when their
+   * tolerations run out (300 s for the default tolerations). The status is posted at once
+   * (kubelet posts a changed status without waiting for its report frequency), by a stopped
+   * kubelet when it starts. Setting kubelet's healthy values again ({@code "Ready", "True",
+   * "KubeletReady", "kubelet is posting ready status"}) heals the Node.
+   *
+   * @param type one of kubelet's condition types: MemoryPressure, DiskPressure, PIDPressure,
+   *     Ready
+   * @param status {@code True}, {@code False} or {@code Unknown}
+   * @throws IllegalArgumentException if {@code node} is not one of the simulated Nodes, or
+   *     {@code type} or {@code status} is not one of those
+   */
+  public void setNodeCondition(String node, String type, String status, String reason,
+      String message) {
+    kubelet.setCondition(requireNonNull(node, "node"), requireNonNull(type, "type"),
+        requireNonNull(status, "status"), requireNonNull(reason, "reason"),
+        requireNonNull(message, "message"));
+  }
+
+  /**
    * Whether the kubelet of {@code node} is stopped.
    *
    * @throws IllegalArgumentException if {@code node} is not one of the simulated Nodes

@@ -59,8 +59,10 @@ public final class ControllerManager implements AutoCloseable {
   private final Clock clock;
   private final List<ControllerDescriptor> descriptors;
   private final Map<String, Integer> concurrentSyncs;
+  private final Map<String, Integer> flags;
   private final List<String> names;
   private final Optional<LeaderElector> elector;
+  private final boolean simulatedStorage;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -72,7 +74,9 @@ public final class ControllerManager implements AutoCloseable {
     this.clock = b.clock;
     this.descriptors = descriptors;
     this.concurrentSyncs = concurrentSyncs;
+    this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
+    this.simulatedStorage = b.simulatedStorage;
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -201,7 +205,8 @@ public final class ControllerManager implements AutoCloseable {
 
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
-    ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs);
+    ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
+        flags, simulatedStorage);
     try {
       r.start();
     } catch (RuntimeException e) {
@@ -246,6 +251,8 @@ public final class ControllerManager implements AutoCloseable {
     private Optional<LeaderElection> leaderElection = Optional.empty();
     private boolean leaderElectionSet;
     private final Map<String, Integer> concurrentSyncs = new LinkedHashMap<>();
+    private boolean simulatedStorage = true;
+    private final Map<String, Integer> flags = new LinkedHashMap<>();
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -322,6 +329,31 @@ public final class ControllerManager implements AutoCloseable {
       }
       if (concurrentSyncs.putIfAbsent(name, workers) != null) {
         throw new IllegalStateException("concurrentSyncs " + name + " was already set");
+      }
+      return this;
+    }
+
+    /**
+     * Runs the volume controllers without the simulated storage beside them: the external
+     * provisioner that otherwise creates volumes for claims of a StorageClass with a
+     * provisioner, and the external resizer that otherwise expands them (as a CSI driver's
+     * sidecars would). For tests that create the volumes themselves, or run their own.
+     */
+    public Builder withoutSimulatedStorage() {
+      simulatedStorage = false;
+      return this;
+    }
+
+    /**
+     * kube-controller-manager's {@code --terminated-pod-gc-threshold}: how many terminated Pods
+     * (Succeeded or Failed) may exist before the pod garbage collector deletes the oldest, 0 or
+     * less to never delete them for that reason. Default: kube's 12500.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder terminatedPodGcThreshold(int threshold) {
+      if (flags.putIfAbsent("terminated-pod-gc-threshold", threshold) != null) {
+        throw new IllegalStateException("terminatedPodGcThreshold was already set");
       }
       return this;
     }

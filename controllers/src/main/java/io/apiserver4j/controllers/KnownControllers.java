@@ -4,6 +4,9 @@
  */
 package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.certificates.approver.CsrApprovingController;
+import io.apiserver4j.controllers.certificates.cleaner.CsrCleanerController;
+import io.apiserver4j.controllers.certificates.signer.CsrSigningController;
 import io.apiserver4j.controllers.cronjob.CronJobController;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
@@ -14,13 +17,18 @@ import io.apiserver4j.controllers.disruption.DisruptionController;
 import io.apiserver4j.controllers.endpoint.EndpointsController;
 import io.apiserver4j.controllers.endpointslice.EndpointSliceController;
 import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
+import io.apiserver4j.controllers.expand.ExpandController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
+import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
+import io.apiserver4j.controllers.pvprotection.PvProtectionController;
+import io.apiserver4j.controllers.podgc.PodGcController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
+import io.apiserver4j.controllers.ttl.TtlController;
 import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
@@ -49,7 +57,7 @@ final class KnownControllers {
         MirroringController::new);
     implemented(out, "replicationcontroller-controller", "replicationcontroller",
         ReplicaSetController::replicationControllers);
-    known(out, "pod-garbage-collector-controller", "podgc");
+    implemented(out, "pod-garbage-collector-controller", "podgc", PodGcController::create);
     implemented(out, "resourcequota-controller", "resourcequota",
         ResourceQuotaController::create);
     known(out, "namespace-controller", "namespace");
@@ -63,22 +71,28 @@ final class KnownControllers {
     implemented(out, "disruption-controller", "disruption", DisruptionController::new);
     implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
     implemented(out, "cronjob-controller", "cronjob", CronJobController::create);
-    known(out, "certificatesigningrequest-signing-controller", "csrsigning");
-    known(out, "certificatesigningrequest-approving-controller", "csrapproving");
-    known(out, "certificatesigningrequest-cleaner-controller", "csrcleaner");
-    known(out, "ttl-controller", "ttl");
+    implemented(out, "certificatesigningrequest-signing-controller", "csrsigning",
+        CsrSigningController::create);
+    implemented(out, "certificatesigningrequest-approving-controller", "csrapproving",
+        CsrApprovingController::create);
+    implemented(out, "certificatesigningrequest-cleaner-controller", "csrcleaner",
+        CsrCleanerController::create);
+    implemented(out, "ttl-controller", "ttl", TtlController::create);
     disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
     disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
     known(out, "node-ipam-controller", "nodeipam");
     implemented(out, "node-lifecycle-controller", "nodelifecycle",
         NodeLifecycleController::create);
     implemented(out, "taint-eviction-controller", TaintEvictionController::create);
-    known(out, "persistentvolume-binder-controller", "persistentvolume-binder");
+    implemented(out, "persistentvolume-binder-controller", "persistentvolume-binder",
+        PersistentVolumeController::create);
     known(out, "persistentvolume-attach-detach-controller", "attachdetach");
-    known(out, "persistentvolume-expander-controller", "persistentvolume-expander");
+    implemented(out, "persistentvolume-expander-controller", "persistentvolume-expander",
+        ExpandController::create);
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
     known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
-    known(out, "persistentvolume-protection-controller", "pv-protection");
+    implemented(out, "persistentvolume-protection-controller", "pv-protection",
+        PvProtectionController::create);
     implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
         TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");

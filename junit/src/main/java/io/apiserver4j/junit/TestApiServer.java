@@ -34,6 +34,21 @@ public interface TestApiServer {
         List.of());
   }
 
+  /**
+   * A server as {@link #start} starts one, with kube-controller-manager's controllers running on
+   * its clock as {@code @ApiServerTest(controllers = ...)} runs them, outside JUnit. The caller
+   * closes it.
+   *
+   * @param controllers kube-controller-manager's {@code --controllers} values, e.g. {@code "*"}
+   * @param manifests class path resources or files to create, as {@link WithManifests} takes them
+   * @return the started server
+   * @throws IllegalArgumentException if a value names a controller this project does not run
+   */
+  static Standalone startWithControllers(List<String> controllers, String... manifests) {
+    return TestServer.start(List.of(manifests), TestApiServer.class.getClassLoader(), Map.of(),
+        List.copyOf(controllers));
+  }
+
   /** A {@link TestApiServer} started by {@link #start}; {@link #close} stops it. */
   interface Standalone extends TestApiServer, AutoCloseable {
     /** Stops HTTP, the controllers and the server, and deletes the kubeconfig file. */
@@ -44,7 +59,14 @@ public interface TestApiServer {
   /** The in-process server: requests through it skip HTTP. */
   ApiServer api();
 
-  /** The HTTP server. */
+  /**
+   * The HTTP server, started on the first call of this method, {@link #url()},
+   * {@link #kubeconfig()} or {@link #client}: a test that only uses {@link #api()} runs without
+   * it.
+   *
+   * @throws java.io.UncheckedIOException if it cannot bind its port or write the kubeconfig
+   * @throws IllegalStateException after the server was closed
+   */
   HttpApiServer http();
 
   /** The base URL clients use, e.g. {@code http://127.0.0.1:41234}. */

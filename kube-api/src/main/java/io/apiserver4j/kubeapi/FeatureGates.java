@@ -32,6 +32,11 @@ import java.util.TreeMap;
  * {@code kubernetes/kubernetes} {@code pkg/features}); its resource {@code feature-gates.txt}
  * names the sources. A gate kube knows that the table lacks is refused as unrecognized.
  *
+ * <p>Gates may depend on others (component-base's {@code AddDependencies}, data in the resource
+ * {@code feature-gate-dependencies.txt}): a set of gates that leaves a gate enabled while one of
+ * its dependencies is disabled is refused, as kube-apiserver refuses such a
+ * {@code --feature-gates}.
+ *
  * <p>Immutable and thread-safe; equal when the release and the explicitly set gates are.
  */
 public final class FeatureGates {
@@ -124,8 +129,10 @@ public final class FeatureGates {
    * @throws IllegalArgumentException with kube's message: {@code unrecognized feature gate: X}
    *     (the first unknown name, before any other check), {@code cannot set feature gate X to
    *     false, feature is locked to true}, {@code cannot set feature gate X to true, feature is
-   *     PreAlpha at emulated version 1.33, min compatibility version 1.32}; several errors are
-   *     joined as kube's error aggregate ({@code [a, b]})
+   *     PreAlpha at emulated version 1.33, min compatibility version 1.32}; when those pass,
+   *     {@code X is enabled, but depends on features that are disabled: [A B]} for every enabled
+   *     gate (by name) with a disabled dependency; several errors are joined as kube's error
+   *     aggregate ({@code [a, b]})
    */
   public static FeatureGates of(KubeVersion version, Map<String, Boolean> set) {
     requireNonNull(version, "version");
@@ -155,12 +162,7 @@ public final class FeatureGates {
       }
       explicit.put(name, value);
     }
-    if (errors.size() == 1) {
-      throw new IllegalArgumentException(errors.get(0));
-    }
-    if (!errors.isEmpty()) {
-      throw new IllegalArgumentException("[" + String.join(", ", errors) + "]");
-    }
+    throwIfAny(errors);
     Map<String, Boolean> enabled = new TreeMap<>();
     for (Map.Entry<String, List<VersionedSpec>> g : known.entrySet()) {
       String name = g.getKey();
@@ -177,6 +179,18 @@ public final class FeatureGates {
       }
       enabled.put(name, on);
     }
+    // component-base checks the dependencies only once every gate was set without error
+    Table.DEPENDENCIES.forEach((gate, deps) -> {
+      if (!enabled.get(gate)) {
+        return;
+      }
+      List<String> disabled = deps.stream().filter(d -> !enabled.get(d)).toList();
+      if (!disabled.isEmpty()) {
+        errors.add(gate + " is enabled, but depends on features that are disabled: ["
+            + String.join(" ", disabled) + "]");
+      }
+    });
+    throwIfAny(errors);
     return new FeatureGates(version, Collections.unmodifiableMap(explicit),
         Collections.unmodifiableMap(enabled));
   }
@@ -313,15 +327,44 @@ public final class FeatureGates {
     return sb.toString();
   }
 
+  // kube's utilerrors.NewAggregate: one error as itself, several as [a, b]
+  private static void throwIfAny(List<String> errors) {
+    if (errors.size() == 1) {
+      throw new IllegalArgumentException(errors.get(0));
+    }
+    if (!errors.isEmpty()) {
+      throw new IllegalArgumentException("[" + String.join(", ", errors) + "]");
+    }
+  }
+
+  /**
+   * {@return the gates {@code gate} depends on, sorted; empty for most gates}
+   *
+   * @param gate the gate's name
+   * @throws IllegalArgumentException for a gate the table does not know
+   */
+  public List<String> dependencies(String gate) {
+    if (!Table.GATES.containsKey(requireNonNull(gate, "gate"))) {
+      throw new IllegalArgumentException("feature \"" + gate
+          + "\" is not registered in FeatureGate");
+    }
+    return Table.DEPENDENCIES.getOrDefault(gate, List.of());
+  }
+
   private static boolean isToggle(String name) {
     return name.equals(ALL_ALPHA) || name.equals(ALL_BETA);
   }
 
   private static Spec specAt(String name, List<VersionedSpec> specs, KubeVersion version) {
+    return specAt(name, specs, new int[] {version.major(), version.minor()});
+  }
+
+  // majorMinor: {major, minor}
+  private static Spec specAt(String name, List<VersionedSpec> specs, int[] majorMinor) {
     for (int i = specs.size() - 1; i >= 0; i--) {
       VersionedSpec s = specs.get(i);
-      if (s.major() < version.major()
-          || (s.major() == version.major() && s.minor() <= version.minor())) {
+      if (s.major() < majorMinor[0]
+          || (s.major() == majorMinor[0] && s.minor() <= majorMinor[1])) {
         return new Spec(name, s.stage(), s.defaultValue(), s.locked());
       }
     }
@@ -331,34 +374,123 @@ public final class FeatureGates {
   private record VersionedSpec(int major, int minor, Stage stage, boolean defaultValue,
       boolean locked) {}
 
-  /** The table of {@code feature-gates.txt}, read on first use. */
+  /**
+   * The tables of {@code feature-gates.txt} and {@code feature-gate-dependencies.txt}, read on
+   * first use.
+   */
   private static final class Table {
     static final Map<String, List<VersionedSpec>> GATES = read();
+    static final Map<String, List<String>> DEPENDENCIES = readDependencies(GATES);
 
-    private static Map<String, List<VersionedSpec>> read() {
-      Map<String, List<VersionedSpec>> gates = new TreeMap<>();
-      try (InputStream in = FeatureGates.class.getResourceAsStream("feature-gates.txt")) {
+    /**
+     * Reads the dependencies and checks them as component-base's {@code AddDependencies} does:
+     * known gates, and at every version a dependent's spec starts, a dependency no less stable,
+     * not off by default under an on-by-default dependent, locked when the dependent is; no
+     * cycles.
+     */
+    private static Map<String, List<String>> readDependencies(
+        Map<String, List<VersionedSpec>> gates) {
+      Map<String, List<String>> deps = new TreeMap<>();
+      for (String line : lines("feature-gate-dependencies.txt")) {
+        String[] fields = line.split("\\s+");
+        List<String> on = new ArrayList<>(List.of(fields).subList(1, fields.length));
+        on.sort(null);
+        if (on.isEmpty() || deps.put(fields[0], List.copyOf(on)) != null) {
+          throw new IllegalStateException("feature-gate-dependencies.txt: bad or repeated gate "
+              + fields[0]);
+        }
+      }
+      deps.forEach((gate, on) -> {
+        List<VersionedSpec> specs = gates.get(gate);
+        if (specs == null) {
+          throw new IllegalStateException("cannot add dependency for unknown feature " + gate);
+        }
+        for (String dep : on) {
+          List<VersionedSpec> depSpecs = gates.get(dep);
+          if (depSpecs == null) {
+            throw new IllegalStateException("cannot add dependency from " + gate
+                + " to unknown feature " + dep);
+          }
+          for (VersionedSpec s : specs) {
+            Spec d = specAt(dep, depSpecs, new int[] {s.major(), s.minor()});
+            String at = " at version " + s.major() + "." + s.minor();
+            if (stability(s.stage()) > stability(d.stage())) {
+              throw new IllegalStateException(s.stage().name() + " feature " + gate
+                  + " cannot depend on " + d.stage().name() + " feature " + dep + at);
+            }
+            if (s.defaultValue() && !d.defaultValue()) {
+              throw new IllegalStateException("default-enabled feature " + gate
+                  + " cannot depend on default-disabled feature " + dep + at);
+            }
+            if (s.locked() && !d.lockedToDefault()) {
+              throw new IllegalStateException("locked-to-default feature " + gate
+                  + " cannot depend on unlocked feature " + dep + at);
+            }
+          }
+        }
+      });
+      java.util.Set<String> finished = new java.util.HashSet<>();
+      for (String gate : deps.keySet()) {
+        checkAcyclic(gate, deps, new java.util.HashSet<>(), finished);
+      }
+      return Collections.unmodifiableMap(deps);
+    }
+
+    private static void checkAcyclic(String gate, Map<String, List<String>> deps,
+        java.util.Set<String> visiting, java.util.Set<String> finished) {
+      if (finished.contains(gate)) {
+        return;
+      }
+      if (!visiting.add(gate)) {
+        throw new IllegalStateException("cycle detected with feature " + gate);
+      }
+      for (String dep : deps.getOrDefault(gate, List.of())) {
+        checkAcyclic(dep, deps, visiting, finished);
+      }
+      finished.add(gate);
+    }
+
+    // component-base's stabilityOrder: alpha may depend on pre-alpha, nothing on deprecated
+    private static int stability(Stage stage) {
+      return switch (stage) {
+        case DEPRECATED -> 0;
+        case PRE_ALPHA, ALPHA -> 1;
+        case BETA -> 2;
+        case GA -> 3;
+      };
+    }
+
+    private static List<String> lines(String resource) {
+      List<String> lines = new ArrayList<>();
+      try (InputStream in = FeatureGates.class.getResourceAsStream(resource)) {
         if (in == null) {
-          throw new IllegalStateException("feature-gates.txt is missing from the jar");
+          throw new IllegalStateException(resource + " is missing from the jar");
         }
         BufferedReader r = new BufferedReader(new InputStreamReader(in, StandardCharsets.UTF_8));
         for (String line = r.readLine(); line != null; line = r.readLine()) {
           line = line.strip();
-          if (line.isEmpty() || line.startsWith("#")) {
-            continue;
-          }
-          String[] fields = line.split("\\s+");
-          List<VersionedSpec> specs = new ArrayList<>();
-          for (int i = 1; i < fields.length; i++) {
-            specs.add(spec(fields[0], fields[i]));
-          }
-          if (specs.isEmpty() || gates.put(fields[0], List.copyOf(specs)) != null) {
-            throw new IllegalStateException("feature-gates.txt: bad or repeated gate "
-                + fields[0]);
+          if (!line.isEmpty() && !line.startsWith("#")) {
+            lines.add(line);
           }
         }
       } catch (IOException e) {
         throw new UncheckedIOException(e);
+      }
+      return lines;
+    }
+
+    private static Map<String, List<VersionedSpec>> read() {
+      Map<String, List<VersionedSpec>> gates = new TreeMap<>();
+      for (String line : lines("feature-gates.txt")) {
+        String[] fields = line.split("\\s+");
+        List<VersionedSpec> specs = new ArrayList<>();
+        for (int i = 1; i < fields.length; i++) {
+          specs.add(spec(fields[0], fields[i]));
+        }
+        if (specs.isEmpty() || gates.put(fields[0], List.copyOf(specs)) != null) {
+          throw new IllegalStateException("feature-gates.txt: bad or repeated gate "
+              + fields[0]);
+        }
       }
       return Collections.unmodifiableMap(gates);
     }

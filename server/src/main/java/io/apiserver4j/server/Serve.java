@@ -237,7 +237,8 @@ public final class Serve {
 
   /**
    * kube-controller-manager's controllers as its flags select them ({@code --controllers},
-   * {@code --leader-elect*}, {@code --concurrent-*-syncs}); none when the selection is empty.
+   * {@code --leader-elect*}, {@code --concurrent-*-syncs}, {@code --terminated-pod-gc-threshold});
+   * none when the selection is empty.
    */
   static Optional<ControllerManager> controllers(ServeOptions options, ApiServer api) {
     List<String> values = options.get(ServeOptions.CONTROLLERS);
@@ -246,6 +247,9 @@ public final class Serve {
     }
     ControllerManager.Builder b = ControllerManager.builder(api).controllers(values);
     options.concurrentSyncs().forEach(b::concurrentSyncs);
+    if (options.isSet(ServeOptions.TERMINATED_POD_GC_THRESHOLD)) {
+      b.terminatedPodGcThreshold(options.get(ServeOptions.TERMINATED_POD_GC_THRESHOLD));
+    }
     if (options.get(ServeOptions.LEADER_ELECT)) {
       b.leaderElection(LeaderElection.defaults().withDurations(
           options.get(ServeOptions.LEADER_ELECT_LEASE_DURATION),

@@ -137,6 +137,9 @@ final class ServeOptions {
           + " acquire or renew the lease"));
   /** {@code --concurrent-<name>-syncs} of every implemented controller that has workers. */
   static final Map<String, Flag<Integer>> CONCURRENT_SYNCS = defineConcurrentSyncs();
+  static final Flag<Integer> TERMINATED_POD_GC_THRESHOLD = define(Flag.atLeast(
+      "--terminated-pod-gc-threshold", Integer.MIN_VALUE, 12500, "terminated Pods that may"
+          + " exist before podgc deletes the oldest (0 or less: never for that reason)"));
   static final Flag<Integer> SIMULATED_NODES = define(Flag.count("--simulated-nodes", 0,
       "register N simulated Nodes (node-1 .. node-N) and run the default scheduler and their"
           + " kubelets, so Pods are bound and run (0: none)"));

@@ -104,9 +104,14 @@ class ServeOptionsTest {
   /** component-base's errors, at the emulated release (KEP-4330). */
   @Test
   void featureGatesAreCheckedAtTheEmulatedVersion() {
-    assertThat(ServeOptions.parse("--feature-gates=PodLevelResources=false")
-        .get(ServeOptions.FEATURE_GATES)).isEqualTo("PodLevelResources=false");
-    assertThat(ServeOptions.parse("--emulated-version=1.34",
+    assertThat(ServeOptions.parse("--feature-gates=PodLevelResources=false,"
+        + "InPlacePodLevelResourcesVerticalScaling=false").get(ServeOptions.FEATURE_GATES))
+        .isEqualTo("PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false");
+    // component-base's dependency check: a gate on by default that depends on the one set off
+    assertThatThrownBy(() -> ServeOptions.parse("--feature-gates=PodLevelResources=false"))
+        .hasMessage("InPlacePodLevelResourcesVerticalScaling is enabled, but depends on features"
+            + " that are disabled: [PodLevelResources]");
+    assertThat(ServeOptions.parse("--emulated-version=1.33",
         "--feature-gates=DynamicResourceAllocation=false").get(ServeOptions.FEATURE_GATES))
         .isEqualTo("DynamicResourceAllocation=false");
     assertThatThrownBy(() -> ServeOptions.parse("--feature-gates=DynamicResourceAllocation=false"))
@@ -171,6 +176,7 @@ class ServeOptionsTest {
     // one per implemented controller with workers, by name (other controllers add theirs)
     ServeOptions.CONCURRENT_SYNCS.keySet().forEach(n -> expected.add("--concurrent-" + n
         + "-syncs"));
+    expected.add("--terminated-pod-gc-threshold");
     expected.add("--simulated-nodes");
     expected.add("--simulated-nodes-config");
     expected.add("--help");
@@ -196,6 +202,9 @@ class ServeOptionsTest {
     assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("replicaset"))).isEqualTo(5);
     assertThat(o.get(ServeOptions.CONCURRENT_SYNCS.get("rc"))).isEqualTo(5);
     assertThat(o.concurrentSyncs()).isEmpty();
+    assertThat(o.get(ServeOptions.TERMINATED_POD_GC_THRESHOLD)).isEqualTo(12500);
+    assertThat(ServeOptions.parse("--terminated-pod-gc-threshold=-1")
+        .get(ServeOptions.TERMINATED_POD_GC_THRESHOLD)).isEqualTo(-1);
 
     ServeOptions set = ServeOptions.parse("--controllers=*,-garbagecollector",
         "--leader-elect-lease-duration=1m30s", "--leader-elect-renew-deadline", "500ms",

@@ -106,7 +106,7 @@ final class PolicyExpression {
         return Evaluation.OUT_OF_BUDGET;
       }
       return Evaluation.error("expression '" + expression + "' resulted in error: "
-          + CelMessages.kube(e.getMessage()));
+          + e.getMessage());
     }
   }
 
@@ -120,7 +120,7 @@ final class PolicyExpression {
       return activation.evaluate(program);
     } catch (CelException e) {
       throw new CelException(CelException.Kind.EVALUATION, "composited variable \"" + name
-          + "\" fails to evaluate: " + CelMessages.kube(e.getMessage()), e);
+          + "\" fails to evaluate: " + e.getMessage(), e);
     }
   }
 

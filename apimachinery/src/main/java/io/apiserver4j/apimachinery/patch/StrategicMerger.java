@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.apimachinery.patch;
 
+import io.apiserver4j.apimachinery.decoding.GoFormat;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.NullValue;
@@ -217,8 +218,8 @@ final class StrategicMerger {
       o++;
     }
     if (p < kept.size() && o >= order.size()) {
-      throw unmapped("The order in patch list:\n" + GoText.v(patchList) + "\n doesn't match "
-          + SET_ELEMENT_ORDER + " list:\n" + GoText.v(order) + "\n");
+      throw unmapped("The order in patch list:\n" + GoFormat.v(patchList) + "\n doesn't match "
+          + SET_ELEMENT_ORDER + " list:\n" + GoFormat.v(order) + "\n");
     }
   }
 
@@ -447,7 +448,7 @@ final class StrategicMerger {
           }
         } else if (v.kind() != kind) {
           throw unmapped("list element types are not identical: "
-              + GoText.v(List.of(ListValue.of(original), ListValue.of(patch))));
+              + GoFormat.v(List.of(ListValue.of(original), ListValue.of(patch))));
         }
       }
     }
@@ -760,14 +761,14 @@ final class StrategicMerger {
   }
 
   private static String badArgType(String expected, Value actual) {
-    return "expected a " + expected + ", but received a " + GoText.goType(actual);
+    return "expected a " + expected + ", but received a " + GoFormat.goType(actual);
   }
 
   private static String noMergeKey(MapValue map, String mergeKey) {
-    return "map: " + GoText.v(map) + " does not contain declared merge key: " + mergeKey;
+    return "map: " + GoFormat.v(map) + " does not contain declared merge key: " + mergeKey;
   }
 
   private static String badPatchType(Value directive, MapValue map) {
-    return "unknown patch type: " + GoText.s(directive) + " in map: " + GoText.v(map);
+    return "unknown patch type: " + GoFormat.s(directive) + " in map: " + GoFormat.v(map);
   }
 }

@@ -5,7 +5,9 @@
 package io.apiserver4j.apiserver.admission;
 
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.admission.matching.ConfigurationSource;
 import io.apiserver4j.admission.plugins.NamespaceStore;
+import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.CollectionKey;
@@ -39,6 +41,22 @@ public interface AdmissionPluginContext {
    * @throws io.apiserver4j.core.errors.StatusException when the storage fails
    */
   List<MapValue> list(CollectionKey collection);
+
+  /**
+   * The objects of {@code resource} in every namespace as an informer of this server keeps them
+   * (kube's plugins read through informer listers): a write through this server is seen by the
+   * next request, a write by another server sharing the storage once its watch event arrives. A
+   * plugin that must not act on a stale object checks the resourceVersion when it writes.
+   *
+   * <p>This default reads the storage on every call, for contexts without informers.
+   *
+   * @param resource the resource
+   * @return the source of the objects, in storage version
+   */
+  default ConfigurationSource informer(GroupResource resource) {
+    return () -> new ConfigurationSource.Snapshot(0,
+        list(CollectionKey.all(resource.group(), resource.resource())));
+  }
 
   /**
    * The server's namespaces.

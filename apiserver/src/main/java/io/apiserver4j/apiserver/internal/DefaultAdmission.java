@@ -6,11 +6,14 @@ package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.AdmissionChain;
 import io.apiserver4j.admission.AdmissionPlugin;
+import io.apiserver4j.admission.matching.ConfigurationSource;
+import io.apiserver4j.admission.matching.ConfigurationSources;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
 import io.apiserver4j.apiserver.admission.BuiltinAdmissionPlugin;
+import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.storage.CollectionKey;
 import io.apiserver4j.storage.ListOptions;
@@ -155,9 +158,14 @@ public record DefaultAdmission(List<BuiltinAdmissionPlugin> head,
 
   /** The context built-in plugins read a server through. */
   public static AdmissionPluginContext context(Store store, NamespaceStore namespaces,
-      Random random, java.time.Clock clock, Map<String, MapValue> configuration,
-      Function<ApiRequest, ApiResponse> loopback) {
+      ConfigurationSources sources, Random random, java.time.Clock clock,
+      Map<String, MapValue> configuration, Function<ApiRequest, ApiResponse> loopback) {
     return new AdmissionPluginContext() {
+      @Override
+      public ConfigurationSource informer(GroupResource resource) {
+        return sources.source(resource);
+      }
+
       @Override
       public Optional<MapValue> get(ObjectKey key) {
         return store.get(key).map(StoredObject::object);

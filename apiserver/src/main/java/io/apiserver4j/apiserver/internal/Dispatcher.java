@@ -5,6 +5,7 @@
 package io.apiserver4j.apiserver.internal;
 
 import io.apiserver4j.admission.AdmissionChain;
+import io.apiserver4j.admission.matching.ConfigurationSources;
 import io.apiserver4j.admission.plugins.NamespaceStore;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ApiRequest.Verb;
@@ -70,8 +71,9 @@ public final class Dispatcher {
       Random random, Function<NamespaceStore, AdmissionChain> admissionFactory,
       GeneratedValuesPolicy generatedValues, long maxBodyBytes,
       CreateAuthorizer createAuthorizer, java.util.Map<String, String> settings) {
-    this(registry, store, clock, uids, random, new AdmissionSetup(admissionFactory,
-        ns -> AdmissionChain.empty(), java.util.Set.of()), generatedValues, maxBodyBytes,
+    this(registry, store, clock, uids, random, new AdmissionSetup(
+        (ns, sources) -> admissionFactory.apply(ns),
+        (ns, sources) -> AdmissionChain.empty(), java.util.Set.of()), generatedValues, maxBodyBytes,
         createAuthorizer, settings);
   }
 
@@ -79,8 +81,10 @@ public final class Dispatcher {
    * How the admission chain is put together: {@code head} before the policy and webhook stages,
    * {@code tail} after them, the stages named in {@code disabledStages} left out.
    */
-  public record AdmissionSetup(Function<NamespaceStore, AdmissionChain> head,
-      Function<NamespaceStore, AdmissionChain> tail, java.util.Set<String> disabledStages) {}
+  public record AdmissionSetup(
+      java.util.function.BiFunction<NamespaceStore, ConfigurationSources, AdmissionChain> head,
+      java.util.function.BiFunction<NamespaceStore, ConfigurationSources, AdmissionChain> tail,
+      java.util.Set<String> disabledStages) {}
 
   /** @param settings server settings by kube-apiserver flag name, for allocators */
   public Dispatcher(Registry registry, Store store, Clock clock, Supplier<String> uids,
@@ -95,8 +99,10 @@ public final class Dispatcher {
     AdmissionChain chain;
     try {
       chain = ConfiguredAdmission.append(Objects.requireNonNull(
-          admissionSetup.head().apply(namespaces), "the admission factory returned null"),
-          admissionSetup.tail().apply(namespaces), admissionSetup.disabledStages(),
+          admissionSetup.head().apply(namespaces, configurationSources),
+          "the admission factory returned null"),
+          admissionSetup.tail().apply(namespaces, configurationSources),
+          admissionSetup.disabledStages(),
           registry, configurationSources);
     } catch (RuntimeException e) {
       // the sources already started stop with the server that will not be

@@ -91,7 +91,7 @@ final class GoDecoding {
         strategic ? GoDecoder.Mode.UNSTRUCTURED : GoDecoder.Mode.JSON,
         strategic ? NumberLiterals.NONE : literals(raw));
     if (r.error().isPresent()) {
-      throw invalidPatch(strategic ? GoFormat.plusV(patch) : Json.write(patched),
+      throw invalidPatch(strategic ? GoFormat.v(patch) : Json.write(patched),
           r.error().get());
     }
     return r.object();

@@ -228,7 +228,8 @@ final class ObjectMetaRules {
         }
       }
       MapValue fresh = old.with("metadata", meta);
-      return status == null ? fresh.without("status") : fresh.with("status", status);
+      fresh = status == null ? fresh.without("status") : fresh.with("status", status);
+      return s.dropDisabledStatusFields(fresh, old);
     }
     MapValue r = s.dropDisabledFields(obj, Optional.of(old));
     if (def.hasStatus()) {

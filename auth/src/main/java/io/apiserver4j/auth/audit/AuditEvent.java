@@ -30,6 +30,9 @@ import java.util.TreeMap;
  * @param verb kube's verb, or the lower-case HTTP method of a non-resource request
  * @param user the authenticated user (before impersonation)
  * @param impersonatedUser whom the request ran as, when impersonating
+ * @param impersonationConstraint the constrained impersonation verb that allowed
+ *     {@code impersonatedUser} (e.g. {@code impersonate:user-info}); empty for legacy
+ *     impersonation. Written as {@code authenticationMetadata.impersonationConstraint}.
  * @param sourceIps forwarded-for addresses, then the peer
  * @param userAgent empty when absent
  * @param objectRef the resource of a resource request
@@ -40,8 +43,8 @@ import java.util.TreeMap;
  * @param annotations sorted by key, as Go writes maps
  */
 public record AuditEvent(AuditLevel level, String auditId, AuditStage stage, String requestUri,
-    String verb, UserInfo user, Optional<UserInfo> impersonatedUser, List<String> sourceIps,
-    String userAgent, Optional<ObjectReference> objectRef, Optional<MapValue> responseStatus,
+    String verb, UserInfo user, Optional<UserInfo> impersonatedUser,
+    Optional<String> impersonationConstraint, List<String> sourceIps, String userAgent, Optional<ObjectReference> objectRef, Optional<MapValue> responseStatus,
     Optional<Value> requestObject, Optional<Value> responseObject,
     Instant requestReceivedTimestamp, Instant stageTimestamp, Map<String, String> annotations) {
 
@@ -56,6 +59,7 @@ public record AuditEvent(AuditLevel level, String auditId, AuditStage stage, Str
     requireNonNull(verb, "verb");
     requireNonNull(user, "user");
     requireNonNull(impersonatedUser, "impersonatedUser");
+    requireNonNull(impersonationConstraint, "impersonationConstraint");
     sourceIps = List.copyOf(sourceIps);
     requireNonNull(userAgent, "userAgent");
     requireNonNull(objectRef, "objectRef");
@@ -65,6 +69,36 @@ public record AuditEvent(AuditLevel level, String auditId, AuditStage stage, Str
     requireNonNull(requestReceivedTimestamp, "requestReceivedTimestamp");
     requireNonNull(stageTimestamp, "stageTimestamp");
     annotations = Collections.unmodifiableMap(new TreeMap<>(annotations));
+  }
+
+  /**
+   * An event without an impersonation constraint (no or legacy impersonation).
+   *
+   * @param level see the record component
+   * @param auditId see the record component
+   * @param stage see the record component
+   * @param requestUri see the record component
+   * @param verb see the record component
+   * @param user see the record component
+   * @param impersonatedUser see the record component
+   * @param sourceIps see the record component
+   * @param userAgent see the record component
+   * @param objectRef see the record component
+   * @param responseStatus see the record component
+   * @param requestObject see the record component
+   * @param responseObject see the record component
+   * @param requestReceivedTimestamp see the record component
+   * @param stageTimestamp see the record component
+   * @param annotations see the record component
+   */
+  public AuditEvent(AuditLevel level, String auditId, AuditStage stage, String requestUri,
+      String verb, UserInfo user, Optional<UserInfo> impersonatedUser, List<String> sourceIps,
+      String userAgent, Optional<ObjectReference> objectRef, Optional<MapValue> responseStatus,
+      Optional<Value> requestObject, Optional<Value> responseObject,
+      Instant requestReceivedTimestamp, Instant stageTimestamp, Map<String, String> annotations) {
+    this(level, auditId, stage, requestUri, verb, user, impersonatedUser, Optional.empty(),
+        sourceIps, userAgent, objectRef, responseStatus, requestObject, responseObject,
+        requestReceivedTimestamp, stageTimestamp, annotations);
   }
 
   /**
@@ -110,6 +144,8 @@ public record AuditEvent(AuditLevel level, String auditId, AuditStage stage, Str
         .put("verb", Value.of(verb))
         .put("user", user(user));
     impersonatedUser.ifPresent(u -> b.put("impersonatedUser", user(u)));
+    impersonationConstraint.ifPresent(c -> b.put("authenticationMetadata",
+        MapValue.builder().put("impersonationConstraint", Value.of(c)).build()));
     if (!sourceIps.isEmpty()) {
       b.put("sourceIPs", strings(sourceIps));
     }

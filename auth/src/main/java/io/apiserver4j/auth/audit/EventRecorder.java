@@ -39,6 +39,7 @@ final class EventRecorder implements AuditRecorder {
   private final boolean failedAuthentication;
   private final Map<String, String> annotations = new LinkedHashMap<>();
   private UserInfo impersonated;
+  private String impersonationConstraint = "";
   private AuditEvent.ObjectReference objectRef;
   private MapValue responseStatus;
   private Value requestObject;
@@ -92,6 +93,12 @@ final class EventRecorder implements AuditRecorder {
   @Override
   public synchronized void impersonated(UserInfo user) {
     impersonated = user;
+  }
+
+  @Override
+  public synchronized void impersonated(UserInfo user, String constraint) {
+    impersonated = user;
+    impersonationConstraint = constraint;
   }
 
   @Override
@@ -200,6 +207,8 @@ final class EventRecorder implements AuditRecorder {
     AuthorizationAttributes a = start.attributes();
     AuditEvent event = new AuditEvent(decision.level(), start.auditId(), stage,
         start.requestUri(), a.verb(), a.user(), Optional.ofNullable(impersonated),
+        impersonationConstraint.isEmpty() ? Optional.empty()
+            : Optional.of(impersonationConstraint),
         start.sourceIps(), start.userAgent(), Optional.ofNullable(objectRef),
         Optional.ofNullable(responseStatus), Optional.ofNullable(requestObject),
         Optional.ofNullable(responseObject), start.received(), at, annotations);

@@ -337,7 +337,9 @@ class AuditHttpTest {
     assertThat(json).startsWith(head("Metadata", "ResponseComplete",
         "/api/v1/namespaces/meta/configmaps?limit=500", "list") + ADMIN.replace(
             ",\"sourceIPs\"", ",\"impersonatedUser\":{\"username\":\"carol\",\"groups\":"
-                + "[\"devs\",\"system:authenticated\"]},\"sourceIPs\""));
+                + "[\"devs\",\"system:authenticated\"]},\"authenticationMetadata\":"
+                // cluster-admin's "*" verbs include constrained impersonation's, tried first
+                + "{\"impersonationConstraint\":\"impersonate:user-info\"},\"sourceIPs\""));
     // carol may not list: the decision is the impersonated user's
     assertThat(e.annotations()).containsEntry("authorization.k8s.io/decision", "forbid");
   }

@@ -82,6 +82,9 @@ public final class Kubelet implements Controller {
    * before one of them is dropped, so a restarted kubelet has one heartbeat, not two.
    */
   private final Map<String, AtomicInteger> epochs = new ConcurrentHashMap<>();
+  /** Per Node, the conditions a test made its kubelet report instead of healthy ones. */
+  private final Map<String, Map<String, NodeObjects.Condition>> conditions =
+      new ConcurrentHashMap<>();
   private Workers workers;
 
   /** The kubelets of {@code settings}' Nodes. */
@@ -96,6 +99,7 @@ public final class Kubelet implements Controller {
       nodeIndex.put(n.name(), i);
       epochs.put(n.name(), new AtomicInteger());
       addresses.put(n.name(), new HashMap<>());
+      conditions.put(n.name(), new ConcurrentHashMap<>());
     }
     this.queue = context.newQueue("kubelet");
     this.pods = context.informers().informer(new GroupResource("", "pods"));
@@ -182,7 +186,8 @@ public final class Kubelet implements Controller {
     int index = nodeIndex.get(n.name());
     MapValue node;
     try {
-      node = client(NODES, n.name()).create(NodeObjects.node(n, index, now));
+      node = client(NODES, n.name()).create(NodeObjects.node(n, index, now,
+          Map.copyOf(conditions.get(n.name()))));
     } catch (AlreadyExistsException e) {
       node = client(NODES, n.name()).get(n.name());
     }
@@ -212,7 +217,8 @@ public final class Kubelet implements Controller {
   private void reportStatus(String node) {
     MapValue current = client(NODES, node).get(node);
     MapValue status = NodeObjects.status(nodes.get(node), nodeIndex.get(node),
-        context.clock().instant(), Nested.list(current, "status", "conditions"));
+        context.clock().instant(), Nested.list(current, "status", "conditions"),
+        Map.copyOf(conditions.get(node)));
     context.api().handle(ApiRequest.builder(ApiRequest.Verb.PATCH, NODES).name(node)
         .subresource("status").patch(PatchType.STRATEGIC_MERGE_PATCH,
             Json.write(Obj.map("status", status)))
@@ -239,6 +245,13 @@ public final class Kubelet implements Controller {
       reportStatus(node);
       String status = item("status:", node);
       context.timers().schedule(STATUS_REPORT, () -> queue.add(status));
+      return Outcome.FORGET;
+    }
+    if (item.startsWith("report:")) {
+      String node = item.substring("report:".length());
+      if (!stopped.contains(node) && client(NODES, node).find(node).isPresent()) {
+        reportStatus(node);
+      }
       return Outcome.FORGET;
     }
     String key = item.substring("pod:".length());
@@ -487,6 +500,36 @@ public final class Kubelet implements Controller {
       context.api().resources(LEASES).namespace(NodeObjects.LEASE_NAMESPACE).delete(node);
     } catch (NotFoundException e) {
       // never renewed, or gone already
+    }
+  }
+
+  /**
+   * Makes the kubelet of {@code node} report its condition {@code type} (one of kubelet's
+   * MemoryPressure, DiskPressure, PIDPressure and Ready) with {@code status} ("True", "False"
+   * or "Unknown"), {@code reason} and {@code message} from now on, as a running kubelet whose
+   * container runtime or resources fail; its Lease stays renewed. A running kubelet posts the
+   * changed status at once (kubelet posts a changed status without waiting for its report
+   * frequency); a stopped one when it starts. Reporting kubelet's healthy values again
+   * ({@code Ready} "True", {@code KubeletReady}, ...) is how a test heals it.
+   *
+   * @throws IllegalArgumentException if {@code node} is not simulated, {@code type} is not one
+   *     of kubelet's condition types or {@code status} not a condition status
+   */
+  public void setCondition(String node, String type, String status, String reason,
+      String message) {
+    requireSimulated(node);
+    if (!NodeObjects.CONDITION_TYPES.contains(type)) {
+      throw new IllegalArgumentException("condition type " + type + " is not one of "
+          + NodeObjects.CONDITION_TYPES);
+    }
+    if (!List.of("True", "False", "Unknown").contains(status)) {
+      throw new IllegalArgumentException("condition status " + status
+          + " is not True, False or Unknown");
+    }
+    conditions.get(node).put(type, new NodeObjects.Condition(status, reason, message));
+    if (!stopped.contains(node)) {
+      // an item of its own: the periodic report keeps its 5 min cadence
+      queue.add("report:" + node);
     }
   }
 

@@ -42,8 +42,12 @@ final class NodeObjects {
     return "172.18." + (n / 256) + "." + (n % 256);
   }
 
-  /** The Node object the {@code index}th configured Node registers with at {@code now}. */
-  static MapValue node(NodeSpec config, int index, Instant now) {
+  /**
+   * The Node object the {@code index}th configured Node registers with at {@code now}, its
+   * conditions healthy but for {@code overrides}.
+   */
+  static MapValue node(NodeSpec config, int index, Instant now,
+      Map<String, Condition> overrides) {
     String name = config.name();
     Map<String, String> labels = new LinkedHashMap<>();
     labels.put("beta.kubernetes.io/arch", "amd64");
@@ -65,15 +69,23 @@ final class NodeObjects {
                 "volumes.kubernetes.io/controller-managed-attach-detach", "true")),
         "spec", Obj.map("podCIDR", cidr, "podCIDRs", List.of(cidr),
             "taints", taints.isEmpty() ? null : taints),
-        "status", status(config, index, now, List.of()));
+        "status", status(config, index, now, List.of(), overrides));
   }
+
+  /** A condition a test made the kubelet report instead of its healthy one. */
+  record Condition(String status, String reason, String message) {}
+
+  /** kubelet's own Node condition types, in the order it reports them. */
+  static final List<String> CONDITION_TYPES =
+      List.of("MemoryPressure", "DiskPressure", "PIDPressure", "Ready");
 
   /**
    * The Node's status at {@code now}: every condition's heartbeat is {@code now}, its transition
-   * time kept from {@code previous} conditions when its status did not change.
+   * time kept from {@code previous} conditions when its status did not change; a condition
+   * type in {@code overrides} is reported as given there instead of healthy.
    */
   static MapValue status(NodeSpec config, int index, Instant now,
-      List<io.apiserver4j.core.Value> previous) {
+      List<io.apiserver4j.core.Value> previous, Map<String, Condition> overrides) {
     String time = Meta.formatTime(now);
     List<Object> conditions = new ArrayList<>();
     for (String[] c : new String[][] {
@@ -83,6 +95,10 @@ final class NodeObjects {
         {"PIDPressure", "False", "KubeletHasSufficientPID",
             "kubelet has sufficient PID available"},
         {"Ready", "True", "KubeletReady", "kubelet is posting ready status"}}) {
+      Condition override = overrides.get(c[0]);
+      if (override != null) {
+        c = new String[] {c[0], override.status(), override.reason(), override.message()};
+      }
       String transition = time;
       for (io.apiserver4j.core.Value p : previous) {
         if (io.apiserver4j.core.Nested.str(p, "type").equals(c[0])

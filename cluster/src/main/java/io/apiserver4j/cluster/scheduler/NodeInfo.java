@@ -33,9 +33,14 @@ final class NodeInfo {
   int pods;
 
   NodeInfo(MapValue node) {
+    this(node, Resources.of(Nested.getOrNull(node, "status", "allocatable")));
+  }
+
+  /** The info of {@code node}, whose parsed {@code status.allocatable} is {@code allocatable}. */
+  NodeInfo(MapValue node, Map<String, Long> allocatable) {
     this.node = node;
     this.name = io.apiserver4j.core.Meta.metaString(node, "name");
-    this.allocatable = Resources.of(Nested.getOrNull(node, "status", "allocatable"));
+    this.allocatable = allocatable;
   }
 
   long allocatable(String resource) {
@@ -62,7 +67,7 @@ final class NodeInfo {
    * {@code added}: what preemption and nominated Pods evaluate without touching the snapshot.
    */
   NodeInfo with(java.util.Collection<MapValue> removed, List<MapValue> added) {
-    NodeInfo copy = new NodeInfo(node);
+    NodeInfo copy = new NodeInfo(node, allocatable);
     java.util.Set<MapValue> gone = java.util.Collections.newSetFromMap(
         new java.util.IdentityHashMap<>());
     gone.addAll(removed);

@@ -19,8 +19,8 @@ import java.util.Optional;
  * kube-scheduler's PodTopologySpread filter (pkg/scheduler/framework/plugins/podtopologyspread,
  * filtering.go) for one Pod over one snapshot. Only the Pod's own
  * {@code whenUnsatisfiable: DoNotSchedule} constraints filter: kube's system default
- * constraints (zone maxSkew 5, hostname maxSkew 3) are {@code ScheduleAnyway} and only score,
- * and this scheduler does not simulate PodTopologySpread scoring. A Node counts when it has every
+ * constraints (zone maxSkew 5, hostname maxSkew 3) are {@code ScheduleAnyway} and only score
+ * (see {@link PodTopologySpreadScore}). A Node counts when it has every
  * constraint's topology key; per constraint it counts when it passes the Pod's required node
  * affinity ({@code nodeAffinityPolicy: Honor}, the default) and, with
  * {@code nodeTaintsPolicy: Honor}, tolerates its NoSchedule and NoExecute taints. A Pod counts
@@ -136,17 +136,26 @@ final class PodTopologySpread {
   static List<Constraint> constraints(MapValue pod) {
     List<Constraint> out = new ArrayList<>();
     for (Value c : Nested.list(pod, "spec", "topologySpreadConstraints")) {
-      if (!Nested.str(c, "whenUnsatisfiable").equals("DoNotSchedule")) {
-        continue;
+      if (Nested.str(c, "whenUnsatisfiable").equals("DoNotSchedule")) {
+        out.add(constraint(pod, c));
       }
-      Optional<LabelSelector> selector = PodSelectors.withLabelKeys(
-          PodSelectors.of(Nested.getOrNull(c, "labelSelector")), pod,
-          Nested.list(c, "matchLabelKeys"), List.of());
-      long minDomains = Nested.has(c, "minDomains") ? Nested.integer(c, "minDomains") : 1;
-      out.add(new Constraint(Nested.integer(c, "maxSkew"), Nested.str(c, "topologyKey"),
-          selector, minDomains, !Nested.str(c, "nodeAffinityPolicy").equals("Ignore"),
-          Nested.str(c, "nodeTaintsPolicy").equals("Honor")));
     }
     return out;
+  }
+
+  /**
+   * One of {@code pod}'s {@code topologySpreadConstraints} as kube's
+   * {@code filterTopologySpreadConstraints} parses it.
+   *
+   * @throws IllegalArgumentException when its selector does not parse
+   */
+  static Constraint constraint(MapValue pod, Value c) {
+    Optional<LabelSelector> selector = PodSelectors.withLabelKeys(
+        PodSelectors.of(Nested.getOrNull(c, "labelSelector")), pod,
+        Nested.list(c, "matchLabelKeys"), List.of());
+    long minDomains = Nested.has(c, "minDomains") ? Nested.integer(c, "minDomains") : 1;
+    return new Constraint(Nested.integer(c, "maxSkew"), Nested.str(c, "topologyKey"),
+        selector, minDomains, !Nested.str(c, "nodeAffinityPolicy").equals("Ignore"),
+        Nested.str(c, "nodeTaintsPolicy").equals("Honor"));
   }
 }

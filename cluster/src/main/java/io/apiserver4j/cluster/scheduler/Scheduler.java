@@ -26,6 +26,7 @@ import io.apiserver4j.core.Value;
 import io.apiserver4j.core.errors.ConflictException;
 import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.labels.LabelSelector;
 import java.util.ArrayList;
 import java.util.Comparator;
 import java.util.LinkedHashMap;
@@ -43,8 +44,8 @@ import org.slf4j.LoggerFactory;
  * (kube's scheduling cycle), Pods of {@code schedulerName: default-scheduler} without a
  * {@code nodeName} and without scheduling gates; the {@link Filters} in kube's order, then
  * {@link PodTopologySpread} and {@link InterPodAffinity} (see {@link SchedulingCycle}), then
- * least-allocated scoring on CPU and memory plus {@link InterPodAffinityScore} at kube's weight 2
- * (ties to the first Node by name; kube's other scoring plugins are not simulated); a fitting
+ * least-allocated scoring on CPU and memory plus {@link PodTopologySpreadScore} and
+ * {@link InterPodAffinityScore} at kube's weight 2 each (ties to the first Node by name; kube's other scoring plugins are not simulated); a fitting
  * Pod is bound through {@code pods/binding} and gets a {@code Scheduled} Event. A Pod that fits
  * nowhere goes through {@link Preemption}: when lower-priority Pods can make room on a Node,
  * they get the {@code DisruptionTarget} condition, are deleted (gracefully) and get a
@@ -53,6 +54,8 @@ import org.slf4j.LoggerFactory;
  * message (with the PostFilter part when preemption did not help) and a
  * {@code FailedScheduling} Event. Unschedulable Pods are tried again when a Node is added or
  * changes, or an assigned Pod is bound, relabelled, deleted, starts terminating or terminates.
+ * Before binding, {@link VolumeBinding} selects the Node for the Pod's WaitForFirstConsumer
+ * claims.
  * Writes are made as {@code system:kube-scheduler} with field manager {@code kube-scheduler}.
  */
 public final class Scheduler implements Controller {
@@ -70,12 +73,32 @@ public final class Scheduler implements Controller {
   private final Informer nodes;
   private final Informer namespaces;
   private final Informer budgets;
+  private final VolumeBinding volumeBinding;
+  private final Informer services;
+  private final Informer replicationControllers;
+  private final Informer replicaSets;
+  private final Informer statefulSets;
   private final WorkQueue<String> queue;
   private final EventWriter events;
   /** Pods found unschedulable, tried again on cluster changes. */
   private final Set<String> unschedulable = ConcurrentHashMap.newKeySet();
   /** Pods bound by this scheduler that the informer does not show bound yet, by Node. */
   private final Map<String, MapValue> assumed = new ConcurrentHashMap<>();
+  /**
+   * The assigned Pods that have not terminated, by Node name then key, kept by the Pod handler
+   * (which sees every write before it returns): a cycle reads its Nodes' Pods from here instead
+   * of scanning every cached Pod.
+   */
+  private final Map<String, Map<String, Assigned>> assignedPods = new ConcurrentHashMap<>();
+
+  /** Each Node's parsed allocatable resources, by name, with the Node version they are of. */
+  private final Map<String, Allocatable> allocatable = new ConcurrentHashMap<>();
+
+  /** A Node version and its parsed {@code status.allocatable}. */
+  private record Allocatable(MapValue node, Map<String, Long> amounts) {}
+
+  /** An assigned Pod and its usage. */
+  private record Assigned(MapValue pod, NodeInfo.PodUsage usage) {}
   /** Each assigned Pod's usage by UID, so that a cycle does not parse every Pod again. */
   private final Map<String, NodeInfo.PodUsage> usage = new ConcurrentHashMap<>();
   private Workers workers;
@@ -97,6 +120,13 @@ public final class Scheduler implements Controller {
     this.namespaces = context.informers().informer(new GroupResource("", "namespaces"));
     this.budgets = context.informers().informer(new GroupResource("policy",
         "poddisruptionbudgets"));
+    this.volumeBinding = new VolumeBinding(context, USER, FIELD_MANAGER);
+    this.services = context.informers().informer(new GroupResource("", "services"));
+    this.replicationControllers = context.informers().informer(new GroupResource("",
+        "replicationcontrollers"));
+    this.replicaSets = context.informers().informer(new GroupResource("apps", "replicasets"));
+    this.statefulSets = context.informers().informer(new GroupResource("apps",
+        "statefulsets"));
     pods.addHandler(new PodHandler());
     nodes.addHandler(new NodeHandler());
   }
@@ -141,9 +171,31 @@ public final class Scheduler implements Controller {
     }
   }
 
+  /** Keeps {@link #assignedPods} up to date with a change from {@code old} to {@code pod}. */
+  private void track(MapValue old, MapValue pod) {
+    String node = pod == null ? "" : Nested.str(pod, "spec", "nodeName");
+    boolean counts = !node.isEmpty() && !terminal(pod);
+    if (old != null) {
+      String oldNode = Nested.str(old, "spec", "nodeName");
+      if (!oldNode.isEmpty() && (!counts || !oldNode.equals(node))) {
+        Map<String, Assigned> there = assignedPods.get(oldNode);
+        if (there != null) {
+          there.remove(key(old));
+        }
+      }
+    }
+    if (counts) {
+      NodeInfo.PodUsage podUsage = usage.computeIfAbsent(Meta.metaString(pod, "uid"),
+          uid -> NodeInfo.PodUsage.of(pod));
+      assignedPods.computeIfAbsent(node, n -> new ConcurrentHashMap<>())
+          .put(key(pod), new Assigned(pod, podUsage));
+    }
+  }
+
   private final class PodHandler implements ResourceEventHandler {
     @Override
     public void onAdd(MapValue pod) {
+      track(null, pod);
       if (pending(pod)) {
         queue.add(key(pod));
       } else if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
@@ -154,6 +206,7 @@ public final class Scheduler implements Controller {
 
     @Override
     public void onUpdate(MapValue old, MapValue pod) {
+      track(old, pod);
       String k = key(pod);
       if (!Nested.str(pod, "spec", "nodeName").isEmpty()) {
         assumed.remove(k);
@@ -181,6 +234,7 @@ public final class Scheduler implements Controller {
 
     @Override
     public void onDelete(MapValue pod) {
+      track(pod, null);
       String k = key(pod);
       usage.remove(Meta.metaString(pod, "uid"));
       assumed.remove(k);
@@ -268,13 +322,77 @@ public final class Scheduler implements Controller {
         this::namespaceLabels);
     Map<String, Long> affinityScores = affinity.skip() ? Map.of()
         : affinity.normalized(feasible);
+    PodTopologySpreadScore spread = new PodTopologySpreadScore(pod, infos, feasible,
+        Nested.list(pod, "spec", "topologySpreadConstraints").isEmpty()
+            ? Optional.of(defaultSelector(pod)) : Optional.empty());
+    Map<String, Long> spreadScores = spread.skip() ? Map.of() : spread.normalized(feasible);
     NodeInfo best = feasible.stream()
         .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n)
+                + PodTopologySpreadScore.WEIGHT * spreadScores.getOrDefault(n.name, 0L)
                 + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L))
             .thenComparing(n -> n.name, Comparator.reverseOrder()))
         .orElseThrow();
     bind(pod, key, best.name);
     return Outcome.FORGET;
+  }
+
+  /**
+   * kube's {@code helper.DefaultSelector}: the labels the Pod's Services select (a Service
+   * without a selector selects nothing), merged with its controlling ReplicationController's
+   * selector, or with the requirements of its controlling ReplicaSet's or StatefulSet's
+   * selector added; a controller that is not cached adds nothing.
+   */
+  LabelSelector defaultSelector(MapValue pod) {
+    String namespace = Meta.metaString(pod, "namespace");
+    Map<String, String> podLabels = Meta.labels(pod);
+    Map<String, String> merged = new java.util.TreeMap<>();
+    for (MapValue service : services.list(namespace)) {
+      Value selector = Nested.getOrNull(service, "spec", "selector");
+      if (selector instanceof MapValue map) {
+        Map<String, String> labels = stringMap(map);
+        if (LabelSelector.ofEquals(labels).matches(podLabels)) {
+          merged.putAll(labels);
+        }
+      }
+    }
+    List<LabelSelector.Requirement> requirements =
+        new ArrayList<>(LabelSelector.ofEquals(merged).requirements());
+    for (Value ref : Nested.list(pod, "metadata", "ownerReferences")) {
+      if (!Nested.bool(ref, "controller")) {
+        continue;
+      }
+      String owner = Nested.str(ref, "apiVersion") + "/" + Nested.str(ref, "kind");
+      String name = Nested.str(ref, "name");
+      switch (owner) {
+        case "v1/ReplicationController" -> replicationControllers.get(namespace, name)
+            .ifPresent(rc -> {
+              if (Nested.getOrNull(rc, "spec", "selector") instanceof MapValue map) {
+                merged.putAll(stringMap(map));
+              }
+              requirements.clear();
+              requirements.addAll(LabelSelector.ofEquals(merged).requirements());
+            });
+        case "apps/v1/ReplicaSet" -> replicaSets.get(namespace, name)
+            .flatMap(Informer::specSelector)
+            .ifPresent(selector -> requirements.addAll(selector.requirements()));
+        case "apps/v1/StatefulSet" -> statefulSets.get(namespace, name)
+            .flatMap(Informer::specSelector)
+            .ifPresent(selector -> requirements.addAll(selector.requirements()));
+        default -> {
+          // not owned by a controller kube spreads by default
+        }
+      }
+      break;
+    }
+    return LabelSelector.of(requirements);
+  }
+
+  private static Map<String, String> stringMap(MapValue map) {
+    Map<String, String> out = new java.util.TreeMap<>();
+    for (int i = 0; i < map.size(); i++) {
+      out.put(map.keyAt(i), Nested.str(map.valueAt(i)));
+    }
+    return out;
   }
 
   private Map<String, String> namespaceLabels(String namespace) {
@@ -352,23 +470,26 @@ public final class Scheduler implements Controller {
   private List<NodeInfo> snapshot() {
     Map<String, NodeInfo> byName = new java.util.TreeMap<>();
     for (MapValue n : nodes.list()) {
-      byName.put(Meta.metaString(n, "name"), new NodeInfo(n));
+      // quantities parsed once per Node version, not once per cycle
+      Allocatable parsed = allocatable.get(Meta.metaString(n, "name"));
+      if (parsed == null || parsed.node() != n) {
+        parsed = new Allocatable(n,
+            Map.copyOf(Resources.of(Nested.getOrNull(n, "status", "allocatable"))));
+        allocatable.put(Meta.metaString(n, "name"), parsed);
+      }
+      byName.put(Meta.metaString(n, "name"), new NodeInfo(n, parsed.amounts()));
     }
-    Set<String> counted = new java.util.HashSet<>();
-    for (MapValue p : pods.list()) {
-      String node = Nested.str(p, "spec", "nodeName");
-      if (node.isEmpty() || terminal(p)) {
+    for (Map.Entry<String, Map<String, Assigned>> e : assignedPods.entrySet()) {
+      NodeInfo info = byName.get(e.getKey());
+      if (info == null) {
         continue;
       }
-      NodeInfo info = byName.get(node);
-      if (info != null) {
-        info.add(p, usage.computeIfAbsent(Meta.metaString(p, "uid"),
-            uid -> NodeInfo.PodUsage.of(p)));
+      for (Assigned a : e.getValue().values()) {
+        info.add(a.pod(), a.usage());
       }
-      counted.add(key(p));
     }
     for (Map.Entry<String, MapValue> e : assumed.entrySet()) {
-      if (counted.contains(e.getKey())) {
+      if (isAssigned(e.getKey())) {
         continue;
       }
       NodeInfo info = byName.get(Nested.str(e.getValue(), "spec", "nodeName"));
@@ -377,6 +498,13 @@ public final class Scheduler implements Controller {
       }
     }
     return new ArrayList<>(byName.values());
+  }
+
+  /** Whether the informer shows the Pod at {@code key} bound and not terminated. */
+  private boolean isAssigned(String key) {
+    int slash = key.indexOf('/');
+    return pods.get(key.substring(0, slash), key.substring(slash + 1))
+        .map(p -> !Nested.str(p, "spec", "nodeName").isEmpty() && !terminal(p)).orElse(false);
   }
 
   private void bind(MapValue pod, String key, String node) {
@@ -388,6 +516,7 @@ public final class Scheduler implements Controller {
             "uid", Meta.metaString(pod, "uid")),
         "target", Obj.map("kind", "Node", "name", node));
     try {
+      volumeBinding.preBind(pod, node);
       context.api().handle(ApiRequest.builder(ApiRequest.Verb.CREATE, PODS)
           .namespace(namespace).name(name).subresource("binding").body(binding)
           .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();

@@ -18,6 +18,7 @@ import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Expectations;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.IntOrPercent;
+import io.apiserver4j.controllers.internal.OwnedPodHandler;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;
@@ -98,7 +99,9 @@ public final class DaemonSetController implements Controller {
     this.revisions = context.informers().informer(new GroupResource("apps",
         "controllerrevisions"));
     sets.addHandler(new SetHandler());
-    pods.addHandler(new PodHandler());
+    pods.addHandler(OwnedPodHandler.builder(sets, "DaemonSet", queue).expectations(expectations)
+        .terminatingUpdate(OwnedPodHandler.TerminatingUpdate.AS_DELETE)
+        .readyMargin(Duration.ofSeconds(1)).build());
     nodes.addHandler(new NodeHandler());
   }
 
@@ -140,68 +143,6 @@ public final class DaemonSetController implements Controller {
     }
   }
 
-  private final class PodHandler implements ResourceEventHandler {
-    @Override
-    public void onAdd(MapValue pod) {
-      if (Nested.has(pod, "metadata", "deletionTimestamp")) {
-        onDelete(pod);
-        return;
-      }
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      if (ref.isPresent()) {
-        resolve(Meta.metaString(pod, "namespace"), ref.get()).ifPresent(ds -> {
-          expectations.creationObserved(Pods.key(ds));
-          queue.add(Pods.key(ds));
-        });
-        return;
-      }
-      for (MapValue ds : matchingSets(pod)) {
-        queue.add(Pods.key(ds));
-      }
-    }
-
-    @Override
-    public void onUpdate(MapValue old, MapValue pod) {
-      if (Meta.metaString(old, "resourceVersion").equals(Meta.metaString(pod, "resourceVersion"))) {
-        return;
-      }
-      if (Nested.has(pod, "metadata", "deletionTimestamp")) {
-        onDelete(pod);
-        return;
-      }
-      Optional<MapValue> oldRef = Pods.controllerRef(old);
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      if (!oldRef.equals(ref) && oldRef.isPresent()) {
-        resolve(Meta.metaString(old, "namespace"), oldRef.get())
-            .ifPresent(ds -> queue.add(Pods.key(ds)));
-      }
-      if (ref.isPresent()) {
-        resolve(Meta.metaString(pod, "namespace"), ref.get()).ifPresent(ds -> {
-          queue.add(Pods.key(ds));
-          long minReady = Nested.integer(ds, "spec", "minReadySeconds");
-          if (!Pods.ready(old) && Pods.ready(pod) && minReady > 0) {
-            queue.addAfter(Pods.key(ds), Duration.ofSeconds(minReady + 1));
-          }
-        });
-        return;
-      }
-      if (!Meta.labels(old).equals(Meta.labels(pod)) || !oldRef.equals(ref)) {
-        for (MapValue ds : matchingSets(pod)) {
-          queue.add(Pods.key(ds));
-        }
-      }
-    }
-
-    @Override
-    public void onDelete(MapValue pod) {
-      Pods.controllerRef(pod).flatMap(r -> resolve(Meta.metaString(pod, "namespace"), r))
-          .ifPresent(ds -> {
-            expectations.deletionObserved(Pods.key(ds), Pods.key(pod));
-            queue.add(Pods.key(ds));
-          });
-    }
-  }
-
   /** Node changes that can change where daemon Pods belong requeue every set. */
   private final class NodeHandler implements ResourceEventHandler {
     @Override
@@ -229,14 +170,6 @@ public final class DaemonSetController implements Controller {
     for (MapValue ds : sets.list()) {
       queue.add(Pods.key(ds));
     }
-  }
-
-  private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    return sets.resolveControllerRef(namespace, ref, "DaemonSet");
-  }
-
-  private List<MapValue> matchingSets(MapValue pod) {
-    return sets.selecting(pod, Informer::specSelector);
   }
 
   // ---- sync (daemon_controller.go) ----

@@ -338,7 +338,7 @@ public final class DeploymentController implements Controller {
       out.put(Meta.metaString(rs, "uid"), new ArrayList<>());
     }
     for (MapValue pod : pods.list(Meta.metaString(d, "namespace"))) {
-      if (!selector.matches(Meta.labels(pod))) {
+      if (!selector.matches(pod)) {
         continue;
       }
       Pods.controllerRef(pod).map(r -> out.get(Nested.str(r, "uid")))

@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.deployment;
 import static io.apiserver4j.controllers.deployment.DeploymentUtil.replicas;
 
 import io.apiserver4j.controllers.internal.Pods;
+import io.apiserver4j.controllers.internal.SyncError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
@@ -95,7 +96,7 @@ final class Rollout {
       long count = Math.min(maxCleanup - total, replicas(rs) - available);
       long newReplicas = replicas(rs) - count;
       if (newReplicas > replicas(rs)) {
-        throw new IllegalStateException("when cleaning up unhealthy replicas, got invalid "
+        throw new SyncError("when cleaning up unhealthy replicas, got invalid "
             + "request to scale down " + Pods.key(rs) + " " + replicas(rs) + " -> "
             + newReplicas);
       }
@@ -127,7 +128,7 @@ final class Rollout {
       long count = Math.min(replicas(rs), toScaleDown - total);
       long newReplicas = replicas(rs) - count;
       if (newReplicas > replicas(rs)) {
-        throw new IllegalStateException("when scaling down old replica set, got invalid "
+        throw new SyncError("when scaling down old replica set, got invalid "
             + "request to scale down " + Pods.key(rs) + " " + replicas(rs) + " -> "
             + newReplicas);
       }

@@ -12,6 +12,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EndpointSliceWriter;
 import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
@@ -78,7 +79,7 @@ public final class EndpointSliceController implements Controller {
     this.slices = context.informers().informer(
         new GroupResource("discovery.k8s.io", "endpointslices"));
     this.nodes = context.informers().informer(new GroupResource("", "nodes"));
-    this.reconciler = new Reconciler(CONTROLLER_NAME, MAX_ENDPOINTS_PER_SLICE, new Writer(),
+    this.reconciler = new Reconciler(CONTROLLER_NAME, MAX_ENDPOINTS_PER_SLICE, EndpointSliceWriter.through(this::client),
         tracker);
     services.addHandler(ResourceEventHandler.enqueueing(queue));
     pods.addHandler(new PodHandler());
@@ -211,27 +212,6 @@ public final class EndpointSliceController implements Controller {
       return Outcome.REQUEUE;
     }
     return Outcome.FORGET;
-  }
-
-  private final class Writer implements Reconciler.Writer {
-    @Override
-    public MapValue create(MapValue slice) {
-      return client(Meta.metaString(slice, "namespace")).create(slice);
-    }
-
-    @Override
-    public MapValue update(MapValue slice) {
-      return client(Meta.metaString(slice, "namespace")).update(slice);
-    }
-
-    @Override
-    public void delete(MapValue slice) {
-      try {
-        client(Meta.metaString(slice, "namespace")).delete(Meta.metaString(slice, "name"));
-      } catch (NotFoundException e) {
-        // already gone
-      }
-    }
   }
 
   private ResourceClient client(String namespace) {

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.endpointslice;
 
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EndpointSliceWriter;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ServiceEndpoints;
 import io.apiserver4j.core.ListValue;
@@ -40,15 +41,6 @@ final class Reconciler {
   static final String LABEL_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
   static final String ZONE_LABEL = "topology.kubernetes.io/zone";
 
-  /** Where the reconciler writes; each call returns the object as stored. */
-  interface Writer {
-    MapValue create(MapValue slice);
-
-    MapValue update(MapValue slice);
-
-    void delete(MapValue slice);
-  }
-
   /** A Pod's node could not be found: kube's {@code ErrNodeNotFound}, retried later. */
   static final class NodeNotFoundException extends RuntimeException {
     NodeNotFoundException(String message) {
@@ -58,10 +50,10 @@ final class Reconciler {
 
   private final String controllerName;
   private final int maxEndpointsPerSlice;
-  private final Writer writer;
+  private final EndpointSliceWriter writer;
   private final EndpointSliceTracker tracker;
 
-  Reconciler(String controllerName, int maxEndpointsPerSlice, Writer writer,
+  Reconciler(String controllerName, int maxEndpointsPerSlice, EndpointSliceWriter writer,
       EndpointSliceTracker tracker) {
     this.controllerName = controllerName;
     this.maxEndpointsPerSlice = maxEndpointsPerSlice;

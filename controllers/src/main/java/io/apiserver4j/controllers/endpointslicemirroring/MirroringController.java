@@ -11,6 +11,7 @@ import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EndpointSliceWriter;
 import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
@@ -62,18 +63,23 @@ public final class MirroringController implements Controller {
   private final EndpointSliceTracker tracker = new EndpointSliceTracker();
   private final MirroringReconciler reconciler;
   private final EventRecorder events;
+  private final EndpointSliceWriter writer;
   private Workers workers;
 
   /** The {@code endpointslicemirroring} controller on {@code context}'s informers. */
   public MirroringController(ControllerContext context) {
     this.context = context;
     this.events = new EventRecorder(context, user, "endpoint-slice-mirroring-controller");
+    this.writer = EndpointSliceWriter.through(this::client);
     this.queue = context.newQueue("endpointslicemirroring");
     this.services = context.informers().informer(new GroupResource("", "services"));
     this.endpoints = context.informers().informer(new GroupResource("", "endpoints"));
     this.slices = context.informers().informer(
         new GroupResource("discovery.k8s.io", "endpointslices"));
-    this.reconciler = new MirroringReconciler(MAX_ENDPOINTS_PER_SUBSET, new Writer(), tracker);
+    this.reconciler = new MirroringReconciler(MAX_ENDPOINTS_PER_SUBSET, writer,
+        (ep, reason, message) -> events.warning(
+            EventRecorder.InvolvedObject.of("v1", "Endpoints", ep), reason, message),
+        tracker);
     services.addHandler(new ResourceEventHandler() {
       @Override
       public void onAdd(MapValue svc) {
@@ -217,35 +223,8 @@ public final class MirroringController implements Controller {
   private void deleteMirrored(String namespace, String name) {
     String key = namespace + "/" + name;
     for (MapValue slice : mirrored(namespace, name)) {
-      new Writer().delete(slice);
+      writer.delete(slice);
       tracker.expectDeletion(key, slice);
-    }
-  }
-
-  private final class Writer implements MirroringReconciler.Writer {
-    @Override
-    public MapValue create(MapValue slice) {
-      return client(Meta.metaString(slice, "namespace")).create(slice);
-    }
-
-    @Override
-    public MapValue update(MapValue slice) {
-      return client(Meta.metaString(slice, "namespace")).update(slice);
-    }
-
-    @Override
-    public void delete(MapValue slice) {
-      try {
-        client(Meta.metaString(slice, "namespace")).delete(Meta.metaString(slice, "name"));
-      } catch (NotFoundException e) {
-        // already gone
-      }
-    }
-
-    @Override
-    public void warn(MapValue endpoints, String reason, String message) {
-      events.warning(EventRecorder.InvolvedObject.of("v1", "Endpoints", endpoints), reason,
-          message);
     }
   }
 

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.endpointslicemirroring;
 
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EndpointSliceWriter;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ServiceEndpoints;
 import io.apiserver4j.core.ListValue;
@@ -33,29 +34,26 @@ final class MirroringReconciler {
   static final String LABEL_MANAGED_BY = "endpointslice.kubernetes.io/managed-by";
   private static final String LAST_APPLIED = "kubectl.kubernetes.io/last-applied-configuration";
 
-  /** Where the reconciler writes; each call returns the object as stored. */
-  interface Writer {
-    MapValue create(MapValue slice);
-
-    MapValue update(MapValue slice);
-
-    void delete(MapValue slice);
-
-    /** Records a {@code Warning} Event about the Endpoints; none by default. */
-    default void warn(MapValue endpoints, String reason, String message) {
-    }
+  /** Records a {@code Warning} Event about the Endpoints being mirrored. */
+  @FunctionalInterface
+  interface Warnings {
+    void warn(MapValue endpoints, String reason, String message);
   }
+
 
   /** The key of a group of mirrored slices: kube's {@code addrTypePortMapKey}. */
   record Key(List<MapValue> ports, String addressType) {}
 
   private final int maxEndpointsPerSubset;
-  private final Writer writer;
+  private final EndpointSliceWriter writer;
+  private final Warnings warnings;
   private final EndpointSliceTracker tracker;
 
-  MirroringReconciler(int maxEndpointsPerSubset, Writer writer, EndpointSliceTracker tracker) {
+  MirroringReconciler(int maxEndpointsPerSubset, EndpointSliceWriter writer, Warnings warnings,
+      EndpointSliceTracker tracker) {
     this.maxEndpointsPerSubset = maxEndpointsPerSubset;
     this.writer = writer;
+    this.warnings = warnings;
     this.tracker = tracker;
   }
 
@@ -92,11 +90,11 @@ final class MirroringReconciler {
       skipped += total - added;
     }
     if (invalid > 0) {
-      writer.warn(endpoints, "InvalidIPAddress", "Skipped " + invalid
+      warnings.warn(endpoints, "InvalidIPAddress", "Skipped " + invalid
           + " invalid IP addresses when mirroring to EndpointSlices");
     }
     if (skipped > invalid) {
-      writer.warn(endpoints, "TooManyAddressesToMirror", "A max of " + maxEndpointsPerSubset
+      warnings.warn(endpoints, "TooManyAddressesToMirror", "A max of " + maxEndpointsPerSubset
           + " addresses can be mirrored to EndpointSlices per Endpoints subset. " + skipped
           + " addresses were skipped");
     }

@@ -14,7 +14,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Future;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.SynchronousQueue;
+import java.util.concurrent.ThreadPoolExecutor;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -28,6 +35,22 @@ public final class ControllerContext {
   /** kube-controller-manager's field manager: its user agent's program name. */
   public static final String FIELD_MANAGER = "kube-controller-manager";
 
+  /** The name of a pooled worker thread between two workers. */
+  private static final String IDLE_WORKER = "apiserver4j-idle-worker";
+  /**
+   * The threads workers run on, kept for a minute after their worker ended: a test kit's reset
+   * stops every controller and starts new ones, about a hundred workers each time, and starting
+   * and ending that many threads cost more than the rest of the restart. A thread carries
+   * nothing of a worker into the next (name and interrupt status are reset), so managers of
+   * different servers share it as they share the JVM's other threads.
+   */
+  private static final ExecutorService WORKER_THREADS = new ThreadPoolExecutor(0,
+      Integer.MAX_VALUE, 60, TimeUnit.SECONDS, new SynchronousQueue<>(), r -> {
+        Thread t = new Thread(r, IDLE_WORKER);
+        t.setDaemon(true);
+        return t;
+      });
+
   private final ApiServer api;
   private final SharedInformers informers;
   private final Clock clock;
@@ -36,10 +59,15 @@ public final class ControllerContext {
   private final ScheduledExecutorService retries;
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> concurrentSyncs;
+  private final boolean simulatedStorage;
+  private final Map<String, Integer> flags;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
-      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs) {
+      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
+      Map<String, Integer> flags, boolean simulatedStorage) {
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
+    this.flags = Map.copyOf(flags);
+    this.simulatedStorage = simulatedStorage;
     this.api = api;
     this.informers = informers;
     this.clock = clock;
@@ -79,11 +107,38 @@ public final class ControllerContext {
     return n;
   }
 
+  /**
+   * Whether the volume controllers run the simulated external provisioner and resizer beside
+   * them (on unless the manager was built without them).
+   */
+  public boolean simulatedStorage() {
+    return simulatedStorage;
+  }
+
+  /**
+   * The value of kube-controller-manager's integer flag {@code --<name>} (e.g.
+   * {@code terminated-pod-gc-threshold}) the manager was given, else {@code kubeDefault}.
+   */
+  public int flag(String name, int kubeDefault) {
+    return flags.getOrDefault(name, kubeDefault);
+  }
+
   /** A new work queue the quiescence wait watches. */
   public <T> WorkQueue<T> newQueue(String name) {
     WorkQueue<T> q = new WorkQueue<>(name, activity, retries, timers);
     queues.add(q);
     return q;
+  }
+
+  /**
+   * Shuts every queue made by {@link #newQueue} down, so that all workers of all controllers
+   * end at once: closing the controllers one after another then only waits for threads that
+   * are already ending instead of waking each controller's workers in turn.
+   */
+  void shutDownQueues() {
+    for (WorkQueue<?> q : queues) {
+      q.shutDown();
+    }
   }
 
   /**
@@ -126,14 +181,30 @@ public final class ControllerContext {
    */
   public <T> Workers startWorkers(String name, WorkQueue<T> queue, int count,
       Function<T, Outcome> process) {
-    List<Thread> threads = new ArrayList<>();
+    List<Future<?>> threads = new ArrayList<>();
     for (int n = 0; n < count; n++) {
-      Thread t = new Thread(() -> work(queue, process), "apiserver4j-" + name + "-" + n);
-      t.setDaemon(true);
-      threads.add(t);
-      t.start();
+      String threadName = "apiserver4j-" + name + "-" + n;
+      threads.add(WORKER_THREADS.submit(() -> runWorker(threadName, queue, process)));
     }
     return new Workers(queue, threads);
+  }
+
+  /** Runs one worker on a pooled thread under the worker's own thread name. */
+  private <T> void runWorker(String threadName, WorkQueue<T> queue,
+      Function<T, Outcome> process) {
+    Thread self = Thread.currentThread();
+    self.setName(threadName);
+    try {
+      work(queue, process);
+    } catch (RuntimeException | Error e) {
+      // a thread of its own would have reported it through the uncaught-exception handler
+      LOG.error("worker {} ended with an error", threadName, e);
+      throw e;
+    } finally {
+      // the next worker on this thread must not start interrupted
+      Thread.interrupted();
+      self.setName(IDLE_WORKER);
+    }
   }
 
   private <T> void work(WorkQueue<T> queue, Function<T, Outcome> process) {
@@ -147,6 +218,9 @@ public final class ControllerContext {
         Outcome o;
         try {
           o = process.apply(item);
+        } catch (SyncError e) {
+          LOG.warn("{} failed on {}: {}", queue.name(), item, e.getMessage());
+          o = Outcome.REQUEUE;
         } catch (IllegalStateException e) {
           if (e.getMessage() != null && e.getMessage().contains("closed")) {
             return; // the server closed under the controller
@@ -179,9 +253,9 @@ public final class ControllerContext {
   /** Running workers of one queue. */
   public static final class Workers implements AutoCloseable {
     private final WorkQueue<?> queue;
-    private final List<Thread> threads;
+    private final List<Future<?>> threads;
 
-    Workers(WorkQueue<?> queue, List<Thread> threads) {
+    Workers(WorkQueue<?> queue, List<Future<?>> threads) {
       this.queue = queue;
       this.threads = threads;
     }
@@ -202,12 +276,14 @@ public final class ControllerContext {
     @Override
     public void close() {
       queue.shutDown();
-      for (Thread t : threads) {
+      for (Future<?> t : threads) {
         try {
-          t.join(10_000);
+          t.get(10_000, TimeUnit.MILLISECONDS);
         } catch (InterruptedException e) {
           Thread.currentThread().interrupt();
           return;
+        } catch (ExecutionException | TimeoutException e) {
+          // logged by the worker itself, or still busy after the wait a join gave it too
         }
       }
     }

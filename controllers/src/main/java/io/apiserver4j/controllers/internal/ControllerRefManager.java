@@ -70,7 +70,8 @@ public final class ControllerRefManager {
     List<MapValue> out = new ArrayList<>();
     Boolean canAdopt = null;
     for (MapValue candidate : candidates) {
-      boolean matches = selector.matches(Meta.labels(candidate));
+      // the selector reads the labels in place: no copy of every candidate's labels
+      boolean matches = selector.matches(candidate);
       Optional<MapValue> ref = Pods.controllerRef(candidate);
       if (ref.isPresent()) {
         if (!Nested.str(ref.get(), "uid").equals(uid)) {

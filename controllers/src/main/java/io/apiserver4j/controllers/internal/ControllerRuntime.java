@@ -38,6 +38,19 @@ public final class ControllerRuntime implements AutoCloseable {
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs) {
+    this(api, clock, descriptors, concurrentSyncs, Map.of(), true);
+  }
+
+  /**
+   * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
+   * counts of kube's {@code --concurrent-<name>-syncs} flags by name, the other integer flags
+   * of kube-controller-manager that were set, by flag name without dashes (see
+   * {@link ControllerContext#flag}), and the volume controllers' simulated storage (external
+   * provisioner and resizer) on or off.
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
+      boolean simulatedStorage) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -47,7 +60,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs);
+        concurrentSyncs, flags, simulatedStorage);
     List<String> n = new ArrayList<>();
     try {
       for (ControllerDescriptor d : descriptors) {
@@ -112,6 +125,9 @@ public final class ControllerRuntime implements AutoCloseable {
   /** Stops the controllers, then the informers and timers. Idempotent. */
   @Override
   public void close() {
+    // a controller's close would shut its own queues down first anyway; doing it for all of
+    // them before the first close lets their workers end in parallel
+    context.shutDownQueues();
     for (Controller c : controllers) {
       try {
         c.close();

@@ -15,6 +15,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.apimachinery.patch.PatchType;
 import io.apiserver4j.core.Json;
+import io.apiserver4j.core.errors.AlreadyExistsException;
 import io.apiserver4j.core.errors.NotFoundException;
 import io.apiserver4j.core.errors.StatusException;
 import java.time.Instant;
@@ -113,7 +114,7 @@ public final class EventRecorder {
         }
       }
       if (stored == null) {
-        stored = events.create(eventObject(toWrite, namespace));
+        stored = createUniquelyNamed(events, toWrite, about, namespace);
       }
       correlator.updateState(new EventCorrelator.Event(component, about, type, reason,
           toWrite.message(), Meta.metaString(stored, "name"), toWrite.firstTimestamp(),
@@ -122,6 +123,27 @@ public final class EventRecorder {
       // the recorder's broadcaster drops what it cannot write; the controller goes on
       LOG.warn("could not record the event {} on {}/{}: {}", reason, about.namespace(),
           about.name(), e.getMessage());
+    }
+  }
+
+  /**
+   * Creates the event; when another recorder (another controller, on the same standing clock)
+   * took its name, under the next free name, as kube's nanosecond stamps would differ.
+   */
+  private MapValue createUniquelyNamed(ResourceClient events, EventCorrelator.Event event,
+      InvolvedObject about, String namespace) {
+    EventCorrelator.Event e = event;
+    for (int attempt = 0; ; attempt++) {
+      try {
+        return events.create(eventObject(e, namespace));
+      } catch (AlreadyExistsException taken) {
+        if (attempt >= 100) {
+          throw taken;
+        }
+        e = new EventCorrelator.Event(e.component(), e.about(), e.type(), e.reason(),
+            e.message(), freshName(about, context.clock().instant()), e.firstTimestamp(),
+            e.lastTimestamp(), e.count());
+      }
     }
   }
 

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 
 /**
  * client-go's {@code ResourceEventHandler}: what an informer tells a controller. Called on the
@@ -40,6 +41,28 @@ public interface ResourceEventHandler {
       @Override
       public void onDelete(MapValue object) {
         queue.add(Pods.key(object));
+      }
+    };
+  }
+
+  /**
+   * A handler that queues the name of every cluster-scoped object added, changed or deleted.
+   */
+  static ResourceEventHandler enqueueingNames(WorkQueue<String> queue) {
+    return new ResourceEventHandler() {
+      @Override
+      public void onAdd(MapValue object) {
+        queue.add(Meta.metaString(object, "name"));
+      }
+
+      @Override
+      public void onUpdate(MapValue old, MapValue object) {
+        queue.add(Meta.metaString(object, "name"));
+      }
+
+      @Override
+      public void onDelete(MapValue object) {
+        queue.add(Meta.metaString(object, "name"));
       }
     };
   }

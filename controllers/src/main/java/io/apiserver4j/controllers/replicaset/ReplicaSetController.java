@@ -15,6 +15,7 @@ import io.apiserver4j.controllers.internal.ControllerRefManager;
 import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.EventRecorder.InvolvedObject;
 import io.apiserver4j.controllers.internal.Expectations;
+import io.apiserver4j.controllers.internal.OwnedPodHandler;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
@@ -69,6 +70,7 @@ public final class ReplicaSetController implements Controller {
   private final UserInfo user;
   private final Informer sets;
   private final Informer pods;
+  private final PodOwnerIndex podIndex;
   private final WorkQueue<String> queue;
   private final Expectations expectations;
   private final ControllerRefManager refs;
@@ -89,7 +91,13 @@ public final class ReplicaSetController implements Controller {
         new GroupResource(kind.resource().group(), kind.resource().resource()));
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     sets.addHandler(new SetHandler());
-    pods.addHandler(new PodHandler());
+    // the index first: a sync the Pod handler queues reads it up to date
+    this.podIndex = new PodOwnerIndex(pods);
+    pods.addHandler(podIndex);
+    pods.addHandler(OwnedPodHandler.builder(sets, kind.kind(), queue).selector(this::selector)
+        .expectations(expectations)
+        .terminatingUpdate(OwnedPodHandler.TerminatingUpdate.AS_DELETE_OF_BOTH_IF_RELABELLED)
+        .readyMargin(Duration.ofSeconds(1)).build());
   }
 
   /** The {@code replicaset} controller: ReplicaSets, as user {@code replicaset-controller}. */
@@ -144,91 +152,6 @@ public final class ReplicaSetController implements Controller {
     }
   }
 
-  private final class PodHandler implements ResourceEventHandler {
-    @Override
-    public void onAdd(MapValue pod) {
-      if (Nested.has(pod, "metadata", "deletionTimestamp")) {
-        // a restarted informer can list a Pod already being deleted
-        onDelete(pod);
-        return;
-      }
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      if (ref.isPresent()) {
-        resolve(Meta.metaString(pod, "namespace"), ref.get()).ifPresent(set -> {
-          String key = Pods.key(set);
-          expectations.creationObserved(key);
-          queue.add(key);
-        });
-        return;
-      }
-      for (MapValue set : matchingSets(pod)) {
-        queue.add(Pods.key(set));
-      }
-    }
-
-    @Override
-    public void onUpdate(MapValue old, MapValue pod) {
-      if (Meta.metaString(old, "resourceVersion").equals(Meta.metaString(pod, "resourceVersion"))) {
-        return;
-      }
-      boolean labelsChanged = !Meta.labels(old).equals(Meta.labels(pod));
-      if (Nested.has(pod, "metadata", "deletionTimestamp")) {
-        // graceful deletion: the Pod counts as gone now, so a replacement starts at once
-        onDelete(pod);
-        if (labelsChanged) {
-          onDelete(old);
-        }
-        return;
-      }
-      Optional<MapValue> oldRef = Pods.controllerRef(old);
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      boolean refChanged = !oldRef.equals(ref);
-      if (refChanged && oldRef.isPresent()) {
-        resolve(Meta.metaString(old, "namespace"), oldRef.get())
-            .ifPresent(s -> queue.add(Pods.key(s)));
-      }
-      if (ref.isPresent()) {
-        resolve(Meta.metaString(pod, "namespace"), ref.get()).ifPresent(set -> {
-          queue.add(Pods.key(set));
-          long minReady = Nested.integer(set, "spec", "minReadySeconds");
-          if (!Pods.ready(old) && Pods.ready(pod) && minReady > 0) {
-            // kube adds a second so the Pod is available by then
-            queue.addAfter(Pods.key(set), Duration.ofSeconds(minReady + 1));
-          }
-        });
-        return;
-      }
-      if (labelsChanged || refChanged) {
-        for (MapValue set : matchingSets(pod)) {
-          queue.add(Pods.key(set));
-        }
-      }
-    }
-
-    @Override
-    public void onDelete(MapValue pod) {
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      if (ref.isEmpty()) {
-        return;
-      }
-      resolve(Meta.metaString(pod, "namespace"), ref.get()).ifPresent(set -> {
-        String key = Pods.key(set);
-        expectations.deletionObserved(key, Pods.key(pod));
-        queue.add(key);
-      });
-    }
-  }
-
-  /** kube's {@code resolveControllerRef}: the cached set a controllerRef names, same UID. */
-  private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    return sets.resolveControllerRef(namespace, ref, kind.kind());
-  }
-
-  /** kube's {@code getPodReplicaSets}: the cached sets whose non-empty selector matches. */
-  private List<MapValue> matchingSets(MapValue pod) {
-    return sets.selecting(pod, this::selector);
-  }
-
   /** The set's Pod selector; empty when it cannot be parsed (it then matches nothing). */
   private Optional<LabelSelector> selector(MapValue set) {
     Value s = Nested.getOrNull(set, "spec", "selector");
@@ -269,7 +192,8 @@ public final class ReplicaSetController implements Controller {
       LOG.warn("{} {} has a selector that cannot be parsed", kind.kind(), key);
       return Outcome.FORGET;
     }
-    List<MapValue> active = pods.list(namespace).stream().filter(Pods::active).toList();
+    List<MapValue> active = podIndex.candidates(namespace, Meta.metaString(set, "uid")).stream()
+        .filter(Pods::active).toList();
     List<MapValue> owned = refs.claim(set, selector.get(), active);
     Optional<StatusException> manageError = Optional.empty();
     if (needsSync && !Nested.has(set, "metadata", "deletionTimestamp")) {

@@ -27,6 +27,7 @@ import io.apiserver4j.controllers.internal.ControllerHistory;
 import io.apiserver4j.controllers.internal.ControllerRefManager;
 import io.apiserver4j.controllers.internal.EventRecorder;
 import io.apiserver4j.controllers.internal.Informer;
+import io.apiserver4j.controllers.internal.OwnedPodHandler;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;
@@ -104,7 +105,7 @@ public final class StatefulSetController implements Controller {
     this.revisions = context.informers().informer(new GroupResource("apps",
         "controllerrevisions"));
     sets.addHandler(ResourceEventHandler.enqueueing(queue));
-    pods.addHandler(new PodHandler());
+    pods.addHandler(OwnedPodHandler.builder(sets, "StatefulSet", queue).build());
   }
 
   /** The {@code statefulset} controller, as user {@code statefulset-controller}. */
@@ -123,70 +124,6 @@ public final class StatefulSetController implements Controller {
   }
 
   // ---- event handlers ----
-
-  private final class PodHandler implements ResourceEventHandler {
-    @Override
-    public void onAdd(MapValue pod) {
-      if (isTerminating(pod)) {
-        onDelete(pod);
-        return;
-      }
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      if (ref.isPresent()) {
-        resolve(Meta.metaString(pod, "namespace"), ref.get())
-            .ifPresent(s -> queue.add(Pods.key(s)));
-        return;
-      }
-      for (MapValue set : matchingSets(pod)) {
-        queue.add(Pods.key(set));
-      }
-    }
-
-    @Override
-    public void onUpdate(MapValue old, MapValue pod) {
-      if (Meta.metaString(old, "resourceVersion").equals(Meta.metaString(pod, "resourceVersion"))) {
-        return;
-      }
-      boolean labelsChanged = !Meta.labels(old).equals(Meta.labels(pod));
-      Optional<MapValue> oldRef = Pods.controllerRef(old);
-      Optional<MapValue> ref = Pods.controllerRef(pod);
-      boolean refChanged = !oldRef.equals(ref);
-      if (refChanged && oldRef.isPresent()) {
-        resolve(Meta.metaString(old, "namespace"), oldRef.get())
-            .ifPresent(s -> queue.add(Pods.key(s)));
-      }
-      if (ref.isPresent()) {
-        resolve(Meta.metaString(pod, "namespace"), ref.get()).ifPresent(set -> {
-          queue.add(Pods.key(set));
-          long minReady = Nested.integer(set, "spec", "minReadySeconds");
-          if (!Pods.ready(old) && Pods.ready(pod) && minReady > 0) {
-            queue.addAfter(Pods.key(set), Duration.ofSeconds(minReady));
-          }
-        });
-        return;
-      }
-      if (labelsChanged || refChanged) {
-        for (MapValue set : matchingSets(pod)) {
-          queue.add(Pods.key(set));
-        }
-      }
-    }
-
-    @Override
-    public void onDelete(MapValue pod) {
-      Pods.controllerRef(pod).flatMap(r -> resolve(Meta.metaString(pod, "namespace"), r))
-          .ifPresent(s -> queue.add(Pods.key(s)));
-    }
-  }
-
-  private Optional<MapValue> resolve(String namespace, MapValue ref) {
-    return sets.resolveControllerRef(namespace, ref, "StatefulSet");
-  }
-
-  /** kube's {@code getPodStatefulSets}: the sets whose selector matches an orphan Pod. */
-  private List<MapValue> matchingSets(MapValue pod) {
-    return sets.selecting(pod, Informer::specSelector);
-  }
 
   // ---- sync (stateful_set.go) ----
 

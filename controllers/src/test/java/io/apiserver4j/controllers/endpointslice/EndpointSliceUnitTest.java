@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.endpointslice;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EndpointSliceWriter;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -133,7 +134,7 @@ class EndpointSliceUnitTest {
   }
 
   /** A writer that names created slices as generateName would and records every call. */
-  private static final class Recorder implements Reconciler.Writer {
+  private static final class Recorder implements EndpointSliceWriter {
     final List<MapValue> created = new ArrayList<>();
     final List<MapValue> updated = new ArrayList<>();
     final List<MapValue> deleted = new ArrayList<>();

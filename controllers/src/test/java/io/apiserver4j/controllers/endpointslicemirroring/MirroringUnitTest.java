@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.endpointslicemirroring;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import io.apiserver4j.controllers.internal.EndpointSliceTracker;
+import io.apiserver4j.controllers.internal.EndpointSliceWriter;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
@@ -50,7 +51,7 @@ class MirroringUnitTest {
         .isEqualTo(expected);
   }
 
-  private static final class Recorder implements MirroringReconciler.Writer {
+  private static final class Recorder implements EndpointSliceWriter {
     final List<MapValue> created = new ArrayList<>();
 
     @Override
@@ -83,7 +84,8 @@ class MirroringUnitTest {
         + "\"ns\",\"uid\":\"ep\"},\"subsets\":[{\"addresses\":[" + addrs + "],\"ports\":"
         + "[{\"port\":80}]}]}");
     Recorder w = new Recorder();
-    new MirroringReconciler(3, w, new EndpointSliceTracker()).reconcile(endpoints, List.of());
+    new MirroringReconciler(3, w, (e, r, m) -> { }, new EndpointSliceTracker())
+        .reconcile(endpoints, List.of());
     assertThat(w.created).hasSize(1);
     assertThat(Nested.list(w.created.get(0), "endpoints")).hasSize(3);
     assertThat(Nested.list(w.created.get(0), "ports")).containsExactly(

@@ -112,6 +112,8 @@ public final class ApiHandler extends Handler.Abstract {
   private final RequestMetrics metrics;
   /** The served release's protobuf messages: bodies are that release's, as its kube's are. */
   private final ProtobufCodec codec;
+  /** Empty when the ConstrainedImpersonation gate is off: kube's legacy filter then. */
+  private final Optional<ConstrainedImpersonation> constrainedImpersonation;
   private volatile boolean shuttingDown;
 
   public ApiHandler(Backend backend, ServerSettings settings, ScheduledExecutorService timers,
@@ -124,6 +126,10 @@ public final class ApiHandler extends Handler.Abstract {
     this.metadata = new Metadata(backend.registry(), settings.gitVersion(),
         backend.kubernetesVersion());
     this.codec = ProtobufCodec.builtIn(backend.kubernetesVersion());
+    io.apiserver4j.kubeapi.FeatureGates gates = backend.featureGates();
+    this.constrainedImpersonation = gates.known().contains("ConstrainedImpersonation")
+        && gates.enabled("ConstrainedImpersonation")
+        ? Optional.of(new ConstrainedImpersonation()) : Optional.empty();
   }
 
   /** Makes {@code /readyz} fail, as kube-apiserver does once it starts shutting down. */
@@ -210,11 +216,9 @@ public final class ApiHandler extends Handler.Abstract {
         return;
       }
     }
-    UserInfo user = Impersonation.apply(request.getHeaders(), authenticated,
-        settings.authorizer());
-    if (user != authenticated) {
-      ex.audit.impersonated(user);
-    }
+    UserInfo user = Impersonation.runAs(ex.request.getHeaders(), authenticated,
+        attributes(authenticated, info, path), settings.authorizer(), constrainedImpersonation,
+        ex.audit);
     AuthorizationAttributes attributes = attributes(user, info, path);
     AuthorizationDecision decision = settings.authorizer().authorize(attributes);
     if (decision instanceof AuthorizationDecision.Deny deny) {

@@ -5,6 +5,7 @@
 package io.apiserver4j.http.internal;
 
 import io.apiserver4j.admission.UserInfo;
+import io.apiserver4j.authz.AuditRecorder;
 import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.authz.AuthorizationDecision;
 import io.apiserver4j.authz.Authorizer;
@@ -16,6 +17,7 @@ import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
+import java.util.Optional;
 import org.eclipse.jetty.http.HttpField;
 import org.eclipse.jetty.http.HttpFields;
 
@@ -41,6 +43,29 @@ final class Impersonation {
     String goValue() {
       return "{" + String.join(" ", kind, namespace, name, "", apiVersion, "", fieldPath) + "}";
     }
+  }
+
+  /**
+   * The user the request runs as, recorded in {@code audit} when impersonated: constrained
+   * impersonation when its gate is on (present), else this legacy filter.
+   */
+  static UserInfo runAs(HttpFields headers, UserInfo requestor, AuthorizationAttributes request,
+      Authorizer authorizer, Optional<ConstrainedImpersonation> constrained,
+      AuditRecorder audit) {
+    if (constrained.isEmpty()) {
+      UserInfo user = apply(headers, requestor, authorizer);
+      if (user != requestor) {
+        audit.impersonated(user);
+      }
+      return user;
+    }
+    Optional<ConstrainedImpersonation.Impersonated> impersonated =
+        constrained.get().apply(headers, request, authorizer);
+    if (impersonated.isEmpty()) {
+      return requestor;
+    }
+    audit.impersonated(impersonated.get().user(), impersonated.get().constraint());
+    return impersonated.get().user();
   }
 
   /** The user the request runs as: {@code requestor}, or whom it may impersonate. */
@@ -151,7 +176,8 @@ final class Impersonation {
     return parts;
   }
 
-  private static String unescape(String key) {
+  /** kube's {@code unescapeExtraKey}: the percent-decoded key, or the key when malformed. */
+  static String unescape(String key) {
     try {
       return URLDecoder.decode(key.replace("+", "%2B"), StandardCharsets.UTF_8);
     } catch (IllegalArgumentException e) {

@@ -98,6 +98,29 @@ class ResourceQuotaAdmissionTest {
   }
 
   @Test
+  void aQuotaChargedByAnotherServerOnTheSameStorageIsCheckedAtItsCurrentUsage() {
+    // the second server's quota informer may not have seen the first server's charge yet: its
+    // charge then conflicts and the quota is read live, as kube's evaluator retries
+    quota("quota", "{hard: {pods: '4'}}", "{hard: {pods: '4'}, used: {pods: '3'}}");
+    try (ApiServer other = ApiServer.builder().store(server.store())
+        .disableAdmissionPlugins("ServiceAccount").enableAdmissionPlugins("ResourceQuota")
+        .build()) {
+      // the other server has read the quota before the charge below
+      assertThat(other.resources(PODS).namespace("test").list()).isEmpty();
+      other.resources(PODS).namespace("test").dryRun()
+          .create(Yaml.read(pod("probe", "{}", "{}")));
+      create(PODS, pod("first", "{}", "{}"));
+      assertThatThrownBy(() -> other.resources(PODS).namespace("test")
+          .create(Yaml.read(pod("second", "{}", "{}"))))
+          .isInstanceOfSatisfying(StatusException.class, e -> assertThat(e.status().message())
+              .isEqualTo("pods \"second\" is forbidden: exceeded quota: quota, requested:"
+                  + " pods=1, used: pods=4, limited: pods=4"));
+      assertThat(Nested.map(quota("quota"), "status", "used"))
+          .isEqualTo(Yaml.read("{pods: '4'}"));
+    }
+  }
+
+  @Test
   void exceedingTheQuotaIsForbiddenWithKubesMessage() {
     quota("quota", QUOTA_SPEC, QUOTA_STATUS);
     assertThatThrownBy(() -> create(PODS, pod("not-allowed-pod", "{cpu: '3', memory: 2Gi}",

@@ -47,13 +47,20 @@ class PodFeatureGatesTest {
   private static final String POD_LEVEL_RESOURCES =
       "  resources: {requests: {cpu: 100m}, limits: {cpu: 200m}}\n";
 
+  /**
+   * PodLevelResources off at 1.36: InPlacePodLevelResourcesVerticalScaling, on by default there,
+   * depends on it, so kube refuses the one without the other.
+   */
+  private static final String LEVEL_RESOURCES_OFF =
+      "PodLevelResources=false,InPlacePodLevelResourcesVerticalScaling=false";
+
   @Test
   void podLevelResourcesAreKeptByDefaultIn136AndDroppedWhenTurnedOff() {
     try (ApiServer server = ApiServer.builder().build()) {
       MapValue created = create(server, pod("pod-on", POD_LEVEL_RESOURCES));
       assertThat(Nested.str(created, "spec", "resources", "requests", "cpu")).isEqualTo("100m");
     }
-    try (ApiServer server = ApiServer.builder().featureGates("PodLevelResources=false").build()) {
+    try (ApiServer server = ApiServer.builder().featureGates(LEVEL_RESOURCES_OFF).build()) {
       assertThat(server.featureGates().enabled("PodLevelResources")).isFalse();
       MapValue created = create(server, pod("pod-off", POD_LEVEL_RESOURCES));
       assertThat(Nested.has(created, "spec", "resources")).isFalse();
@@ -82,7 +89,7 @@ class PodFeatureGatesTest {
       stored = create(on, pod("used", POD_LEVEL_RESOURCES));
       create(on, pod("unused", ""));
     }
-    try (ApiServer off = ApiServer.builder().store(store).featureGates("PodLevelResources=false")
+    try (ApiServer off = ApiServer.builder().store(store).featureGates(LEVEL_RESOURCES_OFF)
         .build()) {
       MapValue updated = update(off, Nested.set(stored, Yaml.read("{a: b}"), "metadata",
           "labels"));

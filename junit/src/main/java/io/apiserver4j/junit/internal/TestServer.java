@@ -62,8 +62,13 @@ public final class TestServer implements TestApiServer.Standalone {
   private final AtomicLong uidCounter = new AtomicLong();
   private final Random random = new Random(RANDOM_SEED);
   private final ApiServer api;
-  private final HttpApiServer http;
-  private final TestKubeconfig kubeconfig;
+  /**
+   * HTTP and its kubeconfig, started on first use: a test that only calls {@link #api()} never
+   * pays for Jetty's start and stop; guarded by {@code this}, null until then.
+   */
+  private HttpApiServer http;
+  private TestKubeconfig kubeconfig;
+  private boolean closed;
   private final ClassLoader loader;
   /** kube-controller-manager's {@code --controllers} values; empty for none. */
   private final List<String> controllerFlags;
@@ -78,7 +83,17 @@ public final class TestServer implements TestApiServer.Standalone {
   /** Every resource ever served, so a reset finds objects of custom resources deleted since. */
   private final Set<GroupResource> served = ConcurrentHashMap.newKeySet();
   private Baseline baseline;
+  /**
+   * The store's revision when the baseline was last in place (at the start and after each
+   * reset); a reset finding it unchanged has nothing to write back. Guarded by {@code this}.
+   */
+  private long restoredRevision;
 
+  /**
+   * What a reset restores. {@code objects} holds each object as last written by the start or a
+   * reset (a reset replaces the row of an object it wrote back, so that the next reset does not
+   * write it again while nothing changed it); only {@link #restore()} changes it.
+   */
   private record Baseline(Map<ObjectKey, MapValue> objects, Instant time, long uids) {}
 
   /**
@@ -106,8 +121,6 @@ public final class TestServer implements TestApiServer.Standalone {
     this.store = InMemoryStore.create();
     this.clock = TestClock.create();
     ApiServer a = null;
-    HttpApiServer h = null;
-    Path file = null;
     ControllerManager cm = null;
     try {
       // the extension writes kube's namespaces itself, so that uids count from its baseline
@@ -123,21 +136,14 @@ public final class TestServer implements TestApiServer.Standalone {
       }
       a = builder.build();
       cm = startControllers(a, clock, controllerFlags);
-      h = HttpApiServer.builder(a).clock(clock).shutdownTimeout(Duration.ofSeconds(1)).start();
-      Kubeconfig config = h.kubeconfig().build();
-      file = Files.createTempFile("apiserver4j-", ".kubeconfig");
-      config.write(file);
-      this.kubeconfig = new TestKubeconfig(file, config.toYaml());
-    } catch (IOException | RuntimeException e) {
+    } catch (RuntimeException e) {
       if (cm != null) {
         cm.close();
       }
-      closeAll(h, a, store, file);
-      throw e instanceof IOException io ? new UncheckedIOException(io)
-          : (RuntimeException) e;
+      closeAll(null, a, store, null);
+      throw e;
     }
     this.api = a;
-    this.http = h;
     this.controllerFlags = List.copyOf(controllerFlags);
     this.controllers = cm;
     a.registry().addListener((change, definition) -> served.add(definition.groupResource()));
@@ -211,6 +217,7 @@ public final class TestServer implements TestApiServer.Standalone {
         Manifests.create(s.api, Manifests.read(manifests, loader));
       }
       s.baseline = new Baseline(s.snapshot(), s.clock.instant(), s.uidCounter.get());
+      s.restoredRevision = s.store.currentRevision();
       return s;
     } catch (RuntimeException e) {
       s.close();
@@ -281,7 +288,32 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public HttpApiServer http() {
-    return http;
+    return startHttp().http;
+  }
+
+  /** Starts HTTP and writes its kubeconfig unless done before; this server for chaining. */
+  private synchronized TestServer startHttp() {
+    if (http != null) {
+      return this;
+    }
+    if (closed) {
+      throw new IllegalStateException("the test server is closed");
+    }
+    HttpApiServer h = HttpApiServer.builder(api).clock(clock)
+        .shutdownTimeout(Duration.ofSeconds(1)).start();
+    Path file = null;
+    try {
+      Kubeconfig config = h.kubeconfig().build();
+      file = Files.createTempFile("apiserver4j-", ".kubeconfig");
+      config.write(file);
+      kubeconfig = new TestKubeconfig(file, config.toYaml());
+    } catch (IOException | RuntimeException e) {
+      h.close();
+      deleteQuietly(file);
+      throw e instanceof IOException io ? new UncheckedIOException(io) : (RuntimeException) e;
+    }
+    http = h;
+    return this;
   }
 
   @Override
@@ -291,7 +323,7 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public TestKubeconfig kubeconfig() {
-    return kubeconfig;
+    return startHttp().kubeconfig;
   }
 
   /** Whether a factory makes {@code type}. */
@@ -396,6 +428,11 @@ public final class TestServer implements TestApiServer.Standalone {
    * conflict.
    */
   private void restore() {
+    if (store.currentRevision() == restoredRevision) {
+      // nothing was written since the baseline was last in place: the storage holds it
+      resetSequences();
+      return;
+    }
     Map<ObjectKey, MapValue> now = snapshot();
     Map<ObjectKey, MapValue> want = baseline.objects();
     List<ObjectKey> deletes = new ArrayList<>();
@@ -419,28 +456,37 @@ public final class TestServer implements TestApiServer.Standalone {
       MapValue before = want.get(k);
       MapValue current = now.get(k);
       if (current == null || !current.equals(before)) {
-        put(k, Meta.withoutMeta(before, "resourceVersion"));
+        want.put(k, put(k, Meta.withoutMeta(before, "resourceVersion")).object());
       }
     }
-    if (!api.registry().awaitRevision(store.currentRevision(), REGISTRY_TIMEOUT)) {
+    long revision = store.currentRevision();
+    if (!api.registry().awaitRevision(revision, REGISTRY_TIMEOUT)) {
       throw new IllegalStateException("the resource registry did not follow the reset within "
           + REGISTRY_TIMEOUT);
     }
+    restoredRevision = revision;
+    resetSequences();
+  }
+
+  /** Puts the clock and the uid and name sequences back to where they were at the baseline. */
+  private void resetSequences() {
     clock.set(baseline.time());
     uidCounter.set(baseline.uids());
     random.setSeed(RANDOM_SEED + store.currentRevision());
   }
 
-  /** Creates or replaces the object at {@code key}, whatever happens to it meanwhile. */
-  private void put(ObjectKey key, MapValue object) {
+  /**
+   * Creates or replaces the object at {@code key}, whatever happens to it meanwhile.
+   *
+   * @return the state written
+   */
+  private StoredObject put(ObjectKey key, MapValue object) {
     while (true) {
       try {
         if (store.get(key).isPresent()) {
-          store.update(key, object, Store.ANY_VERSION);
-        } else {
-          store.create(key, object);
+          return store.update(key, object, Store.ANY_VERSION);
         }
-        return;
+        return store.create(key, object);
       } catch (NotFoundException | AlreadyExistsException e) {
         // created or deleted between the read and the write: look again
       }
@@ -470,7 +516,14 @@ public final class TestServer implements TestApiServer.Standalone {
       }
     }
     clients.clear();
-    closeAll(http, api, store, kubeconfig == null ? null : kubeconfig.path());
+    HttpApiServer h;
+    TestKubeconfig k;
+    synchronized (this) {
+      closed = true;
+      h = http;
+      k = kubeconfig;
+    }
+    closeAll(h, api, store, k == null ? null : k.path());
     if (!failures.isEmpty()) {
       IllegalStateException e = new IllegalStateException("closing the test clients failed");
       failures.forEach(e::addSuppressed);
@@ -491,6 +544,10 @@ public final class TestServer implements TestApiServer.Standalone {
       a.close();
     }
     s.close();
+    deleteQuietly(file);
+  }
+
+  private static void deleteQuietly(Path file) {
     if (file != null) {
       try {
         Files.deleteIfExists(file);
@@ -502,6 +559,10 @@ public final class TestServer implements TestApiServer.Standalone {
 
   @Override
   public String toString() {
-    return "TestApiServer[" + http.url() + "]";
+    HttpApiServer h;
+    synchronized (this) {
+      h = http;
+    }
+    return "TestApiServer[" + (h == null ? "HTTP not started" : h.url()) + "]";
   }
 }

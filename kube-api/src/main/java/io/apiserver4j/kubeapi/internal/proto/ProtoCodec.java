@@ -310,7 +310,8 @@ public final class ProtoCodec {
     return n;
   }
 
-  private static byte[] envelopeOf(String apiVersion, String kind, byte[] raw) {
+  /** The {@code runtime.Unknown} envelope kube writes around {@code raw}, magic prefix first. */
+  public static byte[] envelopeOf(String apiVersion, String kind, byte[] raw) {
     ProtoWire.Writer meta = new ProtoWire.Writer();
     meta.stringField(1, apiVersion);
     meta.stringField(2, kind);

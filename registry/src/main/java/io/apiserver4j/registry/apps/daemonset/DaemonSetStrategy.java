@@ -18,6 +18,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * apps/v1 DaemonSet, as kube's {@code pkg/registry/apps/daemonset}: generation bumped by spec
@@ -32,7 +34,8 @@ public final class DaemonSetStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(DaemonSetStrategy::defaults)
-        .validator(DaemonSetStrategy::validate)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
+        .gatedValidator(DaemonSetStrategy::validate)
         .build();
   }
 
@@ -52,10 +55,12 @@ public final class DaemonSetStrategy {
     return Nested.updateMap(r, PodSpecDefaults::defaultPodSpec, "spec", "template", "spec");
   }
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
-    WorkloadValidation.selectorAndTemplate(spec, "daemonset", "DaemonSet", errs);
+    WorkloadValidation.selectorAndTemplate(spec, "daemonset", "DaemonSet",
+        PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"), errs);
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
     KubeValidation.nonNegative(spec.getOrNull("templateGeneration"), "spec.templateGeneration",
         errs);

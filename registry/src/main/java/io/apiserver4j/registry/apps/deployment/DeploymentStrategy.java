@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * apps/v1 Deployment, as kube's {@code pkg/registry/apps/deployment}: generation bumped by spec
@@ -40,7 +42,8 @@ public final class DeploymentStrategy {
             new FieldName("labels"))))
         .statusPreservedMetadata("labels")
         .defaulter(DeploymentStrategy::defaults)
-        .validator(DeploymentStrategy::validate)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
+        .gatedValidator(DeploymentStrategy::validate)
         .build();
   }
 
@@ -61,12 +64,14 @@ public final class DeploymentStrategy {
     return Nested.updateMap(r, PodSpecDefaults::defaultPodSpec, "spec", "template", "spec");
   }
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     KubeValidation.nonNegative(spec.getOrNull("replicas"), "spec.replicas", errs);
     // Deployments share ReplicaSet's template rules and wording
-    WorkloadValidation.selectorAndTemplate(spec, "deployment", "ReplicaSet", errs);
+    WorkloadValidation.selectorAndTemplate(spec, "deployment", "ReplicaSet",
+        PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"), errs);
     strategy(Nested.map(spec, "strategy"), errs);
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
     KubeValidation.nonNegative(spec.getOrNull("revisionHistoryLimit"),

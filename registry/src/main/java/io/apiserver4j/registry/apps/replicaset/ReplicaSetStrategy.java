@@ -16,6 +16,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * apps/v1 ReplicaSet, as kube's {@code pkg/registry/apps/replicaset}: generation bumped by spec
@@ -30,7 +32,8 @@ public final class ReplicaSetStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(ReplicaSetStrategy::defaults)
-        .validator(ReplicaSetStrategy::validate)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
+        .gatedValidator(ReplicaSetStrategy::validate)
         .build();
   }
 
@@ -42,13 +45,15 @@ public final class ReplicaSetStrategy {
         PodSpecDefaults::defaultPodSpec, "spec", "template", "spec");
   }
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     KubeValidation.nonNegative(spec.getOrNull("replicas"), "spec.replicas", errs);
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
     // kube's ValidateReplicaSetSpec reuses the deployment wording
-    WorkloadValidation.selectorAndTemplate(spec, "deployment", "ReplicaSet", errs);
+    WorkloadValidation.selectorAndTemplate(spec, "deployment", "ReplicaSet",
+        PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"), errs);
     old.ifPresent(prev -> KubeValidation.immutable(spec.getOrNull("selector"),
         Nested.getOrNull(prev, "spec", "selector"), "spec.selector", errs));
     return errs;

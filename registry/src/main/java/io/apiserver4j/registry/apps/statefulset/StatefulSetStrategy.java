@@ -21,6 +21,8 @@ import java.util.Set;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * apps/v1 StatefulSet, as kube's {@code pkg/registry/apps/statefulset}: generation bumped by
@@ -40,7 +42,8 @@ public final class StatefulSetStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(StatefulSetStrategy::defaults)
-        .validator(StatefulSetStrategy::validate)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
+        .gatedValidator(StatefulSetStrategy::validate)
         .build();
   }
 
@@ -101,7 +104,8 @@ public final class StatefulSetStrategy {
     return added ? Nested.set(spec, ListValue.of(volumes), "template", "spec", "volumes") : spec;
   }
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     String pmp = str(spec, "podManagementPolicy");
@@ -134,7 +138,7 @@ public final class StatefulSetStrategy {
     KubeValidation.nonNegative(spec.getOrNull("replicas"), "spec.replicas", errs);
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
     WorkloadValidation.selectorAndTemplate(withClaimVolumes(spec), "statefulset", "StatefulSet",
-        errs);
+        PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"), errs);
     old.ifPresent(prev -> {
       MapValue before = Nested.map(prev, "spec");
       MapValue munged = spec;

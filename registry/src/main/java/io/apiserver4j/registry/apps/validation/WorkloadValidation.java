@@ -17,6 +17,7 @@ import io.apiserver4j.core.Value;
 import java.util.List;
 import java.util.regex.Pattern;
 import io.apiserver4j.registry.core.validation.PodSpecValidation;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * What the apps/v1 workloads' validation shares, as kube's {@code pkg/apis/apps/validation}:
@@ -37,6 +38,12 @@ public final class WorkloadValidation {
    */
   public static void selectorAndTemplate(MapValue spec, String selectorWording, String workload,
       List<FieldError> errs) {
+    selectorAndTemplate(spec, selectorWording, workload, PodValidationOptions.RELAXED, errs);
+  }
+
+  /** {@link #selectorAndTemplate} with the pod validation options of the server's gates. */
+  public static void selectorAndTemplate(MapValue spec, String selectorWording, String workload,
+      PodValidationOptions options, List<FieldError> errs) {
     MapValue selector = Nested.mapOrNull(spec, "selector");
     if (selector == null) {
       errs.add(FieldError.required("spec.selector", ""));
@@ -55,7 +62,7 @@ public final class WorkloadValidation {
     }
     boolean matches = check
         && KubeValidation.selectorMatches(selector, PodSpecValidation.templateLabels(spec));
-    PodSpecValidation.controllerTemplate(spec, matches, check, workload, errs);
+    PodSpecValidation.controllerTemplate(spec, matches, check, workload, options, errs);
   }
 
   /** apps' {@code ValidatePositiveIntOrPercent}: a non-negative integer or a percent string. */

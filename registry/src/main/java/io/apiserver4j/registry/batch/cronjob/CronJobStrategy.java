@@ -23,6 +23,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * batch/v1 CronJob, as kube's {@code pkg/registry/batch/cronjob}: generation bumped by spec
@@ -38,7 +40,8 @@ public final class CronJobStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(CronJobStrategy::defaults)
-        .validator(CronJobStrategy::validate)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "jobTemplate", "spec", "template"))
+        .gatedValidator(CronJobStrategy::validate)
         .build();
   }
 
@@ -56,7 +59,8 @@ public final class CronJobStrategy {
         "template", "spec");
   }
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     String name = Meta.metaString(o, "name");
     // the controller appends an 11-character suffix to make its Jobs' names
@@ -84,7 +88,8 @@ public final class CronJobStrategy {
     KubeValidation.requiredEnum(spec, "concurrencyPolicy", "spec.concurrencyPolicy",
         List.of("Allow", "Forbid", "Replace"), errs);
     MapValue jobSpec = Nested.map(spec, "jobTemplate", "spec");
-    JobSpecValidation.jobSpec(jobSpec, "spec.jobTemplate.spec", errs);
+    JobSpecValidation.jobSpec(jobSpec, "spec.jobTemplate.spec",
+        PodValidationOptions.ofTemplate(gates, o, old, "spec", "jobTemplate", "spec", "template"), errs);
     if (jobSpec.getOrNull("selector") instanceof MapValue sel) {
       errs.add(FieldError.invalid("spec.jobTemplate.spec.selector", sel,
           "`selector` will be auto-generated"));

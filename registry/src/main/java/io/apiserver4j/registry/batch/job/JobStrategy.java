@@ -22,6 +22,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * batch/v1 Job, as kube's {@code pkg/registry/batch/job}: generation bumped by spec changes,
@@ -37,12 +39,13 @@ public final class JobStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(JobStrategy::defaults)
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
         // SetDefaults_Job copies the template's labels, which generateSelector sets after the
         // create's defaulting: kube's Jobs gain them when they are first read back
         .defaultOnRead()
         .selectableFields("status.successful")
         .prepareForCreate((o, old) -> generateSelector(o))
-        .validator(JobStrategy::validate)
+        .gatedValidator(JobStrategy::validate)
         .build();
   }
 
@@ -101,7 +104,8 @@ public final class JobStrategy {
 
   // --- validation --------------------------------------------------------------------------
 
-  static List<FieldError> validate(MapValue o, Optional<MapValue> old) {
+  static List<FieldError> validate(MapValue o, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     MapValue selector = Nested.mapOrNull(spec, "selector");
@@ -115,7 +119,8 @@ public final class JobStrategy {
             "`selector` does not match template `labels`"));
       }
     }
-    JobSpecValidation.jobSpec(spec, "spec", errs);
+    JobSpecValidation.jobSpec(spec, "spec", PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"),
+        errs);
     old.ifPresent(prev -> {
       MapValue before = Nested.map(prev, "spec");
       if (!str(spec, "completionMode").equals("Indexed")) {

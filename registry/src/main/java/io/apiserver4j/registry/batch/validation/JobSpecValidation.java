@@ -14,6 +14,7 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
 import java.util.List;
 import io.apiserver4j.registry.core.validation.PodSpecValidation;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * What a Job and a CronJob's job template share, as kube's {@code validateJobSpec} of
@@ -28,6 +29,12 @@ public final class JobSpecValidation {
 
   /** Validates the JobSpec {@code spec} (never null) reported under {@code path}. */
   public static void jobSpec(MapValue spec, String path, List<FieldError> errs) {
+    jobSpec(spec, path, PodValidationOptions.RELAXED, errs);
+  }
+
+  /** {@link #jobSpec} with the pod validation options of the server's gates. */
+  public static void jobSpec(MapValue spec, String path, PodValidationOptions options,
+      List<FieldError> errs) {
     for (String f : List.of("parallelism", "completions", "activeDeadlineSeconds",
         "backoffLimit", "ttlSecondsAfterFinished")) {
       KubeValidation.nonNegative(spec.getOrNull(f), path + "." + f, errs);
@@ -56,7 +63,7 @@ public final class JobSpecValidation {
     MapValue template = Nested.mapOrNull(spec, "template");
     PodSpecValidation.templateMetadata(template, path + ".template", errs);
     PodSpecValidation.validatePodSpec(Nested.mapOrNull(spec, "template", "spec"),
-        path + ".template.spec", errs);
+        path + ".template.spec", PodSpecValidation.SpecOf.TEMPLATE, options, errs);
     String rp = str(spec, "template", "spec", "restartPolicy");
     if (!rp.equals("OnFailure") && !rp.equals("Never")) {
       errs.add(FieldError.notSupported(path + ".template.spec.restartPolicy", Value.of(rp),

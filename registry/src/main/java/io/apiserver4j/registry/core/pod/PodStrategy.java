@@ -48,10 +48,11 @@ public final class PodStrategy {
             "status.nominatedNodeName")
         .defaulter(PodStrategy::defaultPod)
         .dropDisabledFields(PodDisabledFields::drop)
+        .dropDisabledStatusFields(PodDisabledFields::dropFromStatus)
         .prepareForCreate((o, old) -> Nested.set(o, MapValue.ofEntries("phase",
             Value.of("Pending"), "qosClass", Value.of(qosClass(Nested.map(o, "spec")))),
             "status"))
-        .validator(PodValidation::validatePod)
+        .gatedValidator(PodValidation::validatePod)
         .gracePeriod(PodStrategy::podGracePeriod)
         .returnDeletedObject(true)
         .subresourceCreate("eviction", new PodEviction())

@@ -38,10 +38,17 @@ final class PodValidation {
 
   private PodValidation() {}
 
-  /** kube's {@code ValidatePodCreate} ({@code old} empty) or {@code ValidatePodUpdate}. */
-  static List<FieldError> validatePod(MapValue pod, Optional<MapValue> old) {
+  /**
+   * kube's {@code ValidatePodCreate} ({@code old} empty) or {@code ValidatePodUpdate}, with the
+   * validation options of the server's feature gates.
+   */
+  static List<FieldError> validatePod(MapValue pod, Optional<MapValue> old,
+      io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
-    PodSpecValidation.validatePodSpec(Nested.mapOrNull(pod, "spec"), "spec", SpecOf.POD, errs);
+    MapValue spec = Nested.mapOrNull(pod, "spec");
+    PodSpecValidation.validatePodSpec(spec, "spec", SpecOf.POD,
+        io.apiserver4j.registry.core.validation.PodValidationOptions.of(gates, spec,
+            old.map(o -> Nested.mapOrNull(o, "spec")).orElse(null)), errs);
     // validateContainersOnlyForPod: templates may keep padded images, pods may not
     for (String list : List.of("containers", "initContainers")) {
       List<MapValue> cs = items(Nested.getOrNull(pod, "spec", list));

@@ -9,6 +9,10 @@ import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.registry.core.validation.PodSpecDefaults;
 import io.apiserver4j.registry.core.validation.PodSpecValidation;
+import io.apiserver4j.registry.core.validation.PodSpecValidation.SpecOf;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
 import java.util.ArrayList;
 import java.util.List;
 
@@ -23,11 +27,14 @@ public final class PodTemplateStrategy {
   public static ResourceStrategy strategy() {
     return ResourceStrategy.builder()
         .defaulter(o -> Nested.updateMap(o, PodSpecDefaults::defaultPodSpec, "template", "spec"))
-        .validator((o, old) -> {
+        .dropDisabledFields(PodDisabledFields.inTemplate("template"))
+        .gatedValidator((o, old, gates) -> {
           List<FieldError> errs = new ArrayList<>();
           PodSpecValidation.templateMetadata(Nested.mapOrNull(o, "template"), "template", errs);
-          PodSpecValidation.validatePodSpec(Nested.mapOrNull(o, "template", "spec"),
-              "template.spec", errs);
+          MapValue spec = Nested.mapOrNull(o, "template", "spec");
+          PodSpecValidation.validatePodSpec(spec, "template.spec", SpecOf.TEMPLATE,
+              PodValidationOptions.of(gates, spec,
+                  old.map(t -> Nested.mapOrNull(t, "template", "spec")).orElse(null)), errs);
           return errs;
         })
         .build();

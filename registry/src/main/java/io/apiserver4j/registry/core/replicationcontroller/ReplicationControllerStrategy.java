@@ -24,6 +24,8 @@ import java.util.List;
 import java.util.Map;
 import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.apimachinery.validation.KubeValidation;
+import io.apiserver4j.registry.core.pod.PodDisabledFields;
+import io.apiserver4j.registry.core.validation.PodValidationOptions;
 
 /**
  * ReplicationController (core/v1): {@code SetDefaults_ReplicationController} and
@@ -38,7 +40,8 @@ public final class ReplicationControllerStrategy {
     return ResourceStrategy.builder()
         .generationPolicy(GenerationPolicy.SPEC)
         .defaulter(ReplicationControllerStrategy::defaultReplicationController)
-        .validator((o, old) -> validateReplicationController(o))
+        .dropDisabledFields(PodDisabledFields.inTemplate("spec", "template"))
+        .gatedValidator(ReplicationControllerStrategy::validateReplicationController)
         .build();
   }
 
@@ -71,7 +74,8 @@ public final class ReplicationControllerStrategy {
 
   // --- validation --------------------------------------------------------------------------
 
-  private static List<FieldError> validateReplicationController(MapValue o) {
+  private static List<FieldError> validateReplicationController(MapValue o,
+      java.util.Optional<MapValue> old, io.apiserver4j.kubeapi.FeatureGates gates) {
     List<FieldError> errs = new ArrayList<>();
     MapValue spec = Nested.map(o, "spec");
     KubeValidation.nonNegative(spec.getOrNull("minReadySeconds"), "spec.minReadySeconds", errs);
@@ -85,7 +89,8 @@ public final class ReplicationControllerStrategy {
     boolean matches =
         KubeValidation.labelSetMatches(selector, PodSpecValidation.templateLabels(spec));
     PodSpecValidation.controllerTemplate(spec, matches, !selector.isEmpty(),
-        "ReplicationController", errs);
+        "ReplicationController", PodValidationOptions.ofTemplate(gates, o, old, "spec", "template"),
+        errs);
     return errs;
   }
 }

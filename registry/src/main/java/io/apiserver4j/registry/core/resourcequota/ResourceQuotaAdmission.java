@@ -24,12 +24,13 @@ import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.storage.CollectionKey;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.SortedMap;
 import java.util.TreeSet;
-import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Supplier;
 
 /**
  * kube-apiserver's {@code ResourceQuota} admission plugin
@@ -54,7 +55,8 @@ import java.util.concurrent.ConcurrentHashMap;
  *
  * <p>Subresources, cluster-scoped objects and the resources kube's quota ignores (events,
  * reviews, bindings) are not evaluated. Requests of one namespace are checked and charged one
- * at a time, as kube's per-namespace work queue does. Thread-safe.
+ * at a time, as kube's per-namespace work queue does. The quotas are read from the server's
+ * informer of ResourceQuotas, not from storage per request. Thread-safe.
  */
 public final class ResourceQuotaAdmission implements ValidatingPlugin {
   /** The plugin's name in kube-apiserver. */
@@ -67,9 +69,14 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
   private static final String FIELD_MANAGER = "kube-apiserver";
   private static final int RETRIES = 3;
 
+  /** Lock stripes: requests of one namespace always take the same one. */
+  private static final int STRIPES = 64;
+
   private final AdmissionPluginContext server;
   private final QuotaEvaluators evaluators;
-  private final Map<String, Object> namespaceLocks = new ConcurrentHashMap<>();
+  private final Object[] stripes = new Object[STRIPES];
+  /** By namespace, from the server's informer; set at the first evaluated request. */
+  private volatile Supplier<Map<String, List<MapValue>>> quotasByNamespace;
 
   /**
    * A plugin reading and charging the ResourceQuotas of {@code server}.
@@ -79,6 +86,9 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
   public ResourceQuotaAdmission(AdmissionPluginContext server) {
     this.server = requireNonNull(server, "server");
     this.evaluators = QuotaEvaluators.core(server.clock());
+    for (int i = 0; i < STRIPES; i++) {
+      stripes[i] = new Object();
+    }
   }
 
   @Override
@@ -105,9 +115,9 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
     if (!evaluator.handles(a.operation(), a.subresource())) {
       return;
     }
-    Object lock = namespaceLocks.computeIfAbsent(a.namespace(), k -> new Object());
+    Object lock = stripes[Math.floorMod(a.namespace().hashCode(), STRIPES)];
     synchronized (lock) {
-      List<MapValue> quotas = quotas(a.namespace());
+      List<MapValue> quotas = cachedQuotas(a.namespace());
       if (quotas.isEmpty()) {
         return;
       }
@@ -135,8 +145,10 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
         if (retries <= 0) {
           throw lastError;
         }
-        // the quotas that failed, as they are now; one deleted meanwhile is not checked again
-        quotas = quotas(a.namespace()).stream()
+        // the quotas that failed, read live (kube's live lookup); one deleted meanwhile is not
+        // checked again
+        quotas = server.list(CollectionKey.inNamespace("", "resourcequotas", a.namespace()))
+            .stream()
             .filter(q -> failed.contains(Meta.metaString(q, "name"))).toList();
         if (quotas.isEmpty()) {
           return;
@@ -145,8 +157,25 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
     }
   }
 
-  private List<MapValue> quotas(String namespace) {
-    return server.list(CollectionKey.inNamespace("", "resourcequotas", namespace));
+  /**
+   * The namespace's quotas as the server's informer has them (kube's quota lister): current for
+   * this server's writes; a quota another server charged meanwhile fails the status update
+   * with a conflict and is then read live.
+   */
+  private List<MapValue> cachedQuotas(String namespace) {
+    Supplier<Map<String, List<MapValue>>> index = quotasByNamespace;
+    if (index == null) {
+      index = server.informer(QUOTAS.groupResource()).derived(s -> {
+        Map<String, List<MapValue>> byNamespace = new HashMap<>();
+        for (MapValue q : s.objects()) {
+          byNamespace.computeIfAbsent(Meta.metaString(q, "namespace"), k -> new ArrayList<>())
+              .add(q);
+        }
+        return byNamespace;
+      });
+      quotasByNamespace = index;
+    }
+    return index.get().getOrDefault(namespace, List.of());
   }
 
   private void updateStatus(MapValue quota) {

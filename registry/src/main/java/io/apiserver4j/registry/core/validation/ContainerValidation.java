@@ -35,7 +35,8 @@ final class ContainerValidation {
 
   /** What container validation needs to know of the pod. */
   record ContainerContext(Set<String> volumes, Map<String, MapValue> volumesByName,
-      Set<String> podClaims, Long gracePeriod, String restartPolicy, boolean hostUsers) { }
+      Set<String> podClaims, Long gracePeriod, String restartPolicy, boolean hostUsers,
+      PodValidationOptions options) { }
 
   /** {@code validateContainers}: the common rules, unique names, probes and lifecycle. */
   static void validateContainers(List<MapValue> containers, String path,
@@ -112,8 +113,10 @@ final class ContainerValidation {
     KubeValidation.requiredEnum(c, "terminationMessagePolicy", at + ".terminationMessagePolicy",
         TERMINATION_MESSAGE_POLICIES, errs);
     validatePorts(items(c.getOrNull("ports")), at + ".ports", errs);
-    EnvValidation.env(items(c.getOrNull("env")), at + ".env", errs);
-    EnvValidation.envFrom(items(c.getOrNull("envFrom")), at + ".envFrom", errs);
+    EnvValidation.env(items(c.getOrNull("env")), at + ".env",
+        ctx.options().relaxedEnvVarNames(), errs);
+    EnvValidation.envFrom(items(c.getOrNull("envFrom")), at + ".envFrom",
+        ctx.options().relaxedEnvVarNames(), errs);
     VolumeMountValidation.validateMounts(c, at + ".volumeMounts", ctx, errs);
     KubeValidation.requiredEnum(c, "imagePullPolicy", at + ".imagePullPolicy", PULL_POLICIES,
         errs);

@@ -32,8 +32,12 @@ final class DnsValidation {
 
   private DnsValidation() {}
 
-  /** {@code validatePodDNSConfig} with relaxed search names (GA). */
-  static void dnsConfig(MapValue spec, String path, List<FieldError> errs) {
+  /**
+   * {@code validatePodDNSConfig}: search domains by the relaxed rule
+   * ({@code RelaxedDNSSearchValidation}: {@code .} and {@code _} allowed) or the strict one
+   * (DNS-1123 subdomains).
+   */
+  static void dnsConfig(MapValue spec, String path, boolean relaxed, List<FieldError> errs) {
     Value config = spec.getOrNull("dnsConfig");
     if (str(spec, "dnsPolicy").equals("None")) {
       if (!(config instanceof MapValue)) {
@@ -68,11 +72,13 @@ final class DnsValidation {
     }
     for (int i = 0; i < searches.size(); i++) {
       String s = searches.get(i);
-      if (s.equals(".")) {
+      if (relaxed && s.equals(".")) {
         continue;
       }
+      // a trailing dot is fine under either rule
       String trimmed = s.endsWith(".") ? s.substring(0, s.length() - 1) : s;
-      for (String msg : subdomainWithUnderscore(trimmed)) {
+      for (String msg : relaxed ? subdomainWithUnderscore(trimmed)
+          : PodValidationOptions.strictSearch(trimmed)) {
         errs.add(FieldError.invalid(index(path + ".searches", i), Value.of(trimmed), msg));
       }
     }

@@ -11,6 +11,7 @@ import io.apiserver4j.apimachinery.validation.MetaValidation;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Set;
 
@@ -34,8 +35,11 @@ final class EnvValidation {
 
   private EnvValidation() {}
 
-  /** {@code ValidateEnv} with relaxed names (GA). */
-  static void env(List<MapValue> env, String path, List<FieldError> errs) {
+  /**
+   * {@code ValidateEnv}: names by the relaxed rule ({@code RelaxedEnvironmentVariableValidation})
+   * or by the strict one ({@code IsEnvVarName}).
+   */
+  static void env(List<MapValue> env, String path, boolean relaxed, List<FieldError> errs) {
     for (int i = 0; i < env.size(); i++) {
       MapValue ev = env.get(i);
       String at = index(path, i);
@@ -43,7 +47,7 @@ final class EnvValidation {
       if (name.isEmpty()) {
         errs.add(FieldError.required(at + ".name", ""));
       } else {
-        relaxedEnvName(name, at + ".name", errs);
+        envName(name, at + ".name", relaxed, errs);
       }
       if (ev.getOrNull("valueFrom") instanceof MapValue from) {
         valueFrom(from, !str(ev, "value").isEmpty(), at + ".valueFrom", errs);
@@ -51,15 +55,45 @@ final class EnvValidation {
     }
   }
 
-  private static void relaxedEnvName(String name, String path, List<FieldError> errs) {
+  private static void envName(String name, String path, boolean relaxed,
+      List<FieldError> errs) {
+    for (String msg : relaxed ? relaxedEnvVarName(name) : strictEnvVarName(name)) {
+      errs.add(FieldError.invalid(path, Value.of(name), msg));
+    }
+  }
+
+  // apimachinery's IsRelaxedEnvVarName, for a non-empty name
+  static List<String> relaxedEnvVarName(String name) {
     for (int i = 0; i < name.length(); i++) {
       char c = name.charAt(i);
       if (c < 0x20 || c > 0x7e || c == '=') {
-        errs.add(FieldError.invalid(path, Value.of(name), "a valid environment variable name"
-            + " must consist only of printable ASCII characters other than '='"));
-        return;
+        return List.of("a valid environment variable name"
+            + " must consist only of printable ASCII characters other than '='");
       }
     }
+    return List.of();
+  }
+
+  private static final String ENV_VAR_NAME_FMT = "[-._a-zA-Z][-._a-zA-Z0-9]*";
+  private static final java.util.regex.Pattern ENV_VAR_NAME =
+      java.util.regex.Pattern.compile(ENV_VAR_NAME_FMT);
+
+  // apimachinery's IsEnvVarName: a C identifier with '-' and '.', not a chdir
+  static List<String> strictEnvVarName(String name) {
+    List<String> out = new ArrayList<>();
+    if (!ENV_VAR_NAME.matcher(name).matches()) {
+      out.add(MetaValidation.regexError("a valid environment variable name must consist of"
+          + " alphabetic characters, digits, '_', '-', or '.', and must not start with a digit",
+          ENV_VAR_NAME_FMT, "my.env-name", "MY_ENV.NAME", "MyEnvName1"));
+    }
+    if (name.equals(".")) {
+      out.add("must not be '.'");
+    } else if (name.equals("..")) {
+      out.add("must not be '..'");
+    } else if (name.startsWith("..")) {
+      out.add("must not start with '..'");
+    }
+    return out;
   }
 
   private static void valueFrom(MapValue from, boolean hasValue, String path,
@@ -181,13 +215,14 @@ final class EnvValidation {
   }
 
   /** {@code ValidateEnvFrom}: its errors about the source name the list, as kube's do. */
-  static void envFrom(List<MapValue> envFrom, String path, List<FieldError> errs) {
+  static void envFrom(List<MapValue> envFrom, String path, boolean relaxed,
+      List<FieldError> errs) {
     for (int i = 0; i < envFrom.size(); i++) {
       MapValue ev = envFrom.get(i);
       String at = index(path, i);
       String prefix = str(ev, "prefix");
       if (!prefix.isEmpty()) {
-        relaxedEnvName(prefix, at + ".prefix", errs);
+        envName(prefix, at + ".prefix", relaxed, errs);
       }
       int sources = 0;
       for (String ref : List.of("configMapRef", "secretRef")) {

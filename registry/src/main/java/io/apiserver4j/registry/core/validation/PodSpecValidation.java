@@ -65,6 +65,15 @@ public final class PodSpecValidation {
    * errors added to {@code errs}; a null {@code spec} is validated as an empty one.
    */
   public static void validatePodSpec(MapValue spec, String path, SpecOf of, List<FieldError> errs) {
+    validatePodSpec(spec, path, of, PodValidationOptions.RELAXED, errs);
+  }
+
+  /**
+   * {@code ValidatePodSpec} with the options of the emulated release's feature gates (see
+   * {@link PodValidationOptions#of}).
+   */
+  public static void validatePodSpec(MapValue spec, String path, SpecOf of,
+      PodValidationOptions options, List<FieldError> errs) {
     MapValue s = spec == null ? MapValue.empty() : spec;
     Set<String> volumes = VolumeValidation.validateVolumes(s.getOrNull("volumes"),
         path + ".volumes", of, errs);
@@ -73,7 +82,8 @@ public final class PodSpecValidation {
     Set<String> claims = ResourceClaimValidation.podResourceClaims(s, path + ".resourceClaims",
         errs);
     ContainerContext ctx = new ContainerContext(volumes, VolumeValidation.volumesByName(s),
-        claims, grace, str(s, "restartPolicy"), SecurityContextValidation.hostUsers(s));
+        claims, grace, str(s, "restartPolicy"), SecurityContextValidation.hostUsers(s),
+        options);
     List<MapValue> containers = items(s.getOrNull("containers"));
     if (containers.isEmpty()) {
       errs.add(FieldError.required(path + ".containers", ""));
@@ -89,7 +99,7 @@ public final class PodSpecValidation {
     errs.addAll(MetaValidation.labels(s.getOrNull("nodeSelector"), path + ".nodeSelector"));
     SecurityContextValidation.podSecurityContext(s, path, errs);
     AffinityValidation.affinity(s.getOrNull("affinity"), path + ".affinity", errs);
-    DnsValidation.dnsConfig(s, path + ".dnsConfig", errs);
+    DnsValidation.dnsConfig(s, path + ".dnsConfig", options.relaxedDnsSearch(), errs);
     SchedulingValidation.gates(s, path, errs);
     SchedulingValidation.topologySpread(items(s.getOrNull("topologySpreadConstraints")),
         path + ".topologySpreadConstraints", errs);
@@ -162,6 +172,12 @@ public final class PodSpecValidation {
    */
   public static void controllerTemplate(MapValue spec, boolean matches, boolean checkMatch,
       String workload, List<FieldError> errs) {
+    controllerTemplate(spec, matches, checkMatch, workload, PodValidationOptions.RELAXED, errs);
+  }
+
+  /** {@link #controllerTemplate} with the pod validation options of the server's gates. */
+  public static void controllerTemplate(MapValue spec, boolean matches, boolean checkMatch,
+      String workload, PodValidationOptions options, List<FieldError> errs) {
     MapValue template = Nested.mapOrNull(spec, "template");
     if (template == null) {
       errs.add(FieldError.required("spec.template", ""));
@@ -172,8 +188,8 @@ public final class PodSpecValidation {
           SELECTOR_MISMATCH));
     }
     templateMetadata(template, "spec.template", errs);
-    validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec",
-        errs);
+    validatePodSpec(Nested.mapOrNull(template, "spec"), "spec.template.spec", SpecOf.TEMPLATE,
+        options, errs);
     String rp = str(template, "spec", "restartPolicy");
     if (!rp.equals("Always")) {
       errs.add(FieldError.notSupported("spec.template.spec.restartPolicy", Value.of(rp),
