@@ -142,7 +142,8 @@ final class KubectlPatchExplainer {
       P p = path.then(key);
       if (key.startsWith("$setElementOrder/")) {
         String list = key.substring("$setElementOrder/".length());
-        completedList(path.then(list), manifest.getOrNull(list), live.getOrNull(list), true);
+        // the order and membership of a merge list; changed elements are in the patch
+        ordered(path.then(list), manifest.getOrNull(list), live.getOrNull(list));
         reasons.add("completed");
       } else if (key.equals("$retainKeys")) {
         live.forEach((k, v) -> {
@@ -189,7 +190,7 @@ final class KubectlPatchExplainer {
       contained(path, pm, lm);
     } else if (pv instanceof ListValue) {
       // an atomic list, sent whole
-      completedList(path, mv, lv, false);
+      completedList(path, mv, lv);
       reasons.add("completed");
     } else {
       scalar(path, pv, lv);
@@ -229,35 +230,52 @@ final class KubectlPatchExplainer {
   }
 
   /**
-   * A list whose live value must be the manifest's completed: by index for atomic lists, by
-   * merge key for merge lists; extra live elements must be completions.
+   * A merge list whose live value must have the manifest's elements (matched by merge key, or
+   * equal for lists of scalars); the live value's other elements must be completions.
    */
-  private void completedList(P path, Value mv, Value lv, boolean byKey) {
+  private void ordered(P path, Value mv, Value lv) {
     if (!(mv instanceof ListValue ml) || !(lv instanceof ListValue ll)) {
       failures.add(path + ": manifest " + mv + ", live " + lv);
       return;
     }
     List<Value> rest = new ArrayList<>(ll.items());
-    for (int i = 0; i < ml.size(); i++) {
-      Value me = ml.get(i);
+    for (Value me : ml.items()) {
       Value le = null;
-      if (byKey && me instanceof MapValue mm) {
+      if (me instanceof MapValue mm) {
         String key = MERGE_KEYS.stream().filter(mm::containsKey).findFirst().orElse(null);
         le = key == null ? null : element(ll, key, mm.getOrNull(key));
-      } else if (i < ll.size()) {
-        le = ll.get(i);
-      } else if (byKey && ll.items().contains(me)) {
+      } else if (ll.items().contains(me)) {
         le = me;
       }
       if (le == null) {
-        failures.add(path + "[" + i + "]: " + me + " is not stored");
-        continue;
+        failures.add(path + "[]: " + me + " is not stored");
+      } else {
+        rest.remove(le);
       }
-      rest.remove(le);
-      contained(path.then("[]"), me, le);
     }
     for (Value extra : rest) {
       completion(path.then("[]"), extra);
+    }
+  }
+
+  /**
+   * An atomic list whose live value must be the manifest's completed, element by element;
+   * extra live elements must be completions.
+   */
+  private void completedList(P path, Value mv, Value lv) {
+    if (!(mv instanceof ListValue ml) || !(lv instanceof ListValue ll)) {
+      failures.add(path + ": manifest " + mv + ", live " + lv);
+      return;
+    }
+    for (int i = 0; i < ml.size(); i++) {
+      if (i < ll.size()) {
+        contained(path.then("[]"), ml.get(i), ll.get(i));
+      } else {
+        failures.add(path + "[" + i + "]: " + ml.get(i) + " is not stored");
+      }
+    }
+    for (int i = ml.size(); i < ll.size(); i++) {
+      completion(path.then("[]"), ll.get(i));
     }
   }
 
@@ -286,7 +304,7 @@ final class KubectlPatchExplainer {
       });
       reasons.add("completed");
     } else if (mv instanceof ListValue && lv instanceof ListValue) {
-      completedList(path, mv, lv, false);
+      completedList(path, mv, lv);
     } else {
       scalar(path, mv, lv);
     }
