@@ -18,7 +18,7 @@ opaque: their JSON forms are not their Go fields, and the hasher handles them it
 
 Usage (each argument is a git directory of a fetched upstream repository, with its tag):
     go-pod-template-types.py api=<git-dir>@v0.36.3 apimachinery=<git-dir>@v0.36.3 \
-        > src/main/resources/io/apiserver4j/controllers/deployment/pod-template-go-types.txt
+        > src/main/resources/io/apiserver4j/controllers/internal/pod-template-go-types.txt
 """
 import re
 import subprocess

@@ -14,5 +14,6 @@ module io.apiserver4j.controllers {
   requires org.slf4j;
 
   exports io.apiserver4j.controllers;
+  exports io.apiserver4j.controllers.metrics;
   exports io.apiserver4j.controllers.internal to io.apiserver4j.cluster;
 }

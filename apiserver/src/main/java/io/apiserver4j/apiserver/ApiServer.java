@@ -73,8 +73,8 @@ public final class ApiServer implements AutoCloseable {
   private final java.util.Set<String> admissionPlugins;
   private final KubeVersion version;
   private final io.apiserver4j.kubeapi.FeatureGates featureGates;
-  /** The built-in controllers started by the constructor, in start order. */
-  private final List<AutoCloseable> controllers = new java.util.concurrent.CopyOnWriteArrayList<>();
+  /** The built-in controllers started by the constructor, by name, in start order. */
+  private final BuiltinController.Slots controllers = new BuiltinController.Slots();
   private volatile PodLogs podLogs;
   private static final GroupVersionResource CRDS =
       new GroupVersionResource("apiextensions.k8s.io", "v1", "customresourcedefinitions");
@@ -156,12 +156,13 @@ public final class ApiServer implements AutoCloseable {
       if (registry.find(CRDS).isPresent()) {
         pipeline.followCrds();
       }
+      controllers.add(BuiltinController.NAMESPACE, pipeline::startNamespaceController);
       if (b.builtins) {
         BuiltinController.Context context = new BuiltinController.Context(this, store,
             b.rootCaCertificate);
         for (BuiltinController c : BuiltinApi.load().controllers()) {
           if (admission.enabled().contains(c.admissionPlugin())) {
-            controllers.add(c.start().apply(context));
+            controllers.add(c.name(), () -> c.start().apply(context));
           }
         }
       }
@@ -370,14 +371,33 @@ public final class ApiServer implements AutoCloseable {
 
   /** Stops the controllers in reverse start order; a failure to stop is logged, not thrown. */
   private void stopControllers() {
-    for (int i = controllers.size() - 1; i >= 0; i--) {
-      try {
-        controllers.get(i).close();
-      } catch (Exception e) {
-        LOG.warn("stopping a controller failed", e);
-      }
-    }
-    controllers.clear();
+    controllers.closeAll();
+  }
+
+  /**
+   * The kube-controller-manager names of the controllers this server runs itself (handed over
+   * or not): {@value BuiltinController#NAMESPACE} always, and those of {@link BuiltinController}s
+   * whose admission plugin is enabled ({@code serviceaccount}, {@code root-ca-cert-publisher},
+   * {@code pvc-protection}, {@code pv-protection} by default).
+   */
+  public java.util.Set<String> builtinControllers() {
+    return controllers.names();
+  }
+
+  /**
+   * Stops the server's own controller {@code name} (one of {@link #builtinControllers()}) for a
+   * caller that runs kube-controller-manager's controller of that name instead, as a
+   * {@code ControllerManager} does for each controller it runs, so that exactly one of them
+   * runs. The server's controller starts again when the returned handover is closed (after every
+   * handover of that name is closed), and catches up with what happened meanwhile; it does not
+   * if the server was closed. A bare server, that nothing took its controllers from, deletes
+   * terminating namespaces and writes default ServiceAccounts itself.
+   *
+   * @throws IllegalArgumentException if the server runs no controller of that name
+   */
+  public BuiltinController.Handover handOver(String name) {
+    requireNonNull(name, "name");
+    return controllers.handOver(name);
   }
 
   private void checkOpen() {

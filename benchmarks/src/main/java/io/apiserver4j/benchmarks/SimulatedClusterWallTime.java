@@ -10,16 +10,30 @@ import io.apiserver4j.controllers.ControllerManager;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import java.util.TreeMap;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.LongAdder;
 
 /**
  * The issue-26 workload on the simulated cluster: {@code sets} Deployments (or ReplicaSets) of
  * {@code replicas} Pods each (1,000 Pods of 100 Deployments by default) on {@code nodes}
  * simulated Nodes (50), from the first create until every Pod is Running and Ready, in wall
- * time, simulated time standing still (every stage has duration 0). Not a JMH benchmark: one
+ * time, simulated time standing still: every stage has duration 0 and the server, controllers
+ * and simulated Nodes share a fixed clock, so that no Lease renewal or Node status report
+ * falls due during a run however long its wall time (on the system clock, a run of a minute on
+ * a loaded machine made some 400 Lease writes more than a run of ten seconds). Not a JMH
+ * benchmark: one
  * cold and {@code rounds} warm runs, each on a fresh server, each with its wall time and the
- * process CPU time it took (less noisy on a shared machine), the best warm run reported.
+ * process CPU time it took (less noisy on a shared machine), the best warm run reported. With
+ * {@code -Dsimperf.writes=true} each run also prints the writes the server committed, by
+ * resource and verb (create, update, delete), to see which controller's traffic dominates.
  *
  * <p>Run from the repository root:
  * {@code java -cp benchmarks/target/benchmarks.jar
@@ -60,10 +74,28 @@ public final class SimulatedClusterWallTime {
   }
 
   static long run(int sets, int replicas, int nodes, boolean deployments) {
-    try (ApiServer api = ApiServer.builder().build();
-        ControllerManager controllers = ControllerManager.builder(api)
+    Clock clock = Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC);
+    try (ApiServer api = ApiServer.builder().clock(clock).build();
+        ControllerManager controllers = ControllerManager.builder(api).clock(clock)
             .controllers(deployments ? "deployment,replicaset" : "replicaset").start();
-        SimulatedCluster cluster = SimulatedCluster.builder(api).nodes(nodes).start()) {
+        SimulatedCluster cluster = SimulatedCluster.builder(api).clock(clock).nodes(nodes)
+            .start()) {
+      Map<String, LongAdder> writes = new ConcurrentHashMap<>();
+      if (Boolean.getBoolean("simperf.writes")) {
+        Set<String> live = ConcurrentHashMap.newKeySet();
+        api.addCommitListener((key, object, revision) -> {
+          String id = key.groupResource() + "/" + key.namespace() + "/" + key.name();
+          String verb;
+          if (object.isEmpty()) {
+            live.remove(id);
+            verb = "delete";
+          } else {
+            verb = live.add(id) ? "create" : "update";
+          }
+          writes.computeIfAbsent(key.groupResource() + " " + verb, k -> new LongAdder())
+              .increment();
+        });
+      }
       api.resources("v1", "namespaces").create(Json.read(
           "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"bench\"}}"));
       long start = System.nanoTime();
@@ -82,7 +114,11 @@ public final class SimulatedClusterWallTime {
           throw new IllegalStateException("the cluster did not settle");
         }
       }
-      return System.nanoTime() - start;
+      long nanos = System.nanoTime() - start;
+      if (!writes.isEmpty()) {
+        System.out.println("writes by resource and verb: " + new TreeMap<>(writes));
+      }
+      return nanos;
     }
   }
 

@@ -172,7 +172,9 @@ public final class SimulatedCluster implements AutoCloseable {
 
   /**
    * Waits, without sleeping, until the scheduler and kubelets are idle: every change in the
-   * store seen, no work queued or due by the clock, nothing written meanwhile. Work waiting for a
+   * store seen, no work queued or due by the clock, every Event they recorded written (the
+   * scheduler's are written asynchronously, as kube's event broadcaster does), nothing written
+   * meanwhile. Work waiting for a
    * later time on the clock does not count.
    *
    * @return whether that happened within {@code timeout}; false too when interrupted

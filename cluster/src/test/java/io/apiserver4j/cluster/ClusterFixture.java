@@ -70,6 +70,18 @@ final class ClusterFixture implements AutoCloseable {
     idle();
   }
 
+  /**
+   * Moves the clock to {@code target} in steps of at most {@code step} (a controller's period),
+   * waiting for the cluster to settle after each.
+   */
+  void advanceTo(Instant target, Duration step) {
+    while (clock.instant().isBefore(target)) {
+      Instant next = clock.instant().plus(step);
+      clock.set(next.isBefore(target) ? next : target);
+      idle();
+    }
+  }
+
   List<MapValue> events(String namespace) {
     return api.resources("events.k8s.io/v1", "events").namespace(namespace).list();
   }

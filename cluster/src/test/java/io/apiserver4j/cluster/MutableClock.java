@@ -23,6 +23,10 @@ final class MutableClock extends Clock {
     now.updateAndGet(t -> t.plus(d));
   }
 
+  void set(Instant t) {
+    now.set(t);
+  }
+
   @Override
   public ZoneId getZone() {
     return ZoneOffset.UTC;

@@ -40,10 +40,7 @@ class NodeNotReadyScenarioTest {
 
   /** Moves the clock to {@code target} in 5 s steps (the monitor period), idle after each. */
   private void advanceTo(Instant target) {
-    while (f.clock.instant().isBefore(target)) {
-      Duration left = Duration.between(f.clock.instant(), target);
-      f.advance(left.compareTo(Duration.ofSeconds(5)) < 0 ? left : Duration.ofSeconds(5));
-    }
+    f.advanceTo(target, Duration.ofSeconds(5));
   }
 
   private static Instant at(String hms) {
@@ -139,8 +136,7 @@ class NodeNotReadyScenarioTest {
     assertThat(Nested.str(ready, "reason")).isEqualTo("KubeletNotReady");
     assertThat(taints("node-2")).containsExactlyInAnyOrder(NOT_READY + ":NoSchedule",
         NOT_READY + ":NoExecute");
-    assertThat(Duration.between(leaseRenewed("node-2"), f.clock.instant()))
-        .isLessThanOrEqualTo(Duration.ofSeconds(10));
+    assertThat(leaseRenewed("node-2")).isAfterOrEqualTo(f.clock.instant().minusSeconds(10));
 
     // the running kubelet removes the evicted Pod after its 30 s grace period
     advanceTo(tainted.plusSeconds(330));

@@ -10,6 +10,8 @@ import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
 import io.apiserver4j.controllers.internal.LeaderElector;
+import io.apiserver4j.controllers.internal.SigningFiles;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -63,6 +65,8 @@ public final class ControllerManager implements AutoCloseable {
   private final List<String> names;
   private final Optional<LeaderElector> elector;
   private final boolean simulatedStorage;
+  private final SigningFiles clusterSigning;
+  private final PodMetrics podMetrics;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -77,6 +81,8 @@ public final class ControllerManager implements AutoCloseable {
     this.flags = Map.copyOf(b.flags);
     this.names = descriptors.stream().map(ControllerDescriptor::name).toList();
     this.simulatedStorage = b.simulatedStorage;
+    this.clusterSigning = b.clusterSigning.signingFiles();
+    this.podMetrics = b.podMetrics;
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -124,6 +130,14 @@ public final class ControllerManager implements AutoCloseable {
     return out;
   }
 
+  /**
+   * The resource metrics the horizontal pod autoscaler reads, in place of metrics-server: a test
+   * sets Pods' usage here (see {@link Builder#podMetrics} to share one set between managers).
+   */
+  public PodMetrics podMetrics() {
+    return podMetrics;
+  }
+
   /** The canonical names of the selected controllers, in kube's order. */
   public List<String> controllers() {
     return names;
@@ -162,8 +176,9 @@ public final class ControllerManager implements AutoCloseable {
 
   /**
    * Waits, without sleeping, until the controllers are idle: every informer has seen every
-   * write in the store, no work is queued, in process or waiting for an early retry, no timer
-   * is due by the clock, and nothing was written meanwhile. Work waiting for a later time on the
+   * write in the store, no work is queued, in process or waiting for an early retry, every
+   * Event a controller recorded is written (recording is asynchronous, as kube's event
+   * broadcaster), no timer is due by the clock, and nothing was written meanwhile. Work waiting for a later time on the
    * clock, or retried after failing many times, does not count. A manager that does not lead
    * runs nothing, and is idle.
    *
@@ -181,6 +196,39 @@ public final class ControllerManager implements AutoCloseable {
       r = runtime;
     }
     return r == null || r.awaitIdle(timeout);
+  }
+
+  /**
+   * Resets the running controllers in place around {@code restore}, a write-back of the store
+   * that bypasses the request pipeline (a test kit's reset between test methods): their workers
+   * pause once each finished its item; their queued work, timers, retry backoffs, expectations
+   * and other remembered state are dropped; {@code restore} runs; the informers' caches are
+   * brought to the store's new revision (by their watch, else a relist replacing the cache) and
+   * the handlers see the changes, then every object as an update to itself, as client-go's
+   * informer delivers a reflector's relist; periodic loops are armed again
+   * and the workers go on, so the controllers then act as if just started on the restored
+   * state, without a thread started or stopped. A manager that does not lead only runs
+   * {@code restore}.
+   *
+   * @param restore writes the store; runs on the calling thread while nothing is processed
+   * @param timeout how long the informers may take to follow the restored store
+   * @throws IllegalStateException after {@link #close()}, or if the informers do not follow
+   *     within {@code timeout} (the workers go on all the same)
+   */
+  public void reset(Runnable restore, Duration timeout) {
+    requireNonNull(restore, "restore");
+    requireNonNull(timeout, "timeout");
+    if (closed.get()) {
+      throw new IllegalStateException("the controller manager is closed");
+    }
+    // holding the lock keeps a leader-election change from stopping the runtime meanwhile
+    synchronized (lock) {
+      if (runtime == null) {
+        restore.run();
+      } else {
+        runtime.reset(restore, timeout);
+      }
+    }
   }
 
   /**
@@ -206,7 +254,7 @@ public final class ControllerManager implements AutoCloseable {
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
     ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        flags, simulatedStorage);
+        flags, simulatedStorage, clusterSigning, podMetrics);
     try {
       r.start();
     } catch (RuntimeException e) {
@@ -253,6 +301,10 @@ public final class ControllerManager implements AutoCloseable {
     private final Map<String, Integer> concurrentSyncs = new LinkedHashMap<>();
     private boolean simulatedStorage = true;
     private final Map<String, Integer> flags = new LinkedHashMap<>();
+    private ClusterSigning clusterSigning = ClusterSigning.defaults();
+    private boolean clusterSigningSet;
+    private PodMetrics podMetrics = PodMetrics.create();
+    private boolean podMetricsSet;
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -345,6 +397,22 @@ public final class ControllerManager implements AutoCloseable {
     }
 
     /**
+     * The resource metrics the horizontal pod autoscaler reads; default a new empty set, which
+     * {@link ControllerManager#podMetrics()} returns. Managers of servers sharing a store may
+     * share one, so that the leader reads what the test set.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder podMetrics(PodMetrics metrics) {
+      if (podMetricsSet) {
+        throw new IllegalStateException("podMetrics was already set");
+      }
+      podMetricsSet = true;
+      this.podMetrics = requireNonNull(metrics, "metrics");
+      return this;
+    }
+
+    /**
      * kube-controller-manager's {@code --terminated-pod-gc-threshold}: how many terminated Pods
      * (Succeeded or Failed) may exist before the pod garbage collector deletes the oldest, 0 or
      * less to never delete them for that reason. Default: kube's 12500.
@@ -355,6 +423,22 @@ public final class ControllerManager implements AutoCloseable {
       if (flags.putIfAbsent("terminated-pod-gc-threshold", threshold) != null) {
         throw new IllegalStateException("terminatedPodGcThreshold was already set");
       }
+      return this;
+    }
+
+    /**
+     * The csrsigning controller's CA files and certificate duration, as kube-controller-manager's
+     * {@code --cluster-signing-*} flags; default: an in-memory CA and one year. The files are
+     * read when the controllers start, which fails with kube's message if they cannot be.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder clusterSigning(ClusterSigning signing) {
+      if (clusterSigningSet) {
+        throw new IllegalStateException("clusterSigning was already set");
+      }
+      clusterSigningSet = true;
+      this.clusterSigning = requireNonNull(signing, "signing");
       return this;
     }
 

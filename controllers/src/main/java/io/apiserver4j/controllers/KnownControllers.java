@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers;
 
+import io.apiserver4j.controllers.attachdetach.AttachDetachController;
 import io.apiserver4j.controllers.certificates.approver.CsrApprovingController;
 import io.apiserver4j.controllers.certificates.cleaner.CsrCleanerController;
 import io.apiserver4j.controllers.certificates.signer.CsrSigningController;
@@ -11,6 +12,7 @@ import io.apiserver4j.controllers.cronjob.CronJobController;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
+import io.apiserver4j.controllers.internal.ServerImplementedController;
 import io.apiserver4j.controllers.deployment.DeploymentController;
 import io.apiserver4j.controllers.daemon.DaemonSetController;
 import io.apiserver4j.controllers.disruption.DisruptionController;
@@ -20,9 +22,10 @@ import io.apiserver4j.controllers.endpointslicemirroring.MirroringController;
 import io.apiserver4j.controllers.expand.ExpandController;
 import io.apiserver4j.controllers.garbagecollector.GarbageCollector;
 import io.apiserver4j.controllers.job.JobController;
+import io.apiserver4j.controllers.namespace.NamespaceController;
 import io.apiserver4j.controllers.nodelifecycle.NodeLifecycleController;
 import io.apiserver4j.controllers.persistentvolume.PersistentVolumeController;
-import io.apiserver4j.controllers.pvprotection.PvProtectionController;
+import io.apiserver4j.controllers.podautoscaler.HorizontalController;
 import io.apiserver4j.controllers.podgc.PodGcController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
@@ -60,14 +63,15 @@ final class KnownControllers {
     implemented(out, "pod-garbage-collector-controller", "podgc", PodGcController::create);
     implemented(out, "resourcequota-controller", "resourcequota",
         ResourceQuotaController::create);
-    known(out, "namespace-controller", "namespace");
+    implemented(out, "namespace-controller", "namespace", NamespaceController::create);
     known(out, "serviceaccount-controller", "serviceaccount");
     implemented(out, "garbage-collector-controller", "garbagecollector", GarbageCollector::new);
     implemented(out, "daemonset-controller", "daemonset", DaemonSetController::create);
     implemented(out, "job-controller", "job", JobController::create);
     implemented(out, "deployment-controller", "deployment", DeploymentController::create);
     implemented(out, "replicaset-controller", "replicaset", ReplicaSetController::replicaSets);
-    known(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling");
+    implemented(out, "horizontal-pod-autoscaler-controller", "horizontalpodautoscaling",
+        HorizontalController::create);
     implemented(out, "disruption-controller", "disruption", DisruptionController::new);
     implemented(out, "statefulset-controller", "statefulset", StatefulSetController::create);
     implemented(out, "cronjob-controller", "cronjob", CronJobController::create);
@@ -86,13 +90,16 @@ final class KnownControllers {
     implemented(out, "taint-eviction-controller", TaintEvictionController::create);
     implemented(out, "persistentvolume-binder-controller", "persistentvolume-binder",
         PersistentVolumeController::create);
-    known(out, "persistentvolume-attach-detach-controller", "attachdetach");
+    implemented(out, "persistentvolume-attach-detach-controller", "attachdetach",
+        AttachDetachController::create);
     implemented(out, "persistentvolume-expander-controller", "persistentvolume-expander",
         ExpandController::create);
     known(out, "clusterrole-aggregation-controller", "clusterrole-aggregation");
-    known(out, "persistentvolumeclaim-protection-controller", "pvc-protection");
+    // one implementation each, shared with servers that run no manager
+    implemented(out, "persistentvolumeclaim-protection-controller", "pvc-protection",
+        ServerImplementedController.of("pvc-protection"));
     implemented(out, "persistentvolume-protection-controller", "pv-protection",
-        PvProtectionController::create);
+        ServerImplementedController.of("pv-protection"));
     implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
         TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");

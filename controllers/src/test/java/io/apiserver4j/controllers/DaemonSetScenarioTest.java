@@ -93,6 +93,11 @@ class DaemonSetScenarioTest {
     return api.resources(DS).namespace("ns");
   }
 
+  private java.util.List<String> revisionNames() {
+    return api.resources("apps/v1", "controllerrevisions").namespace("ns").list().stream()
+        .map(r -> Meta.metaString(r, "name")).toList();
+  }
+
   private void idle() {
     assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
   }
@@ -123,6 +128,9 @@ class DaemonSetScenarioTest {
     assertThat(Meta.metaString(pod, "generateName")).isEqualTo("fluentd-");
     assertThat(Meta.labels(pod)).containsEntry("app", "fluentd")
         .containsKey("controller-revision-hash");
+    // kube names the revision ds.Name + "-" + the hash its Pods carry
+    assertThat(revisionNames()).containsExactly(
+        "fluentd-" + Meta.labels(pod).get("controller-revision-hash"));
     assertThat(Nested.list(pod, "metadata", "ownerReferences")).containsExactly(Json.read(
         "{\"apiVersion\":\"apps/v1\",\"kind\":\"DaemonSet\",\"name\":\"fluentd\",\"uid\":\""
             + Meta.metaString(ds, "uid") + "\",\"controller\":true,"

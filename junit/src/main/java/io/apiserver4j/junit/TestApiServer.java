@@ -108,6 +108,12 @@ public interface TestApiServer {
    * definitions; resourceVersions keep increasing, as they do in etcd, so a client's watch from
    * before the reset sees the changes. It writes the storage directly, without admission,
    * finalizers or graceful deletion.
+   *
+   * <p>Running controllers are reset in place ({@code ControllerManager.reset}): paused while
+   * the storage is written back, their queued work, timers and expectations dropped, their
+   * informers brought to the restored storage, so they act as if just started on it, without a
+   * thread started or stopped; simulated Nodes are started again. The reset returns once they
+   * are idle on the restored state.
    */
   void reset();
 

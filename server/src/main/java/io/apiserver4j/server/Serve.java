@@ -237,7 +237,7 @@ public final class Serve {
 
   /**
    * kube-controller-manager's controllers as its flags select them ({@code --controllers},
-   * {@code --leader-elect*}, {@code --concurrent-*-syncs}, {@code --terminated-pod-gc-threshold});
+   * {@code --leader-elect*}, {@code --concurrent-*-syncs}, {@code --terminated-pod-gc-threshold}, {@code --cluster-signing-*});
    * none when the selection is empty.
    */
   static Optional<ControllerManager> controllers(ServeOptions options, ApiServer api) {
@@ -250,6 +250,7 @@ public final class Serve {
     if (options.isSet(ServeOptions.TERMINATED_POD_GC_THRESHOLD)) {
       b.terminatedPodGcThreshold(options.get(ServeOptions.TERMINATED_POD_GC_THRESHOLD));
     }
+    b.clusterSigning(options.clusterSigning());
     if (options.get(ServeOptions.LEADER_ELECT)) {
       b.leaderElection(LeaderElection.defaults().withDurations(
           options.get(ServeOptions.LEADER_ELECT_LEASE_DURATION),

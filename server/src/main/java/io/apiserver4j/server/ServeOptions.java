@@ -7,6 +7,7 @@ package io.apiserver4j.server;
 import static java.util.Objects.requireNonNull;
 
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.controllers.ClusterSigning;
 import io.apiserver4j.controllers.ControllerManager;
 import io.apiserver4j.controllers.LeaderElection;
 import io.apiserver4j.kubeapi.KubeVersion;
@@ -140,6 +141,11 @@ final class ServeOptions {
   static final Flag<Integer> TERMINATED_POD_GC_THRESHOLD = define(Flag.atLeast(
       "--terminated-pod-gc-threshold", Integer.MIN_VALUE, 12500, "terminated Pods that may"
           + " exist before podgc deletes the oldest (0 or less: never for that reason)"));
+  /** kube-controller-manager's {@code --cluster-signing-*-file} flags, by name without dashes. */
+  static final Map<String, Flag<String>> CLUSTER_SIGNING_FILES = defineClusterSigningFiles();
+  static final Flag<Duration> CLUSTER_SIGNING_DURATION = define(Flag.duration(
+      "--cluster-signing-duration", ClusterSigning.DEFAULT_DURATION, "the longest validity"
+          + " csrsigning gives a certificate, as kube-controller-manager's flag"));
   static final Flag<Integer> SIMULATED_NODES = define(Flag.count("--simulated-nodes", 0,
       "register N simulated Nodes (node-1 .. node-N) and run the default scheduler and their"
           + " kubelets, so Pods are bound and run (0: none)"));
@@ -151,6 +157,7 @@ final class ServeOptions {
       .alias("-h"));
 
   static {
+    require(ServeOptions::clusterSigning);
     require(o -> {
       if (o.get(LEADER_ELECT)) {
         // client-go's checks, with its messages
@@ -179,6 +186,38 @@ final class ServeOptions {
             "objects the controller behind it syncs at once (its workers), as"
                 + " kube-controller-manager's flag"))));
     return java.util.Collections.unmodifiableMap(out);
+  }
+
+  private static Map<String, Flag<String>> defineClusterSigningFiles() {
+    Map<String, Flag<String>> out = new LinkedHashMap<>();
+    out.put("cluster-signing-cert-file", define(Flag.string("--cluster-signing-cert-file",
+        "FILE", "", "the PEM X.509 CA certificate csrsigning issues certificates with, for"
+            + " every built-in signer (default: a CA generated in memory)")));
+    out.put("cluster-signing-key-file", define(Flag.string("--cluster-signing-key-file",
+        "FILE", "", "the PEM RSA or ECDSA private key of --cluster-signing-cert-file")));
+    for (String signer : List.of("kubelet-serving", "kubelet-client", "kube-apiserver-client",
+        "legacy-unknown")) {
+      for (String part : List.of("cert", "key")) {
+        String name = "cluster-signing-" + signer + "-" + part + "-file";
+        out.put(name, define(Flag.string("--" + name, "FILE", "", part.equals("cert")
+            ? "the PEM CA certificate of the " + signer + " signer alone; not with"
+                + " --cluster-signing-{cert,key}-file"
+            : "the PEM private key of --cluster-signing-" + signer + "-cert-file")));
+      }
+    }
+    return java.util.Collections.unmodifiableMap(out);
+  }
+
+  /**
+   * The csrsigning controller's configuration from the {@code --cluster-signing-*} flags.
+   *
+   * @throws IllegalArgumentException with kube-controller-manager's validation messages
+   */
+  ClusterSigning clusterSigning() {
+    ClusterSigning.Builder b = ClusterSigning.builder()
+        .duration(get(CLUSTER_SIGNING_DURATION));
+    CLUSTER_SIGNING_FILES.forEach((name, flag) -> b.file(name, get(flag)));
+    return b.build();
   }
 
   /** A comma-separated list of names, as kube's string-slice flags read it. */

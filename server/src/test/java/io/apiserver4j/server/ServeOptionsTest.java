@@ -177,6 +177,12 @@ class ServeOptionsTest {
     ServeOptions.CONCURRENT_SYNCS.keySet().forEach(n -> expected.add("--concurrent-" + n
         + "-syncs"));
     expected.add("--terminated-pod-gc-threshold");
+    for (String signer : List.of("", "kubelet-serving-", "kubelet-client-",
+        "kube-apiserver-client-", "legacy-unknown-")) {
+      expected.add("--cluster-signing-" + signer + "cert-file");
+      expected.add("--cluster-signing-" + signer + "key-file");
+    }
+    expected.add("--cluster-signing-duration");
     expected.add("--simulated-nodes");
     expected.add("--simulated-nodes-config");
     expected.add("--help");
@@ -188,6 +194,26 @@ class ServeOptionsTest {
         .contains("  --leader-elect-lease-duration DURATION\n").contains("[default 15s]")
         .contains("[default 10s]").contains("[default 2s]")
         .contains("  --concurrent-gc-syncs N\n").contains("[default 20]");
+  }
+
+  /** kube-controller-manager's --cluster-signing-* flags and its validation messages. */
+  @Test
+  void clusterSigningFlags() {
+    ServeOptions none = ServeOptions.parse();
+    assertThat(none.get(ServeOptions.CLUSTER_SIGNING_DURATION)).hasHours(8760);
+    assertThat(none.clusterSigning().fromFiles()).isFalse();
+    ServeOptions set = ServeOptions.parse("--cluster-signing-cert-file=/ca.crt",
+        "--cluster-signing-key-file", "/ca.key", "--cluster-signing-duration=10h");
+    assertThat(set.clusterSigning().files("kubernetes.io/kubelet-serving")).isPresent();
+    assertThat(set.clusterSigning().duration()).hasHours(10);
+    assertThatThrownBy(() -> ServeOptions.parse("--cluster-signing-kubelet-serving-key-file=/k"))
+        .hasMessageContaining("\"cluster-signing-kubelet-serving\": cannot specify key without"
+            + " cert");
+    assertThatThrownBy(() -> ServeOptions.parse("--cluster-signing-cert-file=/ca.crt",
+        "--cluster-signing-key-file=/ca.key", "--cluster-signing-legacy-unknown-cert-file=/c",
+        "--cluster-signing-legacy-unknown-key-file=/k")).hasMessageContaining(
+            "cannot specify --cluster-signing-{cert,key}-file and other"
+                + " --cluster-signing-*-file flags at the same time");
   }
 
   @Test

@@ -40,7 +40,7 @@ final class ObjectCountEvaluator implements QuotaEvaluator {
 
   @Override
   public boolean handles(Operation operation, String subresource) {
-    return operation == Operation.CREATE;
+    return subresource.isEmpty() && operation == Operation.CREATE;
   }
 
   @Override

@@ -43,10 +43,11 @@ final class PersistentVolumeClaimEvaluator implements QuotaEvaluator {
 
   @Override
   public boolean handles(Operation operation, String subresource) {
-    // kube also looks at status updates that change allocated storage, which quota admission
-    // never sees: it ignores every subresource
+    // kube's RequiresQuotaReplenish compares the two claims' allocated storage by pointer, and
+    // those pointers are always new copies: every status update is evaluated
     return subresource.isEmpty()
-        && (operation == Operation.CREATE || operation == Operation.UPDATE);
+        ? operation == Operation.CREATE || operation == Operation.UPDATE
+        : subresource.equals("status") && operation == Operation.UPDATE;
   }
 
   @Override

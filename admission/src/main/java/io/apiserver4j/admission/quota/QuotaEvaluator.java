@@ -112,4 +112,24 @@ public interface QuotaEvaluator {
     }
     return out;
   }
+
+  /**
+   * kube's {@code UncoveredQuotaScopes}: those of {@code limited} (scopes the admission
+   * configuration limits, which the object is in) that no scope of a quota matching the object
+   * names. Evaluators without scopes match none, so have none uncovered.
+   *
+   * @param limited the limited scopes the object matches
+   * @param matchedQuotaScopes the scopes of the namespace's quotas the object matches
+   * @return the uncovered ones, in order
+   */
+  default List<ScopeRequirement> uncoveredQuotaScopes(List<ScopeRequirement> limited,
+      List<ScopeRequirement> matchedQuotaScopes) {
+    List<ScopeRequirement> out = new ArrayList<>();
+    for (ScopeRequirement l : limited) {
+      if (matchedQuotaScopes.stream().noneMatch(m -> m.scopeName().equals(l.scopeName()))) {
+        out.add(l);
+      }
+    }
+    return out;
+  }
 }

@@ -52,13 +52,35 @@ public record ScopeRequirement(String scopeName, String operator, List<String> v
     for (Value s : Nested.list(quota, "spec", "scopes")) {
       out.add(new ScopeRequirement(Nested.str(s), EXISTS, List.of()));
     }
-    for (Value e : Nested.list(quota, "spec", "scopeSelector", "matchExpressions")) {
+    out.addAll(ofList(Nested.list(quota, "spec", "scopeSelector", "matchExpressions")));
+    return out;
+  }
+
+  /**
+   * A list of {@code ScopedResourceSelectorRequirement}s as JSON has them.
+   *
+   * @param requirements the list's items
+   * @return the requirements in that order
+   */
+  public static List<ScopeRequirement> ofList(List<Value> requirements) {
+    List<ScopeRequirement> out = new ArrayList<>();
+    for (Value e : requirements) {
       List<String> values = new ArrayList<>();
       Nested.list(e, "values").forEach(v -> values.add(Nested.str(v)));
       out.add(new ScopeRequirement(Nested.str(e, "scopeName"), Nested.str(e, "operator"),
           values));
     }
     return out;
+  }
+
+  /**
+   * Go's {@code %v} of the requirement, as kube's quota messages print it:
+   * {@code {PriorityClass In [cluster-services]}}.
+   *
+   * @return the text
+   */
+  public String goText() {
+    return "{" + scopeName + " " + operator + " [" + String.join(" ", values) + "]}";
   }
 
   /**

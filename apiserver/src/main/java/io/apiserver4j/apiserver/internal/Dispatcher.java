@@ -40,6 +40,7 @@ public final class Dispatcher {
   public static final long DEFAULT_MAX_BODY_BYTES = 3L * 1024 * 1024;
   private static final Logger LOG = LoggerFactory.getLogger(Dispatcher.class);
 
+  private final NamespaceController namespaceController;
   private final Registry registry;
   private final Clock clock;
   private final Allocations allocations;
@@ -128,6 +129,7 @@ public final class Dispatcher {
         this::handle, clock);
     NamespaceController namespaceController = new NamespaceController(store, registry,
         admission, this::handle);
+    this.namespaceController = namespaceController;
     deletes.register(CrdController.CRD_RESOURCE.groupResource(), crds::delete);
     deletes.register(NamespaceController.NAMESPACES, namespaceController::delete);
     namespaces.connect(this::handle);
@@ -137,6 +139,14 @@ public final class Dispatcher {
         .andThen(namespaceController).andThen(apiServices).andThen(configurationSources)
         .andThen(new PolicyStatusController(registry, this::handle)).andThen(allocations));
     this.dryRun = Storage.dryRun(store, clock, generatedValues);
+  }
+
+  /**
+   * Runs the server's namespace controller (deleting a terminating namespace's content and the
+   * namespace once empty) until the result is closed; it runs from the start.
+   */
+  public AutoCloseable startNamespaceController() {
+    return namespaceController.start();
   }
 
   public void addCommitListener(io.apiserver4j.apiserver.informer.CommitListener listener) {

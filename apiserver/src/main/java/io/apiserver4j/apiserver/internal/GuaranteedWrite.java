@@ -286,12 +286,24 @@ final class GuaranteedWrite {
       obj = ObjectMetaRules.ignoreTimestampOnlyChanges(obj, existing);
       admission.validate(s, view.kind(), s.name(), view.convert().apply(obj),
           view.convert().apply(existing));
-      if (ObjectMetaRules.shouldDeleteDuringUpdate(obj, existing)) {
+      if (ObjectMetaRules.shouldDeleteDuringUpdate(obj, existing)
+          && !keptByNamespaceFinalizers(def, obj)) {
         deleteAt = Long.parseLong(existingRv);
         finalized = obj;
         return stored;
       }
       return StorageForm.toStorage(def, obj);
     }
+  }
+
+  /**
+   * kube's {@code ShouldDeleteNamespaceDuringUpdate}: a namespace goes on an update only once
+   * its {@code spec.finalizers} are empty too (the namespace controller empties them through
+   * {@code namespaces/finalize}).
+   */
+  private static boolean keptByNamespaceFinalizers(ResourceDefinition def, MapValue obj) {
+    return def.groupResource().equals(NamespaceController.NAMESPACES)
+        && !Meta.stringList(io.apiserver4j.core.Nested.getOrNull(obj, "spec", "finalizers"))
+            .isEmpty();
   }
 }

@@ -35,6 +35,10 @@ import java.util.function.Function;
  * loopback client and, when nothing is left, the {@code kubernetes} finalizer goes with the
  * namespace. Objects kept by their own finalizers keep the namespace terminating until the last
  * of them goes.
+ *
+ * <p>The registry part ({@link #delete}) always runs; the controller part runs until it is
+ * handed over to a controller manager's {@code namespace} controller, and catches up when it is
+ * handed back (see {@link #start}).
  */
 final class NamespaceController implements WriteListener {
   static final GroupResource NAMESPACES = new GroupResource("", "namespaces");
@@ -44,6 +48,8 @@ final class NamespaceController implements WriteListener {
   private final Registry registry;
   private final AdmissionStage admission;
   private final Function<ApiRequest, ApiResponse> loopback;
+  /** Whether the controller part runs; it does from the start, until handed over. */
+  private volatile boolean running = true;
 
   NamespaceController(Store store, Registry registry, AdmissionStage admission,
       Function<ApiRequest, ApiResponse> loopback) {
@@ -96,8 +102,29 @@ final class NamespaceController implements WriteListener {
     return DeleteHandler.successStatus(StatusDetails.of(name, "", "namespaces").withUid(uid));
   }
 
+  /**
+   * Runs the controller part (again); after it was stopped, every terminating namespace is
+   * worked on at once, for what changed meanwhile. Closing the result stops it.
+   */
+  AutoCloseable start() {
+    boolean wasStopped = !running;
+    running = true;
+    if (wasStopped) {
+      for (StoredObject ns : store.list(CollectionKey.all("", "namespaces"), ListOptions.all())
+          .items()) {
+        if (Meta.hasMeta(ns.object(), "deletionTimestamp")) {
+          finalizeIfEmpty(Meta.metaString(ns.object(), "name"), true);
+        }
+      }
+    }
+    return () -> running = false;
+  }
+
   @Override
   public void committed(ResourceDefinition def, WriteOutcome outcome) {
+    if (!running) {
+      return;
+    }
     MapValue obj = outcome.object();
     if (def.groupResource().equals(NAMESPACES)) {
       if (outcome instanceof WriteOutcome.Updated && Meta.hasMeta(obj, "deletionTimestamp")) {

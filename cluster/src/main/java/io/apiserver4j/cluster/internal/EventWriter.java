@@ -19,7 +19,9 @@ import org.slf4j.LoggerFactory;
  * client-go's {@code events.k8s.io/v1} recorder (tools/events), which kube-scheduler uses: one
  * Event per call named {@code <object>.<hex nanoseconds>}, with {@code reportingController} and
  * {@code reportingInstance}, {@code action} and {@code note}. A failed write is logged and
- * dropped, as the recorder drops what it cannot write.
+ * dropped, as the recorder drops what it cannot write. As kube's recorder, {@link #record} makes
+ * the Event at the clock's now and hands its write to the runtime's event broadcaster, returning
+ * at once; the quiescence wait waits for the write.
  */
 public final class EventWriter {
   private static final Logger LOG = LoggerFactory.getLogger(EventWriter.class);
@@ -74,13 +76,16 @@ public final class EventWriter {
         "regarding", reference(regarding),
         "related", related.map(EventWriter::reference).orElse(null),
         "note", note, "type", type);
-    try {
-      context.api().resources(EVENTS).user(user).fieldManager(fieldManager)
-          .namespace(namespace).create(event);
-    } catch (StatusException e) {
-      LOG.warn("could not record the event {} on {}/{}: {}", reason, namespace,
-          Meta.metaString(regarding, "name"), e.getMessage());
-    }
+    String ns = namespace;
+    context.events().submit(() -> {
+      try {
+        context.api().resources(EVENTS).user(user).fieldManager(fieldManager)
+            .namespace(ns).create(event);
+      } catch (StatusException e) {
+        LOG.warn("could not record the event {} on {}/{}: {}", reason, ns,
+            Meta.metaString(regarding, "name"), e.getMessage());
+      }
+    });
   }
 
   /** The {@code ObjectReference} of {@code object}. */

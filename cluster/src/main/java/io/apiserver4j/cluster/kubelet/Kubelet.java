@@ -85,6 +85,9 @@ public final class Kubelet implements Controller {
   /** Per Node, the conditions a test made its kubelet report instead of healthy ones. */
   private final Map<String, Map<String, NodeObjects.Condition>> conditions =
       new ConcurrentHashMap<>();
+  private final VolumesInUse volumesInUse;
+  /** Per Node, the {@code volumesInUse} its kubelet last reported. */
+  private final Map<String, List<String>> reportedInUse = new ConcurrentHashMap<>();
   private Workers workers;
 
   /** The kubelets of {@code settings}' Nodes. */
@@ -104,6 +107,11 @@ public final class Kubelet implements Controller {
     this.queue = context.newQueue("kubelet");
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     pods.addHandler(new PodHandler());
+    this.volumesInUse = new VolumesInUse(context, pods, node -> {
+      if (nodes.containsKey(node)) {
+        queue.add("inuse:" + node);
+      }
+    });
   }
 
   /** The user kubelet of {@code node} makes its requests as. */
@@ -213,12 +221,19 @@ public final class Kubelet implements Controller {
     context.timers().schedule(RENEW_INTERVAL, () -> queue.add(lease));
   }
 
-  /** kubelet's {@code tryUpdateNodeStatus}: every condition's heartbeat is now. */
+  /**
+   * kubelet's {@code tryUpdateNodeStatus}: every condition's heartbeat is now, and the volumes
+   * its Pods mount in {@code volumesInUse}.
+   */
   private void reportStatus(String node) {
     MapValue current = client(NODES, node).get(node);
+    List<String> inUse = volumesInUse.of(node);
     MapValue status = NodeObjects.status(nodes.get(node), nodeIndex.get(node),
         context.clock().instant(), Nested.list(current, "status", "conditions"),
-        Map.copyOf(conditions.get(node)));
+        Map.copyOf(conditions.get(node)))
+        .with("volumesInUse", inUse.isEmpty() ? Value.nullValue()
+            : io.apiserver4j.core.ListValue.of(inUse.stream().map(Value::of).toList()));
+    reportedInUse.put(node, inUse);
     context.api().handle(ApiRequest.builder(ApiRequest.Verb.PATCH, NODES).name(node)
         .subresource("status").patch(PatchType.STRATEGIC_MERGE_PATCH,
             Json.write(Obj.map("status", status)))
@@ -245,6 +260,16 @@ public final class Kubelet implements Controller {
       reportStatus(node);
       String status = item("status:", node);
       context.timers().schedule(STATUS_REPORT, () -> queue.add(status));
+      return Outcome.FORGET;
+    }
+    if (item.startsWith("inuse:")) {
+      // kubelet posts a changed status at its next heartbeat rather than in 5 minutes
+      String node = item.substring("inuse:".length());
+      if (!stopped.contains(node)
+          && !volumesInUse.of(node).equals(reportedInUse.getOrDefault(node, List.of()))
+          && client(NODES, node).find(node).isPresent()) {
+        reportStatus(node);
+      }
       return Outcome.FORGET;
     }
     if (item.startsWith("report:")) {

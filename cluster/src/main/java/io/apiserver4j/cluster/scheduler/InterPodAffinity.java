@@ -77,26 +77,30 @@ final class InterPodAffinity {
     this.antiAffinityTerms = requiredTerms(pod, "podAntiAffinity");
     Map<String, String> ownNamespaceLabels =
         namespaceLabels.apply(Meta.metaString(pod, "namespace"));
+    boolean ownTerms = !affinityTerms.isEmpty() || !antiAffinityTerms.isEmpty();
     for (NodeInfo n : nodes) {
       Map<String, String> nodeLabels = Meta.labels(n.node);
-      for (MapValue existing : n.podList) {
-        if (hasRequired(existing, "podAntiAffinity")) {
-          List<Term> terms;
-          try {
-            terms = requiredTerms(existing, "podAntiAffinity");
-          } catch (IllegalArgumentException e) {
-            // the apiserver validated it when it was created; kube skips what it cannot parse
-            continue;
-          }
-          for (Term t : terms) {
-            if (t.matches(pod, ownNamespaceLabels)) {
-              count(existingAntiAffinityCounts, nodeLabels, t.topologyKey());
-            }
+      // kube's getExistingAntiAffinityCounts reads only the Pods with required anti-affinity
+      for (MapValue existing : n.podsWithRequiredAntiAffinity) {
+        List<Term> terms;
+        try {
+          terms = requiredTerms(existing, "podAntiAffinity");
+        } catch (IllegalArgumentException e) {
+          // the apiserver validated it when it was created; kube skips what it cannot parse
+          continue;
+        }
+        for (Term t : terms) {
+          if (t.matches(pod, ownNamespaceLabels)) {
+            count(existingAntiAffinityCounts, nodeLabels, t.topologyKey());
           }
         }
-        Map<String, String> existingNamespaceLabels = affinityTerms.isEmpty()
-            && antiAffinityTerms.isEmpty() ? Map.of()
-            : namespaceLabels.apply(Meta.metaString(existing, "namespace"));
+      }
+      if (!ownTerms) {
+        continue;
+      }
+      for (MapValue existing : n.podList) {
+        Map<String, String> existingNamespaceLabels =
+            namespaceLabels.apply(Meta.metaString(existing, "namespace"));
         if (!affinityTerms.isEmpty() && matchesAll(affinityTerms, existing,
             existingNamespaceLabels)) {
           for (Term t : affinityTerms) {
@@ -179,11 +183,6 @@ final class InterPodAffinity {
     if (value != null) {
       counts.merge(new Pair(topologyKey, value), 1L, Long::sum);
     }
-  }
-
-  private static boolean hasRequired(MapValue pod, String kind) {
-    return !Nested.list(pod, "spec", "affinity", kind,
-        "requiredDuringSchedulingIgnoredDuringExecution").isEmpty();
   }
 
   /**

@@ -52,12 +52,10 @@ final class InterPodAffinityScore {
       if (nodeLabels.isEmpty()) {
         continue;
       }
-      for (MapValue existing : n.podList) {
+      // kube's PreScore reads every Pod only when the incoming one has terms of its own
+      for (MapValue existing : hasConstraints ? n.podList : n.podsWithAffinity) {
         boolean existingHasAffinity = Nested.has(existing, "spec", "affinity", "podAffinity")
             || Nested.has(existing, "spec", "affinity", "podAntiAffinity");
-        if (!hasConstraints && !existingHasAffinity) {
-          continue;
-        }
         Map<String, String> existingNamespaceLabels = hasConstraints
             ? namespaceLabels.apply(Meta.metaString(existing, "namespace")) : Map.of();
         add(affinity, existing, existingNamespaceLabels, nodeLabels, 1);

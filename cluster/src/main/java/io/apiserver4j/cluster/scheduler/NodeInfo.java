@@ -13,8 +13,11 @@ import java.util.Map;
 
 /**
  * kube-scheduler's {@code NodeInfo} for one scheduling cycle: a Node, the Pods assigned to it
- * (not terminated), their summed requests (plain and non-zero) and the host ports they use.
- * Mutable while built.
+ * (not terminated), their summed requests (plain and non-zero), the host ports they use, and,
+ * as kube keeps them, the Pods with pod (anti-)affinity and those with required anti-affinity,
+ * so that a cycle for a Pod without affinity terms reads only those. Mutable while built; a
+ * built info is never changed again (copies are made with {@link #with}), so the scheduler may
+ * reuse it over cycles while its Node and Pods stay the same.
  */
 final class NodeInfo {
   /** A host port in use: kube's {@code HostPortInfo} key. */
@@ -30,7 +33,13 @@ final class NodeInfo {
   final List<MapValue> podList = new ArrayList<>();
   /** Each counted Pod's usage, in the order of {@link #podList}. */
   private final List<PodUsage> usages = new ArrayList<>();
+  /** kube's {@code PodsWithAffinity}: the Pods with a podAffinity or podAntiAffinity. */
+  final List<MapValue> podsWithAffinity = new ArrayList<>();
+  /** kube's {@code PodsWithRequiredAntiAffinity}. */
+  final List<MapValue> podsWithRequiredAntiAffinity = new ArrayList<>();
   int pods;
+  /** Results computed from this info's Pods, by what was computed (see {@link #memo}). */
+  private final Map<Object, Long> memos = new java.util.concurrent.ConcurrentHashMap<>();
 
   NodeInfo(MapValue node) {
     this(node, Resources.of(Nested.getOrNull(node, "status", "allocatable")));
@@ -60,6 +69,27 @@ final class NodeInfo {
     requested.add(usage.requests());
     nonZeroRequested.add(usage.nonZeroRequests());
     usedPorts.addAll(usage.ports());
+    if (usage.withAffinity()) {
+      podsWithAffinity.add(pod);
+    }
+    if (usage.withRequiredAntiAffinity()) {
+      podsWithRequiredAntiAffinity.add(pod);
+    }
+  }
+
+  /**
+   * The value {@code compute} gives for {@code key} (a value with equality), computed once per
+   * info: a built info never changes, and the scheduler reuses it over cycles, so a count over
+   * its Pods (a spread selector's matches) is made once for every cycle that asks for it.
+   */
+  long memo(Object key, java.util.function.LongSupplier compute) {
+    Long known = memos.get(key);
+    if (known != null) {
+      return known;
+    }
+    long value = compute.getAsLong();
+    memos.put(key, value);
+    return value;
   }
 
   /**
@@ -83,15 +113,19 @@ final class NodeInfo {
   }
 
   /**
-   * What one Pod takes from its Node, computed once per Pod: its spec's requests cannot change
-   * (in-place resize aside), and parsing quantities for every Pod in every cycle would make a
-   * cycle cost as much as the whole cluster.
+   * What one Pod takes from its Node, and whether it has pod (anti-)affinity, computed once per
+   * Pod: its spec's requests and affinity cannot change (in-place resize aside), and parsing
+   * them for every Pod in every cycle would make a cycle cost as much as the whole cluster.
    */
   record PodUsage(Map<String, Long> requests, Map<String, Long> nonZeroRequests,
-      List<HostPort> ports) {
+      List<HostPort> ports, boolean withAffinity, boolean withRequiredAntiAffinity) {
     static PodUsage of(MapValue pod) {
       return new PodUsage(Map.copyOf(Resources.podRequests(pod).amounts),
-          Map.copyOf(Resources.nonZeroRequests(pod).amounts), List.copyOf(hostPorts(pod)));
+          Map.copyOf(Resources.nonZeroRequests(pod).amounts), List.copyOf(hostPorts(pod)),
+          Nested.has(pod, "spec", "affinity", "podAffinity")
+              || Nested.has(pod, "spec", "affinity", "podAntiAffinity"),
+          !Nested.list(pod, "spec", "affinity", "podAntiAffinity",
+              "requiredDuringSchedulingIgnoredDuringExecution").isEmpty());
     }
   }
 

@@ -133,15 +133,27 @@ final class PodTopologySpreadScore {
     return true;
   }
 
-  /** kube's {@code countPodsMatchSelector}: absent selectors (labels.Nothing) count nothing. */
+  /** What {@link #count} counted on a Node: the Pods of a namespace a selector matches. */
+  private record Matching(LabelSelector selector, String namespace) {}
+
+  /**
+   * kube's {@code countPodsMatchSelector}: absent selectors (labels.Nothing) count nothing.
+   * Counted once per Node info (the scheduler reuses the infos of unchanged Nodes), since the
+   * Pods of one owner, scheduled one after the other, ask the same question of every Node.
+   */
   private static long count(NodeInfo n, Optional<LabelSelector> selector, String namespace) {
     if (selector.isEmpty()) {
       return 0;
     }
+    return n.memo(new Matching(selector.get(), namespace),
+        () -> countNow(n, selector.get(), namespace));
+  }
+
+  private static long countNow(NodeInfo n, LabelSelector selector, String namespace) {
     long count = 0;
     for (MapValue p : n.podList) {
       // the selector first: it reads the labels in place and rejects most Pods
-      if (selector.get().matches(p) && Meta.metaString(p, "namespace").equals(namespace)
+      if (selector.matches(p) && Meta.metaString(p, "namespace").equals(namespace)
           && !Meta.hasMeta(p, "deletionTimestamp")) {
         count++;
       }

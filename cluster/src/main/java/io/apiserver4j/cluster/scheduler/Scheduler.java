@@ -91,11 +91,18 @@ public final class Scheduler implements Controller {
    */
   private final Map<String, Map<String, Assigned>> assignedPods = new ConcurrentHashMap<>();
 
-  /** Each Node's parsed allocatable resources, by name, with the Node version they are of. */
-  private final Map<String, Allocatable> allocatable = new ConcurrentHashMap<>();
+  /**
+   * Changes to each Node's entry of {@link #assignedPods}, counted by the Pod handler: a cached
+   * {@link NodeInfo} built at the same count, of the same Node version, is still exact.
+   */
+  private final Map<String, java.util.concurrent.atomic.AtomicLong> assignedVersions =
+      new ConcurrentHashMap<>();
 
-  /** A Node version and its parsed {@code status.allocatable}. */
-  private record Allocatable(MapValue node, Map<String, Long> amounts) {}
+  /** Each Node's info as the last cycle built it, by name (only the scheduler's worker). */
+  private final Map<String, CachedInfo> infos = new ConcurrentHashMap<>();
+
+  /** A Node's info built from a Node version and its assigned Pods at {@code version}. */
+  private record CachedInfo(MapValue node, long version, NodeInfo info) {}
 
   /** An assigned Pod and its usage. */
   private record Assigned(MapValue pod, NodeInfo.PodUsage usage) {}
@@ -189,6 +196,24 @@ public final class Scheduler implements Controller {
           uid -> NodeInfo.PodUsage.of(pod));
       assignedPods.computeIfAbsent(node, n -> new ConcurrentHashMap<>())
           .put(key(pod), new Assigned(pod, podUsage));
+    }
+    // after the change: a cycle that read the count before it builds the info again
+    if (old != null) {
+      bump(Nested.str(old, "spec", "nodeName"));
+    }
+    if (counts) {
+      bump(node);
+    }
+  }
+
+  /**
+   * Marks the cached info of {@code node} stale; called after its entry changed, so that an
+   * info built from the entry before the change is kept under an older count.
+   */
+  private void bump(String node) {
+    if (!node.isEmpty()) {
+      assignedVersions.computeIfAbsent(node, n -> new java.util.concurrent.atomic.AtomicLong())
+          .incrementAndGet();
     }
   }
 
@@ -326,10 +351,15 @@ public final class Scheduler implements Controller {
         Nested.list(pod, "spec", "topologySpreadConstraints").isEmpty()
             ? Optional.of(defaultSelector(pod)) : Optional.empty());
     Map<String, Long> spreadScores = spread.skip() ? Map.of() : spread.normalized(feasible);
+    // each Node scored once (a comparator would score both sides of every comparison)
+    Map<String, Long> total = new java.util.HashMap<>();
+    for (NodeInfo n : feasible) {
+      total.put(n.name, Scores.leastAllocated(pod, n)
+          + PodTopologySpreadScore.WEIGHT * spreadScores.getOrDefault(n.name, 0L)
+          + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L));
+    }
     NodeInfo best = feasible.stream()
-        .max(Comparator.comparingLong((NodeInfo n) -> Scores.leastAllocated(pod, n)
-                + PodTopologySpreadScore.WEIGHT * spreadScores.getOrDefault(n.name, 0L)
-                + InterPodAffinityScore.WEIGHT * affinityScores.getOrDefault(n.name, 0L))
+        .max(Comparator.comparingLong((NodeInfo n) -> total.get(n.name))
             .thenComparing(n -> n.name, Comparator.reverseOrder()))
         .orElseThrow();
     bind(pod, key, best.name);
@@ -466,38 +496,52 @@ public final class Scheduler implements Controller {
         .user(USER).fieldManager(FIELD_MANAGER).build()).orThrow();
   }
 
-  /** The Nodes, sorted by name, with the Pods assigned to them or assumed there. */
+  /**
+   * The Nodes, sorted by name, with the Pods assigned to them or assumed there. A Node's info
+   * is built again only when the Node or its assigned Pods changed since the last cycle (kube's
+   * scheduler cache updates its snapshot incrementally the same way); assumed Pods are added to
+   * a copy.
+   */
   private List<NodeInfo> snapshot() {
     Map<String, NodeInfo> byName = new java.util.TreeMap<>();
-    for (MapValue n : nodes.list()) {
-      // quantities parsed once per Node version, not once per cycle
-      Allocatable parsed = allocatable.get(Meta.metaString(n, "name"));
-      if (parsed == null || parsed.node() != n) {
-        parsed = new Allocatable(n,
-            Map.copyOf(Resources.of(Nested.getOrNull(n, "status", "allocatable"))));
-        allocatable.put(Meta.metaString(n, "name"), parsed);
-      }
-      byName.put(Meta.metaString(n, "name"), new NodeInfo(n, parsed.amounts()));
-    }
-    for (Map.Entry<String, Map<String, Assigned>> e : assignedPods.entrySet()) {
-      NodeInfo info = byName.get(e.getKey());
-      if (info == null) {
-        continue;
-      }
-      for (Assigned a : e.getValue().values()) {
-        info.add(a.pod(), a.usage());
-      }
-    }
+    Map<String, List<MapValue>> assumedByNode = new java.util.HashMap<>();
     for (Map.Entry<String, MapValue> e : assumed.entrySet()) {
-      if (isAssigned(e.getKey())) {
-        continue;
-      }
-      NodeInfo info = byName.get(Nested.str(e.getValue(), "spec", "nodeName"));
-      if (info != null) {
-        info.add(e.getValue());
+      if (!isAssigned(e.getKey())) {
+        assumedByNode.computeIfAbsent(Nested.str(e.getValue(), "spec", "nodeName"),
+            n -> new ArrayList<>()).add(e.getValue());
       }
     }
+    java.util.Set<String> present = new java.util.HashSet<>();
+    for (MapValue n : nodes.list()) {
+      String name = Meta.metaString(n, "name");
+      present.add(name);
+      NodeInfo info = info(name, n);
+      List<MapValue> extra = assumedByNode.get(name);
+      byName.put(name, extra == null ? info : info.with(List.of(), extra));
+    }
+    infos.keySet().retainAll(present);
     return new ArrayList<>(byName.values());
+  }
+
+  /** The info of {@code node}, from the cache while it and its assigned Pods are unchanged. */
+  private NodeInfo info(String name, MapValue node) {
+    java.util.concurrent.atomic.AtomicLong counter = assignedVersions.get(name);
+    // read before the Pods: a change made while they are read then shows as a newer count
+    long version = counter == null ? 0 : counter.get();
+    CachedInfo cached = infos.get(name);
+    if (cached != null && cached.node() == node && cached.version() == version) {
+      return cached.info();
+    }
+    // quantities parsed once per Node version, not once per cycle
+    Map<String, Long> amounts = cached != null && cached.node() == node
+        ? cached.info().allocatable
+        : Map.copyOf(Resources.of(Nested.getOrNull(node, "status", "allocatable")));
+    NodeInfo info = new NodeInfo(node, amounts);
+    for (Assigned a : assignedPods.getOrDefault(name, Map.of()).values()) {
+      info.add(a.pod(), a.usage());
+    }
+    infos.put(name, new CachedInfo(node, version, info));
+    return info;
   }
 
   /** Whether the informer shows the Pod at {@code key} bound and not terminated. */

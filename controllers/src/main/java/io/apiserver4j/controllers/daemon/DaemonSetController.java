@@ -86,7 +86,7 @@ public final class DaemonSetController implements Controller {
   private DaemonSetController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("daemon-set-controller");
-    this.expectations = new Expectations(context.clock());
+    this.expectations = context.newExpectations();
     this.queue = context.newQueue("daemonset");
     this.events = new EventRecorder(context, user, "daemonset-controller");
     this.refs = new ControllerRefManager("apps/v1", "DaemonSet", this::setClient,
@@ -277,7 +277,7 @@ public final class DaemonSetController implements Controller {
     MapValue labels = Nested.map(ds, "spec", "template", "metadata", "labels")
         .with(DaemonSetUtils.HASH_LABEL, Value.of(hash));
     MapValue.Builder meta = MapValue.builder();
-    meta.put("name", Value.of(ControllerHistory.name(Meta.metaString(ds, "name"), hash)));
+    meta.put("name", Value.of(DaemonSetUtils.revisionName(ds, hash)));
     meta.put("namespace", Value.of(Meta.metaString(ds, "namespace")));
     meta.put("labels", labels);
     Value annotations = Nested.getOrNull(ds, "metadata", "annotations");

@@ -4,18 +4,17 @@
  */
 package io.apiserver4j.controllers.daemon;
 
-import io.apiserver4j.controllers.internal.ControllerHistory;
+import io.apiserver4j.controllers.internal.PodTemplateHash;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.OptionalLong;
 import java.util.function.Predicate;
 
 /**
@@ -290,19 +289,18 @@ final class DaemonSetUtils {
   }
 
   /**
-   * The revision hash of the DaemonSet's template: kube's {@code ComputeHash} is FNV-32a over
-   * a Go-specific dump of the template struct, which a JVM cannot reproduce; this hashes the
-   * template's canonical JSON instead, then the collision count as 8 little-endian bytes as
-   * kube does, safe-encoded. The names differ from kube's, the scheme does not.
+   * The DaemonSet's {@code controller-revision-hash}: kube's {@code snapshot} computes
+   * {@code controller.ComputeHash(&ds.Spec.Template, ds.Status.CollisionCount)}, the same hash
+   * as a Deployment's pod-template-hash, so revision and Pod labels match a real cluster's.
    */
   static String templateHash(MapValue ds) {
-    byte[] json = ControllerHistory.canonicalJson(Nested.map(ds, "spec", "template"));
-    byte[] bytes = json;
-    if (Nested.has(ds, "status", "collisionCount")) {
-      ByteBuffer b = ByteBuffer.allocate(json.length + 8).order(ByteOrder.LITTLE_ENDIAN);
-      b.put(json).putInt((int) Nested.integer(ds, "status", "collisionCount")).putInt(0);
-      bytes = b.array();
-    }
-    return ControllerHistory.safeEncode(Long.toString(ControllerHistory.fnv32a(bytes)));
+    OptionalLong collisionCount = Nested.has(ds, "status", "collisionCount")
+        ? OptionalLong.of(Nested.integer(ds, "status", "collisionCount")) : OptionalLong.empty();
+    return PodTemplateHash.compute(Nested.map(ds, "spec", "template"), collisionCount);
+  }
+
+  /** kube's ControllerRevision name for a DaemonSet: {@code ds.Name + "-" + hash}, untruncated. */
+  static String revisionName(MapValue ds, String hash) {
+    return Meta.metaString(ds, "name") + "-" + hash;
   }
 }

@@ -4,6 +4,7 @@
  */
 package io.apiserver4j.controllers.deployment;
 
+import io.apiserver4j.controllers.internal.PodTemplateHash;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;

@@ -82,13 +82,22 @@ public final class EndpointsController implements Controller {
 
   @Override
   public void start() {
-    // kube's checkLeftoverEndpoints: Endpoints whose Service went while no controller ran
+    checkLeftoverEndpoints();
+    workers = context.startWorkers("endpoint", queue, WORKERS, this::sync);
+  }
+
+  @Override
+  public void resetInPlace() {
+    checkLeftoverEndpoints();
+  }
+
+  /** kube's {@code checkLeftoverEndpoints}: Endpoints whose Service went while no controller ran. */
+  private void checkLeftoverEndpoints() {
     for (MapValue ep : endpoints.list()) {
       if (!Meta.annotations(ep).containsKey(LEADER_ANNOTATION)) {
         queue.add(Pods.key(ep));
       }
     }
-    workers = context.startWorkers("endpoint", queue, WORKERS, this::sync);
   }
 
   @Override

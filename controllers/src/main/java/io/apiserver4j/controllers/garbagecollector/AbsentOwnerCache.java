@@ -24,6 +24,11 @@ final class AbsentOwnerCache {
         }
       };
 
+  /** Forgets every owner: a reset in place may have restored them. */
+  synchronized void clear() {
+    cache.clear();
+  }
+
   synchronized void add(ObjectReference r) {
     cache.put(r, Boolean.TRUE);
   }

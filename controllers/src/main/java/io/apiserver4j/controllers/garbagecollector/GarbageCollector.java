@@ -64,10 +64,14 @@ public final class GarbageCollector implements Controller {
   /** Follows every deletable resource's informer; runs once {@link #start}ed. */
   public GarbageCollector(ControllerContext context) {
     this.context = context;
-    WorkQueue<GraphBuilder.GraphEvent> changes = context.newQueue("garbage_collector_graph_changes");
+    // the graph is built from these events: a reset in place must not lose one
+    WorkQueue<GraphBuilder.GraphEvent> changes = context.newQueue(
+        "garbage_collector_graph_changes", ControllerContext.OnReset.KEEP);
     WorkQueue<Node> delete = context.newQueue("garbage_collector_attempt_to_delete");
     WorkQueue<Node> orphan = context.newQueue("garbage_collector_attempt_to_orphan");
-    this.graph = new GraphBuilder(changes, delete, orphan, new AbsentOwnerCache(),
+    AbsentOwnerCache absent = new AbsentOwnerCache();
+    context.onReset(absent::clear);
+    this.graph = new GraphBuilder(changes, delete, orphan, absent,
         new EventRecorder(context, user, COMPONENT));
     context.informers().forEveryResource(graph::monitor);
   }

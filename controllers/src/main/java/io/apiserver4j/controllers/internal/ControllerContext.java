@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.internal;
 import io.apiserver4j.admission.UserInfo;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.apiserver.ResourceClient;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import io.apiserver4j.core.GroupVersionResource;
 import java.time.Clock;
 import java.util.ArrayList;
@@ -58,13 +59,22 @@ public final class ControllerContext {
   private final Activity activity;
   private final ScheduledExecutorService retries;
   private final List<WorkQueue<?>> queues = new CopyOnWriteArrayList<>();
+  /** What a reset in place forgets besides the queues and timers (see {@link #onReset}). */
+  private final List<Runnable> forgets = new CopyOnWriteArrayList<>();
+  private final List<WorkQueue<?>> dropped = new CopyOnWriteArrayList<>();
   private final Map<String, Integer> concurrentSyncs;
   private final boolean simulatedStorage;
   private final Map<String, Integer> flags;
+  private final SigningFiles clusterSigning;
+  private final PodMetrics podMetrics;
+  private final EventBroadcaster events;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage) {
+      Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning,
+      PodMetrics podMetrics) {
+    this.clusterSigning = clusterSigning;
+    this.podMetrics = podMetrics;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
     this.flags = Map.copyOf(flags);
     this.simulatedStorage = simulatedStorage;
@@ -74,6 +84,7 @@ public final class ControllerContext {
     this.timers = timers;
     this.activity = activity;
     this.retries = retries;
+    this.events = new EventBroadcaster(activity);
   }
 
   public ApiServer api() {
@@ -91,6 +102,24 @@ public final class ControllerContext {
 
   public Timers timers() {
     return timers;
+  }
+
+  /**
+   * The manager's one event broadcaster, which writes what every recorder records on its own
+   * worker; the quiescence wait waits for it.
+   */
+  public EventBroadcaster events() {
+    return events;
+  }
+
+  /** Starts the event broadcaster's worker. */
+  void startEvents() {
+    events.start(WORKER_THREADS);
+  }
+
+  /** Writes the Events still queued, then stops the event broadcaster's worker. */
+  void shutDownEvents() {
+    events.shutDown();
   }
 
   /**
@@ -115,6 +144,11 @@ public final class ControllerContext {
     return simulatedStorage;
   }
 
+  /** The resource metrics the horizontal pod autoscaler reads (in place of metrics-server). */
+  public PodMetrics podMetrics() {
+    return podMetrics;
+  }
+
   /**
    * The value of kube-controller-manager's integer flag {@code --<name>} (e.g.
    * {@code terminated-pod-gc-threshold}) the manager was given, else {@code kubeDefault}.
@@ -123,11 +157,119 @@ public final class ControllerContext {
     return flags.getOrDefault(name, kubeDefault);
   }
 
-  /** A new work queue the quiescence wait watches. */
+  /** kube-controller-manager's {@code --cluster-signing-*} flags the manager was given. */
+  public SigningFiles clusterSigning() {
+    return clusterSigning;
+  }
+
+  /** The server's own controllers this manager took over, by name. */
+  private final Map<String, io.apiserver4j.apiserver.BuiltinController.Handover> handovers =
+      new java.util.concurrent.ConcurrentHashMap<>();
+
+  void handedOver(String name, io.apiserver4j.apiserver.BuiltinController.Handover handover) {
+    handovers.put(name, handover);
+  }
+
+  /**
+   * The handover of the server's own controller {@code name} (see {@link
+   * ApiServer#handOver}), taken before the controllers start; empty if the server runs none
+   * of that name.
+   */
+  public Optional<io.apiserver4j.apiserver.BuiltinController.Handover> handover(String name) {
+    return Optional.ofNullable(handovers.get(name));
+  }
+
+  /** A new work queue the quiescence wait watches, emptied by a reset in place. */
   public <T> WorkQueue<T> newQueue(String name) {
+    return newQueue(name, OnReset.DROP);
+  }
+
+  /**
+   * A new work queue the quiescence wait watches; {@code onReset} says whether a reset in place
+   * empties it ({@link OnReset#KEEP} for a queue of informer events that a controller's own
+   * state is built from, such as the garbage collector's graph changes).
+   */
+  public <T> WorkQueue<T> newQueue(String name, OnReset onReset) {
     WorkQueue<T> q = new WorkQueue<>(name, activity, retries, timers);
     queues.add(q);
+    if (onReset == OnReset.DROP) {
+      dropped.add(q);
+    }
     return q;
+  }
+
+  /** What a reset in place does with a queue's items. */
+  public enum OnReset {
+    /** Drops them: they name objects to sync, and the informers' events queue what is needed. */
+    DROP,
+    /** Keeps them: they are events a controller's state must still take in. */
+    KEEP
+  }
+
+  /**
+   * Registers {@code forget}, run by a reset in place while the workers are paused, to drop a
+   * helper's state that the informers' events do not keep current (expectations, an event
+   * correlator's counts): a reset must leave the controllers as if just started.
+   */
+  public void onReset(Runnable forget) {
+    forgets.add(java.util.Objects.requireNonNull(forget, "forget"));
+  }
+
+  /**
+   * Kube's expectations of a controller, on the server clock, forgotten by a reset in place.
+   */
+  public Expectations newExpectations() {
+    Expectations e = new Expectations(clock);
+    onReset(e::clear);
+    return e;
+  }
+
+  /**
+   * Registers {@code maps} to be emptied by a reset in place, each while holding its own monitor
+   * (the lock a controller guarding a plain map with {@code synchronized (map)} holds).
+   */
+  public void forgetOnReset(Map<?, ?>... maps) {
+    for (Map<?, ?> m : maps) {
+      onReset(() -> {
+        synchronized (m) {
+          m.clear();
+        }
+      });
+    }
+  }
+
+  /**
+   * Pauses every queue made by {@link #newQueue}, waiting until no worker holds an item.
+   *
+   * @return false if interrupted meanwhile
+   */
+  boolean pauseQueues() {
+    for (WorkQueue<?> q : queues) {
+      if (!q.pause()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /**
+   * Empties every queue but those kept ({@link OnReset#KEEP}) and runs what {@link #onReset}
+   * registered. Workers paused.
+   */
+  void forget() {
+    for (WorkQueue<?> q : dropped) {
+      q.clear();
+    }
+    for (Runnable r : forgets) {
+      r.run();
+    }
+  }
+
+  /** Lets the workers of every queue take items again. */
+  void resumeQueues() {
+    for (WorkQueue<?> q : queues) {
+      q.resume();
+    }
   }
 
   /**
@@ -142,12 +284,13 @@ public final class ControllerContext {
   }
 
   /**
-   * Whether every queue is idle and no timer is due, with nothing queued meanwhile (a worker
-   * may queue into a queue already looked at, and then finish before its own is looked at).
+   * Whether every queue is idle, every recorded Event written and no timer is due, with nothing
+   * queued meanwhile (a worker may queue into a queue already looked at, and then finish before
+   * its own is looked at).
    */
   boolean idle() {
     long before = activity.changes();
-    if (timers.anyDue()) {
+    if (timers.anyDue() || !events.idle()) {
       return false;
     }
     for (WorkQueue<?> q : queues) {

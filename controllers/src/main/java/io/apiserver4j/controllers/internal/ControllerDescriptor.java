@@ -23,4 +23,12 @@ public record ControllerDescriptor(String name, List<String> aliases, boolean en
   public boolean named(String value) {
     return name.equals(value) || aliases.contains(value);
   }
+
+  /** Its canonical name, then its aliases. */
+  public List<String> namesAndAliases() {
+    java.util.List<String> out = new java.util.ArrayList<>();
+    out.add(name);
+    out.addAll(aliases);
+    return out;
+  }
 }

@@ -5,6 +5,7 @@
 package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.controllers.metrics.PodMetrics;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -31,6 +32,10 @@ public final class ControllerRuntime implements AutoCloseable {
   private final ControllerContext context;
   private final List<Controller> controllers = new ArrayList<>();
   private final List<String> names;
+  /** The server's own controllers of the same names, stopped while these run. */
+  private final List<String> handOverNames;
+  private final List<io.apiserver4j.apiserver.BuiltinController.Handover> handovers =
+      new ArrayList<>();
 
   /**
    * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
@@ -51,6 +56,21 @@ public final class ControllerRuntime implements AutoCloseable {
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage) {
+    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage,
+        new SigningFiles(Map.of(), Duration.ofHours(8760)), PodMetrics.create());
+  }
+
+  /**
+   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean)}, with
+   * kube-controller-manager's {@code --cluster-signing-*} flags for the csrsigning controller
+   * and the resource metrics the horizontal pod autoscaler reads.
+   *
+   * @throws IllegalArgumentException if a controller cannot start, e.g. csrsigning's CA files
+   *     cannot be read, in kube's words
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
+      boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -60,8 +80,17 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage);
+        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics);
     List<String> n = new ArrayList<>();
+    List<String> builtins = new ArrayList<>();
+    for (ControllerDescriptor d : descriptors) {
+      for (String name : d.namesAndAliases()) {
+        if (api.builtinControllers().contains(name)) {
+          builtins.add(name);
+        }
+      }
+    }
+    this.handOverNames = List.copyOf(builtins);
     try {
       for (ControllerDescriptor d : descriptors) {
         controllers.add(d.factory().orElseThrow(() -> new IllegalArgumentException(
@@ -80,9 +109,21 @@ public final class ControllerRuntime implements AutoCloseable {
     return names;
   }
 
-  /** Lists every informer's resource, then starts the timers and the controllers' workers. */
+  /**
+   * Takes over the server's own controllers of the same names (see {@link
+   * ApiServer#handOver}), lists every informer's resource, then starts the timers and the
+   * controllers' workers.
+   */
   public void start() {
+    synchronized (handovers) {
+      for (String name : handOverNames) {
+        io.apiserver4j.apiserver.BuiltinController.Handover h = api.handOver(name);
+        handovers.add(h);
+        context.handedOver(name, h);
+      }
+    }
     informers.start();
+    context.startEvents();
     timers.start();
     for (Controller c : controllers) {
       c.start();
@@ -91,8 +132,8 @@ public final class ControllerRuntime implements AutoCloseable {
 
   /**
    * Waits until the controllers are idle: every informer has seen every change in the store,
-   * no work is queued, in process or due for an early retry, no timer is due by the server
-   * clock, and nothing was written meanwhile.
+   * no work is queued, in process or due for an early retry, every recorded Event is written,
+   * no timer is due by the server clock, and nothing was written meanwhile.
    */
   public boolean awaitIdle(Duration timeout) {
     long deadline = System.nanoTime() + timeout.toNanos();
@@ -118,11 +159,52 @@ public final class ControllerRuntime implements AutoCloseable {
     }
   }
 
+  /**
+   * Resets the controllers in place around {@code restore}, which writes the store directly:
+   * the workers finish the item each holds and wait; every queued item (but the kept ones, see
+   * {@link ControllerContext.OnReset}), timer, backoff and what the controllers registered
+   * with {@link ControllerContext#onReset} is dropped; {@code restore} runs; every informer is
+   * brought to the store's revision (from its watch, else by a relist that replaces its cache),
+   * so the handlers see the restored objects' changes, then every cached object as an update to
+   * itself, as client-go's informer hands on a reflector's relist (re-arming per-object timers
+   * from the controllers' syncs); each
+   * controller re-arms what its start arms ({@link Controller#resetInPlace}); and the workers go
+   * on. No thread is started or stopped.
+   *
+   * @throws IllegalStateException if the informers do not follow within {@code timeout} or the
+   *     thread is interrupted; the workers go on all the same
+   */
+  public void reset(Runnable restore, Duration timeout) {
+    long deadline = System.nanoTime() + timeout.toNanos();
+    try {
+      if (!context.pauseQueues() || !context.events().discardPending()) {
+        throw new IllegalStateException("interrupted while pausing the controllers' workers");
+      }
+      timers.clear();
+      context.forget();
+      restore.run();
+      long revision = api.store().currentRevision();
+      if (!informers.caughtUp(revision, left(deadline))) {
+        throw new IllegalStateException("the informers did not follow the reset to revision "
+            + revision + " within " + timeout);
+      }
+      informers.replay();
+      for (Controller c : controllers) {
+        c.resetInPlace();
+      }
+    } finally {
+      context.resumeQueues();
+    }
+  }
+
   private static Duration left(long deadline) {
     return Duration.ofNanos(Math.max(0, deadline - System.nanoTime()));
   }
 
-  /** Stops the controllers, then the informers and timers. Idempotent. */
+  /**
+   * Stops the controllers, then the informers and timers, then gives the server its own
+   * controllers of the same names back. Idempotent.
+   */
   @Override
   public void close() {
     // a controller's close would shut its own queues down first anyway; doing it for all of
@@ -136,6 +218,7 @@ public final class ControllerRuntime implements AutoCloseable {
       }
     }
     controllers.clear();
+    context.shutDownEvents();
     informers.close();
     timers.close();
     retries.shutdownNow();
@@ -143,6 +226,12 @@ public final class ControllerRuntime implements AutoCloseable {
       retries.awaitTermination(10, TimeUnit.SECONDS);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
+    }
+    synchronized (handovers) {
+      for (int i = handovers.size() - 1; i >= 0; i--) {
+        handovers.get(i).close();
+      }
+      handovers.clear();
     }
   }
 }

@@ -115,6 +115,13 @@ final class EventCorrelator {
   }
 
   /** kube's {@code UpdateState}: remembers the event as the server stored it. */
+  /** Forgets every event seen, as a new correlator. */
+  void clear() {
+    aggregates.clear();
+    observations.clear();
+    spam.clear();
+  }
+
   void updateState(Event stored) {
     observations.put(stored.key(), new Observation(stored.count(), stored.firstTimestamp(),
         stored.name()));

@@ -31,8 +31,10 @@ import org.slf4j.LoggerFactory;
  * {@code count}, {@code lastTimestamp} and {@code message}, similar events within 10 minutes
  * are combined, and a source's events about one object are rate-limited, all on the server
  * clock as kube's correlator does on its clock. A failed write is logged and dropped, as the
- * recorder drops events it cannot write. Thread-safe: events are written one at a time, as
- * kube's broadcaster writes them from one goroutine.
+ * recorder drops events it cannot write. As kube's recorder, {@link #record} only makes the
+ * Event (its name and timestamps, at the clock's now) and hands it to the manager's
+ * {@link EventBroadcaster}; correlation and the write happen on the broadcaster's worker, so a
+ * sync never waits for them, and the manager's quiescence wait waits for them. Thread-safe.
  */
 public final class EventRecorder {
   private static final Logger LOG = LoggerFactory.getLogger(EventRecorder.class);
@@ -49,6 +51,7 @@ public final class EventRecorder {
   /**
    * The last nanosecond stamp used in a name: on a clock that stands still (a test's), two
    * events about one object would otherwise get the same name and the second would be lost.
+   * Guarded by this.
    */
   private long lastNanos = Long.MIN_VALUE;
 
@@ -58,6 +61,13 @@ public final class EventRecorder {
     this.user = requireNonNull(user, "user");
     this.component = requireNonNull(component, "component");
     this.correlator = new EventCorrelator(context.clock());
+    context.onReset(this::forget);
+  }
+
+  /** Forgets every event recorded so far, as a new recorder: a reset in place deleted them. */
+  private synchronized void forget() {
+    correlator.clear();
+    lastNanos = Long.MIN_VALUE;
   }
 
   /**
@@ -84,14 +94,31 @@ public final class EventRecorder {
     record(about, NORMAL, reason, message);
   }
 
-  /** Records an event of {@code type} at the server clock's now. */
-  public synchronized void record(InvolvedObject about, String type, String reason,
-      String message) {
+  /**
+   * Records an event of {@code type} at the server clock's now: queues it for the broadcaster
+   * (kube's {@code generateEvent} and {@code ActionOrDrop}) and returns without waiting.
+   */
+  public void record(InvolvedObject about, String type, String reason, String message) {
     requireNonNull(about, "about");
+    requireNonNull(type, "type");
+    requireNonNull(reason, "reason");
+    requireNonNull(message, "message");
     Instant now = context.clock().instant();
     String name = freshName(about, now);
     EventCorrelator.Event event = new EventCorrelator.Event(component, about, type, reason,
         message, name, now, now, 1);
+    context.events().submit(() -> write(event));
+  }
+
+  /**
+   * kube's {@code recordToSink}: correlates the event and creates or patches it. Runs on the
+   * broadcaster's one worker, which keeps the correlator on one thread.
+   */
+  private void write(EventCorrelator.Event event) {
+    InvolvedObject about = event.about();
+    String name = event.name();
+    String type = event.type();
+    String reason = event.reason();
     // an aggregate event takes the name this one would have had, as kube's has the same stamp
     Optional<EventCorrelator.Result> result = correlator.correlate(event, name);
     if (result.isEmpty()) {
@@ -148,7 +175,7 @@ public final class EventRecorder {
   }
 
   /** kube's {@code <name>.<hex UnixNano>}, one nanosecond on when the clock has not moved. */
-  private String freshName(InvolvedObject about, Instant now) {
+  private synchronized String freshName(InvolvedObject about, Instant now) {
     long clockNanos = now.getEpochSecond() * 1_000_000_000L + now.getNano();
     lastNanos = Math.max(lastNanos + 1, clockNanos);
     return about.name() + "." + Long.toHexString(lastNanos);

@@ -83,6 +83,11 @@ public final class Expectations {
     }
   }
 
+  /** Forgets every set's expectations: a reset in place, after which none is awaited. */
+  public synchronized void clear() {
+    byKey.clear();
+  }
+
   /** {@code DeleteExpectations}: forgets the set. */
   public synchronized void delete(String key) {
     byKey.remove(key);

@@ -134,6 +134,25 @@ public final class Informer {
     informer.close();
   }
 
+  /**
+   * Hands every cached object to the handlers as an update to itself, as client-go's informer
+   * does with what a reflector's relist delivered (its {@code Replaced} deltas): a reset in
+   * place thereby has the controllers look at every object again, re-arming the timers it
+   * dropped.
+   */
+  void replay() {
+    for (MapValue object : List.copyOf(cache.values())) {
+      for (ResourceEventHandler h : handlers) {
+        try {
+          h.onUpdate(object, object);
+        } catch (RuntimeException e) {
+          LOG.error("an event handler of {} failed", definition.groupResource(), e);
+        }
+      }
+    }
+    activity.changed();
+  }
+
   private void apply(String key, MapValue object) {
     MapValue old = object == null ? cache.remove(key) : cache.put(key, object);
     if (old == null && object == null || object != null && object.equals(old)) {

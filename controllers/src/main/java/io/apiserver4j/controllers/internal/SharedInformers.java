@@ -124,6 +124,17 @@ public final class SharedInformers implements AutoCloseable {
     return true;
   }
 
+  /** {@link Informer#replay}s every informer: a reset in place's relist. */
+  void replay() {
+    List<Informer> all;
+    synchronized (this) {
+      all = List.copyOf(informers.values());
+    }
+    for (Informer i : all) {
+      i.replay();
+    }
+  }
+
   private List<ResourceDefinition> deletableResources() {
     Map<GroupResource, ResourceDefinition> out = new LinkedHashMap<>();
     for (ResourceDefinition d : api.registry().all()) {

@@ -112,6 +112,7 @@ public final class Timers implements AutoCloseable {
     } finally {
       synchronized (lock) {
         firing--;
+        lock.notifyAll();
       }
     }
   }
@@ -140,6 +141,24 @@ public final class Timers implements AutoCloseable {
         }
       }
       fireDue();
+    }
+  }
+
+  /**
+   * Drops every pending timer, waiting for actions already taken off the queue to finish, so
+   * that none from before runs after: a reset in place, which keeps the timer thread.
+   */
+  void clear() {
+    synchronized (lock) {
+      timers.clear();
+      while (firing > 0 && !closed) {
+        try {
+          lock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
     }
   }
 

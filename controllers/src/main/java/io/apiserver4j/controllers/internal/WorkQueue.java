@@ -48,6 +48,10 @@ public final class WorkQueue<T> {
   /** Items waiting for a backoff that still counts as pending work. Guarded by lock. */
   private final Map<T, Integer> pendingRetries = new HashMap<>();
   private boolean shutDown;
+  /** While true {@link #get} hands nothing out (a reset in place is under way). Guarded by lock. */
+  private boolean paused;
+  /** Counts {@link #clear}s: a backoff scheduled before the last one re-adds nothing. */
+  private long generation;
 
   WorkQueue(String name, Activity activity, ScheduledExecutorService retries, Timers timers) {
     this.name = name;
@@ -79,10 +83,12 @@ public final class WorkQueue<T> {
   public void addRateLimited(T item) {
     long delay;
     boolean counted;
+    long gen;
     synchronized (lock) {
       if (shutDown) {
         return;
       }
+      gen = generation;
       int n = failures.merge(item, 1, Integer::sum);
       delay = n > 40 ? MAX_DELAY_NANOS : Math.min(MAX_DELAY_NANOS, BASE_DELAY_NANOS << (n - 1));
       counted = n <= BUSY_RETRIES;
@@ -93,6 +99,9 @@ public final class WorkQueue<T> {
     try {
       retries.schedule(() -> {
         synchronized (lock) {
+          if (gen != generation) {
+            return; // dropped by a reset in place
+          }
           if (counted) {
             pendingRetries.computeIfPresent(item, (k, v) -> v == 1 ? null : v - 1);
           }
@@ -149,7 +158,7 @@ public final class WorkQueue<T> {
    */
   public Optional<T> get() {
     synchronized (lock) {
-      while (queue.isEmpty() && !shutDown) {
+      while ((queue.isEmpty() || paused) && !shutDown) {
         try {
           lock.wait();
         } catch (InterruptedException e) {
@@ -171,7 +180,15 @@ public final class WorkQueue<T> {
   public void done(T item) {
     synchronized (lock) {
       processing.remove(item);
-      if (dirty.contains(item)) {
+      if (paused) {
+        if (dirty.contains(item)) {
+          queue.add(item);
+        }
+        if (processing.isEmpty()) {
+          // the reset waiting in pause: the last item held is let go
+          lock.notifyAll();
+        }
+      } else if (dirty.contains(item)) {
         queue.add(item);
         lock.notify();
       }
@@ -191,6 +208,55 @@ public final class WorkQueue<T> {
     synchronized (lock) {
       return queue.size() + processing.size();
     }
+  }
+
+  /**
+   * Stops handing items out and waits until no worker holds one (each finishes the item it
+   * processes): the first step of a reset in place, which keeps the workers.
+   *
+   * @return false if interrupted while waiting (the interrupt status is kept)
+   */
+  boolean pause() {
+    synchronized (lock) {
+      paused = true;
+      while (!processing.isEmpty() && !shutDown) {
+        try {
+          lock.wait();
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return false;
+        }
+      }
+      return true;
+    }
+  }
+
+  /**
+   * Drops every queued item, failure count and pending backoff (a backoff already scheduled
+   * re-adds nothing): the queue is as new. Called while {@link #pause paused}.
+   */
+  void clear() {
+    synchronized (lock) {
+      queue.clear();
+      dirty.clear();
+      failures.clear();
+      pendingRetries.clear();
+      generation++;
+    }
+    activity.changed();
+  }
+
+  /** Hands items out again after {@link #pause}. */
+  void resume() {
+    synchronized (lock) {
+      paused = false;
+      // one worker per queued item: waking every worker of every queue on each reset costs more
+      // than the reset's own work
+      for (int i = 0; i < queue.size(); i++) {
+        lock.notify();
+      }
+    }
+    activity.changed();
   }
 
   /** Ends {@link #get} for every worker; later adds are ignored. */

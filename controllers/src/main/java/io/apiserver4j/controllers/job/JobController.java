@@ -114,7 +114,8 @@ public final class JobController implements Controller {
     this.context = context;
     this.user = ControllerContext.serviceAccount("job-controller");
     this.events = new JobEvents(new EventRecorder(context, user, "job-controller"));
-    this.expectations = new Expectations(context.clock());
+    this.expectations = context.newExpectations();
+    context.forgetOnReset(finalizerExpectations, backoffs);
     this.refs = new ControllerRefManager("batch/v1", "Job", this::jobClient, this::podClient,
         List.of(TRACKING_FINALIZER));
     this.queue = context.newQueue("job");

@@ -143,6 +143,7 @@ public final class NodeLifecycleController implements Controller {
     this.user = ControllerContext.serviceAccount("node-controller");
     this.recorder = new EventRecorder(context, user, "node-controller");
     this.queue = context.newQueue("node_lifecycle_controller");
+    context.onReset(this::forget);
     this.noScheduleTaints = new NoScheduleTaints(context);
     this.nodes = context.informers().informer(new GroupResource("", "nodes"));
     this.leases = context.informers().informer(new GroupResource("coordination.k8s.io",
@@ -192,6 +193,23 @@ public final class NodeLifecycleController implements Controller {
     noScheduleTaints.start();
     queue.add(MONITOR);
     workers = context.startWorkers("node_lifecycle_controller", queue, 1, this::process);
+  }
+
+  @Override
+  public void resetInPlace() {
+    queue.add(MONITOR);
+  }
+
+  /**
+   * Forgets what the monitor passes learnt, as a new controller: a reset in place runs it while
+   * the one worker that owns this state is paused.
+   */
+  private void forget() {
+    knownNodes.clear();
+    health.clear();
+    zoneStates.clear();
+    tainters.clear();
+    nodesToRetry.clear();
   }
 
   @Override

@@ -37,7 +37,6 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
-import java.util.function.Consumer;
 
 /**
  * kube's {@code PersistentVolumeController} (pkg/controller/volume/persistentvolume,
@@ -97,20 +96,21 @@ public final class PersistentVolumeController implements Controller {
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     this.volumeQueue = context.newQueue("volumes");
     this.claimQueue = context.newQueue("claims");
-    claims.addHandler(handler(c -> claimQueue.add(Pods.key(c)), c -> {
+    claims.addHandler(ResourceEventHandler.of(c -> claimQueue.add(Pods.key(c)), c -> {
       // the volume of a deleted claim is released at once rather than at the next resync
       String volume = Nested.str(c, "spec", "volumeName");
       if (!volume.isEmpty()) {
         volumeQueue.add(volume);
       }
     }));
-    volumes.addHandler(handler(v -> volumeQueue.add(Meta.metaString(v, "name")), v -> {
+    volumes.addHandler(ResourceEventHandler.of(
+        v -> volumeQueue.add(Meta.metaString(v, "name")), v -> {
       MapValue ref = Nested.mapOrNull(v, "spec", "claimRef");
       if (ref != null) {
         claimQueue.add(Nested.str(ref, "namespace") + "/" + Nested.str(ref, "name"));
       }
     }));
-    classes.addHandler(handler(this::classChanged, c -> { }));
+    classes.addHandler(ResourceEventHandler.of(this::classChanged, c -> { }));
     this.provisioner = context.simulatedStorage()
         ? Optional.of(new SimulatedProvisioner(context, claims, volumes, classes))
         : Optional.empty();
@@ -119,26 +119,6 @@ public final class PersistentVolumeController implements Controller {
   /** The {@code persistentvolume-binder} controller, with the simulated provisioner if on. */
   public static Controller create(ControllerContext context) {
     return new PersistentVolumeController(context);
-  }
-
-  private static ResourceEventHandler handler(Consumer<MapValue> changed,
-      Consumer<MapValue> deleted) {
-    return new ResourceEventHandler() {
-      @Override
-      public void onAdd(MapValue object) {
-        changed.accept(object);
-      }
-
-      @Override
-      public void onUpdate(MapValue old, MapValue object) {
-        changed.accept(object);
-      }
-
-      @Override
-      public void onDelete(MapValue object) {
-        deleted.accept(object);
-      }
-    };
   }
 
   private void classChanged(MapValue storageClass) {
@@ -166,6 +146,11 @@ public final class PersistentVolumeController implements Controller {
     }
     claims.list().forEach(c -> claimQueue.add(Pods.key(c)));
     volumes.list().forEach(v -> volumeQueue.add(Meta.metaString(v, "name")));
+    context.timers().schedule(RESYNC, this::resync);
+  }
+
+  @Override
+  public void resetInPlace() {
     context.timers().schedule(RESYNC, this::resync);
   }
 

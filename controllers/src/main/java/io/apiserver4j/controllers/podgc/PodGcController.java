@@ -89,6 +89,8 @@ public final class PodGcController implements Controller {
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     this.nodes = context.informers().informer(new GroupResource("", "nodes"));
     this.loop = context.newQueue("podgc");
+    // only the one worker touches the quarantine, and a reset runs while it is paused
+    context.onReset(quarantine::clear);
   }
 
   /** The {@code podgc} controller. */
@@ -107,6 +109,11 @@ public final class PodGcController implements Controller {
       }
       return Outcome.FORGET;
     });
+    loop.add(GC);
+  }
+
+  @Override
+  public void resetInPlace() {
     loop.add(GC);
   }
 

@@ -43,6 +43,11 @@ final class Quarantine {
     return out;
   }
 
+  /** Forgets every name. */
+  void clear() {
+    ready.clear();
+  }
+
   /** How many names wait. */
   int size() {
     return ready.size();

@@ -81,7 +81,7 @@ public final class ReplicaSetController implements Controller {
     this.context = context;
     this.kind = kind;
     this.user = ControllerContext.serviceAccount(kind.account());
-    this.expectations = new Expectations(context.clock());
+    this.expectations = context.newExpectations();
     // kube's event source component is the controller's user name for both kinds
     this.events = new EventRecorder(context, user, kind.account());
     this.refs = new ControllerRefManager(kind.apiVersion(), kind.kind(), this::setClient,

@@ -170,6 +170,11 @@ public final class ResourceQuotaController implements Controller {
   }
 
   @Override
+  public void resetInPlace() {
+    scheduleResync();
+  }
+
+  @Override
   public void close() {
     closed.set(true);
     Workers.close(workers, queue);

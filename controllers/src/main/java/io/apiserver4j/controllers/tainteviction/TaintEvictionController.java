@@ -100,6 +100,8 @@ public final class TaintEvictionController implements Controller {
     this.user = ControllerContext.serviceAccount(NAME);
     this.recorder = new EventRecorder(context, user, NAME);
     this.queue = context.newQueue("noexec_taint");
+    // a work's eviction is a timer, which a reset in place drops
+    context.onReset(works::clear);
     this.pods = context.informers().informer(new GroupResource("", "pods"));
     this.nodes = context.informers().informer(new GroupResource("", "nodes"));
     pods.addHandler(new ResourceEventHandler() {

@@ -90,6 +90,27 @@ class DaemonSetUtilsTest {
         .isEqualTo(new DaemonSetUtils.ShouldRun(shouldRun, shouldContinue));
   }
 
+  /**
+   * kube's {@code snapshot}: the hash is {@code ComputeHash(&ds.Spec.Template,
+   * ds.Status.CollisionCount)} and the revision is named {@code ds.Name + "-" + hash}. The
+   * template is the one of PodTemplateHashTest, whose hashes (65d4f7c448 without a collision
+   * count, 7ffdb44b97 with 1) are derived there step by step.
+   */
+  @Test
+  void revisionHashIsKubesComputeHashOfTheTemplate() {
+    String template = "{\"metadata\":{\"labels\":{\"app\":\"web\",\"tier\":\"front\"}},"
+        + "\"spec\":{\"containers\":[{\"name\":\"c\",\"image\":\"nginx\",\"resources\":"
+        + "{\"limits\":{\"memory\":\"1Gi\",\"cpu\":\"100m\"}},\"ports\":[{\"containerPort\":"
+        + "80}]}],\"terminationGracePeriodSeconds\":30,\"securityContext\":{}}}";
+    MapValue ds = (MapValue) Json.read("{\"metadata\":{\"name\":\"web\",\"namespace\":"
+        + "\"ns\"},\"spec\":{\"template\":" + template + "}}");
+    assertThat(DaemonSetUtils.templateHash(ds)).isEqualTo("65d4f7c448");
+    assertThat(DaemonSetUtils.revisionName(ds, "65d4f7c448")).isEqualTo("web-65d4f7c448");
+    MapValue collided = (MapValue) Nested.set(ds, io.apiserver4j.core.Value.of(1), "status",
+        "collisionCount");
+    assertThat(DaemonSetUtils.templateHash(collided)).isEqualTo("7ffdb44b97");
+  }
+
   /** kube's AddOrUpdateDaemonPodTolerations: the six tolerations, plus network for hostNetwork. */
   @Test
   void daemonTolerations() {

@@ -7,6 +7,7 @@ package io.apiserver4j.controllers.deployment;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import io.apiserver4j.controllers.internal.PodTemplateHash;
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;

@@ -11,8 +11,12 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.ZoneId;
 import java.time.ZoneOffset;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 
@@ -65,6 +69,52 @@ class WorkQueueTest {
     queue.done("a");
     assertThat(queue.failures("a")).isZero();
     assertThat(queue.idle()).isTrue();
+  }
+
+  @Test
+  void aPausedQueueHandsNothingOutAndAPauseWaitsForTheItemsHeld() throws Exception {
+    queue.add("a");
+    assertThat(queue.get()).contains("a");
+    CompletableFuture<Boolean> paused =
+        CompletableFuture.supplyAsync(queue::pause);
+    queue.add("b");
+    // the pause returns only once the worker let go of "a"
+    queue.done("a");
+    assertThat(paused.get()).isTrue();
+    CompletableFuture<Optional<String>> next =
+        CompletableFuture.supplyAsync(queue::get);
+    queue.resume();
+    assertThat(next.get()).contains("b");
+    queue.done("b");
+    assertThat(queue.idle()).isTrue();
+  }
+
+  @Test
+  void aClearDropsQueuedItemsFailuresAndBackoffsAlreadyScheduled() throws Exception {
+    queue.add("a");
+    queue.addRateLimited("b");
+    assertThat(queue.pause()).isTrue();
+    queue.clear();
+    assertThat(queue.length()).isZero();
+    assertThat(queue.failures("b")).isZero();
+    assertThat(queue.idle()).isTrue();
+    queue.resume();
+    // the backoff of "b" (5 ms) ends, after a marker scheduled behind it, without re-adding it
+    CountDownLatch behind = new CountDownLatch(1);
+    retries.schedule(behind::countDown, 50, TimeUnit.MILLISECONDS);
+    // one retry thread: the marker runs after the dropped backoff
+    assertThat(behind.await(10, TimeUnit.SECONDS)).isTrue();
+    assertThat(queue.length()).isZero();
+  }
+
+  @Test
+  void clearedTimersNeverRun() {
+    queue.addAfter("a", Duration.ofMinutes(5));
+    timers.clear();
+    clock.advance(Duration.ofMinutes(5));
+    assertThat(timers.anyDue()).isFalse();
+    timers.fireDue();
+    assertThat(queue.length()).isZero();
   }
 
   @Test

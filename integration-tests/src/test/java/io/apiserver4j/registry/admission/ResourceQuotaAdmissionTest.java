@@ -226,4 +226,65 @@ class ResourceQuotaAdmissionTest {
     create(PODS, pod("p", "{}", "{}"));
     assertThat(Nested.has(quota("quota"), "status", "used")).isFalse();
   }
+  @Test
+  void aLimitedResourceOfTheConfigurationNeedsACoveringQuota() {
+    // the admission configuration file's ResourceQuotaConfiguration, as kube's
+    // TestAdmitLimitedResourceNoQuota/WithQuota set it: cpu is consumed only under a quota
+    try (ApiServer limited = ApiServer.builder().disableAdmissionPlugins("ServiceAccount")
+        .enableAdmissionPlugins("ResourceQuota")
+        .admissionConfiguration(java.util.Map.of("ResourceQuota", (MapValue) Yaml.read(
+            "{apiVersion: apiserver.config.k8s.io/v1, kind: ResourceQuotaConfiguration,"
+                + " limitedResources: [{resource: pods, matchContains: [requests.cpu]}]}")))
+        .build()) {
+      limited.resources("v1", "namespaces").create(Yaml.read(
+          "{apiVersion: v1, kind: Namespace, metadata: {name: test}}"));
+      assertThatThrownBy(() -> limited.resources(PODS).namespace("test")
+          .create(Yaml.read(pod("cpu-pod", "{cpu: 100m}", "{}"))))
+          .isInstanceOfSatisfying(StatusException.class, e -> {
+            assertThat(e.status().code()).isEqualTo(403);
+            assertThat(e.status().message()).isEqualTo("pods \"cpu-pod\" is forbidden:"
+                + " insufficient quota to consume: requests.cpu");
+          });
+      assertThat(limited.resources(PODS).namespace("test").list()).isEmpty();
+      // nothing consumed that the configuration limits: admitted without a quota
+      limited.resources(PODS).namespace("test")
+          .create(Yaml.read(pod("memory-pod", "{memory: 1Gi}", "{}")));
+    }
+  }
+
+  @Test
+  void aConfigurationEntryWithoutAResourceIsRefusedAtStart() {
+    // kube's ValidateConfiguration: the plugin, and so the server, does not start
+    assertThatThrownBy(() -> ApiServer.builder().enableAdmissionPlugins("ResourceQuota")
+        .admissionConfiguration(java.util.Map.of("ResourceQuota", (MapValue) Yaml.read(
+            "{limitedResources: [{matchContains: [cpu]}]}")))
+        .build().close())
+        .hasMessageContaining("limitedResources[0].resource: Required value");
+  }
+  @Test
+  void aPodResizeIsChargedItsIncreaseAndRefusedBeyondTheQuota() {
+    // kube 1.36's pod evaluator handles pods/resize updates (Handles: "update-resize" is true);
+    // the charge is the delta of usage, as CheckRequest computes it for updates
+    quota("quota", "{hard: {cpu: '1'}}", "{hard: {cpu: '1'}, used: {cpu: '0'}}");
+    MapValue pod = create(PODS, pod("resized", "{cpu: 500m}", "{}"));
+    assertThat(Nested.map(quota("quota"), "status", "used")).isEqualTo(Yaml.read("{cpu: 500m}"));
+    MapValue container = (MapValue) Nested.list(pod, "spec", "containers").get(0);
+    MapValue bigger = Nested.set(pod, io.apiserver4j.core.ListValue.of(java.util.List.of(
+        Nested.set(container, io.apiserver4j.core.Value.of("2"), "resources", "requests",
+            "cpu"))), "spec", "containers");
+    assertThatThrownBy(() -> server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS)
+        .namespace("test").name("resized").subresource("resize").body(bigger).build())
+        .orThrow())
+        .isInstanceOfSatisfying(StatusException.class, e -> {
+          assertThat(e.status().code()).isEqualTo(403);
+          assertThat(e.status().message()).isEqualTo("pods \"resized\" is forbidden: exceeded"
+              + " quota: quota, requested: cpu=1500m, used: cpu=500m, limited: cpu=1");
+        });
+    MapValue within = Nested.set(pod, io.apiserver4j.core.ListValue.of(java.util.List.of(
+        Nested.set(container, io.apiserver4j.core.Value.of("800m"), "resources", "requests",
+            "cpu"))), "spec", "containers");
+    server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS).namespace("test")
+        .name("resized").subresource("resize").body(within).build()).orThrow();
+    assertThat(Nested.map(quota("quota"), "status", "used")).isEqualTo(Yaml.read("{cpu: 800m}"));
+  }
 }

@@ -95,6 +95,11 @@ public final class CsrCleanerController implements Controller {
   }
 
   @Override
+  public void resetInPlace() {
+    loop.add(POLL);
+  }
+
+  @Override
   public void close() {
     Workers.close(workers, loop);
   }

@@ -16,6 +16,7 @@ import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
 import io.apiserver4j.controllers.internal.ControllerContext.Workers;
 import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
+import io.apiserver4j.controllers.internal.SigningFiles;
 import io.apiserver4j.controllers.internal.WorkQueue;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
@@ -30,7 +31,9 @@ import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Base64;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Optional;
 import java.util.Set;
 import org.slf4j.Logger;
@@ -49,13 +52,15 @@ import org.slf4j.LoggerFactory;
  * through {@code /status}; otherwise it is signed and its PEM certificate written to
  * {@code status.certificate}. The validity is {@code spec.expirationSeconds} bounded by kube's
  * ten-minute minimum and the signer's maximum (kube-controller-manager's
- * {@code --cluster-signing-duration}, one year), backdated as kube's policy does.
+ * {@code --cluster-signing-duration}, one year by default), backdated as kube's policy does.
  *
- * <p>The server holds no CA private key (only the PEM kube-controller-manager's
- * {@code --root-ca-file} names), so, unlike kube, which reads
- * {@code --cluster-signing-cert-file}/{@code -key-file}, each controller generates an in-memory
- * CA ({@link CertificateAuthority}) when it first signs: certificates it issues chain to that
- * CA only, and a new leader issues from a new CA.
+ * <p>With kube-controller-manager's {@code --cluster-signing-cert-file}/{@code -key-file}, or the
+ * per-signer pairs ({@code ClusterSigning}), each signer signs with the CA read from its files
+ * when the controller starts (kube's {@code caProvider}; failing to read them fails the start with
+ * kube's {@code failed to start <signer> certificate controller: ...}), and a signer without
+ * files, beside per-signer ones, is not signed for. Without any file, as this project's default,
+ * the controller generates an in-memory CA ({@link CertificateAuthority}) when it first signs:
+ * certificates it issues chain to that CA only, and a new leader issues from a new CA.
  */
 public final class CsrSigningController implements Controller {
   private static final Logger LOG = LoggerFactory.getLogger(CsrSigningController.class);
@@ -67,6 +72,10 @@ public final class CsrSigningController implements Controller {
   private static final Set<String> SIGNERS = Set.of(KubeletCsrs.KUBE_APISERVER_CLIENT,
       KubeletCsrs.KUBE_APISERVER_CLIENT_KUBELET, KubeletCsrs.KUBELET_SERVING,
       KubeletCsrs.LEGACY_UNKNOWN);
+  /** The order kube starts the signers in, so the first unreadable file is the one reported. */
+  private static final List<String> SIGNER_ORDER = List.of(KubeletCsrs.KUBELET_SERVING,
+      KubeletCsrs.KUBE_APISERVER_CLIENT_KUBELET, KubeletCsrs.KUBE_APISERVER_CLIENT,
+      KubeletCsrs.LEGACY_UNKNOWN);
 
   private final ControllerContext context;
   private final UserInfo user;
@@ -74,11 +83,28 @@ public final class CsrSigningController implements Controller {
   private final WorkQueue<String> queue;
   /** Made at the first signing: a key pair costs time a manager that never signs need not pay. */
   private CertificateAuthority authority;
+  /** The CAs read from files, by signer name; empty without files. */
+  private final Map<String, CertificateAuthority> fileAuthorities;
+  private final Duration maxDuration;
   private Workers workers;
 
   private CsrSigningController(ControllerContext context) {
     this.context = context;
     this.user = ControllerContext.serviceAccount("certificate-controller");
+    SigningFiles signing = context.clusterSigning();
+    this.maxDuration = signing.duration();
+    Map<String, CertificateAuthority> cas = new LinkedHashMap<>();
+    for (String signer : SIGNER_ORDER) {
+      signing.files(signer).ifPresent(files -> {
+        try {
+          cas.put(signer, CaFileLoader.load(files));
+        } catch (IllegalArgumentException e) {
+          throw new IllegalArgumentException("failed to start " + signer
+              + " certificate controller: " + e.getMessage(), e);
+        }
+      });
+    }
+    this.fileAuthorities = Map.copyOf(cas);
     this.queue = context.newQueue("csrsigning");
     this.csrs = context.informers().informer(
         new GroupResource("certificates.k8s.io", "certificatesigningrequests"));
@@ -100,13 +126,20 @@ public final class CsrSigningController implements Controller {
     Workers.close(workers, queue);
   }
 
-  /** The CA, made on first use with its validity starting on the server clock. */
-  private synchronized CertificateAuthority authority() {
+  /**
+   * The CA of {@code signer}: the one read from its files, else (no file at all) the in-memory
+   * one, made on first use with its validity starting on the server clock; empty when files
+   * were given for other signers only.
+   */
+  private synchronized Optional<CertificateAuthority> authority(String signer) {
+    if (context.clusterSigning().fromFiles()) {
+      return Optional.ofNullable(fileAuthorities.get(signer));
+    }
     if (authority == null) {
       authority = CertificateAuthority.generate(
           context.clock().instant().minus(SigningPolicy.BACKDATE));
     }
-    return authority;
+    return Optional.of(authority);
   }
 
   /** kube's certificate controller {@code syncFunc} with the signer's {@code handle}. */
@@ -121,6 +154,11 @@ public final class CsrSigningController implements Controller {
     }
     String signer = Nested.str(csr, "spec", "signerName");
     if (!SIGNERS.contains(signer)) {
+      return Outcome.FORGET;
+    }
+    Optional<CertificateAuthority> ca = authority(signer);
+    if (ca.isEmpty()) {
+      // kube runs no signing loop for a signer whose files were not given
       return Outcome.FORGET;
     }
     CertificateRequest request;
@@ -146,10 +184,10 @@ public final class CsrSigningController implements Controller {
     }
     Value seconds = Nested.getOrNull(csr, "spec", "expirationSeconds");
     Duration ttl = SigningPolicy.duration(seconds == null ? null
-        : Nested.integer(csr, "spec", "expirationSeconds"), CLUSTER_SIGNING_DURATION);
+        : Nested.integer(csr, "spec", "expirationSeconds"), maxDuration);
     String pem;
     try {
-      pem = authority().sign(request, usages, ttl, now);
+      pem = ca.get().sign(request, usages, ttl, now);
     } catch (IllegalArgumentException e) {
       LOG.error("error auto signing csr {}: {}", name, e.getMessage());
       return Outcome.REQUEUE;

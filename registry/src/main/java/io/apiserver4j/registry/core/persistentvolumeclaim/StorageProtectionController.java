@@ -38,7 +38,10 @@ import org.slf4j.LoggerFactory;
  * being deleted loses {@code kubernetes.io/pvc-protection} once no Pod that has not finished uses
  * it (by {@code persistentVolumeClaim.claimName}, or as the {@code <pod>-<volume>} claim of an
  * ephemeral volume); a volume being deleted loses {@code kubernetes.io/pv-protection} once it is
- * not {@code Bound}. Writes go through the server as the controllers' service accounts.
+ * not {@code Bound}; a claim or volume not being deleted that lacks its finalizer (made before
+ * the plugin was on) gets it, as kube's {@code needToAddFinalizer}. Writes go through the server
+ * as the controllers' service accounts. The one implementation of both: a controller manager
+ * that runs {@code pvc-protection} or {@code pv-protection} takes the server's over and runs it.
  */
 public final class StorageProtectionController implements AutoCloseable {
   /** kube-controller-manager's name of the claim controller. */
@@ -163,21 +166,27 @@ public final class StorageProtectionController implements AutoCloseable {
       Optional<StoredObject> stored = store.get(objectKey);
       String finalizer = claims ? StorageObjectInUseProtection.PVC_FINALIZER
           : StorageObjectInUseProtection.PV_FINALIZER;
-      if (stored.isEmpty()
-          || !Nested.has(stored.get().object(), "metadata", "deletionTimestamp")
-          || !Meta.finalizers(stored.get().object()).contains(finalizer)
-          || (claims ? claimInUse(namespace, name) : volumeInUse(stored.get().object()))) {
+      if (stored.isEmpty()) {
         return;
       }
+      boolean deleting = Nested.has(stored.get().object(), "metadata", "deletionTimestamp");
       List<String> rest = new ArrayList<>(Meta.finalizers(stored.get().object()));
-      rest.remove(finalizer);
+      if (!deleting && !rest.contains(finalizer)) {
+        // kube's needToAddFinalizer: one made before the admission plugin was on gets it
+        rest.add(finalizer);
+      } else if (!deleting || !rest.contains(finalizer)
+          || (claims ? claimInUse(namespace, name) : volumeInUse(stored.get().object()))) {
+        return;
+      } else {
+        rest.remove(finalizer);
+      }
       ApiResponse r = server.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, claims ? PVCS : PVS)
           .namespace(namespace).name(name).user(user).userAgent(userAgent)
           .body(Meta.withFinalizers(stored.get().object(), rest)).build());
       if (r.code() == 409 || r.code() >= 500) {
         retry(key, failures + 1);
       } else if (r.code() >= 400 && r.code() != 404) {
-        LOG.warn("cannot remove {} from {}: {}", finalizer, key, Nested.str(r.body(), "message"));
+        LOG.warn("cannot update {} of {}: {}", finalizer, key, Nested.str(r.body(), "message"));
       }
     } catch (RuntimeException e) {
       if (!worker.isShutdown()) {

@@ -15,19 +15,24 @@ import io.apiserver4j.admission.ValidatingPlugin;
 import io.apiserver4j.admission.quota.QuotaEvaluator;
 import io.apiserver4j.admission.quota.QuotaEvaluators;
 import io.apiserver4j.admission.quota.ResourceLists;
+import io.apiserver4j.admission.quota.ScopeRequirement;
 import io.apiserver4j.apimachinery.validation.GroupRules.Quantity;
 import io.apiserver4j.apiserver.admission.AdmissionPluginContext;
+import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
+import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.errors.StatusException;
+import io.apiserver4j.core.errors.StatusReason;
 import io.apiserver4j.storage.CollectionKey;
 import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeSet;
 import java.util.function.Supplier;
@@ -42,7 +47,10 @@ import java.util.function.Supplier;
  * ({@code exceeded quota: q, requested: pods=1, used: pods=2, limited: pods=2}), when a Pod
  * does not state what a cpu or memory quota needs ({@code failed quota: q: must specify
  * limits.cpu for: c}), or when a quota has no usage recorded yet for a resource it limits
- * ({@code status unknown for quota: q, resources: pods}).
+ * ({@code status unknown for quota: q, resources: pods}). The admission configuration file's
+ * {@code limitedResources} ({@link LimitedResource}) make some consumption and some scopes need a
+ * covering quota even where the namespace has none ({@code insufficient quota to consume:
+ * requests.cpu}).
  *
  * <p>An admitted request is charged before it is stored: each quota whose usage changed gets
  * its new {@code status.used} through the server ({@code resourcequotas/status}, checked
@@ -53,8 +61,9 @@ import java.util.function.Supplier;
  * released by that controller (deletes are not charged here), and a charge stays when the
  * write fails after admission until the controller recalculates.
  *
- * <p>Subresources, cluster-scoped objects and the resources kube's quota ignores (events,
- * reviews, bindings) are not evaluated. Requests of one namespace are checked and charged one
+ * <p>Cluster-scoped objects and the resources kube's quota ignores (events, reviews, bindings)
+ * are not evaluated; of subresources, those whose evaluator handles them (a Pod's
+ * {@code resize}, a claim's or a Service's {@code status}), as in kube 1.36. Requests of one namespace are checked and charged one
  * at a time, as kube's per-namespace work queue does. The quotas are read from the server's
  * informer of ResourceQuotas, not from storage per request. Thread-safe.
  */
@@ -75,6 +84,8 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
   private final AdmissionPluginContext server;
   private final QuotaEvaluators evaluators;
   private final Object[] stripes = new Object[STRIPES];
+  /** The configuration's {@code limitedResources}: consumption that needs a covering quota. */
+  private final List<LimitedResource> limited;
   /** By namespace, from the server's informer; set at the first evaluated request. */
   private volatile Supplier<Map<String, List<MapValue>>> quotasByNamespace;
 
@@ -86,6 +97,7 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
   public ResourceQuotaAdmission(AdmissionPluginContext server) {
     this.server = requireNonNull(server, "server");
     this.evaluators = QuotaEvaluators.core(server.clock());
+    this.limited = LimitedResource.ofConfiguration(server.configuration(NAME));
     for (int i = 0; i < STRIPES; i++) {
       stripes[i] = new Object();
     }
@@ -103,7 +115,9 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
 
   @Override
   public boolean handles(AdmissionAttributes a) {
-    return a.subresource().isEmpty() && !a.namespace().isEmpty()
+    // as kube 1.36, subresources too: each evaluator says which requests can change usage
+    // (a Pod's resize, a claim's status)
+    return !a.namespace().isEmpty()
         && (a.operation() == Operation.CREATE || a.operation() == Operation.UPDATE)
         && a.object().isPresent()
         && !QuotaEvaluators.ignored(a.resource().groupResource());
@@ -118,11 +132,11 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
     Object lock = stripes[Math.floorMod(a.namespace().hashCode(), STRIPES)];
     synchronized (lock) {
       List<MapValue> quotas = cachedQuotas(a.namespace());
-      if (quotas.isEmpty()) {
+      if (quotas.isEmpty() && limited.isEmpty()) {
         return;
       }
       for (int retries = RETRIES; ; retries--) {
-        List<MapValue> charged = checkRequest(quotas, a, evaluator);
+        List<MapValue> charged = checkRequest(quotas, a, evaluator, limited);
         if (a.isDryRun()) {
           return;
         }
@@ -184,14 +198,29 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
 
   /**
    * kube's {@code CheckRequest}: the quotas with the request charged (the same object where
-   * nothing changed), or the 403 of the first quota it does not fit.
+   * nothing changed), or the 403 of the first quota it does not fit; consumption that the
+   * configuration limits by default and no quota covers is refused too.
    */
   static List<MapValue> checkRequest(List<MapValue> quotas, AdmissionAttributes a,
-      QuotaEvaluator evaluator) {
+      QuotaEvaluator evaluator, List<LimitedResource> limited) {
     MapValue object = a.object().orElseThrow();
+    List<ScopeRequirement> limitedScopes = new ArrayList<>();
+    for (LimitedResource l : limited) {
+      limitedScopes.addAll(evaluator.matchingScopes(object, l.matchScopes()));
+    }
+    GroupResource gr = a.resource().groupResource();
+    List<LimitedResource> limitedHere = limited.stream().filter(l -> l.resource().equals(gr))
+        .toList();
+    // what the object consumes, measured once for the limited names and the charge
+    SortedMap<String, Quantity> input = evaluator.usage(object);
+    Set<String> limitedNames = limitedHere.isEmpty() ? Set.of()
+        : LimitedResource.limitedByDefault(input, limitedHere);
     List<Integer> interesting = new ArrayList<>();
+    Set<String> restrictedAll = new TreeSet<>();
+    List<ScopeRequirement> restrictedScopes = new ArrayList<>();
     for (int i = 0; i < quotas.size(); i++) {
       MapValue quota = quotas.get(i);
+      restrictedScopes.addAll(evaluator.matchingScopes(object, ScopeRequirement.ofQuota(quota)));
       if (!evaluator.matches(quota, object)) {
         continue;
       }
@@ -210,20 +239,20 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
         }
       }
       interesting.add(i);
+      restrictedAll.addAll(restricted);
     }
-    if (interesting.isEmpty()) {
-      return quotas;
-    }
-    SortedMap<String, Quantity> input = evaluator.usage(object);
     List<String> negative = ResourceLists.negative(input);
     if (!negative.isEmpty()) {
       throw AdmissionErrors.forbidden(a, "quota usage is negative for resource(s): "
           + String.join(",", negative));
     }
-    Map<Integer, Map<String, Quantity>> delta = new java.util.HashMap<>();
+    Map<Integer, Map<String, Quantity>> delta = new HashMap<>();
     for (int i : interesting) {
       delta.put(i, input);
     }
+    // what the request consumes when no quota is interesting, for the limited-resource check
+    Map<String, Quantity> unquotedDelta =
+        a.operation() == Operation.CREATE && interesting.isEmpty() ? input : Map.of();
     if (a.operation() == Operation.UPDATE) {
       Optional<MapValue> old = a.oldObject();
       if (old.isEmpty()) {
@@ -233,16 +262,39 @@ public final class ResourceQuotaAdmission implements ValidatingPlugin {
       if (!Meta.metaString(old.get(), "resourceVersion").isEmpty()) {
         Map<String, Quantity> change = ResourceLists.subtractNonNegative(input,
             evaluator.usage(old.get()));
+        if (interesting.isEmpty()) {
+          unquotedDelta = change;
+        }
         for (int i : interesting) {
           if (evaluator.matches(quotas.get(i), old.get())) {
             delta.put(i, change);
           }
         }
+      } else if (interesting.isEmpty()) {
+        unquotedDelta = input;
       }
     }
     delta.replaceAll((i, d) -> ResourceLists.removeZeros(d));
     delta.values().removeIf(Map::isEmpty);
-    if (delta.isEmpty()) {
+    if (interesting.isEmpty() ? ResourceLists.removeZeros(unquotedDelta).isEmpty()
+        : delta.isEmpty()) {
+      return quotas;
+    }
+    Set<String> uncovered = new TreeSet<>(limitedNames);
+    uncovered.removeAll(restrictedAll);
+    if (!uncovered.isEmpty()) {
+      throw AdmissionErrors.forbidden(a, "insufficient quota to consume: "
+          + String.join(",", uncovered));
+    }
+    List<ScopeRequirement> uncoveredScopes =
+        evaluator.uncoveredQuotaScopes(limitedScopes, restrictedScopes);
+    if (!uncoveredScopes.isEmpty()) {
+      // kube returns a plain error here, which the API server answers as a 500 of no reason
+      throw new StatusException(Status.failure(StatusReason.UNKNOWN,
+          "insufficient quota to match these scopes: [" + String.join(" ",
+              uncoveredScopes.stream().map(ScopeRequirement::goText).toList()) + "]"));
+    }
+    if (interesting.isEmpty()) {
       return quotas;
     }
     List<MapValue> out = new ArrayList<>(quotas);

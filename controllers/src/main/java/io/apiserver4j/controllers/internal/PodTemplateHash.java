@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers.deployment;
+package io.apiserver4j.controllers.internal;
 
 import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
@@ -39,15 +39,20 @@ import java.util.TreeMap;
  * exact printing depends on big-number internals and on the controller host's time zone).
  * Thread-safe.
  */
-final class PodTemplateHash {
+public final class PodTemplateHash {
+  /** apps {@code DefaultDeploymentUniqueLabelKey}, which {@link #equalIgnoreHash} ignores. */
+  private static final String DEPLOYMENT_HASH_LABEL = "pod-template-hash";
   private static final String ALPHANUMS = "bcdfghjklmnpqrstvwxz2456789";
   private static final String TEMPLATE_TYPE = "v1.PodTemplateSpec";
   private static final Types TYPES = Types.load();
 
   private PodTemplateHash() {}
 
-  /** {@code ComputeHash(template, collisionCount)}: the value of the pod-template-hash label. */
-  static String compute(MapValue template, OptionalLong collisionCount) {
+  /**
+   * {@code ComputeHash(template, collisionCount)}: the value of a Deployment's pod-template-hash
+   * label and of a DaemonSet's controller-revision-hash label (both hash the Pod template).
+   */
+  public static String compute(MapValue template, OptionalLong collisionCount) {
     Objects.requireNonNull(template, "template");
     int hash = fnv32a(0x811c9dc5, print(template).getBytes(StandardCharsets.UTF_8));
     if (collisionCount.isPresent()) {
@@ -479,16 +484,20 @@ final class PodTemplateHash {
     }
   }
 
-  /** Whether two templates are equal but for their pod-template-hash label. */
-  static boolean equalIgnoreHash(MapValue a, MapValue b) {
+  /**
+   * Whether two templates are equal but for their pod-template-hash label (kube's
+   * {@code EqualIgnoreHash} of the deployment util).
+   */
+  public static boolean equalIgnoreHash(MapValue a, MapValue b) {
     return print(withoutHashLabel(a)).equals(print(withoutHashLabel(b)));
   }
 
-  static MapValue withoutHashLabel(MapValue template) {
+  /** The template without its pod-template-hash label (the template itself when it has none). */
+  public static MapValue withoutHashLabel(MapValue template) {
     MapValue labels = Nested.mapOrNull(template, "metadata", "labels");
-    if (labels == null || !labels.containsKey(DeploymentUtil.HASH_LABEL)) {
+    if (labels == null || !labels.containsKey(DEPLOYMENT_HASH_LABEL)) {
       return template;
     }
-    return Nested.set(template, labels.without(DeploymentUtil.HASH_LABEL), "metadata", "labels");
+    return Nested.set(template, labels.without(DEPLOYMENT_HASH_LABEL), "metadata", "labels");
   }
 }

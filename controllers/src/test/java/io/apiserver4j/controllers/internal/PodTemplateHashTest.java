@@ -2,7 +2,7 @@
  * Copyright The apiserver4j authors.
  * SPDX-License-Identifier: Apache-2.0
  */
-package io.apiserver4j.controllers.deployment;
+package io.apiserver4j.controllers.internal;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -100,6 +100,29 @@ class PodTemplateHashTest {
         io.apiserver4j.core.Value.of(plain), "metadata", "labels", "pod-template-hash");
     assertThat(PodTemplateHash.equalIgnoreHash(TEMPLATE, labelled)).isTrue();
     assertThat(PodTemplateHash.compute(labelled, OptionalLong.empty())).isNotEqualTo(plain);
+  }
+
+  /**
+   * {@code ComputeHash} step by step over {@link #TEMPLATE}: (1) go-spew's {@code %#v} of the
+   * template (checked against go-spew's rules above; 3,819 bytes); (2) FNV-32a over those bytes,
+   * from the offset basis 0x811c9dc5, is 0x81fe752c; (3) with a collision count of 1 the hasher
+   * goes on over {@code binary.LittleEndian.PutUint32} into 8 bytes, 01 00 00 00 00 00 00 00,
+   * giving 0xee55cdcd; (4) {@code fmt.Sprint(Sum32())} writes it in decimal, 2180937004 and
+   * 3998600653; (5) {@code SafeEncodeString} maps each digit's code onto its alphabet ('0' is
+   * 48, 48 mod 27 = 21, "4"; '1' is "5", ...). Steps 2 to 5 were computed apart from this code,
+   * from Go's hash/fnv and rand.SafeEncodeString definitions.
+   */
+  @Test
+  void computeHashStepByStep() {
+    byte[] printed = PodTemplateHash.print(TEMPLATE).getBytes(StandardCharsets.UTF_8);
+    assertThat(printed).hasSize(3819);
+    int h = PodTemplateHash.fnv32a(0x811c9dc5, printed);
+    assertThat(Integer.toHexString(h)).isEqualTo("81fe752c");
+    assertThat(Integer.toHexString(PodTemplateHash.fnv32a(h, new byte[] {1, 0, 0, 0, 0, 0, 0,
+        0}))).isEqualTo("ee55cdcd");
+    assertThat(PodTemplateHash.safeEncode("2180937004")).isEqualTo("65d4f7c448");
+    assertThat(PodTemplateHash.compute(TEMPLATE, OptionalLong.empty())).isEqualTo("65d4f7c448");
+    assertThat(PodTemplateHash.compute(TEMPLATE, OptionalLong.of(1))).isEqualTo("7ffdb44b97");
   }
 
   /** Quantity.String() of a parsed quantity: the form the server stores. */
