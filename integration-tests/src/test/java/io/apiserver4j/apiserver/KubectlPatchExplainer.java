@@ -44,7 +44,9 @@ import java.util.TreeSet;
  *       kube serializes quantities (apimachinery {@code resource.Quantity}: a string, in its
  *       canonical form);
  *   <li>{@code null}: the manifest sets the field to null, which kubectl sends every time and
- *       kube does not store;
+ *       kube does not store; or a list (of a custom resource, which kubectl merge-patches
+ *       whole) whose elements hold nulls, which kubectl leaves out of what it creates and
+ *       sends, so that the stored list never equals the manifest's;
  *   <li>{@code stringData}: a Secret's {@code stringData}, which kube's Secret strategy merges
  *       into {@code data} (base64) and never stores;
  *   <li>{@code completed}: an atomic list, a {@code retainKeys} map or a merge list (sent with
@@ -52,6 +54,8 @@ import java.util.TreeSet;
  *       defaulting or admission: every field and element the live value has beyond the
  *       manifest's must be listed in {@code realworld-kubectl-completions.tsv} with the kube
  *       source that adds it; a field kube would not add fails;
+ *   <li>{@code requestsFromLimits}: a Pod container's {@code resources} compared as kube
+ *       defaults them, with each limit that has no request copied to the requests;
  *   <li>{@code unchanged}: parts equal to the live value, which kubectl sends by its patch
  *       strategy ({@code replace}) or as a merge key.
  * </ul>
@@ -171,6 +175,13 @@ final class KubectlPatchExplainer {
       }
       return;
     }
+    if (pv instanceof ListValue && !pv.equals(mv) && mv != null && pv.equals(withoutNulls(mv))) {
+      // kubectl leaves the nulls inside a list out of the object it creates and out of its
+      // patches (apimachinery's jsonmergepatch keepOrDeleteNullInJsonPatch), so kube never
+      // stores them: the list differs from the manifest on every apply and is sent whole
+      reasons.add("null");
+      mv = withoutNulls(mv);
+    }
     if (!pv.equals(mv)) {
       if (pv instanceof MapValue pm && mv instanceof MapValue mm && lv instanceof MapValue lm) {
         map(path, pm, mm, lm);
@@ -195,6 +206,23 @@ final class KubectlPatchExplainer {
     } else {
       scalar(path, pv, lv);
     }
+  }
+
+  /** {@code v} without the null fields of its maps, at any depth. */
+  private static Value withoutNulls(Value v) {
+    if (v instanceof MapValue m) {
+      MapValue out = MapValue.empty();
+      for (Map.Entry<String, Value> e : m.asMap().entrySet()) {
+        if (!(e.getValue() instanceof NullValue)) {
+          out = out.with(e.getKey(), withoutNulls(e.getValue()));
+        }
+      }
+      return out;
+    }
+    if (v instanceof ListValue l) {
+      return ListValue.of(l.items().stream().map(KubectlPatchExplainer::withoutNulls).toList());
+    }
+    return v;
   }
 
   /** The elements of a merge list kubectl patches: matched by merge key. */
@@ -284,7 +312,8 @@ final class KubectlPatchExplainer {
     if (mv.equals(lv)) {
       return;
     }
-    if (mv instanceof MapValue mm && lv instanceof MapValue lm) {
+    if (mv instanceof MapValue given && lv instanceof MapValue lm) {
+      MapValue mm = requestsFromLimits(path, given);
       mm.forEach((k, v) -> {
         P p = path.then(k);
         if (v instanceof NullValue) {
@@ -308,6 +337,33 @@ final class KubectlPatchExplainer {
     } else {
       scalar(path, mv, lv);
     }
+  }
+
+  /**
+   * A Pod container's {@code resources} as kube defaults them: {@code SetDefaults_Pod}
+   * (pkg/apis/core/v1/defaults.go) copies each limit without a request of its own to the
+   * requests of the container and of the init container, for a Pod only (not a pod template).
+   */
+  private MapValue requestsFromLimits(P path, MapValue resources) {
+    String at = path.toString();
+    if (!kind.equals("Pod") || !(at.equals("spec.containers[].resources")
+        || at.equals("spec.initContainers[].resources"))
+        || !(resources.getOrNull("limits") instanceof MapValue limits)) {
+      return resources;
+    }
+    MapValue requests = resources.getOrNull("requests") instanceof MapValue r ? r
+        : MapValue.empty();
+    MapValue defaulted = requests;
+    for (Map.Entry<String, Value> limit : limits.asMap().entrySet()) {
+      if (!defaulted.containsKey(limit.getKey())) {
+        defaulted = defaulted.with(limit.getKey(), limit.getValue());
+      }
+    }
+    if (defaulted.equals(requests)) {
+      return resources;
+    }
+    reasons.add("requestsFromLimits");
+    return resources.with("requests", defaulted);
   }
 
   private void scalar(P path, Value mv, Value lv) {
