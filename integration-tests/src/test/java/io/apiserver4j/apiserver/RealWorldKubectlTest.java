@@ -16,6 +16,7 @@ import io.apiserver4j.authz.Auditor;
 import io.apiserver4j.authz.AuthorizationAttributes;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
+import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
@@ -441,8 +442,18 @@ class RealWorldKubectlTest {
     return args.toArray(String[]::new);
   }
 
-  private static Plan plan(List<Doc> docs) {
+  private static Plan plan(List<Doc> read) {
     Plan plan = new Plan();
+    // kubectl applies the items of a list (kind List, ConfigMapList, ...), never the list
+    // itself: its resource builder flattens lists before it maps kinds to resources
+    List<Doc> docs = new ArrayList<>();
+    for (Doc d : read) {
+      if (d.kind().endsWith("List") && d.object().getOrNull("items") instanceof ListValue items) {
+        items.items().forEach(i -> docs.add(new Doc(d.file(), (MapValue) i)));
+      } else {
+        docs.add(d);
+      }
+    }
     Map<String, Mapping> crs = new HashMap<>();
     for (Doc d : docs) {
       if (d.kind().equals("CustomResourceDefinition")
