@@ -115,6 +115,18 @@ public final class Kubectl {
 
   /** Runs kubectl with {@code stdin} as standard input. */
   public Result runWithInput(String stdin, String... args) {
+    return run(stdin, 60, args);
+  }
+
+  /**
+   * Runs kubectl with {@code args} and waits at most {@code seconds}, for runs that apply
+   * many objects at once.
+   */
+  public Result runWithin(int seconds, String... args) {
+    return run(null, seconds, args);
+  }
+
+  private Result run(String stdin, int seconds, String... args) {
     try {
       Process p = start(args);
       CompletableFuture<String> out = drain(p.getInputStream());
@@ -123,9 +135,9 @@ public final class Kubectl {
         p.getOutputStream().write(stdin.getBytes(StandardCharsets.UTF_8));
       }
       p.getOutputStream().close();
-      if (!p.waitFor(60, TimeUnit.SECONDS)) {
+      if (!p.waitFor(seconds, TimeUnit.SECONDS)) {
         p.destroyForcibly();
-        fail("kubectl " + String.join(" ", args) + " did not finish within 60s");
+        fail("kubectl " + String.join(" ", args) + " did not finish within " + seconds + "s");
       }
       return new Result(p.exitValue(), out.get(10, TimeUnit.SECONDS),
           err.get(10, TimeUnit.SECONDS));

@@ -89,6 +89,24 @@ class CrdValidationTest {
         .map(c -> c.field() + ": " + c.message()).toList();
   }
 
+  /**
+   * kube prunes a null only where a schema says the field is not nullable and has no default
+   * (apiextensions-apiserver {@code defaulting.PruneNonNullableNullsWithoutDefaults}, which
+   * leaves fields without a schema alone): a null under {@code x-kubernetes-preserve-unknown-
+   * fields}, as Kyverno's policies write {@code X(cpu): null}, is stored and read back.
+   */
+  @Test
+  void keepsNullsWhereNoSchemaSaysNotNullable() {
+    install();
+    ApiResponse r = f.create(GADGETS, "default",
+        gadget("{size: 1, config: {rules: [{x: null, y: {z: null}}], w: null}}"), "kubectl");
+    assertThat(r.code()).as("%s", r.body()).isEqualTo(201);
+    Value expected = yaml("{rules: [{x: null, y: {z: null}}], w: null}");
+    assertThat(Nested.getOrNull(r.body(), "spec", "config")).isEqualTo(expected);
+    assertThat(Nested.getOrNull(f.get(GADGETS, "default", "g1").body(), "spec", "config"))
+        .isEqualTo(expected);
+  }
+
   @Test
   void rejectsOutOfRangeAndUnsupportedValues() {
     install();

@@ -61,18 +61,18 @@ import org.junit.jupiter.api.TestFactory;
  * a listed miss that passes fails the test, so that the list stays true.
  */
 class RealWorldManifestsTest {
-  private static final Path SHARED = Path.of(System.getProperty("apiserver4j.shared",
+  static final Path SHARED = Path.of(System.getProperty("apiserver4j.shared",
       "../shared"));
-  private static final Path CORPUS = SHARED.resolve("realworld/corpus");
+  static final Path CORPUS = SHARED.resolve("realworld/corpus");
   private static final String FIELD_MANAGER = "kubectl";
   /** Kinds whose objects change how the server answers later requests: applied last. */
-  private static final Set<String> ADMISSION_KINDS = Set.of("ValidatingWebhookConfiguration",
+  static final Set<String> ADMISSION_KINDS = Set.of("ValidatingWebhookConfiguration",
       "MutatingWebhookConfiguration", "ValidatingAdmissionPolicy",
       "ValidatingAdmissionPolicyBinding", "MutatingAdmissionPolicy",
       "MutatingAdmissionPolicyBinding", "APIService");
 
   /** Where a GroupVersionKind is served and whether its objects are namespaced. */
-  private record Mapping(GroupVersionResource gvr, boolean namespaced) {}
+  record Mapping(GroupVersionResource gvr, boolean namespaced) {}
 
   private static final Pattern FAILURE = Pattern.compile("^([a-z0-9-]+/.*?): (apply answered"
       + " \\d+|re-apply changed the object|re-apply wrote although the served object did not"
@@ -83,7 +83,7 @@ class RealWorldManifestsTest {
    * The listed misses, {@code object: answer} to why: what kube refuses too for a reason the
    * corpus README does not name, and the server's own open misses.
    */
-  private static final Map<String, String> MISSES = misses();
+  static final Map<String, String> MISSES = misses();
 
   private static Map<String, String> misses() {
     Map<String, String> out = new HashMap<>();
@@ -101,7 +101,7 @@ class RealWorldManifestsTest {
     return out;
   }
 
-  private record Doc(String file, MapValue object) {
+  record Doc(String file, MapValue object) {
     String apiVersion() {
       return Nested.str(object, "apiVersion");
     }
@@ -125,9 +125,9 @@ class RealWorldManifestsTest {
     }
   }
 
-  private static final Set<String> BUILTIN_GROUPS = new LinkedHashSet<>();
+  static final Set<String> BUILTIN_GROUPS = new LinkedHashSet<>();
   /** The built-in GroupVersionKinds of 1.36, from its discovery documents. */
-  private static final Map<String, Mapping> BUILTIN = builtinMappings();
+  static final Map<String, Mapping> BUILTIN = builtinMappings();
 
   private static Map<String, Mapping> builtinMappings() {
     Map<String, Mapping> out = new HashMap<>();
@@ -153,7 +153,7 @@ class RealWorldManifestsTest {
     return out;
   }
 
-  private static List<Doc> read(Path project, Map<String, Integer> refused) {
+  static List<Doc> read(Path project, Map<String, Integer> refused) {
     List<Doc> docs = new ArrayList<>();
     try (Stream<Path> files = Files.walk(project)) {
       for (Path f : files.filter(Files::isRegularFile).sorted().toList()) {
