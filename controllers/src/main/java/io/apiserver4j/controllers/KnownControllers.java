@@ -33,6 +33,7 @@ import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
 import io.apiserver4j.controllers.ttl.TtlController;
 import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
+import io.apiserver4j.controllers.volume.ephemeral.EphemeralVolumeController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -103,7 +104,8 @@ final class KnownControllers {
     implemented(out, "ttl-after-finished-controller", "ttl-after-finished",
         TtlAfterFinishedController::create);
     known(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher");
-    known(out, "ephemeral-volume-controller", "ephemeral-volume");
+    implemented(out, "ephemeral-volume-controller", "ephemeral-volume",
+        EphemeralVolumeController::create);
     known(out, "storageversion-garbage-collector-controller", "storage-version-gc");
     known(out, "resourceclaim-controller", "resource-claim-controller");
     known(out, "legacy-serviceaccount-token-cleaner-controller",
