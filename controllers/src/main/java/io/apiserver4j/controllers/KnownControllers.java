@@ -29,6 +29,7 @@ import io.apiserver4j.controllers.podautoscaler.HorizontalController;
 import io.apiserver4j.controllers.podgc.PodGcController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
+import io.apiserver4j.controllers.serviceaccount.TokensController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
 import io.apiserver4j.controllers.ttl.TtlController;
@@ -53,7 +54,8 @@ final class KnownControllers {
 
   private static List<ControllerDescriptor> build() {
     Map<String, ControllerDescriptor> out = new LinkedHashMap<>();
-    known(out, "serviceaccount-token-controller", "serviceaccount-token");
+    implemented(out, "serviceaccount-token-controller", "serviceaccount-token",
+        TokensController::create);
     implemented(out, "endpoints-controller", "endpoint", EndpointsController::new);
     implemented(out, "endpointslice-controller", "endpointslice",
         EndpointSliceController::new);

@@ -68,11 +68,13 @@ public final class ControllerContext {
   private final SigningFiles clusterSigning;
   private final PodMetrics podMetrics;
   private final EventBroadcaster events;
+  private final Optional<ServiceAccountTokenSigning> tokenSigning;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
       Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
       Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning,
-      PodMetrics podMetrics) {
+      PodMetrics podMetrics, Optional<ServiceAccountTokenSigning> tokenSigning) {
+    this.tokenSigning = tokenSigning;
     this.clusterSigning = clusterSigning;
     this.podMetrics = podMetrics;
     this.concurrentSyncs = Map.copyOf(concurrentSyncs);
@@ -155,6 +157,14 @@ public final class ControllerContext {
    */
   public int flag(String name, int kubeDefault) {
     return flags.getOrDefault(name, kubeDefault);
+  }
+
+  /**
+   * What kube-controller-manager's {@code --service-account-private-key-file} and
+   * {@code --root-ca-file} gave the serviceaccount-token controller; empty without a key.
+   */
+  public Optional<ServiceAccountTokenSigning> serviceAccountTokenSigning() {
+    return tokenSigning;
   }
 
   /** kube-controller-manager's {@code --cluster-signing-*} flags the manager was given. */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -71,6 +72,21 @@ public final class ControllerRuntime implements AutoCloseable {
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
       boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics) {
+    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage, clusterSigning,
+        podMetrics, Optional.empty());
+  }
+
+  /**
+   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean, SigningFiles,
+   * PodMetrics)}, with what the serviceaccount-token controller signs with (none: it does not
+   * run, as kube without {@code --service-account-private-key-file}).
+   *
+   * @throws IllegalArgumentException if a controller cannot start, in kube's words
+   */
+  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
+      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
+      boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics,
+      Optional<ServiceAccountTokenSigning> tokenSigning) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -80,7 +96,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics);
+        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics, tokenSigning);
     List<String> n = new ArrayList<>();
     List<String> builtins = new ArrayList<>();
     for (ControllerDescriptor d : descriptors) {
