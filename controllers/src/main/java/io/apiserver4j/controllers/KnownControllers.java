@@ -5,6 +5,8 @@
 package io.apiserver4j.controllers;
 
 import io.apiserver4j.controllers.attachdetach.AttachDetachController;
+import io.apiserver4j.controllers.bootstrap.BootstrapSigner;
+import io.apiserver4j.controllers.bootstrap.TokenCleaner;
 import io.apiserver4j.controllers.certificates.approver.CsrApprovingController;
 import io.apiserver4j.controllers.certificates.cleaner.CsrCleanerController;
 import io.apiserver4j.controllers.certificates.signer.CsrSigningController;
@@ -85,8 +87,9 @@ final class KnownControllers {
     implemented(out, "certificatesigningrequest-cleaner-controller", "csrcleaner",
         CsrCleanerController::create);
     implemented(out, "ttl-controller", "ttl", TtlController::create);
-    disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
-    disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
+    disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner",
+        BootstrapSigner::create);
+    disabledByDefault(out, "token-cleaner-controller", "tokencleaner", TokenCleaner::create);
     known(out, "node-ipam-controller", "nodeipam");
     implemented(out, "node-lifecycle-controller", "nodelifecycle",
         NodeLifecycleController::create);
@@ -126,9 +129,10 @@ final class KnownControllers {
     out.put(name, new ControllerDescriptor(name, List.of(aliases), true, Optional.empty()));
   }
 
+  /** An implemented controller kube runs only when named. */
   private static void disabledByDefault(Map<String, ControllerDescriptor> out, String name,
-      String... aliases) {
-    out.put(name, new ControllerDescriptor(name, List.of(aliases), false, Optional.empty()));
+      String alias, Function<ControllerContext, Controller> factory) {
+    out.put(name, new ControllerDescriptor(name, List.of(alias), false, Optional.of(factory)));
   }
 
   private static void implemented(Map<String, ControllerDescriptor> out, String name,
