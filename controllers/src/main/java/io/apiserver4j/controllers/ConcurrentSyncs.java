@@ -36,6 +36,7 @@ final class ConcurrentSyncs {
     m.put("resource-quota", new Entry("resourcequota-controller", 5));
     m.put("serviceaccount-token", new Entry("serviceaccount-token-controller", 5));
     m.put("ttl-after-finished", new Entry("ttl-after-finished-controller", 5));
+    m.put("ephemeralvolume", new Entry("ephemeral-volume-controller", 5));
     m.put("horizontal-pod-autoscaler", new Entry("horizontal-pod-autoscaler-controller", 5));
     return Map.copyOf(m);
   }

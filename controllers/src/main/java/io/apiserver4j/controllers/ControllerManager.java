@@ -9,11 +9,17 @@ import static java.util.Objects.requireNonNull;
 import io.apiserver4j.apiserver.ApiServer;
 import io.apiserver4j.controllers.internal.ControllerDescriptor;
 import io.apiserver4j.controllers.internal.ControllerRuntime;
+import io.apiserver4j.controllers.internal.ControllerSettings;
 import io.apiserver4j.controllers.internal.LeaderElector;
+import io.apiserver4j.controllers.internal.ServiceAccountTokenSigning;
 import io.apiserver4j.controllers.internal.SigningFiles;
 import io.apiserver4j.controllers.metrics.CustomMetrics;
 import io.apiserver4j.controllers.metrics.MetricsApi;
 import io.apiserver4j.controllers.metrics.PodMetrics;
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.Arrays;
@@ -75,6 +81,7 @@ public final class ControllerManager implements AutoCloseable {
   private final boolean serveMetricsApi;
   /** The metrics API while this manager serves it. */
   private MetricsApi metricsApi;
+  private final Optional<ServiceAccountTokenSigning> tokenSigning;
   private final Object lock = new Object();
   /** The running controllers; null while this manager does not lead. */
   private ControllerRuntime runtime;
@@ -94,6 +101,7 @@ public final class ControllerManager implements AutoCloseable {
     this.podMetrics = b.podMetrics;
     this.customMetrics = b.customMetrics;
     this.serveMetricsApi = b.serveMetricsApi;
+    this.tokenSigning = b.tokenSigning();
     this.elector = b.leaderElection.map(le -> new LeaderElector(api, clock, LEASE_NAMESPACE,
         LEASE_NAME, le.identity(), le.leaseDuration(), le.renewDeadline(), le.retryPeriod(),
         this::startControllers, this::stopControllers));
@@ -287,8 +295,9 @@ public final class ControllerManager implements AutoCloseable {
 
   /** Builds and starts the controllers; they list every resource they follow first. */
   private void startControllers() {
-    ControllerRuntime r = new ControllerRuntime(api, clock, descriptors, concurrentSyncs,
-        flags, simulatedStorage, clusterSigning, podMetrics, customMetrics);
+    ControllerRuntime r = new ControllerRuntime(api, clock, descriptors,
+        new ControllerSettings(concurrentSyncs, flags, simulatedStorage, clusterSigning,
+            podMetrics, customMetrics, tokenSigning));
     try {
       r.stopServerInstances(disabled);
       r.start();
@@ -342,6 +351,9 @@ public final class ControllerManager implements AutoCloseable {
     private boolean podMetricsSet;
     private Optional<CustomMetrics> customMetrics = Optional.empty();
     private boolean serveMetricsApi;
+    private Path serviceAccountPrivateKeyFile;
+    private Path rootCaFile;
+    private String rootCa;
 
     private Builder(ApiServer api) {
       this.api = api;
@@ -508,6 +520,84 @@ public final class ControllerManager implements AutoCloseable {
       clusterSigningSet = true;
       this.clusterSigning = requireNonNull(signing, "signing");
       return this;
+    }
+
+    /**
+     * kube-controller-manager's {@code --service-account-private-key-file}: the PEM RSA or
+     * ECDSA private key (PKCS#8, PKCS#1 or SEC 1) the serviceaccount-token controller signs
+     * legacy tokens with, read when the manager starts. Without it that controller does not
+     * run, as in kube. The server's token authenticator must verify with the same key.
+     *
+     * @throws IllegalStateException if already set
+     */
+    public Builder serviceAccountPrivateKeyFile(Path pem) {
+      if (serviceAccountPrivateKeyFile != null) {
+        throw new IllegalStateException("serviceAccountPrivateKeyFile was already set");
+      }
+      this.serviceAccountPrivateKeyFile = requireNonNull(pem, "pem");
+      return this;
+    }
+
+    /**
+     * kube-controller-manager's {@code --root-ca-file}: the PEM CA bundle the
+     * serviceaccount-token controller writes into token Secrets as {@code ca.crt}, read when the
+     * manager starts. kube otherwise writes the CA its own kubeconfig trusts; embedders give
+     * that with {@link #rootCa(String)}. Neither: no {@code ca.crt}.
+     *
+     * @throws IllegalStateException if a root CA was already set
+     */
+    public Builder rootCaFile(Path pem) {
+      if (rootCaFile != null || rootCa != null) {
+        throw new IllegalStateException("the root CA was already set");
+      }
+      this.rootCaFile = requireNonNull(pem, "pem");
+      return this;
+    }
+
+    /**
+     * The PEM CA bundle written into token Secrets as {@code ca.crt}: what kube's
+     * serviceaccount-token controller writes without {@code --root-ca-file}, the CA of the
+     * server it talks to. See {@link #rootCaFile(Path)}.
+     *
+     * @throws IllegalStateException if a root CA was already set
+     */
+    public Builder rootCa(String pem) {
+      if (rootCaFile != null || rootCa != null) {
+        throw new IllegalStateException("the root CA was already set");
+      }
+      this.rootCa = requireNonNull(pem, "pem");
+      return this;
+    }
+
+    /** The key and CA read, with kube's messages for files that cannot be. */
+    private Optional<ServiceAccountTokenSigning> tokenSigning() {
+      if (serviceAccountPrivateKeyFile == null) {
+        return Optional.empty();
+      }
+      java.security.PrivateKey key;
+      try {
+        key = io.apiserver4j.controllers.certificates.signer.CaFileLoader.privateKey(
+            Files.readString(serviceAccountPrivateKeyFile, StandardCharsets.UTF_8));
+      } catch (IOException | IllegalArgumentException e) {
+        throw new IllegalArgumentException("error reading key for service account token"
+            + " controller: " + e.getMessage(), e);
+      }
+      byte[] ca = new byte[0];
+      if (rootCaFile != null) {
+        try {
+          ca = Files.readAllBytes(rootCaFile);
+        } catch (IOException e) {
+          throw new IllegalArgumentException("error reading root-ca-file at " + rootCaFile
+              + ": " + e.getMessage(), e);
+        }
+        if (!new String(ca, StandardCharsets.US_ASCII).contains("-----BEGIN CERTIFICATE-----")) {
+          throw new IllegalArgumentException("error parsing root-ca-file at " + rootCaFile
+              + ": data does not contain any valid RSA or ECDSA certificates");
+        }
+      } else if (rootCa != null) {
+        ca = rootCa.getBytes(StandardCharsets.UTF_8);
+      }
+      return Optional.of(new ServiceAccountTokenSigning(key, ca));
     }
 
     /**

@@ -5,6 +5,8 @@
 package io.apiserver4j.controllers;
 
 import io.apiserver4j.controllers.attachdetach.AttachDetachController;
+import io.apiserver4j.controllers.bootstrap.BootstrapSigner;
+import io.apiserver4j.controllers.bootstrap.TokenCleaner;
 import io.apiserver4j.controllers.certificates.approver.CsrApprovingController;
 import io.apiserver4j.controllers.certificates.cleaner.CsrCleanerController;
 import io.apiserver4j.controllers.certificates.signer.CsrSigningController;
@@ -29,10 +31,12 @@ import io.apiserver4j.controllers.podautoscaler.HorizontalController;
 import io.apiserver4j.controllers.podgc.PodGcController;
 import io.apiserver4j.controllers.replicaset.ReplicaSetController;
 import io.apiserver4j.controllers.resourcequota.ResourceQuotaController;
+import io.apiserver4j.controllers.serviceaccount.TokensController;
 import io.apiserver4j.controllers.statefulset.StatefulSetController;
 import io.apiserver4j.controllers.tainteviction.TaintEvictionController;
 import io.apiserver4j.controllers.ttl.TtlController;
 import io.apiserver4j.controllers.ttlafterfinished.TtlAfterFinishedController;
+import io.apiserver4j.controllers.volume.ephemeral.EphemeralVolumeController;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -52,7 +56,8 @@ final class KnownControllers {
 
   private static List<ControllerDescriptor> build() {
     Map<String, ControllerDescriptor> out = new LinkedHashMap<>();
-    known(out, "serviceaccount-token-controller", "serviceaccount-token");
+    implemented(out, "serviceaccount-token-controller", "serviceaccount-token",
+        TokensController::create);
     implemented(out, "endpoints-controller", "endpoint", EndpointsController::new);
     implemented(out, "endpointslice-controller", "endpointslice",
         EndpointSliceController::new);
@@ -84,8 +89,9 @@ final class KnownControllers {
     implemented(out, "certificatesigningrequest-cleaner-controller", "csrcleaner",
         CsrCleanerController::create);
     implemented(out, "ttl-controller", "ttl", TtlController::create);
-    disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner");
-    disabledByDefault(out, "token-cleaner-controller", "tokencleaner");
+    disabledByDefault(out, "bootstrap-signer-controller", "bootstrapsigner",
+        BootstrapSigner::create);
+    disabledByDefault(out, "token-cleaner-controller", "tokencleaner", TokenCleaner::create);
     known(out, "node-ipam-controller", "nodeipam");
     implemented(out, "node-lifecycle-controller", "nodelifecycle",
         NodeLifecycleController::create);
@@ -107,7 +113,8 @@ final class KnownControllers {
         TtlAfterFinishedController::create);
     implemented(out, "root-ca-certificate-publisher-controller", "root-ca-cert-publisher",
         ServerImplementedController.of("root-ca-cert-publisher"));
-    known(out, "ephemeral-volume-controller", "ephemeral-volume");
+    implemented(out, "ephemeral-volume-controller", "ephemeral-volume",
+        EphemeralVolumeController::create);
     known(out, "storageversion-garbage-collector-controller", "storage-version-gc");
     known(out, "resourceclaim-controller", "resource-claim-controller");
     known(out, "legacy-serviceaccount-token-cleaner-controller",
@@ -126,9 +133,10 @@ final class KnownControllers {
     out.put(name, new ControllerDescriptor(name, List.of(aliases), true, Optional.empty()));
   }
 
+  /** An implemented controller kube runs only when named. */
   private static void disabledByDefault(Map<String, ControllerDescriptor> out, String name,
-      String... aliases) {
-    out.put(name, new ControllerDescriptor(name, List.of(aliases), false, Optional.empty()));
+      String alias, Function<ControllerContext, Controller> factory) {
+    out.put(name, new ControllerDescriptor(name, List.of(alias), false, Optional.of(factory)));
   }
 
   private static void implemented(Map<String, ControllerDescriptor> out, String name,

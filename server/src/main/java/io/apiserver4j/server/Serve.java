@@ -237,10 +237,20 @@ public final class Serve {
 
   /**
    * kube-controller-manager's controllers as its flags select them ({@code --controllers},
-   * {@code --leader-elect*}, {@code --concurrent-*-syncs}, {@code --terminated-pod-gc-threshold}, {@code --cluster-signing-*});
+   * {@code --leader-elect*}, {@code --concurrent-*-syncs}, {@code --terminated-pod-gc-threshold}, {@code --cluster-signing-*},
+   * {@code --service-account-private-key-file}, {@code --root-ca-file});
    * none when the selection is empty.
    */
   static Optional<ControllerManager> controllers(ServeOptions options, ApiServer api) {
+    return controllers(options, api, Optional.empty());
+  }
+
+  /**
+   * As {@link #controllers(ServeOptions, ApiServer)}, with the server's CA, which the
+   * serviceaccount-token controller writes into token Secrets without {@code --root-ca-file}.
+   */
+  static Optional<ControllerManager> controllers(ServeOptions options, ApiServer api,
+      Optional<String> rootCa) {
     List<String> values = options.get(ServeOptions.CONTROLLERS);
     if (ControllerManager.select(values).isEmpty()) {
       return Optional.empty();
@@ -251,6 +261,14 @@ public final class Serve {
       b.terminatedPodGcThreshold(options.get(ServeOptions.TERMINATED_POD_GC_THRESHOLD));
     }
     b.clusterSigning(options.clusterSigning());
+    options.get(ServeOptions.SERVICE_ACCOUNT_PRIVATE_KEY_FILE)
+        .ifPresent(b::serviceAccountPrivateKeyFile);
+    if (options.get(ServeOptions.ROOT_CA_FILE).isPresent()) {
+      b.rootCaFile(options.get(ServeOptions.ROOT_CA_FILE).get());
+    } else {
+      // kube-controller-manager's fallback: the CA its kubeconfig trusts, this server's
+      rootCa.ifPresent(b::rootCa);
+    }
     if (options.get(ServeOptions.LEADER_ELECT)) {
       b.leaderElection(LeaderElection.defaults().withDurations(
           options.get(ServeOptions.LEADER_ELECT_LEASE_DURATION),
@@ -328,7 +346,7 @@ public final class Serve {
       Optional<ControllerManager> controllers = Optional.empty();
       Optional<SimulatedCluster> cluster;
       try {
-        controllers = controllers(options, api);
+        controllers = controllers(options, api, rootCa(options, serving));
         cluster = simulatedCluster(options, api);
       } catch (RuntimeException e) {
         controllers.ifPresent(ControllerManager::close);

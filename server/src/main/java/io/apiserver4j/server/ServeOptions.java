@@ -146,6 +146,14 @@ final class ServeOptions {
   static final Flag<Duration> CLUSTER_SIGNING_DURATION = define(Flag.duration(
       "--cluster-signing-duration", ClusterSigning.DEFAULT_DURATION, "the longest validity"
           + " csrsigning gives a certificate, as kube-controller-manager's flag"));
+  static final Flag<Optional<Path>> SERVICE_ACCOUNT_PRIVATE_KEY_FILE = define(Flag.file(
+      "--service-account-private-key-file", "the PEM private key the serviceaccount-token"
+          + " controller signs Secret tokens with (without it that controller does not run);"
+          + " give the same key to --service-account-signing-key-file or"
+          + " --service-account-key-file so that the tokens are accepted"));
+  static final Flag<Optional<Path>> ROOT_CA_FILE = define(Flag.file("--root-ca-file",
+      "the CA bundle the serviceaccount-token controller writes into token Secrets as ca.crt"
+          + " (default: the server's CA)"));
   static final Flag<Integer> SIMULATED_NODES = define(Flag.count("--simulated-nodes", 0,
       "register N simulated Nodes (node-1 .. node-N) and run the default scheduler and their"
           + " kubelets, so Pods are bound and run (0: none)"));

@@ -63,6 +63,41 @@ class ServeControllersTest {
   }
 
   @Test
+  void tokenSecretsAreFilledWithTokensTheServerAccepts(@org.junit.jupiter.api.io.TempDir
+      java.nio.file.Path dir) throws Exception {
+    java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("RSA");
+    g.initialize(2048);
+    java.nio.file.Path key = java.nio.file.Files.writeString(dir.resolve("sa.key"),
+        "-----BEGIN PRIVATE KEY-----\n" + java.util.Base64.getMimeEncoder(64, new byte[] {'\n'})
+            .encodeToString(g.generateKeyPair().getPrivate().getEncoded())
+            + "\n-----END PRIVATE KEY-----\n");
+    try (Serve.Running running = Serve.start(ServeOptions.parse("--secure-port=0",
+        "--leader-elect=false", "--controllers=serviceaccount-token",
+        "--service-account-signing-key-file=" + key,
+        "--service-account-private-key-file=" + key))) {
+      var controllers = running.controllers().orElseThrow();
+      running.api().resources("v1", "serviceaccounts").namespace("default").create(Json.read(
+          "{\"apiVersion\":\"v1\",\"kind\":\"ServiceAccount\",\"metadata\":{\"name\":"
+              + "\"robot\"}}"));
+      running.api().resources("v1", "secrets").namespace("default").create(Json.read(
+          "{\"apiVersion\":\"v1\",\"kind\":\"Secret\",\"metadata\":{\"name\":\"robot-token\","
+              + "\"annotations\":{\"kubernetes.io/service-account.name\":\"robot\"}},"
+              + "\"type\":\"kubernetes.io/service-account-token\"}"));
+      assertThat(controllers.awaitIdle(WAIT)).isTrue();
+      MapValue secret = running.api().resources("v1", "secrets").namespace("default")
+          .get("robot-token");
+      String token = new String(java.util.Base64.getDecoder().decode(
+          Nested.str(secret, "data", "token")), java.nio.charset.StandardCharsets.UTF_8);
+      MapValue review = running.api().resources("authentication.k8s.io/v1", "tokenreviews")
+          .create(Json.read("{\"apiVersion\":\"authentication.k8s.io/v1\",\"kind\":"
+              + "\"TokenReview\",\"spec\":{\"token\":\"" + token + "\"}}"));
+      assertThat(Nested.bool(review, "status", "authenticated")).as("%s", review).isTrue();
+      assertThat(Nested.str(review, "status", "user", "username"))
+          .isEqualTo("system:serviceaccount:default:robot");
+    }
+  }
+
+  @Test
   void anEmptyControllerListRunsNone() {
     try (Serve.Running running = Serve.start(ServeOptions.parse("--secure-port=0",
         "--controllers="))) {

@@ -183,6 +183,8 @@ class ServeOptionsTest {
       expected.add("--cluster-signing-" + signer + "key-file");
     }
     expected.add("--cluster-signing-duration");
+    expected.add("--service-account-private-key-file");
+    expected.add("--root-ca-file");
     expected.add("--simulated-nodes");
     expected.add("--simulated-nodes-config");
     expected.add("--help");

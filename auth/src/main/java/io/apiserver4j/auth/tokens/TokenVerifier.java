@@ -74,7 +74,7 @@ final class TokenVerifier {
       }
       verified.put(token, claims);
     }
-    return checkClaims(claims, requestedAudiences);
+    return checkClaims(token, claims, requestedAudiences);
   }
 
   /** The signature checked: the claims, or why the token is not (validly) ours. */
@@ -82,7 +82,7 @@ final class TokenVerifier {
 
   private Outcome verifySignature(String token) {
     Optional<MapValue> unverified = Jwt.unverifiedPayload(token);
-    if (unverified.isEmpty() || !tokens.issuers().contains(str(unverified.get(), "iss"))) {
+    if (unverified.isEmpty() || !isOurIssuer(str(unverified.get(), "iss"))) {
       return new NotOurs();
     }
     Optional<Jwt.Parsed> parsed = Jwt.parse(token);
@@ -107,9 +107,14 @@ final class TokenVerifier {
     return new Verified(jwt.payload());
   }
 
-  private Outcome checkClaims(MapValue claims, List<String> requestedAudiences) {
+  /** One of the issuers, or kube's legacy issuer (kube-apiserver verifies both). */
+  private boolean isOurIssuer(String issuer) {
+    return tokens.issuers().contains(issuer) || LegacyTokens.ISSUER.equals(issuer);
+  }
+
+  private Outcome checkClaims(String token, MapValue claims, List<String> requestedAudiences) {
     String issuer = str(claims, "iss");
-    if (!tokens.issuers().contains(issuer)) {
+    if (!isOurIssuer(issuer)) {
       return new Invalid("token issuer " + GoStrings.quote(issuer) + " is invalid");
     }
 
@@ -128,6 +133,9 @@ final class TokenVerifier {
     Optional<String> times = checkTimes(claims, now);
     if (times.isPresent()) {
       return new Invalid(times.get());
+    }
+    if (LegacyTokens.ISSUER.equals(issuer)) {
+      return LegacyTokens.validate(token, claims, tokens.objects(), accepted);
     }
     return validateObjects(claims, now, accepted);
   }

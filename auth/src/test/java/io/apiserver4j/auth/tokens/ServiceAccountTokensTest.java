@@ -135,6 +135,81 @@ class ServiceAccountTokensTest {
         AuthenticationResult.Authenticated.class);
   }
 
+  /** A legacy token as kube-controller-manager's tokens controller writes it, signed by us. */
+  private static String legacyToken(java.security.KeyPair pair, String secretName, String uid)
+      throws Exception {
+    String kid = Base64.getUrlEncoder().withoutPadding().encodeToString(
+        java.security.MessageDigest.getInstance("SHA-256").digest(
+            pair.getPublic().getEncoded()));
+    String header = "{\"alg\":\"RS256\",\"kid\":\"" + kid + "\"}";
+    String payload = "{\"iss\":\"kubernetes/serviceaccount\","
+        + "\"kubernetes.io/serviceaccount/namespace\":\"ns\","
+        + "\"kubernetes.io/serviceaccount/secret.name\":\"" + secretName + "\","
+        + "\"kubernetes.io/serviceaccount/service-account.name\":\"app\","
+        + "\"kubernetes.io/serviceaccount/service-account.uid\":\"" + uid + "\","
+        + "\"sub\":\"system:serviceaccount:ns:app\"}";
+    String input = b64(header) + "." + b64(payload);
+    Signature rs = Signature.getInstance("SHA256withRSA");
+    rs.initSign(pair.getPrivate());
+    rs.update(input.getBytes(StandardCharsets.US_ASCII));
+    return input + "." + Base64.getUrlEncoder().withoutPadding().encodeToString(rs.sign());
+  }
+
+  private void tokenSecret(String name, String token, String labels) {
+    ObjectKey key = ObjectKey.namespaced("", "secrets", "ns", name);
+    if (store.get(key).isPresent()) {
+      store.delete(key, io.apiserver4j.storage.Preconditions.none());
+    }
+    store.create(key, (MapValue) Json.read("{\"apiVersion\":\"v1\",\"kind\":\"Secret\","
+        + "\"metadata\":{\"name\":\"" + name + "\",\"namespace\":\"ns\",\"uid\":\"s-uid\""
+        + labels + "},\"type\":\"kubernetes.io/service-account-token\",\"data\":{\"token\":\""
+        + Base64.getEncoder().encodeToString(token.getBytes(StandardCharsets.UTF_8)) + "\"}}"));
+  }
+
+  @Test
+  void legacySecretTokensAreAcceptedWhileTheirSecretAndServiceAccountAreAsTheySay()
+      throws Exception {
+    java.security.KeyPairGenerator g = java.security.KeyPairGenerator.getInstance("RSA");
+    g.initialize(2048);
+    java.security.KeyPair pair = g.generateKeyPair();
+    ServiceAccountTokens tokens = ServiceAccountTokens.builder(store).clock(clock)
+        .signingKey(pair.getPrivate()).build();
+    String token = legacyToken(pair, "app-token", "sa-uid");
+
+    // kube's legacy validator, its texts (pkg/serviceaccount/legacy.go)
+    assertThat(authenticate(tokens, token)).isEqualTo(AuthenticationResult.rejected(
+        "[invalid bearer token, Token has been invalidated]"));
+    tokenSecret("app-token", "another", "");
+    assertThat(authenticate(tokens, token)).isEqualTo(AuthenticationResult.rejected(
+        "[invalid bearer token, Token does not match server's copy]"));
+    tokenSecret("app-token", token, "");
+    AuthenticationResult ok = authenticate(tokens, token);
+    assertThat(ok).isInstanceOf(AuthenticationResult.Authenticated.class);
+    assertThat(((AuthenticationResult.Authenticated) ok).user()).isEqualTo(
+        new io.apiserver4j.admission.UserInfo("system:serviceaccount:ns:app", "sa-uid",
+            List.of("system:serviceaccounts", "system:serviceaccounts:ns"), Map.of()));
+
+    String otherUid = legacyToken(pair, "app-token-2", "old-uid");
+    tokenSecret("app-token-2", otherUid, "");
+    assertThat(authenticate(tokens, otherUid)).isEqualTo(AuthenticationResult.rejected(
+        "[invalid bearer token, ServiceAccount UID (sa-uid) does not match claim (old-uid)]"));
+
+    tokenSecret("app-token", token,
+        ",\"labels\":{\"kubernetes.io/legacy-token-invalid-since\":\"2026-01-01\"}");
+    assertThat(authenticate(tokens, token)).isEqualTo(AuthenticationResult.rejected(
+        "[invalid bearer token, the token in secret ns/app-token for service account ns/app"
+            + " has been marked invalid. Use tokens from the TokenRequest API or manually"
+            + " created secret-based tokens, or remove the"
+            + " 'kubernetes.io/legacy-token-invalid-since' label from the secret to temporarily"
+            + " allow use of this token]"));
+
+    tokenSecret("app-token", token, "");
+    store.delete(ObjectKey.namespaced("", "serviceaccounts", "ns", "app"),
+        io.apiserver4j.storage.Preconditions.none());
+    assertThat(authenticate(tokens, token)).isEqualTo(AuthenticationResult.rejected(
+        "[invalid bearer token, serviceaccounts \"app\" not found]"));
+  }
+
   @Test
   void timesAreCheckedWithGoJosesMinuteOfLeeway() {
     ServiceAccountTokens tokens = ServiceAccountTokens.builder(store).clock(clock).build();

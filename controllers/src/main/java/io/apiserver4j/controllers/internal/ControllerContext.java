@@ -62,26 +62,12 @@ public final class ControllerContext {
   /** What a reset in place forgets besides the queues and timers (see {@link #onReset}). */
   private final List<Runnable> forgets = new CopyOnWriteArrayList<>();
   private final List<WorkQueue<?>> dropped = new CopyOnWriteArrayList<>();
-  private final Map<String, Integer> concurrentSyncs;
-  private final boolean simulatedStorage;
-  private final Map<String, Integer> flags;
-  private final SigningFiles clusterSigning;
-  private final PodMetrics podMetrics;
-  private final java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics>
-      customMetrics;
+  private final ControllerSettings settings;
   private final EventBroadcaster events;
 
   ControllerContext(ApiServer api, SharedInformers informers, Clock clock, Timers timers,
-      Activity activity, ScheduledExecutorService retries, Map<String, Integer> concurrentSyncs,
-      Map<String, Integer> flags, boolean simulatedStorage, SigningFiles clusterSigning,
-      PodMetrics podMetrics,
-      java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics) {
-    this.clusterSigning = clusterSigning;
-    this.podMetrics = podMetrics;
-    this.customMetrics = customMetrics;
-    this.concurrentSyncs = Map.copyOf(concurrentSyncs);
-    this.flags = Map.copyOf(flags);
-    this.simulatedStorage = simulatedStorage;
+      Activity activity, ScheduledExecutorService retries, ControllerSettings settings) {
+    this.settings = settings;
     this.api = api;
     this.informers = informers;
     this.clock = clock;
@@ -133,7 +119,7 @@ public final class ControllerContext {
    * @throws IllegalArgumentException if there is no such flag
    */
   public int concurrentSyncs(String name) {
-    Integer n = concurrentSyncs.get(name);
+    Integer n = settings.concurrentSyncs().get(name);
     if (n == null) {
       throw new IllegalArgumentException("no --concurrent-" + name + "-syncs flag is known");
     }
@@ -145,20 +131,20 @@ public final class ControllerContext {
    * them (on unless the manager was built without them).
    */
   public boolean simulatedStorage() {
-    return simulatedStorage;
+    return settings.simulatedStorage();
   }
 
   /** The resource metrics the horizontal pod autoscaler reads (in place of metrics-server). */
   public PodMetrics podMetrics() {
-    return podMetrics;
+    return settings.podMetrics();
   }
 
   /**
    * The custom and external metrics the horizontal pod autoscaler reads; empty when the
    * manager has no custom or external metrics API.
    */
-  public java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics() {
-    return customMetrics;
+  public Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics() {
+    return settings.customMetrics();
   }
 
   /**
@@ -166,12 +152,20 @@ public final class ControllerContext {
    * {@code terminated-pod-gc-threshold}) the manager was given, else {@code kubeDefault}.
    */
   public int flag(String name, int kubeDefault) {
-    return flags.getOrDefault(name, kubeDefault);
+    return settings.flags().getOrDefault(name, kubeDefault);
+  }
+
+  /**
+   * What kube-controller-manager's {@code --service-account-private-key-file} and
+   * {@code --root-ca-file} gave the serviceaccount-token controller; empty without a key.
+   */
+  public Optional<ServiceAccountTokenSigning> serviceAccountTokenSigning() {
+    return settings.tokenSigning();
   }
 
   /** kube-controller-manager's {@code --cluster-signing-*} flags the manager was given. */
   public SigningFiles clusterSigning() {
-    return clusterSigning;
+    return settings.clusterSigning();
   }
 
   /** The server's own controllers this manager took over, by name. */

@@ -11,6 +11,7 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Optional;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
@@ -39,51 +40,24 @@ public final class ControllerRuntime implements AutoCloseable {
 
   /**
    * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
-   * counts of kube's {@code --concurrent-<name>-syncs} flags by name.
+   * counts of kube's {@code --concurrent-<name>-syncs} flags by name and otherwise the
+   * {@linkplain ControllerSettings#defaults() default settings}.
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
       Map<String, Integer> concurrentSyncs) {
-    this(api, clock, descriptors, concurrentSyncs, Map.of(), true);
+    this(api, clock, descriptors,
+        ControllerSettings.defaults().withConcurrentSyncs(concurrentSyncs));
   }
 
   /**
-   * Builds the controllers {@code descriptors} name (each must be implemented), with the worker
-   * counts of kube's {@code --concurrent-<name>-syncs} flags by name, the other integer flags
-   * of kube-controller-manager that were set, by flag name without dashes (see
-   * {@link ControllerContext#flag}), and the volume controllers' simulated storage (external
-   * provisioner and resizer) on or off.
-   */
-  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
-      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
-      boolean simulatedStorage) {
-    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage,
-        new SigningFiles(Map.of(), Duration.ofHours(8760)), PodMetrics.create());
-  }
-
-  /**
-   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean)}, with
-   * kube-controller-manager's {@code --cluster-signing-*} flags for the csrsigning controller
-   * and the resource metrics the horizontal pod autoscaler reads.
+   * Builds the controllers {@code descriptors} name (each must be implemented) with
+   * {@code settings}.
    *
    * @throws IllegalArgumentException if a controller cannot start, e.g. csrsigning's CA files
    *     cannot be read, in kube's words
    */
   public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
-      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
-      boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics) {
-    this(api, clock, descriptors, concurrentSyncs, flags, simulatedStorage, clusterSigning,
-        podMetrics, java.util.Optional.empty());
-  }
-
-  /**
-   * As {@link #ControllerRuntime(ApiServer, Clock, List, Map, Map, boolean, SigningFiles,
-   * PodMetrics)}, with the custom and external metrics the horizontal pod autoscaler reads, if
-   * those metrics APIs are there.
-   */
-  public ControllerRuntime(ApiServer api, Clock clock, List<ControllerDescriptor> descriptors,
-      Map<String, Integer> concurrentSyncs, Map<String, Integer> flags,
-      boolean simulatedStorage, SigningFiles clusterSigning, PodMetrics podMetrics,
-      java.util.Optional<io.apiserver4j.controllers.metrics.CustomMetrics> customMetrics) {
+      ControllerSettings settings) {
     this.api = api;
     this.timers = new Timers(clock, activity, "apiserver4j-controller-timers");
     this.retries = Executors.newSingleThreadScheduledExecutor(r -> {
@@ -93,7 +67,7 @@ public final class ControllerRuntime implements AutoCloseable {
     });
     this.informers = new SharedInformers(api, activity);
     this.context = new ControllerContext(api, informers, clock, timers, activity, retries,
-        concurrentSyncs, flags, simulatedStorage, clusterSigning, podMetrics, customMetrics);
+        settings);
     List<String> n = new ArrayList<>();
     List<String> builtins = new ArrayList<>();
     for (ControllerDescriptor d : descriptors) {

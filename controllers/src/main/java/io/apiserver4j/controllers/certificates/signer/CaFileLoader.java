@@ -35,7 +35,7 @@ import java.util.regex.Pattern;
  * one certificate. Errors are {@link IllegalArgumentException}s in kube's words. {@link
  * ReloadingCa} reads them again when they change.
  */
-final class CaFileLoader {
+public final class CaFileLoader {
   private static final Pattern PEM = Pattern.compile(
       "-----BEGIN ([A-Z0-9 ]+)-----\\r?\\n(.*?)-----END \\1-----", Pattern.DOTALL);
   private static final String RSA_ENCRYPTION = "1.2.840.113549.1.1.1";
@@ -160,7 +160,7 @@ final class CaFileLoader {
   }
 
   /** {@code tls.X509KeyPair}'s key input: the first {@code * PRIVATE KEY} block. */
-  static PrivateKey privateKey(String pem) {
+  public static PrivateKey privateKey(String pem) {
     List<String> skipped = new ArrayList<>();
     for (Block b : blocks(pem)) {
       if (b.type().equals("PRIVATE KEY") || b.type().endsWith(" PRIVATE KEY")) {
