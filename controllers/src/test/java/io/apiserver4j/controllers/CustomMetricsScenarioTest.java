@@ -18,13 +18,11 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.controllers.metrics.CustomMetrics;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The horizontal pod autoscaler's {@code Pods}, {@code Object} and {@code External} metrics from
@@ -35,7 +33,6 @@ import org.junit.jupiter.api.Test;
  * {@code computeStatusForExternalMetric}, the metrics clients' errors).
  */
 class CustomMetricsScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource DEPLOYMENTS =
       new GroupVersionResource("apps", "v1", "deployments");
@@ -44,36 +41,22 @@ class CustomMetricsScenarioTest {
   private static final GroupVersionResource EVENTS =
       new GroupVersionResource("", "v1", "events");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
   private final CustomMetrics custom = CustomMetrics.create();
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("deployment,replicaset,horizontalpodautoscaling")
-        .customMetrics(custom).start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("deployment,replicaset,horizontalpodautoscaling",
+        b -> b.customMetrics(custom));
   }
 
   private void advance(long seconds) {
     clock.set(clock.instant().plusSeconds(seconds));
-    idle();
+    scenario.idle();
   }
 
   private ResourceClient pods() {
@@ -86,7 +69,7 @@ class CustomMetricsScenarioTest {
         + replicas + ",\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{"
         + "\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":"
         + "\"c\",\"image\":\"nginx\",\"resources\":{\"requests\":{\"cpu\":\"200m\"}}}]}}}}"));
-    idle();
+    scenario.idle();
   }
 
   private void hpaWith(String metrics) {
@@ -94,7 +77,7 @@ class CustomMetricsScenarioTest {
         + "\"kind\":\"HorizontalPodAutoscaler\",\"metadata\":{\"name\":\"web\"},\"spec\":{"
         + "\"scaleTargetRef\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":"
         + "\"web\"},\"minReplicas\":1,\"maxReplicas\":10,\"metrics\":[" + metrics + "]}}"));
-    idle();
+    scenario.idle();
   }
 
   /** Marks every Pod not yet Running as Running and Ready now, as a kubelet would. */
@@ -114,7 +97,7 @@ class CustomMetricsScenarioTest {
         response.orThrow();
       }
     }
-    idle();
+    scenario.idle();
   }
 
   private long replicas() {
@@ -248,8 +231,7 @@ class CustomMetricsScenarioTest {
   @Test
   void withoutAMetricsAdapterTheMetricsApisAreNotRegistered() {
     controllers.close();
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("deployment,replicaset,horizontalpodautoscaling").start();
+    controllers = scenario.start("deployment,replicaset,horizontalpodautoscaling");
     deployment(2);
     readyAll();
     hpaWith("{\"type\":\"External\",\"external\":{\"metric\":{\"name\":\"queue-length\"},"

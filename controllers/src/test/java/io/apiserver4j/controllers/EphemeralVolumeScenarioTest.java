@@ -18,11 +18,10 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Predicate;
 import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
@@ -40,36 +39,17 @@ class EphemeralVolumeScenarioTest {
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource EVENTS = new GroupVersionResource("", "v1", "events");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   private void server(String... namespaces) {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    for (String ns : namespaces) {
-      api.resources("v1", "namespaces").create(Json.read("{\"apiVersion\":\"v1\",\"kind\":"
-          + "\"Namespace\",\"metadata\":{\"name\":\"" + ns + "\"}}"));
-    }
+    api = scenario.server(namespaces);
   }
 
   private void startControllers(String flags) {
-    controllers = ControllerManager.builder(api).clock(clock).controllers(flags).start();
-  }
-
-  @AfterEach
-  void stop() {
-    if (controllers != null) {
-      controllers.close();
-    }
-    if (api != null) {
-      api.close();
-    }
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    controllers = scenario.start(flags);
   }
 
   private static String pod(String name, boolean ephemeral, String extraMeta) {
@@ -129,7 +109,7 @@ class EphemeralVolumeScenarioTest {
       }
     }
     startControllers("ephemeral-volume");
-    idle();
+    scenario.idle();
     assertThat(claimKeys()).isEqualTo(expected);
     if (name.equals("create")) {
       MapValue pvc = api.resources(PVCS).namespace("my-namespace")
@@ -184,7 +164,7 @@ class EphemeralVolumeScenarioTest {
         + "{\"metadata\":{\"labels\":{\"app\":\"web\"},\"annotations\":{\"note\":\"x\"}},"
         + "\"spec\":{\"accessModes\":[\"ReadWriteOnce\"],\"storageClassName\":\"standard\","
         + "\"resources\":{\"requests\":{\"storage\":\"2Gi\"}}}}}}]}}"));
-    idle();
+    scenario.idle();
 
     MapValue pvc = claims.get("web-scratch");
     assertThat(Meta.labels(pvc)).containsEntry("app", "web");
@@ -199,12 +179,12 @@ class EphemeralVolumeScenarioTest {
         .subresource("status").options(UpdateOptions.defaults())
         .body(pods.get("web").with("status", Json.read("{\"phase\":\"Succeeded\"}")))
         .build()).orThrow();
-    idle();
+    scenario.idle();
     claims.delete("web-scratch");
     await(claims, "the claim recreated", l -> l.stream().anyMatch(c ->
         Meta.metaString(c, "name").equals("web-scratch")
             && !Meta.metaString(c, "uid").equals(Meta.metaString(pvc, "uid"))));
-    idle();
+    scenario.idle();
 
     // and it goes with its Pod
     pods.delete("web");

@@ -17,13 +17,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The horizontal pod autoscaler on a server whose clock the test moves, with the Deployment and
@@ -34,7 +32,6 @@ import org.junit.jupiter.api.Test;
  * max(2 x current, 4) and a 5-minute downscale stabilization; with it, its policies).
  */
 class HorizontalPodAutoscalerScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource DEPLOYMENTS =
       new GroupVersionResource("apps", "v1", "deployments");
@@ -43,34 +40,20 @@ class HorizontalPodAutoscalerScenarioTest {
   private static final GroupVersionResource EVENTS =
       new GroupVersionResource("", "v1", "events");
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock)
-        .controllers("deployment,replicaset,horizontalpodautoscaling").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("deployment,replicaset,horizontalpodautoscaling");
   }
 
   private void advance(long seconds) {
     clock.set(clock.instant().plusSeconds(seconds));
-    idle();
+    scenario.idle();
   }
 
   private ResourceClient pods() {
@@ -83,7 +66,7 @@ class HorizontalPodAutoscalerScenarioTest {
         + replicas + ",\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{"
         + "\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":"
         + "\"c\",\"image\":\"nginx\",\"resources\":{\"requests\":{\"cpu\":\"200m\"}}}]}}}}"));
-    idle();
+    scenario.idle();
   }
 
   private void hpa(String behavior) {
@@ -93,7 +76,7 @@ class HorizontalPodAutoscalerScenarioTest {
         + "\"web\"},\"minReplicas\":1,\"maxReplicas\":10,\"metrics\":[{\"type\":\"Resource\","
         + "\"resource\":{\"name\":\"cpu\",\"target\":{\"type\":\"Utilization\","
         + "\"averageUtilization\":50}}}]" + behavior + "}}"));
-    idle();
+    scenario.idle();
   }
 
   /** Marks every Pod not yet Running as Running and Ready now, as a kubelet would. */
@@ -113,7 +96,7 @@ class HorizontalPodAutoscalerScenarioTest {
         response.orThrow();
       }
     }
-    idle();
+    scenario.idle();
   }
 
   /** Sets every Pod's CPU usage. */
@@ -266,7 +249,7 @@ class HorizontalPodAutoscalerScenarioTest {
 
     api.resources(DEPLOYMENTS).namespace("ns").patch("web",
         io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":0}}");
-    idle();
+    scenario.idle();
     advance(15);
     assertCondition(hpaStatus(), "ScalingActive", "False", "ScalingDisabled",
         "scaling is disabled since the replica count of the target is zero");

@@ -15,13 +15,11 @@ import io.apiserver4j.core.Json;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * An Indexed Job with {@code spec.backoffLimitPerIndex} through the public API on the test
@@ -33,7 +31,6 @@ import org.junit.jupiter.api.Test;
  * {@code FailedIndexes} condition with kube's message.
  */
 class JobBackoffLimitPerIndexScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
@@ -41,33 +38,20 @@ class JobBackoffLimitPerIndexScenarioTest {
   private static final String FAILURE_COUNT = "batch.kubernetes.io/job-index-failure-count";
   private static final String FINALIZER = "batch.kubernetes.io/job-tracking";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock).controllers("job").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("job");
   }
 
   private void advance(long seconds) {
     clock.set(clock.instant().plusSeconds(seconds));
-    idle();
+    scenario.idle();
   }
 
   private ResourceClient pods() {
@@ -116,7 +100,7 @@ class JobBackoffLimitPerIndexScenarioTest {
         + "\"parallelism\":3,\"completionMode\":\"Indexed\",\"backoffLimitPerIndex\":2,"
         + "\"template\":{\"spec\":{\"restartPolicy\":\"Never\",\"containers\":[{\"name\":\"c\","
         + "\"image\":\"busybox\"}]}}}}"));
-    idle();
+    scenario.idle();
     for (String ix : List.of("0", "1", "2")) {
       assertThat(Meta.annotations(only(ix))).containsEntry(FAILURE_COUNT, "0")
           .doesNotContainKey("batch.kubernetes.io/job-index-ignored-failure-count");
@@ -127,7 +111,7 @@ class JobBackoffLimitPerIndexScenarioTest {
 
     MapValue first = only("0");
     finish(first, "Failed");
-    idle();
+    scenario.idle();
     // the failed Pod waits, finalizer and all, for its replacement: not counted yet
     assertThat(Meta.finalizers(pods().get(Meta.metaString(first, "name"))))
         .containsExactly(FINALIZER);
@@ -147,7 +131,7 @@ class JobBackoffLimitPerIndexScenarioTest {
     // the second failure of the index doubles its delay, and index 1 is not held up by it
     finish(second, "Failed");
     finish(only("1"), "Succeeded");
-    idle();
+    scenario.idle();
     assertThat(Nested.str(status(), "completedIndexes")).isEqualTo("1");
     advance(19);
     assertThat(live("0")).as("within the 20 s delay of index 0").isEmpty();
@@ -158,7 +142,7 @@ class JobBackoffLimitPerIndexScenarioTest {
 
     // a third failure reaches backoffLimitPerIndex: the index fails and is not recreated
     finish(third, "Failed");
-    idle();
+    scenario.idle();
     MapValue st = status();
     assertThat(Nested.str(st, "failedIndexes")).isEqualTo("0");
     assertThat(Nested.integer(st, "failed")).isEqualTo(3);
@@ -168,7 +152,7 @@ class JobBackoffLimitPerIndexScenarioTest {
 
     // once every index succeeded or failed, the Job fails with kube's reason and message
     finish(only("2"), "Succeeded");
-    idle();
+    scenario.idle();
     st = status();
     assertThat(Nested.str(st, "completedIndexes")).isEqualTo("1,2");
     assertThat(Nested.str(st, "failedIndexes")).isEqualTo("0");

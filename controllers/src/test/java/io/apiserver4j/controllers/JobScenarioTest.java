@@ -17,13 +17,11 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.core.Value;
-import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.atomic.AtomicLong;
-import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.RegisterExtension;
 
 /**
  * The job controller through the public API, Pods finished by the test through
@@ -32,35 +30,21 @@ import org.junit.jupiter.api.Test;
  * expectations such as {@code CompletionsReached}).
  */
 class JobScenarioTest {
-  private static final Duration IDLE = Duration.ofSeconds(30);
   private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   private static final GroupVersionResource JOBS =
       new GroupVersionResource("batch", "v1", "jobs");
   private static final String SUFFIX = "[bcdfghjklmnpqrstvwxz2456789]{5}";
   private static final String FINALIZER = "batch.kubernetes.io/job-tracking";
 
-  private final SettableClock clock = new SettableClock("2026-01-01T00:00:00Z");
+  @RegisterExtension final Scenario scenario = new Scenario();
+  private final SettableClock clock = scenario.clock();
   private ApiServer api;
   private ControllerManager controllers;
 
   @BeforeEach
   void start() {
-    AtomicLong uids = new AtomicLong();
-    api = ApiServer.builder().bootstrap(false).clock(clock)
-        .uidSource(() -> "uid-" + uids.incrementAndGet()).build();
-    api.resources("v1", "namespaces").create(Json.read(
-        "{\"apiVersion\":\"v1\",\"kind\":\"Namespace\",\"metadata\":{\"name\":\"ns\"}}"));
-    controllers = ControllerManager.builder(api).clock(clock).controllers("job").start();
-  }
-
-  @AfterEach
-  void stop() {
-    controllers.close();
-    api.close();
-  }
-
-  private void idle() {
-    assertThat(controllers.awaitIdle(IDLE)).as("idle").isTrue();
+    api = scenario.server("ns");
+    controllers = scenario.start("job");
   }
 
   private ResourceClient pods() {
@@ -119,7 +103,7 @@ class JobScenarioTest {
   void jobOfThreeCompletionsTwoAtATimeCompletesAsKube() {
     MapValue job = createJob("pi", "\"completions\":3,\"parallelism\":2");
     String uid = Meta.metaString(job, "uid");
-    idle();
+    scenario.idle();
     List<MapValue> first = livePods();
     assertThat(first).hasSize(2);
     for (MapValue p : first) {
@@ -141,7 +125,7 @@ class JobScenarioTest {
     assertThat(Nested.str(st, "startTime")).isEqualTo("2026-01-01T00:00:00Z");
 
     finish(first.get(0), "Succeeded", 0);
-    idle();
+    scenario.idle();
     // the finished Pod is counted and loses its finalizer; a third Pod replaces it
     assertThat(Meta.finalizers(pods().get(Meta.metaString(first.get(0), "name")))).isEmpty();
     assertThat(livePods()).hasSize(2);
@@ -151,7 +135,7 @@ class JobScenarioTest {
     for (MapValue p : livePods()) {
       finish(p, "Succeeded", 0);
     }
-    idle();
+    scenario.idle();
     st = status("pi");
     assertThat(Nested.integer(st, "succeeded")).isEqualTo(3);
     assertThat(Nested.has(st, "active")).isFalse();
@@ -167,21 +151,21 @@ class JobScenarioTest {
   @Test
   void failedPodIsReplacedAfterBackoffAndTheLimitFailsTheJob() {
     createJob("flaky", "\"backoffLimit\":1");
-    idle();
+    scenario.idle();
     MapValue pod = livePods().get(0);
     finish(pod, "Failed", 1);
-    idle();
+    scenario.idle();
     assertThat(Nested.integer(status("flaky"), "failed")).isEqualTo(1);
     // kube's 10 s backoff after the first failure, on the server clock
     assertThat(livePods()).isEmpty();
     clock.set(clock.instant().plusSeconds(9));
-    idle();
+    scenario.idle();
     assertThat(livePods()).isEmpty();
     clock.set(clock.instant().plusSeconds(1));
-    idle();
+    scenario.idle();
     assertThat(livePods()).hasSize(1);
     finish(livePods().get(0), "Failed", 1);
-    idle();
+    scenario.idle();
     MapValue st = status("flaky");
     assertThat(Nested.integer(st, "failed")).isEqualTo(2);
     assertThat(conditionTypes("flaky")).containsExactly("FailureTarget=True", "Failed=True");
@@ -195,10 +179,10 @@ class JobScenarioTest {
   @Test
   void activeDeadlineFailsTheJobAndDeletesItsPods() {
     createJob("slow", "\"parallelism\":2,\"completions\":4,\"activeDeadlineSeconds\":60");
-    idle();
+    scenario.idle();
     assertThat(livePods()).hasSize(2);
     clock.set(clock.instant().plusSeconds(60));
-    idle();
+    scenario.idle();
     assertThat(pods().list()).isEmpty();
     assertThat(conditionTypes("slow")).containsExactly("FailureTarget=True", "Failed=True");
     assertThat(Nested.str(condition("slow", "Failed"), "reason")).isEqualTo("DeadlineExceeded");
@@ -210,7 +194,7 @@ class JobScenarioTest {
   @Test
   void indexedJobGivesEachPodItsIndex() {
     createJob("idx", "\"completions\":3,\"parallelism\":3,\"completionMode\":\"Indexed\"");
-    idle();
+    scenario.idle();
     List<MapValue> all = livePods();
     assertThat(all).hasSize(3);
     for (MapValue p : all) {
@@ -228,7 +212,7 @@ class JobScenarioTest {
         finish(p, "Succeeded", 0);
       }
     }
-    idle();
+    scenario.idle();
     assertThat(Nested.str(status("idx"), "completedIndexes")).isEqualTo("0,2");
     assertThat(Nested.integer(status("idx"), "succeeded")).isEqualTo(2);
   }
@@ -237,10 +221,10 @@ class JobScenarioTest {
   void podFailurePolicyFailJobUsesKubesMessage() {
     createJob("pfp", "\"podFailurePolicy\":{\"rules\":[{\"action\":\"FailJob\",\"onExitCodes\":"
         + "{\"operator\":\"In\",\"values\":[42]}}]}");
-    idle();
+    scenario.idle();
     MapValue pod = livePods().get(0);
     finish(pod, "Failed", 42);
-    idle();
+    scenario.idle();
     assertThat(conditionTypes("pfp")).containsExactly("FailureTarget=True", "Failed=True");
     MapValue failed = condition("pfp", "Failed");
     assertThat(Nested.str(failed, "reason")).isEqualTo("PodFailurePolicy");
@@ -253,15 +237,15 @@ class JobScenarioTest {
   void ignoredFailuresDoNotCountTowardsTheBackoffLimit() {
     createJob("ign", "\"backoffLimit\":0,\"podFailurePolicy\":{\"rules\":[{\"action\":"
         + "\"Ignore\",\"onExitCodes\":{\"operator\":\"In\",\"values\":[7]}}]}");
-    idle();
+    scenario.idle();
     finish(livePods().get(0), "Failed", 7);
-    idle();
+    scenario.idle();
     assertThat(Nested.has(status("ign"), "failed")).isFalse();
     assertThat(Nested.list(status("ign"), "conditions")).isEmpty();
     // an ignored failure still backs off (kube's newBackoffRecord takes every failed Pod)
     assertThat(livePods()).isEmpty();
     clock.set(clock.instant().plusSeconds(10));
-    idle();
+    scenario.idle();
     assertThat(livePods()).hasSize(1);
     assertThat(Nested.list(status("ign"), "conditions")).isEmpty();
   }
@@ -269,7 +253,7 @@ class JobScenarioTest {
   @Test
   void suspendedJobHasNoPodsAndResumingStartsThem() {
     createJob("sus", "\"suspend\":true");
-    idle();
+    scenario.idle();
     assertThat(livePods()).isEmpty();
     MapValue suspended = condition("sus", "Suspended");
     assertThat(Nested.str(suspended, "status")).isEqualTo("True");
@@ -278,7 +262,7 @@ class JobScenarioTest {
     assertThat(Nested.has(status("sus"), "startTime")).isFalse();
     clock.set(clock.instant().plusSeconds(5));
     jobs().patch("sus", PatchType.MERGE_PATCH, "{\"spec\":{\"suspend\":false}}");
-    idle();
+    scenario.idle();
     assertThat(livePods()).hasSize(1);
     MapValue resumed = condition("sus", "Suspended");
     assertThat(Nested.str(resumed, "status")).isEqualTo("False");
@@ -290,13 +274,13 @@ class JobScenarioTest {
   void successPolicyEndsAnIndexedJobEarly() {
     createJob("sp", "\"completions\":3,\"parallelism\":3,\"completionMode\":\"Indexed\","
         + "\"successPolicy\":{\"rules\":[{\"succeededIndexes\":\"0\"}]}");
-    idle();
+    scenario.idle();
     for (MapValue p : livePods()) {
       if (Meta.annotations(p).get("batch.kubernetes.io/job-completion-index").equals("0")) {
         finish(p, "Succeeded", 0);
       }
     }
-    idle();
+    scenario.idle();
     assertThat(conditionTypes("sp")).containsExactly("SuccessCriteriaMet=True", "Complete=True");
     MapValue c = condition("sp", "Complete");
     assertThat(Nested.str(c, "reason")).isEqualTo("SuccessPolicy");
@@ -319,7 +303,7 @@ class JobScenarioTest {
   @Test
   void aCompletedJobRecordsKubesEvents() {
     MapValue job = createJob("pi", "\"completions\":2,\"parallelism\":2");
-    idle();
+    scenario.idle();
     List<MapValue> pods = livePods();
     // RealPodControl: "Created pod: %v", Normal, from the job-controller
     assertThat(messages("pi", "SuccessfulCreate")).containsExactlyInAnyOrderElementsOf(
@@ -334,7 +318,7 @@ class JobScenarioTest {
     for (MapValue p : pods) {
       finish(p, "Succeeded", 0);
     }
-    idle();
+    scenario.idle();
     // recordJobFinished
     assertThat(messages("pi", "Completed")).containsExactly("Job completed");
     assertThat(Nested.str(events("pi", "Completed").get(0), "type")).isEqualTo("Normal");
@@ -343,9 +327,9 @@ class JobScenarioTest {
   @Test
   void theBackoffLimitIsAWarningWithTheConditionsReasonAndMessage() {
     createJob("flaky", "\"backoffLimit\":0");
-    idle();
+    scenario.idle();
     finish(livePods().get(0), "Failed", 1);
-    idle();
+    scenario.idle();
     assertThat(messages("flaky", "BackoffLimitExceeded"))
         .containsExactly("Job has reached the specified backoff limit");
     assertThat(Nested.str(events("flaky", "BackoffLimitExceeded").get(0), "type"))
@@ -355,10 +339,10 @@ class JobScenarioTest {
   @Test
   void theActiveDeadlineDeletesPodsWithEvents() {
     createJob("slow", "\"parallelism\":2,\"completions\":4,\"activeDeadlineSeconds\":60");
-    idle();
+    scenario.idle();
     List<String> names = livePods().stream().map(p -> Meta.metaString(p, "name")).toList();
     clock.set(clock.instant().plusSeconds(60));
-    idle();
+    scenario.idle();
     assertThat(messages("slow", "SuccessfulDelete")).containsExactlyInAnyOrderElementsOf(
         names.stream().map(n -> "Deleted pod: " + n).toList());
     assertThat(messages("slow", "DeadlineExceeded"))
@@ -368,10 +352,10 @@ class JobScenarioTest {
   @Test
   void suspendingAndResumingAreEvents() {
     createJob("sus", "\"suspend\":true");
-    idle();
+    scenario.idle();
     assertThat(messages("sus", "Suspended")).containsExactly("Job suspended");
     jobs().patch("sus", PatchType.MERGE_PATCH, "{\"spec\":{\"suspend\":false}}");
-    idle();
+    scenario.idle();
     assertThat(messages("sus", "Resumed")).containsExactly("Job resumed");
   }
 }
