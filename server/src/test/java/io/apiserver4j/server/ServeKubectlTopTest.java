@@ -15,6 +15,8 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
 import java.util.Arrays;
 import java.util.List;
 import java.util.Map;
@@ -61,7 +63,8 @@ class ServeKubectlTopTest {
           .setContainerUsage("default", "web-2", "sidecar", "0", "0")
           .setNodeUsage("node-1", Map.of("cpu", "1", "memory", "4Gi"))
           .setNodeUsage("node-2", Map.of("cpu", "500m", "memory", "1Gi"));
-      try (MetricsApi served = MetricsApi.serve(running.api(), metrics, Clock.systemUTC())) {
+      try (MetricsApi served = MetricsApi.serve(running.api(), metrics,
+          Clock.fixed(Instant.parse("2026-01-01T00:00:00Z"), ZoneOffset.UTC))) {
         Kubectl kubectl = new Kubectl(Files.createDirectories(dir.resolve("kubectl")),
             running.kubeconfig(options));
         assertThat(lines(kubectl.ok("top", "pod"))).containsExactly(
