@@ -19,6 +19,7 @@ import io.apiserver4j.apiserver.internal.deep.DeepRequests;
 import io.apiserver4j.apiserver.internal.Dispatcher;
 import io.apiserver4j.apimachinery.validation.ServiceRanges;
 import io.apiserver4j.apiserver.internal.Registry;
+import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.errors.StatusException;
 import io.apiserver4j.dryrun.GeneratedValuesPolicy;
@@ -26,7 +27,9 @@ import io.apiserver4j.storage.InMemoryStore;
 import io.apiserver4j.storage.Store;
 import java.time.Clock;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -343,10 +346,10 @@ public final class ApiServer implements AutoCloseable {
    * @throws IllegalArgumentException if a definition has no virtual read, or its resource or
    *     kind is already served
    */
-  public AutoCloseable serveComputed(java.util.List<ResourceDefinition> definitions) {
+  public AutoCloseable serveComputed(List<ResourceDefinition> definitions) {
     requireNonNull(definitions, "definitions");
-    java.util.Map<io.apiserver4j.core.GroupResource, java.util.List<ResourceDefinition>> byGroup =
-        new java.util.LinkedHashMap<>();
+    Map<GroupResource, List<ResourceDefinition>> byGroup =
+        new LinkedHashMap<>();
     for (ResourceDefinition d : definitions) {
       if (d.strategy().virtualRead().isEmpty()) {
         throw new IllegalArgumentException(d + " is not computed: its strategy has no"
@@ -356,22 +359,22 @@ public final class ApiServer implements AutoCloseable {
         throw new IllegalArgumentException("resource " + d.groupResource()
             + " is already served");
       }
-      byGroup.computeIfAbsent(d.groupResource(), k -> new java.util.ArrayList<>()).add(d);
+      byGroup.computeIfAbsent(d.groupResource(), k -> new ArrayList<>()).add(d);
     }
-    java.util.List<io.apiserver4j.core.GroupResource> added = new java.util.ArrayList<>();
+    List<GroupResource> added = new ArrayList<>();
     try {
       byGroup.forEach((gr, defs) -> {
         registry.replaceGroupResource(gr, defs);
         added.add(gr);
       });
     } catch (RuntimeException e) {
-      added.forEach(gr -> registry.replaceGroupResource(gr, java.util.List.of()));
+      added.forEach(gr -> registry.replaceGroupResource(gr, List.of()));
       throw e;
     }
     AtomicBoolean removed = new AtomicBoolean();
     return () -> {
       if (removed.compareAndSet(false, true)) {
-        added.forEach(gr -> registry.replaceGroupResource(gr, java.util.List.of()));
+        added.forEach(gr -> registry.replaceGroupResource(gr, List.of()));
       }
     };
   }

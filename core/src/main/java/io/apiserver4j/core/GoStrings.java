@@ -8,7 +8,7 @@ import java.math.BigDecimal;
 
 /**
  * Go's text formatting that kube-apiserver's messages depend on: {@code strconv.Quote} (the
- * {@code %q} verb), {@code unicode.IsPrint} and the {@code %v} form of a float. Differs from JSON
+ * {@code %q} verb), {@code unicode.IsPrint}, the {@code %v} form of a float and of a label selector. Differs from JSON
  * quoting: no HTML escaping, {@code \\x} and {@code \\U} escapes.
  */
 public final class GoStrings {
@@ -182,5 +182,27 @@ public final class GoStrings {
       case LIST -> "slice";
       case MAP, NULL -> "map";
     };
+  }
+
+  /**
+   * The generated {@code String()} of a {@code *metav1.LabelSelector}, as Go's {@code %v} and
+   * {@code %+v} print it in kube's messages ({@code nil} when there is none).
+   */
+  public static String labelSelector(Value selector) {
+    if (!(selector instanceof MapValue m)) {
+      return "nil";
+    }
+    StringBuilder b = new StringBuilder("&LabelSelector{MatchLabels:map[string]string{");
+    java.util.TreeMap<String, String> labels = new java.util.TreeMap<>();
+    Nested.map(m, "matchLabels").forEach((k, v) -> labels.put(k, Nested.str(v)));
+    labels.forEach((k, v) -> b.append(k).append(": ").append(v).append(','));
+    b.append("},MatchExpressions:[]LabelSelectorRequirement{");
+    for (Value r : Nested.list(m, "matchExpressions")) {
+      b.append("LabelSelectorRequirement{Key:").append(Nested.str(r, "key"))
+          .append(",Operator:").append(Nested.str(r, "operator")).append(",Values:[")
+          .append(String.join(" ", Meta.stringList(Nested.getOrNull(r, "values"))))
+          .append("],},");
+    }
+    return b.append("},}").toString();
   }
 }

@@ -9,11 +9,13 @@ import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiWatch;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.answer.StreamedList;
+import io.apiserver4j.apiserver.strategy.VirtualRead;
 import io.apiserver4j.core.errors.FieldError;
 import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupKind;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.errors.Status;
 import io.apiserver4j.core.errors.StatusErrors;
 import io.apiserver4j.core.errors.StatusException;
@@ -28,7 +30,9 @@ import io.apiserver4j.storage.StoredObject;
 import io.apiserver4j.storage.Watch;
 import io.apiserver4j.storage.WatchOptions;
 import java.math.BigInteger;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 
 /** GET, LIST and WATCH: kube's {@code getResourceHandler}, {@code ListResource} and watch. */
 final class ReadHandler {
@@ -40,7 +44,7 @@ final class ReadHandler {
   ReadHandler() {}
 
   ApiResponse get(Scope s) {
-    java.util.Optional<io.apiserver4j.apiserver.strategy.VirtualRead> virtual =
+    Optional<VirtualRead> virtual =
         s.def().strategy().virtualRead();
     if (virtual.isPresent()) {
       MapValue object = virtual.get().get(s.namespace(), s.name())
@@ -76,7 +80,7 @@ final class ReadHandler {
   }
 
   ApiResponse list(Scope s) {
-    java.util.Optional<io.apiserver4j.apiserver.strategy.VirtualRead> virtual =
+    Optional<VirtualRead> virtual =
         s.def().strategy().virtualRead();
     if (virtual.isPresent()) {
       return virtualList(s, virtual.get());
@@ -114,17 +118,17 @@ final class ReadHandler {
   }
 
   /**
-   * A list computed by a {@link io.apiserver4j.apiserver.strategy.VirtualRead}: its objects the
+   * A list computed by a {@link VirtualRead}: its objects the
    * selectors match, with empty list meta, as an aggregated server answers without a storage
    * revision.
    */
   private static ApiResponse virtualList(Scope s,
-      io.apiserver4j.apiserver.strategy.VirtualRead read) {
+      VirtualRead read) {
     checkSelectable(s);
     CollectionOptions r = s.collectionOptions();
-    List<MapValue> items = new java.util.ArrayList<>();
+    List<MapValue> items = new ArrayList<>();
     for (MapValue object : read.list(s.namespace())) {
-      if (r.labelSelector().matches(io.apiserver4j.core.Meta.labels(object))
+      if (r.labelSelector().matches(Meta.labels(object))
           && r.fieldSelector().matches(object)) {
         items.add(object);
       }

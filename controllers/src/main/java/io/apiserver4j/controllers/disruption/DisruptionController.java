@@ -9,7 +9,6 @@ import io.apiserver4j.admission.matching.LabelSelectors;
 import io.apiserver4j.apiserver.ApiRequest;
 import io.apiserver4j.apiserver.ResourceDefinition;
 import io.apiserver4j.apiserver.UpdateOptions;
-import io.apiserver4j.controllers.internal.GoStrings;
 import io.apiserver4j.controllers.internal.Controller;
 import io.apiserver4j.controllers.internal.ControllerContext;
 import io.apiserver4j.controllers.internal.ControllerContext.Outcome;
@@ -19,6 +18,7 @@ import io.apiserver4j.controllers.internal.Informer;
 import io.apiserver4j.controllers.internal.Pods;
 import io.apiserver4j.controllers.internal.ResourceEventHandler;
 import io.apiserver4j.controllers.internal.WorkQueue;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.ListValue;
@@ -203,7 +203,8 @@ public final class DisruptionController implements Controller {
         && selected.stream().anyMatch(p -> Pods.controllerRef(p).isEmpty())) {
       events.warning(involved(pdb), "UnmanagedPods", "Pods selected by this "
           + "PodDisruptionBudget (selector: "
-          + GoStrings.labelSelector(Nested.getOrNull(pdb, "spec", "selector")) + ") were found to be unmanaged. As a result, the status of the PDB "
+          + GoStrings.labelSelector(Nested.getOrNull(pdb, "spec", "selector"))
+          + ") were found to be unmanaged. As a result, the status of the PDB "
           + "cannot be calculated correctly, which may result in undefined behavior. To account "
           + "for these pods please set \".spec.minAvailable\" field of the PDB to an integer "
           + "value.");

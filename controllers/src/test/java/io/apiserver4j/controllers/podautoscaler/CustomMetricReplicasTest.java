@@ -11,6 +11,7 @@ import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.MetricExceptio
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.PodMetric;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.Tolerances;
 import io.apiserver4j.controllers.podautoscaler.ReplicaCalculator.UsageResult;
+import io.apiserver4j.core.GoStrings;
 import io.apiserver4j.core.ListValue;
 import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
@@ -148,8 +149,8 @@ class CustomMetricReplicasTest {
 
   @Test
   void goStringOfASelectorIsKubes() {
-    assertThat(io.apiserver4j.controllers.internal.GoStrings.labelSelector(null)).isEqualTo("nil");
-    assertThat(io.apiserver4j.controllers.internal.GoStrings.labelSelector(MapValue.ofEntries("matchLabels",
+    assertThat(GoStrings.labelSelector(null)).isEqualTo("nil");
+    assertThat(GoStrings.labelSelector(MapValue.ofEntries("matchLabels",
         MapValue.ofEntries("label", Value.of("value"))))).isEqualTo(
             "&LabelSelector{MatchLabels:map[string]string{label: value,},"
                 + "MatchExpressions:[]LabelSelectorRequirement{},}");
