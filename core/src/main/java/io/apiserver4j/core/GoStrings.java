@@ -186,7 +186,10 @@ public final class GoStrings {
 
   /**
    * The generated {@code String()} of a {@code *metav1.LabelSelector}, as Go's {@code %v} and
-   * {@code %+v} print it in kube's messages ({@code nil} when there is none).
+   * {@code %+v} print it in kube's messages.
+   *
+   * @param selector the selector, or null or a non-object when there is none
+   * @return the printed selector, {@code nil} when there is none
    */
   public static String labelSelector(Value selector) {
     if (!(selector instanceof MapValue m)) {
