@@ -109,6 +109,20 @@ public final class HttpApiServer implements AutoCloseable {
     return watches == null ? 0 : watches.activeCount();
   }
 
+  /**
+   * Builds, without binding or starting, the Jetty server a plain-HTTP {@link #start()} builds,
+   * and drops it: the first start in a JVM then finds Jetty's static tables (MIME types, which
+   * list the JDK's locales; HTTP/2's header tables) ready. A test kit calls it on a background
+   * thread while the first {@link ApiServer} builds; calling it is never needed.
+   */
+  public static void prepare() {
+    Server server = new Server(new QueuedThreadPool(1, 1));
+    HttpConfiguration http = new HttpConfiguration();
+    new ServerConnector(server, new HttpConnectionFactory(http),
+        new HTTP2CServerConnectionFactory(http));
+    ServerWebSocketContainer.ensure(server);
+  }
+
   /** A builder serving {@code apiServer}. */
   public static Builder builder(ApiServer apiServer) {
     return new Builder(new FacadeBackend(requireNonNull(apiServer, "apiServer")));

@@ -19,6 +19,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.regex.Pattern;
 
 /**
  * The feature gates of a kube-apiserver at one emulated release, as component-base's versioned
@@ -379,6 +380,8 @@ public final class FeatureGates {
    * first use.
    */
   private static final class Table {
+    // compiled once: String.split compiles a pattern per call, per line of the tables
+    private static final Pattern SPACES = Pattern.compile("\\s+");
     static final Map<String, List<VersionedSpec>> GATES = read();
     static final Map<String, List<String>> DEPENDENCIES = readDependencies(GATES);
 
@@ -392,7 +395,7 @@ public final class FeatureGates {
         Map<String, List<VersionedSpec>> gates) {
       Map<String, List<String>> deps = new TreeMap<>();
       for (String line : lines("feature-gate-dependencies.txt")) {
-        String[] fields = line.split("\\s+");
+        String[] fields = SPACES.split(line);
         List<String> on = new ArrayList<>(List.of(fields).subList(1, fields.length));
         on.sort(null);
         if (on.isEmpty() || deps.put(fields[0], List.copyOf(on)) != null) {
@@ -482,7 +485,7 @@ public final class FeatureGates {
     private static Map<String, List<VersionedSpec>> read() {
       Map<String, List<VersionedSpec>> gates = new TreeMap<>();
       for (String line : lines("feature-gates.txt")) {
-        String[] fields = line.split("\\s+");
+        String[] fields = SPACES.split(line);
         List<VersionedSpec> specs = new ArrayList<>();
         for (int i = 1; i < fields.length; i++) {
           specs.add(spec(fields[0], fields[i]));

@@ -188,18 +188,32 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
    */
   private static Factories prepared(Map<Class<?>, ClientFactory<?>> byType) {
     for (ClientFactory<?> f : byType.values()) {
-      Thread t = new Thread(() -> {
-        try {
-          f.prepare();
-        } catch (Exception | LinkageError e) {
-          // create() meets the same failure and reports it to the test that needs the client
-          LOG.warn("preparing {} failed", f.getClass().getName(), e);
-        }
-      }, "apiserver4j-prepare-" + f.type().getSimpleName());
-      t.setDaemon(true);
-      t.start();
+      // create() meets the same failure and reports it to the test that needs the client
+      inBackground("apiserver4j-prepare-" + f.type().getSimpleName(), f::prepare,
+          f.getClass().getName());
+    }
+    if (!byType.isEmpty()) {
+      // clients talk HTTP: the first server will start Jetty, whose cold start this overlaps
+      inBackground("apiserver4j-prepare-http", HttpApiServer::prepare, "the HTTP server");
     }
     return new Factories(byType);
+  }
+
+  /** Preparation work, which may fail with any exception. */
+  private interface Preparation {
+    void run() throws Exception;
+  }
+
+  private static void inBackground(String name, Preparation work, String what) {
+    Thread t = new Thread(() -> {
+      try {
+        work.run();
+      } catch (Exception | LinkageError e) {
+        LOG.warn("preparing {} failed", what, e);
+      }
+    }, name);
+    t.setDaemon(true);
+    t.start();
   }
 
   /** The client factories of one test run, shut down when the run ends. */
