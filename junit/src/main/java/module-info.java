@@ -27,6 +27,7 @@ module io.apiserver4j.junit {
   requires io.apiserver4j.storage;
   requires io.apiserver4j.validate;
   requires org.junit.platform.commons;
+  requires static org.junit.platform.launcher;
   requires org.slf4j;
 
   exports io.apiserver4j.junit;
@@ -34,4 +35,7 @@ module io.apiserver4j.junit {
   opens io.apiserver4j.junit.internal to org.junit.platform.commons;
 
   uses io.apiserver4j.junit.ClientFactory;
+
+  provides org.junit.platform.launcher.LauncherSessionListener
+      with io.apiserver4j.junit.internal.SessionPreparation;
 }
