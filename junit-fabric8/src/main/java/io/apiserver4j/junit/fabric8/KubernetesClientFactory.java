@@ -10,9 +10,13 @@ import io.fabric8.kubernetes.client.Config;
 import io.fabric8.kubernetes.client.ConfigBuilder;
 import io.fabric8.kubernetes.client.KubernetesClient;
 import io.fabric8.kubernetes.client.KubernetesClientBuilder;
+import io.fabric8.kubernetes.client.KubernetesClientException;
 import io.fabric8.kubernetes.client.utils.KubernetesSerialization;
 import io.fabric8.kubernetes.client.vertx.VertxHttpClientFactory;
 import io.vertx.core.Vertx;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 import java.net.URI;
 
 /**
@@ -41,11 +45,11 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
 
   @Override
   public KubernetesClient create(TestApiServer server) {
-    return create(server.url());
+    return create(server.url(), new ConfigBuilder(Config.empty()));
   }
 
-  private KubernetesClient create(URI url) {
-    Config config = new ConfigBuilder(Config.empty())
+  private KubernetesClient create(URI url, ConfigBuilder settings) {
+    Config config = settings
         .withMasterUrl(url.toString())
         .withNamespace("default")
         .withRequestTimeout(30_000)
@@ -59,11 +63,14 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
   }
 
   /**
-   * Starts Vert.x and fabric8's serialization (the slow part of a first client) early, and
-   * builds and closes one client the way {@link #create} does, never connecting it.
+   * Starts Vert.x and fabric8's serialization (the slow part of a first client) early, builds
+   * one client the way {@link #create} does and sends one request that nothing answers (a
+   * loopback port just closed), and decodes one object.
+   *
+   * @throws IOException when no loopback port can be bound
    */
   @Override
-  public void prepare() {
+  public void prepare() throws IOException {
     synchronized (this) {
       shared();
       // the model classes a first request loads
@@ -72,9 +79,25 @@ public final class KubernetesClientFactory implements ClientFactory<KubernetesCl
     }
     // fabric8 loads the JDK's trust store and SSL context and its client classes while building
     // any client, even one for an http URL; done here, the first test's create() finds them
-    // ready instead of doing it on the test's thread. Building opens no connection.
-    try (KubernetesClient warm = create(URI.create("http://127.0.0.1:1"))) {
-      warm.getConfiguration();
+    // ready instead of doing it on the test's thread.
+    // A first request's way through fabric8, Vert.x and Netty (building the request, connecting,
+    // handling the failure) is most of a first test's client time: one request to a port just
+    // closed runs it here, refused at once, reaching no other process, without retries.
+    URI closed;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = URI.create("http://127.0.0.1:" + s.getLocalPort());
+    }
+    try (KubernetesClient warm = create(closed,
+        new ConfigBuilder(Config.empty()).withRequestRetryBackoffLimit(0))) {
+      warm.configMaps().withName("prepare").get();
+    } catch (KubernetesClientException refused) {
+      // expected: nothing listens there
+    }
+    synchronized (this) {
+      // and the way back: a first answer's decoding into the model classes
+      serialization.unmarshal("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+          + "\"metadata\":{\"name\":\"prepare\",\"resourceVersion\":\"1\"},"
+          + "\"data\":{\"k\":\"v\"}}", io.fabric8.kubernetes.api.model.ConfigMap.class);
     }
   }
 
