@@ -7,7 +7,13 @@ package io.apiserver4j.junit.clientjava;
 import io.apiserver4j.junit.ClientFactory;
 import io.apiserver4j.junit.TestApiServer;
 import io.kubernetes.client.openapi.ApiClient;
+import io.kubernetes.client.openapi.ApiException;
+import io.kubernetes.client.openapi.apis.CoreV1Api;
+import io.kubernetes.client.openapi.models.V1ConfigMap;
 import io.kubernetes.client.util.ClientBuilder;
+import java.io.IOException;
+import java.net.InetAddress;
+import java.net.ServerSocket;
 
 /**
  * Injects the official Kubernetes Java client's {@link ApiClient} into the fields and parameters
@@ -30,6 +36,32 @@ public final class ApiClientFactory implements ClientFactory<ApiClient> {
   public ApiClient create(TestApiServer server) {
     return new ClientBuilder().setBasePath(server.url().toString()).setVerifyingSsl(true)
         .build();
+  }
+
+  /**
+   * Loads the client's classes (OkHttp, Gson and the model's adapters) off the test's thread: one
+   * request through them that nothing answers (a loopback port just closed, refused at once,
+   * reaching no other process) and one object decoded.
+   *
+   * @throws IOException when no loopback port can be bound
+   */
+  @Override
+  public void prepare() throws IOException {
+    int closed;
+    try (ServerSocket s = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
+      closed = s.getLocalPort();
+    }
+    ApiClient client = new ClientBuilder().setBasePath("http://127.0.0.1:" + closed).build();
+    try {
+      new CoreV1Api(client).readNamespacedConfigMap("prepare", "default").execute();
+    } catch (ApiException refused) {
+      // expected: nothing listens there
+    } finally {
+      close(client);
+    }
+    client.getJSON().deserialize("{\"apiVersion\":\"v1\",\"kind\":\"ConfigMap\","
+        + "\"metadata\":{\"name\":\"prepare\",\"resourceVersion\":\"1\"},"
+        + "\"data\":{\"k\":\"v\"}}", V1ConfigMap.class);
   }
 
   @Override
