@@ -86,6 +86,12 @@ public final class Yaml {
    * @throws DecodeException when the input is not YAML or exceeds the limits
    */
   public static Value read(String yaml, DecodeLimits limits) {
+    if (yaml.length() <= limits.maxDocumentChars()) {
+      Value simple = BlockYamlReader.read(yaml, limits);
+      if (simple != null) {
+        return simple;
+      }
+    }
     List<Value> docs = readAll(yaml, limits);
     if (docs.size() > 1) {
       throw new DecodeException("invalid YAML: expected one document, found " + docs.size());

@@ -6,7 +6,10 @@ package io.apiserver4j.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
+import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -58,5 +61,42 @@ class LabelValidationTest {
   void regexErrorWithoutExamples() {
     assertThat(LabelValidation.regexError("bad", "[a-z]+"))
         .isEqualTo("bad (regex used for validation is '[a-z]+')");
+  }
+
+  /**
+   * The character loops accept exactly what apimachinery's expressions accept: every string of
+   * up to four characters over an alphabet of each character class the expressions tell apart,
+   * and a few longer ones.
+   */
+  @Test
+  void predicatesMatchApimachinerysExpressions() {
+    Pattern label = Pattern.compile("[a-z0-9]([-a-z0-9]*[a-z0-9])?");
+    Pattern subdomain = Pattern.compile(
+        "[a-z0-9]([-a-z0-9]*[a-z0-9])?(\\.[a-z0-9]([-a-z0-9]*[a-z0-9])?)*");
+    Pattern keyName = Pattern.compile("([A-Za-z0-9][-A-Za-z0-9_.]*)?[A-Za-z0-9]");
+    String alphabet = "a9Z-._/ \u00e9";
+    List<String> strings = new ArrayList<>(List.of("", "my-name.example.com", "a..b", "a.-b",
+        "kubernetes.io", "app.kubernetes.io", "x".repeat(70)));
+    int n = alphabet.length();
+    for (int len = 1; len <= 4; len++) {
+      for (int total = (int) Math.pow(n, len), k = 0; k < total; k++) {
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0, x = k; i < len; i++, x /= n) {
+          sb.append(alphabet.charAt(x % n));
+        }
+        strings.add(sb.toString());
+      }
+    }
+    for (String s : strings) {
+      assertThat(LabelValidation.isDns1123Label(s)).as(s).isEqualTo(label.matcher(s).matches());
+      assertThat(LabelValidation.isDns1123Subdomain(s)).as(s)
+          .isEqualTo(subdomain.matcher(s).matches());
+      assertThat(LabelValidation.isLabelKeyName(s)).as(s).isEqualTo(keyName.matcher(s).matches());
+      assertThat(LabelValidation.utf8Length(s)).as(s)
+          .isEqualTo(s.getBytes(StandardCharsets.UTF_8).length);
+    }
+    for (String s : List.of("\ud83d\ude00", "\ud83d", "a\ude00b", "\u07ff\u0800")) {
+      assertThat(LabelValidation.utf8Length(s)).isEqualTo(s.getBytes(StandardCharsets.UTF_8).length);
+    }
   }
 }

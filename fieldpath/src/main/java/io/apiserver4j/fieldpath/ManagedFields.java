@@ -16,6 +16,7 @@ import io.apiserver4j.core.Values;
 import java.nio.charset.StandardCharsets;
 import java.time.DateTimeException;
 import java.time.Instant;
+import java.time.LocalDate;
 import java.time.LocalDateTime;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
@@ -220,7 +221,37 @@ public final class ManagedFields {
    */
   public static String formatTime(Instant time) {
     requireNonNull(time, "time");
-    return SECONDS_UTC.format(Instant.ofEpochSecond(time.getEpochSecond()));
+    long seconds = time.getEpochSecond();
+    LocalDate day = LocalDate.ofEpochDay(Math.floorDiv(seconds, 86_400L));
+    int year = day.getYear();
+    if (year < 0 || year > 9999) {
+      // the formatter's sign and width rules for years outside four digits
+      return SECONDS_UTC.format(Instant.ofEpochSecond(seconds));
+    }
+    // every managed-fields entry of every write carries a time: digits written directly are a
+    // fraction of a formatter's cost, most of all before the JIT has compiled the formatter
+    int secondOfDay = (int) Math.floorMod(seconds, 86_400L);
+    char[] out = new char[20];
+    digits(out, 0, year, 4);
+    out[4] = '-';
+    digits(out, 5, day.getMonthValue(), 2);
+    out[7] = '-';
+    digits(out, 8, day.getDayOfMonth(), 2);
+    out[10] = 'T';
+    digits(out, 11, secondOfDay / 3600, 2);
+    out[13] = ':';
+    digits(out, 14, secondOfDay / 60 % 60, 2);
+    out[16] = ':';
+    digits(out, 17, secondOfDay % 60, 2);
+    out[19] = 'Z';
+    return new String(out);
+  }
+
+  private static void digits(char[] out, int at, int value, int width) {
+    for (int i = at + width - 1; i >= at; i--) {
+      out[i] = (char) ('0' + value % 10);
+      value /= 10;
+    }
   }
 
   /**

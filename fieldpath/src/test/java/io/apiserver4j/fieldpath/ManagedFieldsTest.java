@@ -16,7 +16,10 @@ import io.apiserver4j.core.MapValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import java.time.Instant;
+import java.time.ZoneOffset;
+import java.time.format.DateTimeFormatter;
 import java.util.List;
+import java.util.Locale;
 import java.util.Optional;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -71,6 +74,26 @@ class ManagedFieldsTest {
     assertThat(ManagedFields.encode(e).get(0)).isInstanceOf(MapValue.class);
     assertThat(((MapValue) ManagedFields.encode(e).get(0)).getOrNull("time"))
         .isEqualTo(Value.of("2001-02-03T04:05:06Z"));
+  }
+
+  // Go's time.RFC3339 at second precision in UTC, as metav1.Time marshals; before the epoch and
+  // after 9999 included
+  @Test
+  void timeIsWrittenAsRfc3339InUtcAtEveryInstant() {
+    assertThat(ManagedFields.formatTime(Instant.parse("1969-12-31T23:59:59.5Z")))
+        .isEqualTo("1969-12-31T23:59:59Z");
+    assertThat(ManagedFields.formatTime(Instant.parse("0001-01-01T00:00:00Z")))
+        .isEqualTo("0001-01-01T00:00:00Z");
+    assertThat(ManagedFields.formatTime(Instant.parse("2024-02-29T23:59:59Z")))
+        .isEqualTo("2024-02-29T23:59:59Z");
+    assertThat(ManagedFields.formatTime(Instant.parse("9999-12-31T23:59:59Z")))
+        .isEqualTo("9999-12-31T23:59:59Z");
+    DateTimeFormatter rfc3339 = DateTimeFormatter.ofPattern("uuuu-MM-dd'T'HH:mm:ss'Z'",
+        Locale.ROOT).withZone(ZoneOffset.UTC);
+    for (long s = -62_135_596_800L; s < 253_402_300_800L; s += 86_399L * 97 + 13) {
+      Instant t = Instant.ofEpochSecond(s);
+      assertThat(ManagedFields.formatTime(t)).isEqualTo(rfc3339.format(t));
+    }
   }
 
   @ParameterizedTest

@@ -28,7 +28,7 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class TypedShape {
   private final Schema schema;
   private final Map<String, Map<String, Value>> zeros;
-  private final ConcurrentHashMap<TypeRef, Optional<Atom>> atoms = new ConcurrentHashMap<>();
+  private final ConcurrentHashMap<TypeRef, Node> nodes = new ConcurrentHashMap<>();
 
   /**
    * Shapes over a schema and the Go zero values of its struct fields.
@@ -49,48 +49,147 @@ public final class TypedShape {
    * @return the normalized object
    */
   public MapValue normalize(String typeName, MapValue object) {
-    Value out = walk(object, TypeRef.named(typeName));
+    Value out = walk(object, node(TypeRef.named(typeName)));
     return out instanceof MapValue m ? m : object;
   }
 
-  private Optional<Atom> atom(TypeRef ref) {
+  private Node node(TypeRef ref) {
     // a plain read first: computeIfAbsent locks the bin even when the type is cached
-    Optional<Atom> a = atoms.get(ref);
-    return a != null ? a : atoms.computeIfAbsent(ref, schema::resolve);
+    Node n = nodes.get(ref);
+    return n != null ? n : nodes.computeIfAbsent(ref, r -> new Node(this, r));
   }
 
-  private Value walk(Value v, TypeRef ref) {
-    Optional<Atom> atom = atom(ref);
-    if (atom.isEmpty()) {
+  /**
+   * A type resolved once, with the nodes of its fields and elements found on first use: every
+   * object of a kind walks the same types, and resolving them again for each value (the schema's
+   * lookups, their {@code Optional}s and lambdas) is most of a walk's cost in a fresh JVM.
+   */
+  private static final class Node {
+    /** The child of a field no type declares: its value is left as it is. */
+    private static final Node NONE = new Node();
+
+    private final TypedShape shape;
+    private final boolean resolved;
+    private final MapType map;
+    private final Map<String, Value> zeros;
+    private final TypeRef listElement;
+    private final ConcurrentHashMap<String, Node> fields;
+    private volatile Node element;
+    private volatile Node undeclared;
+    private volatile Value shapedEmpty;
+
+    private Node() {
+      this.shape = null;
+      this.resolved = false;
+      this.map = null;
+      this.zeros = null;
+      this.listElement = null;
+      this.fields = null;
+    }
+
+    Node(TypedShape shape, TypeRef ref) {
+      this.shape = shape;
+      Optional<Atom> atom = shape.schema.resolve(ref);
+      this.resolved = atom.isPresent();
+      this.map = atom.flatMap(Atom::map).orElse(null);
+      this.zeros = ref.namedType().map(shape.zeros::get).orElse(null);
+      this.listElement = atom.flatMap(Atom::list).map(l -> l.elementType()).orElse(null);
+      this.fields = map == null || map.fields().isEmpty() ? null : new ConcurrentHashMap<>();
+    }
+
+    /**
+     * The node of a map's value at {@code key}: its field's type, else the map's element type.
+     * Only declared fields are remembered by name, so maps of data (labels, a ConfigMap's keys)
+     * add nothing per key.
+     */
+    Node child(String key) {
+      Node n = fields == null ? null : fields.get(key);
+      if (n != null) {
+        return n;
+      }
+      n = field(key);
+      if (n != null) {
+        fields.putIfAbsent(key, n);
+        return n;
+      }
+      n = undeclared;
+      if (n == null) {
+        n = map.elementType().isNone() ? NONE : shape.node(map.elementType());
+        undeclared = n;
+      }
+      return n;
+    }
+
+    /** The node of a declared field; null when {@code key} is not one. */
+    Node field(String key) {
+      Optional<StructField> f = map.findField(key);
+      return f.isEmpty() ? null : shape.node(f.get().type());
+    }
+
+    Node element() {
+      Node n = element;
+      if (n == null) {
+        n = shape.node(listElement);
+        element = n;
+      }
+      return n;
+    }
+
+    /** An empty map in this type's shape; the same value every time, built on first use. */
+    Value shapedEmpty() {
+      Value v = shapedEmpty;
+      if (v == null) {
+        v = shape.walk(MapValue.empty(), this);
+        shapedEmpty = v;
+      }
       return v;
     }
-    if (v instanceof MapValue m && atom.get().map().isPresent()) {
-      return walkMap(m, atom.get().map().get(), ref.namedType().map(zeros::get).orElse(null));
+  }
+
+  private Value walk(Value v, Node node) {
+    if (!node.resolved) {
+      return v;
     }
-    if (v instanceof ListValue l && atom.get().list().isPresent()) {
-      TypeRef element = atom.get().list().get().elementType();
-      return l.map((i, item) -> walk(item, element));
+    if (v instanceof MapValue m && node.map != null) {
+      return walkMap(m, node);
+    }
+    if (v instanceof ListValue l && node.listElement != null) {
+      Node element = node.element();
+      ListValue.Builder b = null;
+      for (int i = 0; i < l.size(); i++) {
+        Value item = l.get(i);
+        Value shaped = walk(item, element);
+        if (shaped != item && b == null) {
+          b = ListValue.builder(l.size());
+          for (int j = 0; j < i; j++) {
+            b.add(l.get(j));
+          }
+        }
+        if (b != null) {
+          b.add(shaped);
+        }
+      }
+      return b == null ? l : b.build();
     }
     return v;
   }
 
-  private Value walkMap(MapValue m, MapType type, Map<String, Value> typeZeros) {
+  private Value walkMap(MapValue m, Node node) {
+    Map<String, Value> typeZeros = node.zeros;
     MapValue out = m;
     for (int i = 0; i < m.size(); i++) {
       String key = m.keyAt(i);
       Value value = m.valueAt(i);
-      Optional<StructField> f = type.findField(key);
-      TypeRef childType = f.map(StructField::type)
-          .orElse(type.elementType().isNone() ? null : type.elementType());
-      if (childType == null) {
+      Node child = node.child(key);
+      if (child == Node.NONE) {
         continue;
       }
       Value shaped;
       Value zero = typeZeros == null ? null : typeZeros.get(key);
       if (value.isNull() && zero != null) {
-        shaped = zero instanceof MapValue ? walk(MapValue.empty(), childType) : zero;
+        shaped = zero instanceof MapValue ? child.shapedEmpty() : zero;
       } else {
-        shaped = walk(value, childType);
+        shaped = walk(value, child);
       }
       if (shaped != value) {
         out = out.with(key, shaped);
@@ -103,8 +202,8 @@ public final class TypedShape {
         }
         Value zero = z.getValue();
         if (zero instanceof MapValue) {
-          TypeRef childType = type.findField(z.getKey()).map(StructField::type).orElse(null);
-          zero = childType == null ? zero : walk(MapValue.empty(), childType);
+          Node field = node.field(z.getKey());
+          zero = field == null ? zero : field.shapedEmpty();
         }
         out = out.with(z.getKey(), zero);
       }

@@ -15,7 +15,6 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.StringValue;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.fieldpath.ManagedFields;
-import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.LinkedHashSet;
 import java.util.List;
@@ -39,8 +38,6 @@ public final class MetaValidation {
   private static final String DNS1123_SUBDOMAIN_FMT =
       DNS1123_LABEL_FMT + "(\\." + DNS1123_LABEL_FMT + ")*";
   private static final String DNS1035_LABEL_FMT = "[a-z]([-a-z0-9]*[a-z0-9])?";
-  private static final Pattern DNS1123_LABEL = Pattern.compile(DNS1123_LABEL_FMT);
-  private static final Pattern DNS1123_SUBDOMAIN = Pattern.compile(DNS1123_SUBDOMAIN_FMT);
   private static final Pattern DNS1035_LABEL = Pattern.compile(DNS1035_LABEL_FMT);
 
   private static final String DNS1123_LABEL_MSG = "a lowercase RFC 1123 label must consist of lower"
@@ -71,7 +68,7 @@ public final class MetaValidation {
 
   // Go's len() counts bytes.
   private static int byteLength(String s) {
-    return s.getBytes(StandardCharsets.UTF_8).length;
+    return LabelValidation.utf8Length(s);
   }
 
   /**
@@ -85,8 +82,8 @@ public final class MetaValidation {
     if (byteLength(value) > 63) {
       errs.add("must be no more than 63 characters");
     }
-    if (!DNS1123_LABEL.matcher(value).matches()) {
-      if (DNS1123_SUBDOMAIN.matcher(value).matches()) {
+    if (!LabelValidation.isDns1123Label(value)) {
+      if (LabelValidation.isDns1123Subdomain(value)) {
         errs.add("must not contain dots");
       } else {
         errs.add(regexError(DNS1123_LABEL_MSG, DNS1123_LABEL_FMT, "my-name", "123-abc"));
@@ -106,7 +103,7 @@ public final class MetaValidation {
     if (byteLength(value) > 253) {
       errs.add("must be no more than 253 characters");
     }
-    if (!DNS1123_SUBDOMAIN.matcher(value).matches()) {
+    if (!LabelValidation.isDns1123Subdomain(value)) {
       errs.add(regexError(DNS1123_SUBDOMAIN_MSG, DNS1123_SUBDOMAIN_FMT, "example.com"));
     }
     return errs;
