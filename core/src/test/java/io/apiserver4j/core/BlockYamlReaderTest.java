@@ -6,8 +6,13 @@ package io.apiserver4j.core;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.io.IOException;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.util.List;
 import java.util.Random;
+import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
@@ -170,5 +175,34 @@ class BlockYamlReaderTest {
       assertThat(Yaml.readAll(yaml)).as(yaml).containsExactly(fast);
     }
     assertThat(accepted).isGreaterThan(1_000);
+  }
+
+  /**
+   * Every document of the real-world manifests and third-party CRDs in {@code ../shared} that the
+   * fast path accepts reads as the general parser reads it.
+   */
+  @Test
+  void readsEveryAcceptedSharedDocumentAsTheGeneralParserDoes() throws IOException {
+    Path shared = Path.of(System.getProperty("apiserver4j.shared", "../shared"));
+    Pattern separator = Pattern.compile("(?m)^---[ \\t]*$");
+    int accepted = 0;
+    for (String dir : List.of("realworld", "crds")) {
+      List<Path> files;
+      try (Stream<Path> walk = Files.walk(shared.resolve(dir))) {
+        files = walk.filter(f -> f.toString().endsWith(".yaml") || f.toString().endsWith(".yml"))
+            .sorted().toList();
+      }
+      assertThat(files).as(dir).isNotEmpty();
+      for (Path f : files) {
+        for (String doc : separator.split(Files.readString(f))) {
+          Value fast = BlockYamlReader.read(doc, DecodeLimits.DEFAULT);
+          if (fast != null) {
+            accepted++;
+            assertThat(Yaml.readAll(doc)).as(f + ":\n" + doc).containsExactly(fast);
+          }
+        }
+      }
+    }
+    assertThat(accepted).isGreaterThan(500);
   }
 }
