@@ -26,7 +26,8 @@ import java.util.function.IntFunction;
  * JSON forms, byte fields as base64. Kinds of other group versions and custom resources are not
  * supported (kube serves them in JSON only).
  *
- * <p>Immutable and thread-safe; {@link #builtIn()} loads the descriptors once.
+ * <p>Immutable and thread-safe; a codec of {@link #builtIn()} parses its release's descriptors
+ * once, on its first use.
  */
 public final class ProtobufCodec {
   /** The media type of protobuf bodies. */
@@ -35,13 +36,30 @@ public final class ProtobufCodec {
   public static final String WATCH_MEDIA_TYPE = MEDIA_TYPE + ";stream=watch";
 
   private static final class Holder {
-    static final ProtobufCodec BUILT_IN = new ProtobufCodec(new ProtoCodec(ProtoSchema.builtIn()));
+    static final ProtobufCodec BUILT_IN =
+        new ProtobufCodec(() -> new ProtoCodec(ProtoSchema.builtIn()));
   }
 
-  private final ProtoCodec codec;
+  // the release's descriptors are parsed by the first protobuf body, not by a server's start
+  private final java.util.function.Supplier<ProtoCodec> load;
+  private volatile ProtoCodec codec;
 
-  private ProtobufCodec(ProtoCodec codec) {
-    this.codec = codec;
+  private ProtobufCodec(java.util.function.Supplier<ProtoCodec> load) {
+    this.load = load;
+  }
+
+  private ProtoCodec codec() {
+    ProtoCodec c = codec;
+    if (c == null) {
+      synchronized (this) {
+        c = codec;
+        if (c == null) {
+          c = load.get();
+          codec = c;
+        }
+      }
+    }
+    return c;
   }
 
   private static final java.util.Map<KubeVersion, ProtobufCodec> OLDER =
@@ -63,7 +81,7 @@ public final class ProtobufCodec {
       return builtIn();
     }
     return OLDER.computeIfAbsent(version,
-        v -> new ProtobufCodec(new ProtoCodec(ProtoSchema.builtIn(v))));
+        v -> new ProtobufCodec(() -> new ProtoCodec(ProtoSchema.builtIn(v))));
   }
 
   /**
@@ -101,7 +119,7 @@ public final class ProtobufCodec {
    * @param kind the type's kind, e.g. {@code Deployment}
    */
   public boolean supports(String apiVersion, String kind) {
-    return codec.supports(Objects.requireNonNull(apiVersion, "apiVersion"),
+    return codec().supports(Objects.requireNonNull(apiVersion, "apiVersion"),
         Objects.requireNonNull(kind, "kind"));
   }
 
@@ -114,10 +132,10 @@ public final class ProtobufCodec {
    */
   public MapValue decode(byte[] body) {
     ProtoCodec.Envelope e = ProtoCodec.envelope(Objects.requireNonNull(body, "body"));
-    if (!codec.supports(e.apiVersion(), e.kind())) {
+    if (!codec().supports(e.apiVersion(), e.kind())) {
       throw new UnsupportedKindException(e.apiVersion(), e.kind());
     }
-    return codec.decode(e);
+    return codec().decode(e);
   }
 
   /**
@@ -130,7 +148,7 @@ public final class ProtobufCodec {
    *     field (the message names the field)
    */
   public byte[] encode(MapValue object) {
-    return codec.encode(Objects.requireNonNull(object, "object"));
+    return codec().encode(Objects.requireNonNull(object, "object"));
   }
 
   /**
@@ -145,7 +163,7 @@ public final class ProtobufCodec {
    *     not fit its field
    */
   public byte[] encodeWatchEvent(String type, MapValue object) {
-    return codec.encodeWatchEvent(Objects.requireNonNull(type, "type"),
+    return codec().encodeWatchEvent(Objects.requireNonNull(type, "type"),
         Objects.requireNonNull(object, "object"));
   }
 
@@ -156,7 +174,7 @@ public final class ProtobufCodec {
    * @param kind the list's kind, e.g. {@code PodList}
    */
   public boolean streamsList(String apiVersion, String kind) {
-    return codec.listShape(Objects.requireNonNull(apiVersion, "apiVersion"),
+    return codec().listShape(Objects.requireNonNull(apiVersion, "apiVersion"),
         Objects.requireNonNull(kind, "kind")).isPresent();
   }
 
@@ -184,7 +202,7 @@ public final class ProtobufCodec {
     Objects.requireNonNull(item, "item");
     String apiVersion = shell.getOrNull("apiVersion") instanceof StringValue s ? s.value() : "";
     String kind = shell.getOrNull("kind") instanceof StringValue s ? s.value() : "";
-    ProtoCodec.ListShape shape = codec.listShape(apiVersion, kind).orElseThrow(() ->
+    ProtoCodec.ListShape shape = codec().listShape(apiVersion, kind).orElseThrow(() ->
         new IllegalArgumentException("no streamed protobuf list for " + apiVersion + ", Kind="
             + kind));
     byte[] head = shape.head(shell);
@@ -281,7 +299,7 @@ public final class ProtobufCodec {
    * @throws DecodeException for malformed bytes
    */
   public WatchEvent decodeWatchEvent(byte[] event) {
-    ProtoCodec.WatchEvent e = codec.decodeWatchEvent(Objects.requireNonNull(event, "event"));
+    ProtoCodec.WatchEvent e = codec().decodeWatchEvent(Objects.requireNonNull(event, "event"));
     return new WatchEvent(e.type(), e.object());
   }
 }

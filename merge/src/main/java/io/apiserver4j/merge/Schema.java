@@ -169,6 +169,8 @@ public final class Schema {
    *
    * @param name the type name
    * @return the type; empty when the schema has none of that name
+   * @throws SchemaException when the schema is one of {@link #fromSmdTypes} and the type's
+   *     definition is invalid
    */
   public Optional<TypeDef> findNamedType(String name) {
     requireNonNull(name, "name");
@@ -181,6 +183,8 @@ public final class Schema {
    *
    * @param ref the reference
    * @return the atom
+   * @throws SchemaException when the schema is one of {@link #fromSmdTypes} and the definition of
+   *     the named type is invalid
    */
   public Optional<Atom> resolve(TypeRef ref) {
     requireNonNull(ref, "ref");
