@@ -6,6 +6,7 @@ package io.apiserver4j.apiserver;
 
 import static java.util.Objects.requireNonNull;
 
+import io.apiserver4j.apiserver.internal.BuiltinSchema;
 import io.apiserver4j.core.GroupResource;
 import io.apiserver4j.core.GroupVersionKind;
 import io.apiserver4j.core.GroupVersionResource;
@@ -14,9 +15,14 @@ import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.Schema;
 import io.apiserver4j.merge.StructField;
 import io.apiserver4j.merge.TypeRef;
+import java.lang.ref.ReferenceQueue;
+import java.lang.ref.WeakReference;
+import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -502,37 +508,128 @@ public final class ResourceDefinition {
             + " is not defined in the schema");
       }
       if (schema != checkedSchema || !schemaType.equals(checkedSchemaType)) {
-        checkReferences(schema, TypeRef.named(schemaType), new java.util.HashSet<>());
+        // Every type reachable from the object's type must exist, or typing objects fails later.
+        References.firstUnresolved(schema, TypeRef.named(schemaType)).ifPresent(ref -> {
+          throw new IllegalArgumentException("the schema of " + kind + " refers to "
+              + ref.namedType().map(n -> "the undefined type " + n)
+                  .orElse("an unresolvable type")
+              + " (SMD's untyped types must be defined by the schema too)");
+        });
       }
       return new ResourceDefinition(this);
-    }
-
-    // Every type reachable from the object's type must exist, or typing objects fails later.
-    private void checkReferences(Schema s, TypeRef ref, java.util.Set<TypeRef> seen) {
-      if (!seen.add(ref)) {
-        return;
-      }
-      Optional<Atom> atom = s.resolve(ref);
-      if (atom.isEmpty()) {
-        throw new IllegalArgumentException("the schema of " + kind + " refers to "
-            + ref.namedType().map(n -> "the undefined type " + n).orElse("an unresolvable type")
-            + " (SMD's untyped types must be defined by the schema too)");
-      }
-      atom.get().list().ifPresent(l -> checkReferences(s, l.elementType(), seen));
-      atom.get().map().ifPresent(m -> {
-        if (!m.elementType().isNone()) {
-          checkReferences(s, m.elementType(), seen);
-        }
-        for (StructField f : m.fields()) {
-          checkReferences(s, f.type(), seen);
-        }
-      });
     }
 
     private static void checkLower(String what, String value) {
       if (!LOWER_NAME.matcher(value).matches()) {
         throw new IllegalArgumentException(what + " must be a lowercase DNS label: " + value);
       }
+    }
+  }
+
+  /**
+   * Whether every type reachable from a kind's type exists in its schema (else typing its objects
+   * fails later). A built-in schema is closed by construction and is not walked; for any other
+   * schema, the named references found to resolve are remembered per schema instance, so that
+   * many kinds sharing one schema (an embedder's, a CRD's versions) walk each type once.
+   *
+   * <p>Thread-safe. A schema's remembered references go when the schema is unreachable.
+   */
+  private static final class References {
+    // identity-keyed, weakly held: schemas compare structurally, which may decode every type
+    private static final ConcurrentHashMap<Key, Set<TypeRef>> VERIFIED =
+        new ConcurrentHashMap<>();
+    private static final ReferenceQueue<Schema> GONE = new ReferenceQueue<>();
+
+    private References() {}
+
+    private static final class Key extends WeakReference<Schema> {
+      private final int hash;
+
+      Key(Schema schema, ReferenceQueue<Schema> queue) {
+        super(schema, queue);
+        this.hash = System.identityHashCode(schema);
+      }
+
+      @Override
+      public boolean equals(Object o) {
+        if (o == this) {
+          return true;
+        }
+        Schema s = get();
+        return s != null && o instanceof Key k && k.get() == s;
+      }
+
+      @Override
+      public int hashCode() {
+        return hash;
+      }
+    }
+
+    /**
+     * The first reference reachable from {@code type} that {@code schema} cannot resolve.
+     *
+     * @param schema the schema
+     * @param type the kind's type
+     * @return the reference; empty when all resolve
+     */
+    static Optional<TypeRef> firstUnresolved(Schema schema, TypeRef type) {
+      if (BuiltinSchema.version(schema).isPresent()) {
+        return Optional.empty();
+      }
+      Set<TypeRef> verified = verified(schema);
+      Set<TypeRef> seen = new HashSet<>();
+      TypeRef unresolved = walk(schema, type, seen, verified);
+      if (unresolved != null) {
+        return Optional.of(unresolved);
+      }
+      // everything reachable from each of these resolves: later walks stop there
+      for (TypeRef r : seen) {
+        if (r.namedType().isPresent()) {
+          verified.add(r);
+        }
+      }
+      return Optional.empty();
+    }
+
+    private static TypeRef walk(Schema s, TypeRef ref, Set<TypeRef> seen, Set<TypeRef> verified) {
+      if (verified.contains(ref) || !seen.add(ref)) {
+        return null;
+      }
+      Optional<Atom> resolved = s.resolve(ref);
+      if (resolved.isEmpty()) {
+        return ref;
+      }
+      Atom atom = resolved.get();
+      if (atom.list().isPresent()) {
+        TypeRef bad = walk(s, atom.list().get().elementType(), seen, verified);
+        if (bad != null) {
+          return bad;
+        }
+      }
+      if (atom.map().isPresent()) {
+        if (!atom.map().get().elementType().isNone()) {
+          TypeRef bad = walk(s, atom.map().get().elementType(), seen, verified);
+          if (bad != null) {
+            return bad;
+          }
+        }
+        for (StructField f : atom.map().get().fields()) {
+          TypeRef bad = walk(s, f.type(), seen, verified);
+          if (bad != null) {
+            return bad;
+          }
+        }
+      }
+      return null;
+    }
+
+    private static Set<TypeRef> verified(Schema schema) {
+      for (Object gone; (gone = GONE.poll()) != null; ) {
+        VERIFIED.remove(gone);
+      }
+      Set<TypeRef> found = VERIFIED.get(new Key(schema, null));
+      return found != null ? found
+          : VERIFIED.computeIfAbsent(new Key(schema, GONE), k -> ConcurrentHashMap.newKeySet());
     }
   }
 }

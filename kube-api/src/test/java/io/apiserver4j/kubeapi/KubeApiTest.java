@@ -122,6 +122,26 @@ class KubeApiTest {
   }
 
   @Test
+  void typesAreListedWithoutParsingAndReadOneAtATime() {
+    for (KubeVersion v : KubeVersion.all()) {
+      KubeSchema schema = KubeApi.schema(v);
+      List<String> names = schema.typeNames();
+      assertThat(names).isSorted().doesNotHaveDuplicates();
+      ListValue all = (ListValue) schema.smd().getOrNull("types");
+      assertThat(all.size()).isEqualTo(names.size());
+      for (int i = 0; i < names.size(); i++) {
+        MapValue one = schema.typeDefinition(names.get(i)).orElseThrow();
+        assertThat(one).as(names.get(i)).isEqualTo(all.get(i));
+        assertThat(((StringValue) one.getOrNull("name")).value()).isEqualTo(names.get(i));
+      }
+      assertThat(schema.typeDefinition("io.k8s.api.core.v1.NoSuchType")).isEmpty();
+    }
+    MapValue configMap = KubeApi.schema().typeDefinition("io.k8s.api.core.v1.ConfigMap")
+        .orElseThrow();
+    assertThat(((MapValue) configMap.getOrNull("map")).getOrNull("fields")).isNotNull();
+  }
+
+  @Test
   void patchTagsIncludeRetainKeys() {
     // from the Go tags of DeploymentSpec.Strategy and PodSpec.Volumes
     assertThat(KubeApi.schema().patchTags().get("io.k8s.api.apps.v1.DeploymentSpec"))

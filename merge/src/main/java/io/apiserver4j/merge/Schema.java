@@ -10,14 +10,12 @@ import io.apiserver4j.core.DecodeException;
 import io.apiserver4j.core.Value;
 import io.apiserver4j.core.Yaml;
 import io.apiserver4j.merge.internal.CompiledSchema;
+import io.apiserver4j.merge.internal.NamedTypes;
 import io.apiserver4j.merge.internal.SmdSchemaCodec;
 import io.apiserver4j.merge.internal.TypeNode;
-import java.util.ArrayList;
-import java.util.Collections;
-import java.util.HashMap;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
+import java.util.function.Function;
 
 /**
  * A set of named types in structured-merge-diff's model: scalars, lists (atomic or associative,
@@ -29,7 +27,8 @@ import java.util.Optional;
  * <p>Load SMD's own YAML format with {@link #fromSmdYaml} or an already parsed document with
  * {@link #fromSmdValue}; both reject unknown keys, wrong value types, unknown element
  * relationships or scalar names, and duplicate type or field names with a {@link
- * SchemaException} naming the location.
+ * SchemaException} naming the location. {@link #fromSmdTypes} builds a schema whose types are
+ * each decoded on first use, for large generated schemas of which a program uses a few types.
  *
  * <p>Immutable and thread-safe. Typed values compare schemas by identity, as SMD does: two
  * values can only be merged or compared if they were typed with the same {@code Schema}
@@ -60,21 +59,13 @@ public final class Schema {
   /** The name of SMD's deduced type (maps granular all the way down, lists atomic). */
   public static final String UNTYPED_DEDUCED = "__untyped_deduced_";
 
-  private final List<TypeDef> types;
-  private final Map<String, TypeDef> byName;
+  private final NamedTypes types;
   private final CompiledSchema compiled;
   private int hash;
 
-  private Schema(List<TypeDef> types) {
-    this.types = Collections.unmodifiableList(new ArrayList<>(types));
-    Map<String, TypeDef> m = new HashMap<>(types.size() * 2);
-    for (TypeDef t : types) {
-      if (m.put(t.name(), t) != null) {
-        throw new SchemaException("duplicate type name \"" + t.name() + "\"");
-      }
-    }
-    this.byName = m;
-    this.compiled = new CompiledSchema(this.types);
+  private Schema(NamedTypes types) {
+    this.types = types;
+    this.compiled = new CompiledSchema(types);
   }
 
   /**
@@ -86,7 +77,7 @@ public final class Schema {
    */
   public static Schema of(List<TypeDef> types) {
     requireNonNull(types, "types");
-    return new Schema(types);
+    return new Schema(NamedTypes.of(types));
   }
 
   /**
@@ -117,7 +108,33 @@ public final class Schema {
    */
   public static Schema fromSmdValue(Value schema) {
     requireNonNull(schema, "schema");
-    return new Schema(SmdSchemaCodec.read(schema));
+    return new Schema(NamedTypes.of(SmdSchemaCodec.read(schema)));
+  }
+
+  /**
+   * A schema of the types called {@code typeNames}, each decoded from its SMD type definition
+   * ({@code {name: ..., map: {...}}}, an element of an SMD document's {@code types}) when first
+   * needed: by {@link #findNamedType}, {@link #resolve} or typing a value through it. Meant for
+   * large generated schemas of which a program uses a few types; {@link #types()},
+   * {@link #equals} and {@link #toSmdValue()} decode them all. Each type is decoded once, whatever
+   * the threads; the schema is as immutable and thread-safe as one built by
+   * {@link #fromSmdValue}, and equal to it for the same definitions.
+   *
+   * <p>A definition is checked as {@link #fromSmdValue} checks it when it is decoded: an invalid
+   * one (or one {@code definitions} cannot give, or one of another name) throws a {@link
+   * SchemaException} naming its location ({@code types[<index>] "<name>"}) from the call that
+   * needed it, and again from every later one.
+   *
+   * @param typeNames the names of the types, unique, in definition order
+   * @param definitions gives the SMD type definition of each name of {@code typeNames}
+   * @return the schema
+   * @throws SchemaException when a name is empty or repeated
+   */
+  public static Schema fromSmdTypes(List<String> typeNames,
+      Function<String, ? extends Value> definitions) {
+    requireNonNull(typeNames, "typeNames");
+    requireNonNull(definitions, "definitions");
+    return new Schema(NamedTypes.lazy(typeNames, definitions::apply));
   }
 
   /**
@@ -135,7 +152,7 @@ public final class Schema {
    * @return the types
    */
   public List<TypeDef> types() {
-    return types;
+    return types.all();
   }
 
   /**
@@ -144,7 +161,7 @@ public final class Schema {
    * @return the names
    */
   public List<String> typeNames() {
-    return types.stream().map(TypeDef::name).toList();
+    return types.names();
   }
 
   /**
@@ -152,10 +169,12 @@ public final class Schema {
    *
    * @param name the type name
    * @return the type; empty when the schema has none of that name
+   * @throws SchemaException when the schema is one of {@link #fromSmdTypes} and the type's
+   *     definition is invalid
    */
   public Optional<TypeDef> findNamedType(String name) {
     requireNonNull(name, "name");
-    return Optional.ofNullable(byName.get(name));
+    return Optional.ofNullable(types.get(name));
   }
 
   /**
@@ -164,6 +183,8 @@ public final class Schema {
    *
    * @param ref the reference
    * @return the atom
+   * @throws SchemaException when the schema is one of {@link #fromSmdTypes} and the definition of
+   *     the named type is invalid
    */
   public Optional<Atom> resolve(TypeRef ref) {
     requireNonNull(ref, "ref");
@@ -176,7 +197,7 @@ public final class Schema {
       a = a.withScalar(n.scalar);
     }
     if (n.list != null) {
-      Atom base = ref.namedType().map(byName::get).map(TypeDef::atom).orElse(ref.inlined());
+      Atom base = ref.namedType().map(types::get).map(TypeDef::atom).orElse(ref.inlined());
       ListType l = base.list().orElseThrow();
       a = a.withList(new ListType(l.elementType(),
           n.list.atomic ? ElementRelationship.ATOMIC : ElementRelationship.ASSOCIATIVE, l.keys()));
@@ -216,21 +237,23 @@ public final class Schema {
    * @return the document, a map with a {@code types} list
    */
   public Value toSmdValue() {
-    return SmdSchemaCodec.write(types);
+    return SmdSchemaCodec.write(types.all());
   }
 
-  /** Structural equality of the type definitions. */
+  /** Structural equality of the type definitions (in order). */
   @Override
   public boolean equals(Object o) {
-    return o instanceof Schema s && types.equals(s.types);
+    return o == this || o instanceof Schema s && types.names().equals(s.types.names())
+        && types.all().equals(s.types.all());
   }
 
+  /** A hash of the type names, so that a lazily decoded schema keys a cache without decoding. */
   @Override
   public int hashCode() {
     // schemas key caches and hold hundreds of types: the hash is computed once, as String's
     int h = hash;
     if (h == 0) {
-      h = types.hashCode();
+      h = types.names().hashCode();
       hash = h;
     }
     return h;
@@ -238,7 +261,7 @@ public final class Schema {
 
   @Override
   public String toString() {
-    return "Schema{" + types.size() + " types}";
+    return "Schema{" + types.names().size() + " types}";
   }
 
   CompiledSchema compiled() {

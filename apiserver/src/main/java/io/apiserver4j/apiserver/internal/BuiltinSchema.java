@@ -16,7 +16,9 @@ import io.apiserver4j.kubeapi.KubeSchema;
 import io.apiserver4j.kubeapi.KubeSubresource;
 import io.apiserver4j.kubeapi.KubeVersion;
 import io.apiserver4j.merge.Schema;
+import java.util.Collections;
 import java.util.EnumMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.ConcurrentHashMap;
@@ -44,9 +46,12 @@ public final class BuiltinSchema {
     private Release(KubeVersion version) {
       this.version = version;
       this.data = KubeApi.schema(version);
-      this.schema = Schema.fromSmdValue(data.smd());
+      // each type decoded on first use: a server touches a few dozen of the hundreds
+      this.schema = Schema.fromSmdTypes(data.typeNames(),
+          name -> data.typeDefinition(name).orElse(null));
       this.shape = new TypedShape(schema, data.zeros());
       this.decoder = new GoDecoder(new GoType.Resolver(schema, data.goTypes()));
+      BY_SCHEMA.put(schema, this);
     }
 
     PatchSchema patchSchema(String typeName) {
@@ -60,6 +65,9 @@ public final class BuiltinSchema {
   }
 
   private static final Map<KubeVersion, Release> OLDER = new EnumMap<>(KubeVersion.class);
+  // every release loaded so far, by its schema instance (the latest's included)
+  private static final Map<Schema, Release> BY_SCHEMA =
+      Collections.synchronizedMap(new IdentityHashMap<>());
 
   private BuiltinSchema() {}
 
@@ -74,17 +82,8 @@ public final class BuiltinSchema {
 
   /** The release whose built-in schema {@code schema} is, if it is one. */
   static Optional<Release> release(Schema schema) {
-    if (schema == Latest.RELEASE.schema) {
-      return Optional.of(Latest.RELEASE);
-    }
-    synchronized (OLDER) {
-      for (Release r : OLDER.values()) {
-        if (r.schema == schema) {
-          return Optional.of(r);
-        }
-      }
-    }
-    return Optional.empty();
+    // a release not loaded yet has no schema instance that could be this one
+    return Optional.ofNullable(BY_SCHEMA.get(schema));
   }
 
   /** The schema of all built-in types (SMD format) of the newest release. */
@@ -97,7 +96,11 @@ public final class BuiltinSchema {
     return release(version).schema;
   }
 
-  /** The release of built-in schema {@code schema}, if it is one of {@link #schema(KubeVersion)}. */
+  /**
+   * The release of built-in schema {@code schema}, if it is one of {@link #schema(KubeVersion)};
+   * loads no release. Such a schema is closed: every reference of every type resolves (the
+   * generator includes every type a type refers to; kube-api's and apiserver's tests check it).
+   */
   public static Optional<KubeVersion> version(Schema schema) {
     return release(schema).map(r -> r.version);
   }

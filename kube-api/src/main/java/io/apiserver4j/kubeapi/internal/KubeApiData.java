@@ -150,12 +150,15 @@ public final class KubeApiData {
   }
 
   private static KubeSchema readSchema(KubeVersion version) {
+    // the types are indexed, each parsed when first needed; the rest is small and read whole
+    TypeLines types = TypeLines.index(bytes(version, "schema-types.jsonl.gz"),
+        directory(version) + "schema-types.jsonl.gz");
     MapValue data = (MapValue) read(version, "schema.json.gz");
     Map<String, Map<String, String>> tags = stringsByType((MapValue) data.getOrNull("patch"));
     Map<String, Map<String, Value>> zeros = new LinkedHashMap<>();
     ((MapValue) data.getOrNull("zeros")).forEach((type, fields) ->
         zeros.put(type, ((MapValue) fields).asMap()));
-    return new KubeSchema(MapValue.ofEntries("types", data.getOrNull("types")), tags, zeros,
+    return new KubeSchema(types.names(), name -> types.definition(name, LIMITS), tags, zeros,
         stringsByType((MapValue) data.getOrNull("go")));
   }
 
@@ -170,13 +173,17 @@ public final class KubeApiData {
   }
 
   private static Value read(KubeVersion version, String name) {
+    return Json.read(bytes(version, name), LIMITS);
+  }
+
+  private static byte[] bytes(KubeVersion version, String name) {
     String path = directory(version) + name;
     try (InputStream raw = KubeApiData.class.getResourceAsStream(path)) {
       if (raw == null) {
         throw new IllegalStateException("missing resource " + path);
       }
       InputStream in = name.endsWith(".gz") ? new GZIPInputStream(raw, 1 << 16) : raw;
-      return Json.read(in, LIMITS);
+      return in.readAllBytes();
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     }

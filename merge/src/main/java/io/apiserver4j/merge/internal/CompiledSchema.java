@@ -10,9 +10,6 @@ import io.apiserver4j.merge.ListType;
 import io.apiserver4j.merge.MapType;
 import io.apiserver4j.merge.TypeDef;
 import io.apiserver4j.merge.TypeRef;
-import java.util.HashMap;
-import java.util.List;
-import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 
 /**
@@ -22,22 +19,19 @@ import java.util.concurrent.ConcurrentHashMap;
 public final class CompiledSchema {
   static final String UNTYPED_DEDUCED = "__untyped_deduced_";
 
-  private final Map<String, TypeDef> defs;
+  private final NamedTypes defs;
   private final ConcurrentHashMap<String, TypeNode> named = new ConcurrentHashMap<>();
   private final ConcurrentHashMap<TypeRef, TypeNode> overridden = new ConcurrentHashMap<>();
 
-  public CompiledSchema(List<TypeDef> types) {
-    Map<String, TypeDef> m = new HashMap<>(types.size() * 2);
-    for (TypeDef t : types) {
-      m.put(t.name(), t);
-    }
-    this.defs = m;
+  public CompiledSchema(NamedTypes types) {
+    this.defs = types;
   }
 
   /**
-   * Resolves a reference. Never throws: an unknown name or an override that does not fit the
-   * type gives a node whose {@link TypeNode#unresolved} explains the problem, reported by walkers
-   * at the path where the type is used (as SMD does).
+   * Resolves a reference. An unknown name or an override that does not fit the type gives a
+   * node whose {@link TypeNode#unresolved} explains the problem, reported by walkers at the path
+   * where the type is used (as SMD does); only a lazily decoded type whose definition is invalid
+   * throws, a {@link io.apiserver4j.merge.SchemaException} naming it.
    */
   public TypeNode resolve(TypeRef ref) {
     if (ref.elementRelationship().isEmpty()) {

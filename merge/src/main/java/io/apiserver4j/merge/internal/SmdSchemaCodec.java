@@ -64,18 +64,38 @@ public final class SmdSchemaCodec {
     for (int i = 0; i < types.size(); i++) {
       String where = "types[" + i + "]";
       MapValue def = map(types.get(i), where);
-      String name = string(def.getOrNull("name"), where + ".name");
-      if (name == null || name.isEmpty()) {
-        throw new SchemaException(where + ": type definition has no name");
-      }
+      String name = name(def, where);
       where = where + " \"" + name + "\"";
       if (!names.add(name)) {
         throw new SchemaException(where + ": duplicate type name \"" + name + "\"");
       }
-      checkKeys(def, TYPE_DEF_KEYS, where);
-      out.add(new TypeDef(name, atom(def, where)));
+      out.add(typeDef(def, name, where));
     }
     return out;
+  }
+
+  /**
+   * Parses one named type, the {@code index}th of its schema's {@code types}; errors name it as
+   * {@link #read} does ({@code types[<index>] "<name>"...}).
+   */
+  public static TypeDef readType(Value definition, int index) {
+    String where = "types[" + index + "]";
+    MapValue def = map(definition, where);
+    String name = name(def, where);
+    return typeDef(def, name, where + " \"" + name + "\"");
+  }
+
+  private static String name(MapValue def, String where) {
+    String name = string(def.getOrNull("name"), where + ".name");
+    if (name == null || name.isEmpty()) {
+      throw new SchemaException(where + ": type definition has no name");
+    }
+    return name;
+  }
+
+  private static TypeDef typeDef(MapValue def, String name, String where) {
+    checkKeys(def, TYPE_DEF_KEYS, where);
+    return new TypeDef(name, atom(def, where));
   }
 
   private static Atom atom(MapValue m, String where) {

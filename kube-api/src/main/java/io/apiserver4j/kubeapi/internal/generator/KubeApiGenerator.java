@@ -50,14 +50,19 @@ import java.util.zip.GZIPOutputStream;
  *       documents as {@link #discovery} generates them. The group order is the order of the
  *       1.36 set's {@code aggregated_v2.json} (a 1.33 document, used for nothing else). The
  *       schema type of a kind is the swagger definition that declares its group-version-kind.
- *   <li>{@code schema.json.gz}: the structured-merge-diff types the served kinds use (client-go's
- *       {@code smd-schema.yaml}, plus types client-go has no apply configurations for, such as
- *       CustomResourceDefinition, APIService, the review kinds and autoscaling/v1 Scale,
- *       converted from the swagger definitions as kube-openapi's schema converter does), the
- *       strategic merge patch tags of their fields (swagger's
+ *   <li>{@code schema-types.jsonl.gz}: the structured-merge-diff types the served kinds use
+ *       (client-go's {@code smd-schema.yaml}, plus types client-go has no apply configurations
+ *       for, such as CustomResourceDefinition, APIService, the review kinds and autoscaling/v1
+ *       Scale, converted from the swagger definitions as kube-openapi's schema converter does),
+ *       sorted by name, one line per type: the type's SMD definition as compact JSON, its
+ *       {@code name} first ({@code {"name":"io.k8s.api.core.v1.Pod","map":...}}), so that a
+ *       reader indexes the types by scanning for line ends and parses only those it needs.
+ *   <li>{@code schema.json.gz}: what SMD does not say of those types: the strategic merge patch
+ *       tags of their fields ({@code patch}: swagger's
  *       {@code x-kubernetes-patch-strategy}/{@code -merge-key}, including {@code retainKeys}),
- *       the zero values Go writes for fields it always encodes (see {@link #zeros}), and the Go
- *       numeric and byte types SMD leaves out (swagger's formats, see {@link #goTypes}).
+ *       the zero values Go writes for fields it always encodes ({@code zeros}, see
+ *       {@link #zeros}), and the Go numeric and byte types SMD leaves out ({@code go}: swagger's
+ *       formats, see {@link #goTypes}).
  *   <li>{@code openapi.json.gz}: the swagger definitions (descriptions, formats, enums, required
  *       fields, extensions) of the served kinds, their lists and the types they use, for the
  *       server's OpenAPI documents.
@@ -237,7 +242,13 @@ public final class KubeApiGenerator {
     }
     Map<String, byte[]> out = new LinkedHashMap<>();
     out.put("resources.json", lines.toString().getBytes(StandardCharsets.UTF_8));
-    out.put("schema.json.gz", gzip(Json.writeBytes(schema(roots))));
+    MapValue schema = schema(roots);
+    out.put("schema-types.jsonl.gz", gzip(typeLines((ListValue) schema.getOrNull("types"))));
+    out.put("schema.json.gz", gzip(Json.writeBytes(MapValue.builder()
+        .put("patch", schema.getOrNull("patch"))
+        .put("zeros", schema.getOrNull("zeros"))
+        .put("go", schema.getOrNull("go"))
+        .build())));
     out.put("openapi.json.gz", gzip(Json.writeBytes(openApi(roots, resources))));
     if (!release.equals(LATEST)) {
       out.put("proto-descriptors.json", io.apiserver4j.kubeapi.internal.proto
@@ -601,6 +612,28 @@ public final class KubeApiGenerator {
         .put("zeros", zeros(types, converted, kinds))
         .put("go", goTypes(types.keySet()))
         .build();
+  }
+
+  /** One line per type, its name first (the layout KubeApiData's reader indexes). */
+  private static byte[] typeLines(ListValue types) {
+    StringBuilder out = new StringBuilder();
+    for (Value v : types.items()) {
+      MapValue t = (MapValue) v;
+      String name = str(t, "name");
+      MapValue.Builder line = MapValue.builder(t.size()).put("name", Value.of(name));
+      for (int i = 0; i < t.size(); i++) {
+        if (!t.keyAt(i).equals("name")) {
+          line.put(t.keyAt(i), t.valueAt(i));
+        }
+      }
+      String json = Json.write(line.build());
+      if (!json.startsWith("{\"name\":\"" + name + "\"") || json.indexOf('\n') >= 0) {
+        // the reader takes the name verbatim between the first quotes of the line
+        throw new IllegalStateException("type name " + name + " needs escaping in JSON");
+      }
+      out.append(json).append('\n');
+    }
+    return out.toString().getBytes(StandardCharsets.UTF_8);
   }
 
   /**

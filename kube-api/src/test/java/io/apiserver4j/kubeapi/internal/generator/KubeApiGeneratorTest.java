@@ -48,10 +48,10 @@ class KubeApiGeneratorTest {
         FIELD_HINTS);
     if (release.equals(KubeApiGenerator.LATEST)) {
       assertThat(expected).containsOnlyKeys("resources.json", "schema.json.gz",
-          "openapi.json.gz");
+          "schema-types.jsonl.gz", "openapi.json.gz");
     } else {
       assertThat(expected).containsOnlyKeys("resources.json", "schema.json.gz",
-          "openapi.json.gz", "proto-descriptors.json");
+          "schema-types.jsonl.gz", "openapi.json.gz", "proto-descriptors.json");
     }
     Path dir = KubeApiGenerator.outputDirectory(COMMITTED, release);
     for (String name : expected.keySet()) {
