@@ -18,7 +18,6 @@ import io.apiserver4j.core.Meta;
 import io.apiserver4j.core.Nested;
 import io.apiserver4j.controllers.metrics.CustomMetrics;
 import io.apiserver4j.core.Value;
-import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -54,21 +53,12 @@ class CustomMetricsScenarioTest {
         b -> b.customMetrics(custom));
   }
 
-  private void advance(long seconds) {
-    clock.set(clock.instant().plusSeconds(seconds));
-    scenario.idle();
-  }
-
   private ResourceClient pods() {
     return api.resources(PODS).namespace("ns");
   }
 
   private void deployment(int replicas) {
-    api.resources(DEPLOYMENTS).namespace("ns").create(Json.read("{\"apiVersion\":\"apps/v1\","
-        + "\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":"
-        + replicas + ",\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{"
-        + "\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":"
-        + "\"c\",\"image\":\"nginx\",\"resources\":{\"requests\":{\"cpu\":\"200m\"}}}]}}}}"));
+    api.resources(DEPLOYMENTS).namespace("ns").create(HpaFixtures.webDeployment(replicas));
     scenario.idle();
   }
 
@@ -77,26 +67,6 @@ class CustomMetricsScenarioTest {
         + "\"kind\":\"HorizontalPodAutoscaler\",\"metadata\":{\"name\":\"web\"},\"spec\":{"
         + "\"scaleTargetRef\":{\"apiVersion\":\"apps/v1\",\"kind\":\"Deployment\",\"name\":"
         + "\"web\"},\"minReplicas\":1,\"maxReplicas\":10,\"metrics\":[" + metrics + "]}}"));
-    scenario.idle();
-  }
-
-  /** Marks every Pod not yet Running as Running and Ready now, as a kubelet would. */
-  private void readyAll() {
-    for (MapValue pod : pods().list()) {
-      if (Nested.str(pod, "status", "phase").equals("Running")) {
-        continue;
-      }
-      String time = Meta.formatTime(clock.instant());
-      MapValue status = (MapValue) Json.read("{\"phase\":\"Running\",\"startTime\":\"" + time
-          + "\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
-          + "\"lastTransitionTime\":\"" + time + "\"}]}");
-      ApiResponse response = api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS)
-          .namespace("ns").name(Meta.metaString(pod, "name")).subresource("status")
-          .options(UpdateOptions.defaults()).body(pod.with("status", status)).build());
-      if (response.code() != 404) {
-        response.orThrow();
-      }
-    }
     scenario.idle();
   }
 
@@ -138,14 +108,14 @@ class CustomMetricsScenarioTest {
   @Test
   void scalesOnAPodsMetric() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpaWith("{\"type\":\"Pods\",\"pods\":{\"metric\":{\"name\":\"packets-per-second\"},"
         + "\"target\":{\"type\":\"AverageValue\",\"averageValue\":\"1k\"}}}");
     for (MapValue pod : pods().list()) {
       custom.setPodMetric("ns", Meta.metaString(pod, "name"), "packets-per-second", "1500");
     }
 
-    advance(15);
+    scenario.advance(15);
     // average 1500 against 1k on 2 Pods: ceil(1.5 x 2) = 3
     assertThat(replicas()).isEqualTo(3);
     assertThat(currentMetrics()).containsExactly(Json.read("{\"type\":\"Pods\",\"pods\":{"
@@ -161,11 +131,11 @@ class CustomMetricsScenarioTest {
   @Test
   void aMissingPodsMetricIsReportedAsKube() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpaWith("{\"type\":\"Pods\",\"pods\":{\"metric\":{\"name\":\"packets-per-second\"},"
         + "\"target\":{\"type\":\"AverageValue\",\"averageValue\":\"1k\"}}}");
 
-    advance(15);
+    scenario.advance(15);
     assertCondition(hpaStatus(), "ScalingActive", "False", "FailedGetPodsMetric",
         "the HPA was unable to compute the replica count: unable to get metric"
             + " packets-per-second: no metrics returned from custom metrics API");
@@ -175,12 +145,12 @@ class CustomMetricsScenarioTest {
   @Test
   void scalesOnAnObjectMetricAndReportsAMissingOne() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpaWith("{\"type\":\"Object\",\"object\":{\"describedObject\":{\"apiVersion\":\"v1\","
         + "\"kind\":\"Service\",\"name\":\"web\"},\"metric\":{\"name\":"
         + "\"requests-per-second\"},\"target\":{\"type\":\"Value\",\"value\":\"10\"}}}");
 
-    advance(15);
+    scenario.advance(15);
     assertCondition(hpaStatus(), "ScalingActive", "False", "FailedGetObjectMetric",
         "the HPA was unable to compute the replica count: unable to get metric"
             + " requests-per-second: Service on ns web/unable to fetch metrics from custom"
@@ -188,7 +158,7 @@ class CustomMetricsScenarioTest {
             + " services web");
 
     custom.setObjectMetric("ns", "v1", "Service", "web", "requests-per-second", "15");
-    advance(15);
+    scenario.advance(15);
     // 15 against 10 on 2 ready Pods: ceil(1.5 x 2) = 3
     assertThat(replicas()).isEqualTo(3);
     assertThat(currentMetrics()).containsExactly(Json.read("{\"type\":\"Object\",\"object\":{"
@@ -201,12 +171,12 @@ class CustomMetricsScenarioTest {
   @Test
   void scalesOnAnExternalMetricSummedOverItsSelectedSeries() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpaWith("{\"type\":\"External\",\"external\":{\"metric\":{\"name\":\"queue-length\","
         + "\"selector\":{\"matchLabels\":{\"queue\":\"work\"}}},\"target\":{\"type\":"
         + "\"AverageValue\",\"averageValue\":\"30\"}}}");
 
-    advance(15);
+    scenario.advance(15);
     String selector = "&LabelSelector{MatchLabels:map[string]string{queue: work,},"
         + "MatchExpressions:[]LabelSelectorRequirement{},}";
     assertCondition(hpaStatus(), "ScalingActive", "False", "FailedGetExternalMetric",
@@ -218,7 +188,7 @@ class CustomMetricsScenarioTest {
         .setExternalMetric("ns", "queue-length", java.util.Map.of("queue", "work",
             "shard", "2"), "30")
         .setExternalMetric("ns", "queue-length", java.util.Map.of("queue", "other"), "900");
-    advance(15);
+    scenario.advance(15);
     // 60 + 30 per 30 a Pod: 3 Pods; the average over the 2 current replicas is 45
     assertThat(replicas()).isEqualTo(3);
     assertThat(currentMetrics()).containsExactly(Json.read("{\"type\":\"External\","
@@ -233,11 +203,11 @@ class CustomMetricsScenarioTest {
     controllers.close();
     controllers = scenario.start("deployment,replicaset,horizontalpodautoscaling");
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpaWith("{\"type\":\"External\",\"external\":{\"metric\":{\"name\":\"queue-length\"},"
         + "\"target\":{\"type\":\"Value\",\"value\":\"30\"}}}");
 
-    advance(15);
+    scenario.advance(15);
     assertCondition(hpaStatus(), "ScalingActive", "False", "FailedGetExternalMetric",
         "the HPA was unable to compute the replica count: unable to get external metric"
             + " ns/queue-length/nil: unable to fetch metrics from external metrics API: no"

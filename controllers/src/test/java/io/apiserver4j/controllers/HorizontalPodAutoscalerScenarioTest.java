@@ -51,21 +51,12 @@ class HorizontalPodAutoscalerScenarioTest {
     controllers = scenario.start("deployment,replicaset,horizontalpodautoscaling");
   }
 
-  private void advance(long seconds) {
-    clock.set(clock.instant().plusSeconds(seconds));
-    scenario.idle();
-  }
-
   private ResourceClient pods() {
     return api.resources(PODS).namespace("ns");
   }
 
   private void deployment(int replicas) {
-    api.resources(DEPLOYMENTS).namespace("ns").create(Json.read("{\"apiVersion\":\"apps/v1\","
-        + "\"kind\":\"Deployment\",\"metadata\":{\"name\":\"web\"},\"spec\":{\"replicas\":"
-        + replicas + ",\"selector\":{\"matchLabels\":{\"app\":\"web\"}},\"template\":{"
-        + "\"metadata\":{\"labels\":{\"app\":\"web\"}},\"spec\":{\"containers\":[{\"name\":"
-        + "\"c\",\"image\":\"nginx\",\"resources\":{\"requests\":{\"cpu\":\"200m\"}}}]}}}}"));
+    api.resources(DEPLOYMENTS).namespace("ns").create(HpaFixtures.webDeployment(replicas));
     scenario.idle();
   }
 
@@ -76,26 +67,6 @@ class HorizontalPodAutoscalerScenarioTest {
         + "\"web\"},\"minReplicas\":1,\"maxReplicas\":10,\"metrics\":[{\"type\":\"Resource\","
         + "\"resource\":{\"name\":\"cpu\",\"target\":{\"type\":\"Utilization\","
         + "\"averageUtilization\":50}}}]" + behavior + "}}"));
-    scenario.idle();
-  }
-
-  /** Marks every Pod not yet Running as Running and Ready now, as a kubelet would. */
-  private void readyAll() {
-    for (MapValue pod : pods().list()) {
-      if (Nested.str(pod, "status", "phase").equals("Running")) {
-        continue;
-      }
-      String time = Meta.formatTime(clock.instant());
-      MapValue status = (MapValue) Json.read("{\"phase\":\"Running\",\"startTime\":\"" + time
-          + "\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
-          + "\"lastTransitionTime\":\"" + time + "\"}]}");
-      ApiResponse response = api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS)
-          .namespace("ns").name(Meta.metaString(pod, "name")).subresource("status")
-          .options(UpdateOptions.defaults()).body(pod.with("status", status)).build());
-      if (response.code() != 404) {
-        response.orThrow();
-      }
-    }
     scenario.idle();
   }
 
@@ -141,13 +112,13 @@ class HorizontalPodAutoscalerScenarioTest {
   @Test
   void scalesUpOnHighCpuThenDownOnceTheStabilizationWindowHasPassed() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpa("");
     cpu("200m"); // 100% of the 200m request against a 50% target
 
-    advance(14);
+    scenario.advance(14);
     assertThat(replicas()).as("before the first sync").isEqualTo(2);
-    advance(1);
+    scenario.advance(1);
     Instant scaledUp = clock.instant();
     // ratio 2.0 on 2 ready Pods: 4, which the legacy limit max(2 x 2, 4) allows
     assertThat(replicas()).isEqualTo(4);
@@ -168,9 +139,9 @@ class HorizontalPodAutoscalerScenarioTest {
     assertThat(rescaleEvents()).containsExactly("New size: 4; reason: cpu resource utilization"
         + " (percentage of request) above target");
 
-    readyAll();
+    scenario.markPodsReady("ns");
     cpu("20m"); // 10%: one Pod would do
-    advance(15);
+    scenario.advance(15);
     assertThat(replicas()).as("held by the downscale stabilization").isEqualTo(4);
     status = hpaStatus();
     assertThat(Nested.integer(status, "currentReplicas")).isEqualTo(4);
@@ -185,10 +156,10 @@ class HorizontalPodAutoscalerScenarioTest {
     // the recommendation of 4, made at 00:00:15, counts while it is not older than 5 minutes:
     // the 19 syncs from 00:00:45 to 00:05:15 keep 4
     for (int sync = 0; sync < 19; sync++) {
-      advance(15);
+      scenario.advance(15);
       assertThat(replicas()).as("at " + clock.instant()).isEqualTo(4);
     }
-    advance(15);
+    scenario.advance(15);
     assertThat(replicas()).isEqualTo(1);
     status = hpaStatus();
     assertCondition(status, "AbleToScale", "True", "SucceededRescale",
@@ -202,30 +173,30 @@ class HorizontalPodAutoscalerScenarioTest {
   @Test
   void behaviorPoliciesLimitEachStep() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     // up: at most 1 Pod per 60 s; down: no window, at most 1 Pod per 60 s
     hpa(",\"behavior\":{\"scaleUp\":{\"policies\":[{\"type\":\"Pods\",\"value\":1,"
         + "\"periodSeconds\":60}]},\"scaleDown\":{\"stabilizationWindowSeconds\":0,"
         + "\"policies\":[{\"type\":\"Pods\",\"value\":1,\"periodSeconds\":60}]}}");
     cpu("200m");
 
-    advance(15);
+    scenario.advance(15);
     assertThat(replicas()).isEqualTo(3);
     assertCondition(hpaStatus(), "ScalingLimited", "True", "ScaleUpLimit",
         "the desired replica count is increasing faster than the maximum scale rate");
-    readyAll();
+    scenario.markPodsReady("ns");
     cpu("200m");
-    advance(15);
+    scenario.advance(15);
     assertThat(replicas()).as("within the 60 s period").isEqualTo(3);
-    advance(15);
-    advance(15);
+    scenario.advance(15);
+    scenario.advance(15);
     assertThat(replicas()).isEqualTo(3);
-    advance(15); // 60 s after the first step
+    scenario.advance(15); // 60 s after the first step
     assertThat(replicas()).isEqualTo(4);
 
-    readyAll();
+    scenario.markPodsReady("ns");
     cpu("20m");
-    advance(60);
+    scenario.advance(60);
     assertThat(replicas()).isEqualTo(3);
     assertCondition(hpaStatus(), "ScalingLimited", "True", "ScaleDownLimit",
         "the desired replica count is decreasing faster than the maximum scale rate");
@@ -234,10 +205,10 @@ class HorizontalPodAutoscalerScenarioTest {
   @Test
   void missingMetricsAndAZeroTargetAreReportedAsKube() {
     deployment(2);
-    readyAll();
+    scenario.markPodsReady("ns");
     hpa("");
 
-    advance(15);
+    scenario.advance(15);
     MapValue status = hpaStatus();
     assertCondition(status, "ScalingActive", "False", "FailedGetResourceMetric",
         "the HPA was unable to compute the replica count: failed to get cpu utilization:"
@@ -251,7 +222,7 @@ class HorizontalPodAutoscalerScenarioTest {
     api.resources(DEPLOYMENTS).namespace("ns").patch("web",
         io.apiserver4j.apimachinery.patch.PatchType.MERGE_PATCH, "{\"spec\":{\"replicas\":0}}");
     scenario.idle();
-    advance(15);
+    scenario.advance(15);
     assertCondition(hpaStatus(), "ScalingActive", "False", "ScalingDisabled",
         "scaling is disabled since the replica count of the target is zero");
     assertThat(Value.of(replicas())).isEqualTo(Value.of(0L));

@@ -6,8 +6,15 @@ package io.apiserver4j.controllers;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import io.apiserver4j.apiserver.ApiRequest;
+import io.apiserver4j.apiserver.ApiResponse;
 import io.apiserver4j.apiserver.ApiServer;
+import io.apiserver4j.apiserver.UpdateOptions;
+import io.apiserver4j.core.GroupVersionResource;
 import io.apiserver4j.core.Json;
+import io.apiserver4j.core.MapValue;
+import io.apiserver4j.core.Meta;
+import io.apiserver4j.core.Nested;
 import java.time.Duration;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.UnaryOperator;
@@ -21,6 +28,7 @@ import org.junit.jupiter.api.extension.ExtensionContext;
  * clock. Registered with {@code @RegisterExtension}; both are closed after each test.
  */
 final class Scenario implements AfterEachCallback {
+  private static final GroupVersionResource PODS = new GroupVersionResource("", "v1", "pods");
   /** How long a test waits for the controllers to settle before it fails. */
   static final Duration IDLE = Duration.ofSeconds(30);
 
@@ -72,6 +80,35 @@ final class Scenario implements AfterEachCallback {
   /** Waits until the controllers are idle, failing the test if they are not within {@link #IDLE}. */
   void idle() {
     assertThat(controllers.awaitIdle(IDLE)).as("controllers idle").isTrue();
+  }
+
+  /** Steps the clock {@code seconds} forward and waits for the controllers to settle. */
+  void advance(long seconds) {
+    clock.set(clock.instant().plusSeconds(seconds));
+    idle();
+  }
+
+  /**
+   * Marks every Pod of {@code namespace} not yet Running as Running and Ready now, as a kubelet
+   * would, and waits for the controllers to settle. A Pod deleted meanwhile is skipped.
+   */
+  void markPodsReady(String namespace) {
+    for (MapValue pod : api.resources(PODS).namespace(namespace).list()) {
+      if (Nested.str(pod, "status", "phase").equals("Running")) {
+        continue;
+      }
+      String time = Meta.formatTime(clock.instant());
+      MapValue status = (MapValue) Json.read("{\"phase\":\"Running\",\"startTime\":\"" + time
+          + "\",\"conditions\":[{\"type\":\"Ready\",\"status\":\"True\","
+          + "\"lastTransitionTime\":\"" + time + "\"}]}");
+      ApiResponse response = api.handle(ApiRequest.builder(ApiRequest.Verb.UPDATE, PODS)
+          .namespace(namespace).name(Meta.metaString(pod, "name")).subresource("status")
+          .options(UpdateOptions.defaults()).body(pod.with("status", status)).build());
+      if (response.code() != 404) {
+        response.orThrow();
+      }
+    }
+    idle();
   }
 
   @Override
