@@ -49,11 +49,6 @@ class JobBackoffLimitPerIndexScenarioTest {
     controllers = scenario.start("job");
   }
 
-  private void advance(long seconds) {
-    clock.set(clock.instant().plusSeconds(seconds));
-    scenario.idle();
-  }
-
   private ResourceClient pods() {
     return api.resources(PODS).namespace("ns");
   }
@@ -119,9 +114,9 @@ class JobBackoffLimitPerIndexScenarioTest {
     assertThat(Nested.str(status(), "failedIndexes")).isEmpty();
     assertThat(live("0")).isEmpty();
     assertThat(live("1")).hasSize(1);
-    advance(9);
+    scenario.advance(9);
     assertThat(live("0")).as("within the 10 s delay of index 0").isEmpty();
-    advance(1);
+    scenario.advance(1);
     MapValue second = only("0");
     assertThat(Meta.annotations(second)).containsEntry(FAILURE_COUNT, "1");
     // once replaced, the failed Pod is counted and released (its deletion is podgc's)
@@ -133,9 +128,9 @@ class JobBackoffLimitPerIndexScenarioTest {
     finish(only("1"), "Succeeded");
     scenario.idle();
     assertThat(Nested.str(status(), "completedIndexes")).isEqualTo("1");
-    advance(19);
+    scenario.advance(19);
     assertThat(live("0")).as("within the 20 s delay of index 0").isEmpty();
-    advance(1);
+    scenario.advance(1);
     MapValue third = only("0");
     assertThat(Meta.annotations(third)).containsEntry(FAILURE_COUNT, "2");
     assertThat(Nested.integer(status(), "failed")).isEqualTo(2);
@@ -146,7 +141,7 @@ class JobBackoffLimitPerIndexScenarioTest {
     MapValue st = status();
     assertThat(Nested.str(st, "failedIndexes")).isEqualTo("0");
     assertThat(Nested.integer(st, "failed")).isEqualTo(3);
-    advance(600);
+    scenario.advance(600);
     assertThat(live("0")).isEmpty();
     assertThat(Nested.list(status(), "conditions")).isEmpty();
 

@@ -45,11 +45,6 @@ class PodGcScenarioTest {
     scenario.idle();
   }
 
-  private void advance(long seconds) {
-    clock.set(clock.instant().plusSeconds(seconds));
-    scenario.idle();
-  }
-
   private ResourceClient pods() {
     return api.resources(PODS).namespace("ns");
   }
@@ -96,24 +91,24 @@ class PodGcScenarioTest {
     phase("d", "Succeeded");
     scenario.idle();
     assertThat(pods().list()).hasSize(4);
-    advance(20);
+    scenario.advance(20);
     assertThat(pods().find("a")).isEmpty();
     assertThat(pods().find("b")).isPresent();
     assertThat(pods().find("c")).isPresent();
     assertThat(pods().find("d")).isPresent();
-    advance(20);
+    scenario.advance(20);
     assertThat(pods().list()).hasSize(3);
   }
 
   @Test
   void podOfAMissingNodeIsDeletedAfterTheQuarantine() {
     pod("orphan", "gone", true);
-    advance(20); // first seen: the Node name enters quarantine until +60 s
-    advance(20);
+    scenario.advance(20); // first seen: the Node name enters quarantine until +60 s
+    scenario.advance(20);
     MapValue pod = pods().get("orphan");
     assertThat(Nested.has(pod, "metadata", "deletionTimestamp")).isFalse();
     assertThat(Nested.str(pod, "status", "phase")).isNotEqualTo("Failed");
-    advance(20);
+    scenario.advance(20);
     pod = pods().get("orphan");
     assertThat(Nested.has(pod, "metadata", "deletionTimestamp")).isTrue();
     assertThat(Nested.str(pod, "status", "phase")).isEqualTo("Failed");
@@ -127,11 +122,11 @@ class PodGcScenarioTest {
   @Test
   void podOfANodeCreatedDuringTheQuarantineStays() {
     pod("late", "slow", false);
-    advance(20);
+    scenario.advance(20);
     node("slow", "True", "");
-    advance(20);
-    advance(20);
-    advance(20);
+    scenario.advance(20);
+    scenario.advance(20);
+    scenario.advance(20);
     assertThat(Nested.str(pods().get("late"), "status", "phase")).isNotEqualTo("Failed");
   }
 
@@ -139,7 +134,7 @@ class PodGcScenarioTest {
   void unscheduledTerminatingPodIsMarkedFailedAndForceDeleted() {
     pod("pending", "", true);
     pods().delete("pending");
-    advance(20);
+    scenario.advance(20);
     MapValue pod = pods().get("pending");
     assertThat(Nested.str(pod, "status", "phase")).isEqualTo("Failed");
     assertThat(condition(pod, "DisruptionTarget")).isEmpty();
@@ -156,7 +151,7 @@ class PodGcScenarioTest {
     phase("fine", "Running");
     pods().delete("stuck");
     pods().delete("fine");
-    advance(20);
+    scenario.advance(20);
     assertThat(Nested.str(pods().get("stuck"), "status", "phase")).isEqualTo("Failed");
     assertThat(Nested.str(pods().get("fine"), "status", "phase")).isEqualTo("Running");
   }
