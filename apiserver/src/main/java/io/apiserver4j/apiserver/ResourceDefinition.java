@@ -15,14 +15,11 @@ import io.apiserver4j.merge.Atom;
 import io.apiserver4j.merge.Schema;
 import io.apiserver4j.merge.StructField;
 import io.apiserver4j.merge.TypeRef;
-import java.lang.ref.ReferenceQueue;
-import java.lang.ref.WeakReference;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Locale;
 import java.util.Optional;
 import java.util.Set;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Pattern;
 
 /**
@@ -527,72 +524,22 @@ public final class ResourceDefinition {
   }
 
   /**
-   * Whether every type reachable from a kind's type exists in its schema (else typing its objects
-   * fails later). A built-in schema is closed by construction and is not walked; for any other
-   * schema, the named references found to resolve are remembered per schema instance, so that
-   * many kinds sharing one schema (an embedder's, a CRD's versions) walk each type once.
-   *
-   * <p>Thread-safe. A schema's remembered references go when the schema is unreachable.
+   * The first type reachable from a kind's type that its schema does not define (else typing its
+   * objects fails later). A built-in schema is closed by construction (BuiltinSchemaDataTest
+   * proves it for every release) and is not walked.
    */
   private static final class References {
-    // identity-keyed, weakly held: schemas compare structurally, which may decode every type
-    private static final ConcurrentHashMap<Key, Set<TypeRef>> VERIFIED =
-        new ConcurrentHashMap<>();
-    private static final ReferenceQueue<Schema> GONE = new ReferenceQueue<>();
-
     private References() {}
 
-    private static final class Key extends WeakReference<Schema> {
-      private final int hash;
-
-      Key(Schema schema, ReferenceQueue<Schema> queue) {
-        super(schema, queue);
-        this.hash = System.identityHashCode(schema);
-      }
-
-      @Override
-      public boolean equals(Object o) {
-        if (o == this) {
-          return true;
-        }
-        Schema s = get();
-        return s != null && o instanceof Key k && k.get() == s;
-      }
-
-      @Override
-      public int hashCode() {
-        return hash;
-      }
-    }
-
-    /**
-     * The first reference reachable from {@code type} that {@code schema} cannot resolve.
-     *
-     * @param schema the schema
-     * @param type the kind's type
-     * @return the reference; empty when all resolve
-     */
     static Optional<TypeRef> firstUnresolved(Schema schema, TypeRef type) {
       if (BuiltinSchema.version(schema).isPresent()) {
         return Optional.empty();
       }
-      Set<TypeRef> verified = verified(schema);
-      Set<TypeRef> seen = new HashSet<>();
-      TypeRef unresolved = walk(schema, type, seen, verified);
-      if (unresolved != null) {
-        return Optional.of(unresolved);
-      }
-      // everything reachable from each of these resolves: later walks stop there
-      for (TypeRef r : seen) {
-        if (r.namedType().isPresent()) {
-          verified.add(r);
-        }
-      }
-      return Optional.empty();
+      return Optional.ofNullable(walk(schema, type, new HashSet<>()));
     }
 
-    private static TypeRef walk(Schema s, TypeRef ref, Set<TypeRef> seen, Set<TypeRef> verified) {
-      if (verified.contains(ref) || !seen.add(ref)) {
+    private static TypeRef walk(Schema s, TypeRef ref, Set<TypeRef> seen) {
+      if (!seen.add(ref)) {
         return null;
       }
       Optional<Atom> resolved = s.resolve(ref);
@@ -601,35 +548,26 @@ public final class ResourceDefinition {
       }
       Atom atom = resolved.get();
       if (atom.list().isPresent()) {
-        TypeRef bad = walk(s, atom.list().get().elementType(), seen, verified);
+        TypeRef bad = walk(s, atom.list().get().elementType(), seen);
         if (bad != null) {
           return bad;
         }
       }
       if (atom.map().isPresent()) {
         if (!atom.map().get().elementType().isNone()) {
-          TypeRef bad = walk(s, atom.map().get().elementType(), seen, verified);
+          TypeRef bad = walk(s, atom.map().get().elementType(), seen);
           if (bad != null) {
             return bad;
           }
         }
         for (StructField f : atom.map().get().fields()) {
-          TypeRef bad = walk(s, f.type(), seen, verified);
+          TypeRef bad = walk(s, f.type(), seen);
           if (bad != null) {
             return bad;
           }
         }
       }
       return null;
-    }
-
-    private static Set<TypeRef> verified(Schema schema) {
-      for (Object gone; (gone = GONE.poll()) != null; ) {
-        VERIFIED.remove(gone);
-      }
-      Set<TypeRef> found = VERIFIED.get(new Key(schema, null));
-      return found != null ? found
-          : VERIFIED.computeIfAbsent(new Key(schema, GONE), k -> ConcurrentHashMap.newKeySet());
     }
   }
 }

@@ -109,7 +109,7 @@ class BuiltinSchemaDataTest {
         .schema(open, "Thing").build())
         .isInstanceOf(IllegalArgumentException.class)
         .hasMessageContaining("the undefined type Missing");
-    // and again for a second kind of the same schema (nothing wrongly remembered)
+    // and again for a second kind of the same schema
     assertThatThrownBy(() -> ResourceDefinition.builder(
             new GroupVersionKind("example.com", "v1", "Spec"), "specs")
         .schema(open, "Spec").build())
