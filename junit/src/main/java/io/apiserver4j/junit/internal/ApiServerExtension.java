@@ -200,11 +200,12 @@ public final class ApiServerExtension implements BeforeAllCallback, BeforeEachCa
   }
 
   /** Preparation work, which may fail with any exception. */
-  private interface Preparation {
+  interface Preparation {
     void run() throws Exception;
   }
 
-  private static void inBackground(String name, Preparation work, String what) {
+  /** Runs {@code work} on a daemon thread {@code name}, logging a failure to prepare {@code what}. */
+  static void inBackground(String name, Preparation work, String what) {
     Thread t = new Thread(() -> {
       try {
         work.run();

@@ -8,8 +8,6 @@ import io.apiserver4j.apiserver.BuiltinApi;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.junit.platform.launcher.LauncherSession;
 import org.junit.platform.launcher.LauncherSessionListener;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Reads the built-in API's definitions (their schema, strategies and data) on a daemon thread
@@ -20,7 +18,6 @@ import org.slf4j.LoggerFactory;
  * what the first server would do anyway; later sessions do nothing.
  */
 public final class SessionPreparation implements LauncherSessionListener {
-  private static final Logger LOG = LoggerFactory.getLogger(SessionPreparation.class);
   private static final AtomicBoolean STARTED = new AtomicBoolean();
 
   /** What {@link java.util.ServiceLoader} calls. */
@@ -31,15 +28,8 @@ public final class SessionPreparation implements LauncherSessionListener {
     if (!STARTED.compareAndSet(false, true)) {
       return;
     }
-    Thread t = new Thread(() -> {
-      try {
-        BuiltinApi.load().definitions();
-      } catch (RuntimeException | LinkageError e) {
-        // the first server meets the same failure and reports it to its test
-        LOG.warn("reading the built-in API ahead of the first test failed", e);
-      }
-    }, "apiserver4j-prepare-server");
-    t.setDaemon(true);
-    t.start();
+    // the first server meets the same failure and reports it to its test
+    ApiServerExtension.inBackground("apiserver4j-prepare-server",
+        () -> BuiltinApi.load().definitions(), "the built-in API");
   }
 }
